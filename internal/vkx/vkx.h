@@ -1,0 +1,38 @@
+// vkx.h: the Vulkan 1.1+ and extension entry points vulkan-go lacks, loaded at run time.
+#ifndef YCBCRKIT_VKX_H
+#define YCBCRKIT_VKX_H
+#define VK_NO_PROTOTYPES
+#include <vulkan/vulkan.h>
+#include <stdint.h>
+
+int vkx_load(const char *lib);                 // dlopen + vkGetInstanceProcAddr; 0 on success
+void *vkx_get_instance_proc_addr(void);        // for vulkan-go's SetGetInstanceProcAddr
+int vkx_load_instance(VkInstance instance);    // instance-level entry points; returns count missing
+void vkx_load_device(VkDevice device);
+
+VkResult vkx_create_debug_messenger(VkInstance instance);
+void vkx_destroy_debug_messenger(VkInstance instance);
+// Copies queued validation messages (NUL-separated) into buf; returns bytes needed.
+int vkx_take_messages(char *buf, int cap, int *count, int *errors);
+int vkx_message_count(void);
+
+int vkx_ycbcr_feature(VkPhysicalDevice pd, VkBool32 *ycbcr);
+void vkx_format_properties(VkPhysicalDevice pd, VkFormat f, VkFormatFeatureFlags *linear,
+                           VkFormatFeatureFlags *optimal, VkFormatFeatureFlags *buffer);
+VkResult vkx_image_format_properties(VkPhysicalDevice pd, VkFormat f, VkImageType type,
+                                     VkImageTiling tiling, VkImageUsageFlags usage, VkImageCreateFlags flags,
+                                     VkExternalMemoryHandleTypeFlagBits handle, VkImageFormatProperties *out,
+                                     uint32_t *combined_count, VkExternalMemoryFeatureFlags *ext_features);
+VkResult vkx_create_device(VkPhysicalDevice pd, uint32_t family, const char *const *exts, uint32_t next,
+                           VkBool32 ycbcr, VkDevice *out);
+VkResult vkx_create_conversion(VkDevice dev, const VkSamplerYcbcrConversionCreateInfo *info,
+                               VkSamplerYcbcrConversion *out);
+void vkx_destroy_conversion(VkDevice dev, VkSamplerYcbcrConversion c);
+void vkx_image_plane_requirements(VkDevice dev, VkImage image, VkImageAspectFlagBits aspect,
+                                  VkMemoryRequirements *out);
+VkResult vkx_bind_image_planes(VkDevice dev, VkImage image, uint32_t n, const VkDeviceMemory *mem,
+                               const VkDeviceSize *offsets, const VkImageAspectFlagBits *aspects);
+VkResult vkx_host_pointer_properties(VkDevice dev, const void *ptr, uint32_t *type_bits);
+VkResult vkx_create_headless_surface(VkInstance instance, VkSurfaceKHR *out);
+VkSamplerYcbcrConversionInfo *vkx_new_conversion_info(VkSamplerYcbcrConversion c);
+#endif

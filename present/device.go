@@ -1,0 +1,437 @@
+package present
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// ValidationLayer is the Khronos validation layer's name.
+const ValidationLayer = "VK_LAYER_KHRONOS_validation"
+
+// Device extensions the toolkit uses when the device offers them.
+const (
+	ExtExternalMemoryHost = "VK_EXT_external_memory_host"
+	ExtSwapchain          = "VK_KHR_swapchain"
+	extHeadlessSurface    = "VK_EXT_headless_surface"
+	extSurface            = "VK_KHR_surface"
+	extDebugUtils         = "VK_EXT_debug_utils"
+)
+
+// Options choose how a Device is opened.
+type Options struct {
+	// Index picks a physical device by its position in the -list-devices order; -1 picks the first
+	// discrete GPU, else integrated, else the first that can sample Y′CbCr.
+	Index int
+	// Validation turns on the Khronos validation layer and collects its messages (tests always do).
+	// It is also on when VK_INSTANCE_LAYERS names the layer.
+	Validation bool
+	// InstanceExtensions are extra instance extensions (a window system's, from GLFW).
+	InstanceExtensions []string
+	// Swapchain asks for VK_KHR_swapchain on the device (a window or headless surface will present).
+	Swapchain bool
+}
+
+// DeviceInfo describes one physical device for -list-devices.
+type DeviceInfo struct {
+	Index      int
+	Name       string
+	Type       string
+	APIVersion string
+	Ycbcr      bool // samplerYcbcrConversion feature
+}
+
+func (d DeviceInfo) String() string {
+	y := "Y′CbCr conversion"
+	if !d.Ycbcr {
+		y = "no Y′CbCr conversion"
+	}
+	return fmt.Sprintf("%d: %s (%s, Vulkan %s, %s)", d.Index, d.Name, d.Type, d.APIVersion, y)
+}
+
+// Device is an opened Vulkan device with one graphics queue.
+type Device struct {
+	Instance    vk.Instance
+	Physical    vk.PhysicalDevice
+	Device      vk.Device
+	Queue       vk.Queue
+	QueueFamily uint32
+	Info        DeviceInfo
+	Limits      vk.PhysicalDeviceLimits
+	Memory      vk.PhysicalDeviceMemoryProperties
+	// Extensions enabled on the device.
+	Extensions map[string]bool
+	// HeadlessSurface is true when VK_EXT_headless_surface was enabled on the instance.
+	HeadlessSurface bool
+	Validation      bool
+
+	pool vk.CommandPool
+}
+
+func cstr(s string) string { return s + "\x00" }
+
+func apiString(v uint32) string {
+	return fmt.Sprintf("%d.%d.%d", v>>22, (v>>12)&0x3ff, v&0xfff)
+}
+
+func deviceTypeName(t vk.PhysicalDeviceType) string {
+	switch t {
+	case vk.PhysicalDeviceTypeDiscreteGpu:
+		return "discrete GPU"
+	case vk.PhysicalDeviceTypeIntegratedGpu:
+		return "integrated GPU"
+	case vk.PhysicalDeviceTypeVirtualGpu:
+		return "virtual GPU"
+	case vk.PhysicalDeviceTypeCpu:
+		return "CPU"
+	}
+	return "other"
+}
+
+func instanceLayers() map[string]bool {
+	var n uint32
+	vk.EnumerateInstanceLayerProperties(&n, nil)
+	props := make([]vk.LayerProperties, n)
+	vk.EnumerateInstanceLayerProperties(&n, props)
+	out := map[string]bool{}
+	for _, p := range props[:n] {
+		p.Deref()
+		out[vk.ToString(p.LayerName[:])] = true
+	}
+	return out
+}
+
+func instanceExtensions() map[string]bool {
+	var n uint32
+	vk.EnumerateInstanceExtensionProperties("", &n, nil)
+	props := make([]vk.ExtensionProperties, n)
+	vk.EnumerateInstanceExtensionProperties("", &n, props)
+	out := map[string]bool{}
+	for _, p := range props[:n] {
+		p.Deref()
+		out[vk.ToString(p.ExtensionName[:])] = true
+	}
+	return out
+}
+
+func deviceExtensions(pd vk.PhysicalDevice) map[string]bool {
+	var n uint32
+	vk.EnumerateDeviceExtensionProperties(pd, "", &n, nil)
+	props := make([]vk.ExtensionProperties, n)
+	vk.EnumerateDeviceExtensionProperties(pd, "", &n, props)
+	out := map[string]bool{}
+	for _, p := range props[:n] {
+		p.Deref()
+		out[vk.ToString(p.ExtensionName[:])] = true
+	}
+	return out
+}
+
+type instance struct {
+	handle     vk.Instance
+	validation bool
+	headless   bool
+}
+
+func createInstance(opts Options) (instance, error) {
+	if err := vkx.Load(); err != nil {
+		return instance{}, fmt.Errorf("present: %w", err)
+	}
+	envLayers := os.Getenv("VK_INSTANCE_LAYERS")
+	validation := opts.Validation || strings.Contains(envLayers, ValidationLayer)
+	var layers []string
+	if opts.Validation {
+		if !instanceLayers()[ValidationLayer] {
+			return instance{}, fmt.Errorf("present: validation requested but %s is not installed (Debian: vulkan-validationlayers)", ValidationLayer)
+		}
+		layers = append(layers, cstr(ValidationLayer))
+	}
+	have := instanceExtensions()
+	var exts []string
+	for _, e := range opts.InstanceExtensions {
+		exts = append(exts, cstr(strings.TrimRight(e, "\x00")))
+	}
+	headless := false
+	if have[extHeadlessSurface] && have[extSurface] && len(opts.InstanceExtensions) == 0 {
+		exts = append(exts, cstr(extSurface), cstr(extHeadlessSurface))
+		headless = true
+	}
+	if validation && have[extDebugUtils] {
+		exts = append(exts, cstr(extDebugUtils))
+	}
+	app := &vk.ApplicationInfo{
+		SType:            vk.StructureTypeApplicationInfo,
+		PApplicationName: cstr("ycbcrkit"),
+		PEngineName:      cstr("ycbcrkit"),
+		ApiVersion:       vk.MakeVersion(1, 1, 0),
+	}
+	ci := &vk.InstanceCreateInfo{
+		SType:                   vk.StructureTypeInstanceCreateInfo,
+		PApplicationInfo:        app,
+		EnabledLayerCount:       uint32(len(layers)),
+		PpEnabledLayerNames:     layers,
+		EnabledExtensionCount:   uint32(len(exts)),
+		PpEnabledExtensionNames: exts,
+	}
+	var inst vk.Instance
+	err := vkx.Check(vk.CreateInstance(ci, nil, &inst), "vkCreateInstance")
+	ci.Free()
+	app.Free()
+	if err != nil {
+		return instance{}, fmt.Errorf("present: %w", err)
+	}
+	if err := vkx.LoadInstance(inst); err != nil {
+		vk.DestroyInstance(inst, nil)
+		return instance{}, fmt.Errorf("present: %w", err)
+	}
+	if validation && have[extDebugUtils] {
+		if err := vkx.CreateDebugMessenger(inst); err != nil {
+			vk.DestroyInstance(inst, nil)
+			return instance{}, fmt.Errorf("present: %w", err)
+		}
+	}
+	return instance{inst, validation, headless}, nil
+}
+
+func physicalDevices(inst vk.Instance) ([]vk.PhysicalDevice, []DeviceInfo, error) {
+	var n uint32
+	if err := vkx.Check(vk.EnumeratePhysicalDevices(inst, &n, nil), "vkEnumeratePhysicalDevices"); err != nil {
+		return nil, nil, err
+	}
+	pds := make([]vk.PhysicalDevice, n)
+	if err := vkx.Check(vk.EnumeratePhysicalDevices(inst, &n, pds), "vkEnumeratePhysicalDevices"); err != nil {
+		return nil, nil, err
+	}
+	infos := make([]DeviceInfo, n)
+	for i, pd := range pds[:n] {
+		var p vk.PhysicalDeviceProperties
+		vk.GetPhysicalDeviceProperties(pd, &p)
+		p.Deref()
+		infos[i] = DeviceInfo{
+			Index: i, Name: vk.ToString(p.DeviceName[:]), Type: deviceTypeName(p.DeviceType),
+			APIVersion: apiString(p.ApiVersion),
+			Ycbcr:      p.ApiVersion >= vk.MakeVersion(1, 1, 0) && vkx.YcbcrConversionFeature(pd),
+		}
+	}
+	return pds[:n], infos, nil
+}
+
+// ListDevices returns every physical device the loader sees.
+func ListDevices() ([]DeviceInfo, error) {
+	in, err := createInstance(Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer vk.DestroyInstance(in.handle, nil)
+	_, infos, err := physicalDevices(in.handle)
+	if err != nil {
+		return nil, fmt.Errorf("present: %w", err)
+	}
+	return infos, nil
+}
+
+func pick(infos []DeviceInfo, index int) (int, error) {
+	if len(infos) == 0 {
+		return 0, fmt.Errorf("present: no Vulkan device found (is a driver installed? Debian: mesa-vulkan-drivers from bookworm-backports)")
+	}
+	if index >= 0 {
+		if index >= len(infos) {
+			return 0, fmt.Errorf("present: no device %d: %d device(s) found (see -list-devices)", index, len(infos))
+		}
+		if !infos[index].Ycbcr {
+			return 0, fmt.Errorf("present: device %d (%s) cannot sample Y′CbCr (samplerYcbcrConversion is off)", index, infos[index].Name)
+		}
+		return index, nil
+	}
+	rank := map[string]int{"discrete GPU": 0, "integrated GPU": 1, "virtual GPU": 2, "CPU": 3, "other": 4}
+	order := make([]DeviceInfo, 0, len(infos))
+	for _, d := range infos {
+		if d.Ycbcr {
+			order = append(order, d)
+		}
+	}
+	if len(order) == 0 {
+		return 0, fmt.Errorf("present: none of the %d Vulkan device(s) can sample Y′CbCr (lavapipe needs Mesa ≥ 25 from bookworm-backports)", len(infos))
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rank[order[a].Type] < rank[order[b].Type] })
+	return order[0].Index, nil
+}
+
+// Open creates the instance, picks a physical device and creates the logical device.
+func Open(opts Options) (*Device, error) {
+	in, err := createInstance(opts)
+	if err != nil {
+		return nil, err
+	}
+	d := &Device{Instance: in.handle, Validation: in.validation, HeadlessSurface: in.headless}
+	if err := d.open(opts); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *Device) open(opts Options) error {
+	pds, infos, err := physicalDevices(d.Instance)
+	if err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	idx, err := pick(infos, opts.Index)
+	if err != nil {
+		return err
+	}
+	d.Physical, d.Info = pds[idx], infos[idx]
+	var props vk.PhysicalDeviceProperties
+	vk.GetPhysicalDeviceProperties(d.Physical, &props)
+	props.Deref()
+	props.Limits.Deref()
+	d.Limits = props.Limits
+	vk.GetPhysicalDeviceMemoryProperties(d.Physical, &d.Memory)
+	d.Memory.Deref()
+	for i := range d.Memory.MemoryTypes[:d.Memory.MemoryTypeCount] {
+		d.Memory.MemoryTypes[i].Deref()
+	}
+	for i := range d.Memory.MemoryHeaps[:d.Memory.MemoryHeapCount] {
+		d.Memory.MemoryHeaps[i].Deref()
+	}
+
+	var nq uint32
+	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &nq, nil)
+	qs := make([]vk.QueueFamilyProperties, nq)
+	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &nq, qs)
+	family := -1
+	for i, q := range qs[:nq] {
+		q.Deref()
+		if vk.QueueFlagBits(q.QueueFlags)&vk.QueueGraphicsBit != 0 {
+			family = i
+			break
+		}
+	}
+	if family < 0 {
+		return fmt.Errorf("present: device %s has no graphics queue", d.Info.Name)
+	}
+	d.QueueFamily = uint32(family)
+
+	have := deviceExtensions(d.Physical)
+	d.Extensions = map[string]bool{}
+	var exts []string
+	for _, e := range []string{ExtExternalMemoryHost} {
+		if have[e] {
+			exts = append(exts, e)
+			d.Extensions[e] = true
+		}
+	}
+	if opts.Swapchain || d.HeadlessSurface {
+		if !have[ExtSwapchain] {
+			if opts.Swapchain {
+				return fmt.Errorf("present: device %s cannot present (no %s)", d.Info.Name, ExtSwapchain)
+			}
+		} else {
+			exts = append(exts, ExtSwapchain)
+			d.Extensions[ExtSwapchain] = true
+		}
+	}
+	d.Device, err = vkx.CreateDevice(d.Physical, d.QueueFamily, exts, true)
+	if err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	vkx.LoadDevice(d.Device)
+	var q vk.Queue
+	vk.GetDeviceQueue(d.Device, d.QueueFamily, 0, &q)
+	d.Queue = q
+	pci := &vk.CommandPoolCreateInfo{
+		SType:            vk.StructureTypeCommandPoolCreateInfo,
+		Flags:            vk.CommandPoolCreateFlags(vk.CommandPoolCreateResetCommandBufferBit),
+		QueueFamilyIndex: d.QueueFamily,
+	}
+	var pool vk.CommandPool
+	err = vkx.Check(vk.CreateCommandPool(d.Device, pci, nil, &pool), "vkCreateCommandPool")
+	pci.Free()
+	if err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	d.pool = pool
+	return nil
+}
+
+// Close waits for the device and destroys it and the instance.
+func (d *Device) Close() {
+	if d.Device != nil {
+		vk.DeviceWaitIdle(d.Device)
+		if d.pool != vk.NullCommandPool {
+			vk.DestroyCommandPool(d.Device, d.pool, nil)
+		}
+		vk.DestroyDevice(d.Device, nil)
+		d.Device = nil
+	}
+	if d.Instance != nil {
+		vkx.DestroyDebugMessenger(d.Instance)
+		vk.DestroyInstance(d.Instance, nil)
+		d.Instance = nil
+	}
+}
+
+// ValidationMessages drains what the validation layer said since the last call.
+func (d *Device) ValidationMessages() []vkx.Message { return vkx.Messages() }
+
+// MemoryType finds a memory type in bits with all of want; it returns an error naming what was missing.
+func (d *Device) MemoryType(bits uint32, want vk.MemoryPropertyFlagBits) (uint32, error) {
+	for i := uint32(0); i < d.Memory.MemoryTypeCount; i++ {
+		if bits&(1<<i) != 0 && vk.MemoryPropertyFlagBits(d.Memory.MemoryTypes[i].PropertyFlags)&want == want {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("present: no memory type with flags %#x among %#b", uint32(want), bits)
+}
+
+// CommandPool is the device's pool for the graphics queue (resettable command buffers).
+func (d *Device) CommandPool() vk.CommandPool { return d.pool }
+
+// Submit records one command buffer with record, submits it and waits for it to finish.
+// It is for set-up and tests; the frame loop keeps its own command buffers and fences.
+func (d *Device) Submit(record func(cb vk.CommandBuffer)) error {
+	ai := &vk.CommandBufferAllocateInfo{
+		SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: d.pool,
+		Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1,
+	}
+	cbs := make([]vk.CommandBuffer, 1)
+	err := vkx.Check(vk.AllocateCommandBuffers(d.Device, ai, cbs), "vkAllocateCommandBuffers")
+	ai.Free()
+	if err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	defer vk.FreeCommandBuffers(d.Device, d.pool, 1, cbs)
+	bi := &vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo,
+		Flags: vk.CommandBufferUsageFlags(vk.CommandBufferUsageOneTimeSubmitBit)}
+	err = vkx.Check(vk.BeginCommandBuffer(cbs[0], bi), "vkBeginCommandBuffer")
+	bi.Free()
+	if err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	record(cbs[0])
+	if err := vkx.Check(vk.EndCommandBuffer(cbs[0]), "vkEndCommandBuffer"); err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	fi := &vk.FenceCreateInfo{SType: vk.StructureTypeFenceCreateInfo}
+	var fence vk.Fence
+	err = vkx.Check(vk.CreateFence(d.Device, fi, nil, &fence), "vkCreateFence")
+	fi.Free()
+	if err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	defer vk.DestroyFence(d.Device, fence, nil)
+	si := []vk.SubmitInfo{{SType: vk.StructureTypeSubmitInfo, CommandBufferCount: 1, PCommandBuffers: cbs}}
+	if err := vkx.Check(vk.QueueSubmit(d.Queue, 1, si, fence), "vkQueueSubmit"); err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	si[0].Free()
+	if err := vkx.Check(vk.WaitForFences(d.Device, 1, []vk.Fence{fence}, vk.True, ^uint64(0)), "vkWaitForFences"); err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	return nil
+}

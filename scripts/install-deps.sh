@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# install-deps.sh: install what ycbcrkit needs to build and test on Debian 12 (bookworm).
+# Idempotent: packages already present are left alone, and apt is not touched when nothing is missing.
+# Runs apt as root, or through sudo otherwise.
+set -euo pipefail
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "error: install-deps: need root or sudo to install packages" >&2; exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+
+# Packages from bookworm itself.
+PKGS=(
+  pkg-config gcc make
+  libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools
+  glslc spirv-tools
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev
+  libavdevice-dev libswresample-dev libpostproc-dev ffmpeg
+  libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev
+  xvfb xauth
+)
+# lavapipe with Y'CbCr conversion support: bookworm's 22.3 has none, backports' 25.x has it.
+BACKPORTS_MIN_MESA=25
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+mesa_ver=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null || true)
+need_mesa=1
+if [ -n "$mesa_ver" ] && [ "${mesa_ver%%.*}" -ge "$BACKPORTS_MIN_MESA" ] 2>/dev/null; then need_mesa=0; fi
+
+if [ ${#missing[@]} -eq 0 ] && [ $need_mesa -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+
+src=/etc/apt/sources.list.d/bookworm-backports.sources
+if [ $need_mesa -eq 1 ] && [ ! -f "$src" ] && ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  echo "install-deps: adding bookworm-backports"
+  $SUDO tee "$src" >/dev/null <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+fi
+
+extra=""; [ $need_mesa -eq 1 ] && extra="mesa-vulkan-drivers (bookworm-backports)"
+echo "install-deps: installing ${missing[*]:-} $extra"
+log=$(mktemp)
+$SUDO apt-get update -qq >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+if [ ${#missing[@]} -gt 0 ]; then
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
+fi
+if [ $need_mesa -eq 1 ]; then
+  $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports mesa-vulkan-drivers >"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
+fi
+echo "install-deps: done"
