@@ -1,0 +1,26 @@
+package shaders
+
+import _ "embed"
+
+//go:generate ./generate.sh
+
+// FullscreenVert draws one triangle over the viewport and passes uv in 0..1.
+//
+//go:embed fullscreen.vert.spv
+var FullscreenVert []byte
+
+// SamplerFrag samples through a Y′CbCr conversion (immutable combined image sampler at binding 0).
+//
+//go:embed sampler.frag.spv
+var SamplerFrag []byte
+
+// ShaderFrag converts from up to three plain textures (bindings 0..2) with push-constant parameters.
+//
+//go:embed shader.frag.spv
+var ShaderFrag []byte
+
+// ShaderParamsSize is the size in bytes of shader.frag's push-constant block.
+const ShaderParamsSize = 128
+
+// SamplerParamsSize is the size in bytes of sampler.frag's push-constant block.
+const SamplerParamsSize = 8
