@@ -1,0 +1,201 @@
+package present
+
+import (
+	"fmt"
+	"image"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// TargetFormat is the colour format of every render target. Y′CbCr conversion yields non-linear
+// R′G′B′, so targets are UNORM: an _SRGB target would encode the gamma a second time.
+const TargetFormat = vk.FormatR8g8b8a8Unorm
+
+// Offscreen is a render target in device memory that can be read back: headless runs and tests draw
+// into it with the same code that draws into a swapchain image.
+type Offscreen struct {
+	Width, Height int
+	Image         vk.Image
+	Memory        vk.DeviceMemory
+	View          vk.ImageView
+	RenderPass    vk.RenderPass
+	Framebuffer   vk.Framebuffer
+	readback      *Buffer
+	dev           *Device
+}
+
+// NewRenderPass makes a one-subpass render pass that clears a TargetFormat attachment and leaves it in
+// finalLayout.
+func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk.RenderPass, error) {
+	ci := &vk.RenderPassCreateInfo{
+		SType:           vk.StructureTypeRenderPassCreateInfo,
+		AttachmentCount: 1,
+		PAttachments: []vk.AttachmentDescription{{
+			Format: format, Samples: vk.SampleCount1Bit,
+			LoadOp: vk.AttachmentLoadOpClear, StoreOp: vk.AttachmentStoreOpStore,
+			StencilLoadOp: vk.AttachmentLoadOpDontCare, StencilStoreOp: vk.AttachmentStoreOpDontCare,
+			InitialLayout: vk.ImageLayoutUndefined, FinalLayout: finalLayout,
+		}},
+		SubpassCount: 1,
+		PSubpasses: []vk.SubpassDescription{{
+			PipelineBindPoint:    vk.PipelineBindPointGraphics,
+			ColorAttachmentCount: 1,
+			PColorAttachments:    []vk.AttachmentReference{{Attachment: 0, Layout: vk.ImageLayoutColorAttachmentOptimal}},
+		}},
+		DependencyCount: 1,
+		PDependencies: []vk.SubpassDependency{{
+			SrcSubpass: vk.SubpassExternal, DstSubpass: 0,
+			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit),
+			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit),
+			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
+		}},
+	}
+	var rp vk.RenderPass
+	err := vkx.Check(vk.CreateRenderPass(d.Device, ci, nil, &rp), "vkCreateRenderPass")
+	ci.Free()
+	return rp, err
+}
+
+// NewOffscreen creates a width×height TargetFormat image, its render pass and framebuffer, and a
+// host-visible buffer to read it back.
+func (d *Device) NewOffscreen(width, height int) (*Offscreen, error) {
+	o := &Offscreen{Width: width, Height: height, dev: d}
+	if err := o.init(); err != nil {
+		o.Destroy()
+		return nil, fmt.Errorf("present: offscreen %dx%d: %w", width, height, err)
+	}
+	return o, nil
+}
+
+func (o *Offscreen) init() error {
+	d := o.dev
+	ci := &vk.ImageCreateInfo{
+		SType: vk.StructureTypeImageCreateInfo, ImageType: vk.ImageType2d, Format: TargetFormat,
+		Extent: vk.Extent3D{Width: uint32(o.Width), Height: uint32(o.Height), Depth: 1}, MipLevels: 1, ArrayLayers: 1,
+		Samples: vk.SampleCount1Bit, Tiling: vk.ImageTilingOptimal,
+		Usage:       vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit),
+		SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined,
+	}
+	var img vk.Image
+	err := vkx.Check(vk.CreateImage(d.Device, ci, nil, &img), "vkCreateImage")
+	ci.Free()
+	if err != nil {
+		return err
+	}
+	o.Image = img
+	var req vk.MemoryRequirements
+	vk.GetImageMemoryRequirements(d.Device, img, &req)
+	req.Deref()
+	mem, err := d.Allocate(req.Size, req.MemoryTypeBits, vk.MemoryPropertyDeviceLocalBit)
+	if err != nil {
+		return err
+	}
+	o.Memory = mem
+	if err := vkx.Check(vk.BindImageMemory(d.Device, img, mem, 0), "vkBindImageMemory"); err != nil {
+		return err
+	}
+	if o.View, err = d.NewView(img, TargetFormat, vk.ImageAspectColorBit, nil); err != nil {
+		return err
+	}
+	if o.RenderPass, err = d.NewRenderPass(TargetFormat, vk.ImageLayoutTransferSrcOptimal); err != nil {
+		return err
+	}
+	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: o.RenderPass,
+		AttachmentCount: 1, PAttachments: []vk.ImageView{o.View},
+		Width: uint32(o.Width), Height: uint32(o.Height), Layers: 1}
+	var fb vk.Framebuffer
+	err = vkx.Check(vk.CreateFramebuffer(d.Device, fci, nil, &fb), "vkCreateFramebuffer")
+	fci.Free()
+	if err != nil {
+		return err
+	}
+	o.Framebuffer = fb
+	o.readback, err = d.NewBuffer(o.Width*o.Height*4, vk.BufferUsageTransferDstBit,
+		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	return err
+}
+
+// NewView creates a 2D image view; pNext carries a Y′CbCr conversion info when there is one.
+func (d *Device) NewView(img vk.Image, format vk.Format, aspect vk.ImageAspectFlagBits, pNext *vkx.ConversionInfo) (vk.ImageView, error) {
+	ci := &vk.ImageViewCreateInfo{
+		SType: vk.StructureTypeImageViewCreateInfo, Image: img, ViewType: vk.ImageViewType2d, Format: format,
+		Components: vk.ComponentMapping{R: vk.ComponentSwizzleIdentity, G: vk.ComponentSwizzleIdentity,
+			B: vk.ComponentSwizzleIdentity, A: vk.ComponentSwizzleIdentity},
+		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(aspect), LevelCount: 1, LayerCount: 1},
+	}
+	if pNext != nil {
+		ci.PNext = pNext.Pointer()
+	}
+	var v vk.ImageView
+	err := vkx.Check(vk.CreateImageView(d.Device, ci, nil, &v), "vkCreateImageView")
+	ci.Free()
+	return v, err
+}
+
+// Begin starts the target's render pass on cb, cleared to black, with a full-size viewport.
+func (o *Offscreen) Begin(cb vk.CommandBuffer) {
+	BeginPass(cb, o.RenderPass, o.Framebuffer, o.Width, o.Height)
+	SetViewport(cb, 0, 0, o.Width, o.Height)
+}
+
+// BeginPass begins a render pass over the whole framebuffer, clearing to black.
+func BeginPass(cb vk.CommandBuffer, rp vk.RenderPass, fb vk.Framebuffer, w, h int) {
+	bi := &vk.RenderPassBeginInfo{SType: vk.StructureTypeRenderPassBeginInfo, RenderPass: rp, Framebuffer: fb,
+		RenderArea:      vk.Rect2D{Extent: vk.Extent2D{Width: uint32(w), Height: uint32(h)}},
+		ClearValueCount: 1, PClearValues: []vk.ClearValue{vk.NewClearValue([]float32{0, 0, 0, 1})}}
+	vk.CmdBeginRenderPass(cb, bi, vk.SubpassContentsInline)
+	bi.Free()
+}
+
+// SetViewport sets the viewport and scissor to a rectangle (letterboxing uses a smaller one).
+func SetViewport(cb vk.CommandBuffer, x, y, w, h int) {
+	vk.CmdSetViewport(cb, 0, 1, []vk.Viewport{{X: float32(x), Y: float32(y), Width: float32(w), Height: float32(h), MinDepth: 0, MaxDepth: 1}})
+	vk.CmdSetScissor(cb, 0, 1, []vk.Rect2D{{Offset: vk.Offset2D{X: int32(x), Y: int32(y)}, Extent: vk.Extent2D{Width: uint32(w), Height: uint32(h)}}})
+}
+
+// End ends the render pass and copies the image into the readback buffer.
+func (o *Offscreen) End(cb vk.CommandBuffer) {
+	vk.CmdEndRenderPass(cb)
+	region := vk.BufferImageCopy{
+		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
+		ImageExtent:      vk.Extent3D{Width: uint32(o.Width), Height: uint32(o.Height), Depth: 1},
+	}
+	vk.CmdCopyImageToBuffer(cb, o.Image, vk.ImageLayoutTransferSrcOptimal, o.readback.Handle, 1, []vk.BufferImageCopy{region})
+	barrier := vk.BufferMemoryBarrier{SType: vk.StructureTypeBufferMemoryBarrier,
+		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
+		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
+		Buffer: o.readback.Handle, Size: vk.DeviceSize(vk.WholeSize)}
+	vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
+		0, 0, nil, 1, []vk.BufferMemoryBarrier{barrier}, 0, nil)
+}
+
+// RGBA returns what the last submitted End copied back, once its submission has completed.
+func (o *Offscreen) RGBA() *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, o.Width, o.Height))
+	copy(img.Pix, o.readback.Bytes())
+	return img
+}
+
+// Destroy releases everything the target owns.
+func (o *Offscreen) Destroy() {
+	dev := o.dev.Device
+	o.readback.Destroy()
+	if o.Framebuffer != vk.NullFramebuffer {
+		vk.DestroyFramebuffer(dev, o.Framebuffer, nil)
+	}
+	if o.RenderPass != vk.NullRenderPass {
+		vk.DestroyRenderPass(dev, o.RenderPass, nil)
+	}
+	if o.View != vk.NullImageView {
+		vk.DestroyImageView(dev, o.View, nil)
+	}
+	if o.Image != vk.NullImage {
+		vk.DestroyImage(dev, o.Image, nil)
+	}
+	if o.Memory != vk.NullDeviceMemory {
+		vk.FreeMemory(dev, o.Memory, nil)
+	}
+}

@@ -1,0 +1,273 @@
+package ycbcr
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/shaders"
+)
+
+// Key is everything that defines a VkSamplerYcbcrConversion (and so its immutable sampler, set
+// layout, pipeline layout and pipelines): equal keys share one cached Conversion.
+type Key struct {
+	Format           formats.VkFormat
+	Model            formats.Model
+	Range            formats.YcbcrRange
+	XOffset, YOffset formats.ChromaOffset
+	ChromaFilter     vk.Filter
+	SwapCbCr         bool
+	ForceExplicit    bool
+}
+
+func (k Key) String() string {
+	s := fmt.Sprintf("%s %s %s x=%s y=%s", k.Format, k.Model, k.Range, k.XOffset, k.YOffset)
+	if k.ChromaFilter == vk.FilterNearest {
+		s += " nearest"
+	}
+	if k.SwapCbCr {
+		s += " swap-cbcr"
+	}
+	if k.ForceExplicit {
+		s += " explicit"
+	}
+	return s
+}
+
+// SamplerKey answers whether the device's sampler can express params for layout pf exactly (LINEAR
+// chroma reconstruction at the stream's siting): the key, or an error that says why not.
+func SamplerKey(dev *present.Device, pf *formats.PixelFormat, p Params) (Key, error) {
+	if pf.VkFormat == 0 {
+		return Key{}, fmt.Errorf("%s: %s", pf.Name, pf.NoSamplerReason)
+	}
+	k := Key{Format: pf.VkFormat, SwapCbCr: pf.SwapCbCr, ChromaFilter: vk.FilterLinear}
+	var err error
+	if p.YCbCrIdentity {
+		k.Model = formats.ModelYCbCrIdentity
+	} else if k.Model, err = p.Matrix.Model(); err != nil {
+		return Key{}, err
+	}
+	if k.Range, err = p.Range.Vulkan(); err != nil {
+		return Key{}, err
+	}
+	if k.Model == formats.ModelRGBIdentity && k.Range != formats.RangeITUFull {
+		return Key{}, fmt.Errorf("RGB identity ignores the range: limited-range RGB needs the shader path")
+	}
+	if k.XOffset, k.YOffset, err = p.ChromaLocation.Offsets(pf.Log2ChromaW, pf.Log2ChromaH); err != nil {
+		return Key{}, err
+	}
+	feats := vkx.FormatProperties(dev.Physical, uint32(pf.VkFormat)).Optimal
+	has := func(b vk.FormatFeatureFlagBits) bool { return feats&vk.FormatFeatureFlags(b) != 0 }
+	if !has(vk.FormatFeatureSampledImageBit) {
+		return Key{}, fmt.Errorf("device cannot sample %s", pf.VkFormat)
+	}
+	offsetOK := func(o formats.ChromaOffset, subsampled bool, axis string) (formats.ChromaOffset, error) {
+		cos, mid := has(vk.FormatFeatureCositedChromaSamplesBit), has(vk.FormatFeatureMidpointChromaSamplesBit)
+		if !subsampled { // the offset has no effect: any supported one will do
+			if cos {
+				return formats.CositedEven, nil
+			}
+			return formats.Midpoint, nil
+		}
+		if o == formats.Midpoint && !mid {
+			return o, fmt.Errorf("device has no MIDPOINT chroma samples for %s (%s siting on %s)", pf.VkFormat, p.ChromaLocation, axis)
+		}
+		if o == formats.CositedEven && !cos {
+			return o, fmt.Errorf("device has no COSITED chroma samples for %s (%s siting on %s)", pf.VkFormat, p.ChromaLocation, axis)
+		}
+		return o, nil
+	}
+	if k.XOffset, err = offsetOK(k.XOffset, pf.Log2ChromaW > 0, "x"); err != nil {
+		return Key{}, err
+	}
+	if k.YOffset, err = offsetOK(k.YOffset, pf.Log2ChromaH > 0, "y"); err != nil {
+		return Key{}, err
+	}
+	if !has(vk.FormatFeatureSampledImageYcbcrConversionLinearFilterBit) {
+		return Key{}, fmt.Errorf("device has no LINEAR chroma filter for %s", pf.VkFormat)
+	}
+	return k, nil
+}
+
+// Conversion is one VkSamplerYcbcrConversion with what is built on it: the sampler, the descriptor
+// set layout that holds it as an immutable sampler, the pipeline layout, pipelines per render pass,
+// and a descriptor pool sized by combinedImageSamplerDescriptorCount.
+type Conversion struct {
+	Key       Key
+	Handle    vk.SamplerYcbcrConversion
+	Sampler   vk.Sampler
+	SetLayout vk.DescriptorSetLayout
+	// DescriptorCount is combinedImageSamplerDescriptorCount: descriptors one binding consumes.
+	DescriptorCount uint32
+	pipes           pipelines
+	pool            vk.DescriptorPool
+	dev             *present.Device
+}
+
+// Cache holds conversions by key, like Granite's: the immutable sampler is part of the layout, so
+// anything keyed on the layout is keyed on the conversion too.
+type Cache struct {
+	dev   *present.Device
+	byKey map[Key]*Conversion
+}
+
+// NewCache makes an empty cache for a device.
+func NewCache(dev *present.Device) *Cache { return &Cache{dev: dev, byKey: map[Key]*Conversion{}} }
+
+// setsPerPool bounds how many images one conversion binds at once (frames in flight, compare views).
+const setsPerPool = 16
+
+// Get returns the conversion for k, creating it on first use.
+func (c *Cache) Get(k Key) (*Conversion, error) {
+	if cv, ok := c.byKey[k]; ok {
+		return cv, nil
+	}
+	cv := &Conversion{Key: k, dev: c.dev}
+	if err := cv.init(); err != nil {
+		cv.destroy()
+		return nil, fmt.Errorf("ycbcr: conversion %s: %w", k, err)
+	}
+	c.byKey[k] = cv
+	return cv, nil
+}
+
+// Len is the number of cached conversions.
+func (c *Cache) Len() int { return len(c.byKey) }
+
+// Destroy destroys every cached conversion. The GPU must be done with them.
+func (c *Cache) Destroy() {
+	for _, cv := range c.byKey {
+		cv.destroy()
+	}
+	c.byKey = map[Key]*Conversion{}
+}
+
+func (cv *Conversion) init() error {
+	d, k := cv.dev, cv.Key
+	ci := vkx.ConversionCreateInfo{Format: uint32(k.Format), Model: uint32(k.Model), Range: uint32(k.Range),
+		XChromaOffset: uint32(k.XOffset), YChromaOffset: uint32(k.YOffset), ChromaFilter: k.ChromaFilter,
+		ForceExplicitReconstruction: k.ForceExplicit}
+	if k.SwapCbCr { // the only non-identity swizzle Vulkan allows on 4:2:x formats (VUIDs 02583–02585)
+		ci.Components = [4]vk.ComponentSwizzle{vk.ComponentSwizzleB, vk.ComponentSwizzleIdentity, vk.ComponentSwizzleR, vk.ComponentSwizzleIdentity}
+	}
+	var err error
+	if cv.Handle, err = vkx.CreateConversion(d.Device, ci); err != nil {
+		return err
+	}
+	info, err := vkx.ImageFormatProperties(d.Physical, vkx.ImageFormatQuery{Format: uint32(k.Format), Tiling: vk.ImageTilingOptimal,
+		Usage: vk.ImageUsageFlags(vk.ImageUsageSampledBit | vk.ImageUsageTransferDstBit)})
+	if err != nil {
+		return err
+	}
+	cv.DescriptorCount = max(info.CombinedImageSamplerDescriptorCount, 1)
+
+	// min/mag must equal the chroma filter unless the format has SEPARATE_RECONSTRUCTION_FILTER.
+	conv := vkx.NewConversionInfo(cv.Handle)
+	defer conv.Free()
+	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo, PNext: conv.Pointer(),
+		MagFilter: k.ChromaFilter, MinFilter: k.ChromaFilter, MipmapMode: vk.SamplerMipmapModeNearest,
+		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
+		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
+	var sampler vk.Sampler
+	err = vkx.Check(vk.CreateSampler(d.Device, si, nil, &sampler), "vkCreateSampler")
+	si.Free()
+	if err != nil {
+		return err
+	}
+	cv.Sampler = sampler
+	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 1,
+		PBindings: []vk.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
+			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), PImmutableSamplers: []vk.Sampler{sampler}}}}
+	var layout vk.DescriptorSetLayout
+	err = vkx.Check(vk.CreateDescriptorSetLayout(d.Device, li, nil, &layout), "vkCreateDescriptorSetLayout")
+	li.Free()
+	if err != nil {
+		return err
+	}
+	cv.SetLayout = layout
+	if cv.pipes.layout, err = newPipelineLayout(d.Device, layout, shaders.SamplerParamsSize); err != nil {
+		return err
+	}
+	cv.pipes.frag = shaders.SamplerFrag
+	cv.pool, err = newPool(d, setsPerPool, setsPerPool*cv.DescriptorCount)
+	return err
+}
+
+func (cv *Conversion) destroy() {
+	dev := cv.dev.Device
+	cv.pipes.destroy(dev)
+	if cv.pool != vk.NullDescriptorPool {
+		vk.DestroyDescriptorPool(dev, cv.pool, nil)
+	}
+	if cv.SetLayout != vk.NullDescriptorSetLayout {
+		vk.DestroyDescriptorSetLayout(dev, cv.SetLayout, nil)
+	}
+	if cv.Sampler != vk.NullSampler {
+		vk.DestroySampler(dev, cv.Sampler, nil)
+	}
+	if cv.Handle != nil {
+		vkx.DestroyConversion(dev, cv.Handle)
+	}
+}
+
+// PipelineLayout is the layout an engine's pipeline must use with this conversion's set layout.
+func (cv *Conversion) PipelineLayout() vk.PipelineLayout { return cv.pipes.layout }
+
+// Binding is a planes.Image bound for drawing through one path: its views and descriptor set.
+type Binding struct {
+	views  []vk.ImageView // owned views (the sampler path's view with the conversion)
+	set    vk.DescriptorSet
+	pool   vk.DescriptorPool
+	pipes  *pipelines
+	push   []byte
+	dev    *present.Device
+	Reason string // which path and why, for info displays
+}
+
+// Bind makes the Y′CbCr view of im's multi-planar image and a descriptor set for it.
+func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
+	if im.Multi == vk.NullImage {
+		return nil, fmt.Errorf("ycbcr: bind: image has no multi-planar image (made without the sampler path)")
+	}
+	conv := vkx.NewConversionInfo(cv.Handle)
+	defer conv.Free()
+	view, err := cv.dev.NewView(im.Multi, vk.Format(cv.Key.Format), vk.ImageAspectColorBit, &conv)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: bind: %w", err)
+	}
+	set, err := allocateSet(cv.dev.Device, cv.pool, cv.SetLayout)
+	if err != nil {
+		vk.DestroyImageView(cv.dev.Device, view, nil)
+		return nil, fmt.Errorf("ycbcr: bind: %w", err)
+	}
+	// The sampler is immutable: the write's sampler is ignored, the view is what changes.
+	writeImages(cv.dev.Device, set, []vk.ImageView{view}, vk.NullSampler)
+	push := make([]byte, 0, 8)
+	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
+	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
+	return &Binding{views: []vk.ImageView{view}, set: set, pool: cv.pool, pipes: &cv.pipes, push: push, dev: cv.dev}, nil
+}
+
+// Draw records the conversion draw into the current render pass rp (viewport already set).
+func (b *Binding) Draw(cb vk.CommandBuffer, rp vk.RenderPass) error {
+	pipe, err := b.pipes.get(b.dev.Device, rp)
+	if err != nil {
+		return err
+	}
+	draw(cb, pipe, b.pipes.layout, b.set, b.push)
+	return nil
+}
+
+// Destroy frees the binding's views and descriptor set. The GPU must be done with them.
+func (b *Binding) Destroy() {
+	for _, v := range b.views {
+		vk.DestroyImageView(b.dev.Device, v, nil)
+	}
+	vk.FreeDescriptorSets(b.dev.Device, b.pool, 1, &b.set)
+}

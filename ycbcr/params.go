@@ -1,0 +1,157 @@
+package ycbcr
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+)
+
+// Params is what a conversion does, in the domain's words: the matrix, the range and where the chroma
+// samples sit. Both paths are built from it; the sampler path only when Vulkan can express it.
+type Params struct {
+	Matrix         formats.Matrix // FFmpeg's matrix; MatrixRGB is Vulkan's RGB_IDENTITY
+	YCbCrIdentity  bool           // Vulkan's YCBCR_IDENTITY: range expansion only, output (Cr, Y′, Cb)
+	Range          formats.Range
+	ChromaLocation formats.ChromaLocation
+}
+
+func (p Params) String() string {
+	m := p.Matrix.String()
+	if p.YCbCrIdentity {
+		m = "ycbcr-identity"
+	}
+	return fmt.Sprintf("%s/%s/%s", m, p.Range, p.ChromaLocation)
+}
+
+// FromColor takes resolved colour metadata (formats.Resolve) as conversion parameters.
+func FromColor(c formats.Color) Params {
+	return Params{Matrix: c.Matrix, Range: c.Range, ChromaLocation: c.ChromaLocation}
+}
+
+// ShaderConstants is the shader path's push-constant block (shaders/shader.frag, 128 bytes).
+type ShaderConstants struct {
+	Rows    [3][4]float32 // R′G′B′ = Rows · (Y′, Cb, Cr)
+	Scale   [4]float32    // xyz: per-channel scale (UNORM → code/(2^n−1) → range expansion); w: luma u crop
+	Offset  [4]float32    // xyz: range-expansion offsets; w: luma v crop
+	Chroma  [4]float32    // chroma uv = uv·xy + zw
+	SrcTex  [4]int32
+	SrcComp [4]int32
+}
+
+// Bytes is the block as the shader reads it (std430 push-constant layout, little endian).
+func (c *ShaderConstants) Bytes() []byte {
+	out := make([]byte, 0, 128)
+	f := func(v float32) { out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v)) }
+	for _, r := range c.Rows {
+		for _, v := range r {
+			f(v)
+		}
+	}
+	for _, v := range [][4]float32{c.Scale, c.Offset, c.Chroma} {
+		for _, x := range v {
+			f(x)
+		}
+	}
+	for _, v := range [][4]int32{c.SrcTex, c.SrcComp} {
+		for _, x := range v {
+			out = binary.LittleEndian.AppendUint32(out, uint32(x))
+		}
+	}
+	return out
+}
+
+// rangeExpansion returns, for n-bit codes normalised to code/(2^n−1), the scale and offset that give
+// Y′ and Cb/Cr (ycbcr-oracle.md §2.1, §2.2).
+func rangeExpansion(r formats.Range, n int) (ys, yo, cs, co float64, err error) {
+	max := math.Exp2(float64(n)) - 1
+	q := math.Exp2(float64(n - 8))
+	switch r {
+	case formats.RangeLimited:
+		return max / (219 * q), -16.0 / 219, max / (224 * q), -128.0 / 224, nil
+	case formats.RangeFull:
+		return 1, 0, 1, -math.Exp2(float64(n-1)) / max, nil
+	}
+	return 0, 0, 0, 0, fmt.Errorf("ycbcr: range %s: resolve first", r)
+}
+
+// matrixRows gives R′G′B′ from (Y′, Cb, Cr) (ycbcr-oracle.md §3.1, DFS inverse form).
+func matrixRows(kr, kb float64) [3][3]float64 {
+	kg := 1 - kr - kb
+	return [3][3]float64{
+		{1, 0, 2 * (1 - kr)},
+		{1, -2 * kb * (1 - kb) / kg, -2 * kr * (1 - kr) / kg},
+		{1, 2 * (1 - kb), 0},
+	}
+}
+
+// chromaAxis maps a luma-normalised coordinate s to the chroma texture's: chroma sample 0 sits at
+// luma position pos, so u_c = (s·size − 0.5 − pos)/2^log2 + 0.5 in chroma texels (ycbcr-oracle.md
+// §4.2), divided by the chroma size, which is ⌈size/2^log2⌉ also for odd sizes.
+func chromaAxis(size, log2 int, pos float64) (scale, offset float64) {
+	if log2 == 0 {
+		return 1, 0
+	}
+	f := math.Exp2(float64(log2))
+	cs := math.Ceil(float64(size) / f)
+	return float64(size) / (f * cs), (0.5 - (0.5+pos)/f) / cs
+}
+
+// Shader computes the shader path's constants for a width×height picture of layout pf.
+func (p Params) Shader(pf *formats.PixelFormat, width, height int) (*ShaderConstants, error) {
+	c := &ShaderConstants{}
+	var rows [3][3]float64
+	expand := true
+	switch {
+	case p.YCbCrIdentity:
+		rows = [3][3]float64{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
+	case p.Matrix == formats.MatrixRGB:
+		// G, B, R in the Y, Cb, Cr slots; RGB identity applies no range expansion (§2.3).
+		rows = [3][3]float64{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
+		expand = false
+	default:
+		kr, kb, ok := p.Matrix.Coefficients()
+		if !ok {
+			return nil, fmt.Errorf("ycbcr: matrix %s has no Kr/Kb form the shader path implements", p.Matrix)
+		}
+		rows = matrixRows(kr, kb)
+	}
+	ss := pf.ShaderScale()
+	ys, yo, cs, co := 1.0, 0.0, 1.0, 0.0
+	if expand {
+		var err error
+		if ys, yo, cs, co, err = rangeExpansion(p.Range, pf.Depth); err != nil {
+			return nil, err
+		}
+	}
+	for i := range rows {
+		for j := range rows[i] {
+			c.Rows[i][j] = float32(rows[i][j])
+		}
+	}
+	c.Scale = [4]float32{float32(ys * ss), float32(cs * ss), float32(cs * ss), 1}
+	c.Offset = [4]float32{float32(yo), float32(co), float32(co), 1}
+	if pf.Gray { // no chroma: Cb = Cr = 0 whatever is sampled
+		c.Scale[1], c.Scale[2], c.Offset[1], c.Offset[2] = 0, 0, 0, 0
+	} else {
+		px, py := 0.0, 0.0
+		if pf.Log2ChromaW > 0 || pf.Log2ChromaH > 0 {
+			var err error
+			if px, py, err = p.ChromaLocation.Position(); err != nil {
+				return nil, fmt.Errorf("ycbcr: %w", err)
+			}
+		}
+		ax, bx := chromaAxis(width, pf.Log2ChromaW, px)
+		ay, by := chromaAxis(height, pf.Log2ChromaH, py)
+		c.Chroma = [4]float32{float32(ax), float32(ay), float32(bx), float32(by)}
+	}
+	for ch := formats.Y; ch <= formats.Cr; ch++ {
+		src := pf.Sources[ch]
+		if pf.Gray && ch != formats.Y {
+			src = pf.Sources[formats.Y]
+		}
+		c.SrcTex[ch], c.SrcComp[ch] = int32(src.Texture), int32(src.Component)
+	}
+	return c, nil
+}
