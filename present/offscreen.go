@@ -135,6 +135,9 @@ func (d *Device) NewView(img vk.Image, format vk.Format, aspect vk.ImageAspectFl
 	return v, err
 }
 
+// Pass is the render pass drawing into the target and its colour format.
+func (o *Offscreen) Pass() (vk.RenderPass, vk.Format) { return o.RenderPass, TargetFormat }
+
 // Begin starts the target's render pass on cb, cleared to black, with a full-size viewport.
 func (o *Offscreen) Begin(cb vk.CommandBuffer) {
 	BeginPass(cb, o.RenderPass, o.Framebuffer, o.Width, o.Height)

@@ -16,9 +16,25 @@ layout(push_constant) uniform Params {
 layout(location = 0) in vec2 uv;
 layout(location = 0) out vec4 color;
 
+vec4 texel(int t, ivec2 at) {
+    return t == 0 ? texelFetch(tex0, at, 0) : (t == 1 ? texelFetch(tex1, at, 0) : texelFetch(tex2, at, 0));
+}
+
+// Bilinear filtering done here in fp32, clamped to the edge like CLAMP_TO_EDGE: texture units may
+// filter with few fraction bits and round to the source precision (llvmpipe does, 8 bits for R8),
+// which the matrix then amplifies to 2 LSB of error. Here the weights and the sum are exact to fp32.
 float fetch(int t, int c, vec2 at) {
-    vec4 v = t == 0 ? texture(tex0, at) : (t == 1 ? texture(tex1, at) : texture(tex2, at));
-    return v[c];
+    ivec2 size = t == 0 ? textureSize(tex0, 0) : (t == 1 ? textureSize(tex1, 0) : textureSize(tex2, 0));
+    vec2 p = at * vec2(size) - 0.5;
+    vec2 f = fract(p);
+    ivec2 i = ivec2(floor(p));
+    ivec2 lo = clamp(i, ivec2(0), size - 1);
+    ivec2 hi = clamp(i + 1, ivec2(0), size - 1);
+    float v00 = texel(t, lo)[c];
+    float v10 = texel(t, ivec2(hi.x, lo.y))[c];
+    float v01 = texel(t, ivec2(lo.x, hi.y))[c];
+    float v11 = texel(t, hi)[c];
+    return mix(mix(v00, v10, f.x), mix(v01, v11, f.x), f.y);
 }
 
 void main() {

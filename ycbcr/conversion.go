@@ -69,6 +69,9 @@ func SamplerKey(dev *present.Device, pf *formats.PixelFormat, p Params) (Key, er
 	}
 	offsetOK := func(o formats.ChromaOffset, subsampled bool, axis string) (formats.ChromaOffset, error) {
 		cos, mid := has(vk.FormatFeatureCositedChromaSamplesBit), has(vk.FormatFeatureMidpointChromaSamplesBit)
+		if !cos && !mid { // VUID-VkSamplerYcbcrConversionCreateInfo-format-01650
+			return o, fmt.Errorf("device offers neither COSITED nor MIDPOINT chroma samples for %s", pf.VkFormat)
+		}
 		if !subsampled { // the offset has no effect: any supported one will do
 			if cos {
 				return formats.CositedEven, nil
@@ -254,9 +257,9 @@ func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
 	return &Binding{views: []vk.ImageView{view}, set: set, pool: cv.pool, pipes: &cv.pipes, push: push, dev: cv.dev}, nil
 }
 
-// Draw records the conversion draw into the current render pass rp (viewport already set).
-func (b *Binding) Draw(cb vk.CommandBuffer, rp vk.RenderPass) error {
-	pipe, err := b.pipes.get(b.dev.Device, rp)
+// Draw records the conversion draw into target's render pass, begun on cb with the viewport set.
+func (b *Binding) Draw(cb vk.CommandBuffer, target Target) error {
+	pipe, err := b.pipes.get(b.dev.Device, target)
 	if err != nil {
 		return err
 	}
@@ -269,5 +272,6 @@ func (b *Binding) Destroy() {
 	for _, v := range b.views {
 		vk.DestroyImageView(b.dev.Device, v, nil)
 	}
-	vk.FreeDescriptorSets(b.dev.Device, b.pool, 1, &b.set)
+	set := b.set // a standalone variable: cgo refuses the address of a field next to Go pointers
+	vk.FreeDescriptorSets(b.dev.Device, b.pool, 1, &set)
 }

@@ -71,33 +71,42 @@ func newPipelineLayout(dev vk.Device, set vk.DescriptorSetLayout, pushBytes uint
 	return l, err
 }
 
-// pipelines caches one pipeline per render pass for a layout and fragment shader.
-type pipelines struct {
-	layout vk.PipelineLayout
-	frag   []byte
-	byPass map[vk.RenderPass]vk.Pipeline
+// Target is where a conversion draws: a render pass in progress and its colour format.
+type Target interface {
+	Pass() (vk.RenderPass, vk.Format)
 }
 
-func (p *pipelines) get(dev vk.Device, rp vk.RenderPass) (vk.Pipeline, error) {
-	if pl, ok := p.byPass[rp]; ok {
+// pipelines caches one pipeline per target format for a layout and fragment shader. A pipeline works
+// with any render pass compatible with the one it was made with, and the toolkit's one-attachment
+// passes are compatible exactly when their formats match, so the format is the key (render pass
+// handles can be destroyed and reused).
+type pipelines struct {
+	layout   vk.PipelineLayout
+	frag     []byte
+	byFormat map[vk.Format]vk.Pipeline
+}
+
+func (p *pipelines) get(dev vk.Device, t Target) (vk.Pipeline, error) {
+	rp, format := t.Pass()
+	if pl, ok := p.byFormat[format]; ok {
 		return pl, nil
 	}
 	pl, err := newPipeline(dev, p.layout, rp, p.frag)
 	if err != nil {
 		return vk.NullPipeline, fmt.Errorf("ycbcr: pipeline: %w", err)
 	}
-	if p.byPass == nil {
-		p.byPass = map[vk.RenderPass]vk.Pipeline{}
+	if p.byFormat == nil {
+		p.byFormat = map[vk.Format]vk.Pipeline{}
 	}
-	p.byPass[rp] = pl
+	p.byFormat[format] = pl
 	return pl, nil
 }
 
 func (p *pipelines) destroy(dev vk.Device) {
-	for _, pl := range p.byPass {
+	for _, pl := range p.byFormat {
 		vk.DestroyPipeline(dev, pl, nil)
 	}
-	p.byPass = nil
+	p.byFormat = nil
 	if p.layout != vk.NullPipelineLayout {
 		vk.DestroyPipelineLayout(dev, p.layout, nil)
 	}

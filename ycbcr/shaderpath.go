@@ -17,7 +17,7 @@ const maxTextures = 3
 // ShaderPath converts in the fragment shader from plain per-plane textures: every layout, matrix and
 // siting the table and metadata describe, including what the Y′CbCr sampler cannot express.
 type ShaderPath struct {
-	Sampler   vk.Sampler // bilinear, clamp to edge: reconstruction is bilinear at the sited coordinate
+	Sampler   vk.Sampler // nearest, clamp to edge: the shader fetches texels and filters them itself
 	SetLayout vk.DescriptorSetLayout
 	pipes     pipelines
 	pool      vk.DescriptorPool
@@ -37,7 +37,7 @@ func NewShaderPath(dev *present.Device) (*ShaderPath, error) {
 func (sp *ShaderPath) init() error {
 	d := sp.dev.Device
 	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterLinear, MinFilter: vk.FilterLinear, MipmapMode: vk.SamplerMipmapModeNearest,
+		MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest, MipmapMode: vk.SamplerMipmapModeNearest,
 		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
 		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
 	var s vk.Sampler

@@ -1,0 +1,31 @@
+// Package vktest opens the Vulkan device tests run on: validation layer on, and any validation
+// message fails the test that caused it. A missing device fails the test; it never skips.
+package vktest
+
+import (
+	"testing"
+
+	"github.com/ycbcrkit/ycbcrkit/present"
+)
+
+// Open opens the default device (lavapipe in CI) with validation, closing it when the test ends.
+func Open(t testing.TB) *present.Device {
+	t.Helper()
+	d, err := present.Open(present.Options{Index: -1, Validation: true})
+	if err != nil {
+		t.Fatalf("vktest: no usable Vulkan device: %v", err)
+	}
+	t.Cleanup(func() {
+		d.Close()
+		Check(t, d)
+	})
+	return d
+}
+
+// Check fails t for every validation message queued since the last check.
+func Check(t testing.TB, d *present.Device) {
+	t.Helper()
+	for _, m := range d.ValidationMessages() {
+		t.Errorf("validation %s", m.Text)
+	}
+}

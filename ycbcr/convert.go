@@ -1,0 +1,99 @@
+package ycbcr
+
+import (
+	"fmt"
+	"image"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/present"
+)
+
+// Path names a conversion path.
+type Path int
+
+const (
+	PathSampler Path = iota // VkSamplerYcbcrConversion with an immutable sampler
+	PathShader              // plain textures, conversion in the fragment shader
+)
+
+func (p Path) String() string { return [...]string{"sampler", "shader"}[p] }
+
+// Converter converts single frames offscreen and reads them back: for tests, the conformance checker
+// and headless demos. Playback keeps images and bindings across frames instead.
+type Converter struct {
+	Dev    *present.Device
+	Cache  *Cache
+	Shader *ShaderPath
+}
+
+// NewConverter prepares both paths on dev.
+func NewConverter(dev *present.Device) (*Converter, error) {
+	sp, err := NewShaderPath(dev)
+	if err != nil {
+		return nil, err
+	}
+	return &Converter{Dev: dev, Cache: NewCache(dev), Shader: sp}, nil
+}
+
+// Destroy releases both paths.
+func (c *Converter) Destroy() {
+	vk.DeviceWaitIdle(c.Dev.Device)
+	c.Cache.Destroy()
+	c.Shader.Destroy()
+}
+
+// Bind makes the binding of im for a path (the sampler path only where SamplerKey allows).
+func (c *Converter) Bind(im *planes.Image, p Params, path Path) (*Binding, error) {
+	if path == PathShader {
+		return c.Shader.Bind(im, p)
+	}
+	k, err := SamplerKey(c.Dev, im.Format, p)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: sampler path cannot express %s %s: %w", im.Format.Name, p, err)
+	}
+	cv, err := c.Cache.Get(k)
+	if err != nil {
+		return nil, err
+	}
+	return cv.Bind(im)
+}
+
+// Convert uploads f, converts it through path into an RGBA8 UNORM target of the frame's size and
+// reads the result back.
+func (c *Converter) Convert(f *formats.Frame, p Params, path Path) (*image.RGBA, error) {
+	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, planes.Paths{Sampler: path == PathSampler, Shader: path == PathShader})
+	if err != nil {
+		return nil, err
+	}
+	defer im.Destroy()
+	if err := im.Stage(f); err != nil {
+		return nil, err
+	}
+	b, err := c.Bind(im, p, path)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Destroy()
+	target, err := c.Dev.NewOffscreen(f.Width, f.Height)
+	if err != nil {
+		return nil, err
+	}
+	defer target.Destroy()
+	var drawErr error
+	err = c.Dev.Submit(func(cb vk.CommandBuffer) {
+		im.RecordUpload(cb)
+		target.Begin(cb)
+		drawErr = b.Draw(cb, target)
+		target.End(cb)
+	})
+	if err == nil {
+		err = drawErr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: convert %s through %s: %w", f.Format.Name, path, err)
+	}
+	return target.RGBA(), nil
+}

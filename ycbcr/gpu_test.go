@@ -1,0 +1,149 @@
+package ycbcr_test
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"testing"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
+)
+
+// mismatch compares a read-back RGBA8 picture with per-pixel oracle bounds (already mapped to 8-bit
+// codes). It returns how many channel values fall outside and the worst excess in 8-bit LSB.
+func mismatch(img *image.RGBA, bounds []oracle.Bounds) (fails int, worst float64, where string) {
+	w := img.Rect.Dx()
+	for i, b := range bounds {
+		x, y := i%w, i/w
+		for c := 0; c < 3; c++ {
+			v := float64(img.Pix[img.PixOffset(x, y)+c]) / 255
+			ex := math.Max(b.Lo[c]-v, v-b.Hi[c])
+			if ex > 1e-9 {
+				fails++
+				if ex*255 > worst {
+					worst = ex * 255
+					where = fmt.Sprintf("(%d,%d) channel %d = %.0f, bounds [%.1f, %.1f]", x, y, c, v*255, b.Lo[c]*255, b.Hi[c]*255)
+				}
+			}
+		}
+	}
+	return fails, worst, where
+}
+
+func tolerance(dev *present.Device, pf *formats.PixelFormat, path ycbcr.Path) oracle.Tolerance {
+	sub := int(dev.Limits.SubTexelPrecisionBits)
+	var tol oracle.Tolerance
+	if path == ycbcr.PathSampler {
+		tol = oracle.HardwareTolerance(pf.Depth, sub)
+	} else {
+		tol = oracle.ShaderTolerance(0) // the shader filters in fp32 with exact weights: no snapping
+	}
+	tol.UnormBits = 8
+	return tol
+}
+
+// check converts f through path and compares every pixel with the oracle's bounds.
+func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) {
+	t.Helper()
+	img, err := conv.Convert(f, p, path)
+	if err != nil {
+		t.Fatalf("%s %s: %v", f.Format.Name, p, err)
+	}
+	prm, err := ycbcr.OracleParams(f.Format, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path == ycbcr.PathShader {
+		prm.X6 = false // the shader path reads exact 16-bit containers
+	}
+	bounds := oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(conv.Dev, f.Format, path))
+	if fails, worst, where := mismatch(img, bounds); fails > 0 {
+		t.Errorf("%s %dx%d %s via %s: %d values outside the oracle's bounds, worst %.2f LSB at %s",
+			f.Format.Name, f.Width, f.Height, p, path, fails, worst, where)
+	}
+}
+
+var locations = []formats.ChromaLocation{formats.ChromaLeft, formats.ChromaCenter, formats.ChromaTopLeft,
+	formats.ChromaTop, formats.ChromaBottomLeft, formats.ChromaBottom}
+
+// TestBothPathsMatchOracle runs every layout of the table through both paths at every siting, both
+// ranges and two matrices, on noise and on the siting probe, and checks every pixel against the
+// oracle. The sampler path runs where the device can express the stream; what it cannot is logged
+// with the reason.
+func TestBothPathsMatchOracle(t *testing.T) {
+	dev := vktest.Open(t)
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Destroy()
+	sampled, skipped := 0, map[string]bool{}
+	for _, pf := range formats.All() {
+		t.Run(pf.Name, func(t *testing.T) {
+			noise, err := synth.Noise(pf, 16, 8, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			probe, err := synth.SitingProbe(pf, 16, 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []formats.Matrix{formats.MatrixBT709, formats.MatrixSMPTE170M} {
+				for _, r := range []formats.Range{formats.RangeLimited, formats.RangeFull} {
+					for _, loc := range locations {
+						p := ycbcr.Params{Matrix: m, Range: r, ChromaLocation: loc}
+						for _, f := range []*formats.Frame{noise, probe} {
+							check(t, conv, f, p, ycbcr.PathShader)
+							if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
+								skipped[err.Error()] = true
+								continue
+							}
+							sampled++
+							check(t, conv, f, p, ycbcr.PathSampler)
+						}
+						if !pf.HasChroma() || pf.Log2ChromaW+pf.Log2ChromaH == 0 {
+							break // siting has no effect
+						}
+					}
+				}
+			}
+		})
+	}
+	t.Logf("sampler path: %d conversions checked", sampled)
+	for reason := range skipped {
+		t.Logf("sampler path cannot express: %s", reason)
+	}
+	if sampled == 0 {
+		t.Fatal("the sampler path was never exercised")
+	}
+}
+
+// TestWrongSitingIsCaught proves the comparison can fail: converting at one siting and checking
+// against the oracle at another must report mismatches.
+func TestWrongSitingIsCaught(t *testing.T) {
+	dev := vktest.Open(t)
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Destroy()
+	pf, _ := formats.Lookup("yuv420p")
+	f, err := synth.SitingProbe(pf, 16, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := conv.Convert(f, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}, ycbcr.PathShader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prm, _ := ycbcr.OracleParams(pf, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter})
+	fails, worst, _ := mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, ycbcr.PathShader)))
+	if fails == 0 || worst < 10 {
+		t.Fatalf("half-sample siting error not caught: %d fails, worst %.1f LSB", fails, worst)
+	}
+}

@@ -1,0 +1,68 @@
+package ycbcr
+
+import (
+	"fmt"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
+)
+
+// OraclePicture takes a frame's integer codes, de-padded, as the oracle's picture.
+func OraclePicture(f *formats.Frame) *oracle.Picture {
+	pf := f.Format
+	p := oracle.NewPicture(f.Width, f.Height, pf.Log2ChromaW, pf.Log2ChromaH, pf.Depth)
+	for y := 0; y < f.Height; y++ {
+		for x := 0; x < f.Width; x++ {
+			p.Y[y*f.Width+x] = f.Code(formats.Y, x, y)
+		}
+	}
+	if !pf.HasChroma() { // gray: neutral chroma, which the shader path's zero chroma scale matches
+		mid := uint16(1) << uint(pf.Depth-1)
+		for i := range p.Cb {
+			p.Cb[i], p.Cr[i] = mid, mid
+		}
+		return p
+	}
+	cw, ch := f.ChannelSize(formats.Cb)
+	for y := 0; y < ch; y++ {
+		for x := 0; x < cw; x++ {
+			p.Cb[y*cw+x], p.Cr[y*cw+x] = f.Code(formats.Cb, x, y), f.Code(formats.Cr, x, y)
+		}
+	}
+	return p
+}
+
+// OracleParams states params for layout pf in the oracle's terms: bilinear luma and chroma,
+// implicit reconstruction, the siting's exact positions and any matrix by its Kr/Kb. The frame's
+// codes are already in Cb/Cr order, so no swizzle is asked for.
+func OracleParams(pf *formats.PixelFormat, p Params) (oracle.Params, error) {
+	o := oracle.Params{LumaFilter: oracle.Linear, ChromaFilter: oracle.Linear, X6: pf.Depth == 10}
+	switch p.Range {
+	case formats.RangeFull:
+		o.Range = oracle.RangeFull
+	case formats.RangeLimited:
+		o.Range = oracle.RangeNarrow
+	default:
+		return o, fmt.Errorf("ycbcr: range %s: resolve first", p.Range)
+	}
+	switch {
+	case p.YCbCrIdentity:
+		o.Model = oracle.ModelYCbCrIdentity
+	case p.Matrix == formats.MatrixRGB:
+		o.Model = oracle.ModelRGBIdentity
+	default:
+		kr, kb, ok := p.Matrix.Coefficients()
+		if !ok {
+			return o, fmt.Errorf("ycbcr: matrix %s has no Kr/Kb form", p.Matrix)
+		}
+		o.Model, o.Kr, o.Kb = oracle.Model709, kr, kb
+	}
+	if pf.HasChroma() && (pf.Log2ChromaW > 0 || pf.Log2ChromaH > 0) {
+		x, y, err := p.ChromaLocation.Position()
+		if err != nil {
+			return o, fmt.Errorf("ycbcr: %w", err)
+		}
+		o.XChromaPos, o.YChromaPos = x, y
+	}
+	return o, nil
+}
