@@ -118,6 +118,9 @@ var (
 	}
 )
 
+// On a bad name every Parse function returns the unspecified value with the error (not 0, which is
+// "gbr" for a matrix).
+
 // Aliases the FFmpeg command line also accepts (libavcodec's option constants for -colorspace,
 // -color_range, -color_primaries, -color_trc, -chroma_sample_location), plus "limited"/"full".
 var (
@@ -185,31 +188,46 @@ func (t Transfer) String() string { return name(transferNames, int(t), "Transfer
 // aliases ("rgb", "unspecified", "bt2020_ncl", ...).
 func ParseMatrix(s string) (Matrix, error) {
 	v, err := parse(s, matrixNames, matrixAliases, "matrix (colorspace)")
-	return Matrix(v), err
+	if err != nil {
+		return MatrixUnspecified, err
+	}
+	return Matrix(v), nil
 }
 
 // ParseRange accepts "tv"/"limited"/"mpeg", "pc"/"full"/"jpeg" and "unknown"/"unspecified".
 func ParseRange(s string) (Range, error) {
 	v, err := parse(s, rangeNames, rangeAliases, "color range")
-	return Range(v), err
+	if err != nil {
+		return RangeUnspecified, err
+	}
+	return Range(v), nil
 }
 
 // ParseChromaLocation accepts FFmpeg's names ("left", "center", "topleft", ...) and "unknown".
 func ParseChromaLocation(s string) (ChromaLocation, error) {
 	v, err := parse(s, chromaNames, chromaAliases, "chroma location")
-	return ChromaLocation(v), err
+	if err != nil {
+		return ChromaUnspecified, err
+	}
+	return ChromaLocation(v), nil
 }
 
 // ParsePrimaries accepts FFmpeg's names ("bt709", "bt2020", "smpte432", ...) and its aliases.
 func ParsePrimaries(s string) (Primaries, error) {
 	v, err := parse(s, primNames, primAliases, "color primaries")
-	return Primaries(v), err
+	if err != nil {
+		return PrimariesUnspecified, err
+	}
+	return Primaries(v), nil
 }
 
 // ParseTransfer accepts FFmpeg's names ("bt709", "smpte2084", "arib-std-b67", ...) and its aliases.
 func ParseTransfer(s string) (Transfer, error) {
 	v, err := parse(s, transferNames, transAliases, "color transfer")
-	return Transfer(v), err
+	if err != nil {
+		return TransferUnspecified, err
+	}
+	return Transfer(v), nil
 }
 
 // valid reports whether v names a defined, non-reserved value.

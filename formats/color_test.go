@@ -154,6 +154,23 @@ func TestColorStringParseRoundTrip(t *testing.T) {
 		}
 	}
 
+	// A bad name yields the unspecified value, never gbr.
+	if m, _ := ParseMatrix("nope"); m != MatrixUnspecified {
+		t.Errorf("ParseMatrix(bad) = %v", m)
+	}
+	if r, _ := ParseRange("nope"); r != RangeUnspecified {
+		t.Errorf("ParseRange(bad) = %v", r)
+	}
+	if l, _ := ParseChromaLocation("nope"); l != ChromaUnspecified {
+		t.Errorf("ParseChromaLocation(bad) = %v", l)
+	}
+	if p, _ := ParsePrimaries("nope"); p != PrimariesUnspecified {
+		t.Errorf("ParsePrimaries(bad) = %v", p)
+	}
+	if tr, _ := ParseTransfer("nope"); tr != TransferUnspecified {
+		t.Errorf("ParseTransfer(bad) = %v", tr)
+	}
+
 	// Values outside the tables print as numbers; reserved ones as FFmpeg names them.
 	for got, want := range map[string]string{
 		Matrix(3).String(): "reserved", Matrix(99).String(): "Matrix(99)", Matrix(-1).String(): "Matrix(-1)",

@@ -230,12 +230,12 @@ func CreateDevice(pd vk.PhysicalDevice, family uint32, extensions []string, ycbc
 
 // ConversionCreateInfo mirrors VkSamplerYcbcrConversionCreateInfo with plain values.
 type ConversionCreateInfo struct {
-	Format                      uint32
-	Model, Range                uint32
-	Components                  [4]vk.ComponentSwizzle // r, g, b, a
+	Format                       uint32
+	Model, Range                 uint32
+	Components                   [4]vk.ComponentSwizzle // r, g, b, a
 	XChromaOffset, YChromaOffset uint32
-	ChromaFilter                vk.Filter
-	ForceExplicitReconstruction bool
+	ChromaFilter                 vk.Filter
+	ForceExplicitReconstruction  bool
 }
 
 // CreateConversion makes a VkSamplerYcbcrConversion.
@@ -269,7 +269,9 @@ func DestroyConversion(dev vk.Device, c vk.SamplerYcbcrConversion) {
 
 // ConversionInfo is a VkSamplerYcbcrConversionInfo in C memory, to chain into image-view and sampler
 // create infos (a pNext into Go memory would trip cgo's pointer checks).
-type ConversionInfo struct{ p *C.VkSamplerYcbcrConversionInfo }
+type ConversionInfo struct {
+	p *C.VkSamplerYcbcrConversionInfo
+}
 
 // NewConversionInfo allocates the chain element; Free it after the create call.
 func NewConversionInfo(c vk.SamplerYcbcrConversion) ConversionInfo {
