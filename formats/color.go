@@ -118,9 +118,6 @@ var (
 	}
 )
 
-// On a bad name every Parse function returns the unspecified value with the error (not 0, which is
-// "gbr" for a matrix).
-
 // Aliases the FFmpeg command line also accepts (libavcodec's option constants for -colorspace,
 // -color_range, -color_primaries, -color_trc, -chroma_sample_location), plus "limited"/"full".
 var (
@@ -185,7 +182,9 @@ func (p Primaries) String() string { return name(primNames, int(p), "Primaries")
 func (t Transfer) String() string { return name(transferNames, int(t), "Transfer") }
 
 // ParseMatrix accepts FFmpeg's names ("bt709", "bt2020nc", "unknown", ...) and the command line's
-// aliases ("rgb", "unspecified", "bt2020_ncl", ...).
+// aliases ("rgb", "unspecified", "bt2020_ncl", ...), case-insensitively. On error it returns
+// MatrixUnspecified, not 0 (which is "gbr"); the other Parse functions likewise return their
+// unspecified value.
 func ParseMatrix(s string) (Matrix, error) {
 	v, err := parse(s, matrixNames, matrixAliases, "matrix (colorspace)")
 	if err != nil {

@@ -1,0 +1,83 @@
+// Package zscale converts a frame with FFmpeg's zscale filter (zimg), an implementation independent
+// of this project, and returns its floating-point R′G′B′: the outside reference the GPU paths are
+// compared with. zimg reproduces Vulkan's implicit LINEAR reconstruction, range expansion and matrix
+// to float precision (docs in ../shared/docs/stack-notes.md, "An outside oracle").
+package zscale
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+)
+
+// matrixNames maps FFmpeg's matrix to zscale's matrixin values.
+var matrixNames = map[formats.Matrix]string{
+	formats.MatrixBT709: "709", formats.MatrixBT470BG: "470bg", formats.MatrixSMPTE170M: "170m",
+	formats.MatrixBT2020NCL: "2020_ncl",
+}
+
+// Convert runs `ffmpeg -vf zscale=...:filter=bilinear:range=full,format=gbrpf32le` on one planar
+// 8-bit frame (yuv420p, yuv422p, yuv444p and their j variants) and returns R′G′B′ per pixel.
+func Convert(f *formats.Frame, m formats.Matrix, r formats.Range, loc formats.ChromaLocation) ([][3]float64, error) {
+	pf := f.Format
+	if pf.Depth != 8 || len(pf.Planes) != 3 {
+		return nil, fmt.Errorf("zscale: %s: only 8-bit three-plane layouts are wired up", pf.Name)
+	}
+	mat, ok := matrixNames[m]
+	if !ok {
+		return nil, fmt.Errorf("zscale: matrix %s not wired up", m)
+	}
+	rng := map[formats.Range]string{formats.RangeLimited: "limited", formats.RangeFull: "full"}[r]
+	if rng == "" {
+		return nil, fmt.Errorf("zscale: range %s", r)
+	}
+	dir, err := os.MkdirTemp("", "zscale")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var raw bytes.Buffer
+	for i := range pf.Planes {
+		w, h := pf.PlaneSize(i, f.Width, f.Height)
+		for y := 0; y < h; y++ {
+			raw.Write(f.Planes[i][y*f.Strides[i] : y*f.Strides[i]+w])
+		}
+	}
+	in, out := filepath.Join(dir, "in.yuv"), filepath.Join(dir, "out.gbrp")
+	if err := os.WriteFile(in, raw.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	// The input pixel format names its layout only; the range comes from rangein.
+	inFmt := map[string]string{"yuvj420p": "yuv420p", "yuvj422p": "yuv422p", "yuvj444p": "yuv444p"}[pf.Name]
+	if inFmt == "" {
+		inFmt = pf.Name
+	}
+	vf := fmt.Sprintf("zscale=matrixin=%s:rangein=%s:chromalin=%s:filter=bilinear:range=full,format=gbrpf32le", mat, rng, loc)
+	cmd := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", inFmt,
+		"-s", fmt.Sprintf("%dx%d", f.Width, f.Height), "-i", in, "-vf", vf, "-f", "rawvideo", "-y", out)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("zscale: ffmpeg: %v: %s", err, msg)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	n := f.Width * f.Height
+	if len(b) != 3*n*4 {
+		return nil, fmt.Errorf("zscale: got %d bytes, want %d", len(b), 3*n*4)
+	}
+	plane := func(k, i int) float64 { // gbrp plane order: G, B, R
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[(k*n+i)*4:])))
+	}
+	px := make([][3]float64, n)
+	for i := range px {
+		px[i] = [3]float64{plane(2, i), plane(0, i), plane(1, i)}
+	}
+	return px, nil
+}
