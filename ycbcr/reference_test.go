@@ -20,7 +20,7 @@ type example struct {
 	Cb, Cr  [][]uint16
 	Results map[string][]struct {
 		I, J   int
-		RGB    [3]float64 `json:"rgb"`
+		RGB    [3]float64    `json:"rgb"`
 		Bounds [3][2]float64 `json:"cts_model_bounds_subtexel8"`
 	}
 }
