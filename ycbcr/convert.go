@@ -64,7 +64,18 @@ func (c *Converter) Bind(im *planes.Image, p Params, path Path) (*Binding, error
 // Convert uploads f, converts it through path into an RGBA8 UNORM target of the frame's size and
 // reads the result back.
 func (c *Converter) Convert(f *formats.Frame, p Params, path Path) (*image.RGBA, error) {
-	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, planes.Paths{Sampler: path == PathSampler, Shader: path == PathShader})
+	paths := planes.Paths{Sampler: path == PathSampler, Shader: path == PathShader}
+	img, err := c.ConvertWith(f, paths, func(im *planes.Image) (*Binding, error) { return c.Bind(im, p, path) })
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: convert %s through %s: %w", f.Format.Name, path, err)
+	}
+	return img, nil
+}
+
+// ConvertWith is Convert with the binding made by bind: a conformance checker binds conversions by
+// Key, including settings no stream metadata would choose (NEAREST, forced explicit reconstruction).
+func (c *Converter) ConvertWith(f *formats.Frame, paths planes.Paths, bind func(*planes.Image) (*Binding, error)) (*image.RGBA, error) {
+	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, paths)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +83,7 @@ func (c *Converter) Convert(f *formats.Frame, p Params, path Path) (*image.RGBA,
 	if err := im.Stage(f); err != nil {
 		return nil, err
 	}
-	b, err := c.Bind(im, p, path)
+	b, err := bind(im)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +104,7 @@ func (c *Converter) Convert(f *formats.Frame, p Params, path Path) (*image.RGBA,
 		err = drawErr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("ycbcr: convert %s through %s: %w", f.Format.Name, path, err)
+		return nil, err
 	}
 	return target.RGBA(), nil
 }
