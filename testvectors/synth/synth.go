@@ -69,9 +69,9 @@ func Moving(pf *formats.PixelFormat, width, height, t int) (*formats.Frame, erro
 	fill(f, func(c formats.Channel, x, y, max int) int {
 		switch c {
 		case formats.Cb:
-			return (128 + int(100*tri(x*sx+y*sy+3*t, 256))) * q
+			return (128 + int(56*tri(x*sx+y*sy+3*t, 256))) * q
 		case formats.Cr:
-			return (128 + int(100*tri(x*sx-y*sy+5*t+64, 192))) * q
+			return (128 + int(56*tri(x*sx-y*sy+5*t+64, 192))) * q
 		}
 		return (16 + 219*((x+2*t)%width)/width) * q
 	})

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# test.sh: every check and test. Runs under xvfb-run so tests that open a window find a display;
+# Vulkan tests use lavapipe with the validation layer on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
+export PATH="$(dirname "$GO"):$PATH"
+
+echo "== gofmt"
+bad=$(gofmt -l $(git ls-files '*.go') 2>/dev/null || true)
+if [ -n "$bad" ]; then echo "gofmt needed:"; echo "$bad"; exit 1; fi
+echo "== go vet"
+"$GO" vet ./...
+echo "== go test"
+run=(xvfb-run -a -s "-screen 0 1280x720x24")
+command -v xvfb-run >/dev/null || { echo "error: xvfb-run missing (make deps installs it)" >&2; exit 1; }
+"${run[@]}" "$GO" test -count=1 -timeout 12m ./... 2>&1 | tee /tmp/ycbcrkit-test.log
