@@ -116,3 +116,19 @@ func (im *Image) RecordUpload(cb vk.CommandBuffer) {
 	vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
 		0, 0, nil, 0, nil, uint32(len(post)), post)
 }
+
+// StagedBytes is how many bytes Stage copies on the CPU per frame (the shifted copy included).
+func (im *Image) StagedBytes() int {
+	n := 0
+	for i, p := range im.Format.Planes {
+		w, h := im.Format.PlaneSize(i, im.Width, im.Height)
+		if len(p.Channels) == 4 {
+			w = (im.Width + 1) / 2
+		}
+		n += w * h * p.BytesPerTexel
+	}
+	if im.shifted != nil {
+		n *= 2
+	}
+	return n
+}

@@ -49,7 +49,8 @@ func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk
 			SrcSubpass: vk.SubpassExternal, DstSubpass: 0,
 			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit),
 			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
-			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit),
+			// The previous frame's copy-out and colour writes to the same image must finish first.
+			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit),
 			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
 		}},
 	}
@@ -162,6 +163,12 @@ func SetViewport(cb vk.CommandBuffer, x, y, w, h int) {
 // End ends the render pass and copies the image into the readback buffer.
 func (o *Offscreen) End(cb vk.CommandBuffer) {
 	vk.CmdEndRenderPass(cb)
+	o.RecordReadback(cb)
+}
+
+// RecordReadback copies the image (in TRANSFER_SRC layout, as the render pass leaves it) into the
+// readback buffer for RGBA.
+func (o *Offscreen) RecordReadback(cb vk.CommandBuffer) {
 	region := vk.BufferImageCopy{
 		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
 		ImageExtent:      vk.Extent3D{Width: uint32(o.Width), Height: uint32(o.Height), Depth: 1},

@@ -1,0 +1,522 @@
+package player
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+var errEOF = io.EOF
+
+// Config is how to play.
+type Config struct {
+	Headless bool
+	Frames   int // stop after this many presented frames; 0 = play to the end
+	Untimed  bool
+	Path     PathChoice
+	Compare  Compare
+	// Overrides of the stream's metadata (nil: keep the stream's).
+	Matrix         *formats.Matrix
+	Range          *formats.Range
+	ChromaLocation *formats.ChromaLocation
+	Device         int
+	Validate       bool
+	Screenshot     string // PNG of the last presented frame at exit
+	Log            io.Writer
+	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
+	OnFrame func(p *Player, n int)
+}
+
+// Stats is what -stats prints.
+type Stats struct {
+	FramesDecoded          int     `json:"frames_decoded"`
+	FramesPresented        int     `json:"frames_presented"`
+	FramesDropped          int     `json:"frames_dropped"`
+	FramesDamaged          int     `json:"frames_damaged"`
+	WallS                  float64 `json:"wall_s"`
+	FPS                    float64 `json:"fps"`
+	Path                   string  `json:"path"`
+	PathReason             string  `json:"path_reason"`
+	Upload                 string  `json:"upload"`
+	CPUBytesCopiedPerFrame int     `json:"cpu_bytes_copied_per_frame"`
+	GPUMsPerFrame          float64 `json:"gpu_ms_per_frame"`
+	DecodeMsPerFrame       float64 `json:"decode_ms_per_frame"`
+	FirstFrameMs           float64 `json:"first_frame_ms"`
+	PixelFormat            string  `json:"pixel_format"`
+	VkFormat               string  `json:"vk_format"`
+	Matrix                 string  `json:"matrix"`
+	Range                  string  `json:"range"`
+	ChromaLocation         string  `json:"chroma_location"`
+	Device                 string  `json:"device"`
+}
+
+// Player is one playback session.
+type Player struct {
+	cfg   Config
+	src   Source
+	dev   *present.Device
+	rend  *Renderer
+	win   *window.Window
+	swap  *present.Swapchain
+	off   *present.Offscreen
+	done  []vk.Semaphore // per swapchain image: rendering finished
+	stats Stats
+	last  *Frame
+	start time.Time
+}
+
+// Window is the player's window (nil when headless).
+func (p *Player) Window() *window.Window { return p.win }
+
+func (p *Player) logf(format string, args ...any) {
+	if p.cfg.Log != nil {
+		fmt.Fprintf(p.cfg.Log, format+"\n", args...)
+	}
+}
+
+// Play plays src until it ends, Frames are presented, or the user quits.
+func Play(src Source, cfg Config) (*Stats, error) {
+	p := &Player{cfg: cfg, src: src, start: time.Now()}
+	defer p.close()
+	if err := p.open(); err != nil {
+		return nil, err
+	}
+	if err := p.loop(); err != nil {
+		return nil, err
+	}
+	if cfg.Screenshot != "" {
+		if err := p.screenshot(cfg.Screenshot); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Validate {
+		if msgs := p.dev.ValidationMessages(); len(msgs) > 0 {
+			for _, m := range msgs {
+				p.logf("%s", m.Text)
+			}
+			return nil, fmt.Errorf("%d validation message(s)", len(msgs))
+		}
+	}
+	return &p.stats, nil
+}
+
+func (p *Player) open() error {
+	opts := present.Options{Index: p.cfg.Device, Validation: p.cfg.Validate}
+	if !p.cfg.Headless {
+		exts, err := window.Init()
+		if err != nil {
+			return err
+		}
+		opts.InstanceExtensions, opts.Swapchain = exts, true
+	}
+	dev, err := present.Open(opts)
+	if err != nil {
+		return err
+	}
+	p.dev = dev
+	p.stats.Device = dev.Info.Name
+	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare); err != nil {
+		return err
+	}
+	return nil
+}
+
+// openOutput creates the window and swapchain, or the offscreen target, for the first frame's size.
+func (p *Player) openOutput(f *Frame) error {
+	w, h := f.Picture.Width, f.Picture.Height
+	if p.cfg.Headless {
+		var err error
+		p.off, err = p.dev.NewOffscreen(w, h)
+		return err
+	}
+	// A window of the display size (aspect applied to the width), no larger than 1280 wide.
+	ww := int(float64(h)*f.Aspect + 0.5)
+	wh := h
+	if ww > 1280 {
+		wh = wh * 1280 / ww
+		ww = 1280
+	}
+	win, err := window.New(p.dev.Instance, "ycbcrplay — "+p.src.Info().Name, max(ww, 64), max(wh, 64))
+	if err != nil {
+		return err
+	}
+	p.win = win
+	fw, fh := win.Size()
+	if p.swap, err = p.dev.NewSwapchain(win.Surface, fw, fh, p.cfg.Untimed); err != nil {
+		return err
+	}
+	for range p.swap.Images {
+		s, err := p.dev.NewSemaphore()
+		if err != nil {
+			return err
+		}
+		p.done = append(p.done, s)
+	}
+	return nil
+}
+
+// params applies the overrides to a frame's metadata.
+func (p *Player) params(c formats.Color) ycbcr.Params {
+	if p.cfg.Matrix != nil {
+		c.Matrix = *p.cfg.Matrix
+	}
+	if p.cfg.Range != nil {
+		c.Range = *p.cfg.Range
+	}
+	if p.cfg.ChromaLocation != nil {
+		c.ChromaLocation = *p.cfg.ChromaLocation
+	}
+	return ycbcr.FromColor(c)
+}
+
+// decoded is one item of the decode queue.
+type decoded struct {
+	f   *Frame
+	err error
+	dur time.Duration
+	gen int
+}
+
+// decodeLoop runs on its own goroutine: frames into a bounded queue, seeks from the main thread.
+func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan struct{}) {
+	defer close(out)
+	gen := 0
+	for {
+		select {
+		case s := <-seek:
+			gen++
+			if err := p.src.Seek(s); err != nil {
+				out <- decoded{err: err, gen: gen}
+				return
+			}
+		case <-quit:
+			return
+		default:
+		}
+		t := time.Now()
+		f, err := p.src.Next()
+		d := decoded{f: f, err: err, dur: time.Since(t), gen: gen}
+		select {
+		case out <- d:
+		case <-quit:
+			d.f.release()
+			return
+		}
+		if err != nil {
+			// EOF: wait for a seek (backwards play continues) or quit.
+			select {
+			case s := <-seek:
+				gen++
+				if err := p.src.Seek(s); err != nil {
+					out <- decoded{err: err, gen: gen}
+					return
+				}
+			case <-quit:
+				return
+			}
+		}
+	}
+}
+
+func (p *Player) loop() error {
+	queue := make(chan decoded, 4) // bounded: decoding runs at most 4 frames ahead
+	seek := make(chan float64, 1)
+	quit := make(chan struct{})
+	go p.decodeLoop(queue, seek, quit)
+	defer func() {
+		close(quit)
+		for d := range queue { // drain so the decoder can exit, returning its buffers
+			d.f.release()
+		}
+	}()
+
+	var decodeTime time.Duration
+	gen, paused, step := 0, false, false
+	var clockStart time.Time
+	var ptsStart, lastPTS float64
+	info := p.src.Info()
+	frameDur := 1.0 / 30
+	if info.FrameRate > 0 {
+		frameDur = 1 / info.FrameRate
+	}
+	for {
+		if p.win != nil {
+			for _, k := range p.win.Poll() {
+				switch k {
+				case window.KeyQuit:
+					return p.finish(decodeTime)
+				case window.KeySpace:
+					paused = !paused
+					clockStart = time.Time{}
+				case window.KeyPeriod:
+					paused, step = true, true
+				case window.KeyLeft, window.KeyRight, window.KeyUp, window.KeyDown:
+					delta := map[window.Key]float64{window.KeyLeft: -5, window.KeyRight: 5, window.KeyUp: 60, window.KeyDown: -60}[k]
+					select {
+					case seek <- max(0, lastPTS+delta):
+						gen++
+						clockStart = time.Time{}
+					default:
+					}
+				case window.KeyP:
+					p.rend.SetChoice([]PathChoice{PathSampler, PathShader, PathAuto}[(int(p.rend.Choice)+1)%3%3])
+					p.logf("path: %s", p.rend.Choice)
+				case window.KeyC:
+					p.rend.SetCompare((p.rend.Compare + 1) % 2)
+					p.logf("compare: %s", p.rend.Compare)
+				case window.KeyI:
+					p.logf("%s", p.infoLine())
+				case window.KeyF:
+					p.win.ToggleFullscreen()
+				}
+			}
+			if paused && !step {
+				if p.last != nil {
+					if err := p.present(p.last); err != nil {
+						return err
+					}
+				}
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+		}
+		var d decoded
+		var ok bool
+		select {
+		case d, ok = <-queue:
+		case <-time.After(10 * time.Second):
+			return fmt.Errorf("decoder produced nothing for 10 s")
+		}
+		if !ok {
+			return p.finish(decodeTime)
+		}
+		if d.gen != gen { // a frame from before a seek
+			d.f.release()
+			continue
+		}
+		if d.err != nil {
+			if errors.Is(d.err, io.EOF) {
+				if p.win == nil || p.cfg.Frames > 0 {
+					return p.finish(decodeTime)
+				}
+				paused = true // at the end: keep showing the last frame, seeking still works
+				continue
+			}
+			return d.err
+		}
+		p.stats.FramesDecoded++
+		decodeTime += d.dur
+		if d.f.Damaged {
+			p.stats.FramesDamaged++
+		}
+		step = false
+		if !p.cfg.Untimed && !paused {
+			now := time.Now()
+			if clockStart.IsZero() {
+				clockStart, ptsStart = now, d.f.PTS
+			}
+			due := clockStart.Add(time.Duration((d.f.PTS - ptsStart) * float64(time.Second)))
+			if late := now.Sub(due).Seconds(); late > frameDur && p.stats.FramesPresented > 0 {
+				p.stats.FramesDropped++
+				lastPTS = d.f.PTS
+				d.f.release()
+				continue
+			}
+			time.Sleep(time.Until(due))
+		}
+		lastPTS = d.f.PTS
+		if err := p.present(d.f); err != nil {
+			d.f.release()
+			return err
+		}
+		if p.last != nil && p.last != d.f {
+			p.last.release()
+		}
+		p.last = d.f
+		p.stats.FramesPresented++
+		if p.stats.FramesPresented == 1 {
+			p.stats.FirstFrameMs = float64(time.Since(p.start).Microseconds()) / 1000
+		}
+		if p.cfg.OnFrame != nil {
+			p.cfg.OnFrame(p, p.stats.FramesPresented)
+		}
+		if p.cfg.Frames > 0 && p.stats.FramesPresented >= p.cfg.Frames {
+			return p.finish(decodeTime)
+		}
+	}
+}
+
+// present draws f into the output (creating it on the first frame) and presents it.
+func (p *Player) present(f *Frame) error {
+	if p.off == nil && p.swap == nil {
+		if err := p.openOutput(f); err != nil {
+			return err
+		}
+	}
+	prm := p.params(f.Color)
+	if p.off != nil {
+		return p.rend.Draw(f.Picture, prm, f.Aspect, offscreenTarget{p.off}, vk.NullSemaphore, vk.NullSemaphore)
+	}
+	if p.win.Resized() || p.swap.Suboptimal {
+		if err := p.recreate(); err != nil {
+			return err
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		if err := p.rend.WaitNextSlot(); err != nil {
+			return err
+		}
+		sem := p.rend.AcquireSemaphore()
+		idx, err := p.swap.Acquire(sem)
+		if errors.Is(err, present.ErrOutOfDate) {
+			if w, h := p.win.Size(); w == 0 || h == 0 { // minimised: nothing to draw into
+				time.Sleep(20 * time.Millisecond)
+				p.win.Poll()
+				if attempt > 500 {
+					return nil
+				}
+			}
+			if err := p.recreate(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := p.rend.Draw(f.Picture, prm, f.Aspect, swapchainTarget{p.swap, idx}, sem, p.done[idx]); err != nil {
+			return err
+		}
+		err = p.swap.Present(idx, p.done[idx])
+		if errors.Is(err, present.ErrOutOfDate) {
+			return p.recreate()
+		}
+		return err
+	}
+}
+
+func (p *Player) recreate() error {
+	w, h := p.win.Size()
+	if err := p.swap.Recreate(w, h); err != nil {
+		return err
+	}
+	for len(p.done) < len(p.swap.Images) {
+		s, err := p.dev.NewSemaphore()
+		if err != nil {
+			return err
+		}
+		p.done = append(p.done, s)
+	}
+	return nil
+}
+
+func (p *Player) finish(decodeTime time.Duration) error {
+	vk.DeviceWaitIdle(p.dev.Device)
+	s := &p.stats
+	s.WallS = time.Since(p.start).Seconds()
+	if s.WallS > 0 {
+		s.FPS = float64(s.FramesPresented) / s.WallS
+	}
+	if s.FramesDecoded > 0 {
+		s.DecodeMsPerFrame = decodeTime.Seconds() * 1000 / float64(s.FramesDecoded)
+	}
+	r := p.rend
+	s.Path, s.PathReason, s.Upload = r.Path.String(), r.PathReason, "copy"
+	if r.format != nil {
+		s.PixelFormat = r.format.Name
+		if r.Path == ycbcr.PathSampler {
+			s.VkFormat = r.format.VkFormat.String()
+		} else {
+			var parts []string
+			for _, t := range r.format.Textures {
+				parts = append(parts, t.VkFormat.String())
+			}
+			s.VkFormat = strings.Join(parts, "+")
+		}
+		s.Matrix, s.Range, s.ChromaLocation = r.params.Matrix.String(), r.params.Range.String(), r.params.ChromaLocation.String()
+		s.CPUBytesCopiedPerFrame = r.slots[0].img.StagedBytes()
+	}
+	return nil
+}
+
+func (p *Player) infoLine() string {
+	r := p.rend
+	if r.format == nil {
+		return "info: nothing shown yet"
+	}
+	vkf := "-"
+	if r.Path == ycbcr.PathSampler {
+		vkf = r.format.VkFormat.String()
+	}
+	el := time.Since(p.start).Seconds()
+	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s) | %.1f fps, %d dropped",
+		r.format.Name, r.width, r.height, r.format.Subsampling(), vkf, r.params.Matrix, r.params.Range,
+		r.params.ChromaLocation, r.Path, r.PathReason, float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
+}
+
+// screenshot converts the last presented frame again, at the video's size, and writes it as PNG.
+func (p *Player) screenshot(path string) error {
+	if p.last == nil {
+		return fmt.Errorf("no frame was presented: nothing to write to %s", path)
+	}
+	pic := p.last.Picture
+	img, err := p.rend.Conv.Convert(pic, p.params(p.last.Color), p.rend.Path)
+	if err != nil {
+		return err
+	}
+	return writePNG(path, img)
+}
+
+func writePNG(path string, img *image.RGBA) error {
+	rgb := image.NewNRGBA(img.Rect) // opaque RGB; alpha is always 1
+	copy(rgb.Pix, img.Pix)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := encodePNG(f, rgb); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func (p *Player) close() {
+	if p.last != nil {
+		p.last.release()
+	}
+	if p.dev != nil {
+		vk.DeviceWaitIdle(p.dev.Device)
+	}
+	if p.rend != nil {
+		p.rend.Destroy()
+	}
+	if p.off != nil {
+		p.off.Destroy()
+	}
+	if p.swap != nil {
+		p.swap.Destroy()
+	}
+	for _, s := range p.done {
+		vk.DestroySemaphore(p.dev.Device, s, nil)
+	}
+	if p.win != nil {
+		p.win.Destroy()
+		window.Terminate()
+	}
+	if p.dev != nil {
+		p.dev.Close()
+	}
+	p.src.Close()
+}

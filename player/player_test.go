@@ -1,0 +1,117 @@
+package player
+
+import (
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
+)
+
+func synthetic(t *testing.T, name string, w, h, n int) *Synthetic {
+	t.Helper()
+	pf, ok := formats.Lookup(name)
+	if !ok {
+		t.Fatalf("no layout %s", name)
+	}
+	c := formats.Color{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft,
+		Primaries: formats.PrimariesBT709, Transfer: formats.TransferBT709}
+	return &Synthetic{Format: pf, Width: w, Height: h, Count: n, FPS: 30, Color: c}
+}
+
+// checkScreenshot compares the PNG with the oracle's picture of the last frame (frame n−1).
+func checkScreenshot(t *testing.T, path string, src *Synthetic, n int) {
+	t.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	img, err := png.Decode(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds() != image.Rect(0, 0, src.Width, src.Height) {
+		t.Fatalf("screenshot is %v, want the video size %dx%d", img.Bounds(), src.Width, src.Height)
+	}
+	last, err := synth.Moving(src.Format, src.Width, src.Height, n-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prm, err := ycbcr.OracleParams(src.Format, ycbcr.FromColor(src.Color))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tol := oracle.HardwareTolerance(src.Format.Depth, 8)
+	tol.UnormBits = 8
+	bounds := oracle.ImageBounds(ycbcr.OraclePicture(last), prm, tol)
+	fails := 0
+	for i, b := range bounds {
+		r, g, bl, _ := img.At(i%src.Width, i/src.Width).RGBA()
+		for c, v := range []uint32{r >> 8, g >> 8, bl >> 8} {
+			if f := float64(v) / 255; f < b.Lo[c]-1e-9 || f > b.Hi[c]+1e-9 {
+				fails++
+			}
+		}
+	}
+	if fails > 0 {
+		t.Fatalf("screenshot: %d values outside the oracle's bounds for the last frame", fails)
+	}
+}
+
+func TestHeadlessPlayback(t *testing.T) {
+	src := synthetic(t, "nv12", 64, 36, 12)
+	shot := filepath.Join(t.TempDir(), "last.png")
+	stats, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Validate: true, Screenshot: shot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.FramesPresented != 12 || stats.FramesDecoded != 12 || stats.FramesDropped != 0 {
+		t.Fatalf("stats %+v: want 12 decoded and presented, none dropped", stats)
+	}
+	if stats.Path != "sampler" || stats.PixelFormat != "nv12" || stats.CPUBytesCopiedPerFrame != 64*36*3/2 {
+		t.Fatalf("stats %+v", stats)
+	}
+	checkScreenshot(t, shot, src, 12)
+}
+
+func TestSamplerPathRefusedWithReason(t *testing.T) {
+	src := synthetic(t, "yuv420p", 32, 16, 2)
+	src.Color.ChromaLocation = formats.ChromaBottom
+	_, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Path: PathSampler})
+	if err == nil {
+		t.Fatal("-path sampler played bottom-sited chroma, which no Vulkan offset expresses")
+	}
+	t.Log(err)
+}
+
+func TestWindowPlayback(t *testing.T) {
+	if !window.Available() {
+		t.Fatal("no display: run the tests under xvfb-run (make test does)")
+	}
+	src := synthetic(t, "yuv420p", 64, 36, 40)
+	shot := filepath.Join(t.TempDir(), "last.png")
+	resizes := 0
+	stats, err := Play(src, Config{Frames: 40, Untimed: true, Device: -1, Validate: true, Screenshot: shot,
+		OnFrame: func(p *Player, n int) {
+			if os.Getenv("NORESIZE") == "" && n%5 == 0 { // resize while playing
+				p.Window().SetSize(100+n*3, 60+n)
+				resizes++
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.FramesPresented != 40 || resizes == 0 {
+		t.Fatalf("stats %+v, %d resizes", stats, resizes)
+	}
+	checkScreenshot(t, shot, src, 40)
+	_ = present.TargetFormat
+}

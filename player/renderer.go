@@ -1,0 +1,294 @@
+package player
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// PathChoice is what the user asked for: auto picks the sampler when it is exact.
+type PathChoice int
+
+const (
+	PathAuto PathChoice = iota
+	PathSampler
+	PathShader
+)
+
+// ParsePath reads -path.
+func ParsePath(s string) (PathChoice, error) {
+	switch s {
+	case "auto":
+		return PathAuto, nil
+	case "sampler":
+		return PathSampler, nil
+	case "shader":
+		return PathShader, nil
+	}
+	return 0, fmt.Errorf("bad -path %q: auto, sampler or shader", s)
+}
+
+func (p PathChoice) String() string { return [...]string{"auto", "sampler", "shader"}[p] }
+
+// Compare is the side-by-side mode.
+type Compare int
+
+const (
+	CompareOff   Compare = iota
+	CompareSplit         // sampler path left of the middle, shader path right
+)
+
+// ParseCompare reads -compare.
+func ParseCompare(s string) (Compare, error) {
+	switch s {
+	case "off":
+		return CompareOff, nil
+	case "split":
+		return CompareSplit, nil
+	}
+	return 0, fmt.Errorf("bad -compare %q: off or split", s)
+}
+
+func (c Compare) String() string { return [...]string{"off", "split"}[c] }
+
+// framesInFlight: the CPU stages frame N+1 while the GPU converts frame N.
+const framesInFlight = 2
+
+// slot is everything one frame in flight owns.
+type slot struct {
+	img      *planes.Image
+	bindings map[ycbcr.Path]*ycbcr.Binding
+	cb       vk.CommandBuffer
+	fence    vk.Fence
+	acquired vk.Semaphore
+}
+
+// Renderer uploads frames and draws them through a conversion path into a target.
+type Renderer struct {
+	Dev  *present.Device
+	Conv *ycbcr.Converter
+
+	Choice  PathChoice
+	Compare Compare
+	// Path is the path in use and PathReason why (for -stats and the info key).
+	Path       ycbcr.Path
+	PathReason string
+	Key        ycbcr.Key // the sampler path's conversion, when it is used
+
+	slots  []*slot
+	cur    int
+	format *formats.PixelFormat
+	width  int
+	height int
+	params ycbcr.Params
+}
+
+// NewRenderer prepares the conversion paths and frame slots.
+func NewRenderer(dev *present.Device, choice PathChoice, compare Compare) (*Renderer, error) {
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		return nil, err
+	}
+	r := &Renderer{Dev: dev, Conv: conv, Choice: choice, Compare: compare}
+	for i := 0; i < framesInFlight; i++ {
+		s := &slot{bindings: map[ycbcr.Path]*ycbcr.Binding{}}
+		if s.cb, err = dev.NewCommandBuffer(); err == nil {
+			if s.fence, err = dev.NewFence(true); err == nil {
+				s.acquired, err = dev.NewSemaphore()
+			}
+		}
+		r.slots = append(r.slots, s)
+		if err != nil {
+			r.Destroy()
+			return nil, fmt.Errorf("player: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// choosePath decides the path for the current stream and says why.
+func (r *Renderer) choosePath() error {
+	k, err := ycbcr.SamplerKey(r.Dev, r.format, r.params)
+	switch r.Choice {
+	case PathSampler:
+		if err != nil {
+			return fmt.Errorf("-path sampler: the device's sampler cannot express %s %s: %v", r.format.Name, r.params, err)
+		}
+		r.Path, r.Key, r.PathReason = ycbcr.PathSampler, k, "asked for"
+	case PathShader:
+		r.Path, r.PathReason = ycbcr.PathShader, "asked for"
+	default:
+		if err != nil {
+			r.Path, r.PathReason = ycbcr.PathShader, "sampler cannot express it: "+err.Error()
+		} else {
+			r.Path, r.Key, r.PathReason = ycbcr.PathSampler, k, "sampler expresses it exactly"
+		}
+	}
+	if r.Compare == CompareSplit && err != nil {
+		return fmt.Errorf("-compare split needs the sampler path: %v", err)
+	}
+	return nil
+}
+
+// paths lists the paths drawn each frame.
+func (r *Renderer) paths() []ycbcr.Path {
+	if r.Compare == CompareSplit {
+		return []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader}
+	}
+	return []ycbcr.Path{r.Path}
+}
+
+// configure (re)builds images and bindings when the stream's layout, size or metadata change.
+func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
+	if r.format == f.Format && r.width == f.Width && r.height == f.Height && r.params == p {
+		return nil
+	}
+	vk.DeviceWaitIdle(r.Dev.Device)
+	r.releaseImages()
+	r.format, r.width, r.height, r.params = f.Format, f.Width, f.Height, p
+	if err := r.choosePath(); err != nil {
+		r.format = nil
+		return err
+	}
+	paths := planes.Paths{}
+	for _, path := range r.paths() {
+		paths.Sampler = paths.Sampler || path == ycbcr.PathSampler
+		paths.Shader = paths.Shader || path == ycbcr.PathShader
+	}
+	for _, s := range r.slots {
+		img, err := planes.New(r.Dev, f.Format, f.Width, f.Height, paths)
+		if err != nil {
+			r.format = nil
+			return err
+		}
+		s.img = img
+		for _, path := range r.paths() {
+			b, err := r.Conv.Bind(img, p, path)
+			if err != nil {
+				r.format = nil
+				return err
+			}
+			s.bindings[path] = b
+		}
+	}
+	return nil
+}
+
+// SetChoice switches the path (the p key); the next frame rebuilds what it needs.
+func (r *Renderer) SetChoice(c PathChoice) {
+	r.Choice = c
+	r.format = nil
+}
+
+// SetCompare switches the compare mode (the c key).
+func (r *Renderer) SetCompare(c Compare) {
+	r.Compare = c
+	r.format = nil
+}
+
+// Letterbox fits a picture of display aspect aspect (width/height) centred in a w×h target.
+func Letterbox(w, h int, aspect float64) (x, y, vw, vh int) {
+	if w <= 0 || h <= 0 || aspect <= 0 {
+		return 0, 0, w, h
+	}
+	if float64(w)/float64(h) > aspect {
+		vw = max(1, int(float64(h)*aspect+0.5))
+		return (w - vw) / 2, 0, vw, h
+	}
+	vh = max(1, int(float64(w)/aspect+0.5))
+	return 0, (h - vh) / 2, w, vh
+}
+
+// Target is a render target the renderer draws a frame into.
+type Target interface {
+	ycbcr.Target
+	// Begin starts the render pass on cb (image idx for swapchains) and returns its size.
+	begin(cb vk.CommandBuffer) (w, h int)
+	end(cb vk.CommandBuffer)
+}
+
+// Draw stages f, records its upload and conversion into target, and submits. wait and signal are
+// the swapchain's acquire and render-done semaphores (null for offscreen targets).
+func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Target, wait, signal vk.Semaphore) error {
+	if err := r.configure(f, p); err != nil {
+		return err
+	}
+	s := r.slots[r.cur]
+	r.cur = (r.cur + 1) % len(r.slots)
+	if err := r.Dev.WaitFence(s.fence); err != nil {
+		return err
+	}
+	if err := s.img.Stage(f); err != nil {
+		return err
+	}
+	if err := present.Begin(s.cb); err != nil {
+		return err
+	}
+	s.img.RecordUpload(s.cb)
+	w, h := t.begin(s.cb)
+	x, y, vw, vh := Letterbox(w, h, aspect)
+	paths := r.paths()
+	for i, path := range paths {
+		present.SetViewport(s.cb, x, y, vw, vh)
+		if len(paths) == 2 { // split: each path draws its half of the picture, same viewport
+			half := vw / 2
+			sx, sw := x, half
+			if i == 1 {
+				sx, sw = x+half, vw-half
+			}
+			vk.CmdSetScissor(s.cb, 0, 1, []vk.Rect2D{{Offset: vk.Offset2D{X: int32(sx), Y: int32(y)}, Extent: vk.Extent2D{Width: uint32(sw), Height: uint32(vh)}}})
+		}
+		if err := s.bindings[path].Draw(s.cb, t); err != nil {
+			return err
+		}
+	}
+	t.end(s.cb)
+	return r.Dev.SubmitFrame(s.cb, wait, signal, s.fence)
+}
+
+// AcquireSemaphore is the semaphore the next Draw's slot uses for swapchain acquisition.
+func (r *Renderer) AcquireSemaphore() vk.Semaphore { return r.slots[r.cur].acquired }
+
+// WaitNextSlot waits until the next slot's previous frame is done (so its acquire semaphore is free).
+func (r *Renderer) WaitNextSlot() error {
+	s := r.slots[r.cur]
+	fs := []vk.Fence{s.fence}
+	return vkCheck(vk.WaitForFences(r.Dev.Device, 1, fs, vk.True, ^uint64(0)), "vkWaitForFences")
+}
+
+func (r *Renderer) releaseImages() {
+	for _, s := range r.slots {
+		for k, b := range s.bindings {
+			b.Destroy()
+			delete(s.bindings, k)
+		}
+		if s.img != nil {
+			s.img.Destroy()
+			s.img = nil
+		}
+	}
+}
+
+// Destroy waits for the GPU and frees everything.
+func (r *Renderer) Destroy() {
+	vk.DeviceWaitIdle(r.Dev.Device)
+	r.releaseImages()
+	for _, s := range r.slots {
+		if s.cb != nil {
+			r.Dev.FreeCommandBuffer(s.cb)
+		}
+		if s.fence != vk.NullFence {
+			vk.DestroyFence(r.Dev.Device, s.fence, nil)
+		}
+		if s.acquired != vk.NullSemaphore {
+			vk.DestroySemaphore(r.Dev.Device, s.acquired, nil)
+		}
+	}
+	r.slots = nil
+	r.Conv.Destroy()
+}

@@ -1,0 +1,80 @@
+package player
+
+import (
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
+)
+
+// Frame is one decoded picture with what the player needs to show it.
+type Frame struct {
+	Picture *formats.Frame
+	PTS     float64       // seconds
+	Color   formats.Color // resolved: nothing unspecified
+	Aspect  float64       // display aspect ratio (sample aspect ratio included)
+	Damaged bool
+	Release func() // returns the decoder's buffers; nil when there is nothing to return
+}
+
+func (f *Frame) release() {
+	if f != nil && f.Release != nil {
+		f.Release()
+		f.Release = nil
+	}
+}
+
+// SourceInfo describes a stream for titles and -stats.
+type SourceInfo struct {
+	Name      string
+	FrameRate float64 // frames per second, 0 when unknown
+	Duration  float64 // seconds, 0 when unknown
+}
+
+// Source produces frames in presentation order. Next returns io.EOF at the end.
+type Source interface {
+	Info() SourceInfo
+	Next() (*Frame, error)
+	Seek(seconds float64) error
+	Close() error
+}
+
+// Synthetic is a Source of generated frames (a moving pattern), for demos and GPU machines without
+// FFmpeg.
+type Synthetic struct {
+	Format        *formats.PixelFormat
+	Width, Height int
+	Count         int // frames; 0 = endless
+	FPS           float64
+	Color         formats.Color
+	n             int
+}
+
+// Info names the source.
+func (s *Synthetic) Info() SourceInfo {
+	return SourceInfo{Name: "synthetic " + s.Format.Name, FrameRate: s.FPS, Duration: float64(s.Count) / s.FPS}
+}
+
+// Next makes the next frame.
+func (s *Synthetic) Next() (*Frame, error) {
+	if s.Count > 0 && s.n >= s.Count {
+		return nil, errEOF
+	}
+	pic, err := synth.Moving(s.Format, s.Width, s.Height, s.n)
+	if err != nil {
+		return nil, err
+	}
+	f := &Frame{Picture: pic, PTS: float64(s.n) / s.FPS, Color: s.Color, Aspect: float64(s.Width) / float64(s.Height)}
+	s.n++
+	return f, nil
+}
+
+// Seek moves to the frame at seconds.
+func (s *Synthetic) Seek(seconds float64) error {
+	s.n = max(0, int(seconds*s.FPS))
+	if s.Count > 0 {
+		s.n = min(s.n, s.Count)
+	}
+	return nil
+}
+
+// Close does nothing.
+func (s *Synthetic) Close() error { return nil }

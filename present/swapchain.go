@@ -1,0 +1,232 @@
+package present
+
+import (
+	"errors"
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// ErrOutOfDate says the swapchain no longer matches its surface: recreate it and draw again.
+var ErrOutOfDate = errors.New("present: swapchain out of date")
+
+// Swapchain presents to a surface (a window's, or a headless one). Its format is always UNORM: the
+// conversion's output is already non-linear R′G′B′.
+type Swapchain struct {
+	Surface       vk.Surface
+	Handle        vk.Swapchain
+	Format        vk.Format
+	Width, Height int
+	PresentMode   vk.PresentMode
+	Images        []vk.Image
+	Views         []vk.ImageView
+	Framebuffers  []vk.Framebuffer
+	RenderPass    vk.RenderPass
+	// Suboptimal is set when the last acquire or present said the swapchain still works but no longer
+	// matches the surface exactly (a resize in progress): recreate at the next chance.
+	Suboptimal bool
+	// Immediate asks for a present mode without vertical sync (MAILBOX, else IMMEDIATE).
+	Immediate bool
+	dev       *Device
+}
+
+// Pass is the render pass drawing into the swapchain and its colour format.
+func (s *Swapchain) Pass() (vk.RenderPass, vk.Format) { return s.RenderPass, s.Format }
+
+// NewSwapchain creates a swapchain for surface of about width×height (the surface's own extent wins
+// when it has one).
+func (d *Device) NewSwapchain(surface vk.Surface, width, height int, immediate bool) (*Swapchain, error) {
+	var ok vk.Bool32
+	vk.GetPhysicalDeviceSurfaceSupport(d.Physical, d.QueueFamily, surface, &ok)
+	if ok == vk.False {
+		return nil, fmt.Errorf("present: queue family %d of %s cannot present to this surface", d.QueueFamily, d.Info.Name)
+	}
+	s := &Swapchain{Surface: surface, dev: d, Immediate: immediate}
+	if err := s.pickFormat(); err != nil {
+		return nil, err
+	}
+	rp, err := d.NewRenderPass(s.Format, vk.ImageLayoutPresentSrc)
+	if err != nil {
+		return nil, fmt.Errorf("present: %w", err)
+	}
+	s.RenderPass = rp
+	if err := s.Recreate(width, height); err != nil {
+		s.Destroy()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Swapchain) pickFormat() error {
+	var n uint32
+	vk.GetPhysicalDeviceSurfaceFormats(s.dev.Physical, s.Surface, &n, nil)
+	fs := make([]vk.SurfaceFormat, n)
+	vk.GetPhysicalDeviceSurfaceFormats(s.dev.Physical, s.Surface, &n, fs)
+	for _, want := range []vk.Format{vk.FormatB8g8r8a8Unorm, vk.FormatR8g8b8a8Unorm, vk.FormatA2b10g10r10UnormPack32} {
+		for _, f := range fs[:n] {
+			f.Deref()
+			if f.Format == want && f.ColorSpace == vk.ColorSpaceSrgbNonlinear {
+				s.Format = want
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("present: the surface offers no UNORM format (an _SRGB one would encode the gamma twice)")
+}
+
+func (s *Swapchain) presentMode() vk.PresentMode {
+	if !s.Immediate {
+		return vk.PresentModeFifo // always supported
+	}
+	var n uint32
+	vk.GetPhysicalDeviceSurfacePresentModes(s.dev.Physical, s.Surface, &n, nil)
+	modes := make([]vk.PresentMode, n)
+	vk.GetPhysicalDeviceSurfacePresentModes(s.dev.Physical, s.Surface, &n, modes)
+	best := vk.PresentModeFifo
+	for _, m := range modes[:n] {
+		if m == vk.PresentModeMailbox {
+			return m
+		}
+		if m == vk.PresentModeImmediate {
+			best = m
+		}
+	}
+	return best
+}
+
+// Recreate builds the swapchain anew for the surface's current size (width×height when the surface
+// leaves it to the application). A zero-size surface (a minimised window) leaves it without images:
+// Acquire then reports ErrOutOfDate until the size is back.
+func (s *Swapchain) Recreate(width, height int) error {
+	d := s.dev
+	vk.DeviceWaitIdle(d.Device)
+	var caps vk.SurfaceCapabilities
+	if err := vkx.Check(vk.GetPhysicalDeviceSurfaceCapabilities(d.Physical, s.Surface, &caps), "vkGetPhysicalDeviceSurfaceCapabilitiesKHR"); err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	caps.Deref()
+	caps.CurrentExtent.Deref()
+	caps.MinImageExtent.Deref()
+	caps.MaxImageExtent.Deref()
+	ext := caps.CurrentExtent
+	if ext.Width == 0xFFFFFFFF { // the surface takes the size of the swapchain
+		ext.Width = uint32(min(max(width, int(caps.MinImageExtent.Width)), int(caps.MaxImageExtent.Width)))
+		ext.Height = uint32(min(max(height, int(caps.MinImageExtent.Height)), int(caps.MaxImageExtent.Height)))
+	}
+	s.destroyImages()
+	if ext.Width == 0 || ext.Height == 0 {
+		s.Width, s.Height = 0, 0
+		return nil
+	}
+	count := caps.MinImageCount + 1
+	if caps.MaxImageCount > 0 && count > caps.MaxImageCount {
+		count = caps.MaxImageCount
+	}
+	s.PresentMode = s.presentMode()
+	old := s.Handle
+	ci := &vk.SwapchainCreateInfo{
+		SType: vk.StructureTypeSwapchainCreateInfo, Surface: s.Surface, MinImageCount: count,
+		ImageFormat: s.Format, ImageColorSpace: vk.ColorSpaceSrgbNonlinear, ImageExtent: ext, ImageArrayLayers: 1,
+		ImageUsage:       vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit),
+		ImageSharingMode: vk.SharingModeExclusive, PreTransform: caps.CurrentTransform,
+		CompositeAlpha: vk.CompositeAlphaOpaqueBit, PresentMode: s.PresentMode, Clipped: vk.True, OldSwapchain: old,
+	}
+	var sc vk.Swapchain
+	err := vkx.Check(vk.CreateSwapchain(d.Device, ci, nil, &sc), "vkCreateSwapchainKHR")
+	ci.Free()
+	if old != vk.NullSwapchain {
+		vk.DestroySwapchain(d.Device, old, nil)
+		s.Handle = vk.NullSwapchain
+	}
+	if err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	s.Handle = sc
+	s.Width, s.Height = int(ext.Width), int(ext.Height)
+	var n uint32
+	vk.GetSwapchainImages(d.Device, sc, &n, nil)
+	s.Images = make([]vk.Image, n)
+	vk.GetSwapchainImages(d.Device, sc, &n, s.Images)
+	for _, img := range s.Images {
+		v, err := d.NewView(img, s.Format, vk.ImageAspectColorBit, nil)
+		if err != nil {
+			return fmt.Errorf("present: %w", err)
+		}
+		s.Views = append(s.Views, v)
+		fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: s.RenderPass,
+			AttachmentCount: 1, PAttachments: []vk.ImageView{v}, Width: ext.Width, Height: ext.Height, Layers: 1}
+		var fb vk.Framebuffer
+		err = vkx.Check(vk.CreateFramebuffer(d.Device, fci, nil, &fb), "vkCreateFramebuffer")
+		fci.Free()
+		if err != nil {
+			return fmt.Errorf("present: %w", err)
+		}
+		s.Framebuffers = append(s.Framebuffers, fb)
+	}
+	s.Suboptimal = false
+	return nil
+}
+
+// Acquire gets the next image to draw into, signalling sem when it is ready.
+func (s *Swapchain) Acquire(sem vk.Semaphore) (int, error) {
+	if s.Handle == vk.NullSwapchain || s.Width == 0 {
+		return 0, ErrOutOfDate
+	}
+	var idx uint32
+	switch r := vk.AcquireNextImage(s.dev.Device, s.Handle, ^uint64(0), sem, vk.NullFence, &idx); r {
+	case vk.Success:
+	case vk.Suboptimal:
+		s.Suboptimal = true
+	case vk.ErrorOutOfDate:
+		return 0, ErrOutOfDate
+	default:
+		return 0, fmt.Errorf("present: %w", vkx.Check(r, "vkAcquireNextImageKHR"))
+	}
+	return int(idx), nil
+}
+
+// Present queues image idx for display once wait is signalled.
+func (s *Swapchain) Present(idx int, wait vk.Semaphore) error {
+	pi := &vk.PresentInfo{SType: vk.StructureTypePresentInfo, WaitSemaphoreCount: 1, PWaitSemaphores: []vk.Semaphore{wait},
+		SwapchainCount: 1, PSwapchains: []vk.Swapchain{s.Handle}, PImageIndices: []uint32{uint32(idx)}}
+	r := vk.QueuePresent(s.dev.Queue, pi)
+	pi.Free()
+	switch r {
+	case vk.Success:
+		return nil
+	case vk.Suboptimal:
+		s.Suboptimal = true
+		return nil
+	case vk.ErrorOutOfDate:
+		return ErrOutOfDate
+	}
+	return fmt.Errorf("present: %w", vkx.Check(r, "vkQueuePresentKHR"))
+}
+
+func (s *Swapchain) destroyImages() {
+	d := s.dev.Device
+	for _, fb := range s.Framebuffers {
+		vk.DestroyFramebuffer(d, fb, nil)
+	}
+	for _, v := range s.Views {
+		vk.DestroyImageView(d, v, nil)
+	}
+	s.Framebuffers, s.Views, s.Images = nil, nil, nil
+}
+
+// Destroy releases the swapchain (not the surface, which belongs to the window).
+func (s *Swapchain) Destroy() {
+	d := s.dev.Device
+	vk.DeviceWaitIdle(d)
+	s.destroyImages()
+	if s.Handle != vk.NullSwapchain {
+		vk.DestroySwapchain(d, s.Handle, nil)
+		s.Handle = vk.NullSwapchain
+	}
+	if s.RenderPass != vk.NullRenderPass {
+		vk.DestroyRenderPass(d, s.RenderPass, nil)
+		s.RenderPass = vk.NullRenderPass
+	}
+}

@@ -1,0 +1,89 @@
+package present
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// NewSemaphore creates a binary semaphore.
+func (d *Device) NewSemaphore() (vk.Semaphore, error) {
+	ci := &vk.SemaphoreCreateInfo{SType: vk.StructureTypeSemaphoreCreateInfo}
+	var s vk.Semaphore
+	err := vkx.Check(vk.CreateSemaphore(d.Device, ci, nil, &s), "vkCreateSemaphore")
+	ci.Free()
+	return s, err
+}
+
+// NewFence creates a fence, signalled if asked (so the first wait on a frame slot returns at once).
+func (d *Device) NewFence(signalled bool) (vk.Fence, error) {
+	ci := &vk.FenceCreateInfo{SType: vk.StructureTypeFenceCreateInfo}
+	if signalled {
+		ci.Flags = vk.FenceCreateFlags(vk.FenceCreateSignaledBit)
+	}
+	var f vk.Fence
+	err := vkx.Check(vk.CreateFence(d.Device, ci, nil, &f), "vkCreateFence")
+	ci.Free()
+	return f, err
+}
+
+// NewCommandBuffer allocates a primary command buffer from the device's resettable pool.
+func (d *Device) NewCommandBuffer() (vk.CommandBuffer, error) {
+	ai := &vk.CommandBufferAllocateInfo{SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: d.pool,
+		Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1}
+	cbs := make([]vk.CommandBuffer, 1)
+	err := vkx.Check(vk.AllocateCommandBuffers(d.Device, ai, cbs), "vkAllocateCommandBuffers")
+	ai.Free()
+	return cbs[0], err
+}
+
+// FreeCommandBuffer returns a command buffer to the pool.
+func (d *Device) FreeCommandBuffer(cb vk.CommandBuffer) {
+	vk.FreeCommandBuffers(d.Device, d.pool, 1, []vk.CommandBuffer{cb})
+}
+
+// WaitFence waits for a fence without a time limit and resets it. A lost device is an error.
+func (d *Device) WaitFence(f vk.Fence) error {
+	fs := []vk.Fence{f}
+	if err := vkx.Check(vk.WaitForFences(d.Device, 1, fs, vk.True, ^uint64(0)), "vkWaitForFences"); err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	return vkx.Check(vk.ResetFences(d.Device, 1, fs), "vkResetFences")
+}
+
+// Begin starts recording cb for one submission.
+func Begin(cb vk.CommandBuffer) error {
+	vk.ResetCommandBuffer(cb, 0)
+	bi := &vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo,
+		Flags: vk.CommandBufferUsageFlags(vk.CommandBufferUsageOneTimeSubmitBit)}
+	err := vkx.Check(vk.BeginCommandBuffer(cb, bi), "vkBeginCommandBuffer")
+	bi.Free()
+	return err
+}
+
+// SubmitFrame ends cb and submits it, waiting on wait (if any, at colour output) and signalling
+// signal (if any) and fence.
+func (d *Device) SubmitFrame(cb vk.CommandBuffer, wait, signal vk.Semaphore, fence vk.Fence) error {
+	if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	si := vk.SubmitInfo{SType: vk.StructureTypeSubmitInfo, CommandBufferCount: 1, PCommandBuffers: []vk.CommandBuffer{cb}}
+	if wait != vk.NullSemaphore {
+		si.WaitSemaphoreCount = 1
+		si.PWaitSemaphores = []vk.Semaphore{wait}
+		si.PWaitDstStageMask = []vk.PipelineStageFlags{vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)}
+	}
+	if signal != vk.NullSemaphore {
+		si.SignalSemaphoreCount = 1
+		si.PSignalSemaphores = []vk.Semaphore{signal}
+	}
+	sis := []vk.SubmitInfo{si}
+	err := vkx.Check(vk.QueueSubmit(d.Queue, 1, sis, fence), "vkQueueSubmit")
+	sis[0].Free()
+	if err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,164 @@
+// Package window is the GLFW window a player shows video in: its Vulkan surface, size, fullscreen
+// toggle and keys. It is apart from present so that headless programs (the conformance checker, the
+// GPU benchmark) link no windowing library.
+package window
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/go-gl/glfw/v3.3/glfw"
+	vk "github.com/vulkan-go/vulkan"
+)
+
+// GLFW must be called from the main OS thread.
+func init() { runtime.LockOSThread() }
+
+// Available reports whether a display server is reachable. Without one glfw.Init only logs and the
+// next GLFW call panics, so callers check first.
+func Available() bool { return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" }
+
+var initialised bool
+
+// Init starts GLFW and returns the instance extensions a Vulkan surface needs.
+func Init() ([]string, error) {
+	if !Available() {
+		return nil, fmt.Errorf("window: no display (DISPLAY and WAYLAND_DISPLAY unset)")
+	}
+	if !initialised {
+		if err := glfw.Init(); err != nil {
+			return nil, fmt.Errorf("window: %w", err)
+		}
+		initialised = true
+	}
+	if !glfw.VulkanSupported() {
+		return nil, fmt.Errorf("window: GLFW finds no Vulkan loader")
+	}
+	return glfw.GetCurrentContext().GetRequiredInstanceExtensions(), nil
+}
+
+// Terminate stops GLFW; call after every window is destroyed.
+func Terminate() {
+	if initialised {
+		glfw.Terminate()
+		initialised = false
+	}
+}
+
+// Key is a key the player reacts to.
+type Key int
+
+// Keys, named for what the player does with them.
+const (
+	KeyNone Key = iota
+	KeySpace
+	KeyLeft
+	KeyRight
+	KeyUp
+	KeyDown
+	KeyPeriod
+	KeyP
+	KeyC
+	KeyI
+	KeyF
+	KeyQuit // q or Esc
+)
+
+var keyMap = map[glfw.Key]Key{
+	glfw.KeySpace: KeySpace, glfw.KeyLeft: KeyLeft, glfw.KeyRight: KeyRight, glfw.KeyUp: KeyUp,
+	glfw.KeyDown: KeyDown, glfw.KeyPeriod: KeyPeriod, glfw.KeyP: KeyP, glfw.KeyC: KeyC, glfw.KeyI: KeyI,
+	glfw.KeyF: KeyF, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyQuit,
+}
+
+// Window is a resizable window with a Vulkan surface.
+type Window struct {
+	win      *glfw.Window
+	Surface  vk.Surface
+	instance vk.Instance
+	keys     []Key
+	resized  bool
+	// windowed position and size, restored when leaving fullscreen
+	wx, wy, ww, wh int
+}
+
+// New opens a window with a Vulkan surface on instance.
+func New(instance vk.Instance, title string, width, height int) (*Window, error) {
+	glfw.WindowHint(glfw.ClientAPI, glfw.NoAPI)
+	glfw.WindowHint(glfw.Resizable, glfw.True)
+	win, err := glfw.CreateWindow(width, height, title, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("window: %w", err)
+	}
+	w := &Window{win: win, instance: instance}
+	ptr, err := win.CreateWindowSurface(instance, nil)
+	if err != nil {
+		win.Destroy()
+		return nil, fmt.Errorf("window: surface: %w", err)
+	}
+	w.Surface = vk.SurfaceFromPointer(ptr)
+	win.SetKeyCallback(func(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw.ModifierKey) {
+		if action == glfw.Press || action == glfw.Repeat {
+			if key, ok := keyMap[k]; ok {
+				w.keys = append(w.keys, key)
+			}
+		}
+	})
+	win.SetFramebufferSizeCallback(func(_ *glfw.Window, _, _ int) { w.resized = true })
+	return w, nil
+}
+
+// Poll processes window events and returns the keys pressed since the last call.
+func (w *Window) Poll() []Key {
+	glfw.PollEvents()
+	keys := w.keys
+	w.keys = nil
+	if w.win.ShouldClose() {
+		keys = append(keys, KeyQuit)
+	}
+	return keys
+}
+
+// Resized reports (once) that the framebuffer size changed.
+func (w *Window) Resized() bool {
+	r := w.resized
+	w.resized = false
+	return r
+}
+
+// Size is the framebuffer size in pixels (0×0 while minimised).
+func (w *Window) Size() (int, int) { return w.win.GetFramebufferSize() }
+
+// SetSize resizes the window (tests use it for resize storms).
+func (w *Window) SetSize(width, height int) { w.win.SetSize(width, height) }
+
+// SetTitle sets the window title.
+func (w *Window) SetTitle(t string) { w.win.SetTitle(t) }
+
+// ToggleFullscreen switches between the window and the primary monitor's full screen.
+func (w *Window) ToggleFullscreen() {
+	if m := w.win.GetMonitor(); m != nil {
+		w.win.SetMonitor(nil, w.wx, w.wy, w.ww, w.wh, 0)
+		return
+	}
+	mon := glfw.GetPrimaryMonitor()
+	if mon == nil {
+		return
+	}
+	w.wx, w.wy = w.win.GetPos()
+	w.ww, w.wh = w.win.GetSize()
+	mode := mon.GetVideoMode()
+	w.win.SetMonitor(mon, 0, 0, mode.Width, mode.Height, mode.RefreshRate)
+}
+
+// Fullscreen reports whether the window covers a monitor.
+func (w *Window) Fullscreen() bool { return w.win.GetMonitor() != nil }
+
+// Destroy destroys the surface and the window. The swapchain must be gone first.
+func (w *Window) Destroy() {
+	if w.Surface != vk.NullSurface {
+		vk.DestroySurface(w.instance, w.Surface, nil)
+		w.Surface = vk.NullSurface
+	}
+	w.win.Destroy()
+}
