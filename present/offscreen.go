@@ -47,8 +47,8 @@ func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk
 		DependencyCount: 1,
 		PDependencies: []vk.SubpassDependency{{
 			SrcSubpass: vk.SubpassExternal, DstSubpass: 0,
-			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit),
-			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			SrcStageMask: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit),
+			DstStageMask: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
 			// The previous frame's copy-out and colour writes to the same image must finish first.
 			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit),
 			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
