@@ -1,0 +1,33 @@
+package main
+
+import (
+	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/player"
+)
+
+// decoderSource adapts a decode.Decoder to the player's Source.
+type decoderSource struct {
+	d    *decode.Decoder
+	name string
+}
+
+func (s *decoderSource) Info() player.SourceInfo {
+	i := s.d.Info()
+	return player.SourceInfo{Name: s.name, FrameRate: i.FrameRate.Float64(), Duration: i.Duration}
+}
+
+func (s *decoderSource) Next() (*player.Frame, error) {
+	f, err := s.d.Next()
+	if err != nil {
+		return nil, err
+	}
+	pic := f.Picture
+	aspect := float64(pic.Width) / float64(pic.Height)
+	if sar := f.SampleAspect.Float64(); sar > 0 {
+		aspect *= sar
+	}
+	return &player.Frame{Picture: pic, PTS: f.PTS, Color: f.Color, Aspect: aspect, Damaged: f.Damaged, Release: f.Release}, nil
+}
+
+func (s *decoderSource) Seek(seconds float64) error { return s.d.Seek(seconds) }
+func (s *decoderSource) Close() error               { return s.d.Close() }

@@ -1,0 +1,243 @@
+package decode
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/asticode/go-astiav"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
+)
+
+// Decoder decodes the best video stream of one input. Open it, call Next until io.EOF, Close it.
+type Decoder struct {
+	url  string
+	opts Options
+
+	fc       *astiav.FormatContext
+	fcOpened bool // OpenInput succeeded: CloseInput is needed (and only then safe)
+	intr     *avx.Interrupter
+	st       *astiav.Stream
+	stIdx    int
+	tb       float64 // stream time base in seconds
+	start    int64   // stream start time in time-base units (0 when unknown)
+	streamCl formats.Color
+
+	cc     *astiav.CodecContext
+	pool   *avx.Pool // the decoder's get_buffer2
+	copies *avx.Pool // copies of foreign buffers and swscale output; separate so sizes don't thrash
+	pkt    *astiav.Packet
+	recv   *astiav.Frame
+
+	pktHeld   bool  // pkt was refused with EAGAIN and is sent again before reading another
+	inputDone bool  // the flush (nil) packet has been sent
+	drained   bool  // the decoder returned EOF
+	endErr    error // what Next returns after draining: nil means io.EOF
+	fatal     error // sticky error: Next returns it from now on
+	errRun    int   // consecutive decode errors without a frame
+
+	conv     *converter
+	resolved resolveCache
+	notices  []string
+	noticed  map[string]bool
+
+	last    frameKey // size and format of the last frame returned
+	hasLast bool
+	lastPTS float64
+	hasPTS  bool
+	pending *Frame // the frame Seek landed on, returned by the next Next
+
+	info   Info
+	stats  Stats
+	closed bool
+}
+
+// frameKey identifies a picture geometry: a change of it sets Frame.Changed.
+type frameKey struct {
+	w, h   int
+	format int
+}
+
+// Open opens url (a file path or anything FFmpeg's protocols open), picks the best video stream
+// (av_find_best_stream) and opens its decoder with opts.Threads threads and page-aligned buffers.
+// Errors are one line, e.g. "decode: open foo.mp4: No such file or directory".
+func Open(url string, opts Options) (*Decoder, error) {
+	d := &Decoder{url: url, opts: opts.withDefaults(), noticed: map[string]bool{}}
+	if err := d.open(); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *Decoder) open() error {
+	if d.url == "" {
+		return errors.New("decode: open: empty URL")
+	}
+	if err := avx.CheckLayout(); err != nil {
+		return fmt.Errorf("decode: open %s: %w", d.url, err)
+	}
+	if d.fc = astiav.AllocFormatContext(); d.fc == nil {
+		return fmt.Errorf("decode: open %s: cannot allocate a format context", d.url)
+	}
+	var err error
+	if d.intr, err = avx.NewInterrupter(); err != nil {
+		return fmt.Errorf("decode: open %s: %w", d.url, err)
+	}
+	// Installed on the pre-allocated context before avformat_open_input, so that opening (connecting,
+	// probing) is bounded too.
+	if err := d.intr.Install(d.fc); err != nil {
+		return fmt.Errorf("decode: open %s: %w", d.url, err)
+	}
+	d.intr.Arm(d.opts.Timeout)
+	if err := d.fc.OpenInput(d.url, nil, nil); err != nil {
+		// avformat_open_input has freed the context on failure; only Free (a no-op) is safe now.
+		return d.ioError("open", err)
+	}
+	d.fcOpened = true
+	d.intr.Arm(d.opts.Timeout)
+	if err := d.fc.FindStreamInfo(nil); err != nil {
+		return d.ioError("open", fmt.Errorf("read stream info: %w", err))
+	}
+
+	idx, err := avx.FindBestVideoStream(d.fc)
+	if err != nil {
+		if errors.Is(err, astiav.ErrStreamNotFound) {
+			return fmt.Errorf("decode: open %s: %w", d.url, ErrNoVideo)
+		}
+		return fmt.Errorf("decode: open %s: find video stream: %w", d.url, err)
+	}
+	streams := d.fc.Streams()
+	d.stIdx, d.st = idx, streams[idx]
+	cp := d.st.CodecParameters()
+	if w, h := cp.Width(), cp.Height(); w > d.opts.MaxWidth || h > d.opts.MaxHeight {
+		return fmt.Errorf("decode: open %s: %w: %dx%d is over the %dx%d limit", d.url, ErrTooLarge, w, h,
+			d.opts.MaxWidth, d.opts.MaxHeight)
+	}
+	codec := astiav.FindDecoder(cp.CodecID())
+	if codec == nil {
+		return fmt.Errorf("decode: open %s: %w: no decoder for %s (video stream %d)", d.url, ErrUnsupportedCodec,
+			avx.CodecName(cp.CodecID()), idx)
+	}
+	if err := avx.DiscardOthers(d.fc, idx); err != nil {
+		return fmt.Errorf("decode: open %s: %w", d.url, err)
+	}
+
+	tb := d.st.TimeBase()
+	if tb.Num() <= 0 || tb.Den() <= 0 {
+		return fmt.Errorf("decode: open %s: video stream %d has no time base", d.url, idx)
+	}
+	d.tb = tb.Float64()
+	if s := d.st.StartTime(); s != avx.NoPTS {
+		d.start = s
+	}
+
+	if d.cc = astiav.AllocCodecContext(codec); d.cc == nil {
+		return fmt.Errorf("decode: open %s: cannot allocate a %s decoder", d.url, codec.Name())
+	}
+	if err := cp.ToCodecContext(d.cc); err != nil {
+		return fmt.Errorf("decode: open %s: codec parameters: %w", d.url, err)
+	}
+	if err := avx.SetPacketTimeBase(d.cc, tb); err != nil {
+		return fmt.Errorf("decode: open %s: %w", d.url, err)
+	}
+	d.cc.SetThreadCount(d.opts.Threads)
+	d.cc.SetThreadType(astiav.ThreadTypeFrame | astiav.ThreadTypeSlice)
+	if d.pool, err = avx.NewPool(d.opts.MaxWidth, d.opts.MaxHeight); err != nil {
+		return fmt.Errorf("decode: open %s: %w", d.url, err)
+	}
+	if d.copies, err = avx.NewPool(d.opts.MaxWidth, d.opts.MaxHeight); err != nil {
+		return fmt.Errorf("decode: open %s: %w", d.url, err)
+	}
+	// Before avcodec_open2: frame threads copy get_buffer2 and opaque from this context when they start.
+	if err := d.pool.Install(d.cc); err != nil {
+		return fmt.Errorf("decode: open %s: %w", d.url, err)
+	}
+	if err := d.cc.Open(codec, nil); err != nil {
+		return fmt.Errorf("decode: open %s: open %s decoder: %w", d.url, codec.Name(), err)
+	}
+	if d.pkt = astiav.AllocPacket(); d.pkt == nil {
+		return fmt.Errorf("decode: open %s: cannot allocate a packet", d.url)
+	}
+	if d.recv = astiav.AllocFrame(); d.recv == nil {
+		return fmt.Errorf("decode: open %s: cannot allocate a frame", d.url)
+	}
+
+	d.fillInfo(codec)
+	d.streamCl = d.info.Color
+	// Announce a conversion up front when the stream declares its format; frames of other formats
+	// met later (mid-stream changes) add their own notice.
+	if pf := cp.PixelFormat(); pf != astiav.PixelFormatNone {
+		if _, ok := formats.Lookup(pf.Name()); !ok {
+			if t, err := chooseTarget(pf); err == nil {
+				d.notice(t.notice)
+			}
+		}
+	}
+	return nil
+}
+
+// Notices returns one-line notices about the input, such as conversions of pixel formats the
+// toolkit does not support ("notice: yuv411p is not supported by the toolkit; converting to yuv422p
+// with swscale"). Each is given once.
+func (d *Decoder) Notices() []string { return append([]string(nil), d.notices...) }
+
+func (d *Decoder) notice(s string) {
+	if !d.noticed[s] {
+		d.noticed[s] = true
+		d.notices = append(d.notices, s)
+	}
+}
+
+// Interrupt makes a blocking demuxer call (a stalled network read) return ErrInterrupted, now and
+// from then on. It is the one method that may be called from another goroutine; it must not race
+// with Close.
+func (d *Decoder) Interrupt() {
+	if d.intr != nil {
+		d.intr.Abort()
+	}
+}
+
+// Close frees the decoder. Frames not yet released stay valid until their Release: their buffers are
+// reference counted and outlive the decoder.
+func (d *Decoder) Close() error {
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	if d.pending != nil {
+		d.pending.Release()
+		d.pending = nil
+	}
+	if d.conv != nil {
+		d.conv.free()
+		d.conv = nil
+	}
+	if d.pkt != nil {
+		d.pkt.Free()
+	}
+	if d.recv != nil {
+		d.recv.Free()
+	}
+	if d.cc != nil {
+		d.cc.Free() // joins the frame threads: nothing calls get_buffer2 after this
+	}
+	if d.pool != nil {
+		d.pool.Free()
+	}
+	if d.copies != nil {
+		d.copies.Free()
+	}
+	if d.fc != nil {
+		if d.fcOpened {
+			d.fc.CloseInput()
+		}
+		d.fc.Free()
+	}
+	if d.intr != nil {
+		d.intr.Free()
+		d.intr = nil
+	}
+	return nil
+}

@@ -1,0 +1,19 @@
+// Package decode reads video with FFmpeg (through go-astiav v0.16.0 and the project's internal/avx)
+// and hands out pictures in the layouts of the formats package, with their colour metadata resolved.
+//
+// It owns:
+//
+//   - opening files and URLs, choosing the best video stream, threaded decoding (decoder.go, next.go);
+//   - Frame (frame.go): a formats.Frame whose planes alias the decoder's page-aligned buffers (no
+//     copy), its timestamp, colour metadata, sample aspect ratio and damage flag, and the lifetime
+//     rule (Release);
+//   - colour metadata per frame (color.go): AVFrame fields, the stream's codec parameters where the
+//     frame says nothing, then formats.Resolve's documented defaults, with notes;
+//   - conversion with swscale of pixel formats the toolkit does not support (convert.go), with a
+//     notice and consistent colour metadata;
+//   - error recovery, statistics (stats.go), seeking (seek.go) and one-line errors (errors.go).
+//
+// A Decoder is not safe for concurrent use, except Interrupt, which may be called from any goroutine.
+// FFmpeg's log goes wherever the process's FFmpeg log goes; callers that want silence set
+// astiav.SetLogLevel themselves (this package does not change global state).
+package decode

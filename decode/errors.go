@@ -1,0 +1,43 @@
+package decode
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/asticode/go-astiav"
+)
+
+// Errors callers may test for with errors.Is. Every error this package returns is one line of the
+// form "decode: <operation> <url>: <reason>".
+var (
+	// ErrNoVideo: the input has no video stream (audio-only files, for example).
+	ErrNoVideo = errors.New("no video stream")
+	// ErrUnsupportedCodec: FFmpeg has no decoder for the video stream's codec.
+	ErrUnsupportedCodec = errors.New("unsupported codec")
+	// ErrTooLarge: the picture is larger than Options.MaxWidth × Options.MaxHeight.
+	ErrTooLarge = errors.New("picture too large")
+	// ErrTimeout: a demuxer call took longer than Options.Timeout.
+	ErrTimeout = errors.New("timed out")
+	// ErrInterrupted: Interrupt was called.
+	ErrInterrupted = errors.New("interrupted")
+	// ErrClosed: the decoder was used after Close.
+	ErrClosed = errors.New("decoder is closed")
+)
+
+// ioError names an FFmpeg failure of op on the decoder's URL, turning an interrupt into ErrTimeout or
+// ErrInterrupted so that the message says why rather than FFmpeg's "Immediate exit requested".
+func (d *Decoder) ioError(op string, err error) error {
+	if d.intr != nil {
+		switch {
+		case d.intr.Aborted():
+			return fmt.Errorf("decode: %s %s: %w", op, d.url, ErrInterrupted)
+		case d.intr.TimedOut():
+			return fmt.Errorf("decode: %s %s: %w after %s", op, d.url, ErrTimeout, d.opts.Timeout)
+		}
+	}
+	return fmt.Errorf("decode: %s %s: %w", op, d.url, err)
+}
+
+// isAgain and isEOF test FFmpeg's EAGAIN and AVERROR_EOF.
+func isAgain(err error) bool { return errors.Is(err, astiav.ErrEagain) }
+func isEOF(err error) bool   { return errors.Is(err, astiav.ErrEof) }

@@ -1,0 +1,243 @@
+package decode
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/asticode/go-astiav"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
+)
+
+// Bounds that turn a broken input into an error instead of an endless loop. Each decode error that
+// consumes a packet is progress through the file, so maxErrRun is generous; an error from
+// avcodec_receive_frame without a packet in between is not progress, so maxRecvErrRun is small.
+const (
+	maxErrRun     = 1000 // consecutive decode errors without a frame
+	maxRecvErrRun = 64   // consecutive receive errors without feeding a packet
+	maxReadErrRun = 64   // consecutive demuxer errors
+)
+
+// Next returns the next frame in presentation order, or io.EOF once the input is exhausted and the
+// decoder drained. Decode errors mid-stream are skipped (Stats().Skipped) and decoding goes on with
+// the next decodable frame; a frame the decoder concealed errors in comes with Damaged set. An input
+// that breaks off (a truncated file) gives the frames that could be decoded, then io.EOF, or the read
+// error when the demuxer failed rather than reaching the end.
+//
+// The caller owns the Frame and must Release it.
+func (d *Decoder) Next() (*Frame, error) {
+	switch {
+	case d.closed:
+		return nil, fmt.Errorf("decode: next %s: %w", d.url, ErrClosed)
+	case d.fatal != nil:
+		return nil, d.fatal
+	case d.pending != nil:
+		f := d.pending
+		d.pending = nil
+		return f, nil
+	}
+	return d.decodeNext()
+}
+
+func (d *Decoder) decodeNext() (*Frame, error) {
+	recvErrs := 0
+	for {
+		if d.drained {
+			if d.endErr != nil {
+				return nil, d.endErr
+			}
+			return nil, io.EOF
+		}
+		err := d.cc.ReceiveFrame(d.recv)
+		switch {
+		case err == nil:
+			d.stats.Decoded++
+			f, err := d.output()
+			if err != nil {
+				return nil, err
+			}
+			d.errRun = 0
+			return f, nil
+		case isAgain(err):
+			if d.inputDone {
+				// After the flush packet the decoder owes EOF, not EAGAIN; end rather than spin.
+				d.drained = true
+				continue
+			}
+			recvErrs = 0
+			if err := d.feed(); err != nil {
+				return nil, err
+			}
+		case isEOF(err):
+			d.drained = true
+		default:
+			d.stats.Skipped++
+			d.errRun++
+			recvErrs++
+			if err := d.checkRefused(); err != nil {
+				return nil, err
+			}
+			if recvErrs > maxRecvErrRun || d.errRun > maxErrRun {
+				d.fatal = fmt.Errorf("decode: decode %s: giving up after %d consecutive errors: %w", d.url, d.errRun, err)
+				return nil, d.fatal
+			}
+		}
+	}
+}
+
+// feed gives the decoder the next packet of the video stream, or the flush packet at the end of the
+// input. Packets the decoder rejects are counted and skipped.
+func (d *Decoder) feed() error {
+	readErrs := 0
+	for {
+		if !d.pktHeld {
+			d.intr.Arm(d.opts.Timeout)
+			err := d.fc.ReadFrame(d.pkt)
+			if err != nil {
+				if d.intr.Aborted() || d.intr.TimedOut() {
+					// Not final: a later Next re-arms the deadline and tries again.
+					return d.ioError("read", err)
+				}
+				if !isEOF(err) {
+					d.stats.ReadErrors++
+					if readErrs++; readErrs <= maxReadErrRun {
+						continue // demuxers resynchronise on the next packet
+					}
+					// Broken beyond resynchronising: decode what is queued, then report.
+					d.endErr = d.ioError("read", err)
+				}
+				d.inputDone = true
+				if err := d.cc.SendPacket(nil); err != nil {
+					d.drained = true
+				}
+				return nil
+			}
+			readErrs = 0
+			if d.pkt.StreamIndex() != d.stIdx {
+				d.pkt.Unref()
+				continue
+			}
+			d.stats.Packets++
+		}
+		err := d.cc.SendPacket(d.pkt)
+		if isAgain(err) {
+			// The decoder has output to hand over first; this packet is sent again afterwards.
+			d.pktHeld = true
+			return nil
+		}
+		d.pktHeld = false
+		d.pkt.Unref()
+		if err != nil && !isEOF(err) {
+			// avcodec_send_packet has consumed the packet; the error is this packet's (or, with frame
+			// threading, an earlier one's). Skip it and go on.
+			d.stats.Skipped++
+			d.errRun++
+			if err := d.checkRefused(); err != nil {
+				return err
+			}
+			if d.errRun > maxErrRun {
+				d.fatal = fmt.Errorf("decode: decode %s: giving up after %d consecutive errors: %w", d.url, d.errRun, err)
+				return d.fatal
+			}
+			continue
+		}
+		return nil
+	}
+}
+
+// checkRefused turns an allocation the pool refused (a picture over the size limit) into a final
+// ErrTooLarge, so that the message names the size instead of FFmpeg's "Result too large".
+func (d *Decoder) checkRefused() error {
+	if w, h := d.pool.Refused(); w > 0 || h > 0 {
+		d.fatal = fmt.Errorf("decode: decode %s: %w: frame %dx%d is over the %dx%d limit", d.url, ErrTooLarge,
+			w, h, d.opts.MaxWidth, d.opts.MaxHeight)
+		return d.fatal
+	}
+	return nil
+}
+
+// output turns the frame in d.recv into a Frame: page-aligned planes in a table layout (moved, copied
+// or converted), resolved colour, timestamp and flags.
+func (d *Decoder) output() (*Frame, error) {
+	fl := avx.ReadFields(d.recv)
+	if fl.Width > d.opts.MaxWidth || fl.Height > d.opts.MaxHeight {
+		d.recv.Unref()
+		d.fatal = fmt.Errorf("decode: decode %s: %w: frame %dx%d is over the %dx%d limit", d.url, ErrTooLarge,
+			fl.Width, fl.Height, d.opts.MaxWidth, d.opts.MaxHeight)
+		return nil, d.fatal
+	}
+	if fl.Width <= 0 || fl.Height <= 0 {
+		d.recv.Unref()
+		return nil, fmt.Errorf("decode: decode %s: frame has no size (%dx%d)", d.url, fl.Width, fl.Height)
+	}
+	srcName := astiav.PixelFormat(fl.Format).Name()
+	tagged := taggedColor(fl, d.streamCl)
+	out := &Frame{SourceFormat: srcName, Tagged: tagged}
+
+	av := astiav.AllocFrame()
+	if av == nil {
+		d.recv.Unref()
+		return nil, fmt.Errorf("decode: decode %s: cannot allocate a frame", d.url)
+	}
+	var pf *formats.PixelFormat
+	if p, ok := formats.Lookup(srcName); ok {
+		pf = p
+		if aligned(fl, pf) {
+			av.MoveRef(d.recv)
+		} else {
+			// A decoder that allocates its own buffers (no DR1: rawvideo, ...) or cropped the top/left:
+			// one copy into the pool keeps the page-alignment promise.
+			err := d.copies.Copy(av, d.recv)
+			d.recv.Unref()
+			if err != nil {
+				av.Free()
+				return nil, fmt.Errorf("decode: decode %s: %w", d.url, err)
+			}
+			d.stats.Copied++
+		}
+		out.Color, out.Notes = d.resolved.resolve(tagged, pf, fl.Width, fl.Height)
+	} else {
+		av.Free()
+		conv, c, err := d.convert(d.recv, fl, tagged)
+		d.recv.Unref()
+		if err != nil {
+			return nil, err
+		}
+		av, pf = conv, c.t.dst
+		out.Color, out.Notes = c.color, c.notes
+	}
+	out.av = av
+	out.Picture = picture(avx.ReadFields(av), pf)
+
+	ts := fl.BestEffortTimestamp
+	if ts == avx.NoPTS {
+		ts = fl.PTS
+	}
+	if fl.PktDuration > 0 {
+		out.Duration = float64(fl.PktDuration) * d.tb
+	} else if fr := d.info.FrameRate.Float64(); fr > 0 {
+		out.Duration = 1 / fr
+	}
+	switch {
+	case ts != avx.NoPTS:
+		out.PTS = float64(ts-d.start) * d.tb
+	case d.hasPTS:
+		out.PTS = d.lastPTS + out.Duration
+	}
+	d.lastPTS, d.hasPTS = out.PTS, true
+
+	out.SampleAspect = sampleAspect(Rational{fl.SARNum, fl.SARDen})
+	if fl.SARNum <= 0 || fl.SARDen <= 0 {
+		out.SampleAspect = d.info.SampleAspect
+	}
+	out.KeyFrame = fl.KeyFrame
+	out.Damaged = fl.Flags&avx.FrameFlagCorrupt != 0 || fl.DecodeErrorFlags != 0
+	if out.Damaged {
+		d.stats.Damaged++
+	}
+	key := frameKey{fl.Width, fl.Height, fl.Format}
+	out.Changed = d.hasLast && key != d.last
+	d.last, d.hasLast = key, true
+	return out, nil
+}

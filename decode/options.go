@@ -1,0 +1,43 @@
+package decode
+
+import (
+	"runtime"
+	"time"
+)
+
+// Defaults for the zero Options.
+const (
+	// DefaultTimeout bounds each blocking demuxer call: opening, probing, reading a packet, seeking.
+	DefaultTimeout = 10 * time.Second
+	// DefaultMaxSize is the largest width and height accepted (Vulkan's guaranteed maxImageDimension2D
+	// is 4096; 16384 is what current GPUs allow, and a larger "video" is far more likely a broken or
+	// hostile file than a real one).
+	DefaultMaxSize = 16384
+)
+
+// Options tune Open. The zero value is what a player wants.
+type Options struct {
+	// Threads is the decoder's thread count (frame and slice threading); 0 means runtime.NumCPU().
+	Threads int
+	// Timeout bounds each blocking demuxer call, so that a stalled network URL returns ErrTimeout
+	// instead of hanging; 0 means DefaultTimeout, negative means no limit.
+	Timeout time.Duration
+	// MaxWidth and MaxHeight refuse larger pictures with ErrTooLarge; 0 means DefaultMaxSize.
+	MaxWidth, MaxHeight int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Threads <= 0 {
+		o.Threads = runtime.NumCPU()
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxWidth <= 0 {
+		o.MaxWidth = DefaultMaxSize
+	}
+	if o.MaxHeight <= 0 {
+		o.MaxHeight = DefaultMaxSize
+	}
+	return o
+}

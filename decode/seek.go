@@ -1,0 +1,76 @@
+package decode
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/asticode/go-astiav"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
+)
+
+// Seek moves to the first frame whose PTS is at or after seconds (counted like Frame.PTS, from the
+// stream's start). It seeks the demuxer backward to a key frame at or before the target, flushes the
+// decoder, and decodes forward, dropping frames before the target; the frame it lands on is what the
+// next Next returns. Inputs the demuxer cannot seek in are restarted from the beginning. Seeking past
+// the end is not an error: Next then returns io.EOF. Negative targets mean 0.
+func (d *Decoder) Seek(seconds float64) error {
+	switch {
+	case d.closed:
+		return fmt.Errorf("decode: seek %s: %w", d.url, ErrClosed)
+	case d.fatal != nil:
+		return d.fatal
+	case math.IsNaN(seconds) || math.IsInf(seconds, 0):
+		return fmt.Errorf("decode: seek %s: invalid target %v", d.url, seconds)
+	}
+	if seconds < 0 {
+		seconds = 0
+	}
+	if d.pending != nil {
+		d.pending.Release()
+		d.pending = nil
+	}
+	ticks := math.Floor(seconds / d.tb)
+	if ticks > math.MaxInt64/4 {
+		ticks = math.MaxInt64 / 4
+	}
+	ts := d.start + int64(ticks)
+
+	d.intr.Arm(d.opts.Timeout)
+	if err := d.fc.SeekFrame(d.stIdx, ts, astiav.NewSeekFlags(astiav.SeekFlagBackward)); err != nil {
+		// No index or not seekable by timestamp: go back to the start (by time, else by byte) and
+		// decode forward.
+		d.intr.Arm(d.opts.Timeout)
+		if err2 := d.fc.SeekFrame(d.stIdx, d.start, astiav.NewSeekFlags(astiav.SeekFlagBackward)); err2 != nil {
+			d.intr.Arm(d.opts.Timeout)
+			if err3 := d.fc.SeekFrame(-1, 0, astiav.NewSeekFlags(astiav.SeekFlagByte)); err3 != nil {
+				return d.ioError(fmt.Sprintf("seek to %.3fs in", seconds), err)
+			}
+		}
+	}
+	if err := avx.FlushBuffers(d.cc); err != nil {
+		return fmt.Errorf("decode: seek %s: %w", d.url, err)
+	}
+	d.pkt.Unref()
+	d.pktHeld, d.inputDone, d.drained = false, false, false
+	d.endErr, d.errRun, d.hasPTS = nil, 0, false
+
+	// Half a time-base tick absorbs the float rounding of ticks × time base.
+	eps := d.tb / 2
+	for {
+		f, err := d.decodeNext()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if f.PTS >= seconds-eps {
+			d.pending = f
+			return nil
+		}
+		f.Release()
+	}
+}

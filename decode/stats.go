@@ -1,0 +1,25 @@
+package decode
+
+// Stats counts what the decoder has done since Open.
+type Stats struct {
+	// Packets is the number of video packets read and given to the decoder.
+	Packets int64
+	// Decoded is the number of frames the decoder produced, including those Seek decoded and dropped.
+	Decoded int64
+	// Damaged is the number of frames returned with Damaged set (corrupt, or decoded with errors and
+	// concealed).
+	Damaged int64
+	// Skipped is the number of decode errors recovered from: a packet the decoder rejected or a frame
+	// it failed to produce. Decoding goes on with the next decodable frame.
+	Skipped int64
+	// ReadErrors is the number of demuxer errors recovered from (the demuxer resynchronises).
+	ReadErrors int64
+	// Copied is the number of frames copied into page-aligned buffers because their decoder does not
+	// use the custom allocator (rawvideo, for example).
+	Copied int64
+	// Converted is the number of frames converted with swscale (pixel formats outside the table).
+	Converted int64
+}
+
+// Stats returns the counters.
+func (d *Decoder) Stats() Stats { return d.stats }

@@ -1,0 +1,64 @@
+// C side of package avx: the FFmpeg details go-astiav v0.16.0 does not expose.
+#ifndef YCBCRKIT_AVX_H
+#define YCBCRKIT_AVX_H
+
+#include <stdint.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/frame.h>
+#include <libswscale/swscale.h>
+
+// Page size the Vulkan host-pointer import needs (minImportedHostPointerAlignment is 4096 on lavapipe
+// and on NVIDIA).
+#define AVX_PAGE 4096
+
+// AvxPool hands out page-aligned picture buffers: one buffer per frame, each plane starting on its own
+// page. It is the get_buffer2 of a codec context and the allocator for copies and conversions.
+typedef struct AvxPool AvxPool;
+
+AvxPool *avx_pool_new(int max_w, int max_h);
+// avx_pool_free releases the pool's hold on its buffers; buffers still referenced by frames stay valid
+// until those frames are unreferenced (AVBufferPool frees itself after its last buffer returns).
+void avx_pool_free(AvxPool *p);
+// avx_pool_install makes p the get_buffer2 of avctx. Call before avcodec_open2; p must outlive avctx.
+void avx_pool_install(AvxPool *p, AVCodecContext *avctx);
+// avx_pool_alloc gives dst (format, width, height set from the arguments) page-aligned planes.
+int avx_pool_alloc(AvxPool *p, AVFrame *dst, int format, int width, int height);
+// avx_pool_copy makes dst a page-aligned copy of src (pixels and properties).
+int avx_pool_copy(AvxPool *p, AVFrame *dst, const AVFrame *src);
+int64_t avx_pool_allocations(AvxPool *p);
+// avx_pool_refused reports the last frame size get_buffer2 refused as over the limit (0×0: none).
+void avx_pool_refused(AvxPool *p, int *w, int *h);
+
+// AvxInterrupt is an AVIOInterruptCB with a deadline and an abort flag, so that blocking demuxer
+// calls (network reads above all) end instead of hanging.
+typedef struct AvxInterrupt AvxInterrupt;
+
+AvxInterrupt *avx_interrupt_new(void);
+void avx_interrupt_free(AvxInterrupt *it);
+void avx_interrupt_install(AvxInterrupt *it, AVFormatContext *fc);
+// avx_interrupt_arm sets the deadline timeout_ns from now; 0 disarms.
+void avx_interrupt_arm(AvxInterrupt *it, int64_t timeout_ns);
+void avx_interrupt_abort(AvxInterrupt *it);
+// avx_interrupt_fired: 0 not fired, 1 deadline passed, 2 aborted.
+int avx_interrupt_fired(AvxInterrupt *it);
+// avx_interrupt_poll calls fc's interrupt callback as FFmpeg does (tests).
+int avx_interrupt_poll(const AVFormatContext *fc);
+
+// AvxScaleSpec describes one swscale conversion. Chroma positions are in 1/256 luma samples from luma
+// sample 0 (swscale's src_h_chr_pos and friends); AVX_POS_DEFAULT leaves swscale's default.
+#define AVX_POS_DEFAULT (-513)
+typedef struct AvxScaleSpec {
+	int src_w, src_h, src_format;
+	int dst_w, dst_h, dst_format;
+	int flags;
+	int src_colorspace, src_full;
+	int dst_colorspace, dst_full;
+	int src_h_pos, src_v_pos, dst_h_pos, dst_v_pos;
+} AvxScaleSpec;
+
+struct SwsContext *avx_scaler_new(const AvxScaleSpec *s);
+int avx_scale(struct SwsContext *c, AVFrame *dst, const AVFrame *src);
+
+#endif

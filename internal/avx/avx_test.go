@@ -1,0 +1,146 @@
+package avx
+
+import (
+	"testing"
+	"time"
+
+	"github.com/asticode/go-astiav"
+)
+
+func TestLayout(t *testing.T) {
+	if err := CheckLayout(); err != nil {
+		t.Fatal(err)
+	}
+	// The pointer read through unsafe is the context go-astiav itself uses: a value set through
+	// go-astiav reads back through the C struct.
+	cc := astiav.AllocCodecContext(nil)
+	defer cc.Free()
+	cc.SetWidth(1234)
+	c, err := codecContext(cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.width != 1234 {
+		t.Fatalf("AVCodecContext.width = %d through the raw pointer, want 1234", c.width)
+	}
+	fc := astiav.AllocFormatContext()
+	defer fc.Free()
+	fc.SetFlags(astiav.FormatContextFlags(astiav.FormatContextFlagGenPts))
+	f, err := formatContext(fc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(f.flags) != int(astiav.FormatContextFlagGenPts) {
+		t.Fatalf("AVFormatContext.flags = %#x through the raw pointer", f.flags)
+	}
+}
+
+// TestPoolAlloc: every plane of every layout starts on its own page, rows are 64-byte multiples, and
+// writing the whole plane (rows × linesize) stays inside the buffer.
+func TestPoolAlloc(t *testing.T) {
+	p, err := NewPool(16384, 16384)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Free()
+	for _, name := range []string{"yuv420p", "nv12", "yuv422p10le", "yuyv422", "p010le", "gray", "yuva420p", "pal8", "yuv411p"} {
+		for _, size := range [][2]int{{64, 48}, {63, 47}, {1920, 1080}, {1, 1}} {
+			f := astiav.AllocFrame()
+			pf := astiav.FindPixelFormatByName(name)
+			if err := p.Alloc(f, pf, size[0], size[1]); err != nil {
+				t.Fatalf("%s %v: %v", name, size, err)
+			}
+			fl := ReadFields(f)
+			seen := map[uintptr]bool{}
+			for i := 0; i < 4; i++ {
+				if fl.Data[i] == nil {
+					continue
+				}
+				a := uintptr(fl.Data[i])
+				if a%Page != 0 || seen[a/Page] {
+					t.Errorf("%s %v: plane %d at %#x: not on a page of its own", name, size, i, a)
+				}
+				seen[a/Page] = true
+				if fl.Linesize[i]%64 != 0 && name != "pal8" {
+					t.Errorf("%s %v: linesize[%d] = %d", name, size, i, fl.Linesize[i])
+				}
+			}
+			f.Free()
+		}
+	}
+	f := astiav.AllocFrame()
+	defer f.Free()
+	if err := p.Alloc(f, astiav.FindPixelFormatByName("yuv420p"), 20000, 16); err == nil {
+		t.Error("20000-wide picture allocated past the limit")
+	}
+}
+
+// TestPoolReuse: a released buffer is reused, not allocated again; a size change makes a new pool
+// while the buffers still held stay valid.
+func TestPoolReuse(t *testing.T) {
+	p, _ := NewPool(4096, 4096)
+	yuv := astiav.FindPixelFormatByName("yuv420p")
+	a := astiav.AllocFrame()
+	if err := p.Alloc(a, yuv, 64, 48); err != nil {
+		t.Fatal(err)
+	}
+	first := ReadFields(a).Data[0]
+	a.Unref()
+	if err := p.Alloc(a, yuv, 64, 48); err != nil {
+		t.Fatal(err)
+	}
+	if ReadFields(a).Data[0] != first || p.Allocations() != 1 {
+		t.Errorf("buffer not reused: %d allocations", p.Allocations())
+	}
+	b := astiav.AllocFrame()
+	if err := p.Alloc(b, yuv, 128, 96); err != nil {
+		t.Fatal(err)
+	}
+	p.Free() // frames keep their buffers
+	y := Bytes(ReadFields(a).Data[0], 64)
+	for i := range y {
+		y[i] = byte(i)
+	}
+	a.Free()
+	b.Free()
+}
+
+func TestDescribe(t *testing.T) {
+	d, ok := Describe(astiav.FindPixelFormatByName("yuv411p"))
+	if !ok || d.Name != "yuv411p" || d.Log2ChromaW != 2 || d.Log2ChromaH != 0 || d.Depth != 8 || d.RGB {
+		t.Errorf("yuv411p: %+v", d)
+	}
+	d, ok = Describe(astiav.FindPixelFormatByName("rgb24"))
+	if !ok || !d.RGB || d.Components != 3 {
+		t.Errorf("rgb24: %+v", d)
+	}
+	if _, ok := Describe(astiav.PixelFormatNone); ok {
+		t.Error("AV_PIX_FMT_NONE described")
+	}
+}
+
+func TestInterrupter(t *testing.T) {
+	it, err := NewInterrupter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Free()
+	cb := func() int { return int(interruptCallback(it)) }
+	it.Arm(20 * time.Millisecond)
+	if cb() != 0 || it.TimedOut() {
+		t.Fatal("fired before the deadline")
+	}
+	time.Sleep(30 * time.Millisecond)
+	if cb() != 1 || !it.TimedOut() {
+		t.Fatal("did not fire after the deadline")
+	}
+	it.Arm(time.Second)
+	if cb() != 0 || it.TimedOut() {
+		t.Fatal("re-arming did not clear the deadline")
+	}
+	it.Abort()
+	it.Arm(time.Second)
+	if cb() != 1 || !it.Aborted() {
+		t.Fatal("abort did not stick")
+	}
+}

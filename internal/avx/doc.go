@@ -1,0 +1,17 @@
+// Package avx is the thin cgo layer for the FFmpeg 5.1 details that go-astiav v0.16.0 does not expose.
+// The decode package uses go-astiav for demuxing and decoding and this package for:
+//
+//   - raw pointers of go-astiav's wrappers (ptr.go): only Frame has UnsafePointer() in v0.16.0, so the
+//     AVCodecContext and AVFormatContext pointers are read from the wrappers' first field, after a
+//     reflect check at start-up that the layout is the one this code was written against;
+//   - a page-aligned get_buffer2 (pool.go, avx.c): every plane of every decoded frame starts on its
+//     own 4096-byte page, which zero-copy Vulkan import (VK_EXT_external_memory_host) needs;
+//   - AVFrame fields go-astiav hides (frame.go): data/linesize without copying, colorspace, primaries,
+//     transfer, chroma location, corruption flags, best-effort timestamps;
+//   - an interrupt callback with a deadline (interrupt.go), so demuxer calls on network URLs end;
+//   - av_find_best_stream, stream discard, avcodec_flush_buffers, pkt_timebase (stream.go);
+//   - pixel-format descriptors (pixfmt.go) and swscale with explicit ranges, matrices and chroma
+//     positions (scale.go): go-astiav's SoftwareScaleContext cannot set them.
+//
+// Nothing else in the project calls FFmpeg through cgo.
+package avx

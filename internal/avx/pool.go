@@ -1,0 +1,79 @@
+package avx
+
+/*
+#include "avx.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/asticode/go-astiav"
+)
+
+// Page is the alignment of every plane the Pool hands out.
+const Page = C.AVX_PAGE
+
+// Pool allocates page-aligned picture buffers (posix_memalign(4096) through an AVBufferPool): one
+// buffer per frame, each plane starting on its own page with spare bytes after it, rows padded to
+// 64 bytes. Installed on a codec context it is that decoder's get_buffer2.
+//
+// Buffers are reference counted by FFmpeg: a frame that holds one keeps it valid after Free.
+type Pool struct {
+	p *C.AvxPool
+}
+
+// NewPool makes a pool that refuses pictures wider than maxW or taller than maxH.
+func NewPool(maxW, maxH int) (*Pool, error) {
+	p := C.avx_pool_new(C.int(maxW), C.int(maxH))
+	if p == nil {
+		return nil, errors.New("avx: pool: out of memory")
+	}
+	return &Pool{p: p}, nil
+}
+
+// Install makes the pool the get_buffer2 of cc. Call it before cc.Open; the pool must outlive cc.
+// Decoders without AV_CODEC_CAP_DR1 keep FFmpeg's allocator (their frames need Copy).
+func (p *Pool) Install(cc *astiav.CodecContext) error {
+	c, err := codecContext(cc)
+	if err != nil {
+		return err
+	}
+	C.avx_pool_install(p.p, c)
+	return nil
+}
+
+// Alloc gives dst page-aligned planes for a width×height picture of format (dst is unreferenced first).
+func (p *Pool) Alloc(dst *astiav.Frame, format astiav.PixelFormat, width, height int) error {
+	if ret := C.avx_pool_alloc(p.p, frame(dst), C.int(format), C.int(width), C.int(height)); ret < 0 {
+		return fmt.Errorf("avx: allocate %dx%d %s: %w", width, height, format.Name(), astiav.Error(ret))
+	}
+	return nil
+}
+
+// Copy makes dst a page-aligned copy of src: pixels, size, format and properties (timestamps, colour).
+func (p *Pool) Copy(dst, src *astiav.Frame) error {
+	if ret := C.avx_pool_copy(p.p, frame(dst), frame(src)); ret < 0 {
+		return fmt.Errorf("avx: copy frame: %w", astiav.Error(ret))
+	}
+	return nil
+}
+
+// Allocations is how many buffers the pool has allocated (reused buffers are not counted).
+func (p *Pool) Allocations() int64 { return int64(C.avx_pool_allocations(p.p)) }
+
+// Refused returns the last picture size get_buffer2 refused as over the limit, or 0, 0.
+func (p *Pool) Refused() (w, h int) {
+	var cw, ch C.int
+	C.avx_pool_refused(p.p, &cw, &ch)
+	return int(cw), int(ch)
+}
+
+// Free drops the pool. Call after the codec context it is installed on is freed.
+func (p *Pool) Free() {
+	if p.p != nil {
+		C.avx_pool_free(p.p)
+		p.p = nil
+	}
+}
