@@ -432,6 +432,8 @@ func (p *Player) finish(decodeTime time.Duration) error {
 		s.DecodeMsPerFrame = decodeTime.Seconds() * 1000 / float64(s.FramesDecoded)
 	}
 	r := p.rend
+	r.Timer.Finish()
+	s.GPUMsPerFrame = r.Timer.MeanMs()
 	s.Path, s.PathReason, s.Upload = r.Path.String(), r.PathReason, "copy"
 	if r.format != nil {
 		s.PixelFormat = r.format.Name

@@ -80,6 +80,9 @@ type Renderer struct {
 	PathReason string
 	Key        ycbcr.Key // the sampler path's conversion, when it is used
 
+	// Timer measures each frame's upload and conversion on the GPU (nil without timestamps).
+	Timer *present.GPUTimer
+
 	slots  []*slot
 	cur    int
 	format *formats.PixelFormat
@@ -95,6 +98,10 @@ func NewRenderer(dev *present.Device, choice PathChoice, compare Compare) (*Rend
 		return nil, err
 	}
 	r := &Renderer{Dev: dev, Conv: conv, Choice: choice, Compare: compare}
+	if r.Timer, err = dev.NewGPUTimer(framesInFlight); err != nil {
+		conv.Destroy()
+		return nil, err
+	}
 	for i := 0; i < framesInFlight; i++ {
 		s := &slot{bindings: map[ycbcr.Path]*ycbcr.Binding{}}
 		if s.cb, err = dev.NewCommandBuffer(); err == nil {
@@ -218,7 +225,8 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 	if err := r.configure(f, p); err != nil {
 		return err
 	}
-	s := r.slots[r.cur]
+	si := r.cur
+	s := r.slots[si]
 	r.cur = (r.cur + 1) % len(r.slots)
 	if err := r.Dev.WaitFence(s.fence); err != nil {
 		return err
@@ -229,6 +237,7 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 	if err := present.Begin(s.cb); err != nil {
 		return err
 	}
+	r.Timer.Start(s.cb, si)
 	s.img.RecordUpload(s.cb)
 	w, h := t.begin(s.cb)
 	x, y, vw, vh := Letterbox(w, h, aspect)
@@ -248,6 +257,7 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 		}
 	}
 	t.end(s.cb)
+	r.Timer.Stop(s.cb, si)
 	return r.Dev.SubmitFrame(s.cb, wait, signal, s.fence)
 }
 
@@ -290,5 +300,6 @@ func (r *Renderer) Destroy() {
 		}
 	}
 	r.slots = nil
+	r.Timer.Destroy()
 	r.Conv.Destroy()
 }

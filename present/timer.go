@@ -1,0 +1,110 @@
+package present
+
+import (
+	"fmt"
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// GPUTimer measures GPU time between two points of a command buffer with timestamp queries, one
+// pair per frame slot. Results are read after the slot's fence says the GPU is done.
+type GPUTimer struct {
+	pool    vk.QueryPool
+	period  float64 // nanoseconds per tick
+	mask    uint64  // timestampValidBits
+	pending []bool
+	dev     *Device
+	// Total and Count accumulate measured intervals.
+	Total float64 // milliseconds
+	Count int
+}
+
+// NewGPUTimer makes a timer for slots frame slots, or returns nil when the queue has no timestamps.
+func (d *Device) NewGPUTimer(slots int) (*GPUTimer, error) {
+	var n uint32
+	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &n, nil)
+	qs := make([]vk.QueueFamilyProperties, n)
+	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &n, qs)
+	qs[d.QueueFamily].Deref()
+	bits := qs[d.QueueFamily].TimestampValidBits
+	if bits == 0 || d.Limits.TimestampPeriod == 0 {
+		return nil, nil
+	}
+	ci := &vk.QueryPoolCreateInfo{SType: vk.StructureTypeQueryPoolCreateInfo, QueryType: vk.QueryTypeTimestamp, QueryCount: uint32(2 * slots)}
+	var pool vk.QueryPool
+	err := vkx.Check(vk.CreateQueryPool(d.Device, ci, nil, &pool), "vkCreateQueryPool")
+	ci.Free()
+	if err != nil {
+		return nil, fmt.Errorf("present: %w", err)
+	}
+	t := &GPUTimer{pool: pool, period: float64(d.Limits.TimestampPeriod), pending: make([]bool, slots), dev: d}
+	t.mask = ^uint64(0)
+	if bits < 64 {
+		t.mask = 1<<bits - 1
+	}
+	return t, nil
+}
+
+// Start records the first timestamp of slot (after collecting the slot's previous interval, whose
+// fence the caller has waited for).
+func (t *GPUTimer) Start(cb vk.CommandBuffer, slot int) {
+	if t == nil {
+		return
+	}
+	t.collect(slot)
+	vk.CmdResetQueryPool(cb, t.pool, uint32(2*slot), 2)
+	vk.CmdWriteTimestamp(cb, vk.PipelineStageTopOfPipeBit, t.pool, uint32(2*slot))
+}
+
+// Stop records the second timestamp of slot.
+func (t *GPUTimer) Stop(cb vk.CommandBuffer, slot int) {
+	if t == nil {
+		return
+	}
+	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, t.pool, uint32(2*slot+1))
+	t.pending[slot] = true
+}
+
+func (t *GPUTimer) collect(slot int) {
+	if !t.pending[slot] {
+		return
+	}
+	t.pending[slot] = false
+	var ts [2]uint64
+	r := vk.GetQueryPoolResults(t.dev.Device, t.pool, uint32(2*slot), 2, 16, unsafe.Pointer(&ts[0]), 8,
+		vk.QueryResultFlags(vk.QueryResult64Bit))
+	if r != vk.Success {
+		return
+	}
+	ticks := (ts[1] - ts[0]) & t.mask
+	t.Total += float64(ticks) * t.period / 1e6
+	t.Count++
+}
+
+// Finish collects every pending interval; the GPU must be idle.
+func (t *GPUTimer) Finish() {
+	if t == nil {
+		return
+	}
+	for i := range t.pending {
+		t.collect(i)
+	}
+}
+
+// MeanMs is the mean interval in milliseconds, or 0 with no measurement.
+func (t *GPUTimer) MeanMs() float64 {
+	if t == nil || t.Count == 0 {
+		return 0
+	}
+	return t.Total / float64(t.Count)
+}
+
+// Destroy frees the query pool.
+func (t *GPUTimer) Destroy() {
+	if t != nil {
+		vk.DestroyQueryPool(t.dev.Device, t.pool, nil)
+	}
+}
