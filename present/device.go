@@ -70,7 +70,8 @@ type Device struct {
 	HeadlessSurface bool
 	Validation      bool
 
-	pool vk.CommandPool
+	pool      vk.CommandPool
+	messenger vkx.Messenger
 }
 
 func cstr(s string) string { return s + "\x00" }
@@ -134,6 +135,7 @@ func deviceExtensions(pd vk.PhysicalDevice) map[string]bool {
 
 type instance struct {
 	handle     vk.Instance
+	messenger  vkx.Messenger
 	validation bool
 	headless   bool
 }
@@ -189,13 +191,14 @@ func createInstance(opts Options) (instance, error) {
 		vk.DestroyInstance(inst, nil)
 		return instance{}, fmt.Errorf("present: %w", err)
 	}
+	var messenger vkx.Messenger
 	if validation && have[extDebugUtils] {
-		if err := vkx.CreateDebugMessenger(inst); err != nil {
+		if messenger, err = vkx.CreateDebugMessenger(inst); err != nil {
 			vk.DestroyInstance(inst, nil)
 			return instance{}, fmt.Errorf("present: %w", err)
 		}
 	}
-	return instance{inst, validation, headless}, nil
+	return instance{inst, messenger, validation, headless}, nil
 }
 
 func physicalDevices(inst vk.Instance) ([]vk.PhysicalDevice, []DeviceInfo, error) {
@@ -227,7 +230,10 @@ func ListDevices() ([]DeviceInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer vk.DestroyInstance(in.handle, nil)
+	defer func() {
+		vkx.DestroyDebugMessenger(in.handle, in.messenger)
+		vk.DestroyInstance(in.handle, nil)
+	}()
 	_, infos, err := physicalDevices(in.handle)
 	if err != nil {
 		return nil, fmt.Errorf("present: %w", err)
@@ -268,7 +274,7 @@ func Open(opts Options) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{Instance: in.handle, Validation: in.validation, HeadlessSurface: in.headless}
+	d := &Device{Instance: in.handle, messenger: in.messenger, Validation: in.validation, HeadlessSurface: in.headless}
 	if err := d.open(opts); err != nil {
 		d.Close()
 		return nil, err
@@ -370,7 +376,7 @@ func (d *Device) Close() {
 		d.Device = nil
 	}
 	if d.Instance != nil {
-		vkx.DestroyDebugMessenger(d.Instance)
+		vkx.DestroyDebugMessenger(d.Instance, d.messenger)
 		vk.DestroyInstance(d.Instance, nil)
 		d.Instance = nil
 	}

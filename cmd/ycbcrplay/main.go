@@ -70,13 +70,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	dev := fs.Int("device", -1, "")
 	list := fs.Bool("list-devices", false, "")
 	validate := fs.Bool("validate", false, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprint(stdout, usageText)
-			return 0
+	// Flags may come before or after FILE, as with most players.
+	var inputs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				fmt.Fprint(stdout, usageText)
+				return 0
+			}
+			fmt.Fprintf(stderr, "error: %v (see ycbcrplay -h)\n", err)
+			return 2
 		}
-		fmt.Fprintf(stderr, "error: %v (see ycbcrplay -h)\n", err)
-		return 2
+		if fs.NArg() == 0 {
+			break
+		}
+		inputs = append(inputs, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
 	if *list {
 		devs, err := present.ListDevices()
@@ -88,9 +97,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if fs.NArg() > 1 {
-		fmt.Fprintf(stderr, "error: one input at most, got %d (see ycbcrplay -h)\n", fs.NArg())
+	if len(inputs) > 1 {
+		fmt.Fprintf(stderr, "error: one input at most, got %d (see ycbcrplay -h)\n", len(inputs))
 		return 2
+	}
+	url, name := "", ""
+	if len(inputs) == 1 {
+		url, name = inputs[0], filepath.Base(inputs[0])
 	}
 	cfg := player.Config{Headless: *headless, Frames: *frames, Untimed: *untimed, Device: *dev,
 		Validate: *validate, Screenshot: *shot, Log: stderr}
@@ -129,7 +142,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		cfg.ChromaLocation = &l
 	}
 
-	url, name := fs.Arg(0), fs.Arg(0)
 	if url == "" {
 		tmp, err := os.CreateTemp("", "ycbcrplay-default-*.mkv")
 		if err != nil {
@@ -141,8 +153,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		tmp.Close()
 		url, name = tmp.Name(), "default clip"
-	} else {
-		name = filepath.Base(url)
 	}
 	d, err := decode.Open(url, decode.Options{})
 	if err != nil {

@@ -21,7 +21,6 @@ static PFN_vkDestroySamplerYcbcrConversion p_destroy_conv;
 static PFN_vkGetImageMemoryRequirements2 p_image_reqs2;
 static PFN_vkBindImageMemory2 p_bind_image2;
 static PFN_vkGetMemoryHostPointerPropertiesEXT p_host_ptr_props;
-static VkDebugUtilsMessengerEXT messenger;
 
 int vkx_load(const char *name) {
 	if (gipa) return 0;
@@ -85,7 +84,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 	return VK_FALSE;
 }
 
-VkResult vkx_create_debug_messenger(VkInstance in) {
+VkResult vkx_create_debug_messenger(VkInstance in, VkDebugUtilsMessengerEXT *out) {
 	if (!p_create_messenger) return VK_ERROR_EXTENSION_NOT_PRESENT;
 	VkDebugUtilsMessengerCreateInfoEXT ci = {
 		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
@@ -96,12 +95,11 @@ VkResult vkx_create_debug_messenger(VkInstance in) {
 		               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
 		.pfnUserCallback = on_message,
 	};
-	return p_create_messenger(in, &ci, NULL, &messenger);
+	return p_create_messenger(in, &ci, NULL, out);
 }
 
-void vkx_destroy_debug_messenger(VkInstance in) {
-	if (messenger && p_destroy_messenger) p_destroy_messenger(in, messenger, NULL);
-	messenger = VK_NULL_HANDLE;
+void vkx_destroy_debug_messenger(VkInstance in, VkDebugUtilsMessengerEXT m) {
+	if (m && p_destroy_messenger) p_destroy_messenger(in, m, NULL);
 }
 
 int vkx_message_count(void) {

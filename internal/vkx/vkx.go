@@ -106,13 +106,23 @@ func ResultName(r vk.Result) string {
 	return fmt.Sprintf("VkResult(%d)", int32(r))
 }
 
-// CreateDebugMessenger routes validation messages into a queue that Messages drains.
-func CreateDebugMessenger(instance vk.Instance) error {
-	return Check(vk.Result(C.vkx_create_debug_messenger(cInstance(instance))), "vkCreateDebugUtilsMessengerEXT")
+// Messenger is a VkDebugUtilsMessengerEXT.
+type Messenger uint64
+
+// CreateDebugMessenger routes an instance's validation messages into the process-wide queue that
+// Messages drains.
+func CreateDebugMessenger(instance vk.Instance) (Messenger, error) {
+	var m C.VkDebugUtilsMessengerEXT
+	err := Check(vk.Result(C.vkx_create_debug_messenger(cInstance(instance), &m)), "vkCreateDebugUtilsMessengerEXT")
+	return *(*Messenger)(unsafe.Pointer(&m)), err
 }
 
-// DestroyDebugMessenger removes the messenger made by CreateDebugMessenger.
-func DestroyDebugMessenger(instance vk.Instance) { C.vkx_destroy_debug_messenger(cInstance(instance)) }
+// DestroyDebugMessenger removes a messenger made by CreateDebugMessenger.
+func DestroyDebugMessenger(instance vk.Instance, m Messenger) {
+	if m != 0 {
+		C.vkx_destroy_debug_messenger(cInstance(instance), *(*C.VkDebugUtilsMessengerEXT)(unsafe.Pointer(&m)))
+	}
+}
 
 // Message is one validation-layer message.
 type Message struct {

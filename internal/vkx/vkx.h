@@ -10,8 +10,8 @@ void *vkx_get_instance_proc_addr(void);        // for vulkan-go's SetGetInstance
 int vkx_load_instance(VkInstance instance);    // instance-level entry points; returns count missing
 void vkx_load_device(VkDevice device);
 
-VkResult vkx_create_debug_messenger(VkInstance instance);
-void vkx_destroy_debug_messenger(VkInstance instance);
+VkResult vkx_create_debug_messenger(VkInstance instance, VkDebugUtilsMessengerEXT *out);
+void vkx_destroy_debug_messenger(VkInstance instance, VkDebugUtilsMessengerEXT m);
 // Copies queued validation messages (NUL-separated) into buf; returns bytes needed.
 int vkx_take_messages(char *buf, int cap, int *count, int *errors);
 int vkx_message_count(void);
