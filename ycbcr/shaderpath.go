@@ -71,23 +71,11 @@ func (sp *ShaderPath) init() error {
 
 // Bind makes a descriptor set for im's textures with the constants for params.
 func (sp *ShaderPath) Bind(im *planes.Image, p Params) (*Binding, error) {
-	if len(im.Textures) == 0 {
-		return nil, fmt.Errorf("ycbcr: shader path: image has no textures (made without the shader path)")
-	}
 	consts, err := p.Shader(im.Format, im.Width, im.Height)
 	if err != nil {
 		return nil, err
 	}
-	set, err := allocateSet(sp.dev.Device, sp.pool, sp.SetLayout)
-	if err != nil {
-		return nil, fmt.Errorf("ycbcr: shader path: %w", err)
-	}
-	views := make([]vk.ImageView, maxTextures)
-	for i := range views { // unused bindings repeat texture 0: every binding must hold a valid view
-		views[i] = im.Textures[min(i, len(im.Textures)-1)].View
-	}
-	writeImages(sp.dev.Device, set, views, sp.Sampler)
-	return &Binding{set: set, pool: sp.pool, pipes: &sp.pipes, push: consts.Bytes(), dev: sp.dev}, nil
+	return sp.BindConstants(im, consts)
 }
 
 // Destroy frees what NewShaderPath made. The GPU must be done with it.
