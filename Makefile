@@ -16,10 +16,12 @@ build: deps
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-# Plays the bundled demo: until the player lands, one synthetic frame through both paths, headless.
+# Plays the bundled clip: in a window when there is a display, headless otherwise; either way the
+# last frame goes to out/play.png and the figures (-stats) to the terminal.
 play: build
 	@mkdir -p $(OUT)
-	$(BIN)/ycbcrdemo -o $(OUT)/play.png
+	$(BIN)/ycbcrplay -stats -screenshot $(OUT)/play.png
+	@echo "last frame: $(OUT)/play.png"
 
 test: deps
 	@scripts/test.sh
