@@ -1,14 +1,17 @@
 package player
 
 import (
+	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -92,26 +95,65 @@ func TestSamplerPathRefusedWithReason(t *testing.T) {
 	t.Log(err)
 }
 
+// TestWindowPlayback plays in a real window under Xvfb: resizes in a row, fullscreen and back while
+// playing, then a screenshot of the X screen (what was presented) must show the picture: the window's
+// content equals the oracle's picture of the frame on screen.
 func TestWindowPlayback(t *testing.T) {
 	if !window.Available() {
 		t.Fatal("no display: run the tests under xvfb-run (make test does)")
 	}
-	src := synthetic(t, "yuv420p", 64, 36, 40)
+	const w, h = 64, 36
+	src := synthetic(t, "yuv420p", w, h, 60)
 	shot := filepath.Join(t.TempDir(), "last.png")
-	resizes := 0
-	stats, err := Play(src, Config{Frames: 40, Untimed: true, Device: -1, Validate: true, Screenshot: shot,
+	resizes, fulls := 0, 0
+	var grab *image.RGBA
+	var gx, gy, grabbed int
+	var grabErr error
+	stats, err := Play(src, Config{Frames: 50, Untimed: true, Device: -1, Validate: true, Screenshot: shot,
 		OnFrame: func(p *Player, n int) {
-			if os.Getenv("NORESIZE") == "" && n%5 == 0 { // resize while playing
-				p.Window().SetSize(100+n*3, 60+n)
+			win := p.Window()
+			switch {
+			case n < 25 && n%2 == 0: // a resize storm while playing
+				win.SetSize(100+n*7, 60+n*3)
 				resizes++
+			case n == 26 || n == 30:
+				win.ToggleFullscreen()
+				fulls++
+			case n == 34:
+				win.SetSize(w, h)
+			case n == 45:
+				vk.QueueWaitIdle(p.dev.Queue)
+				time.Sleep(200 * time.Millisecond) // let the X server take the presented image
+				gx, gy = win.Pos()
+				fw, fh := win.Size()
+				if fw != w || fh != h {
+					grabErr = fmt.Errorf("window is %dx%d, want %dx%d", fw, fh, w, h)
+					return
+				}
+				grab, grabErr = screenGrab()
+				grabbed = n
 			}
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stats.FramesPresented != 40 || resizes == 0 {
-		t.Fatalf("stats %+v, %d resizes", stats, resizes)
+	if stats.FramesPresented != 50 || resizes < 10 || fulls != 2 {
+		t.Fatalf("stats %+v, %d resizes, %d fullscreen toggles", stats, resizes, fulls)
 	}
-	checkScreenshot(t, shot, src, 40)
-	_ = present.TargetFormat
+	checkScreenshot(t, shot, src, 50)
+	if grabErr != nil {
+		t.Fatal(grabErr)
+	}
+	// The frame on screen when grabbed is the grabbed-th one (t = grabbed−1).
+	win := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			win.Set(x, y, grab.At(gx+x, gy+y))
+		}
+	}
+	windowPNG := filepath.Join(t.TempDir(), "window.png")
+	f, _ := os.Create(windowPNG)
+	png.Encode(f, win)
+	f.Close()
+	checkScreenshot(t, windowPNG, src, grabbed)
 }

@@ -20,7 +20,7 @@ PKGS=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev
   libavdevice-dev libswresample-dev libpostproc-dev ffmpeg
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev
-  xvfb xauth
+  xvfb xauth x11-apps
 )
 # lavapipe with Y'CbCr conversion support: bookworm's 22.3 has none, backports' 25.x has it.
 BACKPORTS_MIN_MESA=25

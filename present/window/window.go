@@ -129,6 +129,9 @@ func (w *Window) Resized() bool {
 // Size is the framebuffer size in pixels (0×0 while minimised).
 func (w *Window) Size() (int, int) { return w.win.GetFramebufferSize() }
 
+// Pos is the position of the window's content area on the screen.
+func (w *Window) Pos() (int, int) { return w.win.GetPos() }
+
 // SetSize resizes the window (tests use it for resize storms).
 func (w *Window) SetSize(width, height int) { w.win.SetSize(width, height) }
 

@@ -1,0 +1,192 @@
+// Command ycbcrcheck checks a Vulkan device's sampler Y′CbCr conversion against the CPU oracle,
+// for every format, model, range, chroma siting, chroma filter and reconstruction mode the device
+// offers, and the project's shader path alongside. It links neither FFmpeg nor GLFW and loads
+// libvulkan.so.1 at run time, so one binary runs on any Linux GPU machine.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
+)
+
+const help = `ycbcrcheck: conformance check of a Vulkan device's sampler Y′CbCr conversion.
+
+Usage: ycbcrcheck [flags]
+
+For every format of formats.MultiPlanarFormats that the device can sample with a conversion
+(SAMPLED_IMAGE and COSITED or MIDPOINT chroma samples, optimal tiling) and that the pixel-format
+table can make frames for, it runs every combination the format's feature bits allow of
+
+  model           RGB_IDENTITY, YCBCR_IDENTITY, YCBCR_709, YCBCR_601, YCBCR_2020
+  range           ITU_FULL, ITU_NARROW (RGB_IDENTITY ignores it: ITU_FULL only)
+  chroma offsets  COSITED_EVEN / MIDPOINT on each subsampled axis
+  chroma filter   NEAREST, LINEAR (LINEAR_FILTER bit)
+  reconstruction  implicit, forced explicit (EXPLICIT_FORCEABLE bit; always explicit with
+                  the EXPLICIT bit)
+
+Each combination converts a noise frame and a chroma-siting probe frame through the sampler
+path (VkSamplerYcbcrConversion, immutable sampler) into RGBA8 targets of the frame's size
+(samples at luma texel centres) and of twice its size (off-centre samples), and compares every
+pixel with the oracle's per-pixel bounds (HardwareTolerance for the device's bit depth and
+subTexelPrecisionBits). LINEAR implicit combinations also run through the shader path. What
+the device does not offer is listed with the feature bit and VUID that rule it out. It also
+checks the features the spec makes mandatory (G8_B8_R8_3PLANE_420 and G8_B8R8_2PLANE_420:
+SAMPLED_IMAGE, TRANSFER_SRC/DST, COSITED_CHROMA_SAMPLES).
+
+Progress goes to stderr; a table (or, with -json, one JSON document) to stdout.
+Exit status: 0 all combinations within bounds, 1 failures (or a mandatory feature missing),
+2 error (no device, bad flags, nothing to check, device lost, validation messages).
+
+Flags:
+`
+
+type options struct {
+	device     int
+	list       bool
+	jsonOut    bool
+	reportDir  string
+	formats    string
+	quick      bool
+	verbose    bool
+	size       string
+	validation bool
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run is the whole command, returning the exit status, so that tests can call it.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ycbcrcheck", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported on one line below
+	var o options
+	fs.IntVar(&o.device, "device", -1, "physical device `N` as -list-devices numbers them; -1 picks the first discrete GPU, else integrated, else any with Y′CbCr")
+	fs.BoolVar(&o.list, "list-devices", false, "list the Vulkan devices and exit")
+	fs.BoolVar(&o.jsonOut, "json", false, "write one JSON document (the full report) on stdout instead of the table")
+	fs.StringVar(&o.reportDir, "report", "", "write `DIR`/report.md and a PNG heat map per failing combination")
+	fs.StringVar(&o.formats, "formats", "", "comma-separated `LIST` of formats to check: VkFormat names (G8_B8R8_2PLANE_420_UNORM) or pixel formats (nv12, nv21)")
+	fs.BoolVar(&o.quick, "quick", false, "check the RGB_IDENTITY and YCBCR_709 models only")
+	fs.BoolVar(&o.verbose, "v", false, "print a line per combination and per skipped format on stderr")
+	fs.StringVar(&o.size, "size", "16x8", "frame size `WxH` (even numbers)")
+	fs.BoolVar(&o.validation, "validation", false, "enable the Khronos validation layer; any message is an error")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, help)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return 0
+		}
+		return fail(stderr, "%v (ycbcrcheck -h lists the flags)", err)
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, "unexpected argument %q (ycbcrcheck -h lists the flags)", fs.Arg(0))
+	}
+	if o.list {
+		infos, err := present.ListDevices()
+		if err != nil {
+			return fail(stderr, "%v", err)
+		}
+		for _, d := range infos {
+			fmt.Fprintln(stdout, d)
+		}
+		return 0
+	}
+	w, h, err := parseSize(o.size)
+	if err != nil {
+		return fail(stderr, "-size: %v", err)
+	}
+	opts := check.Options{Quick: o.quick, Width: w, Height: h, Progress: stderr, Verbose: o.verbose}
+	if o.formats != "" {
+		opts.Formats = strings.Split(o.formats, ",")
+	}
+
+	dev, err := present.Open(present.Options{Index: o.device, Validation: o.validation})
+	if err != nil {
+		return fail(stderr, "%v", err)
+	}
+	defer dev.Close()
+	rep, runErr := check.Run(dev, opts)
+	if rep == nil {
+		return fail(stderr, "%v", runErr)
+	}
+	rep.Command = command(args)
+	// A stopped run still reports what it did before the fault.
+	if o.jsonOut {
+		out, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return fail(stderr, "json: %v", err)
+		}
+		fmt.Fprintf(stdout, "%s\n", out)
+	} else if err := rep.WriteTable(stdout); err != nil {
+		return fail(stderr, "%v", err)
+	}
+	if o.reportDir != "" {
+		if err := rep.WriteMarkdown(o.reportDir); err != nil {
+			return fail(stderr, "%v", err)
+		}
+		fmt.Fprintf(stderr, "report: %s/report.md\n", strings.TrimRight(o.reportDir, "/"))
+	}
+	if runErr != nil {
+		if check.IsDeviceLost(runErr) {
+			return fail(stderr, "device fault: %v", runErr)
+		}
+		return fail(stderr, "%v", runErr)
+	}
+	if msgs := dev.ValidationMessages(); len(msgs) > 0 {
+		for _, m := range msgs {
+			fmt.Fprintf(stderr, "validation: %s\n", m.Text)
+		}
+		return fail(stderr, "%d validation messages: the checker misused Vulkan, results are not trustworthy", len(msgs))
+	}
+	if !rep.OK() {
+		fmt.Fprintf(stderr, "FAIL: %d of %d combinations outside the oracle's bounds, %d mandatory features missing\n",
+			rep.Totals.Failed, rep.Totals.Combinations, len(rep.MandatoryMissing))
+		return 1
+	}
+	if rep.Totals.Combinations == 0 {
+		return fail(stderr, "nothing checked: the device offers no combination of the selected formats (-v says why)")
+	}
+	fmt.Fprintf(stderr, "PASS: %d combinations on %d format(s) within the oracle's bounds (%.1f s)\n",
+		rep.Totals.Combinations, rep.Totals.Formats, rep.Seconds)
+	return 0
+}
+
+// fail prints one "error: ..." line and returns exit status 2.
+func fail(stderr io.Writer, format string, a ...any) int {
+	msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", " ")
+	fmt.Fprintf(stderr, "error: %s\n", msg)
+	return 2
+}
+
+func parseSize(s string) (int, int, error) {
+	ws, hs, ok := strings.Cut(strings.ToLower(s), "x")
+	if !ok {
+		return 0, 0, fmt.Errorf("%q: want WxH, e.g. 16x8", s)
+	}
+	w, err1 := strconv.Atoi(ws)
+	h, err2 := strconv.Atoi(hs)
+	if err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("%q: want WxH, e.g. 16x8", s)
+	}
+	return w, h, nil
+}
+
+// command is how the report names the run: the arguments as a shell would take them back.
+func command(args []string) string {
+	parts := []string{"ycbcrcheck"}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$\\*?") {
+			a = strconv.Quote(a)
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}

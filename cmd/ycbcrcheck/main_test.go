@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
+)
+
+func runCmd(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// TestErrorsAreOneLine: bad flags and bad devices exit 2 with a single "error: " line.
+func TestErrorsAreOneLine(t *testing.T) {
+	for _, args := range [][]string{{"-bogus"}, {"stray"}, {"-size", "15x8"}, {"-size", "big"}, {"-formats", "nope"}, {"-device", "99"}} {
+		code, out, errOut := runCmd(args...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != 2 || out != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "error: ") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+// TestNothingToCheck: a selection the checker cannot exercise on any device (the table has no row
+// for 12-bit 2-plane 4:2:0) is an error, and the table still says why.
+func TestNothingToCheck(t *testing.T) {
+	code, out, errOut := runCmd("-formats", "G12X4_B12X4R12X4_2PLANE_420_UNORM_3PACK16")
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if code != 2 || !strings.HasPrefix(lines[len(lines)-1], "error: nothing checked") || !strings.Contains(out, "not offered: 1 formats entirely") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, out, _ := runCmd("-h")
+	if code != 0 || !strings.Contains(out, "COSITED_EVEN / MIDPOINT") || !strings.Contains(out, "-formats LIST") {
+		t.Errorf("exit %d, help:\n%s", code, out)
+	}
+}
+
+func TestListDevices(t *testing.T) {
+	code, out, errOut := runCmd("-list-devices")
+	if code != 0 || !strings.HasPrefix(out, "0: ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestQuickRun runs a small check on the test device with validation: exit 0, one JSON document on
+// stdout, progress on stderr, and a markdown report without heat maps.
+func TestQuickRun(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCmd("-quick", "-formats", "nv12,yuyv422", "-json", "-validation", "-report", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
+	}
+	var rep check.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, out)
+	}
+	if rep.Totals.Formats != 2 || rep.Totals.Combinations == 0 || !strings.HasPrefix(rep.Command, "ycbcrcheck -quick") {
+		t.Errorf("report: %+v, command %q", rep.Totals, rep.Command)
+	}
+	if !strings.Contains(errOut, "[1/2] VK_FORMAT_G8B8G8R8_422_UNORM (yuyv422)") || !strings.Contains(errOut, "PASS: ") {
+		t.Errorf("progress:\n%s", errOut)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil || !bytes.Contains(md, []byte("`ycbcrcheck -quick -formats nv12,yuyv422")) {
+		t.Errorf("report.md: %v\n%s", err, md)
+	}
+
+	// Without -json the table goes to stdout.
+	code, out, _ = runCmd("-quick", "-formats", "nv12")
+	if code != 0 || !strings.Contains(out, "G8_B8R8_2PLANE_420_UNORM") || !strings.Contains(out, "total: 1 formats") {
+		t.Errorf("exit %d, table:\n%s", code, out)
+	}
+}

@@ -1,0 +1,24 @@
+// Package check is the device conformance checker behind cmd/ycbcrcheck: for one Vulkan device it
+// runs every Y′CbCr conversion setting the device offers through the sampler path (a
+// VkSamplerYcbcrConversion with an immutable sampler) and, where the settings match what it
+// implements, through the shader path, and compares every output pixel with the CPU oracle's
+// per-pixel bounds (ycbcr/oracle, docs/ycbcr-oracle.md §5.4).
+//
+// The settings are the product of, per format in formats.MultiPlanarFormats that the device can
+// sample with a conversion and that the pixel-format table can make frames for:
+//
+//   - model: RGB_IDENTITY, YCBCR_IDENTITY, YCBCR_601, YCBCR_709, YCBCR_2020;
+//   - range: ITU_FULL and ITU_NARROW (RGB_IDENTITY ignores the range, so only ITU_FULL);
+//   - x/y chroma offset: COSITED_EVEN and MIDPOINT as the format's feature bits allow, on
+//     subsampled axes only (the offset has no effect on the others);
+//   - chroma filter: NEAREST, and LINEAR with YCBCR_CONVERSION_LINEAR_FILTER;
+//   - reconstruction: implicit, and forced explicit with CHROMA_RECONSTRUCTION_EXPLICIT_FORCEABLE
+//     (always explicit with CHROMA_RECONSTRUCTION_EXPLICIT).
+//
+// Each setting draws a noise frame and a siting-probe frame (testvectors/synth) twice: into a
+// target of the frame's size (samples at luma texel centres, where implicit and explicit
+// reconstruction agree) and into one of twice the size (samples a quarter texel off centre, where
+// MIDPOINT implicit and explicit reconstruction differ and filter weights are not trivial).
+//
+// Everything the device does not offer is listed with the feature bit (and VUID) that rules it out.
+package check
