@@ -20,7 +20,11 @@ var SamplerFrag []byte
 var ShaderFrag []byte
 
 // ShaderParamsSize is the size in bytes of shader.frag's push-constant block.
-const ShaderParamsSize = 128
+const ShaderParamsSize = 96
+
+// ShaderSpecConstants is the number of shader.frag's specialization constants (constant_id 0..5:
+// texture and component of Y, Cb and Cr).
+const ShaderSpecConstants = 6
 
 // SamplerParamsSize is the size in bytes of sampler.frag's push-constant block.
 const SamplerParamsSize = 8

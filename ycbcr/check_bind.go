@@ -24,5 +24,5 @@ func (sp *ShaderPath) BindConstants(im *planes.Image, c *ShaderConstants) (*Bind
 		views[i] = im.Textures[min(i, len(im.Textures)-1)].View
 	}
 	writeImages(sp.dev.Device, set, views, sp.Sampler)
-	return &Binding{set: set, pool: sp.pool, pipes: &sp.pipes, push: c.Bytes(), dev: sp.dev}, nil
+	return &Binding{set: set, pool: sp.pool, pipes: &sp.pipes, spec: c.Spec(), push: c.Bytes(), dev: sp.dev}, nil
 }

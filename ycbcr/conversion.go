@@ -228,6 +228,7 @@ type Binding struct {
 	set    vk.DescriptorSet
 	pool   vk.DescriptorPool
 	pipes  *pipelines
+	spec   [6]int32 // specialization constants of the shader path's pipeline
 	push   []byte
 	dev    *present.Device
 	Reason string // which path and why, for info displays
@@ -259,7 +260,7 @@ func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
 
 // Draw records the conversion draw into target's render pass, begun on cb with the viewport set.
 func (b *Binding) Draw(cb vk.CommandBuffer, target Target) error {
-	pipe, err := b.pipes.get(b.dev.Device, target)
+	pipe, err := b.pipes.get(b.dev.Device, target, b.spec)
 	if err != nil {
 		return err
 	}

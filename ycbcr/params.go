@@ -30,7 +30,9 @@ func FromColor(c formats.Color) Params {
 	return Params{Matrix: c.Matrix, Range: c.Range, ChromaLocation: c.ChromaLocation}
 }
 
-// ShaderConstants is the shader path's push-constant block (shaders/shader.frag, 128 bytes).
+// ShaderConstants is the shader path's parameters: the push-constant block of shaders/shader.frag
+// (96 bytes), and the texture and component each channel is read from, which are specialization
+// constants of its pipeline.
 type ShaderConstants struct {
 	Rows    [3][4]float32 // R′G′B′ = Rows · (Y′, Cb, Cr)
 	Scale   [4]float32    // xyz: per-channel scale (UNORM → code/(2^n−1) → range expansion); w: luma u crop
@@ -40,9 +42,9 @@ type ShaderConstants struct {
 	SrcComp [4]int32
 }
 
-// Bytes is the block as the shader reads it (std430 push-constant layout, little endian).
+// Bytes is the push-constant block as the shader reads it (std430 layout, little endian).
 func (c *ShaderConstants) Bytes() []byte {
-	out := make([]byte, 0, 128)
+	out := make([]byte, 0, 96)
 	f := func(v float32) { out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v)) }
 	for _, r := range c.Rows {
 		for _, v := range r {
@@ -54,12 +56,12 @@ func (c *ShaderConstants) Bytes() []byte {
 			f(x)
 		}
 	}
-	for _, v := range [][4]int32{c.SrcTex, c.SrcComp} {
-		for _, x := range v {
-			out = binary.LittleEndian.AppendUint32(out, uint32(x))
-		}
-	}
 	return out
+}
+
+// Spec is the specialization-constant data: Y texture, Y component, Cb texture, ... (int32 each).
+func (c *ShaderConstants) Spec() [6]int32 {
+	return [6]int32{c.SrcTex[0], c.SrcComp[0], c.SrcTex[1], c.SrcComp[1], c.SrcTex[2], c.SrcComp[2]}
 }
 
 // rangeExpansion returns, for n-bit codes normalised to code/(2^n−1), the scale and offset that give

@@ -1,6 +1,7 @@
 package ycbcr
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unsafe"
 
@@ -23,7 +24,7 @@ func shaderModule(dev vk.Device, spv []byte) (vk.ShaderModule, error) {
 
 // newPipeline builds the full-screen-triangle pipeline with a fragment shader, for a render pass's
 // first subpass. Viewport and scissor are dynamic so one pipeline serves every target size.
-func newPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag []byte) (vk.Pipeline, error) {
+func newPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag []byte, spec []int32) (vk.Pipeline, error) {
 	vs, err := shaderModule(dev, shaders.FullscreenVert)
 	if err != nil {
 		return vk.NullPipeline, err
@@ -34,12 +35,24 @@ func newPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag
 		return vk.NullPipeline, err
 	}
 	defer vk.DestroyShaderModule(dev, fs, nil)
+	fragStage := vk.PipelineShaderStageCreateInfo{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageFragmentBit, Module: fs, PName: "main\x00"}
+	if len(spec) > 0 {
+		data := make([]byte, 0, 4*len(spec))
+		entries := make([]vk.SpecializationMapEntry, len(spec))
+		for i, v := range spec {
+			data = binary.LittleEndian.AppendUint32(data, uint32(v))
+			entries[i] = vk.SpecializationMapEntry{ConstantID: uint32(i), Offset: uint32(4 * i), Size: 4}
+		}
+		ptr, free := vkx.CBytes(data)
+		defer free()
+		fragStage.PSpecializationInfo = []vk.SpecializationInfo{{MapEntryCount: uint32(len(spec)), PMapEntries: entries, DataSize: uint(len(data)), PData: ptr}}
+	}
 	ci := []vk.GraphicsPipelineCreateInfo{{
 		SType:      vk.StructureTypeGraphicsPipelineCreateInfo,
 		StageCount: 2,
 		PStages: []vk.PipelineShaderStageCreateInfo{
 			{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageVertexBit, Module: vs, PName: "main\x00"},
-			{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageFragmentBit, Module: fs, PName: "main\x00"},
+			fragStage,
 		},
 		PVertexInputState:   &vk.PipelineVertexInputStateCreateInfo{SType: vk.StructureTypePipelineVertexInputStateCreateInfo},
 		PInputAssemblyState: &vk.PipelineInputAssemblyStateCreateInfo{SType: vk.StructureTypePipelineInputAssemblyStateCreateInfo, Topology: vk.PrimitiveTopologyTriangleList},
@@ -76,37 +89,45 @@ type Target interface {
 	Pass() (vk.RenderPass, vk.Format)
 }
 
-// pipelines caches one pipeline per target format for a layout and fragment shader. A pipeline works
-// with any render pass compatible with the one it was made with, and the toolkit's one-attachment
-// passes are compatible exactly when their formats match, so the format is the key (render pass
-// handles can be destroyed and reused).
-type pipelines struct {
-	layout   vk.PipelineLayout
-	frag     []byte
-	byFormat map[vk.Format]vk.Pipeline
+// pipelineKey identifies a pipeline of one layout and fragment shader. A pipeline works with any
+// render pass compatible with the one it was made with, and the toolkit's one-attachment passes are
+// compatible exactly when their formats match, so the format stands for the pass (render pass
+// handles can be destroyed and reused). spec holds the specialization constants.
+type pipelineKey struct {
+	format vk.Format
+	spec   [6]int32
 }
 
-func (p *pipelines) get(dev vk.Device, t Target) (vk.Pipeline, error) {
+// pipelines caches the pipelines of a layout and fragment shader by key.
+type pipelines struct {
+	layout vk.PipelineLayout
+	frag   []byte
+	nspec  int // how many of key.spec the shader declares
+	byKey  map[pipelineKey]vk.Pipeline
+}
+
+func (p *pipelines) get(dev vk.Device, t Target, spec [6]int32) (vk.Pipeline, error) {
 	rp, format := t.Pass()
-	if pl, ok := p.byFormat[format]; ok {
+	k := pipelineKey{format, spec}
+	if pl, ok := p.byKey[k]; ok {
 		return pl, nil
 	}
-	pl, err := newPipeline(dev, p.layout, rp, p.frag)
+	pl, err := newPipeline(dev, p.layout, rp, p.frag, spec[:p.nspec])
 	if err != nil {
 		return vk.NullPipeline, fmt.Errorf("ycbcr: pipeline: %w", err)
 	}
-	if p.byFormat == nil {
-		p.byFormat = map[vk.Format]vk.Pipeline{}
+	if p.byKey == nil {
+		p.byKey = map[pipelineKey]vk.Pipeline{}
 	}
-	p.byFormat[format] = pl
+	p.byKey[k] = pl
 	return pl, nil
 }
 
 func (p *pipelines) destroy(dev vk.Device) {
-	for _, pl := range p.byFormat {
+	for _, pl := range p.byKey {
 		vk.DestroyPipeline(dev, pl, nil)
 	}
-	p.byFormat = nil
+	p.byKey = nil
 	if p.layout != vk.NullPipelineLayout {
 		vk.DestroyPipelineLayout(dev, p.layout, nil)
 	}

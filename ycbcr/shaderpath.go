@@ -64,7 +64,7 @@ func (sp *ShaderPath) init() error {
 	if sp.pipes.layout, err = newPipelineLayout(d, layout, shaders.ShaderParamsSize); err != nil {
 		return err
 	}
-	sp.pipes.frag = shaders.ShaderFrag
+	sp.pipes.frag, sp.pipes.nspec = shaders.ShaderFrag, shaders.ShaderSpecConstants
 	sp.pool, err = newPool(sp.dev, setsPerPool, setsPerPool*maxTextures)
 	return err
 }

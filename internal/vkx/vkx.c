@@ -229,3 +229,7 @@ VkSamplerYcbcrConversionInfo *vkx_new_conversion_info(VkSamplerYcbcrConversion c
 	if (p) { p->sType = VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO; p->conversion = c; }
 	return p;
 }
+
+// Lookups for the other C files of the package (import.c), which cannot see the statics above.
+void *vkx_instance_proc(VkInstance in, const char *name) { return gipa ? (void *)gipa(in, name) : NULL; }
+void *vkx_device_proc(VkDevice d, const char *name) { return gdpa ? (void *)gdpa(d, name) : NULL; }

@@ -348,3 +348,10 @@ func CreateHeadlessSurface(instance vk.Instance) (vk.Surface, error) {
 	}
 	return *(*vk.Surface)(unsafe.Pointer(&s)), nil
 }
+
+// CBytes copies b into C memory, for pointers that Vulkan structs built by vulkan-go carry (such as
+// VkSpecializationInfo.pData), which must not point into Go memory. Call free when done.
+func CBytes(b []byte) (p unsafe.Pointer, free func()) {
+	p = C.CBytes(b)
+	return p, func() { C.free(p) }
+}

@@ -35,4 +35,28 @@ VkResult vkx_bind_image_planes(VkDevice dev, VkImage image, uint32_t n, const Vk
 VkResult vkx_host_pointer_properties(VkDevice dev, const void *ptr, uint32_t *type_bits);
 VkResult vkx_create_headless_surface(VkInstance instance, VkSurfaceKHR *out);
 VkSamplerYcbcrConversionInfo *vkx_new_conversion_info(VkSamplerYcbcrConversion c);
+
+// Entry-point lookups for the package's other C files.
+void *vkx_instance_proc(VkInstance in, const char *name);
+void *vkx_device_proc(VkDevice d, const char *name);
+
+// import.c: host-pointer import (VK_EXT_external_memory_host), LINEAR external images and the
+// per-frame upload recorder.
+typedef struct {
+	VkBuffer buffer;
+	VkImage image;
+	uint32_t first, count; // regions[first .. first+count)
+} VkxCopy;
+VkResult vkx_import_alignment(VkInstance in, VkPhysicalDevice pd, VkDeviceSize *align);
+VkResult vkx_import_memory(VkDevice d, void *ptr, VkDeviceSize size, uint32_t type_bits, VkDeviceMemory *out);
+VkResult vkx_import_buffer(VkDevice d, void *ptr, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
+                           VkDeviceMemory *mem);
+void vkx_import_free(VkDevice d, VkBuffer b, VkDeviceMemory m);
+VkResult vkx_create_external_image(VkDevice d, VkFormat f, uint32_t w, uint32_t h, VkImageTiling tiling,
+                                   VkImageUsageFlags usage, VkImageCreateFlags flags,
+                                   VkExternalMemoryHandleTypeFlagBits handle, VkImageLayout initial, VkImage *out);
+void vkx_destroy_image(VkDevice d, VkImage img);
+void vkx_subresource_layout(VkDevice d, VkImage img, VkImageAspectFlagBits aspect, VkSubresourceLayout *out);
+void vkx_cmd_upload(VkDevice d, VkCommandBuffer cb, const VkImage *images, uint32_t nimages,
+                    VkImageLayout from, const VkxCopy *copies, uint32_t ncopies, const VkBufferImageCopy *regions);
 #endif
