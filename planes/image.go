@@ -45,7 +45,26 @@ type Image struct {
 	layout  []stagedPlane
 	shifted []stagedPlane // LSB layouts: the sampler path's copy, shifted into the X6/X4 container
 	dev     *present.Device
+
+	// Recording (load.go): every image an upload writes, the copy path's regions computed once, and
+	// scratch for the import path's regions, so that steady-state frames allocate nothing.
+	targets        []uint64
+	stageCopies    []vkx.Copy
+	stageRegions   []vkx.BufferImageCopy
+	scratchCopies  []vkx.Copy
+	scratchRegions []vkx.BufferImageCopy
+
+	importer    *Importer
+	ownImporter bool  // made by the image on first import: destroyed with it
+	importerErr error // why the image could not make one
+	pinned      [maxPlanes]*importEntry
+	npinned     int
+	plan        loadPlan
+	direct      *directProbe
 }
+
+// maxPlanes is the most planes a layout of the table has.
+const maxPlanes = 3
 
 type stagedPlane struct {
 	offset        int
@@ -122,6 +141,7 @@ func (im *Image) init(paths Paths) error {
 			im.Textures = append(im.Textures, tex)
 		}
 	}
+	im.buildStageRegions()
 	return nil
 }
 
@@ -206,8 +226,15 @@ func (im *Image) initMulti() error {
 	return nil
 }
 
-// Destroy frees the images, their memory and the staging buffer. The GPU must be done with them.
+// Destroy frees the images, their memory and the staging buffer, and drops the image's hold on
+// imported host memory (Done). A shared Importer (SetImporter) stays; one the image made itself is
+// destroyed. The GPU must be done with all of them.
 func (im *Image) Destroy() {
+	im.Done()
+	if im.ownImporter && im.importer != nil {
+		im.importer.Destroy()
+	}
+	im.importer, im.ownImporter = nil, false
 	d := im.dev.Device
 	for _, t := range im.Textures {
 		if t.View != vk.NullImageView {

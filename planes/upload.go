@@ -7,6 +7,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
 // Stage copies a frame into the staging buffer: each plane row by row (the frame's stride need not
@@ -48,44 +49,32 @@ func (im *Image) Stage(f *formats.Frame) error {
 	return nil
 }
 
-func colorRange() vk.ImageSubresourceRange {
-	return vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}
-}
-
-func layoutBarrier(img vk.Image, from, to vk.ImageLayout, src, dst vk.AccessFlagBits) vk.ImageMemoryBarrier {
-	return vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
-		Image: img, SubresourceRange: colorRange()}
-}
-
 // RecordUpload records the copies from the staging buffer into every image, leaving them in
 // SHADER_READ_ONLY_OPTIMAL for the fragment shader. Each upload overwrites the whole image, so the
-// old contents are discarded (old layout UNDEFINED).
+// old contents are discarded (old layout UNDEFINED). The regions are computed once (New) and recorded
+// through one C call: no allocation per frame.
 func (im *Image) RecordUpload(cb vk.CommandBuffer) {
-	var images []vk.Image
+	vkx.CmdUpload(im.dev.Device, cb, im.targets, vk.ImageLayoutUndefined, im.stageCopies, im.stageRegions)
+}
+
+// buildStageRegions computes the copy path's regions from the staging layout, and the list of images
+// every upload writes.
+func (im *Image) buildStageRegions() {
+	im.targets = im.targets[:0]
 	if im.Multi != vk.NullImage {
-		images = append(images, im.Multi)
+		im.targets = append(im.targets, vkx.ImageHandle(im.Multi))
 	}
 	for _, t := range im.Textures {
-		images = append(images, t.Image)
+		im.targets = append(im.targets, vkx.ImageHandle(t.Image))
 	}
-	var pre, post []vk.ImageMemoryBarrier
-	for _, img := range images {
-		pre = append(pre, layoutBarrier(img, vk.ImageLayoutUndefined, vk.ImageLayoutTransferDstOptimal, 0, vk.AccessTransferWriteBit))
-		post = append(post, layoutBarrier(img, vk.ImageLayoutTransferDstOptimal, vk.ImageLayoutShaderReadOnlyOptimal,
-			vk.AccessTransferWriteBit, vk.AccessShaderReadBit))
-	}
-	vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTopOfPipeBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit),
-		0, 0, nil, 0, nil, uint32(len(pre)), pre)
-
+	staging := vkx.BufferHandle(im.staging.Handle)
 	pf := im.Format
 	if im.Multi != vk.NullImage {
 		src := im.layout
 		if im.shifted != nil {
 			src = im.shifted
 		}
-		var regions []vk.BufferImageCopy
+		first := len(im.stageRegions)
 		for i, p := range pf.Planes {
 			aspect := vk.ImageAspectColorBit
 			w, h := src[i].width, src[i].height
@@ -94,27 +83,26 @@ func (im *Image) RecordUpload(cb vk.CommandBuffer) {
 			} else if len(p.Channels) == 4 {
 				w = im.PaddedWidth // a packed 4:2:2 image is addressed in texels, two per block
 			}
-			regions = append(regions, vk.BufferImageCopy{
-				BufferOffset:     vk.DeviceSize(src[i].offset),
-				ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(aspect), LayerCount: 1},
-				ImageExtent:      vk.Extent3D{Width: uint32(w), Height: uint32(h), Depth: 1},
-			})
+			im.stageRegions = append(im.stageRegions, region(uint64(src[i].offset), 0, aspect, 0, 0, w, h))
 		}
-		vk.CmdCopyBufferToImage(cb, im.staging.Handle, im.Multi, vk.ImageLayoutTransferDstOptimal, uint32(len(regions)), regions)
+		im.stageCopies = append(im.stageCopies, vkx.Copy{Buffer: staging, Image: vkx.ImageHandle(im.Multi),
+			First: uint32(first), Count: uint32(len(pf.Planes))})
 	}
 	for i, t := range im.Textures {
 		ft := pf.Textures[i]
 		sp := im.layout[ft.Plane]
-		region := vk.BufferImageCopy{
-			BufferOffset:     vk.DeviceSize(sp.offset),
-			BufferRowLength:  uint32(sp.rowBytes / texelBytes(pf, ft)),
-			ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
-			ImageExtent:      vk.Extent3D{Width: uint32(t.Width), Height: uint32(t.Height), Depth: 1},
-		}
-		vk.CmdCopyBufferToImage(cb, im.staging.Handle, t.Image, vk.ImageLayoutTransferDstOptimal, 1, []vk.BufferImageCopy{region})
+		im.stageCopies = append(im.stageCopies, vkx.Copy{Buffer: staging, Image: vkx.ImageHandle(t.Image),
+			First: uint32(len(im.stageRegions)), Count: 1})
+		im.stageRegions = append(im.stageRegions, region(uint64(sp.offset), sp.rowBytes/texelBytes(pf, ft),
+			vk.ImageAspectColorBit, 0, 0, t.Width, t.Height))
 	}
-	vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
-		0, 0, nil, 0, nil, uint32(len(post)), post)
+}
+
+// region is one buffer-to-image copy of a w×h rectangle at (x, y) of an aspect, reading rows of
+// rowLength texels (0: tightly packed) from offset.
+func region(offset uint64, rowLength int, aspect vk.ImageAspectFlagBits, x, y, w, h int) vkx.BufferImageCopy {
+	return vkx.BufferImageCopy{BufferOffset: offset, BufferRowLength: uint32(rowLength), AspectMask: uint32(aspect),
+		LayerCount: 1, OffsetX: int32(x), OffsetY: int32(y), Width: uint32(w), Height: uint32(h), Depth: 1}
 }
 
 // StagedBytes is how many bytes Stage copies on the CPU per frame (the shifted copy included).

@@ -12,6 +12,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -26,6 +27,7 @@ type Config struct {
 	Untimed  bool
 	Path     PathChoice
 	Compare  Compare
+	Upload   planes.Upload
 	// Overrides of the stream's metadata (nil: keep the stream's).
 	Matrix         *formats.Matrix
 	Range          *formats.Range
@@ -49,6 +51,7 @@ type Stats struct {
 	Path                   string  `json:"path"`
 	PathReason             string  `json:"path_reason"`
 	Upload                 string  `json:"upload"`
+	UploadReason           string  `json:"upload_reason"`
 	CPUBytesCopiedPerFrame int     `json:"cpu_bytes_copied_per_frame"`
 	GPUMsPerFrame          float64 `json:"gpu_ms_per_frame"`
 	DecodeMsPerFrame       float64 `json:"decode_ms_per_frame"`
@@ -126,7 +129,7 @@ func (p *Player) open() error {
 	}
 	p.dev = dev
 	p.stats.Device = dev.Info.Name
-	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare); err != nil {
+	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare, p.cfg.Upload); err != nil {
 		return err
 	}
 	return nil
@@ -269,12 +272,26 @@ func (p *Player) loop() error {
 						clockStart = time.Time{}
 					default:
 					}
-				case window.KeyP:
-					p.rend.SetChoice([]PathChoice{PathSampler, PathShader, PathAuto}[(int(p.rend.Choice)+1)%3%3])
-					p.logf("path: %s", p.rend.Choice)
-				case window.KeyC:
-					p.rend.SetCompare((p.rend.Compare + 1) % 2)
-					p.logf("compare: %s", p.rend.Compare)
+				case window.KeyP: // auto → sampler → shader → auto, skipping the sampler where it cannot
+					next := (p.rend.Choice + 1) % 3
+					if next == PathSampler {
+						if err := p.rend.SamplerPossible(); err != nil {
+							p.logf("path: sampler not possible: %v", err)
+							next = PathShader
+						}
+					}
+					p.rend.SetChoice(next)
+					p.logf("path: %s", next)
+				case window.KeyC: // off → split → diff → off; both compare modes need the sampler path
+					next := (p.rend.Compare + 1) % 3
+					if next != CompareOff {
+						if err := p.rend.SamplerPossible(); err != nil {
+							p.logf("compare: needs the sampler path, which cannot express this stream: %v", err)
+							next = CompareOff
+						}
+					}
+					p.rend.SetCompare(next)
+					p.logf("compare: %s", next)
 				case window.KeyI:
 					p.logf("%s", p.infoLine())
 				case window.KeyF:
@@ -366,7 +383,8 @@ func (p *Player) present(f *Frame) error {
 	}
 	prm := p.params(f.Color)
 	if p.off != nil {
-		return p.rend.Draw(f.Picture, prm, f.Aspect, offscreenTarget{p.off}, vk.NullSemaphore, vk.NullSemaphore)
+		f.hold()
+		return p.rend.Draw(f.Picture, prm, f.Aspect, offscreenTarget{p.off}, vk.NullSemaphore, vk.NullSemaphore, f.release)
 	}
 	if p.win.Resized() || p.swap.Suboptimal {
 		if err := p.recreate(); err != nil {
@@ -395,7 +413,8 @@ func (p *Player) present(f *Frame) error {
 		if err != nil {
 			return err
 		}
-		if err := p.rend.Draw(f.Picture, prm, f.Aspect, swapchainTarget{p.swap, idx}, sem, p.done[idx]); err != nil {
+		f.hold()
+		if err := p.rend.Draw(f.Picture, prm, f.Aspect, swapchainTarget{p.swap, idx}, sem, p.done[idx], f.release); err != nil {
 			return err
 		}
 		err = p.swap.Present(idx, p.done[idx])
@@ -434,7 +453,8 @@ func (p *Player) finish(decodeTime time.Duration) error {
 	r := p.rend
 	r.Timer.Finish()
 	s.GPUMsPerFrame = r.Timer.MeanMs()
-	s.Path, s.PathReason, s.Upload = r.Path.String(), r.PathReason, "copy"
+	s.Path, s.PathReason = r.Path.String(), r.PathReason
+	s.Upload, s.UploadReason = r.Loaded.Upload.String(), r.Loaded.Reason
 	if r.format != nil {
 		s.PixelFormat = r.format.Name
 		if r.Path == ycbcr.PathSampler {
@@ -447,7 +467,7 @@ func (p *Player) finish(decodeTime time.Duration) error {
 			s.VkFormat = strings.Join(parts, "+")
 		}
 		s.Matrix, s.Range, s.ChromaLocation = r.params.Matrix.String(), r.params.Range.String(), r.params.ChromaLocation.String()
-		s.CPUBytesCopiedPerFrame = r.slots[0].img.StagedBytes()
+		s.CPUBytesCopiedPerFrame = r.Loaded.CPUBytes
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -70,19 +72,26 @@ func checkScreenshot(t *testing.T, path string, src *Synthetic, n int) {
 }
 
 func TestHeadlessPlayback(t *testing.T) {
-	src := synthetic(t, "nv12", 64, 36, 12)
-	shot := filepath.Join(t.TempDir(), "last.png")
-	stats, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Validate: true, Screenshot: shot})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		upload   planes.Upload
+		cpuBytes int
+	}{{planes.UploadCopy, 64 * 36 * 3 / 2}, {planes.UploadImport, 0}} {
+		t.Run(tc.upload.String(), func(t *testing.T) {
+			src := synthetic(t, "nv12", 64, 36, 12)
+			shot := filepath.Join(t.TempDir(), "last.png")
+			stats, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Validate: true, Screenshot: shot, Upload: tc.upload})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stats.FramesPresented != 12 || stats.FramesDecoded != 12 || stats.FramesDropped != 0 {
+				t.Fatalf("stats %+v: want 12 decoded and presented, none dropped", stats)
+			}
+			if stats.Path != "sampler" || stats.PixelFormat != "nv12" || stats.Upload != tc.upload.String() || stats.CPUBytesCopiedPerFrame != tc.cpuBytes {
+				t.Fatalf("stats %+v", stats)
+			}
+			checkScreenshot(t, shot, src, 12)
+		})
 	}
-	if stats.FramesPresented != 12 || stats.FramesDecoded != 12 || stats.FramesDropped != 0 {
-		t.Fatalf("stats %+v: want 12 decoded and presented, none dropped", stats)
-	}
-	if stats.Path != "sampler" || stats.PixelFormat != "nv12" || stats.CPUBytesCopiedPerFrame != 64*36*3/2 {
-		t.Fatalf("stats %+v", stats)
-	}
-	checkScreenshot(t, shot, src, 12)
 }
 
 func TestSamplerPathRefusedWithReason(t *testing.T) {
@@ -156,4 +165,63 @@ func TestWindowPlayback(t *testing.T) {
 	png.Encode(f, win)
 	f.Close()
 	checkScreenshot(t, windowPNG, src, grabbed)
+}
+
+// TestCompareDiff: in diff mode the picture is |sampler − shader| × DiffGain, which must equal the
+// same difference computed on the CPU from each path's own conversion of that frame.
+func TestCompareDiff(t *testing.T) {
+	src := synthetic(t, "nv12", 48, 24, 3)
+	var got *image.RGBA
+	var shown int
+	var grabErr error
+	_, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Validate: true, Compare: CompareDiff, Frames: 3,
+		OnFrame: func(p *Player, n int) {
+			if n != 3 {
+				return
+			}
+			vk.QueueWaitIdle(p.dev.Queue)
+			grabErr = p.dev.Submit(func(cb vk.CommandBuffer) { p.off.RecordReadback(cb) })
+			got, shown = p.off.RGBA(), n
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grabErr != nil {
+		t.Fatal(grabErr)
+	}
+	dev := vktest.Open(t)
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Destroy()
+	f, err := synth.Moving(src.Format, src.Width, src.Height, shown-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := conv.Convert(f, ycbcr.FromColor(src.Color), ycbcr.PathSampler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := conv.Convert(f, ycbcr.FromColor(src.Color), ycbcr.PathShader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonzero := 0
+	for i := 0; i < len(a.Pix); i += 4 {
+		for c := 0; c < 3; c++ {
+			d := int(a.Pix[i+c]) - int(b.Pix[i+c])
+			if d < 0 {
+				d = -d
+			}
+			want := min(d*DiffGain, 255)
+			if g := int(got.Pix[i+c]); g < want-1 || g > want+1 {
+				t.Fatalf("diff pixel %d channel %d = %d, want %d (|%d − %d| × %d)", i/4, c, g, want, a.Pix[i+c], b.Pix[i+c], DiffGain)
+			}
+			if d != 0 {
+				nonzero++
+			}
+		}
+	}
+	t.Logf("%d of %d values differ between the paths", nonzero, 3*len(a.Pix)/4)
 }

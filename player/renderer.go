@@ -41,7 +41,11 @@ type Compare int
 const (
 	CompareOff   Compare = iota
 	CompareSplit         // sampler path left of the middle, shader path right
+	CompareDiff          // |sampler − shader| × DiffGain
 )
+
+// DiffGain amplifies the difference in CompareDiff: one 8-bit step shows as 16.
+const DiffGain = 16
 
 // ParseCompare reads -compare.
 func ParseCompare(s string) (Compare, error) {
@@ -50,19 +54,27 @@ func ParseCompare(s string) (Compare, error) {
 		return CompareOff, nil
 	case "split":
 		return CompareSplit, nil
+	case "diff":
+		return CompareDiff, nil
 	}
-	return 0, fmt.Errorf("bad -compare %q: off or split", s)
+	return 0, fmt.Errorf("bad -compare %q: off, split or diff", s)
 }
 
-func (c Compare) String() string { return [...]string{"off", "split"}[c] }
+func (c Compare) String() string { return [...]string{"off", "split", "diff"}[c] }
 
 // framesInFlight: the CPU stages frame N+1 while the GPU converts frame N.
 const framesInFlight = 2
 
 // slot is everything one frame in flight owns.
 type slot struct {
-	img      *planes.Image
+	img *planes.Image
+	// done is called once the GPU has finished this slot's last frame: it returns the frame's
+	// buffers to the decoder (the import path reads them straight from there).
+	done     func()
 	bindings map[ycbcr.Path]*ycbcr.Binding
+	// diff mode: each path's picture at the video's size, and the difference pass over them
+	pictures map[ycbcr.Path]*present.Offscreen
+	diff     *ycbcr.Binding
 	cb       vk.CommandBuffer
 	fence    vk.Fence
 	acquired vk.Semaphore
@@ -82,9 +94,15 @@ type Renderer struct {
 
 	// Timer measures each frame's upload and conversion on the GPU (nil without timestamps).
 	Timer *present.GPUTimer
+	// Upload is how planes reach the GPU; Loaded says what the last frame used and why.
+	Upload   planes.Upload
+	Loaded   planes.Loaded
+	importer *planes.Importer
 
 	slots  []*slot
 	cur    int
+	diff   *ycbcr.Diff
+	dirty  bool // the path or compare mode changed: rebuild at the next frame
 	format *formats.PixelFormat
 	width  int
 	height int
@@ -92,18 +110,18 @@ type Renderer struct {
 }
 
 // NewRenderer prepares the conversion paths and frame slots.
-func NewRenderer(dev *present.Device, choice PathChoice, compare Compare) (*Renderer, error) {
+func NewRenderer(dev *present.Device, choice PathChoice, compare Compare, upload planes.Upload) (*Renderer, error) {
 	conv, err := ycbcr.NewConverter(dev)
 	if err != nil {
 		return nil, err
 	}
-	r := &Renderer{Dev: dev, Conv: conv, Choice: choice, Compare: compare}
+	r := &Renderer{Dev: dev, Conv: conv, Choice: choice, Compare: compare, Upload: upload}
 	if r.Timer, err = dev.NewGPUTimer(framesInFlight); err != nil {
 		conv.Destroy()
 		return nil, err
 	}
 	for i := 0; i < framesInFlight; i++ {
-		s := &slot{bindings: map[ycbcr.Path]*ycbcr.Binding{}}
+		s := &slot{bindings: map[ycbcr.Path]*ycbcr.Binding{}, pictures: map[ycbcr.Path]*present.Offscreen{}}
 		if s.cb, err = dev.NewCommandBuffer(); err == nil {
 			if s.fence, err = dev.NewFence(true); err == nil {
 				s.acquired, err = dev.NewSemaphore()
@@ -136,15 +154,15 @@ func (r *Renderer) choosePath() error {
 			r.Path, r.Key, r.PathReason = ycbcr.PathSampler, k, "sampler expresses it exactly"
 		}
 	}
-	if r.Compare == CompareSplit && err != nil {
-		return fmt.Errorf("-compare split needs the sampler path: %v", err)
+	if r.Compare != CompareOff && err != nil {
+		return fmt.Errorf("-compare %s needs the sampler path: %v", r.Compare, err)
 	}
 	return nil
 }
 
 // paths lists the paths drawn each frame.
 func (r *Renderer) paths() []ycbcr.Path {
-	if r.Compare == CompareSplit {
+	if r.Compare != CompareOff {
 		return []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader}
 	}
 	return []ycbcr.Path{r.Path}
@@ -152,12 +170,17 @@ func (r *Renderer) paths() []ycbcr.Path {
 
 // configure (re)builds images and bindings when the stream's layout, size or metadata change.
 func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
-	if r.format == f.Format && r.width == f.Width && r.height == f.Height && r.params == p {
+	if !r.dirty && r.format == f.Format && r.width == f.Width && r.height == f.Height && r.params == p {
 		return nil
 	}
+	r.dirty = false
 	vk.DeviceWaitIdle(r.Dev.Device)
 	r.releaseImages()
 	r.format, r.width, r.height, r.params = f.Format, f.Width, f.Height, p
+	if err := r.resetImporter(); err != nil {
+		r.format = nil
+		return err
+	}
 	if err := r.choosePath(); err != nil {
 		r.format = nil
 		return err
@@ -174,6 +197,9 @@ func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 			return err
 		}
 		s.img = img
+		if r.importer != nil {
+			img.SetImporter(r.importer)
+		}
 		for _, path := range r.paths() {
 			b, err := r.Conv.Bind(img, p, path)
 			if err != nil {
@@ -182,20 +208,81 @@ func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 			}
 			s.bindings[path] = b
 		}
+		if r.Compare == CompareDiff {
+			if err := r.configureDiff(s, f.Width, f.Height); err != nil {
+				r.format = nil
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// resetImporter starts a new import cache for a new stream layout: a decoder reallocates its buffer
+// pool when the size or format changes, and imports of freed memory must not outlive it.
+func (r *Renderer) resetImporter() error {
+	if r.importer != nil {
+		r.importer.Destroy()
+		r.importer = nil
+	}
+	if r.Upload == planes.UploadCopy || !r.Dev.Extensions[present.ExtExternalMemoryHost] {
+		return nil
+	}
+	imp, err := planes.NewImporter(r.Dev, planes.DefaultImportCapacity)
+	if err != nil {
+		if r.Upload == planes.UploadImport {
+			return fmt.Errorf("-upload import: %w", err)
+		}
+		return nil // auto: the copy path it is
+	}
+	r.importer = imp
+	return nil
+}
+
+// configureDiff gives a slot one picture per path at the video's size and the difference pass.
+func (r *Renderer) configureDiff(s *slot, w, h int) error {
+	if r.diff == nil {
+		d, err := ycbcr.NewDiff(r.Dev)
+		if err != nil {
+			return err
+		}
+		r.diff = d
+	}
+	for _, path := range r.paths() {
+		o, err := r.Dev.NewSampledOffscreen(w, h)
+		if err != nil {
+			return err
+		}
+		s.pictures[path] = o
+	}
+	b, err := r.diff.Bind(s.pictures[ycbcr.PathSampler].View, s.pictures[ycbcr.PathShader].View, DiffGain)
+	if err != nil {
+		return err
+	}
+	s.diff = b
+	return nil
+}
+
+// SamplerPossible says why the sampler path cannot show the current stream (nil when it can, or
+// when nothing is shown yet).
+func (r *Renderer) SamplerPossible() error {
+	if r.format == nil {
+		return nil
+	}
+	_, err := ycbcr.SamplerKey(r.Dev, r.format, r.params)
+	return err
 }
 
 // SetChoice switches the path (the p key); the next frame rebuilds what it needs.
 func (r *Renderer) SetChoice(c PathChoice) {
 	r.Choice = c
-	r.format = nil
+	r.dirty = true
 }
 
 // SetCompare switches the compare mode (the c key).
 func (r *Renderer) SetCompare(c Compare) {
 	r.Compare = c
-	r.format = nil
+	r.dirty = true
 }
 
 // Letterbox fits a picture of display aspect aspect (width/height) centred in a w×h target.
@@ -219,26 +306,55 @@ type Target interface {
 	end(cb vk.CommandBuffer)
 }
 
-// Draw stages f, records its upload and conversion into target, and submits. wait and signal are
-// the swapchain's acquire and render-done semaphores (null for offscreen targets).
-func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Target, wait, signal vk.Semaphore) error {
+// Draw uploads f, records its conversion into target, and submits. wait and signal are the
+// swapchain's acquire and render-done semaphores (null for offscreen targets). done, if not nil,
+// is called once the GPU no longer reads f's memory.
+func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Target, wait, signal vk.Semaphore, done func()) error {
 	if err := r.configure(f, p); err != nil {
+		if done != nil {
+			done()
+		}
 		return err
 	}
 	si := r.cur
 	s := r.slots[si]
 	r.cur = (r.cur + 1) % len(r.slots)
-	if err := r.Dev.WaitFence(s.fence); err != nil {
-		return err
-	}
-	if err := s.img.Stage(f); err != nil {
+	err := r.Dev.WaitFence(s.fence)
+	s.finish()
+	s.done = done
+	if err != nil {
 		return err
 	}
 	if err := present.Begin(s.cb); err != nil {
 		return err
 	}
 	r.Timer.Start(s.cb, si)
-	s.img.RecordUpload(s.cb)
+	loaded, err := s.img.Load(s.cb, f, r.Upload)
+	if err != nil {
+		return err
+	}
+	r.Loaded = loaded
+	if r.Compare == CompareDiff {
+		// Each path into its own picture, then their difference into the target.
+		for _, path := range r.paths() {
+			o := s.pictures[path]
+			present.BeginPass(s.cb, o.RenderPass, o.Framebuffer, o.Width, o.Height)
+			present.SetViewport(s.cb, 0, 0, o.Width, o.Height)
+			if err := s.bindings[path].Draw(s.cb, o); err != nil {
+				return err
+			}
+			vk.CmdEndRenderPass(s.cb)
+		}
+		w, h := t.begin(s.cb)
+		x, y, vw, vh := Letterbox(w, h, aspect)
+		present.SetViewport(s.cb, x, y, vw, vh)
+		if err := s.diff.Draw(s.cb, t); err != nil {
+			return err
+		}
+		t.end(s.cb)
+		r.Timer.Stop(s.cb, si)
+		return r.Dev.SubmitFrame(s.cb, wait, signal, s.fence)
+	}
 	w, h := t.begin(s.cb)
 	x, y, vw, vh := Letterbox(w, h, aspect)
 	paths := r.paths()
@@ -271,8 +387,25 @@ func (r *Renderer) WaitNextSlot() error {
 	return vkCheck(vk.WaitForFences(r.Dev.Device, 1, fs, vk.True, ^uint64(0)), "vkWaitForFences")
 }
 
+// finish hands the slot's last frame back: the caller has waited for the slot's fence.
+func (s *slot) finish() {
+	if s.done != nil {
+		s.done()
+		s.done = nil
+	}
+}
+
 func (r *Renderer) releaseImages() {
 	for _, s := range r.slots {
+		s.finish()
+		if s.diff != nil {
+			s.diff.Destroy()
+			s.diff = nil
+		}
+		for k, o := range s.pictures {
+			o.Destroy()
+			delete(s.pictures, k)
+		}
 		for k, b := range s.bindings {
 			b.Destroy()
 			delete(s.bindings, k)
@@ -300,6 +433,12 @@ func (r *Renderer) Destroy() {
 		}
 	}
 	r.slots = nil
+	if r.importer != nil {
+		r.importer.Destroy()
+	}
+	if r.diff != nil {
+		r.diff.Destroy()
+	}
 	r.Timer.Destroy()
 	r.Conv.Destroy()
 }

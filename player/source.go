@@ -1,6 +1,8 @@
 package player
 
 import (
+	"sync/atomic"
+
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 )
@@ -13,10 +15,20 @@ type Frame struct {
 	Aspect  float64       // display aspect ratio (sample aspect ratio included)
 	Damaged bool
 	Release func() // returns the decoder's buffers; nil when there is nothing to return
+	// holds counts the holders besides the first owner: the player keeps the frame on screen (for
+	// redraws and the screenshot) while a frame slot keeps it until the GPU is done reading it.
+	holds int32
 }
 
+// hold adds a holder; each holder calls release once.
+func (f *Frame) hold() { atomic.AddInt32(&f.holds, 1) }
+
+// release drops one holder; the last one returns the buffers.
 func (f *Frame) release() {
-	if f != nil && f.Release != nil {
+	if f == nil || atomic.AddInt32(&f.holds, -1) >= 0 {
+		return
+	}
+	if f.Release != nil {
 		f.Release()
 		f.Release = nil
 	}

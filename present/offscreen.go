@@ -17,6 +17,9 @@ const TargetFormat = vk.FormatR8g8b8a8Unorm
 // into it with the same code that draws into a swapchain image.
 type Offscreen struct {
 	Width, Height int
+	// Sampled targets end their pass in SHADER_READ_ONLY_OPTIMAL, for a later pass to sample them
+	// (the compare modes); others end in TRANSFER_SRC_OPTIMAL, ready to be read back.
+	Sampled       bool
 	Image         vk.Image
 	Memory        vk.DeviceMemory
 	View          vk.ImageView
@@ -44,14 +47,21 @@ func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk
 			ColorAttachmentCount: 1,
 			PColorAttachments:    []vk.AttachmentReference{{Attachment: 0, Layout: vk.ImageLayoutColorAttachmentOptimal}},
 		}},
-		DependencyCount: 1,
+		DependencyCount: 2,
 		PDependencies: []vk.SubpassDependency{{
 			SrcSubpass: vk.SubpassExternal, DstSubpass: 0,
-			SrcStageMask: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit),
+			SrcStageMask: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit),
 			DstStageMask: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
-			// The previous frame's copy-out and colour writes to the same image must finish first.
-			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit),
+			// The previous frame's copy-out, sampling and colour writes of the same image finish first.
+			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit | vk.AccessShaderReadBit),
 			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
+		}, {
+			// What follows (a copy-out, or a later pass sampling the image) sees the colour writes.
+			SrcSubpass: 0, DstSubpass: vk.SubpassExternal,
+			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit),
+			SrcAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
+			DstAccessMask: vk.AccessFlags(vk.AccessTransferReadBit | vk.AccessShaderReadBit),
 		}},
 	}
 	var rp vk.RenderPass
@@ -63,7 +73,16 @@ func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk
 // NewOffscreen creates a width×height TargetFormat image, its render pass and framebuffer, and a
 // host-visible buffer to read it back.
 func (d *Device) NewOffscreen(width, height int) (*Offscreen, error) {
-	o := &Offscreen{Width: width, Height: height, dev: d}
+	return d.newOffscreen(width, height, false)
+}
+
+// NewSampledOffscreen is NewOffscreen for a target a later pass samples (no readback).
+func (d *Device) NewSampledOffscreen(width, height int) (*Offscreen, error) {
+	return d.newOffscreen(width, height, true)
+}
+
+func (d *Device) newOffscreen(width, height int, sampled bool) (*Offscreen, error) {
+	o := &Offscreen{Width: width, Height: height, Sampled: sampled, dev: d}
 	if err := o.init(); err != nil {
 		o.Destroy()
 		return nil, fmt.Errorf("present: offscreen %dx%d: %w", width, height, err)
@@ -79,6 +98,11 @@ func (o *Offscreen) init() error {
 		Samples: vk.SampleCount1Bit, Tiling: vk.ImageTilingOptimal,
 		Usage:       vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit),
 		SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined,
+	}
+	final := vk.ImageLayoutTransferSrcOptimal
+	if o.Sampled {
+		ci.Usage |= vk.ImageUsageFlags(vk.ImageUsageSampledBit)
+		final = vk.ImageLayoutShaderReadOnlyOptimal
 	}
 	var img vk.Image
 	err := vkx.Check(vk.CreateImage(d.Device, ci, nil, &img), "vkCreateImage")
@@ -101,7 +125,7 @@ func (o *Offscreen) init() error {
 	if o.View, err = d.NewView(img, TargetFormat, vk.ImageAspectColorBit, nil); err != nil {
 		return err
 	}
-	if o.RenderPass, err = d.NewRenderPass(TargetFormat, vk.ImageLayoutTransferSrcOptimal); err != nil {
+	if o.RenderPass, err = d.NewRenderPass(TargetFormat, final); err != nil {
 		return err
 	}
 	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: o.RenderPass,
@@ -114,6 +138,9 @@ func (o *Offscreen) init() error {
 		return err
 	}
 	o.Framebuffer = fb
+	if o.Sampled {
+		return nil
+	}
 	o.readback, err = d.NewBuffer(o.Width*o.Height*4, vk.BufferUsageTransferDstBit,
 		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
 	return err

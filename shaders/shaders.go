@@ -28,3 +28,11 @@ const ShaderSpecConstants = 6
 
 // SamplerParamsSize is the size in bytes of sampler.frag's push-constant block.
 const SamplerParamsSize = 8
+
+// DiffFrag draws the amplified absolute difference of two RGBA textures (bindings 0 and 1).
+//
+//go:embed diff.frag.spv
+var DiffFrag []byte
+
+// DiffParamsSize is the size in bytes of diff.frag's push-constant block (the gain).
+const DiffParamsSize = 4

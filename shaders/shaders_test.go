@@ -15,6 +15,7 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"fullscreen.vert": FullscreenVert,
 		"sampler.frag":    SamplerFrag,
 		"shader.frag":     ShaderFrag,
+		"diff.frag":       DiffFrag,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")

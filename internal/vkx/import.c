@@ -6,7 +6,8 @@
 #include <string.h>
 
 // Device-level entry points, looked up once per device. Tests open devices one after the other, so
-// a few slots are enough; the oldest is reused.
+// a few slots are enough; the oldest is reused. (A new device that gets a destroyed one's handle
+// value finds that device's table: the same driver's entry points, as vkx.c's globals assume too.)
 typedef struct {
 	VkDevice dev;
 	PFN_vkCreateBuffer create_buffer;
@@ -71,11 +72,11 @@ VkResult vkx_import_alignment(VkInstance in, VkPhysicalDevice pd, VkDeviceSize *
 }
 
 // import_memory allocates memory of a type in bits that the host pointer can be imported as.
-static VkResult import_memory(Fns *f, void *ptr, VkDeviceSize size, uint32_t bits, VkDeviceMemory *out) {
+static VkResult import_memory(Fns *f, uintptr_t ptr, VkDeviceSize size, uint32_t bits, VkDeviceMemory *out) {
 	if (!f->host_ptr_props)
 		return VK_ERROR_EXTENSION_NOT_PRESENT;
 	VkMemoryHostPointerPropertiesEXT hp = {.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
-	VkResult r = f->host_ptr_props(f->dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, ptr, &hp);
+	VkResult r = f->host_ptr_props(f->dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, (void *)ptr, &hp);
 	if (r != VK_SUCCESS)
 		return r;
 	bits &= hp.memoryTypeBits;
@@ -85,17 +86,17 @@ static VkResult import_memory(Fns *f, void *ptr, VkDeviceSize size, uint32_t bit
 	VkImportMemoryHostPointerInfoEXT imp = {
 		.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
 		.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT,
-		.pHostPointer = ptr};
+		.pHostPointer = (void *)ptr};
 	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = &imp,
 	                           .allocationSize = size, .memoryTypeIndex = type};
 	return f->allocate(f->dev, &ai, NULL, out);
 }
 
-VkResult vkx_import_memory(VkDevice d, void *ptr, VkDeviceSize size, uint32_t type_bits, VkDeviceMemory *out) {
+VkResult vkx_import_memory(VkDevice d, uintptr_t ptr, VkDeviceSize size, uint32_t type_bits, VkDeviceMemory *out) {
 	return import_memory(device_fns(d), ptr, size, type_bits, out);
 }
 
-VkResult vkx_import_buffer(VkDevice d, void *ptr, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
+VkResult vkx_import_buffer(VkDevice d, uintptr_t ptr, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
                            VkDeviceMemory *mem) {
 	Fns *f = device_fns(d);
 	*buf = VK_NULL_HANDLE;
@@ -119,6 +120,18 @@ VkResult vkx_import_buffer(VkDevice d, void *ptr, VkDeviceSize size, VkBufferUsa
 		*buf = VK_NULL_HANDLE;
 		*mem = VK_NULL_HANDLE;
 	}
+	return r;
+}
+
+// Pointers travel as integers: a rounded-down pointer may land in Go memory that cgo must not inspect.
+VkResult vkx_host_pointer_types(VkDevice d, uintptr_t ptr, uint32_t *type_bits) {
+	Fns *f = device_fns(d);
+	*type_bits = 0;
+	if (!f->host_ptr_props)
+		return VK_ERROR_EXTENSION_NOT_PRESENT;
+	VkMemoryHostPointerPropertiesEXT hp = {.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+	VkResult r = f->host_ptr_props(d, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, (void *)ptr, &hp);
+	*type_bits = hp.memoryTypeBits;
 	return r;
 }
 

@@ -41,13 +41,15 @@ func ImportAlignment(instance vk.Instance, pd vk.PhysicalDevice) (uint64, error)
 }
 
 // ImportBuffer makes a VkBuffer (created with VkExternalMemoryBufferCreateInfo HOST_ALLOCATION) over
-// size bytes of host memory at ptr, imported with VkImportMemoryHostPointerInfoEXT into a memory type
-// vkGetMemoryHostPointerPropertiesEXT offers. ptr and size must be multiples of ImportAlignment, and
-// the memory must stay mapped (and, for Go memory, pinned) until FreeImport.
-func ImportBuffer(dev vk.Device, ptr unsafe.Pointer, size uint64, usage vk.BufferUsageFlagBits) (vk.Buffer, vk.DeviceMemory, error) {
+// size bytes of host memory at address ptr, imported with VkImportMemoryHostPointerInfoEXT into a
+// memory type vkGetMemoryHostPointerPropertiesEXT offers. ptr and size must be multiples of
+// ImportAlignment, and the memory must stay mapped (and, for Go memory, pinned) until FreeImport.
+// Addresses are integers here: a pointer rounded down to the alignment may land inside an unrelated
+// Go object, which cgo's pointer checks must not inspect.
+func ImportBuffer(dev vk.Device, ptr uintptr, size uint64, usage vk.BufferUsageFlagBits) (vk.Buffer, vk.DeviceMemory, error) {
 	var b C.VkBuffer
 	var m C.VkDeviceMemory
-	r := C.vkx_import_buffer(cDevice(dev), ptr, C.VkDeviceSize(size), C.VkBufferUsageFlags(usage), &b, &m)
+	r := C.vkx_import_buffer(cDevice(dev), C.uintptr_t(ptr), C.VkDeviceSize(size), C.VkBufferUsageFlags(usage), &b, &m)
 	if err := Check(vk.Result(r), "vkAllocateMemory(VkImportMemoryHostPointerInfoEXT)"); err != nil {
 		return vk.NullBuffer, vk.NullDeviceMemory, err
 	}
@@ -56,13 +58,21 @@ func ImportBuffer(dev vk.Device, ptr unsafe.Pointer, size uint64, usage vk.Buffe
 
 // ImportMemory imports size bytes at ptr as device memory of a type in typeBits (and among those the
 // host pointer can be imported as).
-func ImportMemory(dev vk.Device, ptr unsafe.Pointer, size uint64, typeBits uint32) (vk.DeviceMemory, error) {
+func ImportMemory(dev vk.Device, ptr uintptr, size uint64, typeBits uint32) (vk.DeviceMemory, error) {
 	var m C.VkDeviceMemory
-	r := C.vkx_import_memory(cDevice(dev), ptr, C.VkDeviceSize(size), C.uint32_t(typeBits), &m)
+	r := C.vkx_import_memory(cDevice(dev), C.uintptr_t(ptr), C.VkDeviceSize(size), C.uint32_t(typeBits), &m)
 	if err := Check(vk.Result(r), "vkAllocateMemory(VkImportMemoryHostPointerInfoEXT)"); err != nil {
 		return vk.NullDeviceMemory, err
 	}
 	return *(*vk.DeviceMemory)(unsafe.Pointer(&m)), nil
+}
+
+// HostPointerTypes is vkGetMemoryHostPointerPropertiesEXT for the address ptr: the memory types host
+// memory there can be imported as.
+func HostPointerTypes(dev vk.Device, ptr uintptr) (uint32, error) {
+	var bits C.uint32_t
+	r := C.vkx_host_pointer_types(cDevice(dev), C.uintptr_t(ptr), &bits)
+	return uint32(bits), Check(vk.Result(r), "vkGetMemoryHostPointerPropertiesEXT")
 }
 
 // FreeImport destroys a buffer made by ImportBuffer and frees its memory (either may be null).
@@ -121,7 +131,7 @@ type BufferImageCopy struct {
 
 // Copy is one vkCmdCopyBufferToImage of CmdUpload: regions[First : First+Count] from Buffer to Image.
 type Copy struct {
-	Buffer, Image uint64 // handles, from Handle
+	Buffer, Image uint64 // handles, from BufferHandle and ImageHandle
 	First, Count  uint32
 }
 
@@ -133,8 +143,11 @@ var (
 	_ [unsafe.Sizeof(C.VkxCopy{}) - unsafe.Sizeof(Copy{})]byte
 )
 
-// Handle is a non-dispatchable handle's 64-bit value (vk.Image, vk.Buffer, ...).
-func Handle[T ~*E, E any](h T) uint64 { return uint64(uintptr(unsafe.Pointer(h))) }
+// ImageHandle and BufferHandle are a handle's 64-bit value, for Copy and CmdUpload.
+func ImageHandle(h vk.Image) uint64 { return *(*uint64)(unsafe.Pointer(&h)) }
+
+// BufferHandle: see ImageHandle.
+func BufferHandle(h vk.Buffer) uint64 { return *(*uint64)(unsafe.Pointer(&h)) }
 
 // CmdUpload records an upload without vulkan-go's per-call allocations: each image in images goes
 // from layout from to TRANSFER_DST_OPTIMAL (TOP_OF_PIPE → TRANSFER), the copies run, and every image

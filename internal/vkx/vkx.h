@@ -48,10 +48,11 @@ typedef struct {
 	uint32_t first, count; // regions[first .. first+count)
 } VkxCopy;
 VkResult vkx_import_alignment(VkInstance in, VkPhysicalDevice pd, VkDeviceSize *align);
-VkResult vkx_import_memory(VkDevice d, void *ptr, VkDeviceSize size, uint32_t type_bits, VkDeviceMemory *out);
-VkResult vkx_import_buffer(VkDevice d, void *ptr, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
+VkResult vkx_import_memory(VkDevice d, uintptr_t ptr, VkDeviceSize size, uint32_t type_bits, VkDeviceMemory *out);
+VkResult vkx_import_buffer(VkDevice d, uintptr_t ptr, VkDeviceSize size, VkBufferUsageFlags usage, VkBuffer *buf,
                            VkDeviceMemory *mem);
 void vkx_import_free(VkDevice d, VkBuffer b, VkDeviceMemory m);
+VkResult vkx_host_pointer_types(VkDevice d, uintptr_t ptr, uint32_t *type_bits);
 VkResult vkx_create_external_image(VkDevice d, VkFormat f, uint32_t w, uint32_t h, VkImageTiling tiling,
                                    VkImageUsageFlags usage, VkImageCreateFlags flags,
                                    VkExternalMemoryHandleTypeFlagBits handle, VkImageLayout initial, VkImage *out);

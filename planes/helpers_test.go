@@ -1,0 +1,159 @@
+package planes_test
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"syscall"
+	"testing"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
+)
+
+const page = 4096
+
+func roundUp(v, a int) int { return (v + a - 1) / a * a }
+
+// mapped is a frame in anonymous mmap'd memory, laid out like decode's pool (internal/avx): every
+// plane starts lead bytes after a page boundary, rows padded to 64 bytes, spare bytes after each
+// plane, the whole a number of pages. Go's collector knows nothing of this memory, as of a decoder's.
+type mapped struct {
+	Frame *formats.Frame
+	mem   []byte
+}
+
+func mapFrame(t testing.TB, src *formats.Frame, lead int) *mapped {
+	t.Helper()
+	pf := src.Format
+	type pl struct{ off, stride, rowBytes, h int }
+	var pls []pl
+	off := 0
+	for i, p := range pf.Planes {
+		w, h := pf.PlaneSize(i, src.Width, src.Height)
+		if len(p.Channels) == 4 {
+			w = (src.Width + 1) / 2
+		}
+		rb := w * p.BytesPerTexel
+		off = roundUp(off, page) + lead
+		pls = append(pls, pl{off, roundUp(rb, 64), rb, h})
+		off += (h-1)*roundUp(rb, 64) + rb + 80
+	}
+	mem, err := syscall.Mmap(-1, 0, roundUp(off, page), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatalf("mmap: %v", err)
+	}
+	f := &formats.Frame{Format: pf, Width: src.Width, Height: src.Height}
+	for i, p := range pls {
+		plane := mem[p.off : p.off+(p.h-1)*p.stride+p.rowBytes : p.off+(p.h-1)*p.stride+p.rowBytes]
+		for y := 0; y < p.h; y++ {
+			copy(plane[y*p.stride:y*p.stride+p.rowBytes], src.Planes[i][y*src.Strides[i]:])
+		}
+		f.Planes = append(f.Planes, plane)
+		f.Strides = append(f.Strides, p.stride)
+	}
+	return &mapped{Frame: f, mem: mem}
+}
+
+// unmap frees the memory. The imports made from it must have been forgotten.
+func (m *mapped) unmap(t testing.TB) {
+	t.Helper()
+	if m.mem == nil {
+		return
+	}
+	if err := syscall.Munmap(m.mem); err != nil {
+		t.Fatalf("munmap: %v", err)
+	}
+	m.mem, m.Frame = nil, nil
+}
+
+// render loads f into im by upload how, converts it through path into an offscreen target and reads
+// it back.
+func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params, path ycbcr.Path,
+	how planes.Upload) (*image.RGBA, planes.Loaded, error) {
+	t.Helper()
+	b, err := conv.Bind(im, p, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Destroy()
+	target, err := conv.Dev.NewOffscreen(f.Width, f.Height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Destroy()
+	var loaded planes.Loaded
+	var loadErr, drawErr error
+	err = conv.Dev.Submit(func(cb vk.CommandBuffer) {
+		if loaded, loadErr = im.Load(cb, f, how); loadErr != nil {
+			return
+		}
+		target.Begin(cb)
+		drawErr = b.Draw(cb, target)
+		target.End(cb)
+	})
+	im.Done() // Submit waited for the fence
+	if loadErr != nil {
+		return nil, loaded, loadErr
+	}
+	if err == nil {
+		err = drawErr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return target.RGBA(), loaded, nil
+}
+
+// mismatch compares a read-back RGBA8 picture with per-pixel oracle bounds, as ycbcr's GPU tests do.
+func mismatch(img *image.RGBA, bounds []oracle.Bounds) (fails int, worst float64, where string) {
+	w := img.Rect.Dx()
+	for i, b := range bounds {
+		x, y := i%w, i/w
+		for c := 0; c < 3; c++ {
+			v := float64(img.Pix[img.PixOffset(x, y)+c]) / 255
+			ex := math.Max(b.Lo[c]-v, v-b.Hi[c])
+			if ex > 1e-9 {
+				fails++
+				if ex*255 > worst {
+					worst = ex * 255
+					where = fmt.Sprintf("(%d,%d) channel %d = %.0f, bounds [%.1f, %.1f]", x, y, c, v*255, b.Lo[c]*255, b.Hi[c]*255)
+				}
+			}
+		}
+	}
+	return fails, worst, where
+}
+
+func oracleBounds(t testing.TB, dev *present.Device, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) []oracle.Bounds {
+	t.Helper()
+	prm, err := ycbcr.OracleParams(f.Format, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tol oracle.Tolerance
+	if path == ycbcr.PathSampler {
+		tol = oracle.HardwareTolerance(f.Format.Depth, int(dev.Limits.SubTexelPrecisionBits))
+	} else {
+		prm.X6 = false // the shader path reads exact 16-bit containers
+		tol = oracle.ShaderTolerance(0)
+	}
+	tol.UnormBits = 8
+	return oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)
+}
+
+// firstDiff finds the first pixel where two pictures differ.
+func firstDiff(a, b *image.RGBA) string {
+	for i := range a.Pix {
+		if a.Pix[i] != b.Pix[i] {
+			px := i / 4
+			return fmt.Sprintf("(%d,%d) channel %d: %d vs %d", px%a.Rect.Dx(), px/a.Rect.Dx(), i%4, a.Pix[i], b.Pix[i])
+		}
+	}
+	return ""
+}

@@ -1,0 +1,471 @@
+package planes_test
+
+import (
+	"errors"
+	"image"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+func TestParseUpload(t *testing.T) {
+	for _, u := range []planes.Upload{planes.UploadAuto, planes.UploadCopy, planes.UploadImport, planes.UploadDirect} {
+		got, err := planes.ParseUpload(u.String())
+		if err != nil || got != u {
+			t.Errorf("ParseUpload(%q) = %v, %v", u.String(), got, err)
+		}
+	}
+	if _, err := planes.ParseUpload("zero-copy"); err == nil || !strings.Contains(err.Error(), "auto, copy, import, direct") {
+		t.Errorf("ParseUpload(zero-copy): %v", err)
+	}
+}
+
+func newConverter(t *testing.T) (*present.Device, *ycbcr.Converter) {
+	dev := vktest.Open(t)
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conv.Destroy)
+	return dev, conv
+}
+
+// params: top-left siting is COSITED on both axes, which lavapipe's sampler offers for every format.
+var params = ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+
+// TestUploadPathsAgree converts every layout of the table, at an even and an odd size, through each
+// conversion path it can take, uploaded each way the device offers: every upload must give the same
+// picture bit for bit, the copy path's must lie within the oracle's bounds at every pixel (edges of
+// odd sizes included), and the import path must copy nothing on the CPU. Frames lie in mmap'd memory
+// like a decoder's, with planes on page boundaries and, to exercise the rounding, 192 bytes after one.
+func TestUploadPathsAgree(t *testing.T) {
+	dev, conv := newConverter(t)
+	imported := map[string]int{}
+	for _, pf := range formats.All() {
+		t.Run(pf.Name, func(t *testing.T) {
+			for _, size := range [][2]int{{16, 8}, {63, 47}} {
+				src, err := synth.Noise(pf, size[0], size[1], 7)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, path := range []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader} {
+					if path == ycbcr.PathSampler {
+						if _, err := ycbcr.SamplerKey(dev, pf, params); err != nil {
+							continue
+						}
+					}
+					im, err := planes.New(dev, pf, size[0], size[1], planes.Paths{Sampler: path == ycbcr.PathSampler, Shader: path == ycbcr.PathShader})
+					if err != nil {
+						t.Fatal(err)
+					}
+					ref, loaded, err := render(t, conv, im, src, params, path, planes.UploadCopy)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if loaded.Upload != planes.UploadCopy || loaded.CPUBytes != im.StagedBytes() {
+						t.Errorf("%v copy: loaded %+v, want %d CPU bytes", path, loaded, im.StagedBytes())
+					}
+					if fails, worst, where := mismatch(ref, oracleBounds(t, dev, src, params, path)); fails > 0 {
+						t.Errorf("%dx%d %v copy: %d values outside the oracle's bounds, worst %.2f LSB at %s",
+							size[0], size[1], path, fails, worst, where)
+					}
+					for _, lead := range []int{0, 192} {
+						m := mapFrame(t, src, lead)
+						check := func(how planes.Upload, img *image.RGBA, l planes.Loaded) {
+							if d := firstDiff(ref, img); d != "" {
+								t.Errorf("%dx%d %v %v (lead %d, %s): differs from copy at %s", size[0], size[1], path, how, lead, l.Reason, d)
+							}
+						}
+						img, l, err := render(t, conv, im, m.Frame, params, path, planes.UploadCopy)
+						if err != nil {
+							t.Fatal(err)
+						}
+						check(planes.UploadCopy, img, l)
+						canImport := im.Can(m.Frame, planes.UploadImport)
+						img, l, err = render(t, conv, im, m.Frame, params, path, planes.UploadImport)
+						switch {
+						case canImport == nil && err != nil:
+							t.Errorf("%v import: Can said yes, Load: %v", path, err)
+						case canImport != nil && (err == nil || !errors.Is(err, planes.ErrUnavailable)):
+							t.Errorf("%v import: Can said %v, Load: %v", path, canImport, err)
+						case canImport == nil:
+							check(planes.UploadImport, img, l)
+							if l.Upload != planes.UploadImport || l.CPUBytes != 0 {
+								t.Errorf("%v import: loaded %+v, want 0 CPU bytes", path, l)
+							}
+							imported[path.String()]++
+						}
+						if canImport != nil && path == ycbcr.PathShader {
+							t.Errorf("shader path could not import: %v", canImport)
+						}
+						img, l, err = render(t, conv, im, m.Frame, params, path, planes.UploadAuto)
+						if err != nil {
+							t.Fatal(err)
+						}
+						check(planes.UploadAuto, img, l)
+						if want := map[bool]planes.Upload{true: planes.UploadImport, false: planes.UploadCopy}[canImport == nil]; l.Upload != want {
+							t.Errorf("%v auto took %v, want %v: %s", path, l.Upload, want, l.Reason)
+						}
+						if _, _, err := render(t, conv, im, m.Frame, params, path, planes.UploadDirect); !errors.Is(err, planes.ErrUnavailable) {
+							t.Errorf("%v direct: %v, want a reason", path, err)
+						}
+						if err := im.Importer().ForgetFrame(m.Frame); err != nil {
+							t.Fatal(err)
+						}
+						m.unmap(t)
+					}
+					im.Destroy()
+				}
+			}
+			vktest.Check(t, dev)
+		})
+	}
+	t.Logf("imported and converted: %v", imported)
+	if imported["sampler"] == 0 || imported["shader"] == 0 {
+		t.Fatalf("import path never exercised: %v", imported)
+	}
+}
+
+// TestLSBSamplerFallsBack: LSB-aligned data cannot be imported for the sampler path (it needs the
+// shift only Stage does); Auto copies and says why, while the shader path imports the same frame.
+// lavapipe samples none of the X6/X4 formats LSB layouts map to (3-plane, 2-plane 4:2:2), so there
+// only the shader path's half runs.
+func TestLSBSamplerFallsBack(t *testing.T) {
+	dev := vktest.Open(t)
+	sampled := 0
+	for _, pf := range formats.All() {
+		if pf.SamplerShift == 0 {
+			continue
+		}
+		src, _ := synth.Noise(pf, 32, 16, 1)
+		m := mapFrame(t, src, 0)
+		for _, paths := range []planes.Paths{{Sampler: true}, {Shader: true}, {Sampler: true, Shader: true}} {
+			im, err := planes.New(dev, pf, 32, 16, paths)
+			if err != nil {
+				if paths.Sampler && strings.Contains(err.Error(), "device cannot sample") {
+					continue
+				}
+				t.Fatal(err)
+			}
+			if paths.Sampler {
+				sampled++
+			}
+			err = im.Can(m.Frame, planes.UploadImport)
+			if paths.Sampler != (err != nil) {
+				t.Errorf("%s %+v: Can(import) = %v", pf.Name, paths, err)
+			}
+			if err != nil && !strings.Contains(err.Error(), "shifted left by") {
+				t.Errorf("%s %+v: reason %q does not say why", pf.Name, paths, err)
+			}
+			var l planes.Loaded
+			if err := dev.Submit(func(cb vk.CommandBuffer) { l, err = im.Load(cb, m.Frame, planes.UploadAuto) }); err != nil {
+				t.Fatal(err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]planes.Upload{true: planes.UploadCopy, false: planes.UploadImport}[paths.Sampler]; l.Upload != want {
+				t.Errorf("%s %+v: auto took %v, want %v: %s", pf.Name, paths, l.Upload, want, l.Reason)
+			}
+			im.Done()
+			if err := im.Importer().ForgetFrame(m.Frame); err != nil {
+				t.Fatal(err)
+			}
+			im.Destroy()
+		}
+		m.unmap(t)
+	}
+	if sampled == 0 {
+		t.Logf("the device samples no LSB layout's X6/X4 format: only the shader path was checked")
+	}
+}
+
+// TestImportCache1000Frames plays 1000 frames from a pool of decoder-like buffers through two images
+// in flight that share one import cache. With room for every buffer, the pool is imported once and
+// every later frame is a hit; with less, entries are evicted, but the number of live imports never
+// exceeds the bound. Every 100th frame is converted and compared with the copy path's picture.
+func TestImportCache1000Frames(t *testing.T) {
+	dev, conv := newConverter(t)
+	pf, _ := formats.Lookup("nv12")
+	const w, h, pool, inFlight = 64, 36, 4, 2
+	var frames []*mapped
+	var refs []*image.RGBA
+	ref, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < pool; i++ {
+		src, _ := synth.Moving(pf, w, h, 9*i)
+		frames = append(frames, mapFrame(t, src, 0))
+		img, _, err := render(t, conv, ref, src, params, ycbcr.PathSampler, planes.UploadCopy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, img)
+	}
+	ref.Destroy()
+	defer func() {
+		for _, m := range frames {
+			m.unmap(t)
+		}
+	}()
+	for _, capacity := range []int{pool * 2, inFlight * 2} { // nv12: 2 planes a frame
+		t.Run(map[bool]string{true: "all-hits", false: "evicting"}[capacity == pool*2], func(t *testing.T) {
+			imp, err := planes.NewImporter(dev, capacity)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type slot struct {
+				im    *planes.Image
+				cb    vk.CommandBuffer
+				fence vk.Fence
+			}
+			var slots []slot
+			for i := 0; i < inFlight; i++ {
+				im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				im.SetImporter(imp)
+				cb, err := dev.NewCommandBuffer()
+				if err != nil {
+					t.Fatal(err)
+				}
+				fence, err := dev.NewFence(true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				slots = append(slots, slot{im, cb, fence})
+			}
+			for n := 0; n < 1000; n++ {
+				s := slots[n%inFlight]
+				f := frames[n%pool].Frame
+				if err := dev.WaitFence(s.fence); err != nil {
+					t.Fatal(err)
+				}
+				if n%100 == 99 { // convert this one and compare, through the same image and cache
+					img, l, err := render(t, conv, s.im, f, params, ycbcr.PathSampler, planes.UploadImport)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d := firstDiff(refs[n%pool], img); d != "" || l.CPUBytes != 0 {
+						t.Fatalf("frame %d: %d CPU bytes, differs from the copy path at %s", n, l.CPUBytes, d)
+					}
+					// render waited for its own submission; signal the slot's fence with an empty one.
+					if err := present.Begin(s.cb); err != nil {
+						t.Fatal(err)
+					}
+					if err := dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				if err := present.Begin(s.cb); err != nil {
+					t.Fatal(err)
+				}
+				l, err := s.im.Load(s.cb, f, planes.UploadImport)
+				if err != nil {
+					t.Fatalf("frame %d: %v (%+v)", n, err, imp.Stats())
+				}
+				if l.CPUBytes != 0 {
+					t.Fatalf("frame %d: %d CPU bytes", n, l.CPUBytes)
+				}
+				if err := dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+					t.Fatal(err)
+				}
+				if st := imp.Stats(); st.Live > capacity {
+					t.Fatalf("frame %d: %d live imports, bound %d", n, st.Live, capacity)
+				}
+			}
+			vk.DeviceWaitIdle(dev.Device)
+			st := imp.Stats()
+			t.Logf("capacity %d: %+v", capacity, st)
+			if capacity == pool*2 && (st.Imports != pool*2 || st.Evictions != 0) {
+				t.Errorf("pool of %d frames fits: want %d imports and no eviction, got %+v", pool, pool*2, st)
+			}
+			if capacity < pool*2 && st.Evictions == 0 {
+				t.Errorf("want evictions with capacity %d: %+v", capacity, st)
+			}
+			for _, s := range slots {
+				s.im.Destroy()
+				dev.FreeCommandBuffer(s.cb)
+				vk.DestroyFence(dev.Device, s.fence, nil)
+			}
+			imp.Destroy()
+			vktest.Check(t, dev)
+		})
+	}
+}
+
+// TestForgetBeforeFree: memory a submission may still read cannot be forgotten; once the image is
+// done with it, Forget frees the import, the memory is unmapped and mapped again (usually at the same
+// address) with another picture, and the import path shows the new picture, not a stale import.
+func TestForgetBeforeFree(t *testing.T) {
+	dev, conv := newConverter(t)
+	pf, _ := formats.Lookup("yuv420p")
+	const w, h = 48, 32
+	im, err := planes.New(dev, pf, w, h, planes.Paths{Shader: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer im.Destroy()
+	var lastAddr uintptr
+	reused := 0
+	for round := 0; round < 4; round++ {
+		src, _ := synth.Noise(pf, w, h, uint64(round))
+		want, _, err := render(t, conv, im, src, params, ycbcr.PathShader, planes.UploadCopy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := mapFrame(t, src, 0)
+		addr := uintptr(unsafe.Pointer(&m.Frame.Planes[0][0]))
+		if addr == lastAddr {
+			reused++
+		}
+		lastAddr = addr
+		before := im.Importer()
+		var imports int64
+		if before != nil {
+			imports = before.Stats().Imports
+		}
+		// Load without learning that the GPU finished: the memory is still held.
+		var loadErr error
+		if err := dev.Submit(func(cb vk.CommandBuffer) { _, loadErr = im.Load(cb, m.Frame, planes.UploadImport) }); err != nil || loadErr != nil {
+			t.Fatal(err, loadErr)
+		}
+		imp := im.Importer()
+		if st := imp.Stats(); st.Imports != imports+3 {
+			t.Errorf("round %d: %d imports after the load, want %d: a stale import was reused", round, st.Imports, imports+3)
+		}
+		if err := imp.ForgetFrame(m.Frame); !errors.Is(err, planes.ErrInUse) {
+			t.Fatalf("round %d: Forget of memory in use: %v, want ErrInUse", round, err)
+		}
+		im.Done()
+		got, l, err := render(t, conv, im, m.Frame, params, ycbcr.PathShader, planes.UploadImport)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := firstDiff(want, got); d != "" || l.Upload != planes.UploadImport {
+			t.Fatalf("round %d: %v picture differs from the copy path at %s", round, l.Upload, d)
+		}
+		live := imp.Stats().Live
+		if err := imp.ForgetFrame(m.Frame); err != nil {
+			t.Fatal(err)
+		}
+		if st := imp.Stats(); st.Live != live-3 {
+			t.Errorf("round %d: forget left %d of %d imports", round, st.Live, live)
+		}
+		m.unmap(t)
+	}
+	t.Logf("mapping reused the previous address in %d of 3 rounds", reused)
+}
+
+// TestLoadAllocatesNothing: steady-state loads (cache hits, same layout) allocate no Go memory on
+// either path.
+func TestLoadAllocatesNothing(t *testing.T) {
+	dev := vktest.Open(t)
+	pf, _ := formats.Lookup("yuv420p")
+	src, _ := synth.Noise(pf, 64, 32, 3)
+	m := mapFrame(t, src, 0)
+	defer m.unmap(t)
+	im, err := planes.New(dev, pf, 64, 32, planes.Paths{Sampler: true, Shader: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer im.Destroy()
+	cb, err := dev.NewCommandBuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.FreeCommandBuffer(cb)
+	for _, how := range []planes.Upload{planes.UploadCopy, planes.UploadImport, planes.UploadAuto} {
+		if err := present.Begin(cb); err != nil {
+			t.Fatal(err)
+		}
+		load := func() {
+			if _, err := im.Load(cb, m.Frame, how); err != nil {
+				t.Fatal(err)
+			}
+		}
+		load() // first use: import, plan
+		if n := testing.AllocsPerRun(50, load); n != 0 {
+			t.Errorf("%v: %.1f allocations per load", how, n)
+		}
+		vk.EndCommandBuffer(cb) // recorded, never submitted
+	}
+	im.Done()
+	if err := im.Importer().ForgetFrame(m.Frame); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDirectReason records what the device says about binding decoder-like frames directly as the
+// planes of a LINEAR disjoint image (see direct.go), at sizes and layouts a decoder produces.
+func TestDirectReason(t *testing.T) {
+	dev := vktest.Open(t)
+	for _, c := range []struct {
+		name string
+		w, h int
+	}{{"yuv420p", 1920, 1080}, {"nv12", 1280, 720}, {"p010le", 1920, 1080}, {"yuv444p", 640, 360}, {"yuv420p", 63, 47},
+		{"yuyv422", 640, 360}, {"yuv420p16le", 1920, 1080}} {
+		pf, _ := formats.Lookup(c.name)
+		src, err := formats.NewFrame(pf, c.w, c.h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := mapFrame(t, src, 0)
+		im, err := planes.New(dev, pf, c.w, c.h, planes.Paths{Sampler: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = im.Can(m.Frame, planes.UploadDirect)
+		if !errors.Is(err, planes.ErrUnavailable) {
+			t.Errorf("%s %dx%d: direct: %v", c.name, c.w, c.h, err)
+		}
+		t.Logf("%s %dx%d strides %v: direct: %v", c.name, c.w, c.h, m.Frame.Strides, err)
+		im.Destroy()
+		m.unmap(t)
+	}
+
+	// Planes each in a mapping as large as the whole image pass every device check on lavapipe: what
+	// is left is the layout question (direct.go).
+	pf, _ := formats.Lookup("yuv420p")
+	const w, h = 1920, 1080
+	f := &formats.Frame{Format: pf, Width: w, Height: h}
+	var maps [][]byte
+	for i := range pf.Planes {
+		pw, _ := pf.PlaneSize(i, w, h)
+		mem, err := syscall.Mmap(-1, 0, w*h*3/2, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maps = append(maps, mem)
+		f.Planes = append(f.Planes, mem) // the whole mapping: a plane's span is taken from its slice
+		f.Strides = append(f.Strides, pw)
+	}
+	defer func() {
+		for _, m := range maps {
+			syscall.Munmap(m)
+		}
+	}()
+	im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer im.Destroy()
+	err = im.Can(f, planes.UploadDirect)
+	t.Logf("yuv420p %dx%d, each plane in a mapping of the whole image's size: direct: %v", w, h, err)
+	if !errors.Is(err, planes.ErrUnavailable) {
+		t.Errorf("direct: %v", err)
+	}
+}

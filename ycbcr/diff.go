@@ -1,0 +1,93 @@
+package ycbcr
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/shaders"
+)
+
+// Diff draws the amplified absolute difference of two pictures: the sampler path's and the shader
+// path's of the same frame, so a viewer sees where, and how much, they disagree.
+type Diff struct {
+	Sampler   vk.Sampler
+	SetLayout vk.DescriptorSetLayout
+	pipes     pipelines
+	pool      vk.DescriptorPool
+	dev       *present.Device
+}
+
+// NewDiff prepares the difference pass.
+func NewDiff(dev *present.Device) (*Diff, error) {
+	df := &Diff{dev: dev}
+	if err := df.init(); err != nil {
+		df.Destroy()
+		return nil, fmt.Errorf("ycbcr: diff: %w", err)
+	}
+	return df, nil
+}
+
+func (df *Diff) init() error {
+	d := df.dev.Device
+	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
+		MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest, MipmapMode: vk.SamplerMipmapModeNearest,
+		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
+		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
+	var s vk.Sampler
+	err := vkx.Check(vk.CreateSampler(d, si, nil, &s), "vkCreateSampler")
+	si.Free()
+	if err != nil {
+		return err
+	}
+	df.Sampler = s
+	bindings := make([]vk.DescriptorSetLayoutBinding, 2)
+	for i := range bindings {
+		bindings[i] = vk.DescriptorSetLayoutBinding{Binding: uint32(i), DescriptorType: vk.DescriptorTypeCombinedImageSampler,
+			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit)}
+	}
+	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 2, PBindings: bindings}
+	var layout vk.DescriptorSetLayout
+	err = vkx.Check(vk.CreateDescriptorSetLayout(d, li, nil, &layout), "vkCreateDescriptorSetLayout")
+	li.Free()
+	if err != nil {
+		return err
+	}
+	df.SetLayout = layout
+	if df.pipes.layout, err = newPipelineLayout(d, layout, shaders.DiffParamsSize); err != nil {
+		return err
+	}
+	df.pipes.frag = shaders.DiffFrag
+	df.pool, err = newPool(df.dev, setsPerPool, setsPerPool*2)
+	return err
+}
+
+// Bind makes the descriptor set for two pictures (in SHADER_READ_ONLY_OPTIMAL) and a gain.
+func (df *Diff) Bind(samplerPath, shaderPath vk.ImageView, gain float32) (*Binding, error) {
+	set, err := allocateSet(df.dev.Device, df.pool, df.SetLayout)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: diff: %w", err)
+	}
+	writeImages(df.dev.Device, set, []vk.ImageView{samplerPath, shaderPath}, df.Sampler)
+	push := binary.LittleEndian.AppendUint32(nil, math.Float32bits(gain))
+	return &Binding{set: set, pool: df.pool, pipes: &df.pipes, push: push, dev: df.dev}, nil
+}
+
+// Destroy frees what NewDiff made. The GPU must be done with it.
+func (df *Diff) Destroy() {
+	d := df.dev.Device
+	df.pipes.destroy(d)
+	if df.pool != vk.NullDescriptorPool {
+		vk.DestroyDescriptorPool(d, df.pool, nil)
+	}
+	if df.SetLayout != vk.NullDescriptorSetLayout {
+		vk.DestroyDescriptorSetLayout(d, df.SetLayout, nil)
+	}
+	if df.Sampler != vk.NullSampler {
+		vk.DestroySampler(d, df.Sampler, nil)
+	}
+}
