@@ -6,6 +6,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -359,15 +360,14 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 	x, y, vw, vh := Letterbox(w, h, aspect)
 	paths := r.paths()
 	for i, path := range paths {
-		present.SetViewport(s.cb, x, y, vw, vh)
+		sx, sw := x, vw
 		if len(paths) == 2 { // split: each path draws its half of the picture, same viewport
-			half := vw / 2
-			sx, sw := x, half
+			sw = vw / 2
 			if i == 1 {
-				sx, sw = x+half, vw-half
+				sx, sw = x+vw/2, vw-vw/2
 			}
-			vk.CmdSetScissor(s.cb, 0, 1, []vk.Rect2D{{Offset: vk.Offset2D{X: int32(sx), Y: int32(y)}, Extent: vk.Extent2D{Width: uint32(sw), Height: uint32(vh)}}})
 		}
+		vkx.SetViewport(s.cb, x, y, vw, vh, sx, y, sw, vh)
 		if err := s.bindings[path].Draw(s.cb, t); err != nil {
 			return err
 		}

@@ -431,11 +431,9 @@ func (d *Device) Submit(record func(cb vk.CommandBuffer)) error {
 		return fmt.Errorf("present: %w", err)
 	}
 	defer vk.DestroyFence(d.Device, fence, nil)
-	si := []vk.SubmitInfo{{SType: vk.StructureTypeSubmitInfo, CommandBufferCount: 1, PCommandBuffers: cbs}}
-	if err := vkx.Check(vk.QueueSubmit(d.Queue, 1, si, fence), "vkQueueSubmit"); err != nil {
+	if err := vkx.QueueSubmit(d.Queue, cbs[0], vk.NullSemaphore, 0, vk.NullSemaphore, fence); err != nil {
 		return fmt.Errorf("present: %w", err)
 	}
-	si[0].Free()
 	if err := vkx.Check(vk.WaitForFences(d.Device, 1, []vk.Fence{fence}, vk.True, ^uint64(0)), "vkWaitForFences"); err != nil {
 		return fmt.Errorf("present: %w", err)
 	}

@@ -19,14 +19,14 @@ type Offscreen struct {
 	Width, Height int
 	// Sampled targets end their pass in SHADER_READ_ONLY_OPTIMAL, for a later pass to sample them
 	// (the compare modes); others end in TRANSFER_SRC_OPTIMAL, ready to be read back.
-	Sampled       bool
-	Image         vk.Image
-	Memory        vk.DeviceMemory
-	View          vk.ImageView
-	RenderPass    vk.RenderPass
-	Framebuffer   vk.Framebuffer
-	readback      *Buffer
-	dev           *Device
+	Sampled     bool
+	Image       vk.Image
+	Memory      vk.DeviceMemory
+	View        vk.ImageView
+	RenderPass  vk.RenderPass
+	Framebuffer vk.Framebuffer
+	readback    *Buffer
+	dev         *Device
 }
 
 // NewRenderPass makes a one-subpass render pass that clears a TargetFormat attachment and leaves it in
@@ -183,8 +183,7 @@ func BeginPass(cb vk.CommandBuffer, rp vk.RenderPass, fb vk.Framebuffer, w, h in
 
 // SetViewport sets the viewport and scissor to a rectangle (letterboxing uses a smaller one).
 func SetViewport(cb vk.CommandBuffer, x, y, w, h int) {
-	vk.CmdSetViewport(cb, 0, 1, []vk.Viewport{{X: float32(x), Y: float32(y), Width: float32(w), Height: float32(h), MinDepth: 0, MaxDepth: 1}})
-	vk.CmdSetScissor(cb, 0, 1, []vk.Rect2D{{Offset: vk.Offset2D{X: int32(x), Y: int32(y)}, Extent: vk.Extent2D{Width: uint32(w), Height: uint32(h)}}})
+	vkx.SetViewport(cb, x, y, w, h, x, y, w, h)
 }
 
 // End ends the render pass and copies the image into the readback buffer.

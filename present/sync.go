@@ -69,20 +69,9 @@ func (d *Device) SubmitFrame(cb vk.CommandBuffer, wait, signal vk.Semaphore, fen
 	if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
 		return fmt.Errorf("present: %w", err)
 	}
-	si := vk.SubmitInfo{SType: vk.StructureTypeSubmitInfo, CommandBufferCount: 1, PCommandBuffers: []vk.CommandBuffer{cb}}
-	if wait != vk.NullSemaphore {
-		si.WaitSemaphoreCount = 1
-		si.PWaitSemaphores = []vk.Semaphore{wait}
-		si.PWaitDstStageMask = []vk.PipelineStageFlags{vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)}
-	}
-	if signal != vk.NullSemaphore {
-		si.SignalSemaphoreCount = 1
-		si.PSignalSemaphores = []vk.Semaphore{signal}
-	}
-	sis := []vk.SubmitInfo{si}
-	err := vkx.Check(vk.QueueSubmit(d.Queue, 1, sis, fence), "vkQueueSubmit")
-	sis[0].Free()
-	if err != nil {
+	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
+	stage := vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)
+	if err := vkx.QueueSubmit(d.Queue, cb, wait, stage, signal, fence); err != nil {
 		return fmt.Errorf("present: %w", err)
 	}
 	return nil

@@ -1,7 +1,6 @@
 package ycbcr
 
 import (
-	"encoding/binary"
 	"fmt"
 	"unsafe"
 
@@ -23,7 +22,8 @@ func shaderModule(dev vk.Device, spv []byte) (vk.ShaderModule, error) {
 }
 
 // newPipeline builds the full-screen-triangle pipeline with a fragment shader, for a render pass's
-// first subpass. Viewport and scissor are dynamic so one pipeline serves every target size.
+// first subpass. Viewport and scissor are dynamic so one pipeline serves every target size. It is
+// made in C (vkx): vulkan-go's vkCreateGraphicsPipelines wrapper may free its arguments mid-call.
 func newPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag []byte, spec []int32) (vk.Pipeline, error) {
 	vs, err := shaderModule(dev, shaders.FullscreenVert)
 	if err != nil {
@@ -35,43 +35,7 @@ func newPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag
 		return vk.NullPipeline, err
 	}
 	defer vk.DestroyShaderModule(dev, fs, nil)
-	fragStage := vk.PipelineShaderStageCreateInfo{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageFragmentBit, Module: fs, PName: "main\x00"}
-	if len(spec) > 0 {
-		data := make([]byte, 0, 4*len(spec))
-		entries := make([]vk.SpecializationMapEntry, len(spec))
-		for i, v := range spec {
-			data = binary.LittleEndian.AppendUint32(data, uint32(v))
-			entries[i] = vk.SpecializationMapEntry{ConstantID: uint32(i), Offset: uint32(4 * i), Size: 4}
-		}
-		ptr, free := vkx.CBytes(data)
-		defer free()
-		fragStage.PSpecializationInfo = []vk.SpecializationInfo{{MapEntryCount: uint32(len(spec)), PMapEntries: entries, DataSize: uint(len(data)), PData: ptr}}
-	}
-	ci := []vk.GraphicsPipelineCreateInfo{{
-		SType:      vk.StructureTypeGraphicsPipelineCreateInfo,
-		StageCount: 2,
-		PStages: []vk.PipelineShaderStageCreateInfo{
-			{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: vk.ShaderStageVertexBit, Module: vs, PName: "main\x00"},
-			fragStage,
-		},
-		PVertexInputState:   &vk.PipelineVertexInputStateCreateInfo{SType: vk.StructureTypePipelineVertexInputStateCreateInfo},
-		PInputAssemblyState: &vk.PipelineInputAssemblyStateCreateInfo{SType: vk.StructureTypePipelineInputAssemblyStateCreateInfo, Topology: vk.PrimitiveTopologyTriangleList},
-		PViewportState:      &vk.PipelineViewportStateCreateInfo{SType: vk.StructureTypePipelineViewportStateCreateInfo, ViewportCount: 1, ScissorCount: 1},
-		PRasterizationState: &vk.PipelineRasterizationStateCreateInfo{SType: vk.StructureTypePipelineRasterizationStateCreateInfo,
-			PolygonMode: vk.PolygonModeFill, CullMode: vk.CullModeFlags(vk.CullModeNone), FrontFace: vk.FrontFaceCounterClockwise, LineWidth: 1},
-		PMultisampleState: &vk.PipelineMultisampleStateCreateInfo{SType: vk.StructureTypePipelineMultisampleStateCreateInfo, RasterizationSamples: vk.SampleCount1Bit},
-		PColorBlendState: &vk.PipelineColorBlendStateCreateInfo{SType: vk.StructureTypePipelineColorBlendStateCreateInfo, AttachmentCount: 1,
-			PAttachments: []vk.PipelineColorBlendAttachmentState{{ColorWriteMask: vk.ColorComponentFlags(
-				vk.ColorComponentRBit | vk.ColorComponentGBit | vk.ColorComponentBBit | vk.ColorComponentABit)}}},
-		PDynamicState: &vk.PipelineDynamicStateCreateInfo{SType: vk.StructureTypePipelineDynamicStateCreateInfo, DynamicStateCount: 2,
-			PDynamicStates: []vk.DynamicState{vk.DynamicStateViewport, vk.DynamicStateScissor}},
-		Layout:     layout,
-		RenderPass: rp,
-	}}
-	pipes := make([]vk.Pipeline, 1)
-	err = vkx.Check(vk.CreateGraphicsPipelines(dev, vk.NullPipelineCache, 1, ci, nil, pipes), "vkCreateGraphicsPipelines")
-	ci[0].Free()
-	return pipes[0], err
+	return vkx.FullscreenPipeline(dev, layout, rp, vs, fs, spec)
 }
 
 func newPipelineLayout(dev vk.Device, set vk.DescriptorSetLayout, pushBytes uint32) (vk.PipelineLayout, error) {
@@ -154,13 +118,7 @@ func allocateSet(dev vk.Device, pool vk.DescriptorPool, layout vk.DescriptorSetL
 }
 
 func writeImages(dev vk.Device, set vk.DescriptorSet, views []vk.ImageView, sampler vk.Sampler) {
-	writes := make([]vk.WriteDescriptorSet, len(views))
-	for i, v := range views {
-		writes[i] = vk.WriteDescriptorSet{SType: vk.StructureTypeWriteDescriptorSet, DstSet: set, DstBinding: uint32(i),
-			DescriptorCount: 1, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
-			PImageInfo: []vk.DescriptorImageInfo{{Sampler: sampler, ImageView: v, ImageLayout: vk.ImageLayoutShaderReadOnlyOptimal}}}
-	}
-	vk.UpdateDescriptorSets(dev, uint32(len(writes)), writes, 0, nil)
+	vkx.WriteImages(dev, set, views, sampler, vk.ImageLayoutShaderReadOnlyOptimal)
 }
 
 func draw(cb vk.CommandBuffer, pipe vk.Pipeline, layout vk.PipelineLayout, set vk.DescriptorSet, push []byte) {

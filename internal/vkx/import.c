@@ -29,6 +29,16 @@ static pthread_mutex_t fns_mu = PTHREAD_MUTEX_INITIALIZER;
 static Fns fns[SLOTS];
 static int fns_next;
 
+// vkx_import_forget_device drops the entry points cached for a device handle: a device created
+// later at the same address must look its own up (the old ones may point into an unloaded layer).
+void vkx_import_forget_device(VkDevice d) {
+	pthread_mutex_lock(&fns_mu);
+	for (int i = 0; i < SLOTS; i++) {
+		if (fns[i].dev == d) memset(&fns[i], 0, sizeof fns[i]);
+	}
+	pthread_mutex_unlock(&fns_mu);
+}
+
 static Fns *device_fns(VkDevice d) {
 	pthread_mutex_lock(&fns_mu);
 	for (int i = 0; i < SLOTS; i++) {

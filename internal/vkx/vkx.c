@@ -27,6 +27,7 @@ int vkx_load(const char *name) {
 	lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) return -1;
 	gipa = (PFN_vkGetInstanceProcAddr)dlsym(lib, "vkGetInstanceProcAddr");
+	vkx_calls_load(lib);
 	return gipa ? 0 : -2;
 }
 
@@ -49,10 +50,13 @@ int vkx_load_instance(VkInstance in) {
 }
 
 void vkx_load_device(VkDevice d) {
-	p_create_conv = (void *)gdpa(d, "vkCreateSamplerYcbcrConversion");
-	p_destroy_conv = (void *)gdpa(d, "vkDestroySamplerYcbcrConversion");
-	p_image_reqs2 = (void *)gdpa(d, "vkGetImageMemoryRequirements2");
-	p_bind_image2 = (void *)gdpa(d, "vkBindImageMemory2");
+	vkx_import_forget_device(d);
+	// Core 1.1 functions through the loader's exported trampolines, which dispatch on the device
+	// handle: right for every device in the process, whatever layers each was created with.
+	p_create_conv = (void *)dlsym(lib, "vkCreateSamplerYcbcrConversion");
+	p_destroy_conv = (void *)dlsym(lib, "vkDestroySamplerYcbcrConversion");
+	p_image_reqs2 = (void *)dlsym(lib, "vkGetImageMemoryRequirements2");
+	p_bind_image2 = (void *)dlsym(lib, "vkBindImageMemory2");
 	p_host_ptr_props = (void *)gdpa(d, "vkGetMemoryHostPointerPropertiesEXT");
 }
 

@@ -60,4 +60,15 @@ void vkx_destroy_image(VkDevice d, VkImage img);
 void vkx_subresource_layout(VkDevice d, VkImage img, VkImageAspectFlagBits aspect, VkSubresourceLayout *out);
 void vkx_cmd_upload(VkDevice d, VkCommandBuffer cb, const VkImage *images, uint32_t nimages,
                     VkImageLayout from, const VkxCopy *copies, uint32_t ncopies, const VkBufferImageCopy *regions);
+// calls.c
+void vkx_calls_load(void *lib);
+VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
+                          VkSemaphore signal, VkFence fence);
+VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
+                                 VkShaderModule fs, const int32_t *spec, uint32_t nspec, VkPipeline *out);
+void vkx_write_images(VkDevice d, VkDescriptorSet set, const VkImageView *views, uint32_t n, VkSampler sampler,
+                      VkImageLayout layout);
+void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint32_t h, int32_t sx, int32_t sy,
+                      uint32_t sw, uint32_t sh);
+void vkx_import_forget_device(VkDevice d);
 #endif

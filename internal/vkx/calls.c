@@ -1,0 +1,97 @@
+// calls.c: Vulkan 1.0 calls that vulkan-go makes unsafe. Its wrappers for functions taking a slice of
+// structs (vkQueueSubmit, vkCreateGraphicsPipelines, vkUpdateDescriptorSets, vkCmdSetViewport, ...)
+// copy the slice to C memory and free it from a finalizer that can run while the call is still in
+// the driver: a use-after-free seen as crashes inside the validation layer. These take plain values
+// and build the structs on the C stack. They call the loader's exported trampolines.
+#include "vkx.h"
+#include <dlfcn.h>
+
+static PFN_vkQueueSubmit p_submit;
+static PFN_vkCreateGraphicsPipelines p_create_pipelines;
+static PFN_vkUpdateDescriptorSets p_update_sets;
+static PFN_vkCmdSetViewport p_set_viewport;
+static PFN_vkCmdSetScissor p_set_scissor;
+
+void vkx_calls_load(void *lib) {
+	p_submit = (PFN_vkQueueSubmit)dlsym(lib, "vkQueueSubmit");
+	p_create_pipelines = (PFN_vkCreateGraphicsPipelines)dlsym(lib, "vkCreateGraphicsPipelines");
+	p_update_sets = (PFN_vkUpdateDescriptorSets)dlsym(lib, "vkUpdateDescriptorSets");
+	p_set_viewport = (PFN_vkCmdSetViewport)dlsym(lib, "vkCmdSetViewport");
+	p_set_scissor = (PFN_vkCmdSetScissor)dlsym(lib, "vkCmdSetScissor");
+}
+
+VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
+                          VkSemaphore signal, VkFence fence) {
+	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+	if (wait) {
+		si.waitSemaphoreCount = 1;
+		si.pWaitSemaphores = &wait;
+		si.pWaitDstStageMask = &stage;
+	}
+	if (signal) {
+		si.signalSemaphoreCount = 1;
+		si.pSignalSemaphores = &signal;
+	}
+	return p_submit(q, 1, &si, fence);
+}
+
+VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
+                                 VkShaderModule fs, const int32_t *spec, uint32_t nspec, VkPipeline *out) {
+	VkSpecializationMapEntry entries[16];
+	if (nspec > 16) return VK_ERROR_UNKNOWN;
+	for (uint32_t i = 0; i < nspec; i++)
+		entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = 4 * i, .size = 4};
+	VkSpecializationInfo si = {.mapEntryCount = nspec, .pMapEntries = entries, .dataSize = 4 * nspec, .pData = spec};
+	VkPipelineShaderStageCreateInfo stages[2] = {
+		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+		 .module = vs, .pName = "main"},
+		{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+		 .module = fs, .pName = "main", .pSpecializationInfo = nspec ? &si : NULL},
+	};
+	VkPipelineVertexInputStateCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+	VkPipelineInputAssemblyStateCreateInfo ia = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+	                                             .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+	VkPipelineViewportStateCreateInfo vp = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+	                                        .viewportCount = 1, .scissorCount = 1};
+	VkPipelineRasterizationStateCreateInfo rs = {.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+	                                             .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE,
+	                                             .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1};
+	VkPipelineMultisampleStateCreateInfo ms = {.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+	                                           .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+	VkPipelineColorBlendAttachmentState att = {.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+	                                                             VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT};
+	VkPipelineColorBlendStateCreateInfo cb = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+	                                          .attachmentCount = 1, .pAttachments = &att};
+	VkDynamicState dyn[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+	VkPipelineDynamicStateCreateInfo ds = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+	                                       .dynamicStateCount = 2, .pDynamicStates = dyn};
+	VkGraphicsPipelineCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .stageCount = 2,
+	                                   .pStages = stages, .pVertexInputState = &vi, .pInputAssemblyState = &ia,
+	                                   .pViewportState = &vp, .pRasterizationState = &rs, .pMultisampleState = &ms,
+	                                   .pColorBlendState = &cb, .pDynamicState = &ds, .layout = layout,
+	                                   .renderPass = rp};
+	return p_create_pipelines(d, VK_NULL_HANDLE, 1, &ci, NULL, out);
+}
+
+void vkx_write_images(VkDevice d, VkDescriptorSet set, const VkImageView *views, uint32_t n, VkSampler sampler,
+                      VkImageLayout layout) {
+	VkDescriptorImageInfo infos[8];
+	VkWriteDescriptorSet writes[8];
+	if (n > 8) n = 8;
+	for (uint32_t i = 0; i < n; i++) {
+		infos[i] = (VkDescriptorImageInfo){.sampler = sampler, .imageView = views[i], .imageLayout = layout};
+		writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
+		                                   .dstBinding = i, .descriptorCount = 1,
+		                                   .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+		                                   .pImageInfo = &infos[i]};
+	}
+	p_update_sets(d, n, writes, 0, NULL);
+}
+
+void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint32_t h, int32_t sx, int32_t sy,
+                      uint32_t sw, uint32_t sh) {
+	VkViewport v = {.x = (float)x, .y = (float)y, .width = (float)w, .height = (float)h, .minDepth = 0, .maxDepth = 1};
+	VkRect2D r = {.offset = {sx, sy}, .extent = {sw, sh}};
+	p_set_viewport(cb, 0, 1, &v);
+	p_set_scissor(cb, 0, 1, &r);
+}
