@@ -323,12 +323,8 @@ func (p *Player) loop() error {
 			continue
 		}
 		if d.err != nil {
-			if errors.Is(d.err, io.EOF) {
-				if p.win == nil || p.cfg.Frames > 0 {
-					return p.finish(decodeTime)
-				}
-				paused = true // at the end: keep showing the last frame, seeking still works
-				continue
+			if errors.Is(d.err, io.EOF) { // the end: stop, as mpv and ffplay -autoexit do
+				return p.finish(decodeTime)
 			}
 			return d.err
 		}
