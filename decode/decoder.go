@@ -167,10 +167,20 @@ func (d *Decoder) open() error {
 	d.fillInfo(codec)
 	d.streamCl = d.info.Color
 	// Announce a conversion up front when the stream declares its format; frames of other formats
-	// met later (mid-stream changes) add their own notice.
+	// met later (mid-stream changes) add their own notice. A format swscale cannot read (rgb4, bgr4:
+	// bitstream formats it only writes) is refused here, rather than announced as a conversion and
+	// then failed at the first frame.
 	if pf := cp.PixelFormat(); pf != astiav.PixelFormatNone {
 		if _, ok := formats.Lookup(pf.Name()); !ok {
 			if t, err := chooseTarget(pf); err == nil {
+				if w, h := cp.Width(), cp.Height(); w > 0 && h > 0 {
+					c, err := newConverter(convKey{int(pf), w, h, d.streamCl}, t)
+					if err != nil {
+						return fmt.Errorf("decode: open %s: %w: %s (swscale cannot convert it to %s)", d.url,
+							ErrUnsupportedPixelFormat, pf.Name(), t.dst.Name)
+					}
+					c.free()
+				}
 				d.notice(t.notice)
 			}
 		}

@@ -14,6 +14,9 @@ var (
 	ErrNoVideo = errors.New("no video stream")
 	// ErrUnsupportedCodec: FFmpeg has no decoder for the video stream's codec.
 	ErrUnsupportedCodec = errors.New("unsupported codec")
+	// ErrUnsupportedPixelFormat: the stream's pixel format is outside the formats table and swscale
+	// cannot convert it either (rgb4, bgr4).
+	ErrUnsupportedPixelFormat = errors.New("unsupported pixel format")
 	// ErrTooLarge: the picture is larger than Options.MaxWidth × Options.MaxHeight.
 	ErrTooLarge = errors.New("picture too large")
 	// ErrTimeout: a demuxer call took longer than Options.Timeout.

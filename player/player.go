@@ -12,6 +12,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
@@ -91,27 +92,38 @@ func (p *Player) logf(format string, args ...any) {
 // Play plays src until it ends, Frames are presented, or the user quits.
 func Play(src Source, cfg Config) (*Stats, error) {
 	p := &Player{cfg: cfg, src: src, start: time.Now()}
-	defer p.close()
-	if err := p.open(); err != nil {
-		return nil, err
-	}
-	if err := p.loop(); err != nil {
-		return nil, err
-	}
-	if cfg.Screenshot != "" {
-		if err := p.screenshot(cfg.Screenshot); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Validate {
-		if msgs := p.dev.ValidationMessages(); len(msgs) > 0 {
+	err := p.play()
+	// Close before draining the validation messages: destroying the device is when the layer
+	// reports objects that were never destroyed.
+	validating := p.dev != nil && cfg.Validate
+	p.close()
+	if validating {
+		if msgs := vkx.Messages(); len(msgs) > 0 {
 			for _, m := range msgs {
 				p.logf("%s", m.Text)
 			}
-			return nil, fmt.Errorf("%d validation message(s)", len(msgs))
+			if err == nil {
+				err = fmt.Errorf("%d validation message(s)", len(msgs))
+			}
 		}
 	}
+	if err != nil {
+		return nil, err
+	}
 	return &p.stats, nil
+}
+
+func (p *Player) play() error {
+	if err := p.open(); err != nil {
+		return err
+	}
+	if err := p.loop(); err != nil {
+		return err
+	}
+	if p.cfg.Screenshot != "" {
+		return p.screenshot(p.cfg.Screenshot)
+	}
+	return nil
 }
 
 func (p *Player) open() error {

@@ -98,7 +98,7 @@ func instanceLayers() map[string]bool {
 	var n uint32
 	vk.EnumerateInstanceLayerProperties(&n, nil)
 	props := make([]vk.LayerProperties, n)
-	vk.EnumerateInstanceLayerProperties(&n, props)
+	vkx.NoGC(func() { vk.EnumerateInstanceLayerProperties(&n, props) })
 	out := map[string]bool{}
 	for _, p := range props[:n] {
 		p.Deref()
@@ -111,7 +111,7 @@ func instanceExtensions() map[string]bool {
 	var n uint32
 	vk.EnumerateInstanceExtensionProperties("", &n, nil)
 	props := make([]vk.ExtensionProperties, n)
-	vk.EnumerateInstanceExtensionProperties("", &n, props)
+	vkx.NoGC(func() { vk.EnumerateInstanceExtensionProperties("", &n, props) })
 	out := map[string]bool{}
 	for _, p := range props[:n] {
 		p.Deref()
@@ -124,7 +124,7 @@ func deviceExtensions(pd vk.PhysicalDevice) map[string]bool {
 	var n uint32
 	vk.EnumerateDeviceExtensionProperties(pd, "", &n, nil)
 	props := make([]vk.ExtensionProperties, n)
-	vk.EnumerateDeviceExtensionProperties(pd, "", &n, props)
+	vkx.NoGC(func() { vk.EnumerateDeviceExtensionProperties(pd, "", &n, props) })
 	out := map[string]bool{}
 	for _, p := range props[:n] {
 		p.Deref()
@@ -309,7 +309,7 @@ func (d *Device) open(opts Options) error {
 	var nq uint32
 	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &nq, nil)
 	qs := make([]vk.QueueFamilyProperties, nq)
-	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &nq, qs)
+	vkx.NoGC(func() { vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &nq, qs) })
 	family := -1
 	for i, q := range qs[:nq] {
 		q.Deref()

@@ -199,13 +199,17 @@ func (o *Offscreen) RecordReadback(cb vk.CommandBuffer) {
 		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
 		ImageExtent:      vk.Extent3D{Width: uint32(o.Width), Height: uint32(o.Height), Depth: 1},
 	}
-	vk.CmdCopyImageToBuffer(cb, o.Image, vk.ImageLayoutTransferSrcOptimal, o.readback.Handle, 1, []vk.BufferImageCopy{region})
+	vkx.NoGC(func() {
+		vk.CmdCopyImageToBuffer(cb, o.Image, vk.ImageLayoutTransferSrcOptimal, o.readback.Handle, 1, []vk.BufferImageCopy{region})
+	})
 	barrier := vk.BufferMemoryBarrier{SType: vk.StructureTypeBufferMemoryBarrier,
 		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
 		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
 		Buffer: o.readback.Handle, Size: vk.DeviceSize(vk.WholeSize)}
-	vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
-		0, 0, nil, 1, []vk.BufferMemoryBarrier{barrier}, 0, nil)
+	vkx.NoGC(func() {
+		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
+			0, 0, nil, 1, []vk.BufferMemoryBarrier{barrier}, 0, nil)
+	})
 }
 
 // RGBA returns what the last submitted End copied back, once its submission has completed.

@@ -63,7 +63,7 @@ func (s *Swapchain) pickFormat() error {
 	var n uint32
 	vk.GetPhysicalDeviceSurfaceFormats(s.dev.Physical, s.Surface, &n, nil)
 	fs := make([]vk.SurfaceFormat, n)
-	vk.GetPhysicalDeviceSurfaceFormats(s.dev.Physical, s.Surface, &n, fs)
+	vkx.NoGC(func() { vk.GetPhysicalDeviceSurfaceFormats(s.dev.Physical, s.Surface, &n, fs) })
 	for _, want := range []vk.Format{vk.FormatB8g8r8a8Unorm, vk.FormatR8g8b8a8Unorm, vk.FormatA2b10g10r10UnormPack32} {
 		for _, f := range fs[:n] {
 			f.Deref()

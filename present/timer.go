@@ -27,7 +27,7 @@ func (d *Device) NewGPUTimer(slots int) (*GPUTimer, error) {
 	var n uint32
 	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &n, nil)
 	qs := make([]vk.QueueFamilyProperties, n)
-	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &n, qs)
+	vkx.NoGC(func() { vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &n, qs) })
 	qs[d.QueueFamily].Deref()
 	bits := qs[d.QueueFamily].TimestampValidBits
 	if bits == 0 || d.Limits.TimestampPeriod == 0 {

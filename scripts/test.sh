@@ -15,3 +15,5 @@ echo "== go test"
 run=(xvfb-run -a -s "-screen 0 1280x720x24")
 command -v xvfb-run >/dev/null || { echo "error: xvfb-run missing (make deps installs it)" >&2; exit 1; }
 "${run[@]}" "$GO" test -count=1 -timeout 12m ./... 2>&1 | tee /tmp/ycbcrkit-test.log
+echo "== fuzz (8 targets × 7 s)"
+scripts/fuzz.sh

@@ -102,6 +102,9 @@ func chromaAxis(size, log2 int, pos float64) (scale, offset float64) {
 
 // Shader computes the shader path's constants for a width×height picture of layout pf.
 func (p Params) Shader(pf *formats.PixelFormat, width, height int) (*ShaderConstants, error) {
+	if width <= 0 || height <= 0 {
+		return nil, fmt.Errorf("ycbcr: picture size %dx%d: must be positive", width, height)
+	}
 	c := &ShaderConstants{}
 	var rows [3][3]float64
 	expand := true

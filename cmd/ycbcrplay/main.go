@@ -11,8 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/asticode/go-astiav"
+
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
@@ -29,8 +32,11 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -frames N                 stop after N presented frames
   -untimed                  do not wait for timestamps
   -path auto|sampler|shader
-  -compare off|split        split: sampler path left, shader path right
-  -upload auto|copy         how planes reach the GPU (copy through a staging buffer)
+  -compare off|split|diff   split: sampler path left, shader path right; diff: their absolute
+                            difference ×16
+  -upload auto|copy|import  how planes reach the GPU: copy through a staging buffer, or import the
+                            decoder's own page-aligned buffers (no CPU copy); auto: import where
+                            the device and layout allow it
   -screenshot FILE.png      at exit, write the last presented frame as PNG: video size, cropped, RGB
   -stats                    at exit, print one JSON object to stdout
   -matrix NAME -range tv|pc -chroma-loc NAME   override the stream's metadata (FFmpeg's names:
@@ -38,6 +44,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             topleft, top, bottomleft, bottom)
   -device N  -list-devices
   -validate                 Khronos validation layer on; any message is an error
+  -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
+                            damaged input gets one summary notice
 
 Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s, . step, p switch path, c compare, i info,
 f fullscreen, q/Esc quit.
@@ -53,7 +61,21 @@ func fail(stderr io.Writer, err error) int {
 	return 1
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+// options is what the command line asks for.
+type options struct {
+	help, list, stats bool
+	ffmpegLog         bool   // -v: FFmpeg's own log on stderr
+	url, name         string // url "" means the bundled default clip; name is for titles and messages
+	cfg               player.Config
+}
+
+// usageError is a malformed command line (exit status 2); other parse errors are bad values (1).
+type usageError struct{ error }
+
+// parseArgs reads the command line. It opens nothing (no file, no device, no window), so that it can
+// be fuzzed; run does the rest.
+func parseArgs(args []string) (options, error) {
+	var o options
 	fs := flag.NewFlagSet("ycbcrplay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	headless := fs.Bool("headless", !window.Available(), "")
@@ -63,23 +85,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	compare := fs.String("compare", "off", "")
 	upload := fs.String("upload", "auto", "")
 	shot := fs.String("screenshot", "", "")
-	stats := fs.Bool("stats", false, "")
+	fs.BoolVar(&o.stats, "stats", false, "")
 	matrix := fs.String("matrix", "", "")
 	rng := fs.String("range", "", "")
 	loc := fs.String("chroma-loc", "", "")
 	dev := fs.Int("device", -1, "")
-	list := fs.Bool("list-devices", false, "")
+	fs.BoolVar(&o.list, "list-devices", false, "")
 	validate := fs.Bool("validate", false, "")
+	fs.BoolVar(&o.ffmpegLog, "v", false, "")
 	// Flags may come before or after FILE, as with most players.
 	var inputs []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if err == flag.ErrHelp {
-				fmt.Fprint(stdout, usageText)
-				return 0
+				o.help = true
+				return o, nil
 			}
-			fmt.Fprintf(stderr, "error: %v (see ycbcrplay -h)\n", err)
-			return 2
+			return o, usageError{err}
 		}
 		if fs.NArg() == 0 {
 			break
@@ -87,7 +109,74 @@ func run(args []string, stdout, stderr io.Writer) int {
 		inputs = append(inputs, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if *list {
+	if o.list {
+		return o, nil
+	}
+	if len(inputs) > 1 {
+		return o, usageError{fmt.Errorf("one input at most, got %d", len(inputs))}
+	}
+	if len(inputs) == 1 {
+		if inputs[0] == "" {
+			// An empty FILE (an unset "$VAR") would otherwise mean "no FILE": the default clip.
+			return o, usageError{fmt.Errorf("empty FILE argument")}
+		}
+		o.url, o.name = inputs[0], filepath.Base(inputs[0])
+	}
+	cfg := player.Config{Headless: *headless, Frames: *frames, Untimed: *untimed, Device: *dev,
+		Validate: *validate, Screenshot: *shot}
+	var err error
+	if cfg.Path, err = player.ParsePath(*path); err != nil {
+		return o, err
+	}
+	if cfg.Compare, err = player.ParseCompare(*compare); err != nil {
+		return o, err
+	}
+	if cfg.Upload, err = planes.ParseUpload(*upload); err != nil || cfg.Upload == planes.UploadDirect {
+		return o, fmt.Errorf("bad -upload %q: auto, copy or import", *upload)
+	}
+	if *frames < 0 {
+		return o, fmt.Errorf("bad -frames %d: must be ≥ 0", *frames)
+	}
+	if *matrix != "" {
+		m, err := formats.ParseMatrix(*matrix)
+		if err != nil {
+			return o, err
+		}
+		cfg.Matrix = &m
+	}
+	if *rng != "" {
+		r, err := formats.ParseRange(*rng)
+		if err != nil {
+			return o, err
+		}
+		cfg.Range = &r
+	}
+	if *loc != "" {
+		l, err := formats.ParseChromaLocation(*loc)
+		if err != nil {
+			return o, err
+		}
+		cfg.ChromaLocation = &l
+	}
+	o.cfg = cfg
+	return o, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args)
+	if err != nil {
+		if _, ok := err.(usageError); ok {
+			// One line, as fail writes it: a flag name may contain a newline.
+			fmt.Fprintf(stderr, "error: %s (see ycbcrplay -h)\n", strings.ReplaceAll(err.Error(), "\n", " "))
+			return 2
+		}
+		return fail(stderr, err)
+	}
+	if o.help {
+		fmt.Fprint(stdout, usageText)
+		return 0
+	}
+	if o.list {
 		devs, err := present.ListDevices()
 		if err != nil {
 			return fail(stderr, err)
@@ -97,50 +186,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if len(inputs) > 1 {
-		fmt.Fprintf(stderr, "error: one input at most, got %d (see ycbcrplay -h)\n", len(inputs))
-		return 2
+	// FFmpeg logs to the process's stderr on its own (a damaged H.264 stream gives a line per broken
+	// macroblock row). Quiet unless -v: errors reach the user as one "error:" line, and damage is
+	// counted (-stats frames_damaged) and summed up in one notice below.
+	if o.ffmpegLog {
+		astiav.SetLogLevel(astiav.LogLevelWarning)
+	} else {
+		astiav.SetLogLevel(astiav.LogLevelQuiet)
 	}
-	url, name := "", ""
-	if len(inputs) == 1 {
-		url, name = inputs[0], filepath.Base(inputs[0])
-	}
-	cfg := player.Config{Headless: *headless, Frames: *frames, Untimed: *untimed, Device: *dev,
-		Validate: *validate, Screenshot: *shot, Log: stderr}
-	var err error
-	if cfg.Path, err = player.ParsePath(*path); err != nil {
-		return fail(stderr, err)
-	}
-	if cfg.Compare, err = player.ParseCompare(*compare); err != nil {
-		return fail(stderr, err)
-	}
-	if *upload != "auto" && *upload != "copy" {
-		return fail(stderr, fmt.Errorf("bad -upload %q: auto or copy (zero-copy import is not built yet)", *upload))
-	}
-	if *frames < 0 {
-		return fail(stderr, fmt.Errorf("bad -frames %d: must be ≥ 0", *frames))
-	}
-	if *matrix != "" {
-		m, err := formats.ParseMatrix(*matrix)
-		if err != nil {
-			return fail(stderr, err)
-		}
-		cfg.Matrix = &m
-	}
-	if *rng != "" {
-		r, err := formats.ParseRange(*rng)
-		if err != nil {
-			return fail(stderr, err)
-		}
-		cfg.Range = &r
-	}
-	if *loc != "" {
-		l, err := formats.ParseChromaLocation(*loc)
-		if err != nil {
-			return fail(stderr, err)
-		}
-		cfg.ChromaLocation = &l
-	}
+	url, name, cfg := o.url, o.name, o.cfg
+	cfg.Log = stderr
 
 	if url == "" {
 		tmp, err := os.CreateTemp("", "ycbcrplay-default-*.mkv")
@@ -158,17 +213,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	for _, n := range d.Notices() {
-		fmt.Fprintln(stderr, n)
+	// Notices accumulate (conversions met mid-stream add theirs); each is printed once.
+	shown := 0
+	notices := func() {
+		all := d.Notices()
+		for _, n := range all[shown:] {
+			fmt.Fprintln(stderr, n)
+		}
+		shown = len(all)
 	}
+	notices()
 	st, err := player.Play(&decoderSource{d: d, name: name}, cfg)
-	for _, n := range d.Notices() {
-		fmt.Fprintln(stderr, n)
+	notices()
+	if ds := d.Stats(); ds.Damaged+ds.Skipped+ds.ReadErrors > 0 {
+		fmt.Fprintf(stderr, "notice: damaged input: %d frame(s) with concealed errors, %d decode error(s) and %d read error(s) skipped (-v shows FFmpeg's messages)\n",
+			ds.Damaged, ds.Skipped, ds.ReadErrors)
 	}
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if *stats {
+	if st.FramesDecoded == 0 {
+		// The input ended cleanly before its first picture (a file cut inside its first frame):
+		// playing nothing is a failure, not success.
+		ds := d.Stats()
+		return fail(stderr, fmt.Errorf("%s: no picture could be decoded: the input ends before its first frame (%d video packet(s) read)", name, ds.Packets))
+	}
+	if o.stats {
 		enc := json.NewEncoder(stdout)
 		if err := enc.Encode(st); err != nil {
 			return fail(stderr, err)

@@ -72,8 +72,12 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Call + ": " + ResultName(e.Result) }
 
-// Check turns a VkResult into an error naming the call; nil for VK_SUCCESS.
+// Check turns a VkResult into an error naming the call; nil for VK_SUCCESS. Tests can make it
+// report a failure that did not happen (InjectFault, fault.go).
 func Check(r vk.Result, call string) error {
+	if faultsArmed.Load() {
+		r = injected(r, call)
+	}
 	if r == vk.Success {
 		return nil
 	}

@@ -146,6 +146,11 @@ func (p *Picture) Validate() error {
 	if p.Width <= 0 || p.Height <= 0 {
 		return fmt.Errorf("oracle: bad size %dx%d", p.Width, p.Height)
 	}
+	if p.Width > math.MaxInt32 || p.Height > math.MaxInt32 {
+		// The plane lengths checked below are products of the sizes: larger sizes could overflow int
+		// and wrap to a length that matches empty planes (found by FuzzValidate).
+		return fmt.Errorf("oracle: size %dx%d too large", p.Width, p.Height)
+	}
 	if p.Log2ChromaW < 0 || p.Log2ChromaW > 4 || p.Log2ChromaH < 0 || p.Log2ChromaH > 4 {
 		return fmt.Errorf("oracle: bad chroma subsampling 2^%d×2^%d", p.Log2ChromaW, p.Log2ChromaH)
 	}

@@ -1,0 +1,159 @@
+package bench
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/present"
+)
+
+// newDrawPass makes the render pass the conversion is timed in. It differs from present's offscreen
+// pass in one way: the attachment's load op is DONT_CARE, not CLEAR. The conversion's full-screen
+// triangle writes every pixel, so a clear would only add a pass over the target that is not part of
+// converting (and that some GPUs do for free and others not, which would blur the comparison).
+// Pipelines are compatible with it: compatibility ignores load and store ops.
+func newDrawPass(d *present.Device) (vk.RenderPass, error) {
+	ci := &vk.RenderPassCreateInfo{
+		SType:           vk.StructureTypeRenderPassCreateInfo,
+		AttachmentCount: 1,
+		PAttachments: []vk.AttachmentDescription{{
+			Format: present.TargetFormat, Samples: vk.SampleCount1Bit,
+			LoadOp: vk.AttachmentLoadOpDontCare, StoreOp: vk.AttachmentStoreOpStore,
+			StencilLoadOp: vk.AttachmentLoadOpDontCare, StencilStoreOp: vk.AttachmentStoreOpDontCare,
+			InitialLayout: vk.ImageLayoutUndefined, FinalLayout: vk.ImageLayoutTransferSrcOptimal,
+		}},
+		SubpassCount: 1,
+		PSubpasses: []vk.SubpassDescription{{
+			PipelineBindPoint:    vk.PipelineBindPointGraphics,
+			ColorAttachmentCount: 1,
+			PColorAttachments:    []vk.AttachmentReference{{Attachment: 0, Layout: vk.ImageLayoutColorAttachmentOptimal}},
+		}},
+		DependencyCount: 2,
+		PDependencies: []vk.SubpassDependency{{
+			// An earlier frame's read-back and colour writes to the same image finish first.
+			SrcSubpass: vk.SubpassExternal, DstSubpass: 0,
+			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit),
+			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit),
+			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
+		}, {
+			// The sanity read-back copies the image right after the pass.
+			SrcSubpass: 0, DstSubpass: vk.SubpassExternal,
+			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageTransferBit),
+			SrcAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
+			DstAccessMask: vk.AccessFlags(vk.AccessTransferReadBit),
+		}},
+	}
+	var rp vk.RenderPass
+	err := vkx.Check(vk.CreateRenderPass(d.Device, ci, nil, &rp), "vkCreateRenderPass")
+	ci.Free()
+	if err != nil {
+		return vk.NullRenderPass, fmt.Errorf("bench: render pass: %w", err)
+	}
+	return rp, nil
+}
+
+// target is an RGBA8 image of the frame's size that the conversion draws into. Unlike
+// present.Offscreen it carries no read-back buffer: a run keeps many of them, and a 4320p read-back
+// buffer is 133 MB of host memory each.
+type target struct {
+	w, h  int
+	image vk.Image
+	mem   vk.DeviceMemory
+	view  vk.ImageView
+	fb    vk.Framebuffer
+	rp    vk.RenderPass
+	dev   *present.Device
+}
+
+// Pass implements ycbcr.Target.
+func (t *target) Pass() (vk.RenderPass, vk.Format) { return t.rp, present.TargetFormat }
+
+func newTarget(d *present.Device, rp vk.RenderPass, w, h int) (*target, error) {
+	t := &target{w: w, h: h, rp: rp, dev: d}
+	if err := t.init(); err != nil {
+		t.destroy()
+		return nil, fmt.Errorf("bench: target %dx%d: %w", w, h, err)
+	}
+	return t, nil
+}
+
+func (t *target) init() error {
+	d := t.dev
+	ci := &vk.ImageCreateInfo{
+		SType: vk.StructureTypeImageCreateInfo, ImageType: vk.ImageType2d, Format: present.TargetFormat,
+		Extent: vk.Extent3D{Width: uint32(t.w), Height: uint32(t.h), Depth: 1}, MipLevels: 1, ArrayLayers: 1,
+		Samples: vk.SampleCount1Bit, Tiling: vk.ImageTilingOptimal,
+		Usage:       vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit),
+		SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined,
+	}
+	// Locals, not fields, receive handles: cgo refuses a pointer into a struct holding Go pointers.
+	var img vk.Image
+	err := vkx.Check(vk.CreateImage(d.Device, ci, nil, &img), "vkCreateImage")
+	ci.Free()
+	if err != nil {
+		return err
+	}
+	t.image = img
+	var req vk.MemoryRequirements
+	vk.GetImageMemoryRequirements(d.Device, t.image, &req)
+	req.Deref()
+	if t.mem, err = d.Allocate(req.Size, req.MemoryTypeBits, vk.MemoryPropertyDeviceLocalBit); err != nil {
+		return err
+	}
+	if err := vkx.Check(vk.BindImageMemory(d.Device, t.image, t.mem, 0), "vkBindImageMemory"); err != nil {
+		return err
+	}
+	if t.view, err = d.NewView(t.image, present.TargetFormat, vk.ImageAspectColorBit, nil); err != nil {
+		return err
+	}
+	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: t.rp,
+		AttachmentCount: 1, PAttachments: []vk.ImageView{t.view},
+		Width: uint32(t.w), Height: uint32(t.h), Layers: 1}
+	var fb vk.Framebuffer
+	err = vkx.Check(vk.CreateFramebuffer(d.Device, fci, nil, &fb), "vkCreateFramebuffer")
+	fci.Free()
+	t.fb = fb
+	return err
+}
+
+// begin starts the render pass over the whole target with a full-size viewport.
+func (t *target) begin(cb vk.CommandBuffer) {
+	present.BeginPass(cb, t.rp, t.fb, t.w, t.h) // its clear value is ignored: the load op is DONT_CARE
+	present.SetViewport(cb, 0, 0, t.w, t.h)
+}
+
+// recordReadback copies the image (TRANSFER_SRC after the pass) into buf and makes it visible to
+// the host.
+func (t *target) recordReadback(cb vk.CommandBuffer, buf *present.Buffer) {
+	region := vk.BufferImageCopy{
+		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
+		ImageExtent:      vk.Extent3D{Width: uint32(t.w), Height: uint32(t.h), Depth: 1},
+	}
+	vk.CmdCopyImageToBuffer(cb, t.image, vk.ImageLayoutTransferSrcOptimal, buf.Handle, 1, []vk.BufferImageCopy{region})
+	barrier := vk.BufferMemoryBarrier{SType: vk.StructureTypeBufferMemoryBarrier,
+		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
+		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
+		Buffer: buf.Handle, Size: vk.DeviceSize(vk.WholeSize)}
+	vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
+		0, 0, nil, 1, []vk.BufferMemoryBarrier{barrier}, 0, nil)
+}
+
+func (t *target) destroy() {
+	dev := t.dev.Device
+	if t.fb != vk.NullFramebuffer {
+		vk.DestroyFramebuffer(dev, t.fb, nil)
+	}
+	if t.view != vk.NullImageView {
+		vk.DestroyImageView(dev, t.view, nil)
+	}
+	if t.image != vk.NullImage {
+		vk.DestroyImage(dev, t.image, nil)
+	}
+	if t.mem != vk.NullDeviceMemory {
+		vk.FreeMemory(dev, t.mem, nil)
+	}
+}

@@ -1,0 +1,255 @@
+// Command ycbcrcube is the example of package videotex: a small "engine" that owns its Vulkan
+// device, render pass (with a depth attachment), pipeline and frame loop draws a rotating,
+// depth-tested cube whose faces show a playing video. The engine's pipeline layout holds the
+// binding videotex gives it (an immutable Y′CbCr sampler, or a plain one when the stream needs the
+// shader-path fallback) plus the engine's own push constants.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
+	"github.com/ycbcrkit/ycbcrkit/videotex"
+)
+
+var errEOF = io.EOF
+
+const usageText = `usage: ycbcrcube [flags] [FILE|URL]     no FILE: the bundled default clip
+
+Draws a rotating cube textured with a playing video, through package videotex: the Y′CbCr sampler
+path where the device expresses the stream, an RGBA8 conversion otherwise (the engine's code is
+the same). The video loops. Keys: q or Esc quits.
+
+  -headless            draw offscreen, no window (the default when there is no display);
+                       pictures are shown in order, one per frame, timed by their timestamps
+  -frames N            stop after N frames (0: until the window closes)
+  -screenshot FILE.png at exit, write the last frame as PNG (needs -frames N)
+  -size WxH            window or target size (default 640x480)
+  -spin DEG            degrees per second (default 40; 0: the front face looks at the camera)
+  -path auto|sampler|shader
+  -depth=false         no depth test (to show what it does: hidden faces show through)
+  -device N  -list-devices
+  -validate            Khronos validation layer on; any message is an error
+`
+
+// config is the parsed command line.
+type config struct {
+	headless      bool
+	frames        int
+	screenshot    string
+	width, height int
+	spin          float64
+	path          videotex.PathChoice
+	depth         bool
+	device        int
+	validate      bool
+	url           string
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "error: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
+	return 1
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ycbcrcube", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var cfg config
+	fs.BoolVar(&cfg.headless, "headless", !window.Available(), "")
+	fs.IntVar(&cfg.frames, "frames", 0, "")
+	fs.StringVar(&cfg.screenshot, "screenshot", "", "")
+	size := fs.String("size", "640x480", "")
+	fs.Float64Var(&cfg.spin, "spin", 40, "")
+	path := fs.String("path", "auto", "")
+	fs.BoolVar(&cfg.depth, "depth", true, "")
+	fs.IntVar(&cfg.device, "device", -1, "")
+	list := fs.Bool("list-devices", false, "")
+	fs.BoolVar(&cfg.validate, "validate", false, "")
+	var inputs []string
+	for { // flags may come before or after FILE
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				fmt.Fprint(stdout, usageText)
+				return 0
+			}
+			fmt.Fprintf(stderr, "error: %v (see ycbcrcube -h)\n", err)
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		inputs = append(inputs, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if *list {
+		devs, err := present.ListDevices()
+		if err != nil {
+			return fail(stderr, err)
+		}
+		for _, d := range devs {
+			fmt.Fprintln(stdout, d)
+		}
+		return 0
+	}
+	if len(inputs) > 1 {
+		fmt.Fprintf(stderr, "error: one input at most, got %d (see ycbcrcube -h)\n", len(inputs))
+		return 2
+	}
+	var err error
+	if cfg.width, cfg.height, err = parseSize(*size); err != nil {
+		return fail(stderr, err)
+	}
+	switch *path {
+	case "auto":
+		cfg.path = videotex.ChooseAuto
+	case "sampler":
+		cfg.path = videotex.ChooseSampler
+	case "shader":
+		cfg.path = videotex.ChooseShader
+	default:
+		return fail(stderr, fmt.Errorf("bad -path %q: auto, sampler or shader", *path))
+	}
+	if cfg.frames < 0 {
+		return fail(stderr, fmt.Errorf("bad -frames %d: must be ≥ 0", cfg.frames))
+	}
+	if cfg.screenshot != "" && cfg.frames == 0 {
+		return fail(stderr, fmt.Errorf("-screenshot needs -frames N (the last frame is written)"))
+	}
+	if len(inputs) == 1 {
+		cfg.url = inputs[0]
+	} else {
+		tmp, err := os.CreateTemp("", "ycbcrcube-default-*.mkv")
+		if err != nil {
+			return fail(stderr, err)
+		}
+		defer os.Remove(tmp.Name())
+		if _, err := tmp.Write(media.DefaultClip); err != nil {
+			tmp.Close()
+			return fail(stderr, fmt.Errorf("write the default clip: %w", err))
+		}
+		tmp.Close()
+		cfg.url = tmp.Name()
+	}
+	if err := play(cfg, stdout, stderr); err != nil {
+		return fail(stderr, err)
+	}
+	return 0
+}
+
+func parseSize(s string) (int, int, error) {
+	w, h, ok := strings.Cut(s, "x")
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	if !ok || err1 != nil || err2 != nil || wi < 16 || hi < 16 || wi > 8192 || hi > 8192 {
+		return 0, 0, fmt.Errorf("bad -size %q: WxH, 16 to 8192 each", s)
+	}
+	return wi, hi, nil
+}
+
+// play opens the device (standing in for the engine's own device creation: present.Open enables
+// what videotex.Requirements asks for, which is checked), the texture and the output, and runs the
+// frame loop.
+func play(cfg config, stdout, stderr io.Writer) (err error) {
+	opts := present.Options{Index: cfg.device, Validation: cfg.validate}
+	if !cfg.headless {
+		exts, err := window.Init()
+		if err != nil {
+			return err
+		}
+		defer window.Terminate()
+		opts.InstanceExtensions, opts.Swapchain = exts, true
+	}
+	dev, err := present.Open(opts)
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	req, err := videotex.Requirements(dev.Instance, dev.Physical)
+	if err != nil {
+		return err
+	}
+	var enabled []string
+	for e := range dev.Extensions {
+		enabled = append(enabled, e)
+	}
+	if missing := req.Missing(enabled, dev.Info.Ycbcr); len(missing) > 0 {
+		return fmt.Errorf("the device lacks %s", strings.Join(missing, ", "))
+	}
+	fmt.Fprintf(stdout, "device: %s\n", dev.Info)
+
+	e := &engine{dev: dev, cfg: cfg}
+	// The texture's queue is the engine's rendering queue; the frame loop runs on this goroutine
+	// only, which is the external synchronization Vulkan asks for.
+	ed := videotex.EngineDevice{Instance: dev.Instance, Physical: dev.Physical, Device: dev.Device,
+		Queue: dev.Queue, QueueFamily: dev.QueueFamily, Extensions: enabled}
+	tex, err := videotex.Open(ed, cfg.url, videotex.Options{Path: cfg.path, Loop: true,
+		OnChange: func(c videotex.Change) {
+			fmt.Fprintf(stdout, "video: %s %dx%d %s, generation %d, %s path (%s)\n", c.Format, c.Width, c.Height,
+				c.Params, c.Generation, c.Path, c.Reason)
+		}})
+	if err != nil {
+		return err
+	}
+	e.tex = tex
+	defer func() {
+		e.close() // waits for the GPU: the texture's images are no longer in use
+		if cerr := tex.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+		if cfg.validate && err == nil {
+			if msgs := dev.ValidationMessages(); len(msgs) > 0 {
+				for _, m := range msgs {
+					fmt.Fprintln(stderr, m.Text)
+				}
+				err = fmt.Errorf("%d validation message(s)", len(msgs))
+			}
+		}
+	}()
+	if err := e.openOutput(); err != nil {
+		return err
+	}
+	if err := e.newSlots(); err != nil {
+		return err
+	}
+	res, err := e.loop()
+	if err != nil {
+		return err
+	}
+	if res.last != nil {
+		fmt.Fprintf(stdout, "drew %d frames; last picture %d at %.3f s\n", res.frames, res.last.Index, res.last.PTS.Seconds())
+	}
+	if cfg.screenshot != "" {
+		if res.shot == nil {
+			return fmt.Errorf("no frame was drawn: nothing to write to %s", cfg.screenshot)
+		}
+		if err := writePNG(cfg.screenshot, res.shot); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writePNG(path string, img *image.RGBA) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return f.Close()
+}

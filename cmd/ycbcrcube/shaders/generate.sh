@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Compiles the cube's GLSL to SPIR-V with glslc and validates it with spirv-val.
+# Run through `go generate ./cmd/ycbcrcube`; the .spv files are committed and embedded.
+set -euo pipefail
+cd "$(dirname "$0")"
+for src in *.vert *.frag; do
+  glslc --target-env=vulkan1.1 -O -o "$src.spv" "$src"
+  spirv-val --target-env vulkan1.1 "$src.spv"
+done

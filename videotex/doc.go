@@ -1,0 +1,70 @@
+// Package videotex plays a video as a texture in an engine that owns its Vulkan instance, device,
+// render passes and pipelines. The engine samples the texture with a combined image sampler whose
+// descriptor-set-layout binding carries the immutable sampler the package gives it; the package
+// decodes (FFmpeg) on its own goroutine and uploads on a queue the engine lends it.
+//
+// # Integration, in order
+//
+//  1. Before creating the device: Requirements lists what to enable (Vulkan 1.1, the
+//     samplerYcbcrConversion feature, optional extensions). FeatureChain builds the feature struct.
+//  2. Open(EngineDevice{...}, url, Options{}) starts decoding and returns once the first picture is
+//     ready to upload.
+//  3. Each engine frame, once the engine's fence for the frame slot has signalled: call Done on the
+//     Frame that slot held, then Acquire(now) (or Step) for the new Frame.
+//  4. When Frame.Generation differs from the last one seen, (re)build the descriptor set layout
+//     (Frame.LayoutBinding), the pipeline layout, the pipelines and the descriptor pool
+//     (Frame.PoolSize): the immutable sampler changed.
+//  5. Write Frame.ImageInfo into the slot's descriptor set (the image changes from frame to frame),
+//     scale texture coordinates by Frame.UVScale, and submit with a wait on Frame.Wait at
+//     Frame.WaitStage.
+//  6. Keep the Frame with the slot until that submission's fence has signalled, then Done (step 3).
+//  7. At exit: wait for the engine's GPU work, then Close.
+//
+// # Ownership protocol
+//
+// The package keeps a small ring of images (Options.Images). Every Acquire or Step returns a new
+// Frame, possibly of the same image as the previous one, and takes a reference on that image; Done
+// drops it. An image is reused only when no Frame references it, it is no longer the current
+// picture, and its upload has completed. So the engine never needs to copy: it holds a Frame for
+// as long as its GPU work may read the image, which for a renderer with N frames in flight means
+// "until the fence of the frame that sampled it". If the engine holds every image, decoding
+// pauses; Acquire still returns the current picture.
+//
+// Every Frame carries its own binary semaphore, signalled on the toolkit's queue after the upload
+// (or, when the picture did not change, after an empty submission that follows it). The engine
+// waits on it exactly once, in the submission that samples the frame: this is correct whether the
+// toolkit's queue is the engine's rendering queue or another one of the same family. A Frame the
+// engine does not submit a wait for must be given back with Discard instead of Done.
+//
+// # Threads and the queue
+//
+// Decoding and CPU staging run on the package's goroutine and never touch the queue; Acquire
+// and Step do not wait for them (except once per new fallback-path configuration, while its
+// pipeline compiles: vulkan-go's pipeline creation must not overlap a garbage collection). The toolkit
+// submits to EngineDevice.Queue only inside Acquire, Step, Discard and Close, on the calling
+// goroutine. Vulkan requires external synchronization of a queue: either call those methods from
+// the goroutine that submits to that queue, or set EngineDevice.QueueLock to the lock the engine
+// holds around its own vkQueueSubmit and vkQueuePresentKHR, or lend a queue of its own (another
+// queue of the same family). Done may be called from any goroutine.
+//
+// # Paths
+//
+// When the device's VkSamplerYcbcrConversion expresses the stream exactly (ycbcr.SamplerKey), the
+// frame is the multi-planar image itself, sampled through the conversion (PathSampler). Otherwise
+// (for example a chroma siting the device lacks) the package converts each picture with the
+// project's shader path into an RGBA8 image and hands that out with a plain immutable sampler
+// (PathShader). The engine's code is the same for both: one combined image sampler with an
+// immutable sampler. Texture.Path says which path is used and why. Both give non-linear R′G′B′
+// (UNORM): the transfer function is not undone.
+//
+// # Vulkan rules the engine must respect
+//
+//   - The sampler goes into the set layout as an immutable sampler (Frame.LayoutBinding); a
+//     descriptor write's sampler is ignored. Y′CbCr samplers cannot be used in SAMPLER descriptors.
+//   - Pool sizes count Frame.DescriptorCount descriptors per binding
+//     (combinedImageSamplerDescriptorCount, up to 3 for 3-plane formats), not 1.
+//   - Pipelines belong to a generation: they embed the set layout and so the sampler.
+//   - On the sampler path: no mipmaps, no textureGather, no texelFetch, no offsets, no
+//     textureLod beyond level 0, and no other sampler or view on the image: the view and the sampler
+//     carry identical conversions, made by the package.
+package videotex

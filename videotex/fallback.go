@@ -1,0 +1,133 @@
+package videotex
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// rgbaFormat holds the fallback path's converted pictures: UNORM, like the sampler path's output,
+// so that the engine gets the same non-linear R′G′B′ values from either path.
+const rgbaFormat = vk.FormatR8g8b8a8Unorm
+
+// newRGBAPass is the render pass of the fallback conversion: the full-screen draw covers every
+// pixel (no load), and the pass leaves the picture ready for the engine's fragment shaders.
+func newRGBAPass(dev vk.Device) (vk.RenderPass, error) {
+	ci := &vk.RenderPassCreateInfo{
+		SType:           vk.StructureTypeRenderPassCreateInfo,
+		AttachmentCount: 1,
+		PAttachments: []vk.AttachmentDescription{{
+			Format: rgbaFormat, Samples: vk.SampleCount1Bit,
+			LoadOp: vk.AttachmentLoadOpDontCare, StoreOp: vk.AttachmentStoreOpStore,
+			StencilLoadOp: vk.AttachmentLoadOpDontCare, StencilStoreOp: vk.AttachmentStoreOpDontCare,
+			InitialLayout: vk.ImageLayoutUndefined, FinalLayout: vk.ImageLayoutShaderReadOnlyOptimal,
+		}},
+		SubpassCount: 1,
+		PSubpasses: []vk.SubpassDescription{{
+			PipelineBindPoint:    vk.PipelineBindPointGraphics,
+			ColorAttachmentCount: 1,
+			PColorAttachments:    []vk.AttachmentReference{{Attachment: 0, Layout: vk.ImageLayoutColorAttachmentOptimal}},
+		}},
+		DependencyCount: 2,
+		PDependencies: []vk.SubpassDependency{{
+			// The engine's earlier reads are complete (it gave the frame back after its fence): only
+			// the layout transition must precede the writes.
+			SrcSubpass: vk.SubpassExternal, DstSubpass: 0,
+			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
+		}, {
+			// Later submissions on the same queue sample it; the upload semaphore covers other queues.
+			SrcSubpass: 0, DstSubpass: vk.SubpassExternal,
+			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
+			SrcAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
+			DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit),
+		}},
+	}
+	var rp vk.RenderPass
+	err := vkx.Check(vk.CreateRenderPass(dev, ci, nil, &rp), "vkCreateRenderPass")
+	ci.Free()
+	return rp, err
+}
+
+// rgbaTarget is one converted picture of the fallback path: an image the conversion draws into and
+// the engine samples.
+type rgbaTarget struct {
+	width, height int
+	image         vk.Image
+	memory        vk.DeviceMemory
+	view          vk.ImageView
+	fb            vk.Framebuffer
+	rp            vk.RenderPass // the texture's, shared
+	dev           vk.Device
+}
+
+// Pass makes the target a ycbcr.Target for the shader path's pipeline.
+func (r *rgbaTarget) Pass() (vk.RenderPass, vk.Format) { return r.rp, rgbaFormat }
+
+func (t *Texture) newRGBA(width, height int) (*rgbaTarget, error) {
+	r := &rgbaTarget{width: width, height: height, rp: t.rgbaRP, dev: t.dev.Device}
+	if err := r.init(t); err != nil {
+		r.destroy()
+		return nil, fmt.Errorf("videotex: RGBA image %dx%d: %w", width, height, err)
+	}
+	return r, nil
+}
+
+func (r *rgbaTarget) init(t *Texture) error {
+	d := t.dev
+	ci := &vk.ImageCreateInfo{
+		SType: vk.StructureTypeImageCreateInfo, ImageType: vk.ImageType2d, Format: rgbaFormat,
+		Extent:    vk.Extent3D{Width: uint32(r.width), Height: uint32(r.height), Depth: 1},
+		MipLevels: 1, ArrayLayers: 1, Samples: vk.SampleCount1Bit, Tiling: vk.ImageTilingOptimal,
+		// TRANSFER_SRC lets an engine (or a test) copy the converted picture out.
+		Usage: vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageSampledBit |
+			vk.ImageUsageTransferSrcBit),
+		SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined,
+	}
+	var img vk.Image
+	err := vkx.Check(vk.CreateImage(d.Device, ci, nil, &img), "vkCreateImage")
+	ci.Free()
+	if err != nil {
+		return err
+	}
+	r.image = img
+	var req vk.MemoryRequirements
+	vk.GetImageMemoryRequirements(d.Device, img, &req)
+	req.Deref()
+	if r.memory, err = d.Allocate(req.Size, req.MemoryTypeBits, vk.MemoryPropertyDeviceLocalBit); err != nil {
+		return err
+	}
+	if err := vkx.Check(vk.BindImageMemory(d.Device, img, r.memory, 0), "vkBindImageMemory"); err != nil {
+		return err
+	}
+	if r.view, err = d.NewView(img, rgbaFormat, vk.ImageAspectColorBit, nil); err != nil {
+		return err
+	}
+	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: r.rp,
+		AttachmentCount: 1, PAttachments: []vk.ImageView{r.view},
+		Width: uint32(r.width), Height: uint32(r.height), Layers: 1}
+	var fb vk.Framebuffer
+	err = vkx.Check(vk.CreateFramebuffer(d.Device, fci, nil, &fb), "vkCreateFramebuffer")
+	fci.Free()
+	r.fb = fb
+	return err
+}
+
+func (r *rgbaTarget) destroy() {
+	if r.fb != vk.NullFramebuffer {
+		vk.DestroyFramebuffer(r.dev, r.fb, nil)
+	}
+	if r.view != vk.NullImageView {
+		vk.DestroyImageView(r.dev, r.view, nil)
+	}
+	if r.image != vk.NullImage {
+		vk.DestroyImage(r.dev, r.image, nil)
+	}
+	if r.memory != vk.NullDeviceMemory {
+		vk.FreeMemory(r.dev, r.memory, nil)
+	}
+}

@@ -1,0 +1,307 @@
+package videotex
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+var errEOF = io.EOF
+
+// config is what images and conversions are made for: a change of any field is a new configuration.
+type config struct {
+	format        *formats.PixelFormat
+	width, height int
+	params        ycbcr.Params
+}
+
+// conversion is a configuration resolved into a path and what the engine's layout needs.
+type conversion struct {
+	cfg     config
+	path    Path
+	reason  string
+	cv      *ycbcr.Conversion // sampler path
+	spec    [6]int32          // shader path: its pipeline's specialization constants
+	sampler vk.Sampler        // the immutable sampler the engine puts in its layout
+	count   uint32            // combinedImageSamplerDescriptorCount
+	gen     uint64
+}
+
+type slotState int
+
+const (
+	slotFree    slotState = iota // the decoder may stage into it
+	slotStaging                  // the decoder is writing its staging buffer
+	slotReady                    // staged, queued in Texture.ready
+	slotShown                    // uploaded; the current picture, or referenced, or its upload in flight
+)
+
+// slot is one image of the ring, with everything one picture needs on either path.
+type slot struct {
+	id      int
+	state   slotState
+	refs    int         // Frames handed out and not given back
+	current bool        // the picture Acquire returns when nothing newer is due
+	upload  *submission // the last upload into its images
+
+	conv *conversion // what the images below were made for
+	img  *planes.Image
+	view vk.ImageView   // sampler path: the view with the conversion
+	draw *ycbcr.Binding // shader path: the conversion's descriptor set
+	rgba *rgbaTarget    // shader path: the converted picture
+
+	pts   time.Duration
+	index int64
+}
+
+// tryFree returns s to the decoder when nothing can use it any more. Called with t.mu held.
+func (t *Texture) tryFree(s *slot) {
+	if s.state != slotShown || s.current || s.refs > 0 {
+		return
+	}
+	if u := s.upload; u != nil && !u.done {
+		// vkGetFenceStatus needs no external synchronization: the decoder goroutine may call it too.
+		if vk.GetFenceStatus(t.dev.Device, u.fence) != vk.Success {
+			return
+		}
+		u.done = true
+	}
+	s.upload = nil
+	s.state = slotFree
+	t.cond.Broadcast()
+}
+
+// takeFree waits for a free slot and marks it staging; nil when the texture is closing.
+func (t *Texture) takeFree() *slot {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for {
+		if t.closing {
+			return nil
+		}
+		for _, s := range t.slots {
+			t.tryFree(s)
+			if s.state == slotFree {
+				s.state = slotStaging
+				return s
+			}
+		}
+		t.cond.Wait()
+	}
+}
+
+func (t *Texture) fail(err error) {
+	t.mu.Lock()
+	if !t.closing {
+		t.decErr = fmt.Errorf("videotex: decode: %w", err)
+	}
+	t.cond.Broadcast()
+	t.mu.Unlock()
+}
+
+// decodeLoop decodes and stages pictures into free slots, on its own goroutine. It creates Vulkan
+// objects (images, conversions) but never touches the queue or the command pool.
+func (t *Texture) decodeLoop() {
+	defer close(t.decoded)
+	var cur *conversion
+	var n int64
+	first, base, last := -1.0, time.Duration(0), time.Duration(-1)
+	frameDur := 40 * time.Millisecond
+	if r := t.info.FrameRate.Float64(); r > 0 {
+		frameDur = time.Duration(float64(time.Second) / r)
+	}
+	for {
+		if t.opts.beforeNext != nil {
+			t.opts.beforeNext()
+		}
+		t.quiet.Lock()
+		f, err := t.dec.Next()
+		t.quiet.Unlock()
+		if errors.Is(err, io.EOF) {
+			if t.opts.Loop && n > 0 {
+				// Media time goes on: the next pass starts one frame after this pass's last picture.
+				base, first = last+frameDur, -1
+				t.quiet.Lock()
+				err := t.dec.Seek(0)
+				t.quiet.Unlock()
+				if err != nil {
+					t.fail(fmt.Errorf("loop: %w", err))
+					return
+				}
+				continue
+			}
+			t.mu.Lock()
+			t.eof = true
+			t.cond.Broadcast()
+			t.mu.Unlock()
+			return
+		}
+		if err != nil {
+			t.fail(err)
+			return
+		}
+		pic := f.Picture
+		cfg := config{format: pic.Format, width: pic.Width, height: pic.Height, params: ycbcr.FromColor(f.Color)}
+		if cur == nil || cur.cfg != cfg {
+			t.quiet.Lock()
+			next, err := t.resolve(cfg, cur)
+			t.quiet.Unlock()
+			if err != nil {
+				f.Release()
+				t.fail(err)
+				return
+			}
+			cur = next
+			t.mu.Lock()
+			t.latest = cur
+			t.mu.Unlock()
+		}
+		if first < 0 {
+			first = f.PTS
+		}
+		pts := base + time.Duration((f.PTS-first)*float64(time.Second))
+		if pts <= last { // timestamps must grow for Acquire's choice; broken ones are carried on
+			pts = last + frameDur
+		}
+		last = pts
+		s := t.takeFree()
+		if s == nil {
+			f.Release()
+			return
+		}
+		t.quiet.Lock()
+		err = t.prepare(s, cur)
+		if err == nil {
+			err = s.img.Stage(pic)
+		}
+		t.quiet.Unlock()
+		f.Release()
+		t.mu.Lock()
+		if err != nil {
+			s.state = slotFree
+			t.mu.Unlock()
+			t.fail(err)
+			return
+		}
+		s.state, s.pts, s.index = slotReady, pts, n
+		t.ready = append(t.ready, s)
+		t.stats.Decoded++
+		t.cond.Broadcast()
+		t.mu.Unlock()
+		n++
+	}
+}
+
+// resolve picks the path for cfg and makes its conversion; the generation grows when the immutable
+// sampler differs from prev's.
+func (t *Texture) resolve(cfg config, prev *conversion) (*conversion, error) {
+	c := &conversion{cfg: cfg}
+	desc := fmt.Sprintf("%s %dx%d %s", cfg.format.Name, cfg.width, cfg.height, cfg.params)
+	k, kerr := ycbcr.SamplerKey(t.dev, cfg.format, cfg.params)
+	switch t.opts.Path {
+	case ChooseSampler:
+		if kerr != nil {
+			return nil, fmt.Errorf("the sampler path was asked for, but the device's sampler cannot express %s: %w", desc, kerr)
+		}
+		c.path, c.reason = PathSampler, "asked for"
+	case ChooseShader:
+		c.path, c.reason = PathShader, "asked for"
+	default:
+		if kerr != nil {
+			c.path, c.reason = PathShader, "the Y′CbCr sampler cannot express it: "+kerr.Error()
+		} else {
+			c.path, c.reason = PathSampler, "the Y′CbCr sampler expresses it exactly"
+		}
+	}
+	if c.path == PathSampler {
+		cv, err := t.cache.Get(k)
+		if err != nil {
+			return nil, err
+		}
+		c.cv, c.sampler, c.count = cv, cv.Sampler, cv.DescriptorCount
+	} else {
+		if t.shader == nil {
+			sp, err := ycbcr.NewShaderPath(t.dev)
+			if err != nil {
+				return nil, err
+			}
+			t.shader = sp
+		}
+		consts, err := cfg.params.Shader(cfg.format, cfg.width, cfg.height)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", desc, err)
+		}
+		c.spec, c.sampler, c.count = consts.Spec(), t.plain, 1
+	}
+	c.gen = 1
+	if prev != nil {
+		c.gen = prev.gen
+		if c.sampler != prev.sampler || c.count != prev.count {
+			c.gen++
+		}
+	}
+	return c, nil
+}
+
+// prepare makes s's images for c, unless it already has images of the same configuration and path.
+func (t *Texture) prepare(s *slot, c *conversion) error {
+	if s.conv != nil && s.conv.cfg == c.cfg && s.conv.path == c.path && s.conv.cv == c.cv {
+		s.conv = c
+		return nil
+	}
+	t.destroySlot(s)
+	cfg := c.cfg
+	img, err := planes.New(t.dev, cfg.format, cfg.width, cfg.height,
+		planes.Paths{Sampler: c.path == PathSampler, Shader: c.path == PathShader})
+	if err != nil {
+		return err
+	}
+	s.img = img
+	if c.path == PathSampler {
+		// The view carries the very conversion of the immutable sampler (identically defined, as
+		// VUID-VkWriteDescriptorSet-descriptorType-01948 asks).
+		info := vkx.NewConversionInfo(c.cv.Handle)
+		defer info.Free()
+		if s.view, err = t.dev.NewView(img.Multi, vk.Format(c.cv.Key.Format), vk.ImageAspectColorBit, &info); err != nil {
+			return fmt.Errorf("videotex: view: %w", err)
+		}
+	} else {
+		if s.draw, err = t.shader.Bind(img, cfg.params); err != nil {
+			return err
+		}
+		if s.rgba, err = t.newRGBA(cfg.width, cfg.height); err != nil {
+			return err
+		}
+	}
+	s.conv = c
+	return nil
+}
+
+// destroySlot frees s's images; the GPU and the engine must be done with them.
+func (t *Texture) destroySlot(s *slot) {
+	if s.draw != nil {
+		s.draw.Destroy()
+		s.draw = nil
+	}
+	if s.rgba != nil {
+		s.rgba.destroy()
+		s.rgba = nil
+	}
+	if s.view != vk.NullImageView {
+		vk.DestroyImageView(t.dev.Device, s.view, nil)
+		s.view = vk.NullImageView
+	}
+	if s.img != nil {
+		s.img.Destroy()
+		s.img = nil
+	}
+	s.conv = nil
+}

@@ -1,0 +1,380 @@
+package videotex
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// ErrClosed is returned by a Texture's methods after Close.
+var ErrClosed = errors.New("videotex: texture is closed")
+
+// EngineDevice is the engine's Vulkan objects the texture lives on. The engine keeps ownership:
+// Close leaves them alone.
+type EngineDevice struct {
+	// Instance, Physical and Device are the engine's (instance apiVersion ≥ 1.1, the device with
+	// what Requirements lists enabled).
+	Instance vk.Instance
+	Physical vk.PhysicalDevice
+	Device   vk.Device
+	// Queue is where the toolkit submits uploads and fallback conversions (see the package
+	// documentation for the external-synchronization rule). It must belong to QueueFamily.
+	Queue vk.Queue
+	// QueueFamily must support graphics and be the family of the queue the engine samples the
+	// texture on: images are VK_SHARING_MODE_EXCLUSIVE and never change family.
+	QueueFamily uint32
+	// Extensions are the device extensions the engine enabled (from DeviceRequirements.Optional).
+	Extensions []string
+	// QueueLock, if set, is held around each of the toolkit's vkQueueSubmit calls: for engines that
+	// submit to Queue from several goroutines under that lock.
+	QueueLock sync.Locker
+}
+
+// Path is how pictures reach the engine's sampler.
+type Path int
+
+const (
+	// PathSampler samples the decoded planes through a VkSamplerYcbcrConversion.
+	PathSampler Path = iota
+	// PathShader converts each picture into an RGBA8 image with the shader path first.
+	PathShader
+)
+
+// String is "sampler" or "shader".
+func (p Path) String() string {
+	if p == PathShader {
+		return "shader"
+	}
+	return "sampler"
+}
+
+// PathChoice is Options.Path.
+type PathChoice int
+
+const (
+	// ChooseAuto takes the sampler path where it is exact, the shader path otherwise.
+	ChooseAuto PathChoice = iota
+	// ChooseSampler insists on the sampler path: a stream it cannot express is an error.
+	ChooseSampler
+	// ChooseShader always converts into an RGBA8 image (tests, comparisons).
+	ChooseShader
+)
+
+// Change describes a new stream configuration (pixel layout, size or colour metadata), as given to
+// Options.OnChange.
+type Change struct {
+	// Generation is that of the frames from now on; Rebuild says it differs from the previous one,
+	// so the engine must rebuild its set layout, pipeline layout, pipelines and descriptor pool.
+	Generation uint64
+	Rebuild    bool
+	Path       Path
+	Reason     string // why that path
+	Format     string // FFmpeg's pixel format name
+	Width      int
+	Height     int
+	Params     string // matrix/range/chroma siting
+}
+
+// Options tune Open. The zero value plays once, choosing the path automatically.
+type Options struct {
+	// Path chooses between the Y′CbCr sampler and the RGBA8 fallback (default: automatically).
+	Path PathChoice
+	// Images is the ring size, 3 to 16; 0 means 5 (two engine frames in flight, the current
+	// picture, one ready and one being staged).
+	Images int
+	// Loop restarts the stream at its end; media time keeps increasing.
+	Loop bool
+	// OnChange, if set, is called on the goroutine of Acquire or Step, before it returns the first
+	// frame of a new configuration (the first frame included).
+	OnChange func(Change)
+	// Decode tunes the decoder (threads, timeouts, size limits).
+	Decode decode.Options
+	// OpenTimeout bounds how long Open waits for the first picture; 0 means 10 s.
+	OpenTimeout time.Duration
+
+	beforeNext func() // test hook: called before each decode
+}
+
+// Stats counts what a texture did.
+type Stats struct {
+	Decoded int64 // pictures decoded and staged
+	Shown   int64 // pictures uploaded for the engine
+	Dropped int64 // staged pictures skipped because a later one was already due
+}
+
+// Texture is a video playing into images the engine samples. Its methods are safe for concurrent
+// use, but see the package documentation for which of them submit to the queue.
+type Texture struct {
+	dev  *present.Device // wraps the engine's device; Release, never Close
+	ed   EngineDevice
+	opts Options
+	dec  *decode.Decoder
+	info decode.Info
+
+	cache   *ycbcr.Cache
+	shader  *ycbcr.ShaderPath // made on first need, by the decoder goroutine
+	plain   vk.Sampler        // the fallback path's immutable sampler
+	rgbaRP  vk.RenderPass     // the fallback conversion's render pass
+	decoded chan struct{}     // closed when the decoder goroutine has returned
+	// quiet is held by the decoder goroutine while it decodes or makes images (when it allocates
+	// Go memory), and by upload while it creates a pipeline: see upload. Never taken by the
+	// decoder while it holds or waits for mu.
+	quiet    sync.Mutex
+	compiled map[[6]int32]bool // shader-path pipelines made, by specialization constants
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	slots   []*slot
+	ready   []*slot // staged, in decode order
+	current *slot
+	shown   *conversion // configuration of the last frame handed out
+	latest  *conversion // configuration of the last picture decoded
+	pending []*submission
+	fences  []vk.Fence
+	sems    []vk.Semaphore
+	cbs     []vk.CommandBuffer
+	decErr  error
+	eof     bool
+	closing bool
+	closed  bool
+	stats   Stats
+	allSems []vk.Semaphore // every semaphore made: Frames not given back still hold some at Close
+}
+
+// Open starts playing url (a file or anything FFmpeg opens) as a texture on dev, and returns once
+// the first picture is decoded and staged, so the first Acquire has a frame. Errors are one line,
+// "videotex: open URL: reason".
+func Open(dev EngineDevice, url string, opts Options) (*Texture, error) {
+	t, err := open(dev, url, opts)
+	if err != nil {
+		return nil, fmt.Errorf("videotex: open %s: %w", url, err)
+	}
+	return t, nil
+}
+
+func open(ed EngineDevice, url string, opts Options) (*Texture, error) {
+	if opts.Images == 0 {
+		opts.Images = 5
+	}
+	if opts.Images < 3 || opts.Images > 16 {
+		return nil, fmt.Errorf("Options.Images %d: must be 3 to 16", opts.Images)
+	}
+	if opts.OpenTimeout <= 0 {
+		opts.OpenTimeout = 10 * time.Second
+	}
+	pd, err := present.Wrap(ed.Instance, ed.Physical, ed.Device, ed.Queue, ed.QueueFamily, ed.Extensions)
+	if err != nil {
+		return nil, err
+	}
+	t := &Texture{dev: pd, ed: ed, opts: opts, cache: ycbcr.NewCache(pd), decoded: make(chan struct{}),
+		compiled: map[[6]int32]bool{}}
+	t.cond = sync.NewCond(&t.mu)
+	if err := t.checkDevice(); err != nil {
+		pd.Release()
+		return nil, err
+	}
+	if t.dec, err = decode.Open(url, opts.Decode); err != nil {
+		pd.Release()
+		return nil, err
+	}
+	t.info = t.dec.Info()
+	if err := t.initObjects(); err != nil {
+		close(t.decoded) // no goroutine yet
+		t.destroy()
+		return nil, err
+	}
+	go t.decodeLoop()
+	if err := t.WaitReady(opts.OpenTimeout); err != nil {
+		t.Close()
+		return nil, fmt.Errorf("first picture: %w", err)
+	}
+	return t, nil
+}
+
+func (t *Texture) checkDevice() error {
+	if !t.dev.Info.Ycbcr {
+		return fmt.Errorf("%s cannot sample Y′CbCr (Vulkan %s; see Requirements)", t.dev.Info.Name, t.dev.Info.APIVersion)
+	}
+	var n uint32
+	vk.GetPhysicalDeviceQueueFamilyProperties(t.dev.Physical, &n, nil)
+	qs := make([]vk.QueueFamilyProperties, n)
+	vk.GetPhysicalDeviceQueueFamilyProperties(t.dev.Physical, &n, qs)
+	qs[t.dev.QueueFamily].Deref()
+	if vk.QueueFlagBits(qs[t.dev.QueueFamily].QueueFlags)&vk.QueueGraphicsBit == 0 {
+		return fmt.Errorf("queue family %d has no graphics: the fallback path draws", t.dev.QueueFamily)
+	}
+	return nil
+}
+
+func (t *Texture) initObjects() error {
+	d := t.dev.Device
+	// Linear, clamped, one level: the engine's own filtering of an RGBA8 picture, the same as the
+	// Y′CbCr sampler's (LINEAR, CLAMP_TO_EDGE), so both paths look alike.
+	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
+		MagFilter: vk.FilterLinear, MinFilter: vk.FilterLinear, MipmapMode: vk.SamplerMipmapModeNearest,
+		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
+		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
+	var s vk.Sampler
+	err := vkx.Check(vk.CreateSampler(d, si, nil, &s), "vkCreateSampler")
+	si.Free()
+	if err != nil {
+		return err
+	}
+	t.plain = s
+	if t.rgbaRP, err = newRGBAPass(d); err != nil {
+		return err
+	}
+	for i := 0; i < t.opts.Images; i++ {
+		t.slots = append(t.slots, &slot{id: i})
+	}
+	return nil
+}
+
+// Info describes the stream as the container declares it.
+func (t *Texture) Info() decode.Info { return t.info }
+
+// Path is the path of the frames handed out (before the first Acquire: of the first picture), and
+// why it was chosen.
+func (t *Texture) Path() (Path, string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.shown
+	if c == nil {
+		c = t.latest
+	}
+	if c == nil {
+		return PathSampler, ""
+	}
+	return c.path, c.reason
+}
+
+// Generation is that of the last frame handed out (0 before the first).
+func (t *Texture) Generation() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.shown == nil {
+		return 0
+	}
+	return t.shown.gen
+}
+
+// Stats returns the counters.
+func (t *Texture) Stats() Stats {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stats
+}
+
+// Err is the decoder's error, if decoding stopped on one (the last picture stays current).
+func (t *Texture) Err() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.decErr
+}
+
+// Ended reports that the stream has ended (never with Options.Loop) and its last picture is the
+// current one.
+func (t *Texture) Ended() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.eof && len(t.ready) == 0
+}
+
+// WaitReady blocks until a picture newer than the current one is staged (so Step advances), the
+// stream ends (io.EOF), decoding fails (its error) or timeout passes. It is for offline rendering
+// and tests; an engine's frame loop calls Acquire, which never waits for decoding.
+func (t *Texture) WaitReady(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	timer := time.AfterFunc(timeout, func() {
+		t.mu.Lock()
+		t.cond.Broadcast()
+		t.mu.Unlock()
+	})
+	defer timer.Stop()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for {
+		switch {
+		case t.closed || t.closing:
+			return ErrClosed
+		case len(t.ready) > 0:
+			return nil
+		case t.decErr != nil:
+			return t.decErr
+		case t.eof:
+			return errEOF
+		case !time.Now().Before(deadline):
+			return fmt.Errorf("videotex: no picture decoded within %s", timeout)
+		}
+		t.cond.Wait()
+	}
+}
+
+// Close stops decoding, waits for the toolkit's own submissions and frees everything the texture
+// made; the engine's device and queue stay. Call it after the engine's GPU work that sampled the
+// texture has completed (frames not given back are released). Close submits nothing but waits on
+// fences; it is idempotent.
+func (t *Texture) Close() error {
+	t.mu.Lock()
+	if t.closing || t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closing = true
+	t.cond.Broadcast()
+	t.mu.Unlock()
+	t.dec.Interrupt() // a stalled network read returns at once
+	<-t.decoded
+	return t.destroy()
+}
+
+func (t *Texture) destroy() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.closed = true
+	d := t.dev.Device
+	var err error
+	for _, s := range t.pending {
+		if e := vkx.Check(vk.WaitForFences(d, 1, []vk.Fence{s.fence}, vk.True, ^uint64(0)), "vkWaitForFences"); e != nil && err == nil {
+			err = fmt.Errorf("videotex: close: %w", e)
+		}
+		t.recycle(s)
+	}
+	t.pending = nil
+	for _, s := range t.slots {
+		t.destroySlot(s)
+	}
+	for _, f := range t.fences {
+		vk.DestroyFence(d, f, nil)
+	}
+	for _, s := range t.allSems {
+		vk.DestroySemaphore(d, s, nil)
+	}
+	for _, cb := range t.cbs {
+		t.dev.FreeCommandBuffer(cb)
+	}
+	t.fences, t.sems, t.allSems, t.cbs = nil, nil, nil, nil
+	if t.shader != nil {
+		t.shader.Destroy()
+	}
+	t.cache.Destroy()
+	if t.rgbaRP != vk.NullRenderPass {
+		vk.DestroyRenderPass(d, t.rgbaRP, nil)
+	}
+	if t.plain != vk.NullSampler {
+		vk.DestroySampler(d, t.plain, nil)
+	}
+	if t.dec != nil {
+		t.dec.Close()
+	}
+	t.dev.Release()
+	return err
+}
