@@ -17,3 +17,6 @@ command -v xvfb-run >/dev/null || { echo "error: xvfb-run missing (make deps ins
 "${run[@]}" "$GO" test -count=1 -timeout 12m ./... 2>&1 | tee /tmp/ycbcrkit-test.log
 echo "== fuzz (8 targets × 7 s)"
 scripts/fuzz.sh
+passed=$(grep -c '^ok ' /tmp/ycbcrkit-test.log || true)
+failed=$(grep -c '^FAIL' /tmp/ycbcrkit-test.log || true)
+echo "packages: $passed passed, $failed failed"
