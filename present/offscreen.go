@@ -19,7 +19,9 @@ type Offscreen struct {
 	Width, Height int
 	// Sampled targets end their pass in SHADER_READ_ONLY_OPTIMAL, for a later pass to sample them
 	// (the compare modes); others end in TRANSFER_SRC_OPTIMAL, ready to be read back.
-	Sampled     bool
+	Sampled bool
+	// Storage targets can also be written by compute shaders (STORAGE usage).
+	Storage     bool
 	Image       vk.Image
 	Memory      vk.DeviceMemory
 	View        vk.ImageView
@@ -81,6 +83,16 @@ func (d *Device) NewSampledOffscreen(width, height int) (*Offscreen, error) {
 	return d.newOffscreen(width, height, true)
 }
 
+// NewStorageOffscreen is NewOffscreen for a target compute shaders write (it can still be read back).
+func (d *Device) NewStorageOffscreen(width, height int) (*Offscreen, error) {
+	o := &Offscreen{Width: width, Height: height, Storage: true, dev: d}
+	if err := o.init(); err != nil {
+		o.Destroy()
+		return nil, fmt.Errorf("present: offscreen %dx%d: %w", width, height, err)
+	}
+	return o, nil
+}
+
 func (d *Device) newOffscreen(width, height int, sampled bool) (*Offscreen, error) {
 	o := &Offscreen{Width: width, Height: height, Sampled: sampled, dev: d}
 	if err := o.init(); err != nil {
@@ -100,6 +112,9 @@ func (o *Offscreen) init() error {
 		SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined,
 	}
 	final := vk.ImageLayoutTransferSrcOptimal
+	if o.Storage {
+		ci.Usage |= vk.ImageUsageFlags(vk.ImageUsageStorageBit)
+	}
 	if o.Sampled {
 		ci.Usage |= vk.ImageUsageFlags(vk.ImageUsageSampledBit)
 		final = vk.ImageLayoutShaderReadOnlyOptimal
@@ -217,6 +232,28 @@ func (o *Offscreen) RGBA() *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, o.Width, o.Height))
 	copy(img.Pix, o.readback.Bytes())
 	return img
+}
+
+// BeginCompute makes the image writable by compute shaders (GENERAL layout), discarding its contents.
+func (o *Offscreen) BeginCompute(cb vk.CommandBuffer) {
+	o.layoutBarrier(cb, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit,
+		vk.PipelineStageTopOfPipeBit, vk.PipelineStageComputeShaderBit)
+}
+
+// EndCompute makes the compute shaders' writes ready for RecordReadback (TRANSFER_SRC layout).
+func (o *Offscreen) EndCompute(cb vk.CommandBuffer) {
+	o.layoutBarrier(cb, vk.ImageLayoutGeneral, vk.ImageLayoutTransferSrcOptimal, vk.AccessShaderWriteBit, vk.AccessTransferReadBit,
+		vk.PipelineStageComputeShaderBit, vk.PipelineStageTransferBit)
+}
+
+func (o *Offscreen) layoutBarrier(cb vk.CommandBuffer, from, to vk.ImageLayout, src, dst vk.AccessFlagBits, srcStage, dstStage vk.PipelineStageFlagBits) {
+	b := vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
+		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
+		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: o.Image,
+		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
+	vkx.NoGC(func() { // vulkan-go frees its copy of slice arguments from a finalizer (vkx.NoGC says why)
+		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(srcStage), vk.PipelineStageFlags(dstStage), 0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{b})
+	})
 }
 
 // Destroy releases everything the target owns.

@@ -3,7 +3,7 @@
 # Run through `go generate ./shaders`; the .spv files are committed and embedded.
 set -euo pipefail
 cd "$(dirname "$0")"
-for src in *.vert *.frag; do
+for src in *.vert *.frag *.comp; do
   glslc --target-env=vulkan1.1 -O -o "$src.spv" "$src"
   spirv-val --target-env vulkan1.1 "$src.spv"
 done

@@ -36,3 +36,18 @@ var DiffFrag []byte
 
 // DiffParamsSize is the size in bytes of diff.frag's push-constant block (the gain).
 const DiffParamsSize = 4
+
+// SamplerComp is the sampler path as a compute shader: immutable Y′CbCr sampler at binding 0, an
+// rgba8 storage image at binding 1, the same push constants as SamplerFrag.
+//
+//go:embed sampler.comp.spv
+var SamplerComp []byte
+
+// ShaderComp is the shader path as a compute shader: textures at bindings 0..2, an rgba8 storage
+// image at binding 3, the same push constants and specialization constants as ShaderFrag.
+//
+//go:embed shader.comp.spv
+var ShaderComp []byte
+
+// ComputeGroup is the compute shaders' workgroup size (local_size_x, local_size_y).
+var ComputeGroup = [2]int{16, 8}

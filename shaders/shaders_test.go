@@ -16,10 +16,13 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"sampler.frag":    SamplerFrag,
 		"shader.frag":     ShaderFrag,
 		"diff.frag":       DiffFrag,
+		"sampler.comp":    SamplerComp,
+		"shader.comp":     ShaderComp,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")
-	srcs = append(srcs, frags...)
+	comps, _ := filepath.Glob("*.comp")
+	srcs = append(append(srcs, frags...), comps...)
 	if len(srcs) != len(embedded) {
 		t.Fatalf("sources %v, embedded %d: every source needs an embedded .spv", srcs, len(embedded))
 	}

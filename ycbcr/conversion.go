@@ -110,6 +110,7 @@ type Conversion struct {
 	DescriptorCount uint32
 	pipes           pipelines
 	pool            vk.DescriptorPool
+	compute         *computeKit // made by the first BindCompute
 	dev             *present.Device
 }
 
@@ -204,6 +205,9 @@ func (cv *Conversion) init() error {
 
 func (cv *Conversion) destroy() {
 	dev := cv.dev.Device
+	if cv.compute != nil {
+		cv.compute.destroy(dev)
+	}
 	cv.pipes.destroy(dev)
 	if cv.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(dev, cv.pool, nil)
@@ -239,11 +243,9 @@ func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
 	if im.Multi == vk.NullImage {
 		return nil, fmt.Errorf("ycbcr: bind: image has no multi-planar image (made without the sampler path)")
 	}
-	conv := vkx.NewConversionInfo(cv.Handle)
-	defer conv.Free()
-	view, err := cv.dev.NewView(im.Multi, vk.Format(cv.Key.Format), vk.ImageAspectColorBit, &conv)
+	view, err := cv.view(im)
 	if err != nil {
-		return nil, fmt.Errorf("ycbcr: bind: %w", err)
+		return nil, err
 	}
 	set, err := allocateSet(cv.dev.Device, cv.pool, cv.SetLayout)
 	if err != nil {
@@ -256,6 +258,20 @@ func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
 	return &Binding{views: []vk.ImageView{view}, set: set, pool: cv.pool, pipes: &cv.pipes, push: push, dev: cv.dev}, nil
+}
+
+// view makes the Y′CbCr view of im's multi-planar image, with the conversion chained.
+func (cv *Conversion) view(im *planes.Image) (vk.ImageView, error) {
+	if im.Multi == vk.NullImage {
+		return vk.NullImageView, fmt.Errorf("ycbcr: bind: image has no multi-planar image (made without the sampler path)")
+	}
+	conv := vkx.NewConversionInfo(cv.Handle)
+	defer conv.Free()
+	view, err := cv.dev.NewView(im.Multi, vk.Format(cv.Key.Format), vk.ImageAspectColorBit, &conv)
+	if err != nil {
+		return vk.NullImageView, fmt.Errorf("ycbcr: bind: %w", err)
+	}
+	return view, nil
 }
 
 // Draw records the conversion draw into target's render pass, begun on cb with the viewport set.

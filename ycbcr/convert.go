@@ -108,3 +108,52 @@ func (c *Converter) ConvertWith(f *formats.Frame, paths planes.Paths, bind func(
 	}
 	return target.RGBA(), nil
 }
+
+// ConvertCompute is Convert through the path's compute variant (a storage image written by a compute
+// shader instead of a drawn triangle).
+func (c *Converter) ConvertCompute(f *formats.Frame, p Params, path Path) (*image.RGBA, error) {
+	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, planes.Paths{Sampler: path == PathSampler, Shader: path == PathShader})
+	if err != nil {
+		return nil, err
+	}
+	defer im.Destroy()
+	if err := im.Stage(f); err != nil {
+		return nil, err
+	}
+	target, err := c.Dev.NewStorageOffscreen(f.Width, f.Height)
+	if err != nil {
+		return nil, err
+	}
+	defer target.Destroy()
+	var b *ComputeBinding
+	if path == PathShader {
+		b, err = c.Shader.BindCompute(im, p, target.View)
+	} else {
+		var k Key
+		if k, err = SamplerKey(c.Dev, f.Format, p); err == nil {
+			var cv *Conversion
+			if cv, err = c.Cache.Get(k); err == nil {
+				b, err = cv.BindCompute(im, target.View)
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: convert %s through %s (compute): %w", f.Format.Name, path, err)
+	}
+	defer b.Destroy()
+	var dispatchErr error
+	err = c.Dev.Submit(func(cb vk.CommandBuffer) {
+		im.RecordUpload(cb)
+		target.BeginCompute(cb)
+		dispatchErr = b.Dispatch(cb, f.Width, f.Height)
+		target.EndCompute(cb)
+		target.RecordReadback(cb)
+	})
+	if err == nil {
+		err = dispatchErr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: convert %s through %s (compute): %w", f.Format.Name, path, err)
+	}
+	return target.RGBA(), nil
+}

@@ -21,6 +21,7 @@ type ShaderPath struct {
 	SetLayout vk.DescriptorSetLayout
 	pipes     pipelines
 	pool      vk.DescriptorPool
+	compute   *computeKit // made by the first BindCompute
 	dev       *present.Device
 }
 
@@ -81,6 +82,9 @@ func (sp *ShaderPath) Bind(im *planes.Image, p Params) (*Binding, error) {
 // Destroy frees what NewShaderPath made. The GPU must be done with it.
 func (sp *ShaderPath) Destroy() {
 	d := sp.dev.Device
+	if sp.compute != nil {
+		sp.compute.destroy(d)
+	}
 	sp.pipes.destroy(d)
 	if sp.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(d, sp.pool, nil)

@@ -11,6 +11,7 @@ static PFN_vkCreateGraphicsPipelines p_create_pipelines;
 static PFN_vkUpdateDescriptorSets p_update_sets;
 static PFN_vkCmdSetViewport p_set_viewport;
 static PFN_vkCmdSetScissor p_set_scissor;
+static PFN_vkCreateComputePipelines p_create_compute;
 
 void vkx_calls_load(void *lib) {
 	p_submit = (PFN_vkQueueSubmit)dlsym(lib, "vkQueueSubmit");
@@ -18,6 +19,7 @@ void vkx_calls_load(void *lib) {
 	p_update_sets = (PFN_vkUpdateDescriptorSets)dlsym(lib, "vkUpdateDescriptorSets");
 	p_set_viewport = (PFN_vkCmdSetViewport)dlsym(lib, "vkCmdSetViewport");
 	p_set_scissor = (PFN_vkCmdSetScissor)dlsym(lib, "vkCmdSetScissor");
+	p_create_compute = (PFN_vkCreateComputePipelines)dlsym(lib, "vkCreateComputePipelines");
 }
 
 VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
@@ -94,4 +96,28 @@ void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint
 	VkRect2D r = {.offset = {sx, sy}, .extent = {sw, sh}};
 	p_set_viewport(cb, 0, 1, &v);
 	p_set_scissor(cb, 0, 1, &r);
+}
+
+
+VkResult vkx_compute_pipeline(VkDevice d, VkPipelineLayout layout, VkShaderModule cs, const int32_t *spec,
+                              uint32_t nspec, VkPipeline *out) {
+	VkSpecializationMapEntry entries[16];
+	if (nspec > 16) return VK_ERROR_UNKNOWN;
+	for (uint32_t i = 0; i < nspec; i++)
+		entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = 4 * i, .size = 4};
+	VkSpecializationInfo si = {.mapEntryCount = nspec, .pMapEntries = entries, .dataSize = 4 * nspec, .pData = spec};
+	VkComputePipelineCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+		          .module = cs, .pName = "main", .pSpecializationInfo = nspec ? &si : NULL},
+		.layout = layout};
+	return p_create_compute(d, VK_NULL_HANDLE, 1, &ci, NULL, out);
+}
+
+void vkx_write_storage(VkDevice d, VkDescriptorSet set, uint32_t binding, VkImageView view) {
+	VkDescriptorImageInfo info = {.imageView = view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL};
+	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = binding,
+	                          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+	                          .pImageInfo = &info};
+	p_update_sets(d, 1, &w, 0, NULL);
 }

@@ -62,3 +62,25 @@ func SetViewport(cb vk.CommandBuffer, x, y, w, h, sx, sy, sw, sh int) {
 	C.vkx_set_viewport(cCommandBuffer(cb), C.int32_t(x), C.int32_t(y), C.uint32_t(w), C.uint32_t(h),
 		C.int32_t(sx), C.int32_t(sy), C.uint32_t(sw), C.uint32_t(sh))
 }
+
+// ComputePipeline creates a compute pipeline from one module with optional int32 specialization
+// constants (constant_id 0..n−1).
+func ComputePipeline(dev vk.Device, layout vk.PipelineLayout, cs vk.ShaderModule, spec []int32) (vk.Pipeline, error) {
+	var out C.VkPipeline
+	var specPtr *C.int32_t
+	if len(spec) > 0 {
+		specPtr = (*C.int32_t)(unsafe.Pointer(&spec[0]))
+	}
+	r := C.vkx_compute_pipeline(cDevice(dev), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
+		*(*C.VkShaderModule)(unsafe.Pointer(&cs)), specPtr, C.uint32_t(len(spec)), &out)
+	if err := Check(vk.Result(r), "vkCreateComputePipelines"); err != nil {
+		return vk.NullPipeline, err
+	}
+	return *(*vk.Pipeline)(unsafe.Pointer(&out)), nil
+}
+
+// WriteStorageImage writes a storage-image descriptor (layout GENERAL) into binding of set.
+func WriteStorageImage(dev vk.Device, set vk.DescriptorSet, binding uint32, view vk.ImageView) {
+	C.vkx_write_storage(cDevice(dev), *(*C.VkDescriptorSet)(unsafe.Pointer(&set)), C.uint32_t(binding),
+		*(*C.VkImageView)(unsafe.Pointer(&view)))
+}

@@ -1,0 +1,207 @@
+package ycbcr
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/shaders"
+)
+
+// The compute variants of both paths write an RGBA8 storage image instead of drawing a triangle.
+// GPUs with little raster hardware (the H200 draws at a fortieth of its memory bandwidth, see
+// docs/performance.md) convert much faster this way; the pictures are the same.
+
+// computeKit is what a path needs to run as a compute shader: its sampled bindings plus a storage
+// image in one set layout, the pipeline layout, a descriptor pool and pipelines by specialization.
+type computeKit struct {
+	setLayout vk.DescriptorSetLayout
+	layout    vk.PipelineLayout
+	pool      vk.DescriptorPool
+	module    []byte
+	nspec     int
+	storage   uint32 // binding of the storage image
+	byKey     map[[6]int32]vk.Pipeline
+}
+
+func newComputeKit(d *present.Device, sampled []vk.DescriptorSetLayoutBinding, sampledPerSet uint32,
+	module []byte, pushBytes uint32, nspec int) (*computeKit, error) {
+	k := &computeKit{module: module, nspec: nspec, storage: uint32(len(sampled)), byKey: map[[6]int32]vk.Pipeline{}}
+	bindings := append(append([]vk.DescriptorSetLayoutBinding{}, sampled...), vk.DescriptorSetLayoutBinding{
+		Binding: k.storage, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1,
+		StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit)})
+	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo,
+		BindingCount: uint32(len(bindings)), PBindings: bindings}
+	var sl vk.DescriptorSetLayout
+	err := vkx.Check(vk.CreateDescriptorSetLayout(d.Device, li, nil, &sl), "vkCreateDescriptorSetLayout")
+	li.Free()
+	if err != nil {
+		return nil, err
+	}
+	k.setLayout = sl
+	pci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
+		PSetLayouts: []vk.DescriptorSetLayout{sl}, PushConstantRangeCount: 1,
+		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit), Size: pushBytes}}}
+	var pl vk.PipelineLayout
+	err = vkx.Check(vk.CreatePipelineLayout(d.Device, pci, nil, &pl), "vkCreatePipelineLayout")
+	pci.Free()
+	if err != nil {
+		k.destroy(d.Device)
+		return nil, err
+	}
+	k.layout = pl
+	poolCI := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
+		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: setsPerPool, PoolSizeCount: 2,
+		PPoolSizes: []vk.DescriptorPoolSize{
+			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: setsPerPool * sampledPerSet},
+			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: setsPerPool}}}
+	var pool vk.DescriptorPool
+	err = vkx.Check(vk.CreateDescriptorPool(d.Device, poolCI, nil, &pool), "vkCreateDescriptorPool")
+	poolCI.Free()
+	if err != nil {
+		k.destroy(d.Device)
+		return nil, err
+	}
+	k.pool = pool
+	return k, nil
+}
+
+func (k *computeKit) pipeline(dev vk.Device, spec [6]int32) (vk.Pipeline, error) {
+	if p, ok := k.byKey[spec]; ok {
+		return p, nil
+	}
+	cs, err := shaderModule(dev, k.module)
+	if err != nil {
+		return vk.NullPipeline, err
+	}
+	defer vk.DestroyShaderModule(dev, cs, nil)
+	p, err := vkx.ComputePipeline(dev, k.layout, cs, spec[:k.nspec])
+	if err != nil {
+		return vk.NullPipeline, fmt.Errorf("ycbcr: compute pipeline: %w", err)
+	}
+	k.byKey[spec] = p
+	return p, nil
+}
+
+func (k *computeKit) destroy(dev vk.Device) {
+	for _, p := range k.byKey {
+		vk.DestroyPipeline(dev, p, nil)
+	}
+	k.byKey = nil
+	if k.pool != vk.NullDescriptorPool {
+		vk.DestroyDescriptorPool(dev, k.pool, nil)
+	}
+	if k.layout != vk.NullPipelineLayout {
+		vk.DestroyPipelineLayout(dev, k.layout, nil)
+	}
+	if k.setLayout != vk.NullDescriptorSetLayout {
+		vk.DestroyDescriptorSetLayout(dev, k.setLayout, nil)
+	}
+}
+
+// ComputeBinding is a planes.Image bound for conversion by a compute shader into a storage image.
+type ComputeBinding struct {
+	set   vk.DescriptorSet
+	kit   *computeKit
+	spec  [6]int32
+	push  []byte
+	views []vk.ImageView // owned views (the sampler path's view with the conversion)
+	dev   *present.Device
+}
+
+func (k *computeKit) bind(d *present.Device, sampled []vk.ImageView, sampler vk.Sampler, target vk.ImageView) (vk.DescriptorSet, error) {
+	set, err := allocateSet(d.Device, k.pool, k.setLayout)
+	if err != nil {
+		return set, err
+	}
+	writeImages(d.Device, set, sampled, sampler)
+	vkx.WriteStorageImage(d.Device, set, k.storage, target)
+	return set, nil
+}
+
+// Dispatch records the conversion of the whole picture into the target (a width×height image in
+// GENERAL layout, with STORAGE usage).
+func (b *ComputeBinding) Dispatch(cb vk.CommandBuffer, width, height int) error {
+	pipe, err := b.kit.pipeline(b.dev.Device, b.spec)
+	if err != nil {
+		return err
+	}
+	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
+	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, b.kit.layout, 0, 1, []vk.DescriptorSet{b.set}, 0, nil)
+	vk.CmdPushConstants(cb, b.kit.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(b.push)), unsafe.Pointer(&b.push[0]))
+	g := shaders.ComputeGroup
+	vk.CmdDispatch(cb, uint32((width+g[0]-1)/g[0]), uint32((height+g[1]-1)/g[1]), 1)
+	return nil
+}
+
+// Destroy frees the binding's views and descriptor set. The GPU must be done with them.
+func (b *ComputeBinding) Destroy() {
+	for _, v := range b.views {
+		vk.DestroyImageView(b.dev.Device, v, nil)
+	}
+	set := b.set // a standalone variable: cgo refuses the address of a field next to Go pointers
+	vk.FreeDescriptorSets(b.dev.Device, b.kit.pool, 1, &set)
+}
+
+// BindCompute binds im's multi-planar image through the conversion for the compute variant.
+func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*ComputeBinding, error) {
+	if cv.compute == nil {
+		k, err := newComputeKit(cv.dev, []vk.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
+			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit), PImmutableSamplers: []vk.Sampler{cv.Sampler}}},
+			cv.DescriptorCount, shaders.SamplerComp, shaders.SamplerParamsSize, 0)
+		if err != nil {
+			return nil, fmt.Errorf("ycbcr: compute: %w", err)
+		}
+		cv.compute = k
+	}
+	view, err := cv.view(im)
+	if err != nil {
+		return nil, err
+	}
+	set, err := cv.compute.bind(cv.dev, []vk.ImageView{view}, vk.NullSampler, target)
+	if err != nil {
+		vk.DestroyImageView(cv.dev.Device, view, nil)
+		return nil, fmt.Errorf("ycbcr: compute: %w", err)
+	}
+	push := binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
+	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
+	return &ComputeBinding{set: set, kit: cv.compute, push: push, views: []vk.ImageView{view}, dev: cv.dev}, nil
+}
+
+// BindCompute binds im's textures with the constants for p for the compute variant.
+func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageView) (*ComputeBinding, error) {
+	if len(im.Textures) == 0 {
+		return nil, fmt.Errorf("ycbcr: shader path: image has no textures (made without the shader path)")
+	}
+	consts, err := p.Shader(im.Format, im.Width, im.Height)
+	if err != nil {
+		return nil, err
+	}
+	if sp.compute == nil {
+		bindings := make([]vk.DescriptorSetLayoutBinding, maxTextures)
+		for i := range bindings {
+			bindings[i] = vk.DescriptorSetLayoutBinding{Binding: uint32(i), DescriptorType: vk.DescriptorTypeCombinedImageSampler,
+				DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit)}
+		}
+		k, err := newComputeKit(sp.dev, bindings, maxTextures, shaders.ShaderComp, shaders.ShaderParamsSize, shaders.ShaderSpecConstants)
+		if err != nil {
+			return nil, fmt.Errorf("ycbcr: compute: %w", err)
+		}
+		sp.compute = k
+	}
+	views := make([]vk.ImageView, maxTextures)
+	for i := range views { // unused bindings repeat texture 0: every binding must hold a valid view
+		views[i] = im.Textures[min(i, len(im.Textures)-1)].View
+	}
+	set, err := sp.compute.bind(sp.dev, views, sp.Sampler, target)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: compute: %w", err)
+	}
+	return &ComputeBinding{set: set, kit: sp.compute, spec: consts.Spec(), push: consts.Bytes(), dev: sp.dev}, nil
+}
