@@ -66,7 +66,11 @@ type PathResult struct {
 	OverFloor float64 `json:"over_floor"`
 	// DrawGBps is FrameBytes + TargetBytes over Draw.Median: the memory traffic the draw implies.
 	DrawGBps float64 `json:"draw_gbps"`
-	Upload   Upload  `json:"upload"`
+	// Compute is the GPU time of the compute variant (a dispatch writing a storage image) and
+	// ComputeOverFloor its ratio to the bandwidth floor.
+	Compute          Stats   `json:"compute_ms"`
+	ComputeOverFloor float64 `json:"compute_over_floor"`
+	Upload           Upload  `json:"upload"`
 }
 
 // Upload is the copy path's cost per frame: the CPU copy into the staging buffer, then the GPU's
@@ -212,6 +216,7 @@ func (r *runner) measure(pf *formats.PixelFormat, sz Size) (res Result, err erro
 		pr.Available = true
 		pr.OverFloor = ratio(pr.Draw.Median, res.FloorMs)
 		pr.DrawGBps = gbps(res.FrameBytes+res.TargetBytes, pr.Draw.Median)
+		pr.ComputeOverFloor = ratio(pr.Compute.Median, res.FloorMs)
 	}
 	res.SamplerOverShader = ratio(res.Sampler.Draw.Median, res.Shader.Draw.Median)
 	if pixels[0] != nil && pixels[1] != nil {
@@ -349,6 +354,11 @@ func (r *runner) measurePath(pf *formats.PixelFormat, sz Size, frames []*formats
 	}
 	progress(r.o, "%s %s: %s path: conversion %.3g ms [%.3g–%.3g] (GPU)", pf.Name, sz.Name, path,
 		pr.Draw.Median, pr.Draw.P10, pr.Draw.P90)
+	if pr.Compute, err = r.timeComputes(slots, p, path); err != nil {
+		return nil, fmt.Errorf("compute conversion: %w", err)
+	}
+	progress(r.o, "%s %s: %s path: compute conversion %.3g ms [%.3g–%.3g] (GPU)", pf.Name, sz.Name, path,
+		pr.Compute.Median, pr.Compute.P10, pr.Compute.P90)
 	pixels, err := r.readback(slots[0], frames[0])
 	if err != nil {
 		return nil, fmt.Errorf("read-back: %w", err)
