@@ -49,6 +49,8 @@ type Result struct {
 	// 8-bit steps (-1 when only one path ran): a check that both timed the same conversion.
 	PathsMaxDiff int      `json:"paths_max_diff"`
 	EndToEnd     EndToEnd `json:"end_to_end"`
+	// EndToEndFast: import upload (no CPU copy) and the compute variant of the same path.
+	EndToEndFast EndToEnd `json:"end_to_end_import_compute"`
 	Skipped      string   `json:"skipped"` // why nothing was measured, if so
 	Seconds      float64  `json:"seconds"` // wall time this format × size took, set-up included
 }
@@ -99,6 +101,9 @@ type EndToEnd struct {
 	StageMs  float64 `json:"stage_ms"`
 	WaitMs   float64 `json:"wait_ms"`
 	RecordMs float64 `json:"record_ms"`
+	// Upload and CPUBytesPerFrame: how the planes went up (the fast loop imports where it can).
+	Upload           string `json:"upload,omitempty"`
+	CPUBytesPerFrame int    `json:"cpu_bytes_per_frame"`
 }
 
 type runner struct {
@@ -334,6 +339,7 @@ func (r *runner) rotation(perSet int64) int {
 // end-to-end loop; it returns the path's output for frames[0] to compare the paths with.
 func (r *runner) measurePath(pf *formats.PixelFormat, sz Size, frames []*formats.Frame, p ycbcr.Params,
 	path ycbcr.Path, pr *PathResult, e2e *EndToEnd, res *Result) ([]byte, error) {
+	fast := &res.EndToEndFast
 	w, h := sz.Width, sz.Height
 	// Staging buffer, images and target per set.
 	n := r.rotation(res.StagedBytes + res.FrameBytes + res.TargetBytes)
@@ -370,6 +376,12 @@ func (r *runner) measurePath(pf *formats.PixelFormat, sz Size, frames []*formats
 		}
 		progress(r.o, "%s %s: %s path: end to end %.1f fps (%d frames, %d in flight)", pf.Name, sz.Name, path,
 			e2e.FPS, e2e.Frames, e2e.InFlight)
+		*fast = EndToEnd{Path: path.String() + " compute", InFlight: r.o.InFlight}
+		if err := r.endToEndFast(slots[:r.o.InFlight], frames, p, path, fast); err != nil {
+			return nil, fmt.Errorf("end to end (import, compute): %w", err)
+		}
+		progress(r.o, "%s %s: %s path: end to end with %s upload and compute %.1f fps (%d CPU bytes per frame)", pf.Name, sz.Name, path,
+			fast.Upload, fast.FPS, fast.CPUBytesPerFrame)
 	}
 	return pixels, nil
 }
