@@ -9,6 +9,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
@@ -121,8 +122,10 @@ func measureReference(d *present.Device, o *Options) (Reference, error) {
 	}
 	defer q.destroy()
 	copyBuf := func(cb vk.CommandBuffer, from, to *present.Buffer, srcOff, dstOff, size int64) {
-		vk.CmdCopyBuffer(cb, from.Handle, to.Handle, 1, []vk.BufferCopy{{SrcOffset: vk.DeviceSize(srcOff),
-			DstOffset: vk.DeviceSize(dstOff), Size: vk.DeviceSize(size)}})
+		vkx.NoGC(func() { // vkx.NoGC says why
+			vk.CmdCopyBuffer(cb, from.Handle, to.Handle, 1, []vk.BufferCopy{{SrcOffset: vk.DeviceSize(srcOff),
+				DstOffset: vk.DeviceSize(dstOff), Size: vk.DeviceSize(size)}})
+		})
 	}
 	err = d.Submit(func(cb vk.CommandBuffer) {
 		q.reset(cb, 0, 2*n)

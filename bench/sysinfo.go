@@ -70,7 +70,7 @@ func hasDeviceExtension(pd vk.PhysicalDevice, name string) bool {
 	var n uint32
 	vk.EnumerateDeviceExtensionProperties(pd, "", &n, nil)
 	props := make([]vk.ExtensionProperties, n)
-	vk.EnumerateDeviceExtensionProperties(pd, "", &n, props)
+	vkx.NoGC(func() { vk.EnumerateDeviceExtensionProperties(pd, "", &n, props) })
 	for _, p := range props[:n] {
 		p.Deref()
 		if vk.ToString(p.ExtensionName[:]) == name {

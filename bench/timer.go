@@ -26,7 +26,7 @@ func newQueries(dev *present.Device, pairs int) (*queries, error) {
 	var n uint32
 	vk.GetPhysicalDeviceQueueFamilyProperties(dev.Physical, &n, nil)
 	qs := make([]vk.QueueFamilyProperties, n)
-	vk.GetPhysicalDeviceQueueFamilyProperties(dev.Physical, &n, qs)
+	vkx.NoGC(func() { vk.GetPhysicalDeviceQueueFamilyProperties(dev.Physical, &n, qs) })
 	qs[dev.QueueFamily].Deref()
 	bits := qs[dev.QueueFamily].TimestampValidBits
 	if bits == 0 || dev.Limits.TimestampPeriod == 0 {
@@ -94,6 +94,8 @@ func serialize(cb vk.CommandBuffer) {
 	mb := []vk.MemoryBarrier{{SType: vk.StructureTypeMemoryBarrier,
 		SrcAccessMask: vk.AccessFlags(vk.AccessMemoryWriteBit),
 		DstAccessMask: vk.AccessFlags(vk.AccessMemoryReadBit | vk.AccessMemoryWriteBit)}}
-	vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit),
-		vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit), 0, 1, mb, 0, nil, 0, nil)
+	vkx.NoGC(func() { // vkx.NoGC says why
+		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit),
+			vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit), 0, 1, mb, 0, nil, 0, nil)
+	})
 }

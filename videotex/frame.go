@@ -296,7 +296,8 @@ func (t *Texture) submit(cb vk.CommandBuffer, wait, signal []vk.Semaphore) (*sub
 	if l := t.ed.QueueLock; l != nil {
 		l.Lock()
 	}
-	r := vk.QueueSubmit(t.dev.Queue, 1, sis, fence)
+	var r vk.Result
+	vkx.NoGC(func() { r = vk.QueueSubmit(t.dev.Queue, 1, sis, fence) }) // vkx.NoGC says why
 	if l := t.ed.QueueLock; l != nil {
 		l.Unlock()
 	}

@@ -67,7 +67,7 @@ func Requirements(instance vk.Instance, physical vk.PhysicalDevice) (DeviceRequi
 	var n uint32
 	vk.EnumerateDeviceExtensionProperties(physical, "", &n, nil)
 	exts := make([]vk.ExtensionProperties, n)
-	vk.EnumerateDeviceExtensionProperties(physical, "", &n, exts)
+	vkx.NoGC(func() { vk.EnumerateDeviceExtensionProperties(physical, "", &n, exts) })
 	for _, e := range exts[:n] {
 		e.Deref()
 		if vk.ToString(e.ExtensionName[:]) == ExtExternalMemoryHost {

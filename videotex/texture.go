@@ -206,7 +206,7 @@ func (t *Texture) checkDevice() error {
 	var n uint32
 	vk.GetPhysicalDeviceQueueFamilyProperties(t.dev.Physical, &n, nil)
 	qs := make([]vk.QueueFamilyProperties, n)
-	vk.GetPhysicalDeviceQueueFamilyProperties(t.dev.Physical, &n, qs)
+	vkx.NoGC(func() { vk.GetPhysicalDeviceQueueFamilyProperties(t.dev.Physical, &n, qs) })
 	qs[t.dev.QueueFamily].Deref()
 	if vk.QueueFlagBits(qs[t.dev.QueueFamily].QueueFlags)&vk.QueueGraphicsBit == 0 {
 		return fmt.Errorf("queue family %d has no graphics: the fallback path draws", t.dev.QueueFamily)

@@ -36,11 +36,7 @@ func newComputeKit(d *present.Device, sampled []vk.DescriptorSetLayoutBinding, s
 	bindings := append(append([]vk.DescriptorSetLayoutBinding{}, sampled...), vk.DescriptorSetLayoutBinding{
 		Binding: k.storage, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1,
 		StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit)})
-	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo,
-		BindingCount: uint32(len(bindings)), PBindings: bindings}
-	var sl vk.DescriptorSetLayout
-	err := vkx.Check(vk.CreateDescriptorSetLayout(d.Device, li, nil, &sl), "vkCreateDescriptorSetLayout")
-	li.Free()
+	sl, err := newSetLayout(d.Device, bindings)
 	if err != nil {
 		return nil, err
 	}
@@ -176,28 +172,20 @@ func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*Compu
 
 // BindCompute binds im's textures with the constants for p for the compute variant.
 func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageView) (*ComputeBinding, error) {
-	if len(im.Textures) == 0 {
-		return nil, fmt.Errorf("ycbcr: shader path: image has no textures (made without the shader path)")
+	views, err := textureViews(im)
+	if err != nil {
+		return nil, err
 	}
 	consts, err := p.Shader(im.Format, im.Width, im.Height)
 	if err != nil {
 		return nil, err
 	}
 	if sp.compute == nil {
-		bindings := make([]vk.DescriptorSetLayoutBinding, maxTextures)
-		for i := range bindings {
-			bindings[i] = vk.DescriptorSetLayoutBinding{Binding: uint32(i), DescriptorType: vk.DescriptorTypeCombinedImageSampler,
-				DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit)}
-		}
-		k, err := newComputeKit(sp.dev, bindings, maxTextures, shaders.ShaderComp, shaders.ShaderParamsSize, shaders.ShaderSpecConstants)
+		k, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, shaders.ShaderComp, shaders.ShaderParamsSize, shaders.ShaderSpecConstants)
 		if err != nil {
 			return nil, fmt.Errorf("ycbcr: compute: %w", err)
 		}
 		sp.compute = k
-	}
-	views := make([]vk.ImageView, maxTextures)
-	for i := range views { // unused bindings repeat texture 0: every binding must hold a valid view
-		views[i] = im.Textures[min(i, len(im.Textures)-1)].View
 	}
 	set, err := sp.compute.bind(sp.dev, views, sp.Sampler, target)
 	if err != nil {

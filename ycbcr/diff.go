@@ -7,7 +7,6 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
@@ -34,31 +33,14 @@ func NewDiff(dev *present.Device) (*Diff, error) {
 
 func (df *Diff) init() error {
 	d := df.dev.Device
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
-	var s vk.Sampler
-	err := vkx.Check(vk.CreateSampler(d, si, nil, &s), "vkCreateSampler")
-	si.Free()
-	if err != nil {
+	var err error
+	if df.Sampler, err = newNearestSampler(d); err != nil {
 		return err
 	}
-	df.Sampler = s
-	bindings := make([]vk.DescriptorSetLayoutBinding, 2)
-	for i := range bindings {
-		bindings[i] = vk.DescriptorSetLayoutBinding{Binding: uint32(i), DescriptorType: vk.DescriptorTypeCombinedImageSampler,
-			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit)}
-	}
-	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 2, PBindings: bindings}
-	var layout vk.DescriptorSetLayout
-	err = vkx.Check(vk.CreateDescriptorSetLayout(d, li, nil, &layout), "vkCreateDescriptorSetLayout")
-	li.Free()
-	if err != nil {
+	if df.SetLayout, err = newSetLayout(d, textureBindings(2, vk.ShaderStageFragmentBit)); err != nil {
 		return err
 	}
-	df.SetLayout = layout
-	if df.pipes.layout, err = newPipelineLayout(d, layout, shaders.DiffParamsSize); err != nil {
+	if df.pipes.layout, err = newPipelineLayout(d, df.SetLayout, shaders.DiffParamsSize); err != nil {
 		return err
 	}
 	df.pipes.frag = shaders.DiffFrag

@@ -127,3 +127,36 @@ func draw(cb vk.CommandBuffer, pipe vk.Pipeline, layout vk.PipelineLayout, set v
 	vk.CmdPushConstants(cb, layout, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
 	vk.CmdDraw(cb, 3, 1, 0, 0)
 }
+
+// newNearestSampler makes the plain sampler of the shader path and the diff pass: both fetch whole
+// texels (the shader path filters in its own arithmetic), clamped to the edge.
+func newNearestSampler(dev vk.Device) (vk.Sampler, error) {
+	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
+		MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest, MipmapMode: vk.SamplerMipmapModeNearest,
+		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
+		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
+	var s vk.Sampler
+	err := vkx.Check(vk.CreateSampler(dev, si, nil, &s), "vkCreateSampler")
+	si.Free()
+	return s, err
+}
+
+// textureBindings are n combined-image-sampler bindings 0..n−1 for the given stage.
+func textureBindings(n int, stage vk.ShaderStageFlagBits) []vk.DescriptorSetLayoutBinding {
+	b := make([]vk.DescriptorSetLayoutBinding, n)
+	for i := range b {
+		b[i] = vk.DescriptorSetLayoutBinding{Binding: uint32(i), DescriptorType: vk.DescriptorTypeCombinedImageSampler,
+			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(stage)}
+	}
+	return b
+}
+
+// newSetLayout creates a descriptor set layout from bindings.
+func newSetLayout(dev vk.Device, bindings []vk.DescriptorSetLayoutBinding) (vk.DescriptorSetLayout, error) {
+	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo,
+		BindingCount: uint32(len(bindings)), PBindings: bindings}
+	var l vk.DescriptorSetLayout
+	err := vkx.Check(vk.CreateDescriptorSetLayout(dev, li, nil, &l), "vkCreateDescriptorSetLayout")
+	li.Free()
+	return l, err
+}

@@ -5,7 +5,6 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
@@ -37,32 +36,14 @@ func NewShaderPath(dev *present.Device) (*ShaderPath, error) {
 
 func (sp *ShaderPath) init() error {
 	d := sp.dev.Device
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
-	var s vk.Sampler
-	err := vkx.Check(vk.CreateSampler(d, si, nil, &s), "vkCreateSampler")
-	si.Free()
-	if err != nil {
+	var err error
+	if sp.Sampler, err = newNearestSampler(d); err != nil {
 		return err
 	}
-	sp.Sampler = s
-	bindings := make([]vk.DescriptorSetLayoutBinding, maxTextures)
-	for i := range bindings {
-		bindings[i] = vk.DescriptorSetLayoutBinding{Binding: uint32(i), DescriptorType: vk.DescriptorTypeCombinedImageSampler,
-			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit)}
-	}
-	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo,
-		BindingCount: maxTextures, PBindings: bindings}
-	var layout vk.DescriptorSetLayout
-	err = vkx.Check(vk.CreateDescriptorSetLayout(d, li, nil, &layout), "vkCreateDescriptorSetLayout")
-	li.Free()
-	if err != nil {
+	if sp.SetLayout, err = newSetLayout(d, textureBindings(maxTextures, vk.ShaderStageFragmentBit)); err != nil {
 		return err
 	}
-	sp.SetLayout = layout
-	if sp.pipes.layout, err = newPipelineLayout(d, layout, shaders.ShaderParamsSize); err != nil {
+	if sp.pipes.layout, err = newPipelineLayout(d, sp.SetLayout, shaders.ShaderParamsSize); err != nil {
 		return err
 	}
 	sp.pipes.frag, sp.pipes.nspec = shaders.ShaderFrag, shaders.ShaderSpecConstants
@@ -95,4 +76,17 @@ func (sp *ShaderPath) Destroy() {
 	if sp.Sampler != vk.NullSampler {
 		vk.DestroySampler(d, sp.Sampler, nil)
 	}
+}
+
+// textureViews are the views for the shader path's texture bindings: unused bindings repeat
+// texture 0, because every binding must hold a valid view.
+func textureViews(im *planes.Image) ([]vk.ImageView, error) {
+	if len(im.Textures) == 0 {
+		return nil, fmt.Errorf("ycbcr: shader path: image has no textures (made without the shader path)")
+	}
+	views := make([]vk.ImageView, maxTextures)
+	for i := range views {
+		views[i] = im.Textures[min(i, len(im.Textures)-1)].View
+	}
+	return views, nil
 }

@@ -531,7 +531,7 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 	w := []vk.WriteDescriptorSet{{SType: vk.StructureTypeWriteDescriptorSet, DstSet: e.sets[si], DstBinding: 0,
 		DescriptorCount: 1, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
 		PImageInfo: []vk.DescriptorImageInfo{f.ImageInfo()}}}
-	vk.UpdateDescriptorSets(d, 1, w, 0, nil)
+	vkx.NoGC(func() { vk.UpdateDescriptorSets(d, 1, w, 0, nil) })
 
 	cb := s.cb
 	if err := present.Begin(cb); err != nil {
@@ -568,7 +568,9 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 	sub := []vk.SubmitInfo{{SType: vk.StructureTypeSubmitInfo, WaitSemaphoreCount: uint32(len(waits)), PWaitSemaphores: waits,
 		PWaitDstStageMask: stages, CommandBufferCount: 1, PCommandBuffers: []vk.CommandBuffer{cb},
 		SignalSemaphoreCount: uint32(len(signal)), PSignalSemaphores: signal}}
-	err := e.check(vk.QueueSubmit(e.dev.Queue, 1, sub, s.fence), "vkQueueSubmit")
+	var r vk.Result
+	vkx.NoGC(func() { r = vk.QueueSubmit(e.dev.Queue, 1, sub, s.fence) }) // vkx.NoGC says why
+	err := e.check(r, "vkQueueSubmit")
 	sub[0].Free()
 	if err != nil {
 		return err
@@ -591,14 +593,18 @@ func (e *engine) recordReadback(cb vk.CommandBuffer, img vk.Image) {
 			SrcAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessTransferReadBit),
 			OldLayout: e.finalLayout, NewLayout: vk.ImageLayoutTransferSrcOptimal,
 			SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: img, SubresourceRange: rng}}
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit),
-			0, 0, nil, 0, nil, 1, b)
+		vkx.NoGC(func() { // vkx.NoGC says why
+			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit),
+				0, 0, nil, 0, nil, 1, b)
+		})
 	}
 	region := vk.BufferImageCopy{
 		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
 		ImageExtent:      vk.Extent3D{Width: uint32(e.width), Height: uint32(e.height), Depth: 1},
 	}
-	vk.CmdCopyImageToBuffer(cb, img, vk.ImageLayoutTransferSrcOptimal, e.readback.Handle, 1, []vk.BufferImageCopy{region})
+	vkx.NoGC(func() { // vkx.NoGC says why
+		vk.CmdCopyImageToBuffer(cb, img, vk.ImageLayoutTransferSrcOptimal, e.readback.Handle, 1, []vk.BufferImageCopy{region})
+	})
 	bb := []vk.BufferMemoryBarrier{{SType: vk.StructureTypeBufferMemoryBarrier,
 		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
 		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
@@ -609,8 +615,10 @@ func (e *engine) recordReadback(cb vk.CommandBuffer, img vk.Image) {
 			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit), OldLayout: vk.ImageLayoutTransferSrcOptimal, NewLayout: e.finalLayout,
 			SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: img, SubresourceRange: rng}}
 	}
-	vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit),
-		vk.PipelineStageFlags(vk.PipelineStageHostBit|vk.PipelineStageBottomOfPipeBit), 0, 0, nil, 1, bb, uint32(len(ib)), ib)
+	vkx.NoGC(func() { // vkx.NoGC says why
+		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit),
+			vk.PipelineStageFlags(vk.PipelineStageHostBit|vk.PipelineStageBottomOfPipeBit), 0, 0, nil, 1, bb, uint32(len(ib)), ib)
+	})
 }
 
 // readPixels returns the read-back picture as RGBA (swapping B and R for BGRA swapchains).
