@@ -245,7 +245,7 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 }
 
 func (p *Player) loop() error {
-	queue := make(chan decoded, 4) // bounded: decoding runs at most 4 frames ahead
+	queue := make(chan decoded, 2) // bounded: decoding runs at most 2 frames ahead
 	seek := make(chan float64, 1)
 	quit := make(chan struct{})
 	go p.decodeLoop(queue, seek, quit)
