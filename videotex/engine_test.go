@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 	"unsafe"
@@ -176,8 +175,9 @@ func (e *testEngine) BuildPipelines(setLayout vk.DescriptorSetLayout) error {
 		RenderPass: e.target.RenderPass,
 	}}
 	pipes := make([]vk.Pipeline, 1)
-	runtime.GC() // see ycbcrcube's engine: vulkan-go's create info must survive the call
-	err = vkx.Check(vk.CreateGraphicsPipelines(d, vk.NullPipelineCache, 1, ci, nil, pipes), "vkCreateGraphicsPipelines")
+	var r vk.Result // see ycbcrcube's engine: vulkan-go's create info must survive the call
+	vkx.NoGC(func() { r = vk.CreateGraphicsPipelines(d, vk.NullPipelineCache, 1, ci, nil, pipes) })
+	err = vkx.Check(r, "vkCreateGraphicsPipelines")
 	ci[0].Free()
 	e.pipe = pipes[0]
 	return err

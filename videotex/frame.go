@@ -2,7 +2,6 @@ package videotex
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -109,9 +108,7 @@ func (f *Frame) Discard() error {
 // Acquire returns the picture to show at media time now (the first picture is at 0): the latest
 // one decoded with PTS ≤ now, skipping older ones. It never waits for decoding: when nothing newer
 // is due or ready, it returns the current picture again (Advanced false). It submits the upload
-// to the queue; see the package documentation. One exception to not waiting: the first picture
-// of a new fallback-path configuration waits for the decoder's current step while the conversion
-// pipeline is compiled (see upload).
+// to the queue; see the package documentation.
 func (t *Texture) Acquire(now time.Duration) (*Frame, error) {
 	return t.next(func() int {
 		pick := -1
@@ -230,21 +227,9 @@ func (t *Texture) upload(s *slot, sem vk.Semaphore) error {
 		r := s.rgba
 		present.BeginPass(cb, r.rp, r.fb, r.width, r.height)
 		present.SetViewport(cb, 0, 0, r.width, r.height)
-		if t.compiled[s.conv.spec] {
-			err = s.draw.Draw(cb, r)
-		} else {
-			// The first draw of these constants creates the shader path's pipeline through
-			// vulkan-go, whose vkCreateGraphicsPipelines wrapper leaves the C copy of the create
-			// info to a finalizer: a garbage collection that completes during the (long)
-			// compilation frees it under the driver. So: collect now, and keep the decoder, the
-			// allocating goroutine, paused until the pipeline exists (a one-time wait per
-			// configuration).
-			t.quiet.Lock()
-			runtime.GC()
-			err = s.draw.Draw(cb, r)
-			t.quiet.Unlock()
-			t.compiled[s.conv.spec] = err == nil
-		}
+		// The first draw of these constants creates the shader path's pipeline; ycbcr makes it
+		// in C (vkx), out of reach of vulkan-go's finalizer problem, so nothing waits for it.
+		err = s.draw.Draw(cb, r)
 		vk.CmdEndRenderPass(cb)
 	}
 	if e := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err == nil {

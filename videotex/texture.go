@@ -124,11 +124,9 @@ type Texture struct {
 	plain   vk.Sampler        // the fallback path's immutable sampler
 	rgbaRP  vk.RenderPass     // the fallback conversion's render pass
 	decoded chan struct{}     // closed when the decoder goroutine has returned
-	// quiet is held by the decoder goroutine while it decodes or makes images (when it allocates
-	// Go memory), and by upload while it creates a pipeline: see upload. Never taken by the
-	// decoder while it holds or waits for mu.
-	quiet    sync.Mutex
-	compiled map[[6]int32]bool // shader-path pipelines made, by specialization constants
+	// quiet is held by the decoder goroutine while it decodes or makes images. Never taken by
+	// the decoder while it holds or waits for mu.
+	quiet sync.Mutex
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -174,8 +172,7 @@ func open(ed EngineDevice, url string, opts Options) (*Texture, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Texture{dev: pd, ed: ed, opts: opts, cache: ycbcr.NewCache(pd), decoded: make(chan struct{}),
-		compiled: map[[6]int32]bool{}}
+	t := &Texture{dev: pd, ed: ed, opts: opts, cache: ycbcr.NewCache(pd), decoded: make(chan struct{})}
 	t.cond = sync.NewCond(&t.mu)
 	if err := t.checkDevice(); err != nil {
 		pd.Release()

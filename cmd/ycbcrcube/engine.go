@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"runtime"
 	"time"
 	"unsafe"
 
@@ -384,9 +383,10 @@ func (e *engine) rebuild(f *videotex.Frame) error {
 	}}
 	pipes := make([]vk.Pipeline, 1)
 	// vulkan-go frees the C copy of the create info in a finalizer that a garbage collection
-	// completing during the call can run: start the compilation right after one.
-	runtime.GC()
-	err = e.check(vk.CreateGraphicsPipelines(d, vk.NullPipelineCache, 1, ci, nil, pipes), "vkCreateGraphicsPipelines")
+	// completing during the call can run: no collection while it runs (vkx.NoGC).
+	var r vk.Result
+	vkx.NoGC(func() { r = vk.CreateGraphicsPipelines(d, vk.NullPipelineCache, 1, ci, nil, pipes) })
+	err = e.check(r, "vkCreateGraphicsPipelines")
 	ci[0].Free()
 	if err != nil {
 		return err
