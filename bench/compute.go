@@ -12,15 +12,16 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
-// timeComputes times the path's compute variant over the same image sets as the draws: each set
-// converts into its own storage image, between timestamps, after a full barrier.
-func (r *runner) timeComputes(slots []*slot, p ycbcr.Params, path ycbcr.Path) (Stats, error) {
-	type cslot struct {
-		tgt  *present.Offscreen
-		bind *ycbcr.ComputeBinding
-	}
-	var cs []cslot
-	defer func() {
+// computeSlot is one image set's storage target and compute binding.
+type computeSlot struct {
+	tgt  *present.Offscreen
+	bind *ycbcr.ComputeBinding
+}
+
+// computeTargets gives each slot a storage target of its size and the path's compute binding, and
+// puts the targets in GENERAL layout once (the dispatches then overwrite them). free releases them.
+func (r *runner) computeTargets(slots []*slot, p ycbcr.Params, path ycbcr.Path) (cs []computeSlot, free func(), err error) {
+	free = func() {
 		vk.DeviceWaitIdle(r.dev.Device)
 		for _, c := range cs {
 			if c.bind != nil {
@@ -30,77 +31,37 @@ func (r *runner) timeComputes(slots []*slot, p ycbcr.Params, path ycbcr.Path) (S
 				c.tgt.Destroy()
 			}
 		}
-	}()
+	}
 	for _, s := range slots {
-		tgt, err := r.dev.NewStorageOffscreen(s.img.Width, s.img.Height)
-		if err != nil {
-			return Stats{}, err
+		var c computeSlot
+		if c.tgt, err = r.dev.NewStorageOffscreen(s.img.Width, s.img.Height); err == nil {
+			c.bind, err = r.conv.BindCompute(s.img, p, path, c.tgt.View)
 		}
-		c := cslot{tgt: tgt}
 		cs = append(cs, c)
-		if path == ycbcr.PathShader {
-			c.bind, err = r.conv.Shader.BindCompute(s.img, p, tgt.View)
-		} else {
-			var k ycbcr.Key
-			if k, err = ycbcr.SamplerKey(r.dev, s.img.Format, p); err == nil {
-				var cv *ycbcr.Conversion
-				if cv, err = r.conv.Cache.Get(k); err == nil {
-					c.bind, err = cv.BindCompute(s.img, tgt.View)
-				}
-			}
-		}
-		cs[len(cs)-1] = c
 		if err != nil {
-			return Stats{}, fmt.Errorf("compute: %w", err)
+			return cs, free, fmt.Errorf("compute: %w", err)
 		}
 	}
-	// The storage images go to GENERAL once; the dispatches then overwrite them.
-	if err := r.dev.Submit(func(cb vk.CommandBuffer) {
+	err = r.dev.Submit(func(cb vk.CommandBuffer) {
 		for _, c := range cs {
 			c.tgt.BeginCompute(cb)
 		}
-	}); err != nil {
-		return Stats{}, err
-	}
-	var dispatchErr error
-	record := func(cb vk.CommandBuffer, q *queries, count int) {
-		if q != nil {
-			q.reset(cb, 0, count)
-		}
-		for i := 0; i < count; i++ {
-			c := cs[i%len(cs)]
-			if q != nil {
-				q.start(cb, i)
-			} else {
-				serialize(cb)
-			}
-			if err := c.bind.Dispatch(cb, c.tgt.Width, c.tgt.Height); err != nil && dispatchErr == nil {
-				dispatchErr = err
-			}
-			if q != nil {
-				q.stop(cb, i)
-			}
-		}
-	}
-	if err := r.dev.Submit(func(cb vk.CommandBuffer) { record(cb, nil, r.o.Warmup) }); err != nil {
-		return Stats{}, err
-	}
-	q, err := newQueries(r.dev, r.o.Frames)
+	})
+	return cs, free, err
+}
+
+// timeComputes times the path's compute variant over the same image sets as the draws: each set
+// converts into its own storage image, between timestamps, after a full barrier.
+func (r *runner) timeComputes(slots []*slot, p ycbcr.Params, path ycbcr.Path) (Stats, error) {
+	cs, free, err := r.computeTargets(slots, p, path)
+	defer free()
 	if err != nil {
 		return Stats{}, err
 	}
-	defer q.destroy()
-	if err := r.dev.Submit(func(cb vk.CommandBuffer) { record(cb, q, r.o.Frames) }); err != nil {
-		return Stats{}, err
-	}
-	if dispatchErr != nil {
-		return Stats{}, dispatchErr
-	}
-	iv, err := q.intervals(0, r.o.Frames)
-	if err != nil {
-		return Stats{}, err
-	}
-	return summarize(iv), nil
+	return r.timeEach(func(cb vk.CommandBuffer, i int) error {
+		c := cs[i%len(cs)]
+		return c.bind.Dispatch(cb, c.tgt.Width, c.tgt.Height)
+	})
 }
 
 // endToEndFast is endToEnd with the fast route: each frame's planes imported (no CPU copy, the GPU
@@ -111,54 +72,22 @@ func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Pa
 		return fmt.Errorf("import: %w", err)
 	}
 	defer imp.Destroy()
-	type fslot struct {
-		tgt  *present.Offscreen
-		bind *ycbcr.ComputeBinding
+	if err := r.waitAll(slots); err != nil {
+		return err
 	}
-	fs := make([]fslot, len(slots))
 	defer func() {
 		vk.DeviceWaitIdle(r.dev.Device)
 		for _, s := range slots {
 			s.img.Done()
 			s.img.SetImporter(nil)
 		}
-		for _, f := range fs {
-			if f.bind != nil {
-				f.bind.Destroy()
-			}
-			if f.tgt != nil {
-				f.tgt.Destroy()
-			}
-		}
 	}()
-	for i, s := range slots {
-		if err := r.wait(s); err != nil {
-			return err
-		}
+	for _, s := range slots {
 		s.img.SetImporter(imp)
-		if fs[i].tgt, err = r.dev.NewStorageOffscreen(s.img.Width, s.img.Height); err != nil {
-			return err
-		}
-		if path == ycbcr.PathShader {
-			fs[i].bind, err = r.conv.Shader.BindCompute(s.img, p, fs[i].tgt.View)
-		} else {
-			var k ycbcr.Key
-			if k, err = ycbcr.SamplerKey(r.dev, s.img.Format, p); err == nil {
-				var cv *ycbcr.Conversion
-				if cv, err = r.conv.Cache.Get(k); err == nil {
-					fs[i].bind, err = cv.BindCompute(s.img, fs[i].tgt.View)
-				}
-			}
-		}
-		if err != nil {
-			return err
-		}
 	}
-	if err := r.dev.Submit(func(cb vk.CommandBuffer) {
-		for _, f := range fs {
-			f.tgt.BeginCompute(cb)
-		}
-	}); err != nil {
+	fs, free, err := r.computeTargets(slots, p, path)
+	defer free()
+	if err != nil {
 		return err
 	}
 	warm, minFrames := 2*len(slots), 2*len(slots)

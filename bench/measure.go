@@ -461,27 +461,32 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 // off from the one before by a full barrier, and the sets rotate so each draw reads other planes
 // and writes another target than the last.
 func (r *runner) timeDraws(slots []*slot) (Stats, error) {
-	var drawErr error
+	return r.timeEach(func(cb vk.CommandBuffer, i int) error { return convert(cb, slots[i%len(slots)]) })
+}
+
+// timeEach records work(i) for Warmup untimed rounds, then for Frames rounds each between two
+// timestamps, every round fenced off from the one before by a full barrier, and summarizes the
+// intervals. The warm-up makes pipelines (at first use) and lets clocks ramp up.
+func (r *runner) timeEach(work func(cb vk.CommandBuffer, i int) error) (Stats, error) {
+	var workErr error
 	record := func(cb vk.CommandBuffer, q *queries, count int) {
 		if q != nil {
 			q.reset(cb, 0, count)
 		}
 		for i := 0; i < count; i++ {
-			s := slots[i%len(slots)]
 			if q != nil {
 				q.start(cb, i)
 			} else {
 				serialize(cb)
 			}
-			if err := convert(cb, s); err != nil && drawErr == nil {
-				drawErr = err
+			if err := work(cb, i); err != nil && workErr == nil {
+				workErr = err
 			}
 			if q != nil {
 				q.stop(cb, i)
 			}
 		}
 	}
-	// Warm-up: pipelines are made at the first draw, and clocks ramp up.
 	if err := r.dev.Submit(func(cb vk.CommandBuffer) { record(cb, nil, r.o.Warmup) }); err != nil {
 		return Stats{}, err
 	}
@@ -493,8 +498,8 @@ func (r *runner) timeDraws(slots []*slot) (Stats, error) {
 	if err := r.dev.Submit(func(cb vk.CommandBuffer) { record(cb, q, r.o.Frames) }); err != nil {
 		return Stats{}, err
 	}
-	if drawErr != nil {
-		return Stats{}, drawErr
+	if workErr != nil {
+		return Stats{}, workErr
 	}
 	iv, err := q.intervals(0, r.o.Frames)
 	if err != nil {

@@ -109,6 +109,22 @@ func (c *Converter) ConvertWith(f *formats.Frame, paths planes.Paths, bind func(
 	return target.RGBA(), nil
 }
 
+// BindCompute is Bind for the path's compute variant, writing the storage image target.
+func (c *Converter) BindCompute(im *planes.Image, p Params, path Path, target vk.ImageView) (*ComputeBinding, error) {
+	if path == PathShader {
+		return c.Shader.BindCompute(im, p, target)
+	}
+	k, err := SamplerKey(c.Dev, im.Format, p)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: sampler path cannot express %s %s: %w", im.Format.Name, p, err)
+	}
+	cv, err := c.Cache.Get(k)
+	if err != nil {
+		return nil, err
+	}
+	return cv.BindCompute(im, target)
+}
+
 // ConvertCompute is Convert through the path's compute variant (a storage image written by a compute
 // shader instead of a drawn triangle).
 func (c *Converter) ConvertCompute(f *formats.Frame, p Params, path Path) (*image.RGBA, error) {
@@ -125,18 +141,7 @@ func (c *Converter) ConvertCompute(f *formats.Frame, p Params, path Path) (*imag
 		return nil, err
 	}
 	defer target.Destroy()
-	var b *ComputeBinding
-	if path == PathShader {
-		b, err = c.Shader.BindCompute(im, p, target.View)
-	} else {
-		var k Key
-		if k, err = SamplerKey(c.Dev, f.Format, p); err == nil {
-			var cv *Conversion
-			if cv, err = c.Cache.Get(k); err == nil {
-				b, err = cv.BindCompute(im, target.View)
-			}
-		}
-	}
+	b, err := c.BindCompute(im, p, path, target.View)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: convert %s through %s (compute): %w", f.Format.Name, path, err)
 	}
