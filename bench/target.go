@@ -83,31 +83,9 @@ func newTarget(d *present.Device, rp vk.RenderPass, w, h int) (*target, error) {
 
 func (t *target) init() error {
 	d := t.dev
-	ci := &vk.ImageCreateInfo{
-		SType: vk.StructureTypeImageCreateInfo, ImageType: vk.ImageType2d, Format: present.TargetFormat,
-		Extent: vk.Extent3D{Width: uint32(t.w), Height: uint32(t.h), Depth: 1}, MipLevels: 1, ArrayLayers: 1,
-		Samples: vk.SampleCount1Bit, Tiling: vk.ImageTilingOptimal,
-		Usage:       vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit),
-		SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined,
-	}
-	// Locals, not fields, receive handles: cgo refuses a pointer into a struct holding Go pointers.
-	var img vk.Image
-	err := vkx.Check(vk.CreateImage(d.Device, ci, nil, &img), "vkCreateImage")
-	ci.Free()
-	if err != nil {
-		return err
-	}
-	t.image = img
-	var req vk.MemoryRequirements
-	vk.GetImageMemoryRequirements(d.Device, t.image, &req)
-	req.Deref()
-	if t.mem, err = d.Allocate(req.Size, req.MemoryTypeBits, vk.MemoryPropertyDeviceLocalBit); err != nil {
-		return err
-	}
-	if err := vkx.Check(vk.BindImageMemory(d.Device, t.image, t.mem, 0), "vkBindImageMemory"); err != nil {
-		return err
-	}
-	if t.view, err = d.NewView(t.image, present.TargetFormat, vk.ImageAspectColorBit, nil); err != nil {
+	var err error
+	if t.image, t.mem, t.view, err = d.NewImage2D(present.TargetFormat, t.w, t.h,
+		vk.ImageUsageColorAttachmentBit|vk.ImageUsageTransferSrcBit); err != nil {
 		return err
 	}
 	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: t.rp,
@@ -151,13 +129,5 @@ func (t *target) destroy() {
 	if t.fb != vk.NullFramebuffer {
 		vk.DestroyFramebuffer(dev, t.fb, nil)
 	}
-	if t.view != vk.NullImageView {
-		vk.DestroyImageView(dev, t.view, nil)
-	}
-	if t.image != vk.NullImage {
-		vk.DestroyImage(dev, t.image, nil)
-	}
-	if t.mem != vk.NullDeviceMemory {
-		vk.FreeMemory(dev, t.mem, nil)
-	}
+	t.dev.DestroyImage2D(t.image, t.mem, t.view)
 }

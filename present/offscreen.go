@@ -104,40 +104,17 @@ func (d *Device) newOffscreen(width, height int, sampled bool) (*Offscreen, erro
 
 func (o *Offscreen) init() error {
 	d := o.dev
-	ci := &vk.ImageCreateInfo{
-		SType: vk.StructureTypeImageCreateInfo, ImageType: vk.ImageType2d, Format: TargetFormat,
-		Extent: vk.Extent3D{Width: uint32(o.Width), Height: uint32(o.Height), Depth: 1}, MipLevels: 1, ArrayLayers: 1,
-		Samples: vk.SampleCount1Bit, Tiling: vk.ImageTilingOptimal,
-		Usage:       vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit),
-		SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined,
-	}
+	usage := vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit
 	final := vk.ImageLayoutTransferSrcOptimal
 	if o.Storage {
-		ci.Usage |= vk.ImageUsageFlags(vk.ImageUsageStorageBit)
+		usage |= vk.ImageUsageStorageBit
 	}
 	if o.Sampled {
-		ci.Usage |= vk.ImageUsageFlags(vk.ImageUsageSampledBit)
+		usage |= vk.ImageUsageSampledBit
 		final = vk.ImageLayoutShaderReadOnlyOptimal
 	}
-	var img vk.Image
-	err := vkx.Check(vk.CreateImage(d.Device, ci, nil, &img), "vkCreateImage")
-	ci.Free()
-	if err != nil {
-		return err
-	}
-	o.Image = img
-	var req vk.MemoryRequirements
-	vk.GetImageMemoryRequirements(d.Device, img, &req)
-	req.Deref()
-	mem, err := d.Allocate(req.Size, req.MemoryTypeBits, vk.MemoryPropertyDeviceLocalBit)
-	if err != nil {
-		return err
-	}
-	o.Memory = mem
-	if err := vkx.Check(vk.BindImageMemory(d.Device, img, mem, 0), "vkBindImageMemory"); err != nil {
-		return err
-	}
-	if o.View, err = d.NewView(img, TargetFormat, vk.ImageAspectColorBit, nil); err != nil {
+	var err error
+	if o.Image, o.Memory, o.View, err = d.NewImage2D(TargetFormat, o.Width, o.Height, usage); err != nil {
 		return err
 	}
 	if o.RenderPass, err = d.NewRenderPass(TargetFormat, final); err != nil {
@@ -266,13 +243,5 @@ func (o *Offscreen) Destroy() {
 	if o.RenderPass != vk.NullRenderPass {
 		vk.DestroyRenderPass(dev, o.RenderPass, nil)
 	}
-	if o.View != vk.NullImageView {
-		vk.DestroyImageView(dev, o.View, nil)
-	}
-	if o.Image != vk.NullImage {
-		vk.DestroyImage(dev, o.Image, nil)
-	}
-	if o.Memory != vk.NullDeviceMemory {
-		vk.FreeMemory(dev, o.Memory, nil)
-	}
+	o.dev.DestroyImage2D(o.Image, o.Memory, o.View)
 }
