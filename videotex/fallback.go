@@ -79,32 +79,10 @@ func (t *Texture) newRGBA(width, height int) (*rgbaTarget, error) {
 
 func (r *rgbaTarget) init(t *Texture) error {
 	d := t.dev
-	ci := &vk.ImageCreateInfo{
-		SType: vk.StructureTypeImageCreateInfo, ImageType: vk.ImageType2d, Format: rgbaFormat,
-		Extent:    vk.Extent3D{Width: uint32(r.width), Height: uint32(r.height), Depth: 1},
-		MipLevels: 1, ArrayLayers: 1, Samples: vk.SampleCount1Bit, Tiling: vk.ImageTilingOptimal,
-		// TRANSFER_SRC lets an engine (or a test) copy the converted picture out.
-		Usage: vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageSampledBit |
-			vk.ImageUsageTransferSrcBit),
-		SharingMode: vk.SharingModeExclusive, InitialLayout: vk.ImageLayoutUndefined,
-	}
-	var img vk.Image
-	err := vkx.Check(vk.CreateImage(d.Device, ci, nil, &img), "vkCreateImage")
-	ci.Free()
-	if err != nil {
-		return err
-	}
-	r.image = img
-	var req vk.MemoryRequirements
-	vk.GetImageMemoryRequirements(d.Device, img, &req)
-	req.Deref()
-	if r.memory, err = d.Allocate(req.Size, req.MemoryTypeBits, vk.MemoryPropertyDeviceLocalBit); err != nil {
-		return err
-	}
-	if err := vkx.Check(vk.BindImageMemory(d.Device, img, r.memory, 0), "vkBindImageMemory"); err != nil {
-		return err
-	}
-	if r.view, err = d.NewView(img, rgbaFormat, vk.ImageAspectColorBit, nil); err != nil {
+	// TRANSFER_SRC lets an engine (or a test) copy the converted picture out.
+	var err error
+	if r.image, r.memory, r.view, err = d.NewImage2D(rgbaFormat, r.width, r.height,
+		vk.ImageUsageColorAttachmentBit|vk.ImageUsageSampledBit|vk.ImageUsageTransferSrcBit); err != nil {
 		return err
 	}
 	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: r.rp,
