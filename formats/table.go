@@ -305,12 +305,17 @@ func (pf *PixelFormat) TextureSize(i, width, height int) (int, int) {
 // 10/12-bit data is sampled as R16, which gives word/65535. LSB-aligned data has word = code, so the
 // factor is 65535/(2^Depth−1) (64.06 for 10 bits). MSB-aligned data has word = code·2^(16−Depth) (low
 // bits zero), so the factor is 65535/(2^(16−Depth)·(2^Depth−1)) (1.0009 for p010: close to 1, but not 1).
-func (pf *PixelFormat) ShaderScale() float64 {
+func (pf *PixelFormat) ShaderScale() float64 { return pf.ShaderScaleAligned(pf.Align) }
+
+// ShaderScaleAligned is ShaderScale for the layout's samples aligned as a says: the sampler path's
+// multi-planar image holds LSB layouts shifted to the MSB (SamplerShift), and the shader path reads
+// them there when its textures alias that image's planes.
+func (pf *PixelFormat) ShaderScaleAligned(a Alignment) float64 {
 	if pf.ContainerBits == 8 || pf.Depth >= 16 {
 		return 1
 	}
 	s := 0
-	if pf.Align == AlignMSB {
+	if a == AlignMSB {
 		s = 16 - pf.Depth
 	}
 	return 65535 / (float64(int(1)<<s) * float64(int(1)<<pf.Depth-1))

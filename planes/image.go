@@ -23,6 +23,10 @@ type Texture struct {
 	View          vk.ImageView
 	Format        formats.VkFormat
 	Width, Height int
+	// Alias: Image is a single-plane image aliased onto the memory of one plane of the multi-planar
+	// image (VK_IMAGE_CREATE_ALIAS_BIT, the plane's compatible format, the padded plane size): the
+	// upload that fills the plane fills it, and Memory is the plane's (freed with the plane).
+	Alias bool
 }
 
 // Image holds one picture on the GPU, for one or both conversion paths.
@@ -40,6 +44,10 @@ type Image struct {
 
 	// Shader path.
 	Textures []Texture
+	// Aliased: the textures are aliases of the planes (Texture.Alias), so one upload serves both
+	// paths. AliasReason says why not when the image holds both paths' images without aliases.
+	Aliased     bool
+	AliasReason string
 
 	staging *present.Buffer
 	layout  []stagedPlane
@@ -49,6 +57,7 @@ type Image struct {
 	// Recording (load.go): every image an upload writes, the copy path's regions computed once, and
 	// scratch for the import path's regions, so that steady-state frames allocate nothing.
 	targets        []uint64
+	readers        int // the last readers of targets are plane aliases, filled through the planes
 	stageCopies    []vkx.Copy
 	stageRegions   []vkx.BufferImageCopy
 	scratchCopies  []vkx.Copy
@@ -127,11 +136,17 @@ func (im *Image) init(paths Paths) error {
 		return err
 	}
 	if paths.Sampler {
-		if err := im.initMulti(); err != nil {
+		alias := paths.Shader
+		if alias {
+			if err := im.aliasable(); err != nil {
+				alias, im.AliasReason = false, err.Error()
+			}
+		}
+		if err := im.initMulti(alias); err != nil {
 			return err
 		}
 	}
-	if paths.Shader {
+	if paths.Shader && !im.Aliased {
 		for i, t := range pf.Textures {
 			w, h := pf.TextureSize(i, im.Width, im.Height)
 			tex, err := im.newTexture(t.VkFormat, w, h)
@@ -142,6 +157,46 @@ func (im *Image) init(paths Paths) error {
 		}
 	}
 	im.buildStageRegions()
+	return nil
+}
+
+// ShaderScale is the factor the shader path multiplies values sampled from im's textures by to get
+// code/(2^Depth−1) (formats.PixelFormat.ShaderScale). Plane aliases hold what the sampler path's
+// planes hold: LSB layouts shifted to the MSB.
+func (im *Image) ShaderScale() float64 {
+	if im.Aliased && im.Format.SamplerShift > 0 {
+		return im.Format.ShaderScaleAligned(formats.AlignMSB)
+	}
+	return im.Format.ShaderScale()
+}
+
+// aliasable says whether the shader path's textures can be single-plane aliases of the planes: one
+// texture per plane, a disjoint multi-planar image, and views in the table's texture formats the
+// device can sample. The alias has the plane's compatible format (spec: memory aliasing); where that
+// is an X6/X4 format, it is viewed as R16/R16G16 (same compatibility class, MUTABLE_FORMAT), because
+// implementations differ in how they normalise X6 data (lavapipe samples R10X6 as R16: v·64/65535,
+// not v/1023), while R16 is exact everywhere.
+func (im *Image) aliasable() error {
+	pf := im.Format
+	if len(pf.Planes) < 2 {
+		return fmt.Errorf("%s is not multi-planar: no planes to alias", pf.Name)
+	}
+	feats := vkx.FormatProperties(im.dev.Physical, uint32(pf.VkFormat))
+	if feats.Optimal&vk.FormatFeatureFlags(vk.FormatFeatureDisjointBit) == 0 {
+		return fmt.Errorf("the device has no DISJOINT for %s: plane aliases need disjoint planes", pf.VkFormat)
+	}
+	if len(pf.Textures) != len(pf.Planes) {
+		return fmt.Errorf("%s has %d shader textures for %d planes", pf.Name, len(pf.Textures), len(pf.Planes))
+	}
+	need := vk.FormatFeatureFlags(vk.FormatFeatureSampledImageBit | vk.FormatFeatureTransferDstBit)
+	for k, t := range pf.Textures {
+		if t.Plane != k {
+			return fmt.Errorf("%s: shader texture %d reads plane %d", pf.Name, k, t.Plane)
+		}
+		if vkx.FormatProperties(im.dev.Physical, uint32(t.VkFormat)).Optimal&need != need {
+			return fmt.Errorf("the device cannot sample %s, plane %d's texture format", t.VkFormat, k)
+		}
+	}
 	return nil
 }
 
@@ -182,7 +237,7 @@ func (im *Image) newTexture(format formats.VkFormat, w, h int) (Texture, error) 
 // planeAspect is VK_IMAGE_ASPECT_PLANE_i_BIT.
 func planeAspect(i int) vk.ImageAspectFlagBits { return vk.ImageAspectFlagBits(0x10 << uint(i)) }
 
-func (im *Image) initMulti() error {
+func (im *Image) initMulti(alias bool) error {
 	pf := im.Format
 	feats := vkx.FormatProperties(im.dev.Physical, uint32(pf.VkFormat))
 	if feats.Optimal&vk.FormatFeatureFlags(vk.FormatFeatureSampledImageBit) == 0 {
@@ -193,6 +248,11 @@ func (im *Image) initMulti() error {
 	var flags vk.ImageCreateFlagBits
 	if im.Disjoint {
 		flags = vk.ImageCreateDisjointBit
+	}
+	alias = alias && im.Disjoint
+	if alias {
+		// Both sides of a plane alias carry ALIAS_BIT and DISJOINT, with otherwise equal parameters.
+		flags |= vk.ImageCreateAliasBit | im.aliasMutable()
 	}
 	img, err := im.newImage(pf.VkFormat, im.PaddedWidth, im.PaddedHeight, flags)
 	if err != nil {
@@ -213,17 +273,66 @@ func (im *Image) initMulti() error {
 	var binds []vkx.PlaneBinding
 	for i := range pf.Planes {
 		req := vkx.ImagePlaneMemoryRequirements(im.dev.Device, img, planeAspect(i))
+		var tex Texture
+		if alias {
+			if tex, err = im.newAlias(i); err != nil {
+				return fmt.Errorf("plane %d alias: %w", i, err)
+			}
+			im.Textures = append(im.Textures, tex)
+			// One allocation at offset 0 serves both: the larger size, the common memory types
+			// (alignment holds at offset 0; see anchors.md on NVIDIA's larger alias alignment).
+			ar := vkx.ImagePlaneMemoryRequirements(im.dev.Device, tex.Image, 0)
+			req.Size = max(req.Size, ar.Size)
+			req.MemoryTypeBits &= ar.MemoryTypeBits
+			if req.MemoryTypeBits == 0 {
+				return fmt.Errorf("plane %d and its alias share no memory type", i)
+			}
+		}
 		mem, err := im.dev.Allocate(vk.DeviceSize(req.Size), req.MemoryTypeBits, vk.MemoryPropertyDeviceLocalBit)
 		if err != nil {
 			return fmt.Errorf("plane %d: %w", i, err)
 		}
 		im.planeMemory = append(im.planeMemory, mem)
 		binds = append(binds, vkx.PlaneBinding{Memory: mem, Aspect: planeAspect(i)})
+		if alias {
+			t := &im.Textures[i]
+			t.Memory = mem
+			if err := vkx.BindImagePlanes(im.dev.Device, t.Image, []vkx.PlaneBinding{{Memory: mem, Aspect: planeAspect(0)}}); err != nil {
+				return fmt.Errorf("bind plane %d alias: %w", i, err)
+			}
+			if t.View, err = im.dev.NewView(t.Image, vk.Format(t.Format), vk.ImageAspectColorBit, nil); err != nil {
+				return fmt.Errorf("plane %d alias view: %w", i, err)
+			}
+		}
 	}
 	if err := vkx.BindImagePlanes(im.dev.Device, img, binds); err != nil {
 		return fmt.Errorf("bind planes: %w", err)
 	}
+	im.Aliased = alias
 	return nil
+}
+
+// newAlias creates the single-plane image that aliases plane i: its compatible format, the padded
+// plane's size, the multi-planar image's usage and tiling, ALIAS_BIT and DISJOINT (which a
+// single-plane format may carry only with ALIAS_BIT: VUID-VkImageCreateInfo-format-01577).
+func (im *Image) newAlias(i int) (Texture, error) {
+	p := im.Format.Planes[i]
+	w, h := im.Format.PlaneSize(i, im.PaddedWidth, im.PaddedHeight)
+	t := Texture{Format: im.Format.Textures[i].VkFormat, Width: w, Height: h, Alias: true}
+	img, err := im.newImage(p.VkFormat, w, h, vk.ImageCreateAliasBit|vk.ImageCreateDisjointBit|im.aliasMutable())
+	t.Image = img
+	return t, err
+}
+
+// aliasMutable is MUTABLE_FORMAT when a plane's compatible format differs from the texture format
+// the shader path views it as (X6/X4 planes viewed as R16); both sides of the alias carry it.
+func (im *Image) aliasMutable() vk.ImageCreateFlagBits {
+	for k, t := range im.Format.Textures {
+		if t.VkFormat != im.Format.Planes[k].VkFormat {
+			return vk.ImageCreateMutableFormatBit
+		}
+	}
+	return 0
 }
 
 // Destroy frees the images, their memory and the staging buffer, and drops the image's hold on
@@ -243,7 +352,7 @@ func (im *Image) Destroy() {
 		if t.Image != vk.NullImage {
 			vk.DestroyImage(d, t.Image, nil)
 		}
-		if t.Memory != vk.NullDeviceMemory {
+		if t.Memory != vk.NullDeviceMemory && !t.Alias {
 			vk.FreeMemory(d, t.Memory, nil)
 		}
 	}

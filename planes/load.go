@@ -271,7 +271,7 @@ func (im *Image) importable(f *formats.Frame) error {
 		}
 	}
 	for k, t := range pf.Textures {
-		if len(im.Textures) > 0 {
+		if len(im.Textures) > 0 && !im.Aliased {
 			if err := texel(t.Plane, texelBytes(pf, pf.Textures[k])); err != nil {
 				return err
 			}
@@ -313,6 +313,9 @@ func (im *Image) recordImport(cb vk.CommandBuffer, f *formats.Frame) error {
 		}
 	}
 	for k, t := range im.Textures {
+		if t.Alias {
+			continue
+		}
 		ft := pf.Textures[k]
 		copies = append(copies, vkx.Copy{Buffer: bufs[ft.Plane], Image: vkx.ImageHandle(t.Image),
 			First: uint32(len(regions)), Count: 1})
@@ -320,7 +323,7 @@ func (im *Image) recordImport(cb vk.CommandBuffer, f *formats.Frame) error {
 			vk.ImageAspectColorBit, 0, 0, t.Width, t.Height))
 	}
 	im.scratchCopies, im.scratchRegions = copies, regions
-	vkx.CmdUpload(im.dev.Device, cb, im.targets, vk.ImageLayoutUndefined, copies, regions)
+	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, copies, regions)
 	return nil
 }
 

@@ -11,8 +11,9 @@ import (
 )
 
 // Stage copies a frame into the staging buffer: each plane row by row (the frame's stride need not
-// match), the last column and row repeated into the padding, and for LSB-aligned layouts a second
-// copy shifted into the X6/X4 container the sampler path's format expects.
+// match), the last column and row repeated into the padding. LSB-aligned layouts go to the sampler
+// path's multi-planar image shifted into its X6/X4 container; the shader path's own textures take
+// them as they are (with plane aliases there are none: the shifted copy is the only one).
 func (im *Image) Stage(f *formats.Frame) error {
 	if f.Format != im.Format || f.Width != im.Width || f.Height != im.Height {
 		return fmt.Errorf("planes: stage %s %dx%d into %s %dx%d image", f.Format.Name, f.Width, f.Height,
@@ -28,25 +29,41 @@ func (im *Image) Stage(f *formats.Frame) error {
 		if len(f.Planes[i]) < (srcH-1)*f.Strides[i]+srcRow {
 			return fmt.Errorf("planes: plane %d holds %d bytes, %dx%d texels need more", i, len(f.Planes[i]), srcW, srcH)
 		}
-		dst := im.layout[i]
-		for y := 0; y < dst.height; y++ {
-			sy := min(y, srcH-1)
-			row := buf[dst.offset+y*dst.rowBytes : dst.offset+(y+1)*dst.rowBytes]
-			n := copy(row, f.Planes[i][sy*f.Strides[i]:sy*f.Strides[i]+srcRow])
-			for x := n; x < len(row); x += p.BytesPerTexel { // repeat the edge texel
-				copy(row[x:x+p.BytesPerTexel], row[n-p.BytesPerTexel:n])
-			}
+		if im.stagesPlain() {
+			stagePlane(buf, im.layout[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, 0)
 		}
 		if im.shifted != nil {
-			sh := im.shifted[i]
-			src := buf[dst.offset : dst.offset+dst.rowBytes*dst.height]
-			out := buf[sh.offset : sh.offset+sh.rowBytes*sh.height]
-			for k := 0; k+1 < len(src); k += 2 {
-				binary.LittleEndian.PutUint16(out[k:], binary.LittleEndian.Uint16(src[k:])<<uint(im.Format.SamplerShift))
-			}
+			stagePlane(buf, im.shifted[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, im.Format.SamplerShift)
 		}
 	}
 	return nil
+}
+
+// stagesPlain says whether Stage writes the unshifted copy: always, unless the only copy needed is
+// the sampler path's shifted one.
+func (im *Image) stagesPlain() bool {
+	return im.shifted == nil || (len(im.Textures) > 0 && !im.Aliased)
+}
+
+// stagePlane copies srcH rows of rowBytes from src (stride apart) into d's place in buf, each 16-bit
+// sample shifted left by shift, and repeats the last texel and row into d's padding.
+func stagePlane(buf []byte, d stagedPlane, src []byte, stride, rowBytes, srcH, bpt, shift int) {
+	for y := 0; y < d.height; y++ {
+		sy := min(y, srcH-1)
+		row := buf[d.offset+y*d.rowBytes : d.offset+(y+1)*d.rowBytes]
+		in := src[sy*stride : sy*stride+rowBytes]
+		n := len(in)
+		if shift == 0 {
+			copy(row, in)
+		} else {
+			for k := 0; k+1 < n; k += 2 {
+				binary.LittleEndian.PutUint16(row[k:], binary.LittleEndian.Uint16(in[k:])<<uint(shift))
+			}
+		}
+		for x := n; x < len(row); x += bpt { // repeat the edge texel
+			copy(row[x:x+bpt], row[n-bpt:n])
+		}
+	}
 }
 
 // RecordUpload records the copies from the staging buffer into every image, leaving them in
@@ -54,7 +71,7 @@ func (im *Image) Stage(f *formats.Frame) error {
 // old contents are discarded (old layout UNDEFINED). The regions are computed once (New) and recorded
 // through one C call: no allocation per frame.
 func (im *Image) RecordUpload(cb vk.CommandBuffer) {
-	vkx.CmdUpload(im.dev.Device, cb, im.targets, vk.ImageLayoutUndefined, im.stageCopies, im.stageRegions)
+	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.stageCopies, im.stageRegions)
 }
 
 // buildStageRegions computes the copy path's regions from the staging layout, and the list of images
@@ -65,7 +82,17 @@ func (im *Image) buildStageRegions() {
 		im.targets = append(im.targets, vkx.ImageHandle(im.Multi))
 	}
 	for _, t := range im.Textures {
-		im.targets = append(im.targets, vkx.ImageHandle(t.Image))
+		if !t.Alias {
+			im.targets = append(im.targets, vkx.ImageHandle(t.Image))
+		}
+	}
+	// Aliases last: CmdUpload makes the copies into their planes visible to them.
+	im.readers = 0
+	for _, t := range im.Textures {
+		if t.Alias {
+			im.targets = append(im.targets, vkx.ImageHandle(t.Image))
+			im.readers++
+		}
 	}
 	staging := vkx.BufferHandle(im.staging.Handle)
 	pf := im.Format
@@ -89,6 +116,9 @@ func (im *Image) buildStageRegions() {
 			First: uint32(first), Count: uint32(len(pf.Planes))})
 	}
 	for i, t := range im.Textures {
+		if t.Alias {
+			continue
+		}
 		ft := pf.Textures[i]
 		sp := im.layout[ft.Plane]
 		im.stageCopies = append(im.stageCopies, vkx.Copy{Buffer: staging, Image: vkx.ImageHandle(t.Image),
@@ -105,7 +135,8 @@ func region(offset uint64, rowLength int, aspect vk.ImageAspectFlagBits, x, y, w
 		LayerCount: 1, OffsetX: int32(x), OffsetY: int32(y), Width: uint32(w), Height: uint32(h), Depth: 1}
 }
 
-// StagedBytes is how many bytes Stage copies on the CPU per frame (the shifted copy included).
+// StagedBytes is how many bytes Stage copies on the CPU per frame (both copies of an LSB layout when
+// the shader path has its own textures).
 func (im *Image) StagedBytes() int {
 	n := 0
 	for i, p := range im.Format.Planes {
@@ -115,7 +146,7 @@ func (im *Image) StagedBytes() int {
 		}
 		n += w * h * p.BytesPerTexel
 	}
-	if im.shifted != nil {
+	if im.shifted != nil && im.stagesPlain() {
 		n *= 2
 	}
 	return n

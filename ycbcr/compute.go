@@ -176,7 +176,7 @@ func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageVie
 	if err != nil {
 		return nil, err
 	}
-	consts, err := p.Shader(im.Format, im.Width, im.Height)
+	consts, err := p.ShaderFor(im)
 	if err != nil {
 		return nil, err
 	}

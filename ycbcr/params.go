@@ -100,8 +100,14 @@ func chromaAxis(size, log2 int, pos float64) (scale, offset float64) {
 	return float64(size) / (f * cs), (0.5 - (0.5+pos)/f) / cs
 }
 
-// Shader computes the shader path's constants for a width×height picture of layout pf.
+// Shader computes the shader path's constants for a width×height picture of layout pf, sampled
+// from the table's plain textures (pf.Textures).
 func (p Params) Shader(pf *formats.PixelFormat, width, height int) (*ShaderConstants, error) {
+	return p.shader(pf, width, height, pf.ShaderScale())
+}
+
+// shader is Shader for textures whose sampled values times ss are code/(2^Depth−1).
+func (p Params) shader(pf *formats.PixelFormat, width, height int, ss float64) (*ShaderConstants, error) {
 	if width <= 0 || height <= 0 {
 		return nil, fmt.Errorf("ycbcr: picture size %dx%d: must be positive", width, height)
 	}
@@ -122,7 +128,6 @@ func (p Params) Shader(pf *formats.PixelFormat, width, height int) (*ShaderConst
 		}
 		rows = matrixRows(kr, kb)
 	}
-	ss := pf.ShaderScale()
 	ys, yo, cs, co := 1.0, 0.0, 1.0, 0.0
 	if expand {
 		var err error

@@ -53,11 +53,26 @@ func (sp *ShaderPath) init() error {
 
 // Bind makes a descriptor set for im's textures with the constants for params.
 func (sp *ShaderPath) Bind(im *planes.Image, p Params) (*Binding, error) {
-	consts, err := p.Shader(im.Format, im.Width, im.Height)
+	consts, err := p.ShaderFor(im)
 	if err != nil {
 		return nil, err
 	}
 	return sp.BindConstants(im, consts)
+}
+
+// ShaderFor is Params.Shader for im's own textures. Plane aliases (planes.Image.Aliased) hold what
+// the sampler path's planes hold (planes.Image.ShaderScale) and the padded picture, which the luma
+// coordinate crops; chroma coordinates are relative to whole chroma samples either way.
+func (p Params) ShaderFor(im *planes.Image) (*ShaderConstants, error) {
+	c, err := p.shader(im.Format, im.Width, im.Height, im.ShaderScale())
+	if err != nil {
+		return nil, err
+	}
+	if im.Aliased {
+		c.Scale[3] = float32(float64(im.Width) / float64(im.PaddedWidth))
+		c.Offset[3] = float32(float64(im.Height) / float64(im.PaddedHeight))
+	}
+	return c, nil
 }
 
 // Destroy frees what NewShaderPath made. The GPU must be done with it.

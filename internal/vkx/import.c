@@ -180,12 +180,18 @@ void vkx_subresource_layout(VkDevice d, VkImage img, VkImageAspectFlagBits aspec
 
 // vkx_cmd_upload records what every upload is: images to TRANSFER_DST (contents discarded when
 // from is UNDEFINED), buffer-to-image copies, images to SHADER_READ_ONLY for the fragment shader.
-void vkx_cmd_upload(VkDevice d, VkCommandBuffer cb, const VkImage *images, uint32_t nimages, VkImageLayout from,
-                    const VkxCopy *copies, uint32_t ncopies, const VkBufferImageCopy *regions) {
+//
+// The last nreaders of the images are not written: they alias the memory the others' copies write
+// (ALIAS_BIT plane images). They go from UNDEFINED to SHADER_READ_ONLY before the copies (the whole
+// memory is rewritten after it), and the barrier after the copies makes the writes visible to them.
+void vkx_cmd_upload(VkDevice d, VkCommandBuffer cb, const VkImage *images, uint32_t nimages, uint32_t nreaders,
+                    VkImageLayout from, const VkxCopy *copies, uint32_t ncopies, const VkBufferImageCopy *regions) {
 	Fns *f = device_fns(d);
 	VkImageMemoryBarrier pre[MAX_IMAGES], post[MAX_IMAGES];
 	if (nimages > MAX_IMAGES)
 		nimages = MAX_IMAGES;
+	if (nreaders > nimages)
+		nreaders = nimages;
 	for (uint32_t i = 0; i < nimages; i++) {
 		VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
 		                          .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
@@ -200,6 +206,12 @@ void vkx_cmd_upload(VkDevice d, VkCommandBuffer cb, const VkImage *images, uint3
 		post[i].dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
 		post[i].oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
 		post[i].newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+		if (i >= nimages - nreaders) {
+			pre[i].oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+			pre[i].newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+			pre[i].dstAccessMask = 0;
+			post[i].oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+		}
 	}
 	f->barrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL,
 	           nimages, pre);

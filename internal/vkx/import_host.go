@@ -153,7 +153,11 @@ func BufferHandle(h vk.Buffer) uint64 { return *(*uint64)(unsafe.Pointer(&h)) }
 // from layout from to TRANSFER_DST_OPTIMAL (TOP_OF_PIPE → TRANSFER), the copies run, and every image
 // goes to SHADER_READ_ONLY_OPTIMAL for the fragment shader (TRANSFER → FRAGMENT_SHADER). At most 8
 // images. The slices are read during the call only.
-func CmdUpload(dev vk.Device, cb vk.CommandBuffer, images []uint64, from vk.ImageLayout, copies []Copy, regions []BufferImageCopy) {
+//
+// The last readers images are aliased onto the memory the copies write (ALIAS_BIT): they are not
+// written through, but move from UNDEFINED to SHADER_READ_ONLY_OPTIMAL before the copies and get the
+// same TRANSFER → FRAGMENT_SHADER memory dependency after them.
+func CmdUpload(dev vk.Device, cb vk.CommandBuffer, images []uint64, readers int, from vk.ImageLayout, copies []Copy, regions []BufferImageCopy) {
 	if len(images) == 0 {
 		return
 	}
@@ -166,5 +170,5 @@ func CmdUpload(dev vk.Device, cb vk.CommandBuffer, images []uint64, from vk.Imag
 		rg = (*C.VkBufferImageCopy)(unsafe.Pointer(&regions[0]))
 	}
 	C.vkx_cmd_upload(cDevice(dev), cCommandBuffer(cb), (*C.VkImage)(unsafe.Pointer(&images[0])), C.uint32_t(len(images)),
-		C.VkImageLayout(from), cp, C.uint32_t(len(copies)), rg)
+		C.uint32_t(readers), C.VkImageLayout(from), cp, C.uint32_t(len(copies)), rg)
 }

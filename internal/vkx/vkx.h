@@ -58,7 +58,7 @@ VkResult vkx_create_external_image(VkDevice d, VkFormat f, uint32_t w, uint32_t 
                                    VkExternalMemoryHandleTypeFlagBits handle, VkImageLayout initial, VkImage *out);
 void vkx_destroy_image(VkDevice d, VkImage img);
 void vkx_subresource_layout(VkDevice d, VkImage img, VkImageAspectFlagBits aspect, VkSubresourceLayout *out);
-void vkx_cmd_upload(VkDevice d, VkCommandBuffer cb, const VkImage *images, uint32_t nimages,
+void vkx_cmd_upload(VkDevice d, VkCommandBuffer cb, const VkImage *images, uint32_t nimages, uint32_t nreaders,
                     VkImageLayout from, const VkxCopy *copies, uint32_t ncopies, const VkBufferImageCopy *regions);
 // calls.c
 void vkx_calls_load(void *lib);

@@ -418,7 +418,7 @@ func (r *runner) combo(c Combination, cache *ycbcr.Cache, images [2]*planes.Imag
 	shader := c.ShaderComparable()
 	if shader {
 		for k, im := range images {
-			consts, err := r.shaderConstants(c)
+			consts, err := r.shaderConstants(c, im)
 			if err != nil {
 				return fail(err)
 			}
@@ -465,13 +465,14 @@ func (r *runner) combo(c Combination, cache *ycbcr.Cache, images [2]*planes.Imag
 	return res, nil
 }
 
-// shaderConstants are the shader path's constants for c, with the injected fault if any.
-func (r *runner) shaderConstants(c Combination) (*ycbcr.ShaderConstants, error) {
+// shaderConstants are the shader path's constants for c and im's textures, with the injected fault
+// if any.
+func (r *runner) shaderConstants(c Combination, im *planes.Image) (*ycbcr.ShaderConstants, error) {
 	p := c.Params()
 	if r.opts.Fault == FaultRange {
 		p.Range = map[formats.Range]formats.Range{formats.RangeLimited: formats.RangeFull, formats.RangeFull: formats.RangeLimited}[p.Range]
 	}
-	consts, err := p.Shader(c.Layout, r.w, r.h)
+	consts, err := p.ShaderFor(im)
 	if err != nil {
 		return nil, fmt.Errorf("check: shader constants for %s: %w", c, err)
 	}

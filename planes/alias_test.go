@@ -1,0 +1,154 @@
+package planes_test
+
+import (
+	"image"
+	"testing"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// TestPlaneAliases: an image holding both paths' images makes the shader path's textures ALIAS_BIT
+// images on the planes' memory where the device allows, so one upload fills both paths. From one
+// load (copy, then import where possible), each path's picture must equal the picture of an image
+// that holds that path alone: bit for bit at even sizes, and within the oracle's bounds at odd sizes
+// (where the luma alias is padded and the coordinate crops it). The copy path copies each plane once.
+func TestPlaneAliases(t *testing.T) {
+	dev, conv := newConverter(t)
+	aliased := 0
+	for _, pf := range formats.All() {
+		if _, err := ycbcr.SamplerKey(dev, pf, params); err != nil {
+			continue
+		}
+		t.Run(pf.Name, func(t *testing.T) {
+			for _, size := range [][2]int{{16, 8}, {63, 47}} {
+				w, h := size[0], size[1]
+				src, err := synth.Noise(pf, w, h, 3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				both, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true, Shader: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer both.Destroy()
+				if !both.Aliased {
+					if both.AliasReason == "" {
+						t.Fatalf("%dx%d: no aliases and no reason", w, h)
+					}
+					if len(pf.Planes) > 1 {
+						t.Logf("%s: no plane aliases: %s", pf.Name, both.AliasReason)
+					}
+					return
+				}
+				aliased++
+				for i, tx := range both.Textures {
+					pw, ph := pf.PlaneSize(i, both.PaddedWidth, both.PaddedHeight)
+					if !tx.Alias || tx.Width != pw || tx.Height != ph {
+						t.Errorf("texture %d: %+v, want an alias of the %dx%d plane", i, tx, pw, ph)
+					}
+				}
+				want := map[ycbcr.Path]*image.RGBA{}
+				for _, path := range []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader} {
+					one, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: path == ycbcr.PathSampler, Shader: path == ycbcr.PathShader})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want[path], _, err = render(t, conv, one, src, params, path, planes.UploadCopy); err != nil {
+						t.Fatal(err)
+					}
+					if path == ycbcr.PathSampler && one.StagedBytes() != both.StagedBytes() {
+						t.Errorf("%dx%d: both paths stage %d bytes, the sampler path alone %d: the planes are copied more than once",
+							w, h, both.StagedBytes(), one.StagedBytes())
+					}
+					one.Destroy()
+				}
+				m := mapFrame(t, src, 0)
+				for _, how := range []planes.Upload{planes.UploadCopy, planes.UploadImport} {
+					if err := both.Can(m.Frame, how); err != nil {
+						t.Logf("%s %dx%d: %v: %v", pf.Name, w, h, how, err)
+						continue
+					}
+					got, loaded := renderBoth(t, conv, both, m.Frame, how)
+					if how == planes.UploadCopy && loaded.CPUBytes != both.StagedBytes() {
+						t.Errorf("copy: %d CPU bytes, want %d", loaded.CPUBytes, both.StagedBytes())
+					}
+					for path, img := range got {
+						d := firstDiff(want[path], img)
+						switch {
+						case d == "":
+						case path == ycbcr.PathShader && (w%2 == 1 || h%2 == 1):
+							if fails, worst, where := mismatch(img, oracleBounds(t, dev, src, params, path)); fails > 0 {
+								t.Errorf("%dx%d %v %v: %d values outside the oracle's bounds, worst %.2f LSB at %s", w, h, path, how, fails, worst, where)
+							}
+						default:
+							t.Errorf("%dx%d %v %v: differs from the single-path image at %s", w, h, path, how, d)
+						}
+					}
+				}
+				if imp := both.Importer(); imp != nil {
+					if err := imp.ForgetFrame(m.Frame); err != nil {
+						t.Fatal(err)
+					}
+				}
+				m.unmap(t)
+			}
+			vktest.Check(t, dev)
+		})
+	}
+	if aliased == 0 {
+		t.Fatal("no layout got plane aliases on this device")
+	}
+}
+
+// renderBoth loads f into im once and converts it through both paths in the same submission.
+func renderBoth(t *testing.T, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, how planes.Upload) (map[ycbcr.Path]*image.RGBA, planes.Loaded) {
+	t.Helper()
+	paths := []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader}
+	var targets []*present.Offscreen
+	var binds []*ycbcr.Binding
+	for _, path := range paths {
+		b, err := conv.Bind(im, params, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Destroy()
+		target, err := conv.Dev.NewOffscreen(f.Width, f.Height)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer target.Destroy()
+		binds, targets = append(binds, b), append(targets, target)
+	}
+	var loaded planes.Loaded
+	var loadErr, drawErr error
+	err := conv.Dev.Submit(func(cb vk.CommandBuffer) {
+		if loaded, loadErr = im.Load(cb, f, how); loadErr != nil {
+			return
+		}
+		for i, b := range binds {
+			targets[i].Begin(cb)
+			if err := b.Draw(cb, targets[i]); err != nil && drawErr == nil {
+				drawErr = err
+			}
+			targets[i].End(cb)
+		}
+	})
+	im.Done()
+	for _, e := range []error{loadErr, err, drawErr} {
+		if e != nil {
+			t.Fatal(e)
+		}
+	}
+	out := map[ycbcr.Path]*image.RGBA{}
+	for i, path := range paths {
+		out[path] = targets[i].RGBA()
+	}
+	return out, loaded
+}
