@@ -63,13 +63,15 @@ type Image struct {
 	scratchCopies  []vkx.Copy
 	scratchRegions []vkx.BufferImageCopy
 
-	importer    *Importer
-	ownImporter bool  // made by the image on first import: destroyed with it
-	importerErr error // why the image could not make one
-	pinned      [maxPlanes]*importEntry
-	npinned     int
-	plan        loadPlan
-	direct      *directProbe
+	importer     *Importer
+	ownImporter  bool  // made by the image on first import: destroyed with it
+	importerErr  error // why the image could not make one
+	pinned       [maxPlanes]*importEntry
+	npinned      int
+	plan         loadPlan
+	direct       *directProbe
+	shift        *gpuShift // LSB layouts imported for the sampler path (shift.go)
+	multiRegions [2]int    // stageRegions[a:b] are the multi-planar image's
 }
 
 // maxPlanes is the most planes a layout of the table has.
@@ -111,24 +113,10 @@ func New(dev *present.Device, pf *formats.PixelFormat, width, height int, paths 
 
 func (im *Image) init(paths Paths) error {
 	pf := im.Format
-	size := 0
-	stage := func() []stagedPlane {
-		var out []stagedPlane
-		for i, p := range pf.Planes {
-			w, h := pf.PlaneSize(i, im.PaddedWidth, im.PaddedHeight)
-			if len(p.Channels) == 4 { // packed 4:2:2: plane texels are 2×1 blocks
-				w = (im.PaddedWidth + 1) / 2
-			}
-			size = align(size, 16)
-			sp := stagedPlane{offset: size, rowBytes: w * p.BytesPerTexel, width: w, height: h}
-			size += sp.rowBytes * h
-			out = append(out, sp)
-		}
-		return out
-	}
-	im.layout = stage()
+	var size int
+	im.layout, size = im.stagedLayout(0)
 	if paths.Sampler && pf.SamplerShift > 0 {
-		im.shifted = stage()
+		im.shifted, size = im.stagedLayout(size)
 	}
 	var err error
 	if im.staging, err = im.dev.NewBuffer(size, vk.BufferUsageTransferSrcBit,
@@ -198,6 +186,25 @@ func (im *Image) aliasable() error {
 		}
 	}
 	return nil
+}
+
+// stagedLayout lays the padded planes out one after the other from offset start, 16-byte aligned,
+// rows tightly packed; it returns them and the end offset.
+func (im *Image) stagedLayout(start int) ([]stagedPlane, int) {
+	pf := im.Format
+	var out []stagedPlane
+	size := start
+	for i, p := range pf.Planes {
+		w, h := pf.PlaneSize(i, im.PaddedWidth, im.PaddedHeight)
+		if len(p.Channels) == 4 { // packed 4:2:2: plane texels are 2×1 blocks
+			w = (im.PaddedWidth + 1) / 2
+		}
+		size = align(size, 16)
+		sp := stagedPlane{offset: size, rowBytes: w * p.BytesPerTexel, width: w, height: h}
+		size += sp.rowBytes * h
+		out = append(out, sp)
+	}
+	return out, size
 }
 
 func (im *Image) newImage(format formats.VkFormat, w, h int, flags vk.ImageCreateFlagBits) (vk.Image, error) {
@@ -365,6 +372,8 @@ func (im *Image) Destroy() {
 		vk.FreeMemory(d, m, nil)
 	}
 	im.planeMemory = nil
+	im.shift.destroy(d)
+	im.shift = nil
 	im.staging.Destroy()
 	im.staging = nil
 }

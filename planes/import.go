@@ -154,7 +154,8 @@ func (p *Importer) acquire(ptr unsafe.Pointer, n int) (*importEntry, uint64, err
 	}
 	e := &importEntry{key: key}
 	e.pinner.Pin(ptr) // Go memory stays alive while imported; a no-op for C or mmap'd memory
-	buf, mem, err := vkx.ImportBuffer(p.dev.Device, key.base, key.size, vk.BufferUsageTransferSrcBit)
+	buf, mem, err := vkx.ImportBuffer(p.dev.Device, key.base, key.size,
+		vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit) // storage: the GPU shift pass reads it
 	if err != nil {
 		e.pinner.Unpin()
 		return nil, 0, fmt.Errorf("%d bytes at %#x: %w", key.size, key.base, err)

@@ -20,11 +20,12 @@ const (
 	// UploadAuto picks the fastest way the device offers for the frame: direct, then import, then copy.
 	UploadAuto Upload = iota
 	// UploadCopy copies the planes on the CPU into a staging buffer (Stage), then the GPU copies
-	// them into the images. Works for every frame; the only way for LSB-aligned data on the sampler
-	// path, which needs each sample shifted.
+	// them into the images. Works for every frame; LSB-aligned data for the sampler path is shifted
+	// while it is copied.
 	UploadCopy
 	// UploadImport imports the frame's own memory as buffers (VK_EXT_external_memory_host) and the
-	// GPU copies from there: no CPU copy.
+	// GPU copies from there: no CPU copy. LSB-aligned data for the sampler path is shifted by a
+	// compute pass on the way (shift.go).
 	UploadImport
 	// UploadDirect would bind the frame's memory as the planes of a LINEAR disjoint image: no copy
 	// at all. Load says why it is not possible (Image.Can).
@@ -229,6 +230,8 @@ func (im *Image) planFor(f *formats.Frame) *loadPlan {
 	p.importErr = im.importable(f)
 	p.directErr = im.directable(f)
 	switch {
+	case p.importErr == nil && im.shifted != nil:
+		p.autoReason = "import: the GPU shifts and copies from the frame's own memory; not direct: " + p.directErr.Error()
 	case p.importErr == nil:
 		p.autoReason = "import: the GPU copies from the frame's own memory; not direct: " + p.directErr.Error()
 	default:
@@ -248,8 +251,9 @@ func (im *Image) importable(f *formats.Frame) error {
 		return unavailable("%v", im.importerErr)
 	}
 	if im.shifted != nil {
-		return unavailable("%s is LSB-aligned: the sampler path's %s needs every sample shifted left by %d, which only the CPU copy does",
-			pf.Name, pf.VkFormat, pf.SamplerShift)
+		if err := im.shiftable(f); err != nil {
+			return err
+		}
 	}
 	texel := func(i, bytes int) error {
 		p := f.Planes[i]
@@ -264,7 +268,7 @@ func (im *Image) importable(f *formats.Frame) error {
 	}
 	// matches checked that every plane holds its texels.
 	for i, p := range pf.Planes {
-		if im.Multi != vk.NullImage {
+		if im.Multi != vk.NullImage && im.shifted == nil { // the shift pass reads samples, not texels
 			if err := texel(i, p.BytesPerTexel); err != nil {
 				return err
 			}
@@ -295,7 +299,12 @@ func (im *Image) recordImport(cb vk.CommandBuffer, f *formats.Frame) error {
 		bufs[i], offs[i] = vkx.BufferHandle(e.buffer), off
 	}
 	copies, regions := im.scratchCopies[:0], im.scratchRegions[:0]
-	if im.Multi != vk.NullImage {
+	if im.shifted != nil {
+		var err error
+		if copies, regions, err = im.recordShift(cb, f, &bufs, &offs, copies, regions); err != nil {
+			return err
+		}
+	} else if im.Multi != vk.NullImage {
 		for i, p := range pf.Planes {
 			first := len(regions)
 			stride, bpt := f.Strides[i], p.BytesPerTexel

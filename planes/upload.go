@@ -114,6 +114,7 @@ func (im *Image) buildStageRegions() {
 		}
 		im.stageCopies = append(im.stageCopies, vkx.Copy{Buffer: staging, Image: vkx.ImageHandle(im.Multi),
 			First: uint32(first), Count: uint32(len(pf.Planes))})
+		im.multiRegions = [2]int{first, len(im.stageRegions)}
 	}
 	for i, t := range im.Textures {
 		if t.Alias {

@@ -51,3 +51,15 @@ var ShaderComp []byte
 
 // ComputeGroup is the compute shaders' workgroup size (local_size_x, local_size_y).
 var ComputeGroup = [2]int{16, 8}
+
+// ShiftComp shifts LSB-aligned 16-bit samples to the MSB from up to three storage buffers (bindings
+// 0..2, the decoder's planes) into one (binding 3), padding each plane by repeating its edge.
+//
+//go:embed shift.comp.spv
+var ShiftComp []byte
+
+// ShiftParamsSize is the size in bytes of shift.comp's push-constant block.
+const ShiftParamsSize = 40
+
+// ShiftGroup is shift.comp's workgroup size (local_size_x); each invocation writes two samples.
+const ShiftGroup = 64

@@ -18,6 +18,7 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"diff.frag":       DiffFrag,
 		"sampler.comp":    SamplerComp,
 		"shader.comp":     ShaderComp,
+		"shift.comp":      ShiftComp,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")

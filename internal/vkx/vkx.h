@@ -74,4 +74,20 @@ void vkx_import_forget_device(VkDevice d);
 VkResult vkx_compute_pipeline(VkDevice d, VkPipelineLayout layout, VkShaderModule cs, const int32_t *spec,
                               uint32_t nspec, VkPipeline *out);
 void vkx_write_storage(VkDevice d, VkDescriptorSet set, uint32_t binding, VkImageView view);
+// shift.c
+typedef struct {
+	VkDescriptorSetLayout set_layout;
+	VkPipelineLayout layout;
+	VkDescriptorPool pool;
+	VkDescriptorSet set;
+	VkPipeline pipeline;
+} VkxShifter;
+typedef struct {
+	uint32_t params[10]; // shift.comp's push constants; [6], [7]: destination width and height
+} VkxShiftPlane;
+void vkx_shift_load(void *lib);
+VkResult vkx_shifter_create(VkDevice d, const uint32_t *spv, size_t size, uint32_t push_bytes, VkxShifter *s);
+void vkx_shifter_destroy(VkDevice d, VkxShifter *s);
+void vkx_cmd_shift(VkDevice d, VkCommandBuffer cb, const VkxShifter *s, const VkBuffer *src, VkBuffer dst,
+                   const VkxShiftPlane *planes, uint32_t nplanes, uint32_t push_bytes, uint32_t group);
 #endif

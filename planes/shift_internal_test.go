@@ -1,0 +1,115 @@
+package planes
+
+import (
+	"bytes"
+	"testing"
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
+)
+
+// TestGPUShiftMatchesStage: the GPU shift pass, reading a frame's planes where they lie (imported),
+// writes exactly the bytes Stage's CPU shift writes: samples shifted to the MSB, edges repeated into
+// the padding. Every LSB layout, even and odd sizes. lavapipe samples none of the X6/X4 formats these
+// layouts need, so the image holds the sampler path's shifted layout without its multi-planar image
+// (the whole sampler path through this pass runs in the tests on devices that sample them).
+func TestGPUShiftMatchesStage(t *testing.T) {
+	dev := vktest.Open(t)
+	ran := 0
+	for _, pf := range formats.All() {
+		if pf.SamplerShift == 0 {
+			continue
+		}
+		for _, size := range [][2]int{{32, 16}, {63, 47}} {
+			src, err := synth.Noise(pf, size[0], size[1], 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Rows padded past the picture, so that stride and width differ.
+			f := padRows(src, 96)
+			im, err := New(dev, pf, size[0], size[1], Paths{Shader: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var end int
+			im.shifted, end = im.stagedLayout(im.staging.Size)
+			im.staging.Destroy()
+			if im.staging, err = dev.NewBuffer(end, vk.BufferUsageTransferSrcBit,
+				vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit); err != nil {
+				t.Fatal(err)
+			}
+			if err := im.Stage(f); err != nil {
+				t.Fatal(err)
+			}
+			if err := im.Can(f, UploadImport); err != nil {
+				t.Fatalf("%s: import: %v", pf.Name, err)
+			}
+			var bufs, offs [maxPlanes]uint64
+			var entries []*importEntry
+			for i := range pf.Planes {
+				e, off, err := im.importer.acquire(unsafe.Pointer(&f.Planes[i][0]), len(f.Planes[i]))
+				if err != nil {
+					t.Fatal(err)
+				}
+				entries = append(entries, e)
+				bufs[i], offs[i] = vkx.BufferHandle(e.buffer), off
+			}
+			var recErr error
+			if err := dev.Submit(func(cb vk.CommandBuffer) { _, _, recErr = im.recordShift(cb, f, &bufs, &offs, nil, nil) }); err != nil || recErr != nil {
+				t.Fatal(err, recErr)
+			}
+			var p unsafe.Pointer
+			if err := vkx.Check(vk.MapMemory(dev.Device, im.shift.out.Memory, 0, vk.DeviceSize(im.shift.out.Size), 0, &p), "vkMapMemory"); err != nil {
+				t.Fatalf("map the shift buffer (lavapipe's memory is host-visible): %v", err)
+			}
+			got := unsafe.Slice((*byte)(p), im.shift.out.Size)
+			want := im.staging.Bytes()
+			for i, sp := range im.shifted {
+				n := sp.rowBytes * sp.height
+				if !bytes.Equal(got[sp.offset:sp.offset+n], want[sp.offset:sp.offset+n]) {
+					k := 0
+					for got[sp.offset+k] == want[sp.offset+k] {
+						k++
+					}
+					t.Errorf("%s %dx%d plane %d: GPU shift differs from Stage at byte %d (row %d): %d vs %d",
+						pf.Name, size[0], size[1], i, k, k/sp.rowBytes, got[sp.offset+k], want[sp.offset+k])
+				}
+			}
+			vk.UnmapMemory(dev.Device, im.shift.out.Memory)
+			for _, e := range entries {
+				im.importer.release(e)
+			}
+			if err := im.importer.ForgetFrame(f); err != nil {
+				t.Fatal(err)
+			}
+			im.Destroy()
+			ran++
+		}
+	}
+	vktest.Check(t, dev)
+	if ran == 0 {
+		t.Fatal("no LSB layout in the table")
+	}
+}
+
+// padRows copies f into rows of extra more bytes (page-aligned Go memory is not needed: the pass
+// reads 16-bit samples from wherever the import rounds down to).
+func padRows(f *formats.Frame, extra int) *formats.Frame {
+	out := &formats.Frame{Format: f.Format, Width: f.Width, Height: f.Height}
+	for i, p := range f.Planes {
+		rows := (len(p) + f.Strides[i] - 1) / f.Strides[i]
+		stride := f.Strides[i] + extra
+		buf := make([]byte, rows*stride)
+		for y := 0; y < rows; y++ {
+			copy(buf[y*stride:], p[y*f.Strides[i]:min(len(p), (y+1)*f.Strides[i])])
+		}
+		out.Planes = append(out.Planes, buf)
+		out.Strides = append(out.Strides, stride)
+	}
+	return out
+}
