@@ -1,3 +1,5 @@
+//go:build !noffmpeg
+
 package planes_test
 
 import (

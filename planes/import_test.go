@@ -423,11 +423,15 @@ func TestDirectReason(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := mapFrame(t, src, 0)
 		im, err := planes.New(dev, pf, c.w, c.h, planes.Paths{Sampler: true})
 		if err != nil {
+			if strings.Contains(err.Error(), "device cannot sample") { // NVIDIA: no packed 4:2:2
+				t.Logf("%s: %v", c.name, err)
+				continue
+			}
 			t.Fatal(err)
 		}
+		m := mapFrame(t, src, 0)
 		err = im.Can(m.Frame, planes.UploadDirect)
 		if !errors.Is(err, planes.ErrUnavailable) {
 			t.Errorf("%s %dx%d: direct: %v", c.name, c.w, c.h, err)
