@@ -28,7 +28,7 @@ int vkx_load(const char *name) {
 	if (!lib) return -1;
 	gipa = (PFN_vkGetInstanceProcAddr)dlsym(lib, "vkGetInstanceProcAddr");
 	vkx_calls_load(lib);
-	vkx_shift_load(lib);
+	vkx_pass_load(lib);
 	return gipa ? 0 : -2;
 }
 

@@ -74,20 +74,25 @@ void vkx_import_forget_device(VkDevice d);
 VkResult vkx_compute_pipeline(VkDevice d, VkPipelineLayout layout, VkShaderModule cs, const int32_t *spec,
                               uint32_t nspec, VkPipeline *out);
 void vkx_write_storage(VkDevice d, VkDescriptorSet set, uint32_t binding, VkImageView view);
-// shift.c
+// pass.c
+#define VKX_PASS_MAX_BUFFERS 8
 typedef struct {
 	VkDescriptorSetLayout set_layout;
 	VkPipelineLayout layout;
 	VkDescriptorPool pool;
-	VkDescriptorSet set;
-	VkPipeline pipeline;
-} VkxShifter;
-typedef struct {
-	uint32_t params[10]; // shift.comp's push constants; [6], [7]: destination width and height
-} VkxShiftPlane;
-void vkx_shift_load(void *lib);
-VkResult vkx_shifter_create(VkDevice d, const uint32_t *spv, size_t size, uint32_t push_bytes, VkxShifter *s);
-void vkx_shifter_destroy(VkDevice d, VkxShifter *s);
-void vkx_cmd_shift(VkDevice d, VkCommandBuffer cb, const VkxShifter *s, const VkBuffer *src, VkBuffer dst,
-                   const VkxShiftPlane *planes, uint32_t nplanes, uint32_t push_bytes, uint32_t group);
+	uint32_t nbuffers, push_bytes;
+} VkxPass;
+void vkx_pass_load(void *lib);
+VkResult vkx_pass_create(VkDevice d, uint32_t nbuffers, uint32_t push_bytes, uint32_t max_sets, VkxPass *s);
+VkResult vkx_pass_pipeline(VkDevice d, const VkxPass *s, const uint32_t *spv, size_t size, const int32_t *spec,
+                           uint32_t nspec, VkPipeline *out);
+void vkx_pass_destroy_pipeline(VkDevice d, VkPipeline p);
+VkResult vkx_pass_alloc_set(VkDevice d, const VkxPass *s, VkDescriptorSet *out);
+void vkx_pass_free_set(VkDevice d, const VkxPass *s, VkDescriptorSet set);
+void vkx_pass_destroy(VkDevice d, VkxPass *s);
+void vkx_cmd_pass_bind(VkDevice d, VkCommandBuffer cb, const VkxPass *s, VkPipeline pipeline, VkDescriptorSet set,
+                       const VkBuffer *buffers);
+void vkx_cmd_pass_dispatch(VkCommandBuffer cb, const VkxPass *s, const void *push, uint32_t groups);
+void vkx_cmd_memory_barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                            VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
 #endif

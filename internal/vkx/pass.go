@@ -1,0 +1,99 @@
+package vkx
+
+/*
+#include <stdlib.h>
+#include "vkx.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+)
+
+// Pass is a compute pass over storage buffers (pass.c): a set layout of n storage-buffer bindings,
+// a pipeline layout with one push-constant block, a descriptor pool, and pipelines made from SPIR-V
+// with specialization constants. Sets come from the pool, one per user that records concurrently.
+type Pass struct {
+	c   C.VkxPass
+	dev vk.Device
+}
+
+// NewPass makes the layouts and a pool for maxSets sets of buffers storage-buffer bindings.
+func NewPass(dev vk.Device, buffers, pushBytes, maxSets int) (*Pass, error) {
+	p := &Pass{dev: dev}
+	if err := Check(vk.Result(C.vkx_pass_create(cDevice(dev), C.uint32_t(buffers), C.uint32_t(pushBytes),
+		C.uint32_t(maxSets), &p.c)), "compute pass: create"); err != nil {
+		p.Destroy()
+		return nil, err
+	}
+	return p, nil
+}
+
+// Pipeline makes a compute pipeline of the pass's layout from SPIR-V with specialization constants
+// 0..len(spec)−1 (int32 each).
+func (p *Pass) Pipeline(spv []byte, spec []int32) (vk.Pipeline, error) {
+	if len(spv) == 0 || len(spv)%4 != 0 {
+		return vk.NullPipeline, fmt.Errorf("vkx: compute pass: SPIR-V of %d bytes", len(spv))
+	}
+	code := C.CBytes(spv) // 4-byte aligned, as the module needs
+	defer C.free(code)
+	var sp *C.int32_t
+	if len(spec) > 0 {
+		sp = (*C.int32_t)(unsafe.Pointer(&spec[0]))
+	}
+	var pipe vk.Pipeline
+	err := Check(vk.Result(C.vkx_pass_pipeline(cDevice(p.dev), &p.c, (*C.uint32_t)(code), C.size_t(len(spv)), sp,
+		C.uint32_t(len(spec)), (*C.VkPipeline)(unsafe.Pointer(&pipe)))), "compute pass: pipeline")
+	return pipe, err
+}
+
+// DestroyPipeline frees a pipeline made by Pipeline.
+func (p *Pass) DestroyPipeline(pipe vk.Pipeline) {
+	C.vkx_pass_destroy_pipeline(cDevice(p.dev), *(*C.VkPipeline)(unsafe.Pointer(&pipe)))
+}
+
+// AllocSet takes a set from the pool.
+func (p *Pass) AllocSet() (vk.DescriptorSet, error) {
+	var set vk.DescriptorSet
+	err := Check(vk.Result(C.vkx_pass_alloc_set(cDevice(p.dev), &p.c, (*C.VkDescriptorSet)(unsafe.Pointer(&set)))),
+		"compute pass: allocate set")
+	return set, err
+}
+
+// FreeSet returns a set to the pool. The GPU must be done with it.
+func (p *Pass) FreeSet(set vk.DescriptorSet) {
+	C.vkx_pass_free_set(cDevice(p.dev), &p.c, *(*C.VkDescriptorSet)(unsafe.Pointer(&set)))
+}
+
+// Destroy frees the layouts and the pool (and every set from it). Pipelines are freed separately.
+func (p *Pass) Destroy() {
+	if p != nil {
+		C.vkx_pass_destroy(cDevice(p.dev), &p.c)
+	}
+}
+
+// CmdBind points set at buffers (one handle per binding, from BufferHandle; whole buffers) and binds
+// it with pipe. The set's previous use must have completed. buffers is read during the call only.
+func (p *Pass) CmdBind(cb vk.CommandBuffer, pipe vk.Pipeline, set vk.DescriptorSet, buffers []uint64) {
+	if len(buffers) < int(p.c.nbuffers) {
+		panic(fmt.Sprintf("vkx: compute pass: %d buffers for %d bindings", len(buffers), p.c.nbuffers))
+	}
+	C.vkx_cmd_pass_bind(cDevice(p.dev), cCommandBuffer(cb), &p.c, *(*C.VkPipeline)(unsafe.Pointer(&pipe)),
+		*(*C.VkDescriptorSet)(unsafe.Pointer(&set)), (*C.VkBuffer)(unsafe.Pointer(&buffers[0])))
+}
+
+// CmdDispatch pushes the constants at push (the pass's push-constant size) and runs groups
+// workgroups, as a 2-D grid of at most 32768 in x (shaders index by x + y·numWorkGroups.x·width).
+func (p *Pass) CmdDispatch(cb vk.CommandBuffer, push unsafe.Pointer, groups int) {
+	C.vkx_cmd_pass_dispatch(cCommandBuffer(cb), &p.c, push, C.uint32_t(groups))
+}
+
+// CmdMemoryBarrier records a global memory barrier.
+func CmdMemoryBarrier(cb vk.CommandBuffer, srcStage vk.PipelineStageFlagBits, srcAccess vk.AccessFlagBits,
+	dstStage vk.PipelineStageFlagBits, dstAccess vk.AccessFlagBits) {
+	C.vkx_cmd_memory_barrier(cCommandBuffer(cb), C.VkPipelineStageFlags(srcStage), C.VkAccessFlags(srcAccess),
+		C.VkPipelineStageFlags(dstStage), C.VkAccessFlags(dstAccess))
+}
