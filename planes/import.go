@@ -254,3 +254,52 @@ func (p *Importer) pushFront(e *importEntry) {
 		p.tail = e
 	}
 }
+
+// ImportedFrame is a frame's planes as imported buffers, for passes that read them directly (the
+// buffer variant of the shader path, ycbcr.BufferPath): no image, no copy. The entries stay held
+// until Release.
+type ImportedFrame struct {
+	Buffers [maxPlanes]uint64 // each plane's buffer (vkx.BufferHandle); unused planes repeat plane 0's
+	Offsets [maxPlanes]uint64 // byte offset of each plane in its buffer
+	Strides [maxPlanes]int    // the frame's strides
+	entries [maxPlanes]*importEntry
+	n       int
+	p       *Importer
+}
+
+// Import imports (or finds in the cache) every plane of f into out, held until out.Release, which
+// must wait until the GPU has finished every submission that reads them. out is reused: frames in
+// the steady state allocate nothing.
+func (p *Importer) Import(f *formats.Frame, out *ImportedFrame) error {
+	out.Release()
+	if len(f.Planes) == 0 || len(f.Planes) > maxPlanes || len(f.Strides) != len(f.Planes) {
+		return fmt.Errorf("planes: import: %d planes, %d strides", len(f.Planes), len(f.Strides))
+	}
+	out.p = p
+	for i, pl := range f.Planes {
+		if len(pl) == 0 {
+			out.Release()
+			return fmt.Errorf("planes: import plane %d: empty", i)
+		}
+		e, off, err := p.acquire(unsafe.Pointer(&pl[0]), len(pl))
+		if err != nil {
+			out.Release()
+			return fmt.Errorf("planes: import plane %d: %w", i, err)
+		}
+		out.entries[i], out.n = e, i+1
+		out.Buffers[i], out.Offsets[i], out.Strides[i] = vkx.BufferHandle(e.buffer), off, f.Strides[i]
+	}
+	for i := len(f.Planes); i < maxPlanes; i++ {
+		out.Buffers[i], out.Offsets[i], out.Strides[i] = out.Buffers[0], out.Offsets[0], out.Strides[0]
+	}
+	return nil
+}
+
+// Release drops the hold on the imports (the GPU must be done with them). Safe to repeat.
+func (fr *ImportedFrame) Release() {
+	for i := 0; i < fr.n; i++ {
+		fr.p.release(fr.entries[i])
+		fr.entries[i] = nil
+	}
+	fr.n = 0
+}

@@ -63,3 +63,30 @@ const ShiftParamsSize = 40
 
 // ShiftGroup is shift.comp's workgroup size (local_size_x); each invocation writes two samples.
 const ShiftGroup = 64
+
+// BufferComp is the shader path computed from the planes' own bytes: three storage buffers with the
+// planes (bindings 0..2) and one for packed RGBA8 output (binding 3); push constants of
+// BufferParamsSize bytes; specialization constants 0..BufferSpecConstants−1 describe the layout.
+//
+//go:embed buffer.comp.spv
+var BufferComp []byte
+
+// BufferParamsSize is the size in bytes of buffer.comp's push-constant block.
+const BufferParamsSize = 128
+
+// BufferSpecConstants is the number of buffer.comp's specialization constants.
+const BufferSpecConstants = 14
+
+// BufferGroup is buffer.comp's workgroup size (local_size_x); one invocation per output pixel.
+const BufferGroup = 64
+
+// FloorFrag writes a constant colour: the floor of a drawn conversion, for benchmarks.
+//
+//go:embed floor.frag.spv
+var FloorFrag []byte
+
+// FloorComp writes one constant word per pixel to binding 3 (push constant: the pixel count): the
+// floor of BufferComp, for benchmarks. It fits BufferComp's pass (4 bindings, BufferParamsSize).
+//
+//go:embed floor.comp.spv
+var FloorComp []byte

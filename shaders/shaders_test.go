@@ -19,6 +19,9 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"sampler.comp":    SamplerComp,
 		"shader.comp":     ShaderComp,
 		"shift.comp":      ShiftComp,
+		"buffer.comp":     BufferComp,
+		"floor.frag":      FloorFrag,
+		"floor.comp":      FloorComp,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")
