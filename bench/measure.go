@@ -51,6 +51,8 @@ type Result struct {
 	EndToEnd     EndToEnd `json:"end_to_end"`
 	// EndToEndFast: import upload (no CPU copy) and the compute variant of the same path.
 	EndToEndFast EndToEnd `json:"end_to_end_import_compute"`
+	// Buffer is the buffer variant of the shader path: no image, no upload (bench/buffer.go).
+	Buffer BufferResult `json:"buffer"`
 	Skipped      string   `json:"skipped"` // why nothing was measured, if so
 	Seconds      float64  `json:"seconds"` // wall time this format × size took, set-up included
 }
@@ -109,12 +111,17 @@ type EndToEnd struct {
 type runner struct {
 	dev  *present.Device
 	conv *ycbcr.Converter
+	bp   *ycbcr.BufferPath // made by the first measureBuffer
 	o    *Options
 	ref  *Reference
 	rp   vk.RenderPass
 }
 
 func (r *runner) destroy() {
+	if r.bp != nil {
+		vk.DeviceWaitIdle(r.dev.Device)
+		r.bp.Destroy()
+	}
 	if r.rp != vk.NullRenderPass {
 		vk.DestroyRenderPass(r.dev.Device, r.rp, nil)
 	}
@@ -222,6 +229,9 @@ func (r *runner) measure(pf *formats.PixelFormat, sz Size) (res Result, err erro
 		pr.OverFloor = ratio(pr.Draw.Median, res.FloorMs)
 		pr.DrawGBps = gbps(res.FrameBytes+res.TargetBytes, pr.Draw.Median)
 		pr.ComputeOverFloor = ratio(pr.Compute.Median, res.FloorMs)
+	}
+	if err := r.measureBuffer(pf, sz, frames, params, &res); err != nil {
+		return res, err
 	}
 	res.SamplerOverShader = ratio(res.Sampler.Draw.Median, res.Shader.Draw.Median)
 	if pixels[0] != nil && pixels[1] != nil {

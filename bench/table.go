@@ -33,7 +33,7 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	ew.printf("\n")
 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "format\tsize\tMB/frame\tsampler ms [p10–p90]\tshader ms [p10–p90]\tsmp/shd\tfloor ms\tsmp/floor\tshd/floor\tsmp cs ms\tshd cs ms\tsmp cs/floor\tstage ms\tstage GB/s\tupload ms\tupload GB/s\t/H2D\te2e fps\te2e import+cs fps\t")
+	fmt.Fprintln(tw, "format\tsize\tMB/frame\tsampler ms [p10–p90]\tshader ms [p10–p90]\tsmp/shd\tfloor ms\tsmp/floor\tshd/floor\tsmp cs ms\tshd cs ms\tsmp cs/floor\tstage ms\tstage GB/s\tupload ms\tupload GB/s\t/H2D\te2e fps\te2e import+cs fps\tbuf ms\tbuf imp ms\te2e buf fps\t")
 	var notes []string
 	for _, r := range rep.Results {
 		up := r.Sampler.Upload
@@ -45,7 +45,8 @@ func (rep *Report) WriteTable(w io.Writer) error {
 			num(r.SamplerOverShader, 2), sig(r.FloorMs), num(r.Sampler.OverFloor, 1), num(r.Shader.OverFloor, 1),
 			sig(r.Sampler.Compute.Median), sig(r.Shader.Compute.Median), num(r.Sampler.ComputeOverFloor, 1),
 			sig(up.StageCPU.Median), sig(up.StageGBps), sig(up.CopyGPU.Median), sig(up.CopyGBps),
-			num(up.CopyOverHostToDevice, 2), sig(r.EndToEnd.FPS), sig(r.EndToEndFast.FPS)}
+			num(up.CopyOverHostToDevice, 2), sig(r.EndToEnd.FPS), sig(r.EndToEndFast.FPS),
+			stat(r.Buffer.Device, r.Buffer.Available), stat(r.Buffer.Imported, r.Buffer.Available), sig(r.Buffer.EndToEnd.FPS)}
 		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {
@@ -54,6 +55,7 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	ew.printf("\n")
 	ew.printf("sampler/shader: median GPU time of the conversion draw alone (RGBA8 target of the frame's size); floor: (plane bytes read + target bytes written) at the device-copy bandwidth; smp/floor, shd/floor: median over floor; cs: the same conversion as a compute dispatch writing a storage image.\n")
 	ew.printf("stage: CPU copy into the staging buffer (planes.Image.Stage); upload: GPU buffer→image copies (RecordUpload) of the end-to-end path (sampler where available), /H2D: over the host→device reference; e2e: stage+upload+convert with frames in flight; e2e import+cs: the planes imported (no CPU copy) and the compute variant.\n")
+	ew.printf("buf: the buffer variant of the shader path (no image: the planes' bytes in storage buffers into packed RGBA8), from device memory and, imp, from the frame's own host memory; e2e buf: import and convert with frames in flight, nothing copied.\n")
 	for _, n := range notes {
 		ew.printf("%s\n", n)
 	}
@@ -106,3 +108,11 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 func (e *errWriter) printf(format string, a ...any) { fmt.Fprintf(e, format, a...) }
+
+// stat is a median in milliseconds, or "n/a".
+func stat(s Stats, ok bool) string {
+	if !ok {
+		return "n/a"
+	}
+	return sig(s.Median)
+}

@@ -1,0 +1,227 @@
+package bench
+
+import (
+	"fmt"
+	"time"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// BufferResult is the buffer variant of the shader path (ycbcr.BufferPath): the conversion from the
+// planes' bytes in storage buffers into packed RGBA8, with no image, sampler or upload.
+type BufferResult struct {
+	Available bool   `json:"available"`
+	Reason    string `json:"reason"` // why not, when not available
+	// Device is the GPU time with the planes in device-local buffers; Imported with the planes read
+	// where the frame lies in host memory (planes.Importer.Import).
+	Device   Stats `json:"device_ms"`
+	Imported Stats `json:"imported_ms"`
+	// OverFloor is Device.Median over the bandwidth floor.
+	OverFloor float64 `json:"over_floor"`
+	// EndToEnd imports each frame and converts it, frames in flight: nothing is copied at all.
+	EndToEnd EndToEnd `json:"end_to_end"`
+}
+
+// bufferSlot is one frame in flight of the buffer loop.
+type bufferSlot struct {
+	bind  *ycbcr.BufferBinding
+	out   *present.Buffer
+	frame planes.ImportedFrame
+	cb    vk.CommandBuffer
+	fence vk.Fence
+	busy  bool
+}
+
+// measureBuffer fills res.Buffer.
+func (r *runner) measureBuffer(pf *formats.PixelFormat, sz Size, frames []*formats.Frame, p ycbcr.Params, res *Result) error {
+	br := &res.Buffer
+	if r.bp == nil {
+		bp, err := ycbcr.NewBufferPath(r.dev)
+		if err != nil {
+			br.Reason = err.Error()
+			return nil
+		}
+		r.bp = bp
+	}
+	imp, err := planes.NewImporter(r.dev, planes.DefaultImportCapacity)
+	if err != nil {
+		br.Reason = "no import: " + err.Error()
+		return nil
+	}
+	defer imp.Destroy()
+	n := r.o.InFlight
+	slots := make([]*bufferSlot, n)
+	defer func() {
+		vk.DeviceWaitIdle(r.dev.Device)
+		for _, s := range slots {
+			if s == nil {
+				continue
+			}
+			s.frame.Release()
+			if s.bind != nil {
+				s.bind.Destroy()
+			}
+			if s.out != nil {
+				s.out.Destroy()
+			}
+			if s.cb != nil {
+				r.dev.FreeCommandBuffer(s.cb)
+			}
+			if s.fence != vk.NullFence {
+				vk.DestroyFence(r.dev.Device, s.fence, nil)
+			}
+		}
+	}()
+	w, h := sz.Width, sz.Height
+	for i := range slots {
+		s := &bufferSlot{}
+		slots[i] = s
+		if s.bind, err = r.bp.Bind(pf, w, h, p, false); err != nil {
+			return err
+		}
+		if s.out, err = r.dev.NewBuffer(4*w*h, vk.BufferUsageStorageBufferBit, vk.MemoryPropertyDeviceLocalBit); err != nil {
+			return err
+		}
+		if s.cb, err = r.dev.NewCommandBuffer(); err != nil {
+			return err
+		}
+		if s.fence, err = r.dev.NewFence(false); err != nil {
+			return err
+		}
+	}
+	// Device-local planes: frame 0 copied into one buffer, planes one after the other.
+	f := frames[0]
+	total, offs := 0, [3]uint64{}
+	for i, pl := range f.Planes {
+		offs[i] = uint64(total)
+		total += (len(pl) + 255) &^ 255
+	}
+	dev, err := r.dev.NewBuffer(total, vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferDstBit, vk.MemoryPropertyDeviceLocalBit)
+	if err != nil {
+		return err
+	}
+	defer dev.Destroy()
+	stage, err := r.dev.NewBuffer(total, vk.BufferUsageTransferSrcBit, vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	if err != nil {
+		return err
+	}
+	defer stage.Destroy()
+	for i, pl := range f.Planes {
+		copy(stage.Bytes()[offs[i]:], pl)
+	}
+	if err := r.dev.Submit(func(cb vk.CommandBuffer) {
+		vkx.NoGC(func() {
+			vk.CmdCopyBuffer(cb, stage.Handle, dev.Handle, 1, []vk.BufferCopy{{Size: vk.DeviceSize(total)}})
+		})
+	}); err != nil {
+		return err
+	}
+	dh := vkx.BufferHandle(dev.Handle)
+	var strides [3]int
+	for i := range f.Planes {
+		strides[i] = f.Strides[i]
+	}
+	for i := len(f.Planes); i < 3; i++ {
+		offs[i], strides[i] = offs[0], strides[0]
+	}
+	s0 := slots[0]
+	out0 := vkx.BufferHandle(s0.out.Handle)
+	if br.Device, err = r.timeEach(func(cb vk.CommandBuffer, _ int) error {
+		return s0.bind.Record(cb, [3]uint64{dh, dh, dh}, offs, strides, out0, 0, w)
+	}); err != nil {
+		return fmt.Errorf("buffer path: %w", err)
+	}
+	if err := imp.Import(f, &s0.frame); err != nil {
+		br.Reason = "import: " + err.Error()
+		return nil
+	}
+	if br.Imported, err = r.timeEach(func(cb vk.CommandBuffer, _ int) error {
+		return s0.bind.Record(cb, s0.frame.Buffers, s0.frame.Offsets, s0.frame.Strides, out0, 0, w)
+	}); err != nil {
+		return fmt.Errorf("buffer path, imported: %w", err)
+	}
+	s0.frame.Release()
+	br.Available = true
+	br.OverFloor = ratio(br.Device.Median, res.FloorMs)
+	progress(r.o, "%s %s: buffer path: %.3g ms from device memory, %.3g ms from the frame's own memory (GPU)",
+		pf.Name, sz.Name, br.Device.Median, br.Imported.Median)
+	if err := r.bufferEndToEnd(slots, frames, imp, w, &br.EndToEnd); err != nil {
+		return fmt.Errorf("buffer path, end to end: %w", err)
+	}
+	progress(r.o, "%s %s: buffer path: end to end %.1f fps, nothing copied", pf.Name, sz.Name, br.EndToEnd.FPS)
+	return nil
+}
+
+// bufferEndToEnd is the player's loop on the buffer path: import the frame, convert, frames in flight.
+func (r *runner) bufferEndToEnd(slots []*bufferSlot, frames []*formats.Frame, imp *planes.Importer, w int, e *EndToEnd) error {
+	*e = EndToEnd{Path: "shader buffer", InFlight: len(slots), Upload: "none (imported, read in place)"}
+	wait := func(s *bufferSlot) error {
+		if !s.busy {
+			return nil
+		}
+		s.busy = false
+		err := r.dev.WaitFence(s.fence)
+		s.frame.Release()
+		return err
+	}
+	warm, minFrames := 2*len(slots), 2*len(slots)
+	var start time.Time
+	var load, waited, rec time.Duration
+	i := 0
+	for ; ; i++ {
+		if i == warm {
+			for _, s := range slots {
+				if err := wait(s); err != nil {
+					return err
+				}
+			}
+			start = time.Now()
+			load, waited, rec = 0, 0, 0
+		}
+		if i >= warm+minFrames && time.Since(start) >= r.o.EndToEnd {
+			break
+		}
+		s := slots[i%len(slots)]
+		t0 := time.Now()
+		if err := wait(s); err != nil {
+			return err
+		}
+		t1 := time.Now()
+		if err := present.Begin(s.cb); err != nil {
+			return err
+		}
+		if err := imp.Import(frames[i%len(frames)], &s.frame); err != nil {
+			return err
+		}
+		t2 := time.Now()
+		if err := s.bind.Record(s.cb, s.frame.Buffers, s.frame.Offsets, s.frame.Strides, vkx.BufferHandle(s.out.Handle), 0, w); err != nil {
+			return err
+		}
+		if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+			return err
+		}
+		s.busy = true
+		t3 := time.Now()
+		waited, load, rec = waited+t1.Sub(t0), load+t2.Sub(t1), rec+t3.Sub(t2)
+	}
+	t0 := time.Now()
+	for _, s := range slots {
+		if err := wait(s); err != nil {
+			return err
+		}
+	}
+	waited += time.Since(t0)
+	e.Frames = i - warm
+	e.Seconds = time.Since(start).Seconds()
+	e.FPS = ratio(float64(e.Frames), e.Seconds)
+	e.StageMs = ms(load) / float64(e.Frames)
+	e.WaitMs = ms(waited) / float64(e.Frames)
+	e.RecordMs = ms(rec) / float64(e.Frames)
+	return nil
+}
