@@ -52,9 +52,9 @@ type Result struct {
 	// EndToEndFast: import upload (no CPU copy) and the compute variant of the same path.
 	EndToEndFast EndToEnd `json:"end_to_end_import_compute"`
 	// Buffer is the buffer variant of the shader path: no image, no upload (bench/buffer.go).
-	Buffer BufferResult `json:"buffer"`
-	Skipped      string   `json:"skipped"` // why nothing was measured, if so
-	Seconds      float64  `json:"seconds"` // wall time this format × size took, set-up included
+	Buffer  BufferResult `json:"buffer"`
+	Skipped string       `json:"skipped"` // why nothing was measured, if so
+	Seconds float64      `json:"seconds"` // wall time this format × size took, set-up included
 }
 
 // PathResult is one conversion path for one format × size.

@@ -24,7 +24,7 @@ import (
 type gpuShift struct {
 	pass    *vkx.Pass
 	pipe    vk.Pipeline
-	set     vk.DescriptorSet
+	set     vkx.PassSet
 	out     *present.Buffer
 	buffers [4]uint64 // bindings: three source planes, the output
 	// params is its own allocation: cgo checks all the memory an unsafe.Pointer argument points
@@ -69,7 +69,7 @@ func (s *gpuShift) init(im *Image) error {
 	if s.pipe, err = s.pass.Pipeline(shaders.ShiftComp, nil); err != nil {
 		return err
 	}
-	if s.set, err = s.pass.AllocSet(); err != nil {
+	if s.set.Set, err = s.pass.AllocSet(); err != nil {
 		return err
 	}
 	// Whole words: the pass writes the last odd sample of a plane with its word.
@@ -103,7 +103,7 @@ func (im *Image) recordShift(cb vk.CommandBuffer, f *formats.Frame, bufs *[maxPl
 		s.buffers[i] = s.buffers[0] // every binding the shader declares needs a buffer
 	}
 	s.buffers[maxPlanes] = vkx.BufferHandle(s.out.Handle)
-	s.pass.CmdBind(cb, s.pipe, s.set, s.buffers[:])
+	s.pass.CmdBindSet(cb, s.pipe, &s.set, s.buffers[:])
 	for i := range pf.Planes {
 		words := (int(s.params[i].DstWidth)*int(s.params[i].DstHeight) + 1) / 2 // two samples a word
 		s.pass.CmdDispatch(cb, unsafe.Pointer(&s.params[i]), (words+shaders.ShiftGroup-1)/shaders.ShiftGroup)

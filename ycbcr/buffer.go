@@ -160,7 +160,7 @@ func (bp *BufferPath) Destroy() {
 type BufferBinding struct {
 	bp      *BufferPath
 	pipe    vk.Pipeline
-	set     vk.DescriptorSet
+	set     vkx.PassSet
 	buffers [4]uint64
 	// params is its own allocation: cgo checks all the memory an unsafe.Pointer argument points
 	// into for Go pointers.
@@ -185,16 +185,18 @@ func (bp *BufferPath) Bind(pf *formats.PixelFormat, width, height int, p Params,
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: buffer path: %w", err)
 	}
-	return &BufferBinding{bp: bp, pipe: pipe, set: set, params: params, pf: pf}, nil
+	return &BufferBinding{bp: bp, pipe: pipe, set: vkx.PassSet{Set: set}, params: params, pf: pf}, nil
 }
 
 // Destroy returns the binding's set. The GPU must be done with it.
-func (b *BufferBinding) Destroy() { b.bp.pass.FreeSet(b.set) }
+func (b *BufferBinding) Destroy() { b.bp.pass.FreeSet(b.set.Set) }
 
 // Record records the conversion of one frame: its planes lie in buffers planes[i] (BufferHandle)
 // at byte offsets offs[i], rows strides[i] bytes apart; the packed RGBA8 output goes to buffer out
-// from word outOffset, pitch words a row. The previous frame recorded with b must have completed
-// (its set is rewritten). The output is made visible to transfers and to shaders that follow.
+// from word outOffset, pitch words a row. When the buffers differ from the last Record's, the
+// binding's set is rewritten: the submissions that used it must have completed, and it cannot be
+// recorded twice into one command buffer with different buffers. The output is made visible to
+// transfers and to shaders that follow.
 func (b *BufferBinding) Record(cb vk.CommandBuffer, planes [3]uint64, offs [3]uint64, strides [3]int, out uint64, outOffset, pitch int) error {
 	n := len(b.pf.Planes)
 	for i := 0; i < 3; i++ {
@@ -209,7 +211,7 @@ func (b *BufferBinding) Record(cb vk.CommandBuffer, planes [3]uint64, offs [3]ui
 	b.buffers[3] = out
 	b.params.Offsets[3], b.params.Strides[3] = uint32(outOffset), uint32(pitch)
 	pixels := int(b.params.Size[0]) * int(b.params.Size[1])
-	b.bp.pass.CmdBind(cb, b.pipe, b.set, b.buffers[:])
+	b.bp.pass.CmdBindSet(cb, b.pipe, &b.set, b.buffers[:])
 	b.bp.pass.CmdDispatch(cb, unsafe.Pointer(b.params), (pixels+shaders.BufferGroup-1)/shaders.BufferGroup)
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit,
 		vk.PipelineStageTransferBit|vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit,

@@ -151,7 +151,7 @@ func BenchmarkFloor(b *testing.B) {
 	push := &BufferParams{Offsets: [4]uint32{w * h}} // floor.comp reads its pixel count from the first word
 	b.Run("floor-compute", func(b *testing.B) {
 		run(b, func(cb vk.CommandBuffer) {
-			bp.pass.CmdBind(cb, floorComp, set, []uint64{o, o, o, o})
+			bp.pass.CmdBind(cb, floorComp, set, []uint64{o, o, o, o}, true)
 			bp.pass.CmdDispatch(cb, unsafe.Pointer(push), (w*h+shaders.BufferGroup-1)/shaders.BufferGroup)
 		})
 	})

@@ -114,10 +114,12 @@ void vkx_pass_destroy(VkDevice d, VkxPass *s) {
 	*s = (VkxPass){0};
 }
 
-// vkx_cmd_pass_bind points set at buffers (whole) and binds it with pipeline. The set's previous use
-// must have completed: the caller waits for it.
+// vkx_cmd_pass_bind points set at buffers (whole) when update is set, and binds it with pipeline. An
+// update needs the set's previous uses to have completed, and recording it again into a command
+// buffer that already used it would invalidate that buffer: callers update only when the buffers
+// change.
 void vkx_cmd_pass_bind(VkDevice d, VkCommandBuffer cb, const VkxPass *s, VkPipeline pipeline, VkDescriptorSet set,
-                       const VkBuffer *buffers) {
+                       const VkBuffer *buffers, int update) {
 	VkDescriptorBufferInfo info[VKX_PASS_MAX_BUFFERS];
 	VkWriteDescriptorSet w[VKX_PASS_MAX_BUFFERS];
 	for (uint32_t i = 0; i < s->nbuffers; i++) {
@@ -126,7 +128,7 @@ void vkx_cmd_pass_bind(VkDevice d, VkCommandBuffer cb, const VkxPass *s, VkPipel
 		                              .dstBinding = i, .descriptorCount = 1,
 		                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &info[i]};
 	}
-	p_update(d, s->nbuffers, w, 0, NULL);
+	if (update) p_update(d, s->nbuffers, w, 0, NULL);
 	p_bind_pipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
 	p_bind_sets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->layout, 0, 1, &set, 0, NULL);
 }

@@ -75,14 +75,41 @@ func (p *Pass) Destroy() {
 	}
 }
 
-// CmdBind points set at buffers (one handle per binding, from BufferHandle; whole buffers) and binds
-// it with pipe. The set's previous use must have completed. buffers is read during the call only.
-func (p *Pass) CmdBind(cb vk.CommandBuffer, pipe vk.Pipeline, set vk.DescriptorSet, buffers []uint64) {
+// CmdBind binds set with pipe, first pointing it at buffers (one handle per binding, from
+// BufferHandle; whole buffers) when update is true. Updating needs the set's previous uses to have
+// completed and invalidates a command buffer still being recorded that used it: update only when the
+// buffers differ from the set's current ones (PassSet does that). buffers is read during the call only.
+func (p *Pass) CmdBind(cb vk.CommandBuffer, pipe vk.Pipeline, set vk.DescriptorSet, buffers []uint64, update bool) {
 	if len(buffers) < int(p.c.nbuffers) {
 		panic(fmt.Sprintf("vkx: compute pass: %d buffers for %d bindings", len(buffers), p.c.nbuffers))
 	}
+	u := C.int(0)
+	if update {
+		u = 1
+	}
 	C.vkx_cmd_pass_bind(cDevice(p.dev), cCommandBuffer(cb), &p.c, *(*C.VkPipeline)(unsafe.Pointer(&pipe)),
-		*(*C.VkDescriptorSet)(unsafe.Pointer(&set)), (*C.VkBuffer)(unsafe.Pointer(&buffers[0])))
+		*(*C.VkDescriptorSet)(unsafe.Pointer(&set)), (*C.VkBuffer)(unsafe.Pointer(&buffers[0])), u)
+}
+
+// PassSet is a set with the buffers it points at, so that binding it again with the same buffers
+// does not update it.
+type PassSet struct {
+	Set     vk.DescriptorSet
+	current [C.VKX_PASS_MAX_BUFFERS]uint64
+	valid   bool
+}
+
+// CmdBindSet is CmdBind that updates s only when buffers differ from its current ones.
+func (p *Pass) CmdBindSet(cb vk.CommandBuffer, pipe vk.Pipeline, s *PassSet, buffers []uint64) {
+	update := !s.valid
+	for i, b := range buffers {
+		if s.current[i] != b {
+			update = true
+		}
+		s.current[i] = b
+	}
+	s.valid = true
+	p.CmdBind(cb, pipe, s.Set, buffers, update)
 }
 
 // CmdDispatch pushes the constants at push (the pass's push-constant size) and runs groups

@@ -91,7 +91,7 @@ VkResult vkx_pass_alloc_set(VkDevice d, const VkxPass *s, VkDescriptorSet *out);
 void vkx_pass_free_set(VkDevice d, const VkxPass *s, VkDescriptorSet set);
 void vkx_pass_destroy(VkDevice d, VkxPass *s);
 void vkx_cmd_pass_bind(VkDevice d, VkCommandBuffer cb, const VkxPass *s, VkPipeline pipeline, VkDescriptorSet set,
-                       const VkBuffer *buffers);
+                       const VkBuffer *buffers, int update);
 void vkx_cmd_pass_dispatch(VkCommandBuffer cb, const VkxPass *s, const void *push, uint32_t groups);
 void vkx_cmd_memory_barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                             VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
