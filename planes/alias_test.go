@@ -7,6 +7,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
@@ -80,11 +81,11 @@ func TestPlaneAliases(t *testing.T) {
 						t.Errorf("copy: %d CPU bytes, want %d", loaded.CPUBytes, both.StagedBytes())
 					}
 					for path, img := range got {
-						d := firstDiff(want[path], img)
+						d := pictest.FirstDiff(want[path], img)
 						switch {
 						case d == "":
 						case path == ycbcr.PathShader && (w%2 == 1 || h%2 == 1):
-							if fails, worst, where := mismatch(img, oracleBounds(t, dev, src, params, path)); fails > 0 {
+							if fails, worst, where := pictest.Mismatch(img, oracleBounds(t, dev, src, params, path)); fails > 0 {
 								t.Errorf("%dx%d %v %v: %d values outside the oracle's bounds, worst %.2f LSB at %s", w, h, path, how, fails, worst, where)
 							}
 						default:

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -71,7 +72,7 @@ func TestDecodedFramesImport(t *testing.T) {
 					if l.Upload != planes.UploadImport || l.CPUBytes != 0 {
 						t.Fatalf("%s frame %d %v: auto loaded %+v, want import with no CPU copy", f.Format.Name, frames, path, l)
 					}
-					if d := firstDiff(want, got); d != "" {
+					if d := pictest.FirstDiff(want, got); d != "" {
 						t.Fatalf("%s frame %d %v: import differs from copy at %s", f.Format.Name, frames, path, d)
 					}
 					if frames == 0 {

@@ -1,9 +1,7 @@
 package planes_test
 
 import (
-	"fmt"
 	"image"
-	"math"
 	"syscall"
 	"testing"
 
@@ -110,26 +108,6 @@ func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Fr
 	return target.RGBA(), loaded, nil
 }
 
-// mismatch compares a read-back RGBA8 picture with per-pixel oracle bounds, as ycbcr's GPU tests do.
-func mismatch(img *image.RGBA, bounds []oracle.Bounds) (fails int, worst float64, where string) {
-	w := img.Rect.Dx()
-	for i, b := range bounds {
-		x, y := i%w, i/w
-		for c := 0; c < 3; c++ {
-			v := float64(img.Pix[img.PixOffset(x, y)+c]) / 255
-			ex := math.Max(b.Lo[c]-v, v-b.Hi[c])
-			if ex > 1e-9 {
-				fails++
-				if ex*255 > worst {
-					worst = ex * 255
-					where = fmt.Sprintf("(%d,%d) channel %d = %.0f, bounds [%.1f, %.1f]", x, y, c, v*255, b.Lo[c]*255, b.Hi[c]*255)
-				}
-			}
-		}
-	}
-	return fails, worst, where
-}
-
 func oracleBounds(t testing.TB, dev *present.Device, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) []oracle.Bounds {
 	t.Helper()
 	prm, err := ycbcr.OracleParams(f.Format, p)
@@ -145,15 +123,4 @@ func oracleBounds(t testing.TB, dev *present.Device, f *formats.Frame, p ycbcr.P
 	}
 	tol.UnormBits = 8
 	return oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)
-}
-
-// firstDiff finds the first pixel where two pictures differ.
-func firstDiff(a, b *image.RGBA) string {
-	for i := range a.Pix {
-		if a.Pix[i] != b.Pix[i] {
-			px := i / 4
-			return fmt.Sprintf("(%d,%d) channel %d: %d vs %d", px%a.Rect.Dx(), px/a.Rect.Dx(), i%4, a.Pix[i], b.Pix[i])
-		}
-	}
-	return ""
 }

@@ -11,6 +11,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
@@ -75,14 +76,14 @@ func TestUploadPathsAgree(t *testing.T) {
 					if loaded.Upload != planes.UploadCopy || loaded.CPUBytes != im.StagedBytes() {
 						t.Errorf("%v copy: loaded %+v, want %d CPU bytes", path, loaded, im.StagedBytes())
 					}
-					if fails, worst, where := mismatch(ref, oracleBounds(t, dev, src, params, path)); fails > 0 {
+					if fails, worst, where := pictest.Mismatch(ref, oracleBounds(t, dev, src, params, path)); fails > 0 {
 						t.Errorf("%dx%d %v copy: %d values outside the oracle's bounds, worst %.2f LSB at %s",
 							size[0], size[1], path, fails, worst, where)
 					}
 					for _, lead := range []int{0, 192} {
 						m := mapFrame(t, src, lead)
 						check := func(how planes.Upload, img *image.RGBA, l planes.Loaded) {
-							if d := firstDiff(ref, img); d != "" {
+							if d := pictest.FirstDiff(ref, img); d != "" {
 								t.Errorf("%dx%d %v %v (lead %d, %s): differs from copy at %s", size[0], size[1], path, how, lead, l.Reason, d)
 							}
 						}
@@ -258,7 +259,7 @@ func TestImportCache1000Frames(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if d := firstDiff(refs[n%pool], img); d != "" || l.CPUBytes != 0 {
+					if d := pictest.FirstDiff(refs[n%pool], img); d != "" || l.CPUBytes != 0 {
 						t.Fatalf("frame %d: %d CPU bytes, differs from the copy path at %s", n, l.CPUBytes, d)
 					}
 					// render waited for its own submission; signal the slot's fence with an empty one.
@@ -355,7 +356,7 @@ func TestForgetBeforeFree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := firstDiff(want, got); d != "" || l.Upload != planes.UploadImport {
+		if d := pictest.FirstDiff(want, got); d != "" || l.Upload != planes.UploadImport {
 			t.Fatalf("round %d: %v picture differs from the copy path at %s", round, l.Upload, d)
 		}
 		live := imp.Stats().Live

@@ -2,13 +2,13 @@ package ycbcr_test
 
 import (
 	"encoding/binary"
-	"fmt"
 	"image"
 	"testing"
 
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
@@ -113,7 +113,7 @@ func TestBufferPathMatchesOracle(t *testing.T) {
 							prm.X6 = false // exact codes, like the shader path
 							tol := oracle.ShaderTolerance(0)
 							tol.UnormBits = 8
-							if fails, worst, where := mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)); fails > 0 {
+							if fails, worst, where := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)); fails > 0 {
 								t.Errorf("%dx%d %s: %d values outside the oracle's bounds, worst %.2f LSB at %s", f.Width, f.Height, p, fails, worst, where)
 							}
 						}
@@ -171,7 +171,7 @@ func TestBufferPathFromImport(t *testing.T) {
 		fr.Release()
 		got := image.NewRGBA(image.Rect(0, 0, f.Width, f.Height))
 		copy(got.Pix, out.Bytes())
-		if d := firstDiff(want, got); d != "" {
+		if d := pictest.FirstDiff(want, got); d != "" {
 			t.Errorf("%s: imported planes differ from copied ones at %s", name, d)
 		}
 		if err := imp.ForgetFrame(f); err != nil {
@@ -183,15 +183,4 @@ func TestBufferPathFromImport(t *testing.T) {
 	if st := imp.Stats(); st.Imports == 0 {
 		t.Fatalf("nothing imported: %+v", st)
 	}
-}
-
-// firstDiff finds the first pixel where two pictures differ.
-func firstDiff(a, b *image.RGBA) string {
-	for i := range a.Pix {
-		if a.Pix[i] != b.Pix[i] {
-			px := i / 4
-			return fmt.Sprintf("(%d,%d) channel %d: %d vs %d", px%a.Rect.Dx(), px/a.Rect.Dx(), i%4, a.Pix[i], b.Pix[i])
-		}
-	}
-	return ""
 }

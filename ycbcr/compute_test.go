@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -48,7 +49,7 @@ func TestComputeMatchesOracle(t *testing.T) {
 					prm.X6 = false
 				}
 				bounds := oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, path))
-				if fails, worst, where := mismatch(img, bounds); fails > 0 {
+				if fails, worst, where := pictest.Mismatch(img, bounds); fails > 0 {
 					t.Errorf("%s %dx%d via %s (compute): %d values outside the oracle's bounds, worst %.2f LSB at %s",
 						name, size[0], size[1], path, fails, worst, where)
 				}

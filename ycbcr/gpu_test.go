@@ -1,39 +1,16 @@
 package ycbcr_test
 
 import (
-	"fmt"
-	"image"
-	"math"
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
-
-// mismatch compares a read-back RGBA8 picture with per-pixel oracle bounds (already mapped to 8-bit
-// codes). It returns how many channel values fall outside and the worst excess in 8-bit LSB.
-func mismatch(img *image.RGBA, bounds []oracle.Bounds) (fails int, worst float64, where string) {
-	w := img.Rect.Dx()
-	for i, b := range bounds {
-		x, y := i%w, i/w
-		for c := 0; c < 3; c++ {
-			v := float64(img.Pix[img.PixOffset(x, y)+c]) / 255
-			ex := math.Max(b.Lo[c]-v, v-b.Hi[c])
-			if ex > 1e-9 {
-				fails++
-				if ex*255 > worst {
-					worst = ex * 255
-					where = fmt.Sprintf("(%d,%d) channel %d = %.0f, bounds [%.1f, %.1f]", x, y, c, v*255, b.Lo[c]*255, b.Hi[c]*255)
-				}
-			}
-		}
-	}
-	return fails, worst, where
-}
 
 func tolerance(dev *present.Device, pf *formats.PixelFormat, path ycbcr.Path) oracle.Tolerance {
 	sub := int(dev.Limits.SubTexelPrecisionBits)
@@ -62,7 +39,7 @@ func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params
 		prm.X6 = false // the shader path reads exact 16-bit containers
 	}
 	bounds := oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(conv.Dev, f.Format, path))
-	if fails, worst, where := mismatch(img, bounds); fails > 0 {
+	if fails, worst, where := pictest.Mismatch(img, bounds); fails > 0 {
 		t.Errorf("%s %dx%d %s via %s: %d values outside the oracle's bounds, worst %.2f LSB at %s",
 			f.Format.Name, f.Width, f.Height, p, path, fails, worst, where)
 	}
@@ -142,7 +119,7 @@ func TestWrongSitingIsCaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	prm, _ := ycbcr.OracleParams(pf, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter})
-	fails, worst, _ := mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, ycbcr.PathShader)))
+	fails, worst, _ := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, ycbcr.PathShader)))
 	if fails == 0 || worst < 10 {
 		t.Fatalf("half-sample siting error not caught: %d fails, worst %.1f LSB", fails, worst)
 	}
