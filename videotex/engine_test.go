@@ -3,7 +3,6 @@ package videotex_test
 import (
 	"fmt"
 	"image"
-	"image/png"
 	"io"
 	"math"
 	"os"
@@ -203,20 +202,6 @@ func (e *testEngine) Record(i int, set vk.DescriptorSet, uvScale [2]float32) (vk
 
 // Picture is what the last frame recorded with readback drew, once its fence has signalled.
 func (e *testEngine) Picture() *image.RGBA { return e.target.RGBA() }
-
-func readPNG(t testing.TB, path string) image.Image {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
-}
 
 // maxDiff is the largest per-channel difference in 8-bit steps between two same-size pictures.
 func maxDiff(a, b image.Image) (float64, error) {

@@ -1,7 +1,6 @@
 package videotex_test
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -15,35 +14,13 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
-
-type vector struct {
-	Name, File, PNG string
-	PixFmt          string `json:"pix_fmt"`
-	Width, Height   int
-	Expected        struct {
-		Matrix, Range  string
-		ChromaLocation string `json:"chroma_location"`
-	}
-}
-
-func vectors(t *testing.T) []vector {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(mediaDir, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct{ Vectors []vector }
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m.Vectors
-}
 
 // TestVectorsThroughListing runs docs/engine.md's listing (playVideo) on the first frame of every
 // test vector, through the automatic choice and through each forced path the device allows, and
@@ -54,8 +31,8 @@ func TestVectorsThroughListing(t *testing.T) {
 	dev := testDevice(t)
 	limits := map[videotex.Path]float64{videotex.PathShader: 1, videotex.PathSampler: 4}
 	paths := map[videotex.Path]int{}
-	for _, v := range vectors(t) {
-		want := readPNG(t, filepath.Join(mediaDir, v.PNG))
+	for _, v := range pictest.Vectors(t, mediaDir) {
+		want := pictest.ReadPNG(t, filepath.Join(mediaDir, v.PNG))
 		pf, _ := formats.Lookup(v.PixFmt)
 		var p ycbcr.Params
 		p.Matrix, _ = formats.ParseMatrix(v.Expected.Matrix)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"image"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,51 +12,12 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 const mediaDir = "../../testvectors/media"
-
-type vector struct {
-	Name, File, PNG string
-	PixFmt          string `json:"pix_fmt"`
-	Width, Height   int
-	Expected        struct {
-		Matrix, Range  string
-		ChromaLocation string `json:"chroma_location"`
-	}
-}
-
-func vectors(t *testing.T) []vector {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(mediaDir, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct{ Vectors []vector }
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	if len(m.Vectors) == 0 {
-		t.Fatal("manifest lists no vectors")
-	}
-	return m.Vectors
-}
-
-func readPNG(t *testing.T, path string) image.Image {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
-}
 
 // maxDiff is the largest per-channel difference in 8-bit steps between two same-size pictures.
 func maxDiff(t *testing.T, a, b image.Image) float64 {
@@ -96,8 +56,8 @@ func TestVectorsMatchZscale(t *testing.T) {
 	dir := t.TempDir()
 	limits := map[string]float64{"shader": 1, "sampler": 4}
 	sampled := 0
-	for _, v := range vectors(t) {
-		want := readPNG(t, filepath.Join(mediaDir, v.PNG))
+	for _, v := range pictest.Vectors(t, mediaDir) {
+		want := pictest.ReadPNG(t, filepath.Join(mediaDir, v.PNG))
 		for _, path := range []string{"shader", "sampler"} {
 			if path == "sampler" {
 				pf, ok := formats.Lookup(v.PixFmt)
@@ -120,7 +80,7 @@ func TestVectorsMatchZscale(t *testing.T) {
 				t.Errorf("%s via %s: exit %d: %s", v.Name, path, code, stderr)
 				continue
 			}
-			if d := maxDiff(t, readPNG(t, shot), want); d > limits[path] {
+			if d := maxDiff(t, pictest.ReadPNG(t, shot), want); d > limits[path] {
 				t.Errorf("%s via %s: %.0f LSB from zscale's picture (limit %.0f)", v.Name, path, d, limits[path])
 			} else {
 				t.Logf("%s via %s: within %.0f LSB of zscale", v.Name, path, d)
@@ -140,7 +100,7 @@ func TestOverrideChangesPicture(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if d := maxDiff(t, readPNG(t, shot), readPNG(t, filepath.Join(mediaDir, "bt709.zscale.png"))); d < 8 {
+	if d := maxDiff(t, pictest.ReadPNG(t, shot), pictest.ReadPNG(t, filepath.Join(mediaDir, "bt709.zscale.png"))); d < 8 {
 		t.Fatalf("BT.601 instead of BT.709 moved the picture by only %.0f LSB", d)
 	}
 }

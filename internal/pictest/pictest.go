@@ -1,10 +1,16 @@
-// Package pictest compares pictures in tests: with the oracle's per-pixel bounds, or with each other.
+// Package pictest helps tests with pictures: comparisons with the oracle's per-pixel bounds or with
+// each other, PNGs, and the test vectors' manifest.
 package pictest
 
 import (
+	"encoding/json"
 	"fmt"
 	"image"
+	"image/png"
 	"math"
+	"os"
+	"path/filepath"
+	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
@@ -42,4 +48,49 @@ func FirstDiff(a, b *image.RGBA) string {
 		}
 	}
 	return ""
+}
+
+// ReadPNG decodes the PNG at path.
+func ReadPNG(t testing.TB, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
+
+// Vector is one entry of testvectors/media/manifest.json (testvectors/make.sh writes it): a small
+// file, the metadata its picture must be converted with, and zscale's picture of its first frame.
+type Vector struct {
+	Name, File, PNG string
+	PixFmt          string `json:"pix_fmt"`
+	Width, Height   int
+	Expected        struct {
+		Matrix, Range  string
+		ChromaLocation string `json:"chroma_location"`
+	}
+}
+
+// Vectors reads the manifest in dir (the test's path to testvectors/media) and fails t if it lists
+// none.
+func Vectors(t testing.TB, dir string) []Vector {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct{ Vectors []Vector }
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Vectors) == 0 {
+		t.Fatal("manifest lists no vectors")
+	}
+	return m.Vectors
 }
