@@ -15,7 +15,6 @@ static PFN_vkFreeDescriptorSets p_free_sets;
 static PFN_vkUpdateDescriptorSets p_update;
 static PFN_vkCreateShaderModule p_create_module;
 static PFN_vkDestroyShaderModule p_destroy_module;
-static PFN_vkCreateComputePipelines p_create_compute;
 static PFN_vkDestroyPipeline p_destroy_pipeline;
 static PFN_vkCmdBindPipeline p_bind_pipeline;
 static PFN_vkCmdBindDescriptorSets p_bind_sets;
@@ -36,7 +35,6 @@ void vkx_pass_load(void *lib) {
 	LOAD(p_update, "vkUpdateDescriptorSets");
 	LOAD(p_create_module, "vkCreateShaderModule");
 	LOAD(p_destroy_module, "vkDestroyShaderModule");
-	LOAD(p_create_compute, "vkCreateComputePipelines");
 	LOAD(p_destroy_pipeline, "vkDestroyPipeline");
 	LOAD(p_bind_pipeline, "vkCmdBindPipeline");
 	LOAD(p_bind_sets, "vkCmdBindDescriptorSets");
@@ -72,22 +70,12 @@ VkResult vkx_pass_create(VkDevice d, uint32_t nbuffers, uint32_t push_bytes, uin
 
 VkResult vkx_pass_pipeline(VkDevice d, const VkxPass *s, const uint32_t *spv, size_t size, const int32_t *spec,
                            uint32_t nspec, VkPipeline *out) {
-	VkSpecializationMapEntry entries[32];
-	if (nspec > 32) return VK_ERROR_UNKNOWN;
-	for (uint32_t i = 0; i < nspec; i++)
-		entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = 4 * i, .size = 4};
-	VkSpecializationInfo si = {.mapEntryCount = nspec, .pMapEntries = entries, .dataSize = 4 * nspec, .pData = spec};
 	VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
 	                               .pCode = spv};
 	VkShaderModule m;
 	VkResult r = p_create_module(d, &mi, NULL, &m);
 	if (r != VK_SUCCESS) return r;
-	VkComputePipelineCreateInfo ci = {
-	    .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-	    .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-	              .module = m, .pName = "main", .pSpecializationInfo = nspec ? &si : NULL},
-	    .layout = s->layout};
-	r = p_create_compute(d, VK_NULL_HANDLE, 1, &ci, NULL, out);
+	r = vkx_compute_pipeline(d, s->layout, m, spec, nspec, out); // calls.c
 	p_destroy_module(d, m, NULL);
 	return r;
 }

@@ -3,13 +3,7 @@
 # references) on the GPU machine.
 # Build first, here: CGO_ENABLED=1 go build -o .gpu/ ./cmd/ycbcrbench
 # Then run on the GPU machine with .gl and .gpu carried: bash scripts/device/bench.sh
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
-if ! .gpu/ycbcrbench -list-devices >/dev/null 2>&1; then
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt 2>&1
-.gpu/ycbcrbench -list-devices >> $OUT/gpu.txt 2>&1
-cat $OUT/gpu.txt
+. scripts/device/setup.sh .gpu/ycbcrbench
 start=$(date +%s)
 .gpu/ycbcrbench -json -sizes 720p,1080p,2160p,4320p -formats yuv420p,nv12,p010le,yuv444p > $OUT/ycbcrbench.json 2> $OUT/ycbcrbench.err
 echo "rc=$? wall $(( $(date +%s) - start )) s" | tee -a $OUT/gpu.txt

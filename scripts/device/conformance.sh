@@ -2,13 +2,7 @@
 # Device run 1: conformance of NVIDIA's Y′CbCr sampling (ycbcrcheck) and the demo at every siting.
 # Build first, here: CGO_ENABLED=1 go build -o .gpu/ ./cmd/ycbcrcheck ./cmd/ycbcrdemo
 # Then run on the GPU machine with .gl and .gpu carried: bash scripts/device/conformance.sh
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
-if ! .gpu/ycbcrcheck -list-devices >/dev/null 2>&1; then
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt 2>&1
-.gpu/ycbcrcheck -list-devices >> $OUT/gpu.txt 2>&1
-cat $OUT/gpu.txt
+. scripts/device/setup.sh .gpu/ycbcrcheck
 start=$(date +%s.%N)
 .gpu/ycbcrcheck -report $OUT/h100 > $OUT/check.txt 2> $OUT/check.err; echo "ycbcrcheck rc=$?" >> $OUT/check.txt
 end=$(date +%s.%N); echo "wall $(echo "$end - $start" | bc 2>/dev/null || python3 -c "print($end-$start)") s" >> $OUT/check.txt

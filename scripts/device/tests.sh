@@ -8,13 +8,7 @@
 #   (cd .gl && apt-get download vulkan-validationlayers)   # once, next to the loader debs
 # Then run there with .gl and .gpu carried: bash scripts/device/tests.sh
 # TestWorkedExample and TestAgainstZscale read files outside the repository; they run in CI.
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
-if ! .gpu/ycbcrcheck -list-devices >/dev/null 2>&1; then
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-fi
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $OUT/gpu.txt 2>&1
-.gpu/ycbcrcheck -list-devices >> $OUT/gpu.txt 2>&1
-cat $OUT/gpu.txt
+. scripts/device/setup.sh .gpu/ycbcrcheck
 (cd planes && ../.gpu/planes.test -test.v -test.count=1 > $OUT/planes.txt 2>&1; echo "planes rc=$?" >> $OUT/planes.txt)
 (cd ycbcr && ../.gpu/ycbcr.test -test.v -test.count=1 -test.skip 'TestWorkedExample|TestAgainstZscale' > $OUT/ycbcr.txt 2>&1; echo "ycbcr rc=$?" >> $OUT/ycbcr.txt)
 grep -E "^(--- |ok|FAIL|PASS|planes rc|ycbcr rc)|validation" $OUT/planes.txt $OUT/ycbcr.txt | grep -v "^.*--- PASS: .*/" | head -60
