@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -161,67 +160,32 @@ func (r *runner) measureBuffer(pf *formats.PixelFormat, sz Size, frames []*forma
 // bufferEndToEnd is the player's loop on the buffer path: import the frame, convert, frames in flight.
 func (r *runner) bufferEndToEnd(slots []*bufferSlot, frames []*formats.Frame, imp *planes.Importer, w int, e *EndToEnd) error {
 	*e = EndToEnd{Path: "shader buffer", InFlight: len(slots), Upload: "none (imported, read in place)"}
-	wait := func(s *bufferSlot) error {
-		if !s.busy {
-			return nil
-		}
-		s.busy = false
-		err := r.dev.WaitFence(s.fence)
-		s.frame.Release()
-		return err
-	}
-	warm, minFrames := 2*len(slots), 2*len(slots)
-	var start time.Time
-	var load, waited, rec time.Duration
-	i := 0
-	for ; ; i++ {
-		if i == warm {
-			for _, s := range slots {
-				if err := wait(s); err != nil {
-					return err
-				}
+	return r.frameLoop(len(slots), e,
+		func(k int) error {
+			s := slots[k]
+			if !s.busy {
+				return nil
 			}
-			start = time.Now()
-			load, waited, rec = 0, 0, 0
-		}
-		if i >= warm+minFrames && time.Since(start) >= r.o.EndToEnd {
-			break
-		}
-		s := slots[i%len(slots)]
-		t0 := time.Now()
-		if err := wait(s); err != nil {
+			s.busy = false
+			err := r.dev.WaitFence(s.fence)
+			s.frame.Release()
 			return err
-		}
-		t1 := time.Now()
-		if err := present.Begin(s.cb); err != nil {
-			return err
-		}
-		if err := imp.Import(frames[i%len(frames)], &s.frame); err != nil {
-			return err
-		}
-		t2 := time.Now()
-		if err := s.bind.Record(s.cb, s.frame.Buffers, s.frame.Offsets, s.frame.Strides, vkx.BufferHandle(s.out.Handle), 0, w); err != nil {
-			return err
-		}
-		if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
-			return err
-		}
-		s.busy = true
-		t3 := time.Now()
-		waited, load, rec = waited+t1.Sub(t0), load+t2.Sub(t1), rec+t3.Sub(t2)
-	}
-	t0 := time.Now()
-	for _, s := range slots {
-		if err := wait(s); err != nil {
-			return err
-		}
-	}
-	waited += time.Since(t0)
-	e.Frames = i - warm
-	e.Seconds = time.Since(start).Seconds()
-	e.FPS = ratio(float64(e.Frames), e.Seconds)
-	e.StageMs = ms(load) / float64(e.Frames)
-	e.WaitMs = ms(waited) / float64(e.Frames)
-	e.RecordMs = ms(rec) / float64(e.Frames)
-	return nil
+		},
+		func(k, i int) error {
+			if err := present.Begin(slots[k].cb); err != nil {
+				return err
+			}
+			return imp.Import(frames[i%len(frames)], &slots[k].frame)
+		},
+		func(k, _ int) error {
+			s := slots[k]
+			if err := s.bind.Record(s.cb, s.frame.Buffers, s.frame.Offsets, s.frame.Strides, vkx.BufferHandle(s.out.Handle), 0, w); err != nil {
+				return err
+			}
+			if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+				return err
+			}
+			s.busy = true
+			return nil
+		})
 }

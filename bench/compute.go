@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -90,60 +89,33 @@ func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Pa
 	if err != nil {
 		return err
 	}
-	warm, minFrames := 2*len(slots), 2*len(slots)
-	var start time.Time
-	var load, wait, rec time.Duration
 	cpuBytes := 0
-	i := 0
-	for ; ; i++ {
-		if i == warm {
-			if err := r.waitAll(slots); err != nil {
+	err = r.frameLoop(len(slots), e,
+		func(k int) error { return r.wait(slots[k]) },
+		func(k, i int) error {
+			s := slots[k]
+			if err := present.Begin(s.cb); err != nil {
 				return err
 			}
-			start = time.Now()
-			load, wait, rec, cpuBytes = 0, 0, 0, 0
-		}
-		if i >= warm+minFrames && time.Since(start) >= r.o.EndToEnd {
-			break
-		}
-		k := i % len(slots)
-		s, f := slots[k], fs[k]
-		t0 := time.Now()
-		if err := r.wait(s); err != nil {
+			l, err := s.img.Load(s.cb, frames[i%len(frames)], planes.UploadAuto)
+			if i == 2*len(slots) {
+				cpuBytes = 0 // counted from the first timed frame
+			}
+			cpuBytes += l.CPUBytes
+			e.Upload = l.Upload.String()
 			return err
-		}
-		t1 := time.Now()
-		if err := present.Begin(s.cb); err != nil {
-			return err
-		}
-		l, err := s.img.Load(s.cb, frames[i%len(frames)], planes.UploadAuto)
-		if err != nil {
-			return err
-		}
-		cpuBytes += l.CPUBytes
-		e.Upload = l.Upload.String()
-		t2 := time.Now()
-		if err := f.bind.Dispatch(s.cb, f.tgt.Width, f.tgt.Height); err != nil {
-			return err
-		}
-		if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
-			return err
-		}
-		s.busy = true
-		t3 := time.Now()
-		wait, load, rec = wait+t1.Sub(t0), load+t2.Sub(t1), rec+t3.Sub(t2)
-	}
-	t0 := time.Now()
-	if err := r.waitAll(slots); err != nil {
-		return err
-	}
-	wait += time.Since(t0)
-	e.Frames = i - warm
-	e.Seconds = time.Since(start).Seconds()
-	e.FPS = ratio(float64(e.Frames), e.Seconds)
-	e.StageMs = ms(load) / float64(e.Frames)
-	e.WaitMs = ms(wait) / float64(e.Frames)
-	e.RecordMs = ms(rec) / float64(e.Frames)
+		},
+		func(k, _ int) error {
+			s, f := slots[k], fs[k]
+			if err := f.bind.Dispatch(s.cb, f.tgt.Width, f.tgt.Height); err != nil {
+				return err
+			}
+			if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+				return err
+			}
+			s.busy = true
+			return nil
+		})
 	e.CPUBytesPerFrame = cpuBytes / max(e.Frames, 1)
-	return nil
+	return err
 }

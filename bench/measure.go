@@ -548,57 +548,22 @@ func (r *runner) readback(s *slot, f *formats.Frame) ([]byte, error) {
 // upload and conversion, submit; frames per second over the whole loop, after one round of
 // warm-up frames per slot.
 func (r *runner) endToEnd(slots []*slot, frames []*formats.Frame, e *EndToEnd) error {
-	warm := 2 * len(slots)
-	minFrames := 2 * len(slots)
-	var start time.Time
-	var stage, wait, rec time.Duration
-	i := 0
-	for ; ; i++ {
-		if i == warm {
-			if err := r.waitAll(slots); err != nil {
+	return r.frameLoop(len(slots), e,
+		func(k int) error { return r.wait(slots[k]) },
+		func(k, i int) error { return slots[k].img.Stage(frames[i%len(frames)]) },
+		func(k, _ int) error {
+			s := slots[k]
+			if err := present.Begin(s.cb); err != nil {
 				return err
 			}
-			start = time.Now()
-			stage, wait, rec = 0, 0, 0
-		}
-		if i >= warm+minFrames && time.Since(start) >= r.o.EndToEnd {
-			break
-		}
-		s := slots[i%len(slots)]
-		t0 := time.Now()
-		if err := r.wait(s); err != nil {
-			return err
-		}
-		t1 := time.Now()
-		if err := s.img.Stage(frames[i%len(frames)]); err != nil {
-			return err
-		}
-		t2 := time.Now()
-		if err := present.Begin(s.cb); err != nil {
-			return err
-		}
-		s.img.RecordUpload(s.cb)
-		if err := convert(s.cb, s); err != nil {
-			return err
-		}
-		if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
-			return err
-		}
-		s.busy = true
-		t3 := time.Now()
-		wait, stage, rec = wait+t1.Sub(t0), stage+t2.Sub(t1), rec+t3.Sub(t2)
-	}
-	t0 := time.Now()
-	if err := r.waitAll(slots); err != nil {
-		return err
-	}
-	wait += time.Since(t0)
-	elapsed := time.Since(start)
-	e.Frames = i - warm
-	e.Seconds = elapsed.Seconds()
-	e.FPS = ratio(float64(e.Frames), e.Seconds)
-	e.StageMs = ms(stage) / float64(e.Frames)
-	e.WaitMs = ms(wait) / float64(e.Frames)
-	e.RecordMs = ms(rec) / float64(e.Frames)
-	return nil
+			s.img.RecordUpload(s.cb)
+			if err := convert(s.cb, s); err != nil {
+				return err
+			}
+			if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+				return err
+			}
+			s.busy = true
+			return nil
+		})
 }
