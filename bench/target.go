@@ -15,41 +15,11 @@ import (
 // converting (and that some GPUs do for free and others not, which would blur the comparison).
 // Pipelines are compatible with it: compatibility ignores load and store ops.
 func newDrawPass(d *present.Device) (vk.RenderPass, error) {
-	ci := &vk.RenderPassCreateInfo{
-		SType:           vk.StructureTypeRenderPassCreateInfo,
-		AttachmentCount: 1,
-		PAttachments: []vk.AttachmentDescription{{
-			Format: present.TargetFormat, Samples: vk.SampleCount1Bit,
-			LoadOp: vk.AttachmentLoadOpDontCare, StoreOp: vk.AttachmentStoreOpStore,
-			StencilLoadOp: vk.AttachmentLoadOpDontCare, StencilStoreOp: vk.AttachmentStoreOpDontCare,
-			InitialLayout: vk.ImageLayoutUndefined, FinalLayout: vk.ImageLayoutTransferSrcOptimal,
-		}},
-		SubpassCount: 1,
-		PSubpasses: []vk.SubpassDescription{{
-			PipelineBindPoint:    vk.PipelineBindPointGraphics,
-			ColorAttachmentCount: 1,
-			PColorAttachments:    []vk.AttachmentReference{{Attachment: 0, Layout: vk.ImageLayoutColorAttachmentOptimal}},
-		}},
-		DependencyCount: 2,
-		PDependencies: []vk.SubpassDependency{{
-			// An earlier frame's read-back and colour writes to the same image finish first.
-			SrcSubpass: vk.SubpassExternal, DstSubpass: 0,
-			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit),
-			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
-			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit),
-			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
-		}, {
-			// The sanity read-back copies the image right after the pass.
-			SrcSubpass: 0, DstSubpass: vk.SubpassExternal,
-			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
-			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageTransferBit),
-			SrcAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
-			DstAccessMask: vk.AccessFlags(vk.AccessTransferReadBit),
-		}},
-	}
-	var rp vk.RenderPass
-	err := vkx.Check(vk.CreateRenderPass(d.Device, ci, nil, &rp), "vkCreateRenderPass")
-	ci.Free()
+	rp, err := d.NewPass(present.PassSpec{Format: present.TargetFormat, FinalLayout: vk.ImageLayoutTransferSrcOptimal,
+		// An earlier frame's read-back and colour writes to the same image finish first; the sanity
+		// read-back copies the image right after the pass.
+		BeforeStages: vk.PipelineStageTransferBit, BeforeAccess: vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit,
+		AfterStages: vk.PipelineStageTransferBit, AfterAccess: vk.AccessTransferReadBit})
 	if err != nil {
 		return vk.NullRenderPass, fmt.Errorf("bench: render pass: %w", err)
 	}

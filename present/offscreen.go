@@ -31,17 +31,35 @@ type Offscreen struct {
 	dev         *Device
 }
 
-// NewRenderPass makes a one-subpass render pass that clears a TargetFormat attachment and leaves it in
-// finalLayout.
-func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk.RenderPass, error) {
+// PassSpec describes the toolkit's render passes: one subpass, one colour attachment.
+type PassSpec struct {
+	Format vk.Format
+	// Clear clears the attachment at load; otherwise its contents are DONT_CARE (the conversion's
+	// full-screen triangle writes every pixel, and a clear would be a pass of its own on some GPUs).
+	Clear       bool
+	FinalLayout vk.ImageLayout
+	// Before: what earlier uses of the image (beyond colour output) must finish before the pass
+	// writes it. After: the uses that follow the pass and must see its colour writes.
+	BeforeStages vk.PipelineStageFlagBits
+	BeforeAccess vk.AccessFlagBits
+	AfterStages  vk.PipelineStageFlagBits
+	AfterAccess  vk.AccessFlagBits
+}
+
+// NewPass makes the render pass s describes.
+func (d *Device) NewPass(s PassSpec) (vk.RenderPass, error) {
+	load := vk.AttachmentLoadOpDontCare
+	if s.Clear {
+		load = vk.AttachmentLoadOpClear
+	}
 	ci := &vk.RenderPassCreateInfo{
 		SType:           vk.StructureTypeRenderPassCreateInfo,
 		AttachmentCount: 1,
 		PAttachments: []vk.AttachmentDescription{{
-			Format: format, Samples: vk.SampleCount1Bit,
-			LoadOp: vk.AttachmentLoadOpClear, StoreOp: vk.AttachmentStoreOpStore,
+			Format: s.Format, Samples: vk.SampleCount1Bit,
+			LoadOp: load, StoreOp: vk.AttachmentStoreOpStore,
 			StencilLoadOp: vk.AttachmentLoadOpDontCare, StencilStoreOp: vk.AttachmentStoreOpDontCare,
-			InitialLayout: vk.ImageLayoutUndefined, FinalLayout: finalLayout,
+			InitialLayout: vk.ImageLayoutUndefined, FinalLayout: s.FinalLayout,
 		}},
 		SubpassCount: 1,
 		PSubpasses: []vk.SubpassDescription{{
@@ -52,24 +70,33 @@ func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk
 		DependencyCount: 2,
 		PDependencies: []vk.SubpassDependency{{
 			SrcSubpass: vk.SubpassExternal, DstSubpass: 0,
-			SrcStageMask: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit),
-			DstStageMask: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
-			// The previous frame's copy-out, sampling and colour writes of the same image finish first.
-			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit | vk.AccessShaderReadBit),
+			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | s.BeforeStages),
+			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			SrcAccessMask: vk.AccessFlags(s.BeforeAccess),
 			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
 		}, {
-			// What follows (a copy-out, or a later pass sampling the image) sees the colour writes.
 			SrcSubpass: 0, DstSubpass: vk.SubpassExternal,
 			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
-			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit),
+			DstStageMask:  vk.PipelineStageFlags(s.AfterStages),
 			SrcAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
-			DstAccessMask: vk.AccessFlags(vk.AccessTransferReadBit | vk.AccessShaderReadBit),
+			DstAccessMask: vk.AccessFlags(s.AfterAccess),
 		}},
 	}
 	var rp vk.RenderPass
 	err := vkx.Check(vk.CreateRenderPass(d.Device, ci, nil, &rp), "vkCreateRenderPass")
 	ci.Free()
 	return rp, err
+}
+
+// NewRenderPass makes the pass of offscreen targets and swapchain images: cleared, left in
+// finalLayout; the previous frame's copy-out, sampling and colour writes of the same image finish
+// first, and what follows (a copy-out, or a later pass sampling the image) sees the colour writes.
+func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk.RenderPass, error) {
+	return d.NewPass(PassSpec{Format: format, Clear: true, FinalLayout: finalLayout,
+		BeforeStages: vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit,
+		BeforeAccess: vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit | vk.AccessShaderReadBit,
+		AfterStages:  vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit,
+		AfterAccess:  vk.AccessTransferReadBit | vk.AccessShaderReadBit})
 }
 
 // NewOffscreen creates a width×height TargetFormat image, its render pass and framebuffer, and a

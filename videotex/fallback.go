@@ -6,6 +6,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // rgbaFormat holds the fallback path's converted pictures: UNORM, like the sampler path's output,
@@ -14,43 +15,12 @@ const rgbaFormat = vk.FormatR8g8b8a8Unorm
 
 // newRGBAPass is the render pass of the fallback conversion: the full-screen draw covers every
 // pixel (no load), and the pass leaves the picture ready for the engine's fragment shaders.
-func newRGBAPass(dev vk.Device) (vk.RenderPass, error) {
-	ci := &vk.RenderPassCreateInfo{
-		SType:           vk.StructureTypeRenderPassCreateInfo,
-		AttachmentCount: 1,
-		PAttachments: []vk.AttachmentDescription{{
-			Format: rgbaFormat, Samples: vk.SampleCount1Bit,
-			LoadOp: vk.AttachmentLoadOpDontCare, StoreOp: vk.AttachmentStoreOpStore,
-			StencilLoadOp: vk.AttachmentLoadOpDontCare, StencilStoreOp: vk.AttachmentStoreOpDontCare,
-			InitialLayout: vk.ImageLayoutUndefined, FinalLayout: vk.ImageLayoutShaderReadOnlyOptimal,
-		}},
-		SubpassCount: 1,
-		PSubpasses: []vk.SubpassDescription{{
-			PipelineBindPoint:    vk.PipelineBindPointGraphics,
-			ColorAttachmentCount: 1,
-			PColorAttachments:    []vk.AttachmentReference{{Attachment: 0, Layout: vk.ImageLayoutColorAttachmentOptimal}},
-		}},
-		DependencyCount: 2,
-		PDependencies: []vk.SubpassDependency{{
-			// The engine's earlier reads are complete (it gave the frame back after its fence): only
-			// the layout transition must precede the writes.
-			SrcSubpass: vk.SubpassExternal, DstSubpass: 0,
-			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
-			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
-			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
-		}, {
-			// Later submissions on the same queue sample it; the upload semaphore covers other queues.
-			SrcSubpass: 0, DstSubpass: vk.SubpassExternal,
-			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
-			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
-			SrcAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
-			DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit),
-		}},
-	}
-	var rp vk.RenderPass
-	err := vkx.Check(vk.CreateRenderPass(dev, ci, nil, &rp), "vkCreateRenderPass")
-	ci.Free()
-	return rp, err
+func newRGBAPass(d *present.Device) (vk.RenderPass, error) {
+	// The engine's earlier reads are complete (it gave the frame back after its fence): only the
+	// layout transition must precede the writes. Later submissions on the same queue sample it; the
+	// upload semaphore covers other queues.
+	return d.NewPass(present.PassSpec{Format: rgbaFormat, FinalLayout: vk.ImageLayoutShaderReadOnlyOptimal,
+		AfterStages: vk.PipelineStageFragmentShaderBit, AfterAccess: vk.AccessShaderReadBit})
 }
 
 // rgbaTarget is one converted picture of the fallback path: an image the conversion draws into and

@@ -226,7 +226,7 @@ func (t *Texture) initObjects() error {
 		return err
 	}
 	t.plain = s
-	if t.rgbaRP, err = newRGBAPass(d); err != nil {
+	if t.rgbaRP, err = newRGBAPass(t.dev); err != nil {
 		return err
 	}
 	for i := 0; i < t.opts.Images; i++ {
