@@ -67,8 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ycbcrbench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported on one line below
 	var o options
-	fs.IntVar(&o.device, "device", -1, "physical device `N` as -list-devices numbers them; -1 picks the first discrete GPU, else integrated, else any with Y′CbCr")
-	fs.BoolVar(&o.list, "list-devices", false, "list the Vulkan devices and exit")
+	present.DeviceFlags(fs, &o.device, &o.list)
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error (CPU-side figures get slower)")
 	fs.BoolVar(&o.jsonOut, "json", false, "write one JSON document on stdout instead of the table")
 	fs.BoolVar(&o.quick, "quick", false, "a small CI-sized run: 720p unless -sizes says otherwise, 5 frames, short end-to-end loop, 32 MiB references")
@@ -99,12 +98,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return render(o.render, stdout, stderr)
 	}
 	if o.list {
-		infos, err := present.ListDevices()
-		if err != nil {
+		if err := present.PrintDevices(stdout); err != nil {
 			return fail(stderr, "%v", err)
-		}
-		for _, d := range infos {
-			fmt.Fprintln(stdout, d)
 		}
 		return 0
 	}

@@ -68,8 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ycbcrcheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported on one line below
 	var o options
-	fs.IntVar(&o.device, "device", -1, "physical device `N` as -list-devices numbers them; -1 picks the first discrete GPU, else integrated, else any with Y′CbCr")
-	fs.BoolVar(&o.list, "list-devices", false, "list the Vulkan devices and exit")
+	present.DeviceFlags(fs, &o.device, &o.list)
 	fs.BoolVar(&o.jsonOut, "json", false, "write one JSON document (the full report) on stdout instead of the table")
 	fs.StringVar(&o.reportDir, "report", "", "write `DIR`/report.md and a PNG heat map per failing combination")
 	fs.StringVar(&o.formats, "formats", "", "comma-separated `LIST` of formats to check: VkFormat names (G8_B8R8_2PLANE_420_UNORM) or pixel formats (nv12, nv21)")
@@ -90,12 +89,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "unexpected argument %q (ycbcrcheck -h lists the flags)", fs.Arg(0))
 	}
 	if o.list {
-		infos, err := present.ListDevices()
-		if err != nil {
+		if err := present.PrintDevices(stdout); err != nil {
 			return fail(stderr, "%v", err)
-		}
-		for _, d := range infos {
-			fmt.Fprintln(stdout, d)
 		}
 		return 0
 	}

@@ -57,14 +57,7 @@ func main() {
 
 func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int, list, validate bool) error {
 	if list {
-		devs, err := present.ListDevices()
-		if err != nil {
-			return err
-		}
-		for _, d := range devs {
-			fmt.Println(d)
-		}
-		return nil
+		return present.PrintDevices(os.Stdout)
 	}
 	pf, ok := formats.Lookup(pixFmt)
 	if !ok {

@@ -178,12 +178,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if o.list {
-		devs, err := present.ListDevices()
-		if err != nil {
+		if err := present.PrintDevices(stdout); err != nil {
 			return fail(stderr, err)
-		}
-		for _, d := range devs {
-			fmt.Fprintln(stdout, d)
 		}
 		return 0
 	}
