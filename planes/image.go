@@ -70,7 +70,8 @@ type Image struct {
 	npinned      int
 	plan         loadPlan
 	direct       *directProbe
-	shift        *gpuShift // LSB layouts imported for the sampler path (shift.go)
+	shift        *gpuShift // LSB layouts for the sampler path, shifted on the GPU (shift.go)
+	shiftErr     error     // why the shift pass could not be made
 	multiRegions [2]int    // stageRegions[a:b] are the multi-planar image's
 }
 
@@ -119,7 +120,8 @@ func (im *Image) init(paths Paths) error {
 		im.shifted, size = im.stagedLayout(size)
 	}
 	var err error
-	if im.staging, err = im.dev.NewBuffer(size, vk.BufferUsageTransferSrcBit,
+	// Storage: the GPU shift pass reads LSB planes from it.
+	if im.staging, err = im.dev.NewBuffer(size, vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit,
 		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit); err != nil {
 		return err
 	}
@@ -145,6 +147,11 @@ func (im *Image) init(paths Paths) error {
 		}
 	}
 	im.buildStageRegions()
+	if im.shifted != nil {
+		// Made here, so that every Stage of the image shifts the same way; if it cannot be made,
+		// the CPU shifts (shiftErr says why) and import is refused.
+		_ = im.ensureShift()
+	}
 	return nil
 }
 

@@ -301,7 +301,7 @@ func (im *Image) recordImport(cb vk.CommandBuffer, f *formats.Frame) error {
 	copies, regions := im.scratchCopies[:0], im.scratchRegions[:0]
 	if im.shifted != nil {
 		var err error
-		if copies, regions, err = im.recordShift(cb, f, &bufs, &offs, copies, regions); err != nil {
+		if copies, regions, err = im.recordImportShift(cb, f, &bufs, &offs, copies, regions); err != nil {
 			return err
 		}
 	} else if im.Multi != vk.NullImage {

@@ -13,11 +13,12 @@ import (
 )
 
 // The sampler path's X6/X4 formats want 10/12-bit samples in the high bits of each word; LSB-aligned
-// layouts (yuv420p10le) have them in the low bits. The copy path shifts while it copies (Stage). The
-// import path shifts on the GPU: a compute pass (shaders/shift.comp) reads the decoder's planes from
-// the imported buffers and writes the shifted, padded planes into a device-local buffer laid out
-// like the staging buffer's shifted copy, which the same buffer-to-image copies as Stage's then
-// take into the planes. The CPU copies nothing.
+// layouts (yuv420p10le) have them in the low bits. The GPU shifts them: a compute pass
+// (shaders/shift.comp) reads the planes — from the imported decoder buffers (import path) or from
+// the staging buffer the CPU copied them into unchanged (copy path) — and writes the shifted,
+// padded planes into a device-local buffer laid out like the staging buffer's shifted copy, which
+// the same buffer-to-image copies then take into the planes. Where the pass cannot be made, the
+// copy path shifts on the CPU while it copies (Stage), as it did before; import is then refused.
 
 // gpuShift is what an image needs for that: the pass, its pipeline and set, the buffer it writes,
 // and per-frame scratch.
@@ -30,6 +31,15 @@ type gpuShift struct {
 	// params is its own allocation: cgo checks all the memory an unsafe.Pointer argument points
 	// into for Go pointers, and gpuShift has some.
 	params *[maxPlanes]shiftParams
+	// stageCopies are the copy path's copies when the pass shifted the staged planes.
+	stageCopies []vkx.Copy
+}
+
+// shiftSource is where the pass reads plane i: byte offset and row stride in its buffer, and the
+// plane's size in texels (the pass repeats the last texel and row into the padding).
+type shiftSource struct {
+	offset                uint64
+	stride, width, height int
 }
 
 // shiftParams is shift.comp's push-constant block.
@@ -48,14 +58,28 @@ func (im *Image) shiftable(f *formats.Frame) error {
 			return unavailable("plane %d: address %#x or stride %d is not a whole number of 16-bit samples", i, addr, f.Strides[i])
 		}
 	}
+	return im.ensureShift()
+}
+
+// ensureShift makes the shift pass on first use; an error wraps ErrUnavailable with the reason.
+func (im *Image) ensureShift() error {
 	if im.shift != nil {
 		return nil
 	}
+	if im.shiftErr != nil {
+		return im.shiftErr
+	}
 	s := &gpuShift{params: new([maxPlanes]shiftParams)}
-	err := s.init(im)
-	if err != nil {
+	if err := s.init(im); err != nil {
 		s.destroy(im.dev.Device)
-		return unavailable("the GPU shift pass for %s could not be made: %v", im.Format.Name, err)
+		im.shiftErr = unavailable("the GPU shift pass for %s could not be made: %v", im.Format.Name, err)
+		return im.shiftErr
+	}
+	// The copy path's copies with the shifted planes taken from the pass's buffer: stageCopies
+	// starts with the multi-planar image's (buildStageRegions), the textures' follow from staging.
+	if im.Multi != vk.NullImage {
+		s.stageCopies = append([]vkx.Copy(nil), im.stageCopies...)
+		s.stageCopies[0].Buffer = vkx.BufferHandle(s.out.Handle)
 	}
 	im.shift = s
 	return nil
@@ -78,23 +102,18 @@ func (s *gpuShift) init(im *Image) error {
 	return err
 }
 
-// recordShift records the shift of f's planes, imported as bufs with the planes at offs, into the
-// shift buffer, and returns the copies from there into the multi-planar image (regions appended).
-func (im *Image) recordShift(cb vk.CommandBuffer, f *formats.Frame, bufs *[maxPlanes]uint64, offs *[maxPlanes]uint64,
-	copies []vkx.Copy, regions []vkx.BufferImageCopy) ([]vkx.Copy, []vkx.BufferImageCopy, error) {
+// recordShift records the pass over the planes in bufs as src describes, into the pass's buffer,
+// and makes its writes visible to the copies that follow.
+func (im *Image) recordShift(cb vk.CommandBuffer, bufs *[maxPlanes]uint64, src *[maxPlanes]shiftSource) error {
 	pf, s := im.Format, im.shift
 	for i, p := range pf.Planes {
 		perTexel := p.BytesPerTexel / 2
-		w, h := pf.PlaneSize(i, f.Width, f.Height)
-		if len(p.Channels) == 4 {
-			w = (f.Width + 1) / 2
-		}
 		d := im.shifted[i]
-		if offs[i] > 1<<32-1 || offs[i]%2 != 0 {
-			return copies, regions, fmt.Errorf("planes: shift plane %d: offset %d in its buffer", i, offs[i])
+		if src[i].offset > 1<<32-1 || src[i].offset%2 != 0 {
+			return fmt.Errorf("planes: shift plane %d: offset %d in its buffer", i, src[i].offset)
 		}
-		s.params[i] = shiftParams{Plane: uint32(i), SrcOffset: uint32(offs[i]),
-			SrcStride: uint32(f.Strides[i]), SrcWidth: uint32(w * perTexel), SrcHeight: uint32(h),
+		s.params[i] = shiftParams{Plane: uint32(i), SrcOffset: uint32(src[i].offset),
+			SrcStride: uint32(src[i].stride), SrcWidth: uint32(src[i].width * perTexel), SrcHeight: uint32(src[i].height),
 			DstOffset: uint32(d.offset / 4), DstWidth: uint32(d.width * perTexel), DstHeight: uint32(d.height),
 			PerTexel: uint32(perTexel), Shift: uint32(pf.SamplerShift)}
 		s.buffers[i] = bufs[i]
@@ -110,11 +129,44 @@ func (im *Image) recordShift(cb vk.CommandBuffer, f *formats.Frame, bufs *[maxPl
 	}
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit,
 		vk.PipelineStageTransferBit, vk.AccessTransferReadBit)
+	return nil
+}
+
+// recordImportShift shifts f's planes, imported as bufs with the planes at offs, and appends the
+// copies from the pass's buffer into the multi-planar image.
+func (im *Image) recordImportShift(cb vk.CommandBuffer, f *formats.Frame, bufs *[maxPlanes]uint64, offs *[maxPlanes]uint64,
+	copies []vkx.Copy, regions []vkx.BufferImageCopy) ([]vkx.Copy, []vkx.BufferImageCopy, error) {
+	pf := im.Format
+	var src [maxPlanes]shiftSource
+	for i, p := range pf.Planes {
+		w, h := pf.PlaneSize(i, f.Width, f.Height)
+		if len(p.Channels) == 4 {
+			w = (f.Width + 1) / 2
+		}
+		src[i] = shiftSource{offset: offs[i], stride: f.Strides[i], width: w, height: h}
+	}
+	if err := im.recordShift(cb, bufs, &src); err != nil {
+		return copies, regions, err
+	}
 	first := uint32(len(regions))
 	regions = append(regions, im.stageRegions[im.multiRegions[0]:im.multiRegions[1]]...)
-	copies = append(copies, vkx.Copy{Buffer: vkx.BufferHandle(s.out.Handle), Image: vkx.ImageHandle(im.Multi),
+	copies = append(copies, vkx.Copy{Buffer: vkx.BufferHandle(im.shift.out.Handle), Image: vkx.ImageHandle(im.Multi),
 		First: first, Count: uint32(len(regions)) - first})
 	return copies, regions, nil
+}
+
+// recordStageShift shifts the planes Stage copied unchanged into the staging buffer (already
+// padded) and records the copy path's copies.
+func (im *Image) recordStageShift(cb vk.CommandBuffer) {
+	st := vkx.BufferHandle(im.staging.Handle)
+	bufs := [maxPlanes]uint64{st, st, st}
+	var src [maxPlanes]shiftSource
+	for i, l := range im.layout {
+		src[i] = shiftSource{offset: uint64(l.offset), stride: l.rowBytes, width: l.width, height: l.height}
+	}
+	// Staged offsets are 16-byte aligned: recordShift cannot fail here.
+	_ = im.recordShift(cb, &bufs, &src)
+	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.shift.stageCopies, im.stageRegions)
 }
 
 func (s *gpuShift) destroy(dev vk.Device) {

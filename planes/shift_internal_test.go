@@ -13,9 +13,9 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 )
 
-// TestGPUShiftMatchesStage: the GPU shift pass, reading a frame's planes where they lie (imported),
-// writes exactly the bytes Stage's CPU shift writes: samples shifted to the MSB, edges repeated into
-// the padding. Every LSB layout, even and odd sizes. lavapipe samples none of the X6/X4 formats these
+// TestGPUShiftMatchesStage: the GPU shift pass, reading a frame's planes where they lie (imported)
+// or from the staging buffer's unshifted copy, writes exactly the bytes Stage's CPU shift writes:
+// samples shifted to the MSB, edges repeated into the padding. Every LSB layout, even and odd sizes. lavapipe samples none of the X6/X4 formats these
 // layouts need, so the image holds the sampler path's shifted layout without its multi-planar image
 // (the whole sampler path through this pass runs in the tests on devices that sample them).
 func TestGPUShiftMatchesStage(t *testing.T) {
@@ -40,7 +40,7 @@ func TestGPUShiftMatchesStage(t *testing.T) {
 			var end int
 			im.shifted, end = im.stagedLayout(im.staging.Size)
 			im.staging.Destroy()
-			if im.staging, err = dev.NewBuffer(end, vk.BufferUsageTransferSrcBit,
+			if im.staging, err = dev.NewBuffer(end, vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit,
 				vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit); err != nil {
 				t.Fatal(err)
 			}
@@ -67,30 +67,45 @@ func TestGPUShiftMatchesStage(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer back.Destroy()
-			var recErr error
-			err = dev.Submit(func(cb vk.CommandBuffer) {
-				if _, _, recErr = im.recordShift(cb, f, &bufs, &offs, nil, nil); recErr != nil {
-					return
-				}
-				vkx.NoGC(func() {
-					vk.CmdCopyBuffer(cb, im.shift.out.Handle, back.Handle, 1, []vk.BufferCopy{{Size: vk.DeviceSize(back.Size)}})
-				})
-			})
-			if err != nil || recErr != nil {
-				t.Fatal(err, recErr)
+			// From the frame's own memory (import path), then from the staging buffer's unshifted
+			// copy (copy path): both must give Stage's CPU-shifted bytes.
+			st := vkx.BufferHandle(im.staging.Handle)
+			var fromStage [maxPlanes]shiftSource
+			for i, l := range im.layout {
+				fromStage[i] = shiftSource{offset: uint64(l.offset), stride: l.rowBytes, width: l.width, height: l.height}
 			}
-			got := back.Bytes()
-			want := im.staging.Bytes()
-			for i, sp := range im.shifted {
-				n := sp.rowBytes * sp.height
-				if !bytes.Equal(got[sp.offset:sp.offset+n], want[sp.offset:sp.offset+n]) {
-					k := 0
-					for got[sp.offset+k] == want[sp.offset+k] {
-						k++
+			for _, route := range []string{"import", "copy"} {
+				var recErr error
+				err = dev.Submit(func(cb vk.CommandBuffer) {
+					if route == "import" {
+						_, _, recErr = im.recordImportShift(cb, f, &bufs, &offs, nil, nil)
+					} else {
+						recErr = im.recordShift(cb, &[maxPlanes]uint64{st, st, st}, &fromStage)
 					}
-					t.Errorf("%s %dx%d plane %d: GPU shift differs from Stage at byte %d (row %d): %d vs %d",
-						pf.Name, size[0], size[1], i, k, k/sp.rowBytes, got[sp.offset+k], want[sp.offset+k])
+					if recErr != nil {
+						return
+					}
+					vkx.NoGC(func() {
+						vk.CmdCopyBuffer(cb, im.shift.out.Handle, back.Handle, 1, []vk.BufferCopy{{Size: vk.DeviceSize(back.Size)}})
+					})
+				})
+				if err != nil || recErr != nil {
+					t.Fatal(err, recErr)
 				}
+				got := back.Bytes()
+				want := im.staging.Bytes()
+				for i, sp := range im.shifted {
+					n := sp.rowBytes * sp.height
+					if !bytes.Equal(got[sp.offset:sp.offset+n], want[sp.offset:sp.offset+n]) {
+						k := 0
+						for got[sp.offset+k] == want[sp.offset+k] {
+							k++
+						}
+						t.Errorf("%s %dx%d plane %d, %s route: GPU shift differs from Stage at byte %d (row %d): %d vs %d",
+							pf.Name, size[0], size[1], i, route, k, k/sp.rowBytes, got[sp.offset+k], want[sp.offset+k])
+					}
+				}
+				clear(back.Bytes())
 			}
 			for _, e := range entries {
 				im.importer.release(e)

@@ -12,8 +12,9 @@ import (
 
 // Stage copies a frame into the staging buffer: each plane row by row (the frame's stride need not
 // match), the last column and row repeated into the padding. LSB-aligned layouts go to the sampler
-// path's multi-planar image shifted into its X6/X4 container; the shader path's own textures take
-// them as they are (with plane aliases there are none: the shifted copy is the only one).
+// path's multi-planar image shifted into its X6/X4 container: by the GPU shift pass that
+// RecordUpload records (shift.go), or, where it could not be made, here while copying, with the
+// shader path's own textures taking a second, unshifted copy (plane aliases need none).
 func (im *Image) Stage(f *formats.Frame) error {
 	if f.Format != im.Format || f.Width != im.Width || f.Height != im.Height {
 		return fmt.Errorf("planes: stage %s %dx%d into %s %dx%d image", f.Format.Name, f.Width, f.Height,
@@ -32,7 +33,7 @@ func (im *Image) Stage(f *formats.Frame) error {
 		if im.stagesPlain() {
 			stagePlane(buf, im.layout[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, 0)
 		}
-		if im.shifted != nil {
+		if im.shifted != nil && im.shift == nil {
 			stagePlane(buf, im.shifted[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, im.Format.SamplerShift)
 		}
 	}
@@ -40,9 +41,9 @@ func (im *Image) Stage(f *formats.Frame) error {
 }
 
 // stagesPlain says whether Stage writes the unshifted copy: always, unless the only copy needed is
-// the sampler path's shifted one.
+// the sampler path's shifted one and the CPU makes it.
 func (im *Image) stagesPlain() bool {
-	return im.shifted == nil || (len(im.Textures) > 0 && !im.Aliased)
+	return im.shifted == nil || im.shift != nil || (len(im.Textures) > 0 && !im.Aliased)
 }
 
 // stagePlane copies srcH rows of rowBytes from src (stride apart) into d's place in buf, each 16-bit
@@ -71,6 +72,10 @@ func stagePlane(buf []byte, d stagedPlane, src []byte, stride, rowBytes, srcH, b
 // old contents are discarded (old layout UNDEFINED). The regions are computed once (New) and recorded
 // through one C call: no allocation per frame.
 func (im *Image) RecordUpload(cb vk.CommandBuffer) {
+	if im.shifted != nil && im.shift != nil {
+		im.recordStageShift(cb)
+		return
+	}
 	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.stageCopies, im.stageRegions)
 }
 
@@ -137,7 +142,7 @@ func region(offset uint64, rowLength int, aspect vk.ImageAspectFlagBits, x, y, w
 }
 
 // StagedBytes is how many bytes Stage copies on the CPU per frame (both copies of an LSB layout when
-// the shader path has its own textures).
+// the CPU shifts and the shader path has its own textures).
 func (im *Image) StagedBytes() int {
 	n := 0
 	for i, p := range im.Format.Planes {
@@ -147,7 +152,7 @@ func (im *Image) StagedBytes() int {
 		}
 		n += w * h * p.BytesPerTexel
 	}
-	if im.shifted != nil && im.stagesPlain() {
+	if im.shifted != nil && im.shift == nil && im.stagesPlain() {
 		n *= 2
 	}
 	return n
