@@ -33,8 +33,9 @@ type Result struct {
 	Siting string `json:"siting"`
 	// FrameBytes is the bytes of the frame's planes: what the conversion reads and the upload copies.
 	FrameBytes int64 `json:"frame_bytes"`
-	// StagedBytes is what planes.Image.Stage writes per frame (twice FrameBytes for LSB-aligned
-	// layouts, which the sampler path needs shifted).
+	// StagedBytes is what planes.Image.Stage writes per frame on the end-to-end path (twice FrameBytes
+	// for LSB-aligned layouts when the CPU shifts them for the sampler path, FrameBytes when the GPU
+	// does).
 	StagedBytes int64 `json:"staged_bytes"`
 	// TargetBytes is the RGBA8 target the conversion writes.
 	TargetBytes int64 `json:"target_bytes"`
@@ -460,7 +461,11 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 	u := &pr.Upload
 	u.Bytes = res.FrameBytes
 	u.StageCPU, u.CopyGPU = summarize(cpu), summarize(gpu)
-	u.StageGBps = gbps(res.StagedBytes, u.StageCPU.Median)
+	staged := int64(slots[0].img.StagedBytes())
+	if pr == &res.Sampler || !res.Sampler.Available {
+		res.StagedBytes = staged
+	}
+	u.StageGBps = gbps(staged, u.StageCPU.Median)
 	u.StageOverMemcpy = ratio(u.StageGBps, r.ref.MemcpyToStaging.GBps)
 	u.CopyGBps = gbps(u.Bytes, u.CopyGPU.Median)
 	u.CopyOverHostToDevice = ratio(u.CopyGBps, r.ref.HostToDevice.GBps)
