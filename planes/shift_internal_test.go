@@ -2,6 +2,7 @@ package planes
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -137,4 +138,59 @@ func padRows(f *formats.Frame, extra int) *formats.Frame {
 		out.Strides = append(out.Strides, stride)
 	}
 	return out
+}
+
+// TestShiftFallback: when the shift pass cannot be made (a failure injected into its pipeline), the
+// copy path shifts on the CPU as it copies — both copies staged, the shifted one equal to the
+// GPU's — and import is refused with the reason. The image again holds the sampler path's shifted
+// layout without its multi-planar image (lavapipe samples no X6/X4 3-plane format).
+func TestShiftFallback(t *testing.T) {
+	dev := vktest.Open(t)
+	pf, _ := formats.Lookup("yuv420p10le")
+	f, err := synth.Noise(pf, 34, 18, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vkx.InjectFault("compute pass: pipeline", vk.ErrorOutOfDeviceMemory, 0)
+	defer vkx.ClearFaults()
+	im, err := New(dev, pf, f.Width, f.Height, Paths{Shader: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer im.Destroy()
+	var end int
+	im.shifted, end = im.stagedLayout(im.staging.Size)
+	im.staging.Destroy()
+	if im.staging, err = dev.NewBuffer(end, vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit,
+		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit); err != nil {
+		t.Fatal(err)
+	}
+	if err := im.ensureShift(); err == nil || !strings.Contains(err.Error(), "could not be made") {
+		t.Fatalf("shift pass with an injected failure: %v", err)
+	}
+	plain := 0
+	for i, p := range pf.Planes {
+		w, h := pf.PlaneSize(i, f.Width, f.Height)
+		plain += w * h * p.BytesPerTexel
+	}
+	if got := im.StagedBytes(); got != 2*plain {
+		t.Errorf("staged bytes %d, want %d: both copies on the CPU", got, 2*plain)
+	}
+	if err := im.Stage(f); err != nil {
+		t.Fatal(err)
+	}
+	buf := im.staging.Bytes()
+	for i, sp := range im.shifted {
+		raw := im.layout[i]
+		for k := 0; k+1 < sp.rowBytes*sp.height; k += 2 {
+			v := uint16(buf[raw.offset+k]) | uint16(buf[raw.offset+k+1])<<8
+			s := uint16(buf[sp.offset+k]) | uint16(buf[sp.offset+k+1])<<8
+			if s != v<<uint(pf.SamplerShift) {
+				t.Fatalf("plane %d byte %d: shifted %#x, unshifted %#x", i, k, s, v)
+			}
+		}
+	}
+	if err := im.Can(f, UploadImport); err == nil || !strings.Contains(err.Error(), "could not be made") {
+		t.Errorf("import without the shift pass: %v, want the reason", err)
+	}
 }
