@@ -9,6 +9,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
@@ -52,7 +53,9 @@ func baselines(b *testing.B, dev *present.Device, n int) (memcpy, gpu float64) {
 	defer to.Destroy()
 	gpuCopy := func() {
 		if err := dev.Submit(func(cb vk.CommandBuffer) {
-			vk.CmdCopyBuffer(cb, from.Handle, to.Handle, 1, []vk.BufferCopy{{Size: vk.DeviceSize(n)}})
+			vkx.NoGC(func() { // vulkan-go frees its copy of the slice from a finalizer (vkx.NoGC)
+				vk.CmdCopyBuffer(cb, from.Handle, to.Handle, 1, []vk.BufferCopy{{Size: vk.DeviceSize(n)}})
+			})
 		}); err != nil {
 			b.Fatal(err)
 		}
