@@ -1,14 +1,12 @@
 package decode
 
 import (
-	"image"
-	"image/png"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 )
 
 // TestExpectedPictures ties the three sources together for every vector: the first frame as this
@@ -17,9 +15,9 @@ import (
 // zscale from the manifest's metadata to within one code. A siting, range or matrix mix-up on either
 // side moves pixels by tens of codes.
 func TestExpectedPictures(t *testing.T) {
-	for _, v := range loadManifest(t).Vectors {
+	for _, v := range pictest.Vectors(t, mediaDir) {
 		t.Run(v.Name, func(t *testing.T) {
-			img := readPNG(t, filepath.Join(mediaDir, v.PNG))
+			img := pictest.ReadPNG(t, filepath.Join(mediaDir, v.PNG))
 			d, err := Open(filepath.Join(mediaDir, v.File), Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -50,20 +48,6 @@ func TestExpectedPictures(t *testing.T) {
 			}
 		})
 	}
-}
-
-func readPNG(t *testing.T, path string) image.Image {
-	t.Helper()
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	img, err := png.Decode(fh)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
 }
 
 // reconstruct computes R′G′B′ (0..1) of pixel (x, y) the way the Vulkan spec's implicit LINEAR

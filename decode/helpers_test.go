@@ -17,6 +17,7 @@ import (
 	"github.com/asticode/go-astiav"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 )
 
 // The vectors made by testvectors/make.sh, and the manifest it writes from the parameters it gave
@@ -29,61 +30,19 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-type manifestColor struct {
-	Matrix         string `json:"matrix"`
-	Range          string `json:"range"`
-	ChromaLocation string `json:"chroma_location"`
-	Primaries      string `json:"primaries"`
-	Transfer       string `json:"transfer"`
-}
-
-type vector struct {
-	Name   string `json:"name"`
-	File   string `json:"file"`
-	Codec  string `json:"codec"`
-	PixFmt string `json:"pix_fmt"`
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
-	Frames int    `json:"frames"`
-	manifestColor
-	Expected manifestColor `json:"expected"`
-	PNG      string        `json:"png"`
-}
-
-type manifest struct {
-	FFmpeg  string   `json:"ffmpeg"`
-	Vectors []vector `json:"vectors"`
-}
-
-func loadManifest(t *testing.T) manifest {
+func findVector(t *testing.T, name string) pictest.Vector {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(mediaDir, "manifest.json"))
-	if err != nil {
-		t.Fatalf("read manifest (run testvectors/make.sh): %v", err)
-	}
-	var m manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("parse manifest: %v", err)
-	}
-	if len(m.Vectors) == 0 {
-		t.Fatal("manifest lists no vectors")
-	}
-	return m
-}
-
-func findVector(t *testing.T, name string) vector {
-	t.Helper()
-	for _, v := range loadManifest(t).Vectors {
+	for _, v := range pictest.Vectors(t, mediaDir) {
 		if v.Name == name {
 			return v
 		}
 	}
 	t.Fatalf("no vector %q in the manifest", name)
-	return vector{}
+	return pictest.Vector{}
 }
 
 // parseColor turns the manifest's FFmpeg names into a formats.Color.
-func parseColor(t *testing.T, c manifestColor) formats.Color {
+func parseColor(t *testing.T, c pictest.VectorColor) formats.Color {
 	t.Helper()
 	m, err1 := formats.ParseMatrix(c.Matrix)
 	r, err2 := formats.ParseRange(c.Range)

@@ -6,22 +6,24 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 )
 
 // TestVectors decodes every vector of the manifest and checks it against the manifest (what make.sh
 // asked ffmpeg for), ffprobe (what the file carries, read at test time) and the ffmpeg CLI's own
 // decode (the codes of every frame).
 func TestVectors(t *testing.T) {
-	m := loadManifest(t)
+	m := pictest.LoadManifest(t, mediaDir)
 	for _, v := range m.Vectors {
 		t.Run(v.Name, func(t *testing.T) {
 			path := filepath.Join(mediaDir, v.File)
-			asSet, expected := parseColor(t, v.manifestColor), parseColor(t, v.Expected)
+			asSet, expected := parseColor(t, v.VectorColor), parseColor(t, v.Expected)
 
 			// The file carries what the manifest says (ffprobe, independently of this package).
 			p := ffprobe(t, path)
-			got := manifestColor{p.ColorSpace, p.ColorRange, p.ChromaLocation, p.ColorPrimaries, p.ColorTransfer}
-			if got != v.manifestColor || p.PixFmt != v.PixFmt || p.Width != v.Width || p.Height != v.Height || p.CodecName != v.Codec {
+			got := pictest.VectorColor{Matrix: p.ColorSpace, Range: p.ColorRange, ChromaLocation: p.ChromaLocation,
+				Primaries: p.ColorPrimaries, Transfer: p.ColorTransfer}
+			if got != v.VectorColor || p.PixFmt != v.PixFmt || p.Width != v.Width || p.Height != v.Height || p.CodecName != v.Codec {
 				t.Fatalf("ffprobe: %+v, manifest: %+v", p, v)
 			}
 

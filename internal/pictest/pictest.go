@@ -65,32 +65,57 @@ func ReadPNG(t testing.TB, path string) image.Image {
 	return img
 }
 
-// Vector is one entry of testvectors/media/manifest.json (testvectors/make.sh writes it): a small
-// file, the metadata its picture must be converted with, and zscale's picture of its first frame.
-type Vector struct {
-	Name, File, PNG string
-	PixFmt          string `json:"pix_fmt"`
-	Width, Height   int
-	Expected        struct {
-		Matrix, Range  string
-		ChromaLocation string `json:"chroma_location"`
-	}
+// VectorColor is colour metadata as the manifest spells it (FFmpeg's names).
+type VectorColor struct {
+	Matrix         string `json:"matrix"`
+	Range          string `json:"range"`
+	ChromaLocation string `json:"chroma_location"`
+	Primaries      string `json:"primaries"`
+	Transfer       string `json:"transfer"`
 }
 
-// Vectors reads the manifest in dir (the test's path to testvectors/media) and fails t if it lists
-// none.
-func Vectors(t testing.TB, dir string) []Vector {
+// Vector is one entry of testvectors/media/manifest.json (testvectors/make.sh writes it): a small
+// file, the metadata its stream carries, the metadata its picture must be converted with, and
+// zscale's picture of its first frame.
+type Vector struct {
+	Name   string `json:"name"`
+	File   string `json:"file"`
+	Codec  string `json:"codec"`
+	PixFmt string `json:"pix_fmt"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Frames int    `json:"frames"`
+	VectorColor
+	Expected VectorColor `json:"expected"`
+	PNG      string      `json:"png"`
+}
+
+// Manifest is the whole manifest: the FFmpeg that made the vectors, and the vectors.
+type Manifest struct {
+	FFmpeg  string   `json:"ffmpeg"`
+	Vectors []Vector `json:"vectors"`
+}
+
+// LoadManifest reads the manifest in dir (the test's path to testvectors/media) and fails t if it
+// cannot, or if it lists no vectors.
+func LoadManifest(t testing.TB, dir string) Manifest {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("read the manifest (testvectors/make.sh writes it): %v", err)
 	}
-	var m struct{ Vectors []Vector }
+	var m Manifest
 	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
+		t.Fatalf("parse the manifest: %v", err)
 	}
 	if len(m.Vectors) == 0 {
 		t.Fatal("manifest lists no vectors")
 	}
-	return m.Vectors
+	return m
+}
+
+// Vectors is LoadManifest's vectors.
+func Vectors(t testing.TB, dir string) []Vector {
+	t.Helper()
+	return LoadManifest(t, dir).Vectors
 }
