@@ -92,37 +92,19 @@ func TestBufferPathMatchesOracle(t *testing.T) {
 	defer bp.Destroy()
 	for _, pf := range formats.All() {
 		t.Run(pf.Name, func(t *testing.T) {
-			noise, err := synth.Noise(pf, 17, 9, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			probe, err := synth.SitingProbe(pf, 16, 8)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range []formats.Matrix{formats.MatrixBT709, formats.MatrixSMPTE170M} {
-				for _, r := range []formats.Range{formats.RangeLimited, formats.RangeFull} {
-					for _, loc := range locations {
-						p := ycbcr.Params{Matrix: m, Range: r, ChromaLocation: loc}
-						for _, f := range []*formats.Frame{noise, probe} {
-							img := convertBuffer(t, dev, bp, f, p, 2*(1+int(pf.ContainerBits/16)), 6)
-							prm, err := ycbcr.OracleParams(f.Format, p)
-							if err != nil {
-								t.Fatal(err)
-							}
-							prm.X6 = false // exact codes, like the shader path
-							tol := oracle.ShaderTolerance(0)
-							tol.UnormBits = 8
-							if fails, worst, where := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)); fails > 0 {
-								t.Errorf("%dx%d %s: %d values outside the oracle's bounds, worst %.2f LSB at %s", f.Width, f.Height, p, fails, worst, where)
-							}
-						}
-						if !pf.HasChroma() || pf.Log2ChromaW+pf.Log2ChromaH == 0 {
-							break
-						}
-					}
+			eachParams(t, pf, 17, 9, func(f *formats.Frame, p ycbcr.Params) {
+				img := convertBuffer(t, dev, bp, f, p, 2*(1+int(pf.ContainerBits/16)), 6)
+				prm, err := ycbcr.OracleParams(f.Format, p)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
+				prm.X6 = false // exact codes, like the shader path
+				tol := oracle.ShaderTolerance(0)
+				tol.UnormBits = 8
+				if fails, worst, where := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)); fails > 0 {
+					t.Errorf("%dx%d %s: %d values outside the oracle's bounds, worst %.2f LSB at %s", f.Width, f.Height, p, fails, worst, where)
+				}
+			})
 		})
 	}
 }

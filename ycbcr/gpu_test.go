@@ -48,6 +48,33 @@ func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params
 var locations = []formats.ChromaLocation{formats.ChromaLeft, formats.ChromaCenter, formats.ChromaTopLeft,
 	formats.ChromaTop, formats.ChromaBottomLeft, formats.ChromaBottom}
 
+// eachParams calls fn with every combination the GPU tests check for pf: two matrices, both ranges,
+// every chroma location (one where pf has no subsampled chroma: siting has no effect there), on a
+// noise frame of w×h and the siting probe.
+func eachParams(t *testing.T, pf *formats.PixelFormat, w, h int, fn func(f *formats.Frame, p ycbcr.Params)) {
+	t.Helper()
+	noise, err := synth.Noise(pf, w, h, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe, err := synth.SitingProbe(pf, 16, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []formats.Matrix{formats.MatrixBT709, formats.MatrixSMPTE170M} {
+		for _, r := range []formats.Range{formats.RangeLimited, formats.RangeFull} {
+			for _, loc := range locations {
+				for _, f := range []*formats.Frame{noise, probe} {
+					fn(f, ycbcr.Params{Matrix: m, Range: r, ChromaLocation: loc})
+				}
+				if !pf.HasChroma() || pf.Log2ChromaW+pf.Log2ChromaH == 0 {
+					break
+				}
+			}
+		}
+	}
+}
+
 // TestBothPathsMatchOracle runs every layout of the table through both paths at every siting, both
 // ranges and two matrices, on noise and on the siting probe, and checks every pixel against the
 // oracle. The sampler path runs where the device can express the stream; what it cannot is logged
@@ -62,33 +89,15 @@ func TestBothPathsMatchOracle(t *testing.T) {
 	sampled, skipped := 0, map[string]bool{}
 	for _, pf := range formats.All() {
 		t.Run(pf.Name, func(t *testing.T) {
-			noise, err := synth.Noise(pf, 16, 8, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			probe, err := synth.SitingProbe(pf, 16, 8)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range []formats.Matrix{formats.MatrixBT709, formats.MatrixSMPTE170M} {
-				for _, r := range []formats.Range{formats.RangeLimited, formats.RangeFull} {
-					for _, loc := range locations {
-						p := ycbcr.Params{Matrix: m, Range: r, ChromaLocation: loc}
-						for _, f := range []*formats.Frame{noise, probe} {
-							check(t, conv, f, p, ycbcr.PathShader)
-							if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
-								skipped[err.Error()] = true
-								continue
-							}
-							sampled++
-							check(t, conv, f, p, ycbcr.PathSampler)
-						}
-						if !pf.HasChroma() || pf.Log2ChromaW+pf.Log2ChromaH == 0 {
-							break // siting has no effect
-						}
-					}
+			eachParams(t, pf, 16, 8, func(f *formats.Frame, p ycbcr.Params) {
+				check(t, conv, f, p, ycbcr.PathShader)
+				if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
+					skipped[err.Error()] = true
+					return
 				}
-			}
+				sampled++
+				check(t, conv, f, p, ycbcr.PathSampler)
+			})
 		})
 	}
 	t.Logf("sampler path: %d conversions checked", sampled)
