@@ -28,7 +28,8 @@ type Options struct {
 	// Index picks a physical device by its position in the -list-devices order; -1 picks the first
 	// discrete GPU, else integrated, else the first that can sample Y′CbCr.
 	Index int
-	// Validation turns on the Khronos validation layer and collects its messages (tests always do).
+	// Validation turns on the Khronos validation layer, with synchronization validation, and
+	// collects its messages (tests always do).
 	// It is also on when VK_INSTANCE_LAYERS names the layer.
 	Validation bool
 	// InstanceExtensions are extra instance extensions (a window system's, from GLFW).
@@ -152,6 +153,7 @@ func createInstance(opts Options) (instance, error) {
 			return instance{}, fmt.Errorf("present: validation requested but %s is not installed (Debian: vulkan-validationlayers)", ValidationLayer)
 		}
 		layers = append(layers, cstr(ValidationLayer))
+		enableSyncValidation()
 	}
 	have := instanceExtensions()
 	var exts []string
@@ -438,4 +440,22 @@ func (d *Device) Submit(record func(cb vk.CommandBuffer)) error {
 		return fmt.Errorf("present: %w", err)
 	}
 	return nil
+}
+
+// syncValidation is the validation layer's feature that checks barriers and subpass dependencies
+// (read-after-write and other hazards between commands), which core validation does not.
+const syncValidation = "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT"
+
+// enableSyncValidation turns synchronization validation on for the instances created from now on,
+// through the layer's documented environment setting (vulkan-go has no VkValidationFeaturesEXT to
+// chain, and the layer reads the setting when an instance is created). It keeps what the user set.
+func enableSyncValidation() {
+	cur := os.Getenv("VK_LAYER_ENABLES")
+	if strings.Contains(cur, syncValidation) {
+		return
+	}
+	if cur != "" {
+		cur += ","
+	}
+	os.Setenv("VK_LAYER_ENABLES", cur+syncValidation)
 }

@@ -110,7 +110,7 @@ func (e *engine) newRenderPass() error {
 			PColorAttachments:       []vk.AttachmentReference{{Attachment: 0, Layout: vk.ImageLayoutColorAttachmentOptimal}},
 			PDepthStencilAttachment: &vk.AttachmentReference{Attachment: 1, Layout: vk.ImageLayoutDepthStencilAttachmentOptimal},
 		}},
-		DependencyCount: 1,
+		DependencyCount: 2,
 		PDependencies: []vk.SubpassDependency{{
 			// The previous frame's depth writes and colour copy-out (screenshots), and the
 			// swapchain's acquire (waited on at colour output), come before this frame's writes.
@@ -121,6 +121,14 @@ func (e *engine) newRenderPass() error {
 			SrcAccessMask: vk.AccessFlags(vk.AccessDepthStencilAttachmentWriteBit | vk.AccessTransferReadBit),
 			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit | vk.AccessDepthStencilAttachmentReadBit |
 				vk.AccessDepthStencilAttachmentWriteBit),
+		}, {
+			// The screenshot's copy-out after the pass reads the colour writes (and the transition
+			// to the final layout); presentation waits on the frame's semaphore instead.
+			SrcSubpass: 0, DstSubpass: vk.SubpassExternal,
+			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
+			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageTransferBit),
+			SrcAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
+			DstAccessMask: vk.AccessFlags(vk.AccessTransferReadBit),
 		}},
 	}
 	var rp vk.RenderPass

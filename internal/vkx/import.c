@@ -179,7 +179,8 @@ void vkx_subresource_layout(VkDevice d, VkImage img, VkImageAspectFlagBits aspec
 #define MAX_IMAGES 8
 
 // vkx_cmd_upload records what every upload is: images to TRANSFER_DST (contents discarded when
-// from is UNDEFINED), buffer-to-image copies, images to SHADER_READ_ONLY for the fragment shader.
+// from is UNDEFINED), buffer-to-image copies, images to SHADER_READ_ONLY for the fragment or compute
+// shader that converts them.
 //
 // The last nreaders of the images are not written: they alias the memory the others' copies write
 // (ALIAS_BIT plane images). They go from UNDEFINED to SHADER_READ_ONLY before the copies (the whole
@@ -218,6 +219,8 @@ void vkx_cmd_upload(VkDevice d, VkCommandBuffer cb, const VkImage *images, uint3
 	for (uint32_t i = 0; i < ncopies; i++)
 		f->copy(cb, copies[i].buffer, copies[i].image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, copies[i].count,
 		        regions + copies[i].first);
-	f->barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL,
+	// Both conversions read the images: drawn (fragment) and dispatched (compute).
+	f->barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+	           VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL,
 	           nimages, post);
 }

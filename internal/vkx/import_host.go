@@ -151,12 +151,13 @@ func BufferHandle(h vk.Buffer) uint64 { return *(*uint64)(unsafe.Pointer(&h)) }
 
 // CmdUpload records an upload without vulkan-go's per-call allocations: each image in images goes
 // from layout from to TRANSFER_DST_OPTIMAL (TOP_OF_PIPE → TRANSFER), the copies run, and every image
-// goes to SHADER_READ_ONLY_OPTIMAL for the fragment shader (TRANSFER → FRAGMENT_SHADER). At most 8
+// goes to SHADER_READ_ONLY_OPTIMAL for the shaders that convert it (TRANSFER → FRAGMENT_SHADER and
+// COMPUTE_SHADER). At most 8
 // images. The slices are read during the call only.
 //
 // The last readers images are aliased onto the memory the copies write (ALIAS_BIT): they are not
 // written through, but move from UNDEFINED to SHADER_READ_ONLY_OPTIMAL before the copies and get the
-// same TRANSFER → FRAGMENT_SHADER memory dependency after them.
+// same memory dependency after them.
 func CmdUpload(dev vk.Device, cb vk.CommandBuffer, images []uint64, readers int, from vk.ImageLayout, copies []Copy, regions []BufferImageCopy) {
 	if len(images) == 0 {
 		return
