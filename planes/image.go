@@ -73,6 +73,8 @@ type Image struct {
 	shift        *gpuShift // LSB layouts for the sampler path, shifted on the GPU (shift.go)
 	shiftErr     error     // why the shift pass could not be made
 	multiRegions [2]int    // stageRegions[a:b] are the multi-planar image's
+	stager       *stager   // Stage's parallel copier for large frames (stager.go)
+	stagerTried  bool
 }
 
 // maxPlanes is the most planes a layout of the table has.
@@ -381,6 +383,8 @@ func (im *Image) Destroy() {
 	im.planeMemory = nil
 	im.shift.destroy(d)
 	im.shift = nil
+	im.stager.stop()
+	im.stager, im.stagerTried = nil, false
 	im.staging.Destroy()
 	im.staging = nil
 }

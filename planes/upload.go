@@ -21,6 +21,7 @@ func (im *Image) Stage(f *formats.Frame) error {
 			im.Format.Name, im.Width, im.Height)
 	}
 	buf := im.staging.Bytes()
+	par := im.stagers()
 	for i, p := range im.Format.Planes {
 		srcW, srcH := im.Format.PlaneSize(i, f.Width, f.Height)
 		if len(p.Channels) == 4 {
@@ -30,14 +31,33 @@ func (im *Image) Stage(f *formats.Frame) error {
 		if len(f.Planes[i]) < (srcH-1)*f.Strides[i]+srcRow {
 			return fmt.Errorf("planes: plane %d holds %d bytes, %dx%d texels need more", i, len(f.Planes[i]), srcW, srcH)
 		}
+		stage := stagePlane
+		if par != nil {
+			stage = par.plane
+		}
 		if im.stagesPlain() {
-			stagePlane(buf, im.layout[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, 0)
+			stage(buf, im.layout[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, 0)
 		}
 		if im.shifted != nil && im.shift == nil {
-			stagePlane(buf, im.shifted[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, im.Format.SamplerShift)
+			stage(buf, im.shifted[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, im.Format.SamplerShift)
 		}
 	}
+	if par != nil {
+		par.wait()
+	}
 	return nil
+}
+
+// stagers is the image's parallel copier for frames of parallelStageBytes and more (started on
+// first use), or nil.
+func (im *Image) stagers() *stager {
+	if im.StagedBytes() < parallelStageBytes {
+		return nil
+	}
+	if im.stager == nil && !im.stagerTried {
+		im.stager, im.stagerTried = newStager(), true
+	}
+	return im.stager
 }
 
 // stagesPlain says whether Stage writes the unshifted copy: always, unless the only copy needed is
@@ -49,7 +69,12 @@ func (im *Image) stagesPlain() bool {
 // stagePlane copies srcH rows of rowBytes from src (stride apart) into d's place in buf, each 16-bit
 // sample shifted left by shift, and repeats the last texel and row into d's padding.
 func stagePlane(buf []byte, d stagedPlane, src []byte, stride, rowBytes, srcH, bpt, shift int) {
-	for y := 0; y < d.height; y++ {
+	stageRows(buf, d, src, stride, rowBytes, srcH, bpt, shift, 0, d.height)
+}
+
+// stageRows is stagePlane for rows y0..y1−1 of d.
+func stageRows(buf []byte, d stagedPlane, src []byte, stride, rowBytes, srcH, bpt, shift, y0, y1 int) {
+	for y := y0; y < y1; y++ {
 		sy := min(y, srcH-1)
 		row := buf[d.offset+y*d.rowBytes : d.offset+(y+1)*d.rowBytes]
 		in := src[sy*stride : sy*stride+rowBytes]
