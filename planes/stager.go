@@ -11,11 +11,12 @@ import (
 // (docs/performance.md). Rows are split into bands, one per worker; the workers live as long as the
 // image, so a frame allocates nothing.
 
-// parallelStageBytes is the frame size from which Stage splits its copy. Below it (1080p 8-bit
-// 4:2:0 and smaller) one core is quick enough, and parallel writes to host memory slow the GPU's
-// copy of the frame before (measured on the H200 machine: at 1 MiB, 1080p yuv420p's GPU copy fell
-// from 0.81 to 0.41 of the host→device bandwidth while the next frame was staged on 8 cores).
-const parallelStageBytes = 4 << 20
+// parallelStageBytes is the frame size from which Stage splits its copy: 2160p and up. Below it one
+// core is quick enough, and parallel host writes slow the GPU's copy of the frame before, which
+// reads the same host memory: measured on the H200 machine (ycbcrbench, frames in flight), splitting
+// 1080p yuv420p frames cut the GPU copy from 0.81 to 0.41 of the host→device bandwidth, and 1080p
+// p010le (6.2 MB) frames to 0.65.
+const parallelStageBytes = 8 << 20
 
 // maxStageWorkers bounds the workers: past a few cores the memory system is the limit.
 const maxStageWorkers = 8

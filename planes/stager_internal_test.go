@@ -17,7 +17,7 @@ func TestParallelStage(t *testing.T) {
 	dev := vktest.Open(t)
 	for _, name := range []string{"yuv444p", "yuyv422", "yuv420p10le"} {
 		pf, _ := formats.Lookup(name)
-		f, err := synth.Noise(pf, 1921, 1101, 6)
+		f, err := synth.Noise(pf, 3841, 1101, 6)
 		if err != nil {
 			t.Fatal(err)
 		}
