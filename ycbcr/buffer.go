@@ -149,11 +149,15 @@ func NewBufferPath(dev *present.Device) (*BufferPath, error) {
 
 // Destroy frees the pass, its pipelines and every binding's set. The GPU must be done with them.
 func (bp *BufferPath) Destroy() {
+	if bp.pass == nil {
+		return
+	}
 	for _, p := range bp.pipes {
 		bp.pass.DestroyPipeline(p)
 	}
 	bp.pipes = nil
 	bp.pass.Destroy()
+	bp.pass = nil // bindings destroyed later have nothing left to return their sets to
 }
 
 // BufferBinding is one stream's conversion through the buffer path: a set and the constants.
@@ -189,7 +193,11 @@ func (bp *BufferPath) Bind(pf *formats.PixelFormat, width, height int, p Params,
 }
 
 // Destroy returns the binding's set. The GPU must be done with it.
-func (b *BufferBinding) Destroy() { b.bp.pass.FreeSet(b.set.Set) }
+func (b *BufferBinding) Destroy() {
+	if b.bp.pass != nil {
+		b.bp.pass.FreeSet(b.set.Set)
+	}
+}
 
 // Record records the conversion of one frame: its planes lie in buffers planes[i] (BufferHandle)
 // at byte offsets offs[i], rows strides[i] bytes apart; the packed RGBA8 output goes to buffer out
