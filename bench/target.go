@@ -58,13 +58,7 @@ func (t *target) init() error {
 		vk.ImageUsageColorAttachmentBit|vk.ImageUsageTransferSrcBit); err != nil {
 		return err
 	}
-	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: t.rp,
-		AttachmentCount: 1, PAttachments: []vk.ImageView{t.view},
-		Width: uint32(t.w), Height: uint32(t.h), Layers: 1}
-	var fb vk.Framebuffer
-	err = vkx.Check(vk.CreateFramebuffer(d.Device, fci, nil, &fb), "vkCreateFramebuffer")
-	fci.Free()
-	t.fb = fb
+	t.fb, err = d.NewFramebuffer(t.rp, t.w, t.h, t.view)
 	return err
 }
 

@@ -147,16 +147,9 @@ func (o *Offscreen) init() error {
 	if o.RenderPass, err = d.NewRenderPass(TargetFormat, final); err != nil {
 		return err
 	}
-	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: o.RenderPass,
-		AttachmentCount: 1, PAttachments: []vk.ImageView{o.View},
-		Width: uint32(o.Width), Height: uint32(o.Height), Layers: 1}
-	var fb vk.Framebuffer
-	err = vkx.Check(vk.CreateFramebuffer(d.Device, fci, nil, &fb), "vkCreateFramebuffer")
-	fci.Free()
-	if err != nil {
+	if o.Framebuffer, err = d.NewFramebuffer(o.RenderPass, o.Width, o.Height, o.View); err != nil {
 		return err
 	}
-	o.Framebuffer = fb
 	if o.Sampled {
 		return nil
 	}
@@ -271,4 +264,14 @@ func (o *Offscreen) Destroy() {
 		vk.DestroyRenderPass(dev, o.RenderPass, nil)
 	}
 	o.dev.DestroyImage2D(o.Image, o.Memory, o.View)
+}
+
+// NewFramebuffer makes a w×h framebuffer of rp over views (the attachments, in order).
+func (d *Device) NewFramebuffer(rp vk.RenderPass, w, h int, views ...vk.ImageView) (vk.Framebuffer, error) {
+	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: rp,
+		AttachmentCount: uint32(len(views)), PAttachments: views, Width: uint32(w), Height: uint32(h), Layers: 1}
+	var fb vk.Framebuffer
+	err := vkx.Check(vk.CreateFramebuffer(d.Device, fci, nil, &fb), "vkCreateFramebuffer")
+	fci.Free()
+	return fb, err
 }

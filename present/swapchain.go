@@ -155,11 +155,7 @@ func (s *Swapchain) Recreate(width, height int) error {
 			return fmt.Errorf("present: %w", err)
 		}
 		s.Views = append(s.Views, v)
-		fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: s.RenderPass,
-			AttachmentCount: 1, PAttachments: []vk.ImageView{v}, Width: ext.Width, Height: ext.Height, Layers: 1}
-		var fb vk.Framebuffer
-		err = vkx.Check(vk.CreateFramebuffer(d.Device, fci, nil, &fb), "vkCreateFramebuffer")
-		fci.Free()
+		fb, err := d.NewFramebuffer(s.RenderPass, int(ext.Width), int(ext.Height), v)
 		if err != nil {
 			return fmt.Errorf("present: %w", err)
 		}

@@ -5,7 +5,6 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
@@ -55,13 +54,7 @@ func (r *rgbaTarget) init(t *Texture) error {
 		vk.ImageUsageColorAttachmentBit|vk.ImageUsageSampledBit|vk.ImageUsageTransferSrcBit); err != nil {
 		return err
 	}
-	fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: r.rp,
-		AttachmentCount: 1, PAttachments: []vk.ImageView{r.view},
-		Width: uint32(r.width), Height: uint32(r.height), Layers: 1}
-	var fb vk.Framebuffer
-	err = vkx.Check(vk.CreateFramebuffer(d.Device, fci, nil, &fb), "vkCreateFramebuffer")
-	fci.Free()
-	r.fb = fb
+	r.fb, err = d.NewFramebuffer(r.rp, r.width, r.height, r.view)
 	return err
 }
 

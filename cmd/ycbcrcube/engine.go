@@ -181,14 +181,9 @@ func (e *engine) buildTargets() error {
 		return err
 	}
 	for _, v := range e.colorViews {
-		fci := &vk.FramebufferCreateInfo{SType: vk.StructureTypeFramebufferCreateInfo, RenderPass: e.rp,
-			AttachmentCount: 2, PAttachments: []vk.ImageView{v, e.depthView},
-			Width: uint32(e.width), Height: uint32(e.height), Layers: 1}
-		var fb vk.Framebuffer
-		err := e.check(vk.CreateFramebuffer(e.dev.Device, fci, nil, &fb), "vkCreateFramebuffer")
-		fci.Free()
+		fb, err := e.dev.NewFramebuffer(e.rp, e.width, e.height, v, e.depthView)
 		if err != nil {
-			return err
+			return fmt.Errorf("engine: %w", err)
 		}
 		e.fbs = append(e.fbs, fb)
 	}
