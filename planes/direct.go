@@ -1,6 +1,7 @@
 package planes
 
 import (
+	"fmt"
 	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -17,13 +18,29 @@ import (
 // of every plane to equal the decoder's stride, and each plane's memory requirement to fit in the
 // memory the frame's plane spans.
 //
-// What lavapipe (Mesa 25.0) answers: the image can be made and imported into, and its row pitches
-// equal FFmpeg's strides (both pad rows to 64 bytes: 1920, 960, 960 at 1080p 4:2:0), but it asks for
-// the whole image's size as the memory of every plane (3110400 bytes for each plane of a 1080p
-// 4:2:0 image), which a plane of a decoder's buffer never has. Where a device passes every check,
-// the route still stops at image layouts: the decoder rewrites the memory on the host, which needs
-// the image in GENERAL layout, and external images start UNDEFINED (whose first transition may
-// discard the contents) while the conversion's descriptors sample SHADER_READ_ONLY_OPTIMAL.
+// What the devices answer: lavapipe (Mesa 25.0) asks for the whole image's size as the memory of
+// every plane, which a plane of a decoder's buffer never has. The NVIDIA H200 rounds each plane's
+// memory to 64 KiB (a 1080p luma plane wants 2097152 bytes, the decoder's plane spans 2076672):
+// frames whose planes lie in buffers that large pass every check (TestDirectReason, TestDirect).
+//
+// Layouts, kept within the specification: host writes to a LINEAR image are defined in GENERAL
+// layout, and an image bound to external memory starts UNDEFINED, whose first transition may discard
+// the contents. So the first frame in a given memory is uploaded by import as usual, and in the same
+// submission its direct image moves from UNDEFINED to GENERAL, where it stays: the frame was copied,
+// and the decoder cannot write the memory again before this submission's fence (the frame is held
+// until then). The next frames the decoder writes into that memory are sampled in place, in GENERAL
+// layout (SamplerImage). Direct images keep their imports held until DropDirect or Destroy.
+
+// maxDirect bounds the direct images of an Image: one per decoder buffer set it has seen.
+const maxDirect = 16
+
+// directImage is a LINEAR disjoint image bound to the imported memory of one set of planes.
+type directImage struct {
+	img     vk.Image
+	entries [maxPlanes]*importEntry
+	n       int
+	ready   bool // in GENERAL layout: the next frames in this memory are sampled in place
+}
 
 // directProbe is what the device says about a LINEAR disjoint image of im's format and size.
 type directProbe struct {
@@ -31,10 +48,6 @@ type directProbe struct {
 	layout [maxPlanes]vkx.SubresourceLayout
 	req    [maxPlanes]vkx.MemoryRequirements
 }
-
-var errDirectLayouts = unavailable("the device could bind the frame's planes, but direct is not implemented: " +
-	"host writes to a LINEAR image need GENERAL layout, external images start UNDEFINED (the first " +
-	"transition may discard the contents) and the conversion's descriptors sample SHADER_READ_ONLY_OPTIMAL")
 
 func (im *Image) probeDirect() *directProbe {
 	if im.direct != nil {
@@ -92,8 +105,7 @@ func (im *Image) probeDirect() *directProbe {
 	return d
 }
 
-// directable says why f's planes cannot be bound in place (always an error today: see
-// errDirectLayouts for what remains when the device passes every check).
+// directable says why f's planes cannot be bound in place, or nil.
 func (im *Image) directable(f *formats.Frame) error {
 	d := im.probeDirect()
 	if d.err != nil {
@@ -128,7 +140,7 @@ func (im *Image) directable(f *formats.Frame) error {
 				i, types, d.req[i].MemoryTypeBits)
 		}
 	}
-	return errDirectLayouts
+	return nil
 }
 
 // directImageBytes is the size of all planes of the probe image, to show when a device asks for the
@@ -139,4 +151,108 @@ func (im *Image) directImageBytes() uint64 {
 		n += im.direct.layout[i].Size
 	}
 	return n
+}
+
+// directKey identifies the memory of a frame's planes.
+type directKey [maxPlanes]uintptr
+
+// loadDirect samples f in place where its memory already has a direct image in GENERAL layout, and
+// otherwise uploads it by import while that image is made and prepared (see the top of the file).
+func (im *Image) loadDirect(cb vk.CommandBuffer, f *formats.Frame) (Loaded, error) {
+	var key directKey
+	for i, p := range f.Planes {
+		key[i] = uintptr(unsafe.Pointer(&p[0]))
+	}
+	d := im.directs[key]
+	if d == nil {
+		if len(im.directs) >= maxDirect {
+			return Loaded{}, fmt.Errorf("planes: direct: %d sets of frame memory already bound (DropDirect frees them): %w",
+				len(im.directs), ErrUnavailable)
+		}
+		var err error
+		if d, err = im.newDirect(f); err != nil {
+			return Loaded{}, fmt.Errorf("planes: direct %s %dx%d: %w", f.Format.Name, f.Width, f.Height, err)
+		}
+		if im.directs == nil {
+			im.directs = map[directKey]*directImage{}
+		}
+		im.directs[key] = d
+	}
+	if !d.ready {
+		im.current = nil
+		if err := im.recordImport(cb, f); err != nil {
+			return Loaded{}, err
+		}
+		vkx.NoGC(func() { // vulkan-go frees its copy of the slice from a finalizer (vkx.NoGC)
+			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTopOfPipeBit),
+				vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit), 0, 0, nil, 0, nil, 1,
+				[]vk.ImageMemoryBarrier{{SType: vk.StructureTypeImageMemoryBarrier, DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit),
+					OldLayout: vk.ImageLayoutUndefined, NewLayout: vk.ImageLayoutGeneral,
+					SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: d.img,
+					SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}})
+		})
+		d.ready = true
+		return Loaded{Upload: UploadImport, Reason: "direct: the first frame in this memory is copied while its image is prepared; " +
+			"later frames in it are sampled in place"}, nil
+	}
+	im.current = d
+	return Loaded{Upload: UploadDirect, Reason: "the frame's memory is sampled in place"}, nil
+}
+
+// newDirect makes the LINEAR disjoint image for f's memory: the planes imported (held for the
+// image's life) and bound where the frame's planes start.
+func (im *Image) newDirect(f *formats.Frame) (*directImage, error) {
+	pf, probe := im.Format, im.probeDirect()
+	d := &directImage{}
+	img, err := vkx.CreateExternalImage(im.dev.Device, vkx.ExternalImage{Format: uint32(pf.VkFormat),
+		Width: uint32(im.PaddedWidth), Height: uint32(im.PaddedHeight), Tiling: vk.ImageTilingLinear,
+		Usage: vk.ImageUsageFlags(vk.ImageUsageSampledBit), Flags: vk.ImageCreateFlags(vk.ImageCreateDisjointBit),
+		Handle: vkx.ExternalMemoryHandleHostAllocation, InitialLayout: vk.ImageLayoutUndefined})
+	if err != nil {
+		return nil, err
+	}
+	d.img = img
+	var binds []vkx.PlaneBinding
+	for i := range pf.Planes {
+		e, off, err := im.importer.acquire(unsafe.Pointer(&f.Planes[i][0]), len(f.Planes[i]))
+		if err != nil {
+			im.freeDirect(d)
+			return nil, fmt.Errorf("import plane %d: %w", i, err)
+		}
+		d.entries[i], d.n = e, i+1
+		binds = append(binds, vkx.PlaneBinding{Memory: e.memory, Offset: off - probe.layout[i].Offset, Aspect: planeAspect(i)})
+	}
+	if err := vkx.BindImagePlanes(im.dev.Device, img, binds); err != nil {
+		im.freeDirect(d)
+		return nil, err
+	}
+	return d, nil
+}
+
+func (im *Image) freeDirect(d *directImage) {
+	vkx.DestroyImage(im.dev.Device, d.img)
+	for i := 0; i < d.n; i++ {
+		im.importer.release(d.entries[i])
+	}
+}
+
+// SamplerImage is the image the sampler path samples for the last Load, and its layout: the
+// multi-planar image in SHADER_READ_ONLY_OPTIMAL, or, after a direct load, the frame's own memory
+// as a LINEAR image in GENERAL.
+func (im *Image) SamplerImage() (vk.Image, vk.ImageLayout) {
+	if im.current != nil {
+		return im.current.img, vk.ImageLayoutGeneral
+	}
+	return im.Multi, vk.ImageLayoutShaderReadOnlyOptimal
+}
+
+// DropDirect frees the direct images and their hold on the imported frame memory, so that the
+// memory can be forgotten (Importer.Forget) and freed. The GPU must be done with them; bindings that
+// sampled them must not be drawn again before the next Load.
+func (im *Image) DropDirect() {
+	for k, d := range im.directs {
+		im.freeDirect(d)
+		delete(im.directs, k)
+	}
+	im.current = nil
 }

@@ -70,10 +70,12 @@ type Image struct {
 	npinned      int
 	plan         loadPlan
 	direct       *directProbe
-	shift        *gpuShift // LSB layouts for the sampler path, shifted on the GPU (shift.go)
-	shiftErr     error     // why the shift pass could not be made
-	multiRegions [2]int    // stageRegions[a:b] are the multi-planar image's
-	stager       *stager   // Stage's parallel copier for large frames (stager.go)
+	directs      map[directKey]*directImage // direct.go
+	current      *directImage               // what the last Load left to sample, if direct
+	shift        *gpuShift                  // LSB layouts for the sampler path, shifted on the GPU (shift.go)
+	shiftErr     error                      // why the shift pass could not be made
+	multiRegions [2]int                     // stageRegions[a:b] are the multi-planar image's
+	stager       *stager                    // Stage's parallel copier for large frames (stager.go)
 	stagerTried  bool
 }
 
@@ -356,6 +358,7 @@ func (im *Image) aliasMutable() vk.ImageCreateFlagBits {
 // destroyed. The GPU must be done with all of them.
 func (im *Image) Destroy() {
 	im.Done()
+	im.DropDirect()
 	if im.ownImporter && im.importer != nil {
 		im.importer.Destroy()
 	}

@@ -27,8 +27,9 @@ const (
 	// GPU copies from there: no CPU copy. LSB-aligned data for the sampler path is shifted by a
 	// compute pass on the way (shift.go).
 	UploadImport
-	// UploadDirect would bind the frame's memory as the planes of a LINEAR disjoint image: no copy
-	// at all. Load says why it is not possible (Image.Can).
+	// UploadDirect binds the frame's memory as the planes of a LINEAR disjoint image and samples it
+	// in place: no copy at all, from the second frame in a given memory on (direct.go). Only when
+	// asked for; Can and Load say why it is not possible.
 	UploadDirect
 )
 
@@ -85,6 +86,7 @@ func (im *Image) Load(cb vk.CommandBuffer, f *formats.Frame, how Upload) (Loaded
 		return Loaded{}, err
 	}
 	im.Done()
+	im.current = nil
 	switch how {
 	case UploadCopy:
 		return im.loadCopy(cb, f, "asked for")
@@ -98,7 +100,10 @@ func (im *Image) Load(cb vk.CommandBuffer, f *formats.Frame, how Upload) (Loaded
 		}
 		return Loaded{Upload: UploadImport, Reason: "asked for"}, nil
 	case UploadDirect:
-		return Loaded{}, fmt.Errorf("planes: direct %s %dx%d: %w", f.Format.Name, f.Width, f.Height, im.planFor(f).directErr)
+		if err := im.planFor(f).directErr; err != nil {
+			return Loaded{}, fmt.Errorf("planes: direct %s %dx%d: %w", f.Format.Name, f.Width, f.Height, err)
+		}
+		return im.loadDirect(cb, f)
 	case UploadAuto:
 		p := im.planFor(f)
 		if p.importErr == nil {
@@ -229,13 +234,17 @@ func (im *Image) planFor(f *formats.Frame) *loadPlan {
 	p := loadPlan{valid: true, shape: s}
 	p.importErr = im.importable(f)
 	p.directErr = im.directable(f)
+	notDirect := "direct is possible but not automatic: it holds the frames' memory imported until DropDirect"
+	if p.directErr != nil {
+		notDirect = "not direct: " + p.directErr.Error()
+	}
 	switch {
 	case p.importErr == nil && im.shifted != nil:
-		p.autoReason = "import: the GPU shifts and copies from the frame's own memory; not direct: " + p.directErr.Error()
+		p.autoReason = "import: the GPU shifts and copies from the frame's own memory; " + notDirect
 	case p.importErr == nil:
-		p.autoReason = "import: the GPU copies from the frame's own memory; not direct: " + p.directErr.Error()
+		p.autoReason = "import: the GPU copies from the frame's own memory; " + notDirect
 	default:
-		p.autoReason = "copy: not import: " + p.importErr.Error() + "; not direct: " + p.directErr.Error()
+		p.autoReason = "copy: not import: " + p.importErr.Error() + "; " + notDirect
 	}
 	im.plan = p
 	return &im.plan

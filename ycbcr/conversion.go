@@ -228,7 +228,13 @@ func (cv *Conversion) PipelineLayout() vk.PipelineLayout { return cv.pipes.layou
 
 // Binding is a planes.Image bound for drawing through one path: its views and descriptor set.
 type Binding struct {
-	views  []vk.ImageView // owned views (the sampler path's view with the conversion)
+	views []vk.ImageView // owned views (the sampler path's view with the conversion)
+	// The sampler path follows planes.Image.SamplerImage: a direct load samples the frame's own
+	// memory, with a view of its own (made once per image, kept in direct).
+	im     *planes.Image
+	cv     *Conversion
+	bound  vk.Image
+	direct map[vk.Image]vk.ImageView
 	set    vk.DescriptorSet
 	pool   vk.DescriptorPool
 	pipes  *pipelines
@@ -257,7 +263,40 @@ func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
 	push := make([]byte, 0, 8)
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
-	return &Binding{views: []vk.ImageView{view}, set: set, pool: cv.pool, pipes: &cv.pipes, push: push, dev: cv.dev}, nil
+	return &Binding{views: []vk.ImageView{view}, set: set, pool: cv.pool, pipes: &cv.pipes, push: push, dev: cv.dev,
+		im: im, cv: cv, bound: im.Multi}, nil
+}
+
+// follow points the set at the image the last Load left to sample (planes.Image.SamplerImage), if
+// that changed. The set is rewritten, so the submissions that used it must have completed: the same
+// rule as for Load.
+func (b *Binding) follow() error {
+	if b.im == nil {
+		return nil
+	}
+	img, layout := b.im.SamplerImage()
+	if img == b.bound {
+		return nil
+	}
+	view := b.views[0]
+	if img != b.im.Multi {
+		var ok bool
+		if view, ok = b.direct[img]; !ok {
+			conv := vkx.NewConversionInfo(b.cv.Handle)
+			v, err := b.dev.NewView(img, vk.Format(b.cv.Key.Format), vk.ImageAspectColorBit, &conv)
+			conv.Free()
+			if err != nil {
+				return fmt.Errorf("ycbcr: direct view: %w", err)
+			}
+			if b.direct == nil {
+				b.direct = map[vk.Image]vk.ImageView{}
+			}
+			b.direct[img], view = v, v
+		}
+	}
+	vkx.WriteImages(b.dev.Device, b.set, []vk.ImageView{view}, vk.NullSampler, layout)
+	b.bound = img
+	return nil
 }
 
 // view makes the Y′CbCr view of im's multi-planar image, with the conversion chained.
@@ -276,6 +315,9 @@ func (cv *Conversion) view(im *planes.Image) (vk.ImageView, error) {
 
 // Draw records the conversion draw into target's render pass, begun on cb with the viewport set.
 func (b *Binding) Draw(cb vk.CommandBuffer, target Target) error {
+	if err := b.follow(); err != nil {
+		return err
+	}
 	pipe, err := b.pipes.get(b.dev.Device, target, b.spec)
 	if err != nil {
 		return err
@@ -287,6 +329,9 @@ func (b *Binding) Draw(cb vk.CommandBuffer, target Target) error {
 // Destroy frees the binding's views and descriptor set. The GPU must be done with them.
 func (b *Binding) Destroy() {
 	for _, v := range b.views {
+		vk.DestroyImageView(b.dev.Device, v, nil)
+	}
+	for _, v := range b.direct {
 		vk.DestroyImageView(b.dev.Device, v, nil)
 	}
 	set := b.set // a standalone variable: cgo refuses the address of a field next to Go pointers

@@ -1,0 +1,110 @@
+package planes_test
+
+import (
+	"errors"
+	"syscall"
+	"testing"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// TestDirect: frames whose planes lie in buffers as large as the device wants for a LINEAR plane
+// (whole-image-sized mappings here) are sampled in place from the second frame in that memory on:
+// three frames written one after the other into the same memory, as a decoder reuses its buffers,
+// each converted through the sampler path, give the copy path's pictures bit for bit — the first
+// uploaded by import while its direct image is prepared, the next ones with nothing copied. Where
+// the device offers no such image (lavapipe wants the whole image's size as each plane's memory and
+// more), Can and Load say why.
+func TestDirect(t *testing.T) {
+	dev, conv := newConverter(t)
+	pf, _ := formats.Lookup("nv12")
+	const w, h = 320, 176
+	whole := 0
+	for i, p := range pf.Planes {
+		pw, ph := pf.PlaneSize(i, w, h)
+		whole += pw * ph * p.BytesPerTexel
+	}
+	f := &formats.Frame{Format: pf, Width: w, Height: h}
+	var maps [][]byte
+	for i, p := range pf.Planes {
+		pw, _ := pf.PlaneSize(i, w, h)
+		mem, err := syscall.Mmap(-1, 0, 4*whole, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maps = append(maps, mem)
+		f.Planes = append(f.Planes, mem)
+		f.Strides = append(f.Strides, pw*p.BytesPerTexel)
+	}
+	defer func() {
+		for _, m := range maps {
+			syscall.Munmap(m)
+		}
+	}()
+	im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer im.Destroy()
+	ref, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Destroy()
+	write := func(k int) *formats.Frame {
+		src, err := synth.Moving(pf, w, h, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range pf.Planes {
+			_, ph := pf.PlaneSize(i, w, h)
+			for y := 0; y < ph; y++ {
+				copy(f.Planes[i][y*f.Strides[i]:(y+1)*f.Strides[i]], src.Planes[i][y*src.Strides[i]:])
+			}
+		}
+		return src
+	}
+	write(0)
+	if err := im.Can(f, planes.UploadDirect); err != nil {
+		if !errors.Is(err, planes.ErrUnavailable) {
+			t.Fatalf("direct: %v, want a reason", err)
+		}
+		t.Logf("direct not possible here: %v", err)
+		if _, _, err := render(t, conv, im, f, params, ycbcr.PathSampler, planes.UploadDirect); !errors.Is(err, planes.ErrUnavailable) {
+			t.Errorf("Load(direct): %v, want the reason", err)
+		}
+		return
+	}
+	for k := 0; k < 3; k++ {
+		src := write(5 * k)
+		want, _, err := render(t, conv, ref, src, params, ycbcr.PathSampler, planes.UploadCopy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, l, err := render(t, conv, im, f, params, ycbcr.PathSampler, planes.UploadDirect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantUpload := planes.UploadDirect
+		if k == 0 {
+			wantUpload = planes.UploadImport
+		}
+		if l.Upload != wantUpload || l.CPUBytes != 0 {
+			t.Errorf("frame %d: %v with %d CPU bytes (%s), want %v", k, l.Upload, l.CPUBytes, l.Reason, wantUpload)
+		}
+		if img, _ := im.SamplerImage(); (img != im.Multi) != (k > 0) {
+			t.Errorf("frame %d: sampling the multi-planar image: %v", k, img == im.Multi)
+		}
+		if d := pictest.FirstDiff(want, got); d != "" {
+			t.Errorf("frame %d (%v): differs from the copy path at %s", k, l.Upload, d)
+		}
+	}
+	im.DropDirect()
+	if err := im.Importer().ForgetFrame(f); err != nil {
+		t.Fatalf("forget after DropDirect: %v", err)
+	}
+}
