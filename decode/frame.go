@@ -86,12 +86,18 @@ func aligned(fl avx.Fields, pf *formats.PixelFormat) bool {
 	return true
 }
 
-// picture describes the frame's planes as a formats.Frame without copying.
+// picture describes the frame's planes as a formats.Frame without copying. A plane of the pool
+// (starting on an avx.PlaneAlign boundary) is handed out with the bytes it owns up to the next
+// boundary, so that planes' direct route sees memory as large as a device that rounds plane memory
+// to 64 KiB asks for.
 func picture(fl avx.Fields, pf *formats.PixelFormat) *formats.Frame {
 	pic := &formats.Frame{Format: pf, Width: fl.Width, Height: fl.Height}
 	for i, p := range pf.Planes {
 		w, h := pf.PlaneSize(i, fl.Width, fl.Height)
 		n := fl.Linesize[i]*(h-1) + w*p.BytesPerTexel
+		if a := uintptr(fl.Data[i]); a%avx.PlaneAlign == 0 && fl.Owned[i] > n {
+			n = min(fl.Owned[i], int((a+uintptr(n)+avx.PlaneAlign-1)/avx.PlaneAlign*avx.PlaneAlign-a))
+		}
 		pic.Planes = append(pic.Planes, avx.Bytes(fl.Data[i], n))
 		pic.Strides = append(pic.Strides, fl.Linesize[i])
 	}

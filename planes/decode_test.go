@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -20,6 +21,16 @@ import (
 // frees its pool (Close), as the Importer's contract requires.
 func TestDecodedFramesImport(t *testing.T) {
 	dev, conv := newConverter(t)
+	directs := map[string]int{}
+	defer func() {
+		if t.Failed() {
+			return
+		}
+		t.Logf("decoded frames sampled in place: %v", directs)
+		if directs["nv12.nut"] == 0 { // rawvideo: copied into the pool, whose buffers come straight back
+			t.Errorf("no decoded frame was sampled in place: %v", directs)
+		}
+	}()
 	for _, name := range []string{"bt709.mkv", "odd_63x47.mkv", "nv12.nut", "yuv422p.mkv", "yuv444p.mkv", "yuv420p10le.mkv"} {
 		t.Run(name, func(t *testing.T) {
 			dec, err := decode.Open(filepath.Join("..", "testvectors", "media", name), decode.Options{})
@@ -28,6 +39,7 @@ func TestDecodedFramesImport(t *testing.T) {
 			}
 			defer dec.Close()
 			images := map[ycbcr.Path]*planes.Image{}
+			direct := map[planes.Upload]int{}
 			defer func() {
 				for _, im := range images { // before dec.Close: its pool's memory is imported
 					im.Destroy()
@@ -79,6 +91,37 @@ func TestDecodedFramesImport(t *testing.T) {
 						t.Logf("%s %dx%d strides %v, %v: %s", f.Format.Name, f.Width, f.Height, f.Strides, path, l.Reason)
 					}
 				}
+				// The decoder's pool reuses its buffers: from the second frame in one of them on, the
+				// sampler path samples the frame where the decoder wrote it. Top-left siting, which
+				// lavapipe's sampler expresses, whatever the stream says: the routes are compared.
+				if pd := (ycbcr.Params{Matrix: p.Matrix, Range: p.Range, ChromaLocation: formats.ChromaTopLeft}); true {
+					if _, err := ycbcr.SamplerKey(dev, f.Format, pd); err == nil {
+						im := images[-1]
+						if im == nil {
+							if im, err = planes.New(dev, f.Format, f.Width, f.Height, planes.Paths{Sampler: true}); err != nil {
+								t.Fatal(err)
+							}
+							images[-1] = im
+						}
+						if im.Can(f, planes.UploadDirect) == nil {
+							want, _, err := render(t, conv, im, f, pd, ycbcr.PathSampler, planes.UploadCopy)
+							if err != nil {
+								t.Fatal(err)
+							}
+							got, l, err := render(t, conv, im, f, pd, ycbcr.PathSampler, planes.UploadDirect)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if d := pictest.FirstDiff(want, got); d != "" {
+								t.Fatalf("%s frame %d: direct (%v) differs from copy at %s", f.Format.Name, frames, l.Upload, d)
+							}
+							if l.CPUBytes != 0 {
+								t.Fatalf("%s frame %d: direct copied %d bytes on the CPU", f.Format.Name, frames, l.CPUBytes)
+							}
+							direct[l.Upload]++
+						}
+					}
+				}
 				fr.Release() // render waited for the GPU
 				frames++
 			}
@@ -88,6 +131,10 @@ func TestDecodedFramesImport(t *testing.T) {
 			for path, im := range images {
 				t.Logf("%v: %+v", path, im.Importer().Stats())
 			}
+			if len(direct) > 0 {
+				t.Logf("direct loads: %v", direct)
+			}
+			directs[name] = direct[planes.UploadDirect]
 		})
 	}
 }

@@ -32,11 +32,11 @@ static void page_free(void *opaque, uint8_t *data) {
 }
 
 // page_alloc is the AVBufferPool allocator: posix_memalign so that the buffer, and therefore plane 0,
-// starts on a page.
+// starts on a page — on a 64 KiB boundary, in fact (AVX_PLANE_ALIGN).
 static AVBufferRef *page_alloc(void *opaque, size_t size) {
 	AvxPool *p = opaque;
 	void *mem = NULL;
-	if (posix_memalign(&mem, AVX_PAGE, size) != 0)
+	if (posix_memalign(&mem, AVX_PLANE_ALIGN, size) != 0)
 		return NULL;
 	AVBufferRef *ref = av_buffer_create(mem, size, page_free, NULL, 0);
 	if (!ref) {
@@ -72,10 +72,10 @@ void avx_pool_refused(AvxPool *p, int *w, int *h) {
 	*h = __atomic_load_n(&p->refused_h, __ATOMIC_RELAXED);
 }
 
-static size_t round_page(size_t n) { return (n + AVX_PAGE - 1) & ~(size_t)(AVX_PAGE - 1); }
+static size_t round_plane(size_t n) { return (n + AVX_PLANE_ALIGN - 1) & ~(size_t)(AVX_PLANE_ALIGN - 1); }
 
 // plan lays out a width×height picture: rows padded to AVX_ROW (and to align[i] when given), every
-// plane at a page boundary with AVX_SLACK spare bytes before the next page.
+// plane at an AVX_PLANE_ALIGN boundary with at least AVX_SLACK spare bytes before the next one.
 static int plan(int format, int width, int height, const int *align, int linesize[4], size_t sizes[4],
                 size_t offset[4], size_t *total) {
 	int ret = av_image_fill_linesizes(linesize, format, width);
@@ -102,7 +102,7 @@ static int plan(int format, int width, int height, const int *align, int linesiz
 	for (int i = 0; i < 4; i++) {
 		offset[i] = off;
 		if (sizes[i] > 0)
-			off = round_page(off + sizes[i] + AVX_SLACK);
+			off = round_plane(off + sizes[i] + AVX_SLACK);
 	}
 	if (off == 0)
 		return AVERROR(EINVAL);

@@ -12,6 +12,10 @@
 // Page size the Vulkan host-pointer import needs (minImportedHostPointerAlignment is 4096 on lavapipe
 // and on NVIDIA).
 #define AVX_PAGE 4096
+// Every plane starts on a 64 KiB boundary and owns the bytes up to the next one (or the buffer's
+// end): the granularity NVIDIA rounds the memory of a LINEAR image plane to, so that a plane with
+// its padding can be bound in place as one (planes' direct route).
+#define AVX_PLANE_ALIGN 65536
 
 // AvxPool hands out page-aligned picture buffers: one buffer per frame, each plane starting on its own
 // page. It is the get_buffer2 of a codec context and the allocator for copies and conversions.

@@ -23,6 +23,9 @@ type Fields struct {
 	Width, Height, Format int
 	Data                  [4]unsafe.Pointer
 	Linesize              [4]int
+	// Owned is how many bytes from Data[i] belong to plane i: to the end of the buffer holding it, or
+	// to the next plane's start in that buffer (0 when no buffer of the frame holds it).
+	Owned [4]int
 
 	// Colour metadata with FFmpeg's numeric values (AVColorRange, AVColorSpace, ...).
 	ColorRange, ColorSpace, ColorPrimaries, ColorTrc, ChromaLocation int
@@ -49,6 +52,29 @@ func ReadFields(f *astiav.Frame) Fields {
 	for i := 0; i < 4; i++ {
 		out.Data[i] = unsafe.Pointer(c.data[i])
 		out.Linesize[i] = int(c.linesize[i])
+	}
+	for i := 0; i < 4; i++ {
+		a := uintptr(out.Data[i])
+		if a == 0 {
+			continue
+		}
+		for _, b := range c.buf {
+			if b == nil {
+				continue
+			}
+			start := uintptr(unsafe.Pointer(b.data))
+			end := start + uintptr(b.size)
+			if a < start || a >= end {
+				continue
+			}
+			for k := 0; k < 4; k++ { // a later plane in the same buffer ends this one
+				if n := uintptr(out.Data[k]); n > a && n < end {
+					end = n
+				}
+			}
+			out.Owned[i] = int(end - a)
+			break
+		}
 	}
 	return out
 }

@@ -12,12 +12,16 @@ import (
 	"github.com/asticode/go-astiav"
 )
 
-// Page is the alignment of every plane the Pool hands out.
+// Page is the alignment every plane the Pool hands out has at least.
 const Page = C.AVX_PAGE
 
-// Pool allocates page-aligned picture buffers (posix_memalign(4096) through an AVBufferPool): one
-// buffer per frame, each plane starting on its own page with spare bytes after it, rows padded to
-// 64 bytes. Installed on a codec context it is that decoder's get_buffer2.
+// PlaneAlign is where the Pool's planes start: each owns the bytes up to the next multiple of it
+// (or the buffer's end), a whole number of the 64 KiB NVIDIA rounds LINEAR plane memory to.
+const PlaneAlign = C.AVX_PLANE_ALIGN
+
+// Pool allocates aligned picture buffers (posix_memalign(PlaneAlign) through an AVBufferPool): one
+// buffer per frame, each plane starting on its own PlaneAlign boundary with spare bytes after it, rows
+// padded to 64 bytes. Installed on a codec context it is that decoder's get_buffer2.
 //
 // Buffers are reference counted by FFmpeg: a frame that holds one keeps it valid after Free.
 type Pool struct {
