@@ -108,3 +108,57 @@ func TestDirect(t *testing.T) {
 		t.Fatalf("forget after DropDirect: %v", err)
 	}
 }
+
+// TestDirectPoolLayout: 1080p frames laid out as the decoder's pool lays them out (planes on 64 KiB
+// boundaries, each owning the bytes to the next) are sampled in place where the device rounds
+// LINEAR plane memory to 64 KiB or less (the H200), again equal to the copy path; lavapipe, which
+// wants the whole image's size for every plane, says why not.
+func TestDirectPoolLayout(t *testing.T) {
+	dev, conv := newConverter(t)
+	pf, _ := formats.Lookup("yuv420p")
+	const w, h = 1920, 1080
+	im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer im.Destroy()
+	p := params
+	p.ChromaLocation = formats.ChromaTopLeft // the sitings lavapipe's sampler expresses, for the copy path
+	if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
+		t.Fatal(err)
+	}
+	src, err := synth.Moving(pf, w, h, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := poolFrame(t, src)
+	defer m.unmap(t)
+	if err := im.Can(m.Frame, planes.UploadDirect); err != nil {
+		if !errors.Is(err, planes.ErrUnavailable) {
+			t.Fatalf("direct: %v, want a reason", err)
+		}
+		t.Logf("1080p in the decoder's pool layout: direct not possible here: %v", err)
+		return
+	}
+	want, _, err := render(t, conv, im, src, p, ycbcr.PathSampler, planes.UploadCopy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, wantUpload := range []planes.Upload{planes.UploadImport, planes.UploadDirect} {
+		got, l, err := render(t, conv, im, m.Frame, p, ycbcr.PathSampler, planes.UploadDirect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Upload != wantUpload {
+			t.Errorf("load %d: %v, want %v", k, l.Upload, wantUpload)
+		}
+		if d := pictest.FirstDiff(want, got); d != "" {
+			t.Errorf("load %d (%v): differs from the copy path at %s", k, l.Upload, d)
+		}
+	}
+	t.Logf("1080p in the decoder's pool layout: sampled in place")
+	im.DropDirect()
+	if err := im.Importer().ForgetFrame(m.Frame); err != nil {
+		t.Fatal(err)
+	}
+}

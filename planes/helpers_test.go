@@ -4,6 +4,7 @@ import (
 	"image"
 	"syscall"
 	"testing"
+	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -49,6 +50,43 @@ func mapFrame(t testing.TB, src *formats.Frame, lead int) *mapped {
 	f := &formats.Frame{Format: pf, Width: src.Width, Height: src.Height}
 	for i, p := range pls {
 		plane := mem[p.off : p.off+(p.h-1)*p.stride+p.rowBytes : p.off+(p.h-1)*p.stride+p.rowBytes]
+		for y := 0; y < p.h; y++ {
+			copy(plane[y*p.stride:y*p.stride+p.rowBytes], src.Planes[i][y*src.Strides[i]:])
+		}
+		f.Planes = append(f.Planes, plane)
+		f.Strides = append(f.Strides, p.stride)
+	}
+	return &mapped{Frame: f, mem: mem}
+}
+
+// poolFrame lays src out as decode's buffer pool does (internal/avx): one mapping, every plane on a
+// 64 KiB boundary, rows padded to 64 bytes, and each plane's slice running to the next boundary.
+func poolFrame(t testing.TB, src *formats.Frame) *mapped {
+	t.Helper()
+	const align = 64 << 10
+	pf := src.Format
+	type pl struct{ off, stride, rowBytes, h, end int }
+	var pls []pl
+	off := 0
+	for i, p := range pf.Planes {
+		w, h := pf.PlaneSize(i, src.Width, src.Height)
+		if len(p.Channels) == 4 {
+			w = (src.Width + 1) / 2
+		}
+		rb := w * p.BytesPerTexel
+		stride := roundUp(rb, 64)
+		end := roundUp(off+(h-1)*stride+rb+80, align)
+		pls = append(pls, pl{off, stride, rb, h, end})
+		off = end
+	}
+	mem, err := syscall.Mmap(-1, 0, off+align, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatalf("mmap: %v", err)
+	}
+	base := roundUp(int(uintptr(unsafe.Pointer(&mem[0]))), align) - int(uintptr(unsafe.Pointer(&mem[0])))
+	f := &formats.Frame{Format: pf, Width: src.Width, Height: src.Height}
+	for i, p := range pls {
+		plane := mem[base+p.off : base+p.end : base+p.end]
 		for y := 0; y < p.h; y++ {
 			copy(plane[y*p.stride:y*p.stride+p.rowBytes], src.Planes[i][y*src.Strides[i]:])
 		}
