@@ -30,6 +30,11 @@ import (
 // and the decoder cannot write the memory again before this submission's fence (the frame is held
 // until then). The next frames the decoder writes into that memory are sampled in place, in GENERAL
 // layout (SamplerImage). Direct images keep their imports held until DropDirect or Destroy.
+//
+// Auto does not choose it: on the H200, a draw that samples the frame over PCIe in place took
+// 1.7–2.0× the time of importing it (the copy engine's copy into an optimal image) and drawing from
+// that (BenchmarkDirectDraw, docs/performance.md). It copies nothing, for memory- or copy-engine-bound
+// uses.
 
 // maxDirect bounds the direct images of an Image: one per decoder buffer set it has seen.
 const maxDirect = 16
