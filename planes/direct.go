@@ -32,7 +32,7 @@ import (
 // layout (SamplerImage). Direct images keep their imports held until DropDirect or Destroy.
 //
 // Auto does not choose it: on the H200, a draw that samples the frame over PCIe in place took
-// 1.7–2.0× the time of importing it (the copy engine's copy into an optimal image) and drawing from
+// 1.7–2.1× the time of importing it (the copy engine's copy into an optimal image) and drawing from
 // that (BenchmarkDirectDraw, docs/performance.md). It copies nothing, for memory- or copy-engine-bound
 // uses.
 

@@ -235,8 +235,8 @@ func (im *Image) planFor(f *formats.Frame) *loadPlan {
 	p.importErr = im.importable(f)
 	p.directErr = im.directable(f)
 	// Measured on the H200 (BenchmarkDirectDraw): drawing from the frame's memory in place takes
-	// 1.7–2.0× the time of importing it and drawing from the copy, which the copy engine makes.
-	notDirect := "direct is possible but slower: sampling host memory in place took 1.7–2.0× import's time on an H200"
+	// 1.7–2.1× the time of importing it and drawing from the copy, which the copy engine makes.
+	notDirect := "direct is possible but slower: sampling host memory in place took 1.7–2.1× import's time on an H200"
 	if p.directErr != nil {
 		notDirect = "not direct: " + p.directErr.Error()
 	}
