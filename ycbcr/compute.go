@@ -109,6 +109,7 @@ type ComputeBinding struct {
 	push  []byte
 	views []vk.ImageView // owned views (the sampler path's view with the conversion)
 	dev   *present.Device
+	im    *planes.Image // the sampler path's image: its direct loads are refused (Dispatch)
 }
 
 func (k *computeKit) bind(d *present.Device, sampled []vk.ImageView, sampler vk.Sampler, target vk.ImageView) (vk.DescriptorSet, error) {
@@ -124,6 +125,11 @@ func (k *computeKit) bind(d *present.Device, sampled []vk.ImageView, sampler vk.
 // Dispatch records the conversion of the whole picture into the target (a width×height image in
 // GENERAL layout, with STORAGE usage).
 func (b *ComputeBinding) Dispatch(cb vk.CommandBuffer, width, height int) error {
+	if b.im != nil {
+		if img, _ := b.im.SamplerImage(); img != b.im.Multi {
+			return fmt.Errorf("ycbcr: compute: the last load was direct (the frame's memory in place), which only drawn bindings sample")
+		}
+	}
 	pipe, err := b.kit.pipeline(b.dev.Device, b.spec)
 	if err != nil {
 		return err
@@ -167,7 +173,7 @@ func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*Compu
 	}
 	push := binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
-	return &ComputeBinding{set: set, kit: cv.compute, push: push, views: []vk.ImageView{view}, dev: cv.dev}, nil
+	return &ComputeBinding{set: set, kit: cv.compute, push: push, views: []vk.ImageView{view}, dev: cv.dev, im: im}, nil
 }
 
 // BindCompute binds im's textures with the constants for p for the compute variant.
