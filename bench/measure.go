@@ -133,9 +133,6 @@ func planeBytes(pf *formats.PixelFormat, width, height int) int64 {
 	n := int64(0)
 	for i, p := range pf.Planes {
 		w, h := pf.PlaneSize(i, width, height)
-		if len(p.Channels) == 4 { // packed 4:2:2: one texel is a 2×1 block
-			w = (width + 1) / 2
-		}
 		n += int64(w) * int64(h) * int64(p.BytesPerTexel)
 	}
 	return n

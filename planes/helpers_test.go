@@ -35,9 +35,6 @@ func mapFrame(t testing.TB, src *formats.Frame, lead int) *mapped {
 	off := 0
 	for i, p := range pf.Planes {
 		w, h := pf.PlaneSize(i, src.Width, src.Height)
-		if len(p.Channels) == 4 {
-			w = (src.Width + 1) / 2
-		}
 		rb := w * p.BytesPerTexel
 		off = roundUp(off, page) + lead
 		pls = append(pls, pl{off, roundUp(rb, 64), rb, h})
@@ -70,9 +67,6 @@ func poolFrame(t testing.TB, src *formats.Frame) *mapped {
 	off := 0
 	for i, p := range pf.Planes {
 		w, h := pf.PlaneSize(i, src.Width, src.Height)
-		if len(p.Channels) == 4 {
-			w = (src.Width + 1) / 2
-		}
 		rb := w * p.BytesPerTexel
 		stride := roundUp(rb, 64)
 		end := roundUp(off+(h-1)*stride+rb+80, align)

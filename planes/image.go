@@ -207,9 +207,6 @@ func (im *Image) stagedLayout(start int) ([]stagedPlane, int) {
 	size := start
 	for i, p := range pf.Planes {
 		w, h := pf.PlaneSize(i, im.PaddedWidth, im.PaddedHeight)
-		if len(p.Channels) == 4 { // packed 4:2:2: plane texels are 2×1 blocks
-			w = (im.PaddedWidth + 1) / 2
-		}
 		size = align(size, 16)
 		sp := stagedPlane{offset: size, rowBytes: w * p.BytesPerTexel, width: w, height: h}
 		size += sp.rowBytes * h

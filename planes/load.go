@@ -170,9 +170,6 @@ func (im *Image) matches(f *formats.Frame) error {
 	}
 	for i, p := range im.Format.Planes {
 		w, h := im.Format.PlaneSize(i, f.Width, f.Height)
-		if len(p.Channels) == 4 {
-			w = (f.Width + 1) / 2
-		}
 		if row := w * p.BytesPerTexel; f.Strides[i] < row || len(f.Planes[i]) < (h-1)*f.Strides[i]+row {
 			return fmt.Errorf("planes: plane %d: %d bytes with stride %d cannot hold %dx%d texels", i, len(f.Planes[i]),
 				f.Strides[i], w, h)

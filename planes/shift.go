@@ -138,11 +138,8 @@ func (im *Image) recordImportShift(cb vk.CommandBuffer, f *formats.Frame, bufs *
 	copies []vkx.Copy, regions []vkx.BufferImageCopy) ([]vkx.Copy, []vkx.BufferImageCopy, error) {
 	pf := im.Format
 	var src [maxPlanes]shiftSource
-	for i, p := range pf.Planes {
+	for i := range pf.Planes {
 		w, h := pf.PlaneSize(i, f.Width, f.Height)
-		if len(p.Channels) == 4 {
-			w = (f.Width + 1) / 2
-		}
 		src[i] = shiftSource{offset: offs[i], stride: f.Strides[i], width: w, height: h}
 	}
 	if err := im.recordShift(cb, bufs, &src); err != nil {

@@ -38,9 +38,6 @@ func TestParallelStage(t *testing.T) {
 		want := make([]byte, im.staging.Size)
 		for i, p := range pf.Planes {
 			w, h := pf.PlaneSize(i, f.Width, f.Height)
-			if len(p.Channels) == 4 {
-				w = (f.Width + 1) / 2
-			}
 			stagePlane(want, im.layout[i], f.Planes[i], f.Strides[i], w*p.BytesPerTexel, h, p.BytesPerTexel, 0)
 			if im.shifted != nil {
 				stagePlane(want, im.shifted[i], f.Planes[i], f.Strides[i], w*p.BytesPerTexel, h, p.BytesPerTexel, pf.SamplerShift)

@@ -24,9 +24,6 @@ func (im *Image) Stage(f *formats.Frame) error {
 	par := im.stagers()
 	for i, p := range im.Format.Planes {
 		srcW, srcH := im.Format.PlaneSize(i, f.Width, f.Height)
-		if len(p.Channels) == 4 {
-			srcW = (f.Width + 1) / 2
-		}
 		srcRow := srcW * p.BytesPerTexel
 		if len(f.Planes[i]) < (srcH-1)*f.Strides[i]+srcRow {
 			return fmt.Errorf("planes: plane %d holds %d bytes, %dx%d texels need more", i, len(f.Planes[i]), srcW, srcH)
@@ -172,9 +169,6 @@ func (im *Image) StagedBytes() int {
 	n := 0
 	for i, p := range im.Format.Planes {
 		w, h := im.Format.PlaneSize(i, im.Width, im.Height)
-		if len(p.Channels) == 4 {
-			w = (im.Width + 1) / 2
-		}
 		n += w * h * p.BytesPerTexel
 	}
 	if im.shifted != nil && im.shift == nil && im.stagesPlain() {
