@@ -128,16 +128,6 @@ func (r *runner) destroy() {
 	}
 }
 
-// planeBytes is the size of pf's planes for a width×height frame, as the decoder lays them out.
-func planeBytes(pf *formats.PixelFormat, width, height int) int64 {
-	n := int64(0)
-	for i, p := range pf.Planes {
-		w, h := pf.PlaneSize(i, width, height)
-		n += int64(w) * int64(h) * int64(p.BytesPerTexel)
-	}
-	return n
-}
-
 // choose picks the parameters: the first siting the sampler path can express, or the first siting
 // and the reason the sampler cannot when none can.
 func (r *runner) choose(pf *formats.PixelFormat) (ycbcr.Params, *ycbcr.Key, error) {
@@ -180,7 +170,7 @@ func (r *runner) measure(pf *formats.PixelFormat, sz Size) (res Result, err erro
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
 	w, h := sz.Width, sz.Height
 	res = Result{Format: pf.Name, Size: sz.Name, Width: w, Height: h, PathsMaxDiff: -1,
-		FrameBytes: planeBytes(pf, w, h), TargetBytes: int64(w) * int64(h) * 4}
+		FrameBytes: int64(pf.FrameBytes(w, h)), TargetBytes: int64(w) * int64(h) * 4}
 	res.StagedBytes = res.FrameBytes
 	if pf.SamplerShift > 0 {
 		res.StagedBytes *= 2

@@ -285,6 +285,17 @@ func (pf *PixelFormat) PlaneSize(i, width, height int) (int, int) {
 	return width, height
 }
 
+// FrameBytes is the size of a width×height picture's planes without row padding: each plane's
+// texels times its bytes per texel.
+func (pf *PixelFormat) FrameBytes(width, height int) int {
+	n := 0
+	for i, p := range pf.Planes {
+		w, h := pf.PlaneSize(i, width, height)
+		n += w * h * p.BytesPerTexel
+	}
+	return n
+}
+
 // TextureSize is the size of shader-path texture i: the picture size for luma textures (for packed
 // 4:2:2 the luma view is width×height two-component texels), the chroma size otherwise. (0, 0) for a
 // texture that does not exist.

@@ -498,3 +498,26 @@ func TestNamesMatchFFmpeg(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameBytes: the plane bytes of known layouts, counted by hand: whole texels, no row padding
+// (an odd-width packed 4:2:2 row ends with a whole 2×1 block; chroma sizes round up).
+func TestFrameBytes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		w, h int
+		want int
+	}{
+		{"yuv420p", 1920, 1080, 3110400},
+		{"yuv420p", 5, 3, 15 + 2*6},
+		{"nv12", 7, 7, 49 + 4*4*2},
+		{"yuyv422", 5, 3, 3 * 3 * 4},
+		{"p010le", 1920, 1080, 6220800},
+		{"yuv444p16le", 4, 2, 3 * 4 * 2 * 2},
+		{"gray", 5, 3, 15},
+	} {
+		pf, _ := Lookup(tc.name)
+		if got := pf.FrameBytes(tc.w, tc.h); got != tc.want {
+			t.Errorf("%s %dx%d: FrameBytes %d, want %d", tc.name, tc.w, tc.h, got, tc.want)
+		}
+	}
+}

@@ -23,11 +23,7 @@ func TestDirect(t *testing.T) {
 	dev, conv := newConverter(t)
 	pf, _ := formats.Lookup("nv12")
 	const w, h = 320, 176
-	whole := 0
-	for i, p := range pf.Planes {
-		pw, ph := pf.PlaneSize(i, w, h)
-		whole += pw * ph * p.BytesPerTexel
-	}
+	whole := pf.FrameBytes(w, h)
 	f := &formats.Frame{Format: pf, Width: w, Height: h}
 	var maps [][]byte
 	for i, p := range pf.Planes {

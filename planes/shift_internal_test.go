@@ -156,11 +156,7 @@ func TestShiftFallback(t *testing.T) {
 	if err := im.ensureShift(); err == nil || !strings.Contains(err.Error(), "could not be made") {
 		t.Fatalf("shift pass with an injected failure: %v", err)
 	}
-	plain := 0
-	for i, p := range pf.Planes {
-		w, h := pf.PlaneSize(i, f.Width, f.Height)
-		plain += w * h * p.BytesPerTexel
-	}
+	plain := pf.FrameBytes(f.Width, f.Height)
 	if got := im.StagedBytes(); got != 2*plain {
 		t.Errorf("staged bytes %d, want %d: both copies on the CPU", got, 2*plain)
 	}

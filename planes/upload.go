@@ -166,11 +166,7 @@ func region(offset uint64, rowLength int, aspect vk.ImageAspectFlagBits, x, y, w
 // StagedBytes is how many bytes Stage copies on the CPU per frame (both copies of an LSB layout when
 // the CPU shifts and the shader path has its own textures).
 func (im *Image) StagedBytes() int {
-	n := 0
-	for i, p := range im.Format.Planes {
-		w, h := im.Format.PlaneSize(i, im.Width, im.Height)
-		n += w * h * p.BytesPerTexel
-	}
+	n := im.Format.FrameBytes(im.Width, im.Height)
 	if im.shifted != nil && im.shift == nil && im.stagesPlain() {
 		n *= 2
 	}
