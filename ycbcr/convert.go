@@ -50,15 +50,20 @@ func (c *Converter) Bind(im *planes.Image, p Params, path Path) (*Binding, error
 	if path == PathShader {
 		return c.Shader.Bind(im, p)
 	}
-	k, err := SamplerKey(c.Dev, im.Format, p)
-	if err != nil {
-		return nil, fmt.Errorf("ycbcr: sampler path cannot express %s %s: %w", im.Format.Name, p, err)
-	}
-	cv, err := c.Cache.Get(k)
+	cv, err := c.conversion(im.Format, p)
 	if err != nil {
 		return nil, err
 	}
 	return cv.Bind(im)
+}
+
+// conversion is the cached sampler-path conversion for pf with p, or why the sampler cannot express it.
+func (c *Converter) conversion(pf *formats.PixelFormat, p Params) (*Conversion, error) {
+	k, err := SamplerKey(c.Dev, pf, p)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: sampler path cannot express %s %s: %w", pf.Name, p, err)
+	}
+	return c.Cache.Get(k)
 }
 
 // Convert uploads f, converts it through path into an RGBA8 UNORM target of the frame's size and
@@ -114,11 +119,7 @@ func (c *Converter) BindCompute(im *planes.Image, p Params, path Path, target vk
 	if path == PathShader {
 		return c.Shader.BindCompute(im, p, target)
 	}
-	k, err := SamplerKey(c.Dev, im.Format, p)
-	if err != nil {
-		return nil, fmt.Errorf("ycbcr: sampler path cannot express %s %s: %w", im.Format.Name, p, err)
-	}
-	cv, err := c.Cache.Get(k)
+	cv, err := c.conversion(im.Format, p)
 	if err != nil {
 		return nil, err
 	}
