@@ -35,7 +35,7 @@ func makeSegments(t *testing.T, segs []segment) (string, [][][]byte) {
 		}
 		all = append(all, b...)
 		pf, _ := formats.Lookup(s.fmt)
-		want = append(want, rawFrames(t, p, s.fmt, packedSize(pf, s.w, s.h)))
+		want = append(want, rawFrames(t, p, s.fmt, pf.FrameBytes(s.w, s.h)))
 	}
 	return tempFile(t, "changes.h264", all), want
 }

@@ -92,16 +92,6 @@ func rawFrames(t *testing.T, file, pixFmt string, frameBytes int) [][]byte {
 	return frames
 }
 
-// packedSize is the size of one rawvideo frame of pf.
-func packedSize(pf *formats.PixelFormat, w, h int) int {
-	n := 0
-	for i, p := range pf.Planes {
-		pw, ph := pf.PlaneSize(i, w, h)
-		n += pw * ph * p.BytesPerTexel
-	}
-	return n
-}
-
 // pack copies a picture's planes without row padding, as rawvideo lays them out.
 func pack(pic *formats.Frame) []byte {
 	var b []byte

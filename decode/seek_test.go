@@ -17,7 +17,7 @@ func TestSeek(t *testing.T) {
 	v := findVector(t, "default")
 	path := filepath.Join(mediaDir, v.File)
 	pf, _ := formats.Lookup(v.PixFmt)
-	want := rawFrames(t, path, v.PixFmt, packedSize(pf, v.Width, v.Height))
+	want := rawFrames(t, path, v.PixFmt, pf.FrameBytes(v.Width, v.Height))
 
 	d, err := Open(path, Options{})
 	if err != nil {
@@ -76,7 +76,7 @@ func TestSeekRaw(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(mediaDir, v.File)
 			pf, _ := formats.Lookup(v.PixFmt)
-			want := rawFrames(t, path, v.PixFmt, packedSize(pf, v.Width, v.Height))
+			want := rawFrames(t, path, v.PixFmt, pf.FrameBytes(v.Width, v.Height))
 			d, err := Open(path, Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -50,7 +50,7 @@ func TestVectors(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s is not in the formats table", v.PixFmt)
 			}
-			want := rawFrames(t, path, v.PixFmt, packedSize(pf, v.Width, v.Height))
+			want := rawFrames(t, path, v.PixFmt, pf.FrameBytes(v.Width, v.Height))
 			if len(want) != v.Frames {
 				t.Fatalf("ffmpeg decodes %d frames, manifest says %d", len(want), v.Frames)
 			}
