@@ -116,16 +116,6 @@ func (e *testEngine) Fence(i int) vk.Fence {
 	return e.fences[i]
 }
 
-func shaderModule(dev vk.Device, spv []byte) (vk.ShaderModule, error) {
-	words := make([]uint32, len(spv)/4)
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(spv)), spv)
-	ci := &vk.ShaderModuleCreateInfo{SType: vk.StructureTypeShaderModuleCreateInfo, CodeSize: uint(len(spv)), PCode: words}
-	var m vk.ShaderModule
-	err := vkx.Check(vk.CreateShaderModule(dev, ci, nil, &m), "vkCreateShaderModule")
-	ci.Free()
-	return m, err
-}
-
 // BuildPipelines makes the pipeline layout (the texture's set layout + the uvScale push constant
 // of shaders/sampler.frag) and the full-screen pipeline.
 func (e *testEngine) BuildPipelines(setLayout vk.DescriptorSetLayout) error {
@@ -142,12 +132,12 @@ func (e *testEngine) BuildPipelines(setLayout vk.DescriptorSetLayout) error {
 		return err
 	}
 	e.layout = layout
-	vs, err := shaderModule(d, shaders.FullscreenVert)
+	vs, err := vkx.ShaderModule(d, shaders.FullscreenVert)
 	if err != nil {
 		return err
 	}
 	defer vk.DestroyShaderModule(d, vs, nil)
-	fs, err := shaderModule(d, shaders.SamplerFrag)
+	fs, err := vkx.ShaderModule(d, shaders.SamplerFrag)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func (k *computeKit) pipeline(dev vk.Device, spec [6]int32) (vk.Pipeline, error)
 	if p, ok := k.byKey[spec]; ok {
 		return p, nil
 	}
-	cs, err := shaderModule(dev, k.module)
+	cs, err := vkx.ShaderModule(dev, k.module)
 	if err != nil {
 		return vk.NullPipeline, err
 	}

@@ -11,26 +11,16 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
-func shaderModule(dev vk.Device, spv []byte) (vk.ShaderModule, error) {
-	words := make([]uint32, len(spv)/4)
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(spv)), spv)
-	ci := &vk.ShaderModuleCreateInfo{SType: vk.StructureTypeShaderModuleCreateInfo, CodeSize: uint(len(spv)), PCode: words}
-	var m vk.ShaderModule
-	err := vkx.Check(vk.CreateShaderModule(dev, ci, nil, &m), "vkCreateShaderModule")
-	ci.Free()
-	return m, err
-}
-
 // newPipeline builds the full-screen-triangle pipeline with a fragment shader, for a render pass's
 // first subpass. Viewport and scissor are dynamic so one pipeline serves every target size. It is
 // made in C (vkx): vulkan-go's vkCreateGraphicsPipelines wrapper may free its arguments mid-call.
 func newPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag []byte, spec []int32) (vk.Pipeline, error) {
-	vs, err := shaderModule(dev, shaders.FullscreenVert)
+	vs, err := vkx.ShaderModule(dev, shaders.FullscreenVert)
 	if err != nil {
 		return vk.NullPipeline, err
 	}
 	defer vk.DestroyShaderModule(dev, vs, nil)
-	fs, err := shaderModule(dev, frag)
+	fs, err := vkx.ShaderModule(dev, frag)
 	if err != nil {
 		return vk.NullPipeline, err
 	}

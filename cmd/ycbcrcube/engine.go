@@ -291,16 +291,6 @@ func (e *engine) newSlots() error {
 	return nil
 }
 
-func shaderModule(dev vk.Device, spv []byte) (vk.ShaderModule, error) {
-	words := make([]uint32, len(spv)/4)
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(spv)), spv)
-	ci := &vk.ShaderModuleCreateInfo{SType: vk.StructureTypeShaderModuleCreateInfo, CodeSize: uint(len(spv)), PCode: words}
-	var m vk.ShaderModule
-	err := vkx.Check(vk.CreateShaderModule(dev, ci, nil, &m), "vkCreateShaderModule")
-	ci.Free()
-	return m, err
-}
-
 // rebuild makes what embeds f's immutable sampler: the set layout with videotex's binding, the
 // pipeline layout (plus the engine's push constants), the pipeline and the descriptor pool sized
 // by combinedImageSamplerDescriptorCount. The GPU is idle (the engine waited).
@@ -346,12 +336,12 @@ func (e *engine) rebuild(f *videotex.Frame) error {
 		return err
 	}
 	e.pipeLayout = pl
-	vs, err := shaderModule(d, cubeVert)
+	vs, err := vkx.ShaderModule(d, cubeVert)
 	if err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}
 	defer vk.DestroyShaderModule(d, vs, nil)
-	fs, err := shaderModule(d, cubeFrag)
+	fs, err := vkx.ShaderModule(d, cubeFrag)
 	if err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}

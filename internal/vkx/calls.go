@@ -84,3 +84,15 @@ func WriteStorageImage(dev vk.Device, set vk.DescriptorSet, binding uint32, view
 	C.vkx_write_storage(cDevice(dev), *(*C.VkDescriptorSet)(unsafe.Pointer(&set)), C.uint32_t(binding),
 		*(*C.VkImageView)(unsafe.Pointer(&view)))
 }
+
+// ShaderModule makes a shader module from SPIR-V bytes (copied into 32-bit words, as the create info
+// needs them aligned).
+func ShaderModule(dev vk.Device, spv []byte) (vk.ShaderModule, error) {
+	words := make([]uint32, len(spv)/4)
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(spv)), spv)
+	ci := &vk.ShaderModuleCreateInfo{SType: vk.StructureTypeShaderModuleCreateInfo, CodeSize: uint(len(spv)), PCode: words}
+	var m vk.ShaderModule
+	err := Check(vk.CreateShaderModule(dev, ci, nil, &m), "vkCreateShaderModule")
+	ci.Free()
+	return m, err
+}
