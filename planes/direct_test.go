@@ -2,7 +2,6 @@ package planes_test
 
 import (
 	"errors"
-	"syscall"
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
@@ -23,24 +22,8 @@ func TestDirect(t *testing.T) {
 	dev, conv := newConverter(t)
 	pf, _ := formats.Lookup("nv12")
 	const w, h = 320, 176
-	whole := pf.FrameBytes(w, h)
-	f := &formats.Frame{Format: pf, Width: w, Height: h}
-	var maps [][]byte
-	for i, p := range pf.Planes {
-		pw, _ := pf.PlaneSize(i, w, h)
-		mem, err := syscall.Mmap(-1, 0, 4*whole, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-		if err != nil {
-			t.Fatal(err)
-		}
-		maps = append(maps, mem)
-		f.Planes = append(f.Planes, mem)
-		f.Strides = append(f.Strides, pw*p.BytesPerTexel)
-	}
-	defer func() {
-		for _, m := range maps {
-			syscall.Munmap(m)
-		}
-	}()
+	f, unmap := mappedPlanes(t, pf, w, h, 4*pf.FrameBytes(w, h))
+	defer unmap()
 	im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
 	if err != nil {
 		t.Fatal(err)

@@ -90,6 +90,32 @@ func poolFrame(t testing.TB, src *formats.Frame) *mapped {
 	return &mapped{Frame: f, mem: mem}
 }
 
+// mappedPlanes gives each plane of a w×h frame of pf an anonymous mapping of size bytes of its own,
+// rows tightly packed, each plane's slice the whole mapping (a plane's span is taken from its
+// slice). The returned function unmaps them.
+func mappedPlanes(t testing.TB, pf *formats.PixelFormat, w, h, size int) (*formats.Frame, func()) {
+	t.Helper()
+	f := &formats.Frame{Format: pf, Width: w, Height: h}
+	var maps [][]byte
+	unmap := func() {
+		for _, m := range maps {
+			syscall.Munmap(m)
+		}
+	}
+	for i, p := range pf.Planes {
+		pw, _ := pf.PlaneSize(i, w, h)
+		mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		if err != nil {
+			unmap()
+			t.Fatal(err)
+		}
+		maps = append(maps, mem)
+		f.Planes = append(f.Planes, mem)
+		f.Strides = append(f.Strides, pw*p.BytesPerTexel)
+	}
+	return f, unmap
+}
+
 // unmap frees the memory. The imports made from it must have been forgotten.
 func (m *mapped) unmap(t testing.TB) {
 	t.Helper()

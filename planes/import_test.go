@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unsafe"
@@ -493,23 +492,8 @@ func TestDirectReason(t *testing.T) {
 	// on the H200: direct is possible (TestDirect samples such frames in place).
 	pf, _ := formats.Lookup("yuv420p")
 	const w, h = 1920, 1080
-	f := &formats.Frame{Format: pf, Width: w, Height: h}
-	var maps [][]byte
-	for i := range pf.Planes {
-		pw, _ := pf.PlaneSize(i, w, h)
-		mem, err := syscall.Mmap(-1, 0, w*h*3/2, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-		if err != nil {
-			t.Fatal(err)
-		}
-		maps = append(maps, mem)
-		f.Planes = append(f.Planes, mem) // the whole mapping: a plane's span is taken from its slice
-		f.Strides = append(f.Strides, pw)
-	}
-	defer func() {
-		for _, m := range maps {
-			syscall.Munmap(m)
-		}
-	}()
+	f, unmap := mappedPlanes(t, pf, w, h, pf.FrameBytes(w, h))
+	defer unmap()
 	im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
 	if err != nil {
 		t.Fatal(err)
