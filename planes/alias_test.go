@@ -4,13 +4,10 @@ import (
 	"image"
 	"testing"
 
-	vk "github.com/vulkan-go/vulkan"
-
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -76,7 +73,10 @@ func TestPlaneAliases(t *testing.T) {
 						t.Logf("%s %dx%d: %v: %v", pf.Name, w, h, how, err)
 						continue
 					}
-					got, loaded := renderBoth(t, conv, both, m.Frame, how)
+					got, loaded, err := renderPaths(t, conv, both, m.Frame, params, how, ycbcr.PathSampler, ycbcr.PathShader)
+					if err != nil {
+						t.Fatal(err)
+					}
 					if how == planes.UploadCopy && loaded.CPUBytes != both.StagedBytes() {
 						t.Errorf("copy: %d CPU bytes, want %d", loaded.CPUBytes, both.StagedBytes())
 					}
@@ -106,50 +106,4 @@ func TestPlaneAliases(t *testing.T) {
 	if aliased == 0 {
 		t.Fatal("no layout got plane aliases on this device")
 	}
-}
-
-// renderBoth loads f into im once and converts it through both paths in the same submission.
-func renderBoth(t *testing.T, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, how planes.Upload) (map[ycbcr.Path]*image.RGBA, planes.Loaded) {
-	t.Helper()
-	paths := []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader}
-	var targets []*present.Offscreen
-	var binds []*ycbcr.Binding
-	for _, path := range paths {
-		b, err := conv.Bind(im, params, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.Destroy()
-		target, err := conv.Dev.NewOffscreen(f.Width, f.Height)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer target.Destroy()
-		binds, targets = append(binds, b), append(targets, target)
-	}
-	var loaded planes.Loaded
-	var loadErr, drawErr error
-	err := conv.Dev.Submit(func(cb vk.CommandBuffer) {
-		if loaded, loadErr = im.Load(cb, f, how); loadErr != nil {
-			return
-		}
-		for i, b := range binds {
-			targets[i].Begin(cb)
-			if err := b.Draw(cb, targets[i]); err != nil && drawErr == nil {
-				drawErr = err
-			}
-			targets[i].End(cb)
-		}
-	})
-	im.Done()
-	for _, e := range []error{loadErr, err, drawErr} {
-		if e != nil {
-			t.Fatal(e)
-		}
-	}
-	out := map[ycbcr.Path]*image.RGBA{}
-	for i, path := range paths {
-		out[path] = targets[i].RGBA()
-	}
-	return out, loaded
 }

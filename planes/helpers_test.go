@@ -133,25 +133,43 @@ func (m *mapped) unmap(t testing.TB) {
 func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params, path ycbcr.Path,
 	how planes.Upload) (*image.RGBA, planes.Loaded, error) {
 	t.Helper()
-	b, err := conv.Bind(im, p, path)
-	if err != nil {
-		t.Fatal(err)
+	imgs, loaded, err := renderPaths(t, conv, im, f, p, how, path)
+	return imgs[path], loaded, err
+}
+
+// renderPaths loads f into im once and converts it through each of paths in the same submission,
+// each into its own offscreen target, read back. Only Load's error is returned; others fail t.
+func renderPaths(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params,
+	how planes.Upload, paths ...ycbcr.Path) (map[ycbcr.Path]*image.RGBA, planes.Loaded, error) {
+	t.Helper()
+	var binds []*ycbcr.Binding
+	var targets []*present.Offscreen
+	for _, path := range paths {
+		b, err := conv.Bind(im, p, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Destroy()
+		target, err := conv.Dev.NewOffscreen(f.Width, f.Height)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer target.Destroy()
+		binds, targets = append(binds, b), append(targets, target)
 	}
-	defer b.Destroy()
-	target, err := conv.Dev.NewOffscreen(f.Width, f.Height)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer target.Destroy()
 	var loaded planes.Loaded
 	var loadErr, drawErr error
-	err = conv.Dev.Submit(func(cb vk.CommandBuffer) {
+	err := conv.Dev.Submit(func(cb vk.CommandBuffer) {
 		if loaded, loadErr = im.Load(cb, f, how); loadErr != nil {
 			return
 		}
-		target.Begin(cb)
-		drawErr = b.Draw(cb, target)
-		target.End(cb)
+		for i, b := range binds {
+			targets[i].Begin(cb)
+			if err := b.Draw(cb, targets[i]); err != nil && drawErr == nil {
+				drawErr = err
+			}
+			targets[i].End(cb)
+		}
 	})
 	im.Done() // Submit waited for the fence
 	if loadErr != nil {
@@ -163,7 +181,11 @@ func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Fr
 	if err != nil {
 		t.Fatal(err)
 	}
-	return target.RGBA(), loaded, nil
+	out := map[ycbcr.Path]*image.RGBA{}
+	for i, path := range paths {
+		out[path] = targets[i].RGBA()
+	}
+	return out, loaded, nil
 }
 
 func oracleBounds(t testing.TB, dev *present.Device, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) []oracle.Bounds {
