@@ -207,12 +207,19 @@ type decoded struct {
 func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan struct{}) {
 	defer close(out)
 	gen := 0
+	// seekTo starts a new generation at s; false when the source failed (reported, loop ends).
+	seekTo := func(s float64) bool {
+		gen++
+		if err := p.src.Seek(s); err != nil {
+			out <- decoded{err: err, gen: gen}
+			return false
+		}
+		return true
+	}
 	for {
 		select {
 		case s := <-seek:
-			gen++
-			if err := p.src.Seek(s); err != nil {
-				out <- decoded{err: err, gen: gen}
+			if !seekTo(s) {
 				return
 			}
 		case <-quit:
@@ -232,9 +239,7 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 			// EOF: wait for a seek (backwards play continues) or quit.
 			select {
 			case s := <-seek:
-				gen++
-				if err := p.src.Seek(s); err != nil {
-					out <- decoded{err: err, gen: gen}
+				if !seekTo(s) {
 					return
 				}
 			case <-quit:
