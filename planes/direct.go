@@ -184,7 +184,6 @@ func (im *Image) loadDirect(cb vk.CommandBuffer, f *formats.Frame) (Loaded, erro
 		im.directs[key] = d
 	}
 	if !d.ready {
-		im.current = nil
 		if err := im.recordImport(cb, f); err != nil {
 			return Loaded{}, err
 		}
