@@ -22,12 +22,25 @@ targets=(
 	"./cmd/ycbcrplay FuzzParseArgs"  # the player's command line
 )
 
+# A bare "context deadline exceeded" with no failing input written is a race in Go's fuzzing
+# coordinator at the -fuzztime boundary (golang/go#51484, #75804), seen here once on a loaded
+# machine: it is run again, up to twice. A real finding always writes its input and fails at once.
+deadline_race() {
+	grep -q 'context deadline exceeded' <<<"$1" && ! grep -qE 'Failing input written|panic:|_test\.go:[0-9]+:' <<<"$1"
+}
+
 failed=0
 for t in "${targets[@]}"; do
 	read -r pkg name _ <<<"$t"
 	echo "== $name ($pkg, $FUZZTIME)"
-	out=$("$GO" test -run='^$' -fuzz="^${name}\$" -fuzztime="$FUZZTIME" "$pkg" 2>&1)
-	rc=$?
+	for try in 1 2 3; do
+		out=$("$GO" test -run='^$' -fuzz="^${name}\$" -fuzztime="$FUZZTIME" "$pkg" 2>&1)
+		rc=$?
+		if [ "$rc" = 0 ] || [ "$try" = 3 ] || ! deadline_race "$out"; then
+			break
+		fi
+		echo "fuzz: $name stopped on the fuzzing engine's deadline race, no input written: running it again"
+	done
 	if [ "$rc" != 0 ]; then
 		echo "$out" | tail -n 30
 		failed=1
