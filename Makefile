@@ -5,16 +5,29 @@ export PATH := $(dir $(GO)):$(PATH)
 BIN := bin
 OUT := out
 
-.PHONY: all deps build play test vet fmt-check shaders clean
+.PHONY: all deps build nowindow play test vet fmt-check shaders clean
 
 all: build
 
+# Every Go build links FFmpeg 7.1 statically from the prefix scripts/build-ffmpeg.sh makes; this puts
+# its pkg-config path (and the reference ffmpeg program's path) into the recipe's environment.
+FFMPEG_ENV = eval "$$(scripts/build-ffmpeg.sh --env)"
+
 deps:
 	@scripts/install-deps.sh
+	@scripts/build-ffmpeg.sh
 
+# bin/: the programs (FFmpeg linked in; ldd lists the C runtime and the window's X11 libraries) and
+# ffmpeg, the same build's reference program.
 build: deps
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/ ./cmd/...
+	@$(FFMPEG_ENV); $(GO) build -o $(BIN)/ ./cmd/... && cp -f "$$YCBCRKIT_FFMPEG" $(BIN)/ffmpeg
+
+# bin/nowindow/: the same programs without GLFW (-tags nowindow), for machines with no display server
+# and no X11 libraries (the GPU machines): ldd lists libc and libm only. Stripped, to travel light.
+nowindow: deps
+	@mkdir -p $(BIN)/nowindow
+	@$(FFMPEG_ENV); $(GO) build -tags nowindow -ldflags=-s -o $(BIN)/nowindow/ ./cmd/... && cp -f "$$YCBCRKIT_FFMPEG" $(BIN)/nowindow/ffmpeg
 
 # Plays the bundled clip: in a window when there is a display, headless otherwise; either way the
 # last frame goes to out/play.png and the figures (-stats) to the terminal.
@@ -27,7 +40,7 @@ test: deps
 	@scripts/test.sh
 
 vet:
-	$(GO) vet ./...
+	@$(FFMPEG_ENV); $(GO) vet ./...
 
 fmt-check:
 	@files=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$files" ]; then echo "gofmt needed: $$files"; exit 1; fi

@@ -10,6 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 FUZZTIME=${FUZZTIME:-7s}
+eval "$(scripts/build-ffmpeg.sh --env)"
 
 targets=(
 	"./formats FuzzParse"            # ParseMatrix/Range/ChromaLocation/Primaries/Transfer

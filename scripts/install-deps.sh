@@ -12,13 +12,15 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 
-# Packages from bookworm itself.
+# Packages from bookworm itself. FFmpeg's libraries are not among them: scripts/build-ffmpeg.sh
+# builds FFmpeg 7.1 from Debian 13's source (nasm, meson, ninja for it and dav1d; zlib for PNG).
+# Debian 12's ffmpeg program (5.1) stays for making test vectors and zscale references (zimg).
 PKGS=(
   pkg-config gcc make
   libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools
   glslc spirv-tools
-  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavfilter-dev
-  libavdevice-dev libswresample-dev libpostproc-dev ffmpeg
+  ffmpeg
+  nasm meson ninja-build xz-utils zlib1g-dev
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev
   xvfb xauth x11-apps
 )

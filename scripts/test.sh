@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 export PATH="$(dirname "$GO"):$PATH"
+# FFmpeg 7.1, static, from scripts/build-ffmpeg.sh (make deps builds it): pkg-config path and the
+# reference ffmpeg program.
+eval "$(scripts/build-ffmpeg.sh --env)"
+[ -x "$YCBCRKIT_FFMPEG" ] || { echo "error: FFmpeg 7.1 is not built: run make deps (scripts/build-ffmpeg.sh)" >&2; exit 1; }
 
 echo "== gofmt"
 bad=$(gofmt -l $(git ls-files '*.go') 2>/dev/null || true)
