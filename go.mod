@@ -3,7 +3,7 @@ module github.com/ycbcrkit/ycbcrkit
 go 1.26.8
 
 require (
-	github.com/asticode/go-astiav v0.16.0
+	github.com/asticode/go-astiav v0.39.0
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20260823155953-d41da22a9587
 	github.com/vulkan-go/vulkan v0.0.0-20221209234627-c0a353ae26c8
 )

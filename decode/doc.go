@@ -1,4 +1,4 @@
-// Package decode reads video with FFmpeg (through go-astiav v0.16.0 and the project's internal/avx)
+// Package decode reads video with FFmpeg (through go-astiav v0.39.0 on a static FFmpeg 7.1 and the project's internal/avx)
 // and hands out pictures in the layouts of the formats package, with their colour metadata resolved.
 //
 // It owns:

@@ -171,15 +171,6 @@ void avx_pool_install(AvxPool *p, AVCodecContext *avctx) {
 	// fill() serialises pool replacement with p->mu (av_buffer_pool_get is thread-safe itself).
 	avctx->opaque = p;
 	avctx->get_buffer2 = get_buffer2;
-#if FF_API_THREAD_SAFE_CALLBACKS
-	// FFmpeg 5.1 (libavcodec 59) still reads this deprecated flag: left at 0 it logs "Requested frame
-	// threading with a custom get_buffer2() implementation which is not marked as thread safe" for
-	// every decoder opened. The callback is thread-safe (the mutex above), so say so.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-	avctx->thread_safe_callbacks = 1;
-#pragma GCC diagnostic pop
-#endif
 }
 
 int avx_pool_alloc(AvxPool *p, AVFrame *dst, int format, int width, int height) {

@@ -1,4 +1,4 @@
-// C side of package avx: the FFmpeg details go-astiav v0.16.0 does not expose.
+// C side of package avx: the FFmpeg details go-astiav v0.39.0 does not expose.
 #ifndef YCBCRKIT_AVX_H
 #define YCBCRKIT_AVX_H
 
@@ -8,6 +8,13 @@
 #include <libavformat/avformat.h>
 #include <libavutil/frame.h>
 #include <libswscale/swscale.h>
+
+// The toolkit is built against FFmpeg 7.1 (libavcodec 61), linked statically from the prefix that
+// scripts/build-ffmpeg.sh makes. Without its pkg-config path cgo would compile silently against the
+// system's FFmpeg headers (Debian 12: 5.1), so a mismatch stops the build here.
+#if LIBAVCODEC_VERSION_MAJOR != 61 || LIBAVFORMAT_VERSION_MAJOR != 61 || LIBAVUTIL_VERSION_MAJOR != 59
+#error "ycbcrkit needs FFmpeg 7.1's headers: build with make, or eval \"$(scripts/build-ffmpeg.sh --env)\" first"
+#endif
 
 // Page size the Vulkan host-pointer import needs (minImportedHostPointerAlignment is 4096 on lavapipe
 // and on NVIDIA).

@@ -34,6 +34,8 @@ type Fields struct {
 	DecodeErrorFlags int // FF_DECODE_ERROR_*
 	KeyFrame         bool
 
+	// PktDuration is AVFrame.duration (FFmpeg 6.0 renamed pkt_duration): the frame's duration in the
+	// stream's time base, 0 when unknown.
 	PTS, BestEffortTimestamp, PktDuration int64
 	SARNum, SARDen                        int
 }
@@ -45,8 +47,8 @@ func ReadFields(f *astiav.Frame) Fields {
 		Width: int(c.width), Height: int(c.height), Format: int(c.format),
 		ColorRange: int(c.color_range), ColorSpace: int(c.colorspace), ColorPrimaries: int(c.color_primaries),
 		ColorTrc: int(c.color_trc), ChromaLocation: int(c.chroma_location),
-		Flags: int(c.flags), DecodeErrorFlags: int(c.decode_error_flags), KeyFrame: c.key_frame != 0,
-		PTS: int64(c.pts), BestEffortTimestamp: int64(c.best_effort_timestamp), PktDuration: int64(c.pkt_duration),
+		Flags: int(c.flags), DecodeErrorFlags: int(c.decode_error_flags), KeyFrame: c.flags&C.AV_FRAME_FLAG_KEY != 0,
+		PTS: int64(c.pts), BestEffortTimestamp: int64(c.best_effort_timestamp), PktDuration: int64(c.duration),
 		SARNum: int(c.sample_aspect_ratio.num), SARDen: int(c.sample_aspect_ratio.den),
 	}
 	for i := 0; i < 4; i++ {

@@ -1,7 +1,7 @@
 package avx
 
 /*
-#cgo pkg-config: libavcodec libavformat libavutil libswscale
+#cgo pkg-config: libavcodec libavformat libavutil libswscale libswresample
 #include "avx.h"
 */
 import "C"
@@ -15,18 +15,15 @@ import (
 	"github.com/asticode/go-astiav"
 )
 
-// go-astiav v0.16.0 wraps each FFmpeg struct in a Go struct whose first field is the C pointer, e.g.
+// go-astiav v0.39.0 gives CodecContext and Frame an UnsafePointer(), but not FormatContext, whose
+// wrapper is
 //
-//	type CodecContext struct { c *C.struct_AVCodecContext; hdc *HardwareDeviceContext }
+//	type FormatContext struct { c *C.AVFormatContext }
 //
-// and only Frame has UnsafePointer(). The pointer is read through unsafe from offset 0. That is safe
-// only while the layout holds, so it is checked once with reflect (field name, offset, pointer kind
-// and the cgo type name of the pointee); a different go-astiav fails with an error instead of
-// reading garbage. go.mod pins v0.16.0.
-var layoutErr = errors.Join(
-	checkLayout(reflect.TypeOf(astiav.CodecContext{}), "AVCodecContext"),
-	checkLayout(reflect.TypeOf(astiav.FormatContext{}), "AVFormatContext"),
-)
+// Its pointer is read through unsafe from offset 0. That is safe only while the layout holds, so it
+// is checked once with reflect (field name, offset, pointer kind and the cgo type name of the
+// pointee); a different go-astiav fails with an error instead of reading garbage. go.mod pins v0.39.0.
+var layoutErr = checkLayout(reflect.TypeOf(astiav.FormatContext{}), "AVFormatContext")
 
 func checkLayout(t reflect.Type, cName string) error {
 	if t.NumField() == 0 {
@@ -47,13 +44,10 @@ func firstPointer(wrapper unsafe.Pointer) unsafe.Pointer {
 }
 
 func codecContext(cc *astiav.CodecContext) (*C.AVCodecContext, error) {
-	if layoutErr != nil {
-		return nil, layoutErr
-	}
 	if cc == nil {
 		return nil, errors.New("avx: nil codec context")
 	}
-	p := (*C.AVCodecContext)(firstPointer(unsafe.Pointer(cc)))
+	p := (*C.AVCodecContext)(cc.UnsafePointer())
 	if p == nil {
 		return nil, errors.New("avx: codec context is freed")
 	}

@@ -43,7 +43,7 @@ func DiscardOthers(fc *astiav.FormatContext, keep int) error {
 }
 
 // FlushBuffers is avcodec_flush_buffers: drop the decoder's queued frames and references after a
-// seek. go-astiav v0.16.0 does not wrap it.
+// seek. go-astiav v0.39.0 does not wrap it.
 func FlushBuffers(cc *astiav.CodecContext) error {
 	c, err := codecContext(cc)
 	if err != nil {
