@@ -1,3 +1,5 @@
+//go:build !nowindow
+
 package window
 
 import "github.com/go-gl/glfw/v3.3/glfw"

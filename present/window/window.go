@@ -1,6 +1,5 @@
-// Package window is the GLFW window a player shows video in: its Vulkan surface, size, fullscreen
-// toggle and keys. It is apart from present so that headless programs (the conformance checker, the
-// GPU benchmark) link no windowing library.
+//go:build !nowindow
+
 package window
 
 import (
@@ -45,25 +44,6 @@ func Terminate() {
 		initialised = false
 	}
 }
-
-// Key is a key the player reacts to.
-type Key int
-
-// Keys, named for what the player does with them.
-const (
-	KeyNone Key = iota
-	KeySpace
-	KeyLeft
-	KeyRight
-	KeyUp
-	KeyDown
-	KeyPeriod
-	KeyP
-	KeyC
-	KeyI
-	KeyF
-	KeyQuit // q or Esc
-)
 
 var keyMap = map[glfw.Key]Key{
 	glfw.KeySpace: KeySpace, glfw.KeyLeft: KeyLeft, glfw.KeyRight: KeyRight, glfw.KeyUp: KeyUp,

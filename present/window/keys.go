@@ -1,0 +1,20 @@
+package window
+
+// Key is a key the player reacts to.
+type Key int
+
+// Keys, named for what the player does with them.
+const (
+	KeyNone Key = iota
+	KeySpace
+	KeyLeft
+	KeyRight
+	KeyUp
+	KeyDown
+	KeyPeriod
+	KeyP
+	KeyC
+	KeyI
+	KeyF
+	KeyQuit // q or Esc
+)
