@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/asticode/go-astiav"
 
@@ -39,7 +41,9 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             decoder's own page-aligned buffers (no CPU copy); auto: import where
                             the device and layout allow it
   -screenshot FILE.png      at exit, write the last presented frame as PNG: video size, cropped, RGB
-  -stats                    at exit, print one JSON object to stdout
+  -stats                    at exit, print one JSON object to stdout (frames, fps, paths and why,
+                            metadata, GPU and decode ms per frame, process CPU time, peak RSS)
+  -threads N                decoder threads (default: half the cores; the rest upload and draw)
   -matrix NAME -range tv|pc -chroma-loc NAME   override the stream's metadata (FFmpeg's names:
                             bt709, smpte170m, bt470bg, bt2020nc, smpte240m, ...; left, center,
                             topleft, top, bottomleft, bottom)
@@ -66,6 +70,7 @@ func fail(stderr io.Writer, err error) int {
 type options struct {
 	help, list, stats bool
 	ffmpegLog         bool   // -v: FFmpeg's own log on stderr
+	threads           int    // decoder threads; 0: half the cores
 	url, name         string // url "" means the bundled default clip; name is for titles and messages
 	cfg               player.Config
 }
@@ -93,6 +98,7 @@ func parseArgs(args []string) (options, error) {
 	dev := fs.Int("device", -1, "")
 	fs.BoolVar(&o.list, "list-devices", false, "")
 	validate := fs.Bool("validate", false, "")
+	fs.IntVar(&o.threads, "threads", 0, "")
 	fs.BoolVar(&o.ffmpegLog, "v", false, "")
 	// Flags may come before or after FILE, as with most players.
 	var inputs []string
@@ -137,6 +143,9 @@ func parseArgs(args []string) (options, error) {
 	}
 	if *frames < 0 {
 		return o, fmt.Errorf("bad -frames %d: must be ≥ 0", *frames)
+	}
+	if o.threads < 0 {
+		return o, fmt.Errorf("bad -threads %d: must be ≥ 0", o.threads)
 	}
 	if *matrix != "" {
 		m, err := formats.ParseMatrix(*matrix)
@@ -209,7 +218,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// Half the cores decode: the other half upload, convert and present (and on a software Vulkan
 	// device like lavapipe they render). On the 2-core VM this keeps 1080p playback as fast and
 	// peak RSS at 193 MB instead of 204 (fewer frame-thread contexts; docs/performance.md).
-	d, err := decode.Open(url, decode.Options{Threads: max(1, runtime.NumCPU()/2)})
+	threads := o.threads
+	if threads == 0 {
+		threads = max(1, runtime.NumCPU()/2)
+	}
+	d, err := decode.Open(url, decode.Options{Threads: threads})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -240,9 +253,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.stats {
 		enc := json.NewEncoder(stdout)
-		if err := enc.Encode(st); err != nil {
+		if err := enc.Encode(withProcess(st, threads)); err != nil {
 			return fail(stderr, err)
 		}
 	}
 	return 0
+}
+
+// processStats adds what the process as a whole spent to the player's figures: CPU time (user +
+// system, all threads: decoding, uploads, the driver's own threads) and peak resident memory, as
+// getrusage(2) counts them, so that runs can be compared with ffmpeg -benchmark's utime/stime/maxrss.
+type processStats struct {
+	*player.Stats
+	DecodeThreads int     `json:"decode_threads"`
+	CPUS          float64 `json:"cpu_s"`
+	CPUMsPerFrame float64 `json:"cpu_ms_per_frame"`
+	PeakRSSMB     float64 `json:"peak_rss_mb"`
+}
+
+func withProcess(st *player.Stats, threads int) processStats {
+	out := processStats{Stats: st, DecodeThreads: threads}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		out.CPUS = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+		out.PeakRSSMB = float64(ru.Maxrss) / 1024 // Linux reports KiB
+		if st.FramesDecoded > 0 {
+			out.CPUMsPerFrame = out.CPUS * 1000 / float64(st.FramesDecoded)
+		}
+	}
+	return out
 }
