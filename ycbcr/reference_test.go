@@ -3,18 +3,18 @@ package ycbcr_test
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/testvectors"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/zscale"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
-// example is ../shared/docs/ycbcr-example-4x2.json: the spec's worked example, computed by hand
-// from the Vulkan spec, not by this project.
+// example is testvectors/ycbcr-example-4x2.json (docs/ycbcr-math.md §8): the worked example,
+// computed by hand from the Vulkan spec's formulas, not by this project.
 type example struct {
 	Y       [][]uint16 `json:"plane0_Y"`
 	Cb, Cr  [][]uint16
@@ -27,12 +27,8 @@ type example struct {
 
 func loadExample(t *testing.T) example {
 	t.Helper()
-	raw, err := os.ReadFile("../../shared/docs/ycbcr-example-4x2.json")
-	if err != nil {
-		t.Fatalf("worked example: %v", err)
-	}
 	var ex example
-	if err := json.Unmarshal(raw, &ex); err != nil {
+	if err := json.Unmarshal(testvectors.Example4x2, &ex); err != nil {
 		t.Fatal(err)
 	}
 	return ex
