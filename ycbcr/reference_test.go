@@ -106,7 +106,7 @@ func TestWorkedExample(t *testing.T) {
 // TestAgainstZscale compares both paths with FFmpeg's zscale on random 4:2:0 and 4:2:2 frames for
 // every chroma location: the shader path at all six, the sampler path at those the device offers.
 // Shader path: the exact value rounded to 8 bits (0.5 LSB plus fp32 slack). Sampler path: 4 LSB,
-// the oracle's hardware slack at 8 bits (4·2^−8, ycbcr-oracle.md §5.4): lavapipe filters 8-bit
+// the oracle's hardware slack at 8 bits (4·2^−8, docs/ycbcr-math.md §5.4): lavapipe filters 8-bit
 // planes in 8-bit fixed point and the matrix amplifies that (measured 2.2 LSB). A half-sample siting
 // error on this noise is ~100 LSB.
 func TestAgainstZscale(t *testing.T) {
