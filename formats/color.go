@@ -234,9 +234,9 @@ func valid(names []string, v int) bool {
 	return v >= 0 && v < len(names) && names[v] != "" && names[v] != "reserved"
 }
 
-// Model maps the matrix to the sampler conversion's ycbcrModel (ycbcr-oracle.md §7.1). Vulkan has
-// only the BT.709, BT.601 and BT.2020 (non-constant-luminance) matrices and RGB identity; every other
-// matrix needs the shader path, and the error says why.
+// Model maps the matrix to the sampler conversion's ycbcrModel (docs/ycbcr-math.md §7.1). Vulkan
+// has only the BT.709, BT.601 and BT.2020 (non-constant-luminance) matrices and RGB identity; every
+// other matrix needs the shader path, and the error says why.
 func (m Matrix) Model() (Model, error) {
 	switch m {
 	case MatrixRGB:
@@ -289,8 +289,8 @@ func (m Matrix) Coefficients() (kr, kb float64, ok bool) {
 	return 0, 0, false
 }
 
-// Vulkan maps the range to ycbcrRange (ycbcr-oracle.md §7.2): FFmpeg's limited and full range are
-// exactly Vulkan's ITU_NARROW and ITU_FULL.
+// Vulkan maps the range to ycbcrRange (docs/ycbcr-math.md §7.2): FFmpeg's limited and full range
+// are exactly Vulkan's ITU_NARROW and ITU_FULL.
 func (r Range) Vulkan() (YcbcrRange, error) {
 	switch r {
 	case RangeLimited:
@@ -323,11 +323,12 @@ func (l ChromaLocation) Position() (x, y float64, err error) {
 }
 
 // Offsets maps the chroma location to the conversion's xChromaOffset and yChromaOffset for a layout
-// with the given subsampling (ycbcr-oracle.md §7.3). On a subsampled axis position 0 is COSITED_EVEN,
-// 0.5 is MIDPOINT and 1 (the bottom locations) has no Vulkan value: an error, the shader path must
-// take it. On an axis that is not subsampled the offset has no effect (samplers.adoc): CositedEven is
-// returned there. That is not a claim about device support: a checker must still verify that the
-// format supports COSITED or MIDPOINT (at least one is required for any conversion, VUID 01650).
+// with the given subsampling (docs/ycbcr-math.md §7.3). On a subsampled axis position 0 is
+// COSITED_EVEN, 0.5 is MIDPOINT and 1 (the bottom locations) has no Vulkan value: an error, the
+// shader path must take it. On an axis that is not subsampled the offset has no effect
+// (samplers.adoc): CositedEven is returned there. That is not a claim about device support: a
+// checker must still verify that the format supports COSITED or MIDPOINT (at least one is required
+// for any conversion, VUID 01650).
 func (l ChromaLocation) Offsets(log2w, log2h int) (x, y ChromaOffset, err error) {
 	px, py, err := l.Position()
 	if err != nil {

@@ -185,7 +185,7 @@ func TestColorStringParseRoundTrip(t *testing.T) {
 
 func second[T any](_ T, err error) error { return err }
 
-// TestMatrixToModel is ycbcr-oracle.md §7.1, row by row.
+// TestMatrixToModel is docs/ycbcr-math.md §7.1, row by row.
 func TestMatrixToModel(t *testing.T) {
 	for _, tc := range []struct {
 		ffmpeg string // AVColorSpace name
@@ -263,7 +263,7 @@ func TestCoefficients(t *testing.T) {
 	}
 }
 
-// TestRangeToVulkan is ycbcr-oracle.md §7.2.
+// TestRangeToVulkan is docs/ycbcr-math.md §7.2.
 func TestRangeToVulkan(t *testing.T) {
 	for _, tc := range []struct {
 		ffmpeg, vulkan string
@@ -289,8 +289,8 @@ func TestRangeToVulkan(t *testing.T) {
 	}
 }
 
-// TestChromaLocation is ycbcr-oracle.md §7.3: positions (xpos, ypos)/256 and the offsets for 4:2:0,
-// plus the 4:2:2 and 4:4:4 notes below that table.
+// TestChromaLocation is docs/ycbcr-math.md §7.3: positions (xpos, ypos)/256 and the offsets for
+// 4:2:0, plus the 4:2:2 and 4:4:4 notes below that table.
 func TestChromaLocation(t *testing.T) {
 	const cos, mid, none = "VK_CHROMA_LOCATION_COSITED_EVEN", "VK_CHROMA_LOCATION_MIDPOINT", ""
 	for _, tc := range []struct {

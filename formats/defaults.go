@@ -29,7 +29,7 @@ func (c Color) String() string {
 // except that yuvj* layouts force full range. pf may be nil (then it is treated as a subsampled,
 // non-JPEG Y′CbCr layout).
 //
-// The rule (ycbcr-oracle.md §7.2, §7.5):
+// The rule (docs/ycbcr-math.md §7.2, §7.5):
 //
 //   - Matrix: yuvj* → BT.601 (smpte170m): JPEG (JFIF, T.871) is BT.601, as libplacebo's
 //     pl_color_repr_jpeg. Otherwise BT.709 if width ≥ 1280 or height > 576, else BT.601 (smpte170m),

@@ -13,5 +13,5 @@
 //   - colour metadata (color.go) with FFmpeg's values and names, its mapping to the Vulkan enums with a
 //     reason for every value that has none, and the rule for unspecified values (defaults.go).
 //
-// The reference for every mapping is shared/docs/ycbcr-oracle.md §1, §2 and §7.
+// The reference for every mapping is docs/ycbcr-math.md §1, §2 and §7.
 package formats

@@ -6,7 +6,7 @@ import "fmt"
 // formats, shader textures, sources) follow one rule per layout family; the tests check every row
 // against vk.xml, vulkan_core.h and `ffmpeg -pix_fmts`.
 //
-// Sampler path (ycbcr-oracle.md §7.4):
+// Sampler path (docs/ycbcr-math.md §7.4):
 //   - 8-bit and 16-bit data map to the G8/G16 format of the same plane layout.
 //   - MSB-aligned 10/12-bit data (p010, p210, p410, y210) maps to the X6/X4 format as it is.
 //   - LSB-aligned 10/12-bit data (yuv420p10le, nv20le, ...) maps to the X6/X4 format after each word is

@@ -9,8 +9,9 @@ import (
 	"testing"
 )
 
-// rowWant is what a table row must say, typed from ycbcr-oracle.md §7.4 (sampler format, swizzle,
-// shift) and from FFmpeg's pixdesc (planes, subsampling, depth, alignment): not from the table code.
+// rowWant is what a table row must say, typed from docs/ycbcr-math.md §7.4 (sampler format,
+// swizzle, shift) and from FFmpeg's pixdesc (planes, subsampling, depth, alignment): not from the
+// table code.
 type rowWant struct {
 	planes, lw, lh, depth int
 	align                 Alignment

@@ -295,7 +295,8 @@ func (im *Image) initMulti(alias bool) error {
 			}
 			im.Textures = append(im.Textures, tex)
 			// One allocation at offset 0 serves both: the larger size, the common memory types
-			// (alignment holds at offset 0; see anchors.md on NVIDIA's larger alias alignment).
+			// (alignment holds at offset 0; NVIDIA may want a larger alignment for aliases: the
+			// Granite engine bumps it to 64 KiB when it aliases R8/R8G8 images onto planes).
 			ar := vkx.ImagePlaneMemoryRequirements(im.dev.Device, tex.Image, 0)
 			req.Size = max(req.Size, ar.Size)
 			req.MemoryTypeBits &= ar.MemoryTypeBits

@@ -32,7 +32,8 @@ bitexact=(-fflags +bitexact -flags:v +bitexact -map_metadata -1 -threads 1)
 probe8="geq=lum='16+219*(X+Y)/(W+H)':cb='if(mod(X+N,2),240,16)':cr='if(mod(Y,2),16,240)'"
 probe10="geq=lum='4*(16+219*(X+Y)/(W+H))':cb='if(mod(X+N,2),960,64)':cr='if(mod(Y,2),64,960)'"
 
-# zscale's names for FFmpeg's (ycbcr-oracle.md; zimg's matrixin/primariesin/transferin values).
+# zscale's names for FFmpeg's (docs/ycbcr-math.md §7.1, §10; zimg's matrixin/primariesin/transferin
+# values).
 zmatrix() { case $1 in bt709) echo 709 ;; smpte170m) echo 170m ;; bt470bg) echo 470bg ;; bt2020nc) echo 2020_ncl ;; *) echo "error: no zscale matrix for $1" >&2; exit 1 ;; esac; }
 zprim() { case $1 in bt709) echo 709 ;; smpte170m) echo 170m ;; bt470bg) echo 470bg ;; bt2020) echo 2020 ;; *) echo "error: no zscale primaries for $1" >&2; exit 1 ;; esac; }
 ztrc() { case $1 in bt709) echo 709 ;; smpte170m) echo 601 ;; bt2020-10) echo 2020_10 ;; *) echo "error: no zscale transfer for $1" >&2; exit 1 ;; esac; }

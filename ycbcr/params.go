@@ -65,7 +65,7 @@ func (c *ShaderConstants) Spec() [6]int32 {
 }
 
 // rangeExpansion returns, for n-bit codes normalised to code/(2^n−1), the scale and offset that give
-// Y′ and Cb/Cr (ycbcr-oracle.md §2.1, §2.2).
+// Y′ and Cb/Cr (docs/ycbcr-math.md §2.1, §2.2).
 func rangeExpansion(r formats.Range, n int) (ys, yo, cs, co float64, err error) {
 	max := math.Exp2(float64(n)) - 1
 	q := math.Exp2(float64(n - 8))
@@ -78,7 +78,7 @@ func rangeExpansion(r formats.Range, n int) (ys, yo, cs, co float64, err error) 
 	return 0, 0, 0, 0, fmt.Errorf("ycbcr: range %s: resolve first", r)
 }
 
-// matrixRows gives R′G′B′ from (Y′, Cb, Cr) (ycbcr-oracle.md §3.1, DFS inverse form).
+// matrixRows gives R′G′B′ from (Y′, Cb, Cr) (docs/ycbcr-math.md §3.1, DFS inverse form).
 func matrixRows(kr, kb float64) [3][3]float64 {
 	kg := 1 - kr - kb
 	return [3][3]float64{
@@ -89,8 +89,8 @@ func matrixRows(kr, kb float64) [3][3]float64 {
 }
 
 // chromaAxis maps a luma-normalised coordinate s to the chroma texture's: chroma sample 0 sits at
-// luma position pos, so u_c = (s·size − 0.5 − pos)/2^log2 + 0.5 in chroma texels (ycbcr-oracle.md
-// §4.2), divided by the chroma size, which is ⌈size/2^log2⌉ also for odd sizes.
+// luma position pos, so u_c = (s·size − 0.5 − pos)/2^log2 + 0.5 in chroma texels
+// (docs/ycbcr-math.md §4.2), divided by the chroma size, which is ⌈size/2^log2⌉ also for odd sizes.
 func chromaAxis(size, log2 int, pos float64) (scale, offset float64) {
 	if log2 == 0 {
 		return 1, 0

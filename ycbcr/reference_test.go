@@ -3,18 +3,18 @@ package ycbcr_test
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/testvectors"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/zscale"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
-// example is ../shared/docs/ycbcr-example-4x2.json: the spec's worked example, computed by hand
-// from the Vulkan spec, not by this project.
+// example is testvectors/ycbcr-example-4x2.json (docs/ycbcr-math.md §8): the worked example,
+// computed by hand from the Vulkan spec's formulas, not by this project.
 type example struct {
 	Y       [][]uint16 `json:"plane0_Y"`
 	Cb, Cr  [][]uint16
@@ -27,12 +27,8 @@ type example struct {
 
 func loadExample(t *testing.T) example {
 	t.Helper()
-	raw, err := os.ReadFile("../../shared/docs/ycbcr-example-4x2.json")
-	if err != nil {
-		t.Fatalf("worked example: %v", err)
-	}
 	var ex example
-	if err := json.Unmarshal(raw, &ex); err != nil {
+	if err := json.Unmarshal(testvectors.Example4x2, &ex); err != nil {
 		t.Fatal(err)
 	}
 	return ex
@@ -110,7 +106,7 @@ func TestWorkedExample(t *testing.T) {
 // TestAgainstZscale compares both paths with FFmpeg's zscale on random 4:2:0 and 4:2:2 frames for
 // every chroma location: the shader path at all six, the sampler path at those the device offers.
 // Shader path: the exact value rounded to 8 bits (0.5 LSB plus fp32 slack). Sampler path: 4 LSB,
-// the oracle's hardware slack at 8 bits (4·2^−8, ycbcr-oracle.md §5.4): lavapipe filters 8-bit
+// the oracle's hardware slack at 8 bits (4·2^−8, docs/ycbcr-math.md §5.4): lavapipe filters 8-bit
 // planes in 8-bit fixed point and the matrix amplifies that (measured 2.2 LSB). A half-sample siting
 // error on this noise is ~100 LSB.
 func TestAgainstZscale(t *testing.T) {

@@ -1,6 +1,7 @@
 // import.c: zero-copy uploads. Host memory imported with VK_EXT_external_memory_host (as a buffer, or
 // as the planes of a LINEAR image), and the per-frame copy recorder that avoids vulkan-go's
-// per-call allocations (stack-notes.md, pitfall 8).
+// per-call allocations (about 5 µs and 18 allocations per vk.CmdPipelineBarrier, against 0.5 µs for
+// a direct C call).
 #include "vkx.h"
 #include <pthread.h>
 #include <string.h>

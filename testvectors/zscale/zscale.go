@@ -1,7 +1,7 @@
 // Package zscale converts a frame with FFmpeg's zscale filter (zimg), an implementation independent
 // of this project, and returns its floating-point R′G′B′: the outside reference the GPU paths are
 // compared with. zimg reproduces Vulkan's implicit LINEAR reconstruction, range expansion and matrix
-// to float precision (docs in ../shared/docs/stack-notes.md, "An outside oracle").
+// to float precision (docs/ycbcr-math.md §10).
 package zscale
 
 import (

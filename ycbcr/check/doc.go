@@ -2,7 +2,7 @@
 // runs every Y′CbCr conversion setting the device offers through the sampler path (a
 // VkSamplerYcbcrConversion with an immutable sampler) and, where the settings match what it
 // implements, through the shader path, and compares every output pixel with the CPU oracle's
-// per-pixel bounds (ycbcr/oracle, docs/ycbcr-oracle.md §5.4).
+// per-pixel bounds (ycbcr/oracle, docs/ycbcr-math.md §5.4).
 //
 // The settings are the product of, per format in formats.MultiPlanarFormats that the device can
 // sample with a conversion and that the pixel-format table can make frames for:

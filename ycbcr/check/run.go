@@ -157,8 +157,8 @@ func Run(dev *present.Device, opts Options) (*Report, error) {
 }
 
 // mandatoryFormats must have mandatoryFeatures in optimal tiling on every device with
-// samplerYcbcrConversion (formats.adoc §formats-requiring-sampler-ycbcr-conversion; ycbcr-oracle.md
-// §6.2): the checker reports a device without them as failing.
+// samplerYcbcrConversion (formats.adoc §formats-requiring-sampler-ycbcr-conversion;
+// docs/ycbcr-math.md §6.2): the checker reports a device without them as failing.
 var mandatoryFormats = []formats.VkFormat{formats.VkG8_B8_R8_3Plane420Unorm, formats.VkG8_B8R8_2Plane420Unorm}
 
 var mandatoryFeatures = []struct {

@@ -156,9 +156,9 @@ func filterName(f vk.Filter) string {
 	return "NEAREST"
 }
 
-// location maps offsets on the subsampled axes to FFmpeg's chroma location (ycbcr-oracle.md §7.3):
-// (cos,mid) = left, (mid,mid) = center, (cos,cos) = topleft, (mid,cos) = top. An axis that is not
-// subsampled counts as MIDPOINT, so 4:2:2 gets left or center and 4:4:4 center.
+// location maps offsets on the subsampled axes to FFmpeg's chroma location (docs/ycbcr-math.md
+// §7.3): (cos,mid) = left, (mid,mid) = center, (cos,cos) = topleft, (mid,cos) = top. An axis that
+// is not subsampled counts as MIDPOINT, so 4:2:2 gets left or center and 4:4:4 center.
 func location(x, y formats.ChromaOffset, lw, lh int) formats.ChromaLocation {
 	xc := lw > 0 && x == formats.CositedEven
 	yc := lh > 0 && y == formats.CositedEven

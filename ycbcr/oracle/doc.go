@@ -10,7 +10,7 @@
 //     matrices that Vulkan cannot express (Params.XChromaPos/YChromaPos = 1, Params.Kr/Kb).
 //
 // The specification it implements is the project's digest of the Vulkan spec and the Khronos Data
-// Format Specification, docs/ycbcr-oracle.md (the sections cited below as §n are that file's):
+// Format Specification, docs/ycbcr-math.md (the sections cited below as §n are that file's):
 //
 //   - §0.1 order of operations: texel read (UNORM → float), the conversion's component swizzle,
 //     chroma reconstruction (implicit: part of texel filtering; explicit: per luma texel), then range
@@ -40,5 +40,5 @@
 //
 // FFmpeg's zscale filter (zimg) is an independent implementation of the same implicit LINEAR
 // reconstruction and conversion; the tests check the oracle against it for every FFmpeg chroma
-// location (docs/stack-notes.md "An outside oracle").
+// location (docs/ycbcr-math.md §10).
 package oracle

@@ -3,12 +3,10 @@ package oracle
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
-)
 
-// examplePath is the §8 worked example, as CI sees the shared docs from the package directory.
-const examplePath = "../../../shared/docs/ycbcr-example-4x2.json"
+	"github.com/ycbcrkit/ycbcrkit/testvectors"
+)
 
 type exampleDoc struct {
 	Y       [][]uint16 `json:"plane0_Y"`
@@ -28,12 +26,9 @@ type exampleDoc struct {
 
 func loadExample(t *testing.T) (*Picture, *exampleDoc) {
 	t.Helper()
-	raw, err := os.ReadFile(examplePath)
-	if err != nil {
-		t.Fatalf("the §8 example is required: %v", err)
-	}
+	// The §8 worked example, testvectors/ycbcr-example-4x2.json (embedded).
 	var d exampleDoc
-	if err := json.Unmarshal(raw, &d); err != nil {
+	if err := json.Unmarshal(testvectors.Example4x2, &d); err != nil {
 		t.Fatal(err)
 	}
 	if len(d.Y) != 2 || len(d.Y[0]) != 4 || len(d.Cb) != 1 || len(d.Cb[0]) != 2 || len(d.Cr) != 1 || len(d.Cr[0]) != 2 {

@@ -14,8 +14,8 @@ import (
 )
 
 // FFmpeg's zscale (zimg) implements implicit LINEAR chroma reconstruction, range expansion and the
-// matrix independently of this package (docs/stack-notes.md "An outside oracle"). Its float output
-// must match Image at every pixel, for every FFmpeg chroma location.
+// matrix independently of this package (docs/ycbcr-math.md §10). Its float output must match Image
+// at every pixel, for every FFmpeg chroma location.
 
 // zscaleTol is the agreement required with zscale's fp32 output. Measured max error: 1.4e−7 to
 // 2.1e−7 for every location, size and matrix (float32 rounding); a half-chroma-sample siting
