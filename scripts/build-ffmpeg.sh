@@ -30,7 +30,9 @@ DAV1D_VERSION=1.5.1-1                 # software AV1; bookworm's libdav1d-dev ha
 #                        file/pipe/http/tcp; swscale for layouts outside the table, swresample for sound,
 #                        libavfilter with bwdif for deinterlacing
 #  ffmpeg program        the reference decoder for tests and for the GPU machine: -f null, -f framemd5,
-#                        the filters its graph inserts (scale, format, aresample...), its encoders
+#                        the filters its graph inserts (scale, format, aresample...), its encoders,
+#                        h264/hevc_metadata and the common muxers, with which tests retag clips (no
+#                        re-encoding), ffv1 and png to make lossless clips where no other ffmpeg is
 #  --disable-debug       12 MB of archives instead of 71 MB
 FFMPEG_CONFIGURE=(
 	--enable-static --disable-shared --enable-pic --disable-debug --disable-doc
@@ -43,13 +45,13 @@ FFMPEG_CONFIGURE=(
 	--enable-demuxer=mov,matroska,mpegts,mpegps,avi,ivf,nut,yuv4mpegpipe,rawvideo,h264,hevc,m4v,mpegvideo,obu,flv
 	--enable-demuxer=image2,image2pipe,png_pipe,mjpeg,wav,mp3,ogg,flac,aac,ac3,eac3
 	--enable-parser=h264,hevc,vp8,vp9,av1,mpegvideo,mpeg4video,mjpeg,png,aac,mpegaudio,opus,vorbis,flac,ac3
-	--enable-bsf=h264_mp4toannexb,hevc_mp4toannexb,vp9_superframe_split,av1_frame_split,extract_extradata,null
+	--enable-bsf=h264_mp4toannexb,hevc_mp4toannexb,vp9_superframe_split,av1_frame_split,extract_extradata,null,h264_metadata,hevc_metadata
 	--enable-protocol=file,pipe,http,tcp
 	--enable-hwaccel=h264_vulkan,hevc_vulkan,av1_vulkan
 	--enable-filter=buffer,buffersink,abuffer,abuffersink,format,aformat,null,anull,scale,aresample
 	--enable-filter=bwdif,yadif,setpts,trim,atrim,hwdownload,hwupload,copy,fps
-	--enable-encoder=rawvideo,wrapped_avframe,pcm_s16le,pcm_f32le
-	--enable-muxer=null,framemd5,md5,framecrc,rawvideo,wav,s16le,f32le
+	--enable-encoder=rawvideo,wrapped_avframe,pcm_s16le,pcm_f32le,ffv1,png
+	--enable-muxer=null,framemd5,md5,framecrc,rawvideo,wav,s16le,f32le,matroska,mov,mp4,mpegts,h264,hevc,nut,ivf,yuv4mpegpipe,image2
 )
 # dav1d: a static library with no programs.
 DAV1D_MESON=(--default-library=static --buildtype=release -Denable_tools=false -Denable_tests=false -Denable_examples=false)
@@ -81,6 +83,15 @@ case "${1:-}" in
 *) echo "error: build-ffmpeg: unknown argument $1 (see the header of $0)" >&2; exit 2 ;;
 esac
 
+if [ -f "$PREFIX/.complete" ]; then exit 0; fi
+# One build at a time per cache (two `make test` in parallel, say): a second caller waits for the
+# first and then finds its prefix complete.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.lock"
+if ! flock -n 9; then
+	echo "build-ffmpeg: another build is running; waiting for it" >&2
+	flock 9
+fi
 if [ -f "$PREFIX/.complete" ]; then exit 0; fi
 
 for t in gcc make nasm meson ninja pkg-config xz; do

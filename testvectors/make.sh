@@ -10,6 +10,7 @@
 # manifest.
 #
 # Usage: testvectors/make.sh            (from anywhere; writes testvectors/media/)
+#        testvectors/make.sh changes    (changes.h264 only)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,6 +26,23 @@ echo "ffmpeg $ffver"
 ff=(ffmpeg -hide_banner -nostdin -loglevel error -y)
 # No encoder/muxer version strings, random Matroska UIDs or dates: same input, same bytes.
 bitexact=(-fflags +bitexact -flags:v +bitexact -map_metadata -1 -threads 1)
+
+# changes.h264 (not in the manifest: not one picture to compare): a raw H.264 stream whose size, then
+# chroma siting, change mid-way — 3 frames 64×48 top-left (x264 chromaloc 2), 3 frames 96×64
+# top-left, 3 frames 64×48 left (chromaloc 0) — for the tests of mid-stream changes.
+makechanges() {
+	local tmp i=0 seg
+	tmp=$(mktemp -d)
+	for seg in 64x48:2 96x64:2 64x48:0; do
+		"${ff[@]}" -f lavfi -i "testsrc2=s=${seg%:*}:r=25,format=yuv420p" -frames:v 3 "${bitexact[@]}" -c:v libx264 \
+			-bf 0 -x264-params "chromaloc=${seg#*:}" "$tmp/$i.h264"
+		i=$((i + 1))
+	done
+	cat "$tmp/0.h264" "$tmp/1.h264" "$tmp/2.h264" >changes.h264
+	rm -rf "$tmp"
+}
+if [ "${1:-}" = changes ]; then makechanges; exit 0; fi
+
 
 # Chroma-siting probe: a luma ramp, Cb alternating between the extremes of the narrow range along x
 # (and flipping every frame, so frames differ), Cr alternating along y. Reconstruction at the wrong
@@ -162,6 +180,8 @@ vector clip clip.y4m 64 48 yuv420p 5 "$(src 64 48 yuv420p "$probe8")" - pc cente
 # back to one), B-frames (so decode order differs from presentation order).
 vector default default.mkv 640 360 yuv420p 100 "testsrc2=s=640x360:r=25,format=yuv420p" bt709 tv left bt709 bt709 -- \
 	-c:v libx264 -preset medium -crf 20 -g 25 -bf 2
+
+makechanges
 
 {
 	printf '{\n  "ffmpeg": "%s",\n  "made_by": "testvectors/make.sh",\n  "vectors": [\n' "$ffver"

@@ -328,31 +328,11 @@ func TestRingOwnership(t *testing.T) {
 // is announced with the same generation (same sampler); the siting change with a new one, and the
 // listing's engine rebuilds its pipeline exactly then.
 func TestGenerationChange(t *testing.T) {
-	ffmpeg, err := exec.LookPath("ffmpeg")
-	if err != nil {
-		t.Fatal("ffmpeg is needed to make the test stream")
-	}
-	dir := t.TempDir()
-	var all []byte
-	// Top-left siting (x264 chromaloc 2) is COSITED on both axes, which every Y′CbCr device
+	// testvectors/make.sh made it: 3 frames 64×48 top-left, 3 frames 96×64 top-left, 3 frames 64×48
+	// left. Top-left siting (x264 chromaloc 2) is COSITED on both axes, which every Y′CbCr device
 	// samples; "left" (chromaloc 0) is MIDPOINT vertically: another conversion on devices that have
 	// MIDPOINT, the shader path on those that do not. Either way, a new immutable sampler.
-	segs := []struct {
-		w, h int
-		loc  string
-	}{{64, 48, "2"}, {96, 64, "2"}, {64, 48, "0"}}
-	for i, s := range segs {
-		p := filepath.Join(dir, strconv.Itoa(i)+".h264")
-		src := "testsrc2=s=" + strconv.Itoa(s.w) + "x" + strconv.Itoa(s.h) + ":r=25,format=yuv420p"
-		if out, err := exec.Command(ffmpeg, "-v", "error", "-f", "lavfi", "-i", src, "-frames:v", "3", "-c:v", "libx264",
-			"-bf", "0", "-x264-params", "chromaloc="+s.loc, p).CombinedOutput(); err != nil {
-			t.Fatalf("ffmpeg: %v: %s", err, out)
-		}
-		b, _ := os.ReadFile(p)
-		all = append(all, b...)
-	}
-	stream := filepath.Join(dir, "changes.h264")
-	os.WriteFile(stream, all, 0o644)
+	stream := "../testvectors/media/changes.h264"
 
 	dev := testDevice(t)
 	e := newTestEngine(t, dev, 32, 32)
@@ -450,12 +430,13 @@ type countingLock struct {
 
 func (l *countingLock) Lock() { l.Mutex.Lock(); l.n++ }
 
-// retag rewrites the H.264 chroma_sample_loc_type of a clip (no re-encoding).
+// retag rewrites the H.264 chroma_sample_loc_type of a clip (no re-encoding), with the ffmpeg
+// program of the project's own FFmpeg build (it travels to the GPU machines with the tests).
 func retag(t *testing.T, in string, loc int) string {
 	t.Helper()
-	ffmpeg, err := exec.LookPath("ffmpeg")
-	if err != nil {
-		t.Fatal("ffmpeg is needed to retag the clip")
+	ffmpeg := os.Getenv("YCBCRKIT_FFMPEG")
+	if ffmpeg == "" {
+		t.Fatal("YCBCRKIT_FFMPEG is unset: run the tests with make test, or eval \"$(scripts/build-ffmpeg.sh --env)\" first")
 	}
 	out := filepath.Join(t.TempDir(), "retagged.mkv")
 	if b, err := exec.Command(ffmpeg, "-v", "error", "-i", in, "-c", "copy", "-bsf:v",

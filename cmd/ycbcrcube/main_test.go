@@ -60,9 +60,10 @@ func writeClip(t *testing.T) string {
 // own "left" siting needs MIDPOINT vertically, which lavapipe lacks: it takes the fallback there.
 func topLeftClip(t *testing.T) string {
 	t.Helper()
-	ffmpeg, err := exec.LookPath("ffmpeg")
-	if err != nil {
-		t.Fatal("ffmpeg is needed to retag the clip")
+	// The project's own FFmpeg build's program: it travels to the GPU machines with the tests.
+	ffmpeg := os.Getenv("YCBCRKIT_FFMPEG")
+	if ffmpeg == "" {
+		t.Fatal("YCBCRKIT_FFMPEG is unset: run the tests with make test, or eval \"$(scripts/build-ffmpeg.sh --env)\" first")
 	}
 	out := filepath.Join(t.TempDir(), "topleft.mkv")
 	if b, err := exec.Command(ffmpeg, "-v", "error", "-i", writeClip(t), "-c", "copy", "-bsf:v",

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,10 +52,17 @@ func play(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // vector's known metadata, an independent implementation). Shader path: 1 LSB (zscale rounds its
 // own float result to 8 bits); sampler path: 4 LSB, the oracle's hardware slack at 8 bits. A
 // half-pixel siting error or a wrong matrix moves these strongly coloured pictures by far more.
+//
+// YCBCRKIT_SAMPLER_LIMIT tightens the sampler path's limit for a device known to filter more
+// precisely (scripts/device/player.sh sets 2 on NVIDIA, whose worst difference from exact is 0.56 LSB
+// in docs/conformance/nvidia-h200.md); it can only lower the 4, never raise it.
 func TestVectorsMatchZscale(t *testing.T) {
 	dev := vktest.Open(t) // the device the runs below will pick, checked for Y′CbCr support
 	dir := t.TempDir()
 	limits := map[string]float64{"shader": 1, "sampler": 4}
+	if v, err := strconv.ParseFloat(os.Getenv("YCBCRKIT_SAMPLER_LIMIT"), 64); err == nil && v > 0 && v < limits["sampler"] {
+		limits["sampler"] = v
+	}
 	sampled := 0
 	for _, v := range pictest.Vectors(t, mediaDir) {
 		want := pictest.ReadPNG(t, filepath.Join(mediaDir, v.PNG))
