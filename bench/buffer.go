@@ -6,9 +6,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -30,7 +30,7 @@ type BufferResult struct {
 // bufferSlot is one frame in flight of the buffer loop.
 type bufferSlot struct {
 	bind  *ycbcr.BufferBinding
-	out   *present.Buffer
+	out   *gpu.Buffer
 	frame planes.ImportedFrame
 	cb    vk.CommandBuffer
 	fence vk.Fence
@@ -172,7 +172,7 @@ func (r *runner) bufferEndToEnd(slots []*bufferSlot, frames []*formats.Frame, im
 			return err
 		},
 		func(k, i int) error {
-			if err := present.Begin(slots[k].cb); err != nil {
+			if err := gpu.Begin(slots[k].cb); err != nil {
 				return err
 			}
 			return imp.Import(frames[i%len(frames)], &slots[k].frame)

@@ -6,14 +6,14 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // computeSlot is one image set's storage target and compute binding.
 type computeSlot struct {
-	tgt  *present.Offscreen
+	tgt  *gpu.Offscreen
 	bind *ycbcr.ComputeBinding
 }
 
@@ -94,7 +94,7 @@ func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Pa
 		func(k int) error { return r.wait(slots[k]) },
 		func(k, i int) error {
 			s := slots[k]
-			if err := present.Begin(s.cb); err != nil {
+			if err := gpu.Begin(s.cb); err != nil {
 				return err
 			}
 			l, err := s.img.Load(s.cb, frames[i%len(frames)], planes.UploadAuto)

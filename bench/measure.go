@@ -9,8 +9,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -110,7 +110,7 @@ type EndToEnd struct {
 }
 
 type runner struct {
-	dev  *present.Device
+	dev  *gpu.Device
 	conv *ycbcr.Converter
 	bp   *ycbcr.BufferPath // made by the first measureBuffer
 	o    *Options
@@ -394,14 +394,14 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 	}
 	defer q.destroy()
 	timed := make([]bool, len(slots))
-	var cpu, gpu []float64
+	var cpu, gpuMs []float64
 	collect := func(k int) error {
 		if !timed[k] {
 			return nil
 		}
 		timed[k] = false
 		iv, err := q.intervals(k, 1)
-		gpu = append(gpu, iv...)
+		gpuMs = append(gpuMs, iv...)
 		return err
 	}
 	// Warm-up covers every set once: the first write into a fresh staging buffer may fault its pages
@@ -421,7 +421,7 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 			return err
 		}
 		stage := time.Since(t0)
-		if err := present.Begin(s.cb); err != nil {
+		if err := gpu.Begin(s.cb); err != nil {
 			return err
 		}
 		q.reset(s.cb, k, 1)
@@ -447,7 +447,7 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 	}
 	u := &pr.Upload
 	u.Bytes = res.FrameBytes
-	u.StageCPU, u.CopyGPU = summarize(cpu), summarize(gpu)
+	u.StageCPU, u.CopyGPU = summarize(cpu), summarize(gpuMs)
 	staged := int64(slots[0].img.StagedBytes())
 	if pr == &res.Sampler || !res.Sampler.Available {
 		res.StagedBytes = staged
@@ -545,7 +545,7 @@ func (r *runner) endToEnd(slots []*slot, frames []*formats.Frame, e *EndToEnd) e
 		func(k, i int) error { return slots[k].img.Stage(frames[i%len(frames)]) },
 		func(k, _ int) error {
 			s := slots[k]
-			if err := present.Begin(s.cb); err != nil {
+			if err := gpu.Begin(s.cb); err != nil {
 				return err
 			}
 			s.img.RecordUpload(s.cb)

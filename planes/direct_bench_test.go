@@ -7,8 +7,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -22,7 +22,7 @@ import (
 //
 //	go test -run '^$' -bench DirectDraw ./planes
 func BenchmarkDirectDraw(b *testing.B) {
-	dev, err := present.Open(present.Options{Index: -1})
+	dev, err := gpu.Open(gpu.Options{Index: -1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
@@ -143,7 +143,7 @@ func renderPaths(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *forma
 	how planes.Upload, paths ...ycbcr.Path) (map[ycbcr.Path]*image.RGBA, planes.Loaded, error) {
 	t.Helper()
 	var binds []*ycbcr.Binding
-	var targets []*present.Offscreen
+	var targets []*gpu.Offscreen
 	for _, path := range paths {
 		b, err := conv.Bind(im, p, path)
 		if err != nil {
@@ -188,7 +188,7 @@ func renderPaths(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *forma
 	return out, loaded, nil
 }
 
-func oracleBounds(t testing.TB, dev *present.Device, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) []oracle.Bounds {
+func oracleBounds(t testing.TB, dev *gpu.Device, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) []oracle.Bounds {
 	t.Helper()
 	prm, err := ycbcr.OracleParams(f.Format, p)
 	if err != nil {

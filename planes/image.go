@@ -6,8 +6,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // Paths selects which images an Image holds.
@@ -49,10 +49,10 @@ type Image struct {
 	Aliased     bool
 	AliasReason string
 
-	staging *present.Buffer
+	staging *gpu.Buffer
 	layout  []stagedPlane
 	shifted []stagedPlane // LSB layouts: the sampler path's copy, shifted into the X6/X4 container
-	dev     *present.Device
+	dev     *gpu.Device
 
 	// Recording (load.go): every image an upload writes, the copy path's regions computed once, and
 	// scratch for the import path's regions, so that steady-state frames allocate nothing.
@@ -103,7 +103,7 @@ func texelBytes(pf *formats.PixelFormat, t formats.Texture) int {
 
 // New creates the images for a width×height picture of layout pf, and the staging buffer that
 // uploads go through.
-func New(dev *present.Device, pf *formats.PixelFormat, width, height int, paths Paths) (*Image, error) {
+func New(dev *gpu.Device, pf *formats.PixelFormat, width, height int, paths Paths) (*Image, error) {
 	if paths.Sampler && pf.VkFormat == 0 {
 		return nil, fmt.Errorf("planes: %s cannot use the sampler path: %s", pf.Name, pf.NoSamplerReason)
 	}

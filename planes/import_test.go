@@ -14,10 +14,10 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -34,7 +34,7 @@ func TestParseUpload(t *testing.T) {
 	}
 }
 
-func newConverter(t *testing.T) (*present.Device, *ycbcr.Converter) {
+func newConverter(t *testing.T) (*gpu.Device, *ycbcr.Converter) {
 	dev := vktest.Open(t)
 	conv, err := ycbcr.NewConverter(dev)
 	if err != nil {
@@ -290,7 +290,7 @@ func TestImportCache1000Frames(t *testing.T) {
 						t.Fatalf("frame %d: %d CPU bytes, differs from the copy path at %s", n, l.CPUBytes, d)
 					}
 					// render waited for its own submission; signal the slot's fence with an empty one.
-					if err := present.Begin(s.cb); err != nil {
+					if err := gpu.Begin(s.cb); err != nil {
 						t.Fatal(err)
 					}
 					if err := dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
@@ -298,7 +298,7 @@ func TestImportCache1000Frames(t *testing.T) {
 					}
 					continue
 				}
-				if err := present.Begin(s.cb); err != nil {
+				if err := gpu.Begin(s.cb); err != nil {
 					t.Fatal(err)
 				}
 				l, err := s.im.Load(s.cb, f, planes.UploadImport)
@@ -429,7 +429,7 @@ func TestLoadAllocatesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, how := range []planes.Upload{planes.UploadCopy, planes.UploadImport, planes.UploadAuto} {
-			if err := present.Begin(cb); err != nil {
+			if err := gpu.Begin(cb); err != nil {
 				t.Fatal(err)
 			}
 			load := func() {

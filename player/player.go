@@ -12,6 +12,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
@@ -69,11 +70,11 @@ type Stats struct {
 type Player struct {
 	cfg   Config
 	src   Source
-	dev   *present.Device
+	dev   *gpu.Device
 	rend  *Renderer
 	win   *window.Window
 	swap  *present.Swapchain
-	off   *present.Offscreen
+	off   *gpu.Offscreen
 	done  []vk.Semaphore // per swapchain image: rendering finished
 	stats Stats
 	last  *Frame
@@ -127,7 +128,7 @@ func (p *Player) play() error {
 }
 
 func (p *Player) open() error {
-	opts := present.Options{Index: p.cfg.Device, Validation: p.cfg.Validate}
+	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate}
 	if !p.cfg.Headless {
 		exts, err := window.Init()
 		if err != nil {
@@ -135,7 +136,7 @@ func (p *Player) open() error {
 		}
 		opts.InstanceExtensions, opts.Swapchain = exts, true
 	}
-	dev, err := present.Open(opts)
+	dev, err := gpu.Open(opts)
 	if err != nil {
 		return err
 	}
@@ -168,7 +169,7 @@ func (p *Player) openOutput(f *Frame) error {
 	}
 	p.win = win
 	fw, fh := win.Size()
-	if p.swap, err = p.dev.NewSwapchain(win.Surface, fw, fh, p.cfg.Untimed); err != nil {
+	if p.swap, err = present.NewSwapchain(p.dev, win.Surface, fw, fh, p.cfg.Untimed); err != nil {
 		return err
 	}
 	for range p.swap.Images {

@@ -6,9 +6,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -74,7 +74,7 @@ type slot struct {
 	done     func()
 	bindings map[ycbcr.Path]*ycbcr.Binding
 	// diff mode: each path's picture at the video's size, and the difference pass over them
-	pictures map[ycbcr.Path]*present.Offscreen
+	pictures map[ycbcr.Path]*gpu.Offscreen
 	diff     *ycbcr.Binding
 	cb       vk.CommandBuffer
 	fence    vk.Fence
@@ -83,7 +83,7 @@ type slot struct {
 
 // Renderer uploads frames and draws them through a conversion path into a target.
 type Renderer struct {
-	Dev  *present.Device
+	Dev  *gpu.Device
 	Conv *ycbcr.Converter
 
 	Choice  PathChoice
@@ -94,7 +94,7 @@ type Renderer struct {
 	Key        ycbcr.Key // the sampler path's conversion, when it is used
 
 	// Timer measures each frame's upload and conversion on the GPU (nil without timestamps).
-	Timer *present.GPUTimer
+	Timer *gpu.GPUTimer
 	// Upload is how planes reach the GPU; Loaded says what the last frame used and why.
 	Upload   planes.Upload
 	Loaded   planes.Loaded
@@ -111,7 +111,7 @@ type Renderer struct {
 }
 
 // NewRenderer prepares the conversion paths and frame slots.
-func NewRenderer(dev *present.Device, choice PathChoice, compare Compare, upload planes.Upload) (*Renderer, error) {
+func NewRenderer(dev *gpu.Device, choice PathChoice, compare Compare, upload planes.Upload) (*Renderer, error) {
 	conv, err := ycbcr.NewConverter(dev)
 	if err != nil {
 		return nil, err
@@ -122,7 +122,7 @@ func NewRenderer(dev *present.Device, choice PathChoice, compare Compare, upload
 		return nil, err
 	}
 	for i := 0; i < framesInFlight; i++ {
-		s := &slot{bindings: map[ycbcr.Path]*ycbcr.Binding{}, pictures: map[ycbcr.Path]*present.Offscreen{}}
+		s := &slot{bindings: map[ycbcr.Path]*ycbcr.Binding{}, pictures: map[ycbcr.Path]*gpu.Offscreen{}}
 		if s.cb, err = dev.NewCommandBuffer(); err == nil {
 			if s.fence, err = dev.NewFence(true); err == nil {
 				s.acquired, err = dev.NewSemaphore()
@@ -226,7 +226,7 @@ func (r *Renderer) resetImporter() error {
 		r.importer.Destroy()
 		r.importer = nil
 	}
-	if r.Upload == planes.UploadCopy || !r.Dev.Extensions[present.ExtExternalMemoryHost] {
+	if r.Upload == planes.UploadCopy || !r.Dev.Extensions[gpu.ExtExternalMemoryHost] {
 		return nil
 	}
 	imp, err := planes.NewImporter(r.Dev, planes.DefaultImportCapacity)
@@ -326,7 +326,7 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 	if err != nil {
 		return err
 	}
-	if err := present.Begin(s.cb); err != nil {
+	if err := gpu.Begin(s.cb); err != nil {
 		return err
 	}
 	r.Timer.Start(s.cb, si)
@@ -339,8 +339,8 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 		// Each path into its own picture, then their difference into the target.
 		for _, path := range r.paths() {
 			o := s.pictures[path]
-			present.BeginPass(s.cb, o.RenderPass, o.Framebuffer, o.Width, o.Height)
-			present.SetViewport(s.cb, 0, 0, o.Width, o.Height)
+			gpu.BeginPass(s.cb, o.RenderPass, o.Framebuffer, o.Width, o.Height)
+			gpu.SetViewport(s.cb, 0, 0, o.Width, o.Height)
 			if err := s.bindings[path].Draw(s.cb, o); err != nil {
 				return err
 			}
@@ -348,7 +348,7 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 		}
 		w, h := t.begin(s.cb)
 		x, y, vw, vh := Letterbox(w, h, aspect)
-		present.SetViewport(s.cb, x, y, vw, vh)
+		gpu.SetViewport(s.cb, x, y, vw, vh)
 		if err := s.diff.Draw(s.cb, t); err != nil {
 			return err
 		}

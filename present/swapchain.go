@@ -6,6 +6,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
@@ -29,7 +30,7 @@ type Swapchain struct {
 	Suboptimal bool
 	// Immediate asks for a present mode without vertical sync (MAILBOX, else IMMEDIATE).
 	Immediate bool
-	dev       *Device
+	dev       *gpu.Device
 }
 
 // Pass is the render pass drawing into the swapchain and its colour format.
@@ -37,7 +38,7 @@ func (s *Swapchain) Pass() (vk.RenderPass, vk.Format) { return s.RenderPass, s.F
 
 // NewSwapchain creates a swapchain for surface of about width×height (the surface's own extent wins
 // when it has one).
-func (d *Device) NewSwapchain(surface vk.Surface, width, height int, immediate bool) (*Swapchain, error) {
+func NewSwapchain(d *gpu.Device, surface vk.Surface, width, height int, immediate bool) (*Swapchain, error) {
 	var ok vk.Bool32
 	vk.GetPhysicalDeviceSurfaceSupport(d.Physical, d.QueueFamily, surface, &ok)
 	if ok == vk.False {

@@ -6,8 +6,8 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // Frame is one picture handed to the engine for one of its frames. Give it back with Done once the
@@ -218,15 +218,15 @@ func (t *Texture) upload(s *slot, sem vk.Semaphore) error {
 	if err != nil {
 		return err
 	}
-	if err := present.Begin(cb); err != nil {
+	if err := gpu.Begin(cb); err != nil {
 		t.cbs = append(t.cbs, cb)
 		return err
 	}
 	s.img.RecordUpload(cb)
 	if s.conv.path == PathShader {
 		r := s.rgba
-		present.BeginPass(cb, r.rp, r.fb, r.width, r.height)
-		present.SetViewport(cb, 0, 0, r.width, r.height)
+		gpu.BeginPass(cb, r.rp, r.fb, r.width, r.height)
+		gpu.SetViewport(cb, 0, 0, r.width, r.height)
 		// The first draw of these constants creates the shader path's pipeline; ycbcr makes it
 		// in C (vkx), out of reach of vulkan-go's finalizer problem, so nothing waits for it.
 		err = s.draw.Draw(cb, r)

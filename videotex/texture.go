@@ -9,8 +9,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -113,7 +113,7 @@ type Stats struct {
 // Texture is a video playing into images the engine samples. Its methods are safe for concurrent
 // use, but see the package documentation for which of them submit to the queue.
 type Texture struct {
-	dev  *present.Device // wraps the engine's device; Release, never Close
+	dev  *gpu.Device // wraps the engine's device; Release, never Close
 	ed   EngineDevice
 	opts Options
 	dec  *decode.Decoder
@@ -168,7 +168,7 @@ func open(ed EngineDevice, url string, opts Options) (*Texture, error) {
 	if opts.OpenTimeout <= 0 {
 		opts.OpenTimeout = 10 * time.Second
 	}
-	pd, err := present.Wrap(ed.Instance, ed.Physical, ed.Device, ed.Queue, ed.QueueFamily, ed.Extensions)
+	pd, err := gpu.Wrap(ed.Instance, ed.Physical, ed.Device, ed.Queue, ed.QueueFamily, ed.Extensions)
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,10 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -95,7 +95,7 @@ func TestEngineOwnedDevice(t *testing.T) {
 	app := &vk.ApplicationInfo{SType: vk.StructureTypeApplicationInfo, PApplicationName: "engine\x00",
 		PEngineName: "engine\x00", ApiVersion: vk.MakeVersion(1, 1, 0)}
 	ici := &vk.InstanceCreateInfo{SType: vk.StructureTypeInstanceCreateInfo, PApplicationInfo: app,
-		EnabledLayerCount: 1, PpEnabledLayerNames: []string{present.ValidationLayer + "\x00"},
+		EnabledLayerCount: 1, PpEnabledLayerNames: []string{gpu.ValidationLayer + "\x00"},
 		EnabledExtensionCount: 1, PpEnabledExtensionNames: []string{"VK_EXT_debug_utils\x00"}}
 	var inst vk.Instance
 	if r := vk.CreateInstance(ici, nil, &inst); r != vk.Success {
@@ -165,7 +165,7 @@ func TestEngineOwnedDevice(t *testing.T) {
 	ed := videotex.EngineDevice{Instance: inst, Physical: pd, Device: device, Queue: queue, QueueFamily: family, Extensions: exts}
 
 	// The engine's helpers (offscreen target, command buffers) come from a wrap of its own device.
-	helper, err := present.Wrap(inst, pd, device, queue, family, exts)
+	helper, err := gpu.Wrap(inst, pd, device, queue, family, exts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,11 +8,11 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
@@ -20,7 +20,7 @@ import (
 
 // frameBuffers copies f's planes into host-visible storage buffers, lead bytes into each and rows
 // pad bytes longer than f's, as a decoder's buffers would lie.
-func frameBuffers(t testing.TB, dev *present.Device, f *formats.Frame, lead, pad int) (bufs []*present.Buffer, handles [3]uint64, offs [3]uint64, strides [3]int) {
+func frameBuffers(t testing.TB, dev *gpu.Device, f *formats.Frame, lead, pad int) (bufs []*gpu.Buffer, handles [3]uint64, offs [3]uint64, strides [3]int) {
 	t.Helper()
 	for i, p := range f.Planes {
 		rows := (len(p) + f.Strides[i] - 1) / f.Strides[i]
@@ -41,7 +41,7 @@ func frameBuffers(t testing.TB, dev *present.Device, f *formats.Frame, lead, pad
 }
 
 // convertBuffer runs f through the buffer path and reads the packed RGBA8 output back.
-func convertBuffer(t testing.TB, dev *present.Device, bp *ycbcr.BufferPath, f *formats.Frame, p ycbcr.Params, lead, pad int) *image.RGBA {
+func convertBuffer(t testing.TB, dev *gpu.Device, bp *ycbcr.BufferPath, f *formats.Frame, p ycbcr.Params, lead, pad int) *image.RGBA {
 	t.Helper()
 	b, err := bp.Bind(f.Format, f.Width, f.Height, p, false)
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // Path names a conversion path.
@@ -24,13 +24,13 @@ func (p Path) String() string { return [...]string{"sampler", "shader"}[p] }
 // Converter converts single frames offscreen and reads them back: for tests, the conformance checker
 // and headless demos. Playback keeps images and bindings across frames instead.
 type Converter struct {
-	Dev    *present.Device
+	Dev    *gpu.Device
 	Cache  *Cache
 	Shader *ShaderPath
 }
 
 // NewConverter prepares both paths on dev.
-func NewConverter(dev *present.Device) (*Converter, error) {
+func NewConverter(dev *gpu.Device) (*Converter, error) {
 	sp, err := NewShaderPath(dev)
 	if err != nil {
 		return nil, err

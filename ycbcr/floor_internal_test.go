@@ -7,9 +7,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 )
@@ -24,7 +24,7 @@ import (
 //
 //	go test -run '^$' -bench Floor -benchtime 20x ./ycbcr
 func BenchmarkFloor(b *testing.B) {
-	dev, err := present.Open(present.Options{Index: -1})
+	dev, err := gpu.Open(gpu.Options{Index: -1})
 	if err != nil {
 		b.Fatalf("no usable Vulkan device: %v", err)
 	}

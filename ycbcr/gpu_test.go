@@ -4,15 +4,15 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
-func tolerance(dev *present.Device, pf *formats.PixelFormat, path ycbcr.Path) oracle.Tolerance {
+func tolerance(dev *gpu.Device, pf *formats.PixelFormat, path ycbcr.Path) oracle.Tolerance {
 	sub := int(dev.Limits.SubTexelPrecisionBits)
 	var tol oracle.Tolerance
 	if path == ycbcr.PathSampler {

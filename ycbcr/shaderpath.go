@@ -5,8 +5,8 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -21,11 +21,11 @@ type ShaderPath struct {
 	pipes     pipelines
 	pool      vk.DescriptorPool
 	compute   *computeKit // made by the first BindCompute
-	dev       *present.Device
+	dev       *gpu.Device
 }
 
 // NewShaderPath creates the sampler, layouts and descriptor pool of the shader path.
-func NewShaderPath(dev *present.Device) (*ShaderPath, error) {
+func NewShaderPath(dev *gpu.Device) (*ShaderPath, error) {
 	sp := &ShaderPath{dev: dev}
 	if err := sp.init(); err != nil {
 		sp.Destroy()

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
@@ -95,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		args = fs.Args()[1:]
 	}
 	if *list {
-		if err := present.PrintDevices(stdout); err != nil {
+		if err := gpu.PrintDevices(stdout); err != nil {
 			return fail(stderr, err)
 		}
 		return 0
@@ -155,11 +155,11 @@ func parseSize(s string) (int, int, error) {
 	return wi, hi, nil
 }
 
-// play opens the device (standing in for the engine's own device creation: present.Open enables
+// play opens the device (standing in for the engine's own device creation: gpu.Open enables
 // what videotex.Requirements asks for, which is checked), the texture and the output, and runs the
 // frame loop.
 func play(cfg config, stdout, stderr io.Writer) (err error) {
-	opts := present.Options{Index: cfg.device, Validation: cfg.validate}
+	opts := gpu.Options{Index: cfg.device, Validation: cfg.validate}
 	if !cfg.headless {
 		exts, err := window.Init()
 		if err != nil {
@@ -168,7 +168,7 @@ func play(cfg config, stdout, stderr io.Writer) (err error) {
 		defer window.Terminate()
 		opts.InstanceExtensions, opts.Swapchain = exts, true
 	}
-	dev, err := present.Open(opts)
+	dev, err := gpu.Open(opts)
 	if err != nil {
 		return err
 	}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -29,7 +29,7 @@ import (
 // unloaded library once no instance uses it. The open device keeps the layer loaded, and every run
 // below enables validation so that the layer's entry points are right for its device too.
 func TestMain(m *testing.M) {
-	pin, err := present.Open(present.Options{Index: -1, Validation: true})
+	pin, err := gpu.Open(gpu.Options{Index: -1, Validation: true})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "no usable Vulkan device: %v\n", err)
 		os.Exit(1)

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
@@ -57,7 +57,7 @@ func main() {
 
 func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int, list, validate bool) error {
 	if list {
-		return present.PrintDevices(os.Stdout)
+		return gpu.PrintDevices(os.Stdout)
 	}
 	pf, ok := formats.Lookup(pixFmt)
 	if !ok {
@@ -97,7 +97,7 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 		return err
 	}
 
-	dev, err := present.Open(present.Options{Index: devIndex, Validation: validate})
+	dev, err := gpu.Open(gpu.Options{Index: devIndex, Validation: validate})
 	if err != nil {
 		return err
 	}

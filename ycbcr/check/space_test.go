@@ -230,7 +230,7 @@ func TestSelectFormats(t *testing.T) {
 // TestDeviceLostStops checks that a device fault ends the run and is named, while other Vulkan
 // errors only fail their combination.
 func TestDeviceLostStops(t *testing.T) {
-	lost := fmt.Errorf("present: %w", &vkx.Error{Call: "vkQueueSubmit", Result: vk.ErrorDeviceLost})
+	lost := fmt.Errorf("gpu: %w", &vkx.Error{Call: "vkQueueSubmit", Result: vk.ErrorDeviceLost})
 	err := stop("NV12 709-narrow-topleft-linear-implicit", lost)
 	if err == nil || !IsDeviceLost(err) || !strings.Contains(err.Error(), "device lost (VK_ERROR_DEVICE_LOST)") {
 		t.Errorf("device lost: %v", err)
