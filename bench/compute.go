@@ -19,7 +19,7 @@ type computeSlot struct {
 
 // computeTargets gives each slot a storage target of its size and the path's compute binding, and
 // puts the targets in GENERAL layout once (the dispatches then overwrite them). free releases them.
-func (r *runner) computeTargets(slots []*slot, p ycbcr.Params, path ycbcr.Path) (cs []computeSlot, free func(), err error) {
+func (r *runner) computeTargets(slots []*slot, p ycbcr.Params, path formats.Path) (cs []computeSlot, free func(), err error) {
 	free = func() {
 		vk.DeviceWaitIdle(r.dev.Device)
 		for _, c := range cs {
@@ -51,7 +51,7 @@ func (r *runner) computeTargets(slots []*slot, p ycbcr.Params, path ycbcr.Path) 
 
 // timeComputes times the path's compute variant over the same image sets as the draws: each set
 // converts into its own storage image, between timestamps, after a full barrier.
-func (r *runner) timeComputes(slots []*slot, p ycbcr.Params, path ycbcr.Path) (Stats, error) {
+func (r *runner) timeComputes(slots []*slot, p ycbcr.Params, path formats.Path) (Stats, error) {
 	cs, free, err := r.computeTargets(slots, p, path)
 	defer free()
 	if err != nil {
@@ -65,7 +65,7 @@ func (r *runner) timeComputes(slots []*slot, p ycbcr.Params, path ycbcr.Path) (S
 
 // endToEndFast is endToEnd with the fast route: each frame's planes imported (no CPU copy, the GPU
 // copies from the frame's own memory) and converted by the compute variant.
-func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Params, path ycbcr.Path, e *EndToEnd) error {
+func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Params, path formats.Path, e *EndToEnd) error {
 	imp, err := planes.NewImporter(r.dev, planes.DefaultImportCapacity)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)

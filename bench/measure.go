@@ -190,14 +190,14 @@ func (r *runner) measure(pf *formats.PixelFormat, sz Size) (res Result, err erro
 		return res, fmt.Errorf("frames: %w", err)
 	}
 
-	e2ePath := ycbcr.PathShader
+	e2ePath := formats.PathShader
 	if key != nil {
-		e2ePath = ycbcr.PathSampler
+		e2ePath = formats.PathSampler
 	}
 	var pixels [2][]byte
-	for _, path := range []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader} {
+	for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
 		pr := &res.Shader
-		if path == ycbcr.PathSampler {
+		if path == formats.PathSampler {
 			pr = &res.Sampler
 			if key == nil {
 				pr.Reason = keyErr.Error()
@@ -252,13 +252,13 @@ type slot struct {
 	busy  bool // submitted, fence not yet waited for
 }
 
-func (r *runner) newSlots(pf *formats.PixelFormat, w, h int, p ycbcr.Params, path ycbcr.Path, n int) ([]*slot, error) {
+func (r *runner) newSlots(pf *formats.PixelFormat, w, h int, p ycbcr.Params, path formats.Path, n int) ([]*slot, error) {
 	var slots []*slot
 	for i := 0; i < n; i++ {
 		s := &slot{}
 		slots = append(slots, s)
 		var err error
-		if s.img, err = planes.New(r.dev, pf, w, h, planes.Paths{Sampler: path == ycbcr.PathSampler, Shader: path == ycbcr.PathShader}); err != nil {
+		if s.img, err = planes.New(r.dev, pf, w, h, path); err != nil {
 			return slots, err
 		}
 		if s.bind, err = r.conv.Bind(s.img, p, path); err != nil {
@@ -336,7 +336,7 @@ func (r *runner) rotation(perSet int64) int {
 // measurePath times one path: uploads, then conversion draws, then (when e2e is not nil) the
 // end-to-end loop; it returns the path's output for frames[0] to compare the paths with.
 func (r *runner) measurePath(pf *formats.PixelFormat, sz Size, frames []*formats.Frame, p ycbcr.Params,
-	path ycbcr.Path, pr *PathResult, e2e *EndToEnd, res *Result) ([]byte, error) {
+	path formats.Path, pr *PathResult, e2e *EndToEnd, res *Result) ([]byte, error) {
 	fast := &res.EndToEndFast
 	w, h := sz.Width, sz.Height
 	// Staging buffer, images and target per set.

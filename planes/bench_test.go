@@ -108,7 +108,7 @@ func BenchmarkUpload(b *testing.B) {
 		})
 		for _, how := range []planes.Upload{planes.UploadCopy, planes.UploadImport, planes.UploadDirect} {
 			b.Run(fmt.Sprintf("%s/%v", size.name, how), func(b *testing.B) {
-				im, err := planes.New(dev, pf, size.w, size.h, planes.Paths{Sampler: true})
+				im, err := planes.New(dev, pf, size.w, size.h, formats.PathSampler)
 				if err != nil {
 					b.Fatal(err)
 				}

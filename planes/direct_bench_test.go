@@ -48,7 +48,7 @@ func BenchmarkDirectDraw(b *testing.B) {
 		}
 		for _, how := range []planes.Upload{planes.UploadImport, planes.UploadDirect} {
 			b.Run(size.name+"/"+how.String(), func(b *testing.B) {
-				im, err := planes.New(dev, pf, size.w, size.h, planes.Paths{Sampler: true})
+				im, err := planes.New(dev, pf, size.w, size.h, formats.PathSampler)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -56,7 +56,7 @@ func BenchmarkDirectDraw(b *testing.B) {
 				if err := im.Can(pool[0].Frame, how); err != nil {
 					b.Skipf("%v: %v", how, err)
 				}
-				bind, err := conv.Bind(im, p, ycbcr.PathSampler)
+				bind, err := conv.Bind(im, p, formats.PathSampler)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -130,7 +130,7 @@ func (m *mapped) unmap(t testing.TB) {
 
 // render loads f into im by upload how, converts it through path into an offscreen target and reads
 // it back.
-func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params, path ycbcr.Path,
+func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params, path formats.Path,
 	how planes.Upload) (*image.RGBA, planes.Loaded, error) {
 	t.Helper()
 	imgs, loaded, err := renderPaths(t, conv, im, f, p, how, path)
@@ -140,7 +140,7 @@ func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Fr
 // renderPaths loads f into im once and converts it through each of paths in the same submission,
 // each into its own offscreen target, read back. Only Load's error is returned; others fail t.
 func renderPaths(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params,
-	how planes.Upload, paths ...ycbcr.Path) (map[ycbcr.Path]*image.RGBA, planes.Loaded, error) {
+	how planes.Upload, paths ...formats.Path) (map[formats.Path]*image.RGBA, planes.Loaded, error) {
 	t.Helper()
 	var binds []*ycbcr.Binding
 	var targets []*gpu.Offscreen
@@ -181,21 +181,21 @@ func renderPaths(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *forma
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[ycbcr.Path]*image.RGBA{}
+	out := map[formats.Path]*image.RGBA{}
 	for i, path := range paths {
 		out[path] = targets[i].RGBA()
 	}
 	return out, loaded, nil
 }
 
-func oracleBounds(t testing.TB, dev *gpu.Device, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) []oracle.Bounds {
+func oracleBounds(t testing.TB, dev *gpu.Device, f *formats.Frame, p ycbcr.Params, path formats.Path) []oracle.Bounds {
 	t.Helper()
 	prm, err := ycbcr.OracleParams(f.Format, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var tol oracle.Tolerance
-	if path == ycbcr.PathSampler {
+	if path == formats.PathSampler {
 		tol = oracle.HardwareTolerance(f.Format.Depth, int(dev.Limits.SubTexelPrecisionBits))
 	} else {
 		prm.X6 = false // the shader path reads exact 16-bit containers

@@ -27,7 +27,7 @@ type Config struct {
 	Headless bool
 	Frames   int // stop after this many presented frames; 0 = play to the end
 	Untimed  bool
-	Path     PathChoice
+	Path     formats.Choice
 	Compare  Compare
 	Upload   planes.Upload
 	// Overrides of the stream's metadata (nil: keep the stream's).
@@ -292,10 +292,10 @@ func (p *Player) loop() error {
 					}
 				case window.KeyP: // auto → sampler → shader → auto, skipping the sampler where it cannot
 					next := (p.rend.Choice + 1) % 3
-					if next == PathSampler {
+					if next == formats.ChooseSampler {
 						if err := p.rend.SamplerPossible(); err != nil {
 							p.logf("path: sampler not possible: %v", err)
-							next = PathShader
+							next = formats.ChooseShader
 						}
 					}
 					p.rend.SetChoice(next)
@@ -471,7 +471,7 @@ func (p *Player) finish(decodeTime time.Duration) error {
 	s.Upload, s.UploadReason = r.Loaded.Upload.String(), r.Loaded.Reason
 	if r.format != nil {
 		s.PixelFormat = r.format.Name
-		if r.Path == ycbcr.PathSampler {
+		if r.Path == formats.PathSampler {
 			s.VkFormat = r.format.VkFormat.String()
 		} else {
 			var parts []string
@@ -492,7 +492,7 @@ func (p *Player) infoLine() string {
 		return "info: nothing shown yet"
 	}
 	vkf := "-"
-	if r.Path == ycbcr.PathSampler {
+	if r.Path == formats.PathSampler {
 		vkf = r.format.VkFormat.String()
 	}
 	el := time.Since(p.start).Seconds()

@@ -97,7 +97,7 @@ func TestHeadlessPlayback(t *testing.T) {
 func TestSamplerPathRefusedWithReason(t *testing.T) {
 	src := synthetic(t, "yuv420p", 32, 16, 2)
 	src.Color.ChromaLocation = formats.ChromaBottom
-	_, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Path: PathSampler})
+	_, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Path: formats.ChooseSampler})
 	if err == nil {
 		t.Fatal("-path sampler played bottom-sited chroma, which no Vulkan offset expresses")
 	}
@@ -199,11 +199,11 @@ func TestCompareDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := conv.Convert(f, ycbcr.FromColor(src.Color), ycbcr.PathSampler)
+	a, err := conv.Convert(f, ycbcr.FromColor(src.Color), formats.PathSampler)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := conv.Convert(f, ycbcr.FromColor(src.Color), ycbcr.PathShader)
+	b, err := conv.Convert(f, ycbcr.FromColor(src.Color), formats.PathShader)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,30 +12,6 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
-// PathChoice is what the user asked for: auto picks the sampler when it is exact.
-type PathChoice int
-
-const (
-	PathAuto PathChoice = iota
-	PathSampler
-	PathShader
-)
-
-// ParsePath reads -path.
-func ParsePath(s string) (PathChoice, error) {
-	switch s {
-	case "auto":
-		return PathAuto, nil
-	case "sampler":
-		return PathSampler, nil
-	case "shader":
-		return PathShader, nil
-	}
-	return 0, fmt.Errorf("bad -path %q: auto, sampler or shader", s)
-}
-
-func (p PathChoice) String() string { return [...]string{"auto", "sampler", "shader"}[p] }
-
 // Compare is the side-by-side mode.
 type Compare int
 
@@ -72,9 +48,9 @@ type slot struct {
 	// done is called once the GPU has finished this slot's last frame: it returns the frame's
 	// buffers to the decoder (the import path reads them straight from there).
 	done     func()
-	bindings map[ycbcr.Path]*ycbcr.Binding
+	bindings map[formats.Path]*ycbcr.Binding
 	// diff mode: each path's picture at the video's size, and the difference pass over them
-	pictures map[ycbcr.Path]*gpu.Offscreen
+	pictures map[formats.Path]*gpu.Offscreen
 	diff     *ycbcr.Binding
 	cb       vk.CommandBuffer
 	fence    vk.Fence
@@ -86,10 +62,10 @@ type Renderer struct {
 	Dev  *gpu.Device
 	Conv *ycbcr.Converter
 
-	Choice  PathChoice
+	Choice  formats.Choice
 	Compare Compare
 	// Path is the path in use and PathReason why (for -stats and the info key).
-	Path       ycbcr.Path
+	Path       formats.Path
 	PathReason string
 	Key        ycbcr.Key // the sampler path's conversion, when it is used
 
@@ -111,7 +87,7 @@ type Renderer struct {
 }
 
 // NewRenderer prepares the conversion paths and frame slots.
-func NewRenderer(dev *gpu.Device, choice PathChoice, compare Compare, upload planes.Upload) (*Renderer, error) {
+func NewRenderer(dev *gpu.Device, choice formats.Choice, compare Compare, upload planes.Upload) (*Renderer, error) {
 	conv, err := ycbcr.NewConverter(dev)
 	if err != nil {
 		return nil, err
@@ -122,7 +98,7 @@ func NewRenderer(dev *gpu.Device, choice PathChoice, compare Compare, upload pla
 		return nil, err
 	}
 	for i := 0; i < framesInFlight; i++ {
-		s := &slot{bindings: map[ycbcr.Path]*ycbcr.Binding{}, pictures: map[ycbcr.Path]*gpu.Offscreen{}}
+		s := &slot{bindings: map[formats.Path]*ycbcr.Binding{}, pictures: map[formats.Path]*gpu.Offscreen{}}
 		if s.cb, err = dev.NewCommandBuffer(); err == nil {
 			if s.fence, err = dev.NewFence(true); err == nil {
 				s.acquired, err = dev.NewSemaphore()
@@ -139,34 +115,23 @@ func NewRenderer(dev *gpu.Device, choice PathChoice, compare Compare, upload pla
 
 // choosePath decides the path for the current stream and says why.
 func (r *Renderer) choosePath() error {
-	k, err := ycbcr.SamplerKey(r.Dev, r.format, r.params)
-	switch r.Choice {
-	case PathSampler:
-		if err != nil {
-			return fmt.Errorf("-path sampler: the device's sampler cannot express %s %s: %v", r.format.Name, r.params, err)
-		}
-		r.Path, r.Key, r.PathReason = ycbcr.PathSampler, k, "asked for"
-	case PathShader:
-		r.Path, r.PathReason = ycbcr.PathShader, "asked for"
-	default:
-		if err != nil {
-			r.Path, r.PathReason = ycbcr.PathShader, "sampler cannot express it: "+err.Error()
-		} else {
-			r.Path, r.Key, r.PathReason = ycbcr.PathSampler, k, "sampler expresses it exactly"
-		}
+	d, err := ycbcr.Choose(r.Dev, r.format, r.params, r.Choice)
+	if err != nil {
+		return err
 	}
-	if r.Compare != CompareOff && err != nil {
-		return fmt.Errorf("-compare %s needs the sampler path: %v", r.Compare, err)
+	r.Path, r.Key, r.PathReason = d.Path, d.Key, d.Reason
+	if r.Compare != CompareOff && d.SamplerErr != nil {
+		return fmt.Errorf("-compare %s needs the sampler path: %v", r.Compare, d.SamplerErr)
 	}
 	return nil
 }
 
 // paths lists the paths drawn each frame.
-func (r *Renderer) paths() []ycbcr.Path {
+func (r *Renderer) paths() []formats.Path {
 	if r.Compare != CompareOff {
-		return []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader}
+		return []formats.Path{formats.PathSampler, formats.PathShader}
 	}
-	return []ycbcr.Path{r.Path}
+	return []formats.Path{r.Path}
 }
 
 // configure (re)builds images and bindings when the stream's layout, size or metadata change.
@@ -186,13 +151,8 @@ func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 		r.format = nil
 		return err
 	}
-	paths := planes.Paths{}
-	for _, path := range r.paths() {
-		paths.Sampler = paths.Sampler || path == ycbcr.PathSampler
-		paths.Shader = paths.Shader || path == ycbcr.PathShader
-	}
 	for _, s := range r.slots {
-		img, err := planes.New(r.Dev, f.Format, f.Width, f.Height, paths)
+		img, err := planes.New(r.Dev, f.Format, f.Width, f.Height, r.paths()...)
 		if err != nil {
 			r.format = nil
 			return err
@@ -256,7 +216,7 @@ func (r *Renderer) configureDiff(s *slot, w, h int) error {
 		}
 		s.pictures[path] = o
 	}
-	b, err := r.diff.Bind(s.pictures[ycbcr.PathSampler].View, s.pictures[ycbcr.PathShader].View, DiffGain)
+	b, err := r.diff.Bind(s.pictures[formats.PathSampler].View, s.pictures[formats.PathShader].View, DiffGain)
 	if err != nil {
 		return err
 	}
@@ -275,7 +235,7 @@ func (r *Renderer) SamplerPossible() error {
 }
 
 // SetChoice switches the path (the p key); the next frame rebuilds what it needs.
-func (r *Renderer) SetChoice(c PathChoice) {
+func (r *Renderer) SetChoice(c formats.Choice) {
 	r.Choice = c
 	r.dirty = true
 }

@@ -33,8 +33,8 @@ func TestComputeMatchesOracle(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
-			for _, path := range []ycbcr.Path{ycbcr.PathShader, ycbcr.PathSampler} {
-				if path == ycbcr.PathSampler {
+			for _, path := range []formats.Path{formats.PathShader, formats.PathSampler} {
+				if path == formats.PathSampler {
 					if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
 						continue
 					}
@@ -45,7 +45,7 @@ func TestComputeMatchesOracle(t *testing.T) {
 					t.Fatal(err)
 				}
 				prm, _ := ycbcr.OracleParams(pf, p)
-				if path == ycbcr.PathShader {
+				if path == formats.PathShader {
 					prm.X6 = false
 				}
 				bounds := oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, path))

@@ -12,10 +12,10 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
-func tolerance(dev *gpu.Device, pf *formats.PixelFormat, path ycbcr.Path) oracle.Tolerance {
+func tolerance(dev *gpu.Device, pf *formats.PixelFormat, path formats.Path) oracle.Tolerance {
 	sub := int(dev.Limits.SubTexelPrecisionBits)
 	var tol oracle.Tolerance
-	if path == ycbcr.PathSampler {
+	if path == formats.PathSampler {
 		tol = oracle.HardwareTolerance(pf.Depth, sub)
 	} else {
 		tol = oracle.ShaderTolerance(0) // the shader filters in fp32 with exact weights: no snapping
@@ -25,7 +25,7 @@ func tolerance(dev *gpu.Device, pf *formats.PixelFormat, path ycbcr.Path) oracle
 }
 
 // check converts f through path and compares every pixel with the oracle's bounds.
-func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) {
+func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params, path formats.Path) {
 	t.Helper()
 	img, err := conv.Convert(f, p, path)
 	if err != nil {
@@ -35,7 +35,7 @@ func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path == ycbcr.PathShader {
+	if path == formats.PathShader {
 		prm.X6 = false // the shader path reads exact 16-bit containers
 	}
 	bounds := oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(conv.Dev, f.Format, path))
@@ -90,13 +90,13 @@ func TestBothPathsMatchOracle(t *testing.T) {
 	for _, pf := range formats.All() {
 		t.Run(pf.Name, func(t *testing.T) {
 			eachParams(t, pf, 16, 8, func(f *formats.Frame, p ycbcr.Params) {
-				check(t, conv, f, p, ycbcr.PathShader)
+				check(t, conv, f, p, formats.PathShader)
 				if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
 					skipped[err.Error()] = true
 					return
 				}
 				sampled++
-				check(t, conv, f, p, ycbcr.PathSampler)
+				check(t, conv, f, p, formats.PathSampler)
 			})
 		})
 	}
@@ -123,12 +123,12 @@ func TestWrongSitingIsCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := conv.Convert(f, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}, ycbcr.PathShader)
+	img, err := conv.Convert(f, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}, formats.PathShader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	prm, _ := ycbcr.OracleParams(pf, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter})
-	fails, worst, _ := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, ycbcr.PathShader)))
+	fails, worst, _ := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, formats.PathShader)))
 	if fails == 0 || worst < 10 {
 		t.Fatalf("half-sample siting error not caught: %d fails, worst %.1f LSB", fails, worst)
 	}

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
@@ -48,7 +49,7 @@ type config struct {
 	screenshot    string
 	width, height int
 	spin          float64
-	path          videotex.PathChoice
+	path          formats.Choice
 	depth         bool
 	device        int
 	validate      bool
@@ -110,11 +111,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *path {
 	case "auto":
-		cfg.path = videotex.ChooseAuto
+		cfg.path = formats.ChooseAuto
 	case "sampler":
-		cfg.path = videotex.ChooseSampler
+		cfg.path = formats.ChooseSampler
 	case "shader":
-		cfg.path = videotex.ChooseShader
+		cfg.path = formats.ChooseShader
 	default:
 		return fail(stderr, fmt.Errorf("bad -path %q: auto, sampler or shader", *path))
 	}

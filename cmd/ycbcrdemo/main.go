@@ -111,9 +111,9 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 	fmt.Printf("device:  %s\nframe:   %s %dx%d %s, %s\n", dev.Info, pf.Name, w, h, pf.Subsampling(), p)
 
 	ref := oracle.Image(ycbcr.OraclePicture(f), mustOracle(pf, p))
-	pics := map[ycbcr.Path]*image.RGBA{}
-	for _, path := range []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader} {
-		if path == ycbcr.PathSampler {
+	pics := map[formats.Path]*image.RGBA{}
+	for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
+		if path == formats.PathSampler {
 			k, err := ycbcr.SamplerKey(dev, pf, p)
 			if err != nil {
 				fmt.Printf("sampler: not used: %v\n", err)
@@ -162,11 +162,11 @@ func distance(img *image.RGBA, ref [][4]float64) (maxd, mean float64) {
 	return maxd, mean / float64(3*len(ref))
 }
 
-func writeComposite(out string, w, h int, pics map[ycbcr.Path]*image.RGBA) error {
+func writeComposite(out string, w, h int, pics map[formats.Path]*image.RGBA) error {
 	const gap = 8
 	canvas := image.NewRGBA(image.Rect(0, 0, 3*w+2*gap, h))
 	draw.Draw(canvas, canvas.Bounds(), image.NewUniform(color.RGBA{40, 40, 40, 255}), image.Point{}, draw.Src)
-	s, sh := pics[ycbcr.PathSampler], pics[ycbcr.PathShader]
+	s, sh := pics[formats.PathSampler], pics[formats.PathShader]
 	if s != nil {
 		draw.Draw(canvas, image.Rect(0, 0, w, h), s, image.Point{}, draw.Src)
 	}

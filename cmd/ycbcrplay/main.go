@@ -126,7 +126,7 @@ func parseArgs(args []string) (options, error) {
 	cfg := player.Config{Headless: *headless, Frames: *frames, Untimed: *untimed, Device: *dev,
 		Validate: *validate, Screenshot: *shot}
 	var err error
-	if cfg.Path, err = player.ParsePath(*path); err != nil {
+	if cfg.Path, err = formats.ParseChoice(*path); err != nil {
 		return o, err
 	}
 	if cfg.Compare, err = player.ParseCompare(*compare); err != nil {

@@ -293,7 +293,7 @@ func (r *runner) format(p plan, i, n int) (*FormatReport, error) {
 	}
 	for k, f := range frames {
 		pics[k] = ycbcr.OraclePicture(f)
-		if images[k], err = planes.New(r.dev, pf, r.w, r.h, planes.Paths{Sampler: true, Shader: true}); err != nil {
+		if images[k], err = planes.New(r.dev, pf, r.w, r.h, formats.PathSampler, formats.PathShader); err != nil {
 			return setupFail(err)
 		}
 		if err = images[k].Stage(f); err != nil {
