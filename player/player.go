@@ -441,6 +441,9 @@ func (p *Player) present(f *Frame) error {
 
 func (p *Player) recreate() error {
 	w, h := p.win.Size()
+	if err := p.rend.Drain(); err != nil { // the frames in flight draw into the old images
+		return err
+	}
 	if err := p.swap.Recreate(w, h); err != nil {
 		return err
 	}
@@ -455,7 +458,9 @@ func (p *Player) recreate() error {
 }
 
 func (p *Player) finish(decodeTime time.Duration) error {
-	vk.DeviceWaitIdle(p.dev.Device)
+	if err := p.rend.Drain(); err != nil { // the timer's last intervals and the frames' releases
+		return err
+	}
 	s := &p.stats
 	s.WallS = time.Since(p.start).Seconds()
 	if s.WallS > 0 {
@@ -532,11 +537,8 @@ func (p *Player) close() {
 	if p.last != nil {
 		p.last.release()
 	}
-	if p.dev != nil {
-		vk.DeviceWaitIdle(p.dev.Device)
-	}
 	if p.rend != nil {
-		p.rend.Destroy()
+		p.rend.Destroy() // waits for its frames' fences first
 	}
 	if p.off != nil {
 		p.off.Destroy()

@@ -99,10 +99,11 @@ func (s *Swapchain) presentMode() vk.PresentMode {
 
 // Recreate builds the swapchain anew for the surface's current size (width×height when the surface
 // leaves it to the application). A zero-size surface (a minimised window) leaves it without images:
-// Acquire then reports ErrOutOfDate until the size is back.
+// Acquire then reports ErrOutOfDate until the size is back. The caller first waits for the fences
+// of the frames that drew into the old images (the player drains its ring): their framebuffers are
+// destroyed here.
 func (s *Swapchain) Recreate(width, height int) error {
 	d := s.dev
-	vk.DeviceWaitIdle(d.Device)
 	var caps vk.SurfaceCapabilities
 	if err := vkx.Check(vk.GetPhysicalDeviceSurfaceCapabilities(d.Physical, s.Surface, &caps), "vkGetPhysicalDeviceSurfaceCapabilitiesKHR"); err != nil {
 		return fmt.Errorf("present: %w", err)

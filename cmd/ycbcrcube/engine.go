@@ -268,6 +268,7 @@ func (e *engine) adoptSwapchain() error {
 
 func (e *engine) recreate() error {
 	w, h := e.win.Size()
+	vk.DeviceWaitIdle(e.dev.Device) // the engine's frames in flight draw into the old images
 	if err := e.swap.Recreate(w, h); err != nil {
 		return err
 	}
