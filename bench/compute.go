@@ -21,7 +21,7 @@ type computeSlot struct {
 // puts the targets in GENERAL layout once (the dispatches then overwrite them). free releases them.
 func (r *runner) computeTargets(slots []*slot, p ycbcr.Params, path formats.Path) (cs []computeSlot, free func(), err error) {
 	free = func() {
-		vk.DeviceWaitIdle(r.dev.Device)
+		r.waitAll(slots) // the fast loop's last frames; timeEach's submissions are waited for already
 		for _, c := range cs {
 			if c.bind != nil {
 				c.bind.Destroy()
@@ -75,7 +75,7 @@ func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Pa
 		return err
 	}
 	defer func() {
-		vk.DeviceWaitIdle(r.dev.Device)
+		r.waitAll(slots)
 		for _, s := range slots {
 			s.img.Done()
 			s.img.SetImporter(nil)
@@ -110,11 +110,7 @@ func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Pa
 			if err := f.bind.Dispatch(s.cb, f.tgt.Width, f.tgt.Height); err != nil {
 				return err
 			}
-			if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
-				return err
-			}
-			s.busy = true
-			return nil
+			return s.ring.Submit(s.rs, vk.NullSemaphore, vk.NullSemaphore)
 		})
 	e.CPUBytesPerFrame = cpuBytes / max(e.Frames, 1)
 	return err

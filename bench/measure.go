@@ -11,6 +11,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -120,8 +121,7 @@ type runner struct {
 
 func (r *runner) destroy() {
 	if r.bp != nil {
-		vk.DeviceWaitIdle(r.dev.Device)
-		r.bp.Destroy()
+		r.bp.Destroy() // its last users, the buffer loop's slots, were waited for when it ended
 	}
 	if r.rp != vk.NullRenderPass {
 		vk.DestroyRenderPass(r.dev.Device, r.rp, nil)
@@ -242,22 +242,25 @@ func maxDiff(a, b []byte) int {
 }
 
 // slot is one set of what a frame in flight owns: its images and staging buffer, its binding, its
-// target, its command buffer and fence.
+// target, and its slot of the stream's ring (command buffer, fence, what to release after it).
 type slot struct {
-	img   *planes.Image
-	bind  *ycbcr.Binding
-	tgt   *target
-	cb    vk.CommandBuffer
-	fence vk.Fence
-	busy  bool // submitted, fence not yet waited for
+	img  *planes.Image
+	bind *ycbcr.Binding
+	tgt  *target
+	ring *stream.Ring
+	rs   *stream.Slot
+	cb   vk.CommandBuffer
 }
 
 func (r *runner) newSlots(pf *formats.PixelFormat, w, h int, p ycbcr.Params, path formats.Path, n int) ([]*slot, error) {
 	var slots []*slot
+	ring, err := stream.NewRing(r.dev, n)
+	if err != nil {
+		return nil, err
+	}
 	for i := 0; i < n; i++ {
-		s := &slot{}
+		s := &slot{ring: ring, rs: ring.Slot(i), cb: ring.Slot(i).CB}
 		slots = append(slots, s)
-		var err error
 		if s.img, err = planes.New(r.dev, pf, w, h, path); err != nil {
 			return slots, err
 		}
@@ -267,18 +270,14 @@ func (r *runner) newSlots(pf *formats.PixelFormat, w, h int, p ycbcr.Params, pat
 		if s.tgt, err = newTarget(r.dev, r.rp, w, h); err != nil {
 			return slots, err
 		}
-		if s.cb, err = r.dev.NewCommandBuffer(); err != nil {
-			return slots, fmt.Errorf("command buffer: %w", err)
-		}
-		if s.fence, err = r.dev.NewFence(false); err != nil {
-			return slots, fmt.Errorf("fence: %w", err)
-		}
 	}
 	return slots, nil
 }
 
 func (r *runner) freeSlots(slots []*slot) {
-	vk.DeviceWaitIdle(r.dev.Device)
+	if len(slots) > 0 {
+		slots[0].ring.Close() // waits for the sets' last frames
+	}
 	for _, s := range slots {
 		if s.bind != nil {
 			s.bind.Destroy()
@@ -289,23 +288,11 @@ func (r *runner) freeSlots(slots []*slot) {
 		if s.tgt != nil {
 			s.tgt.destroy()
 		}
-		if s.cb != nil {
-			r.dev.FreeCommandBuffer(s.cb)
-		}
-		if s.fence != vk.NullFence {
-			vk.DestroyFence(r.dev.Device, s.fence, nil)
-		}
 	}
 }
 
 // wait waits for a slot's last submission, if any.
-func (r *runner) wait(s *slot) error {
-	if !s.busy {
-		return nil
-	}
-	s.busy = false
-	return r.dev.WaitFence(s.fence)
-}
+func (r *runner) wait(s *slot) error { return s.ring.Wait(s.rs) }
 
 func (r *runner) waitAll(slots []*slot) error {
 	for _, s := range slots {
@@ -428,10 +415,9 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 		q.start(s.cb, k)
 		s.img.RecordUpload(s.cb)
 		q.stop(s.cb, k)
-		if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+		if err := s.ring.Submit(s.rs, vk.NullSemaphore, vk.NullSemaphore); err != nil {
 			return err
 		}
-		s.busy = true
 		if i >= total-r.o.Frames {
 			cpu = append(cpu, ms(stage))
 			timed[k] = true
@@ -552,10 +538,6 @@ func (r *runner) endToEnd(slots []*slot, frames []*formats.Frame, e *EndToEnd) e
 			if err := convert(s.cb, s); err != nil {
 				return err
 			}
-			if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
-				return err
-			}
-			s.busy = true
-			return nil
+			return s.ring.Submit(s.rs, vk.NullSemaphore, vk.NullSemaphore)
 		})
 }

@@ -115,6 +115,10 @@ func (r *Ring) settle(s *Slot) error {
 	return nil
 }
 
+// Wait waits for s's previous submission, out of turn, and releases what it held: for a benchmark
+// that rotates over sets of images of its own.
+func (r *Ring) Wait(s *Slot) error { return r.settle(s) }
+
 // WaitPeek waits until the next slot's previous submission is done (its Acquire semaphore is then
 // free to be signalled again) and releases what it held.
 func (r *Ring) WaitPeek() error { return r.settle(r.slots[r.next]) }
