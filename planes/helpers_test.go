@@ -12,6 +12,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -190,7 +191,7 @@ func renderPaths(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *forma
 
 func oracleBounds(t testing.TB, dev *gpu.Device, f *formats.Frame, p ycbcr.Params, path formats.Path) []oracle.Bounds {
 	t.Helper()
-	prm, err := ycbcr.OracleParams(f.Format, p)
+	prm, err := check.OracleParams(f.Format, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,5 +203,5 @@ func oracleBounds(t testing.TB, dev *gpu.Device, f *formats.Frame, p ycbcr.Param
 		tol = oracle.ShaderTolerance(0)
 	}
 	tol.UnormBits = 8
-	return oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)
+	return oracle.ImageBounds(check.OraclePicture(f), prm, tol)
 }

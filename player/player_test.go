@@ -17,6 +17,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -50,13 +51,13 @@ func checkScreenshot(t *testing.T, path string, src *Synthetic, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prm, err := ycbcr.OracleParams(src.Format, ycbcr.FromColor(src.Color))
+	prm, err := check.OracleParams(src.Format, ycbcr.FromColor(src.Color))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tol := oracle.HardwareTolerance(src.Format.Depth, 8)
 	tol.UnormBits = 8
-	bounds := oracle.ImageBounds(ycbcr.OraclePicture(last), prm, tol)
+	bounds := oracle.ImageBounds(check.OraclePicture(last), prm, tol)
 	fails := 0
 	for i, b := range bounds {
 		r, g, bl, _ := img.At(i%src.Width, i/src.Width).RGBA()

@@ -15,6 +15,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -94,14 +95,14 @@ func TestBufferPathMatchesOracle(t *testing.T) {
 		t.Run(pf.Name, func(t *testing.T) {
 			eachParams(t, pf, 17, 9, func(f *formats.Frame, p ycbcr.Params) {
 				img := convertBuffer(t, dev, bp, f, p, 2*(1+int(pf.ContainerBits/16)), 6)
-				prm, err := ycbcr.OracleParams(f.Format, p)
+				prm, err := ycbcrcheck.OracleParams(f.Format, p)
 				if err != nil {
 					t.Fatal(err)
 				}
 				prm.X6 = false // exact codes, like the shader path
 				tol := oracle.ShaderTolerance(0)
 				tol.UnormBits = 8
-				if fails, worst, where := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)); fails > 0 {
+				if fails, worst, where := pictest.Mismatch(img, oracle.ImageBounds(ycbcrcheck.OraclePicture(f), prm, tol)); fails > 0 {
 					t.Errorf("%dx%d %s: %d values outside the oracle's bounds, worst %.2f LSB at %s", f.Width, f.Height, p, fails, worst, where)
 				}
 			})

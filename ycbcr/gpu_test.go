@@ -9,6 +9,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -31,14 +32,14 @@ func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params
 	if err != nil {
 		t.Fatalf("%s %s: %v", f.Format.Name, p, err)
 	}
-	prm, err := ycbcr.OracleParams(f.Format, p)
+	prm, err := ycbcrcheck.OracleParams(f.Format, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if path == formats.PathShader {
 		prm.X6 = false // the shader path reads exact 16-bit containers
 	}
-	bounds := oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(conv.Dev, f.Format, path))
+	bounds := oracle.ImageBounds(ycbcrcheck.OraclePicture(f), prm, tolerance(conv.Dev, f.Format, path))
 	if fails, worst, where := pictest.Mismatch(img, bounds); fails > 0 {
 		t.Errorf("%s %dx%d %s via %s: %d values outside the oracle's bounds, worst %.2f LSB at %s",
 			f.Format.Name, f.Width, f.Height, p, path, fails, worst, where)
@@ -127,8 +128,8 @@ func TestWrongSitingIsCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prm, _ := ycbcr.OracleParams(pf, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter})
-	fails, worst, _ := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, formats.PathShader)))
+	prm, _ := ycbcrcheck.OracleParams(pf, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter})
+	fails, worst, _ := pictest.Mismatch(img, oracle.ImageBounds(ycbcrcheck.OraclePicture(f), prm, tolerance(dev, pf, formats.PathShader)))
 	if fails == 0 || worst < 10 {
 		t.Fatalf("half-sample siting error not caught: %d fails, worst %.1f LSB", fails, worst)
 	}

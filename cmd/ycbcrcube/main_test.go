@@ -20,6 +20,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -132,11 +133,11 @@ func expect(t *testing.T, clip string, n int) expectation {
 			continue
 		}
 		defer f.Release()
-		prm, err := ycbcr.OracleParams(f.Picture.Format, ycbcr.FromColor(f.Color))
+		prm, err := check.OracleParams(f.Picture.Format, ycbcr.FromColor(f.Color))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return expectation{pic: ycbcr.OraclePicture(f.Picture), prm: prm, w: f.Picture.Width, h: f.Picture.Height}
+		return expectation{pic: check.OraclePicture(f.Picture), prm: prm, w: f.Picture.Width, h: f.Picture.Height}
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -110,7 +111,7 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 	p := ycbcr.FromColor(c)
 	fmt.Printf("device:  %s\nframe:   %s %dx%d %s, %s\n", dev.Info, pf.Name, w, h, pf.Subsampling(), p)
 
-	ref := oracle.Image(ycbcr.OraclePicture(f), mustOracle(pf, p))
+	ref := oracle.Image(check.OraclePicture(f), mustOracle(pf, p))
 	pics := map[formats.Path]*image.RGBA{}
 	for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
 		if path == formats.PathSampler {
@@ -141,7 +142,7 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 }
 
 func mustOracle(pf *formats.PixelFormat, p ycbcr.Params) oracle.Params {
-	o, err := ycbcr.OracleParams(pf, p)
+	o, err := check.OracleParams(pf, p)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "error: %v\n", err)
 		os.Exit(1)

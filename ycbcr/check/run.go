@@ -292,7 +292,7 @@ func (r *runner) format(p plan, i, n int) (*FormatReport, error) {
 		return fr, nil
 	}
 	for k, f := range frames {
-		pics[k] = ycbcr.OraclePicture(f)
+		pics[k] = OraclePicture(f)
 		if images[k], err = planes.New(r.dev, pf, r.w, r.h, formats.PathSampler, formats.PathShader); err != nil {
 			return setupFail(err)
 		}
