@@ -262,7 +262,11 @@ func (t *Texture) prepare(s *slot, c *conversion) error {
 			return fmt.Errorf("videotex: view: %w", err)
 		}
 	} else {
-		if s.draw, err = t.shader.Bind(img, cfg.params); err != nil {
+		consts, err := cfg.params.ShaderFor(img)
+		if err != nil {
+			return err
+		}
+		if s.draw, err = t.shader.Bind(img, consts); err != nil {
 			return err
 		}
 		if s.rgba, err = t.newRGBA(cfg.width, cfg.height); err != nil {

@@ -38,7 +38,11 @@ func (c *Converter) Destroy() {
 // Bind makes the binding of im for a path (the sampler path only where SamplerKey allows).
 func (c *Converter) Bind(im *planes.Image, p Params, path formats.Path) (*Binding, error) {
 	if path == formats.PathShader {
-		return c.Shader.Bind(im, p)
+		consts, err := p.ShaderFor(im)
+		if err != nil {
+			return nil, err
+		}
+		return c.Shader.Bind(im, consts)
 	}
 	cv, err := c.conversion(im.Format, p)
 	if err != nil {

@@ -422,7 +422,7 @@ func (r *runner) combo(c Combination, cache *ycbcr.Cache, images [2]*planes.Imag
 			if err != nil {
 				return fail(err)
 			}
-			b, err := r.sp.BindConstants(im, consts)
+			b, err := r.sp.Bind(im, consts)
 			if err != nil {
 				return fail(err)
 			}
