@@ -18,9 +18,9 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 )
@@ -132,7 +132,7 @@ func parseArgs(args []string) (options, error) {
 	cfg := player.Config{Headless: *headless, Frames: *frames, Untimed: *untimed, Device: *dev,
 		Validate: *validate, Screenshot: *shot}
 	var err error
-	if cfg.Path, err = player.ParsePath(*path); err != nil {
+	if cfg.Path, err = formats.ParseChoice(*path); err != nil {
 		return o, err
 	}
 	if cfg.Compare, err = player.ParseCompare(*compare); err != nil {
@@ -187,7 +187,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if o.list {
-		if err := present.PrintDevices(stdout); err != nil {
+		if err := gpu.PrintDevices(stdout); err != nil {
 			return fail(stderr, err)
 		}
 		return 0
