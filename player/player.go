@@ -26,10 +26,13 @@ var errEOF = io.EOF
 type Config struct {
 	Headless bool
 	Frames   int // stop after this many presented frames; 0 = play to the end
-	Untimed  bool
-	Path     formats.Choice
-	Compare  Compare
-	Upload   planes.Upload
+	// Loop is how many times the input plays: 0 and 1 once, N > 1 N times (a seek to the start at
+	// each end), negative forever.
+	Loop    int
+	Untimed bool
+	Path    formats.Choice
+	Compare Compare
+	Upload  planes.Upload
 	// Overrides of the stream's metadata (nil: keep the stream's).
 	Matrix         *formats.Matrix
 	Range          *formats.Range
@@ -264,6 +267,7 @@ func (p *Player) loop() error {
 
 	var decodeTime time.Duration
 	gen, paused, step := 0, false, false
+	plays := 1 // plays begun, for Config.Loop
 	var clockStart time.Time
 	var ptsStart, lastPTS float64
 	info := p.src.Info()
@@ -341,6 +345,14 @@ func (p *Player) loop() error {
 			continue
 		}
 		if d.err != nil {
+			if errors.Is(d.err, io.EOF) && (p.cfg.Loop < 0 || plays < p.cfg.Loop) {
+				// Loop: back to the start, a new generation (the decoder waits for this seek at EOF).
+				plays++
+				seek <- 0
+				gen++
+				clockStart = time.Time{}
+				continue
+			}
 			if errors.Is(d.err, io.EOF) { // the end: stop, as mpv and ffplay -autoexit do
 				return p.finish(decodeTime)
 			}
