@@ -118,10 +118,14 @@ func Play(src Source, cfg Config) (*Stats, error) {
 }
 
 func (p *Player) play() error {
+	// Decoding starts first, so that filling the decoder's frame threads overlaps with creating the
+	// Vulkan instance, device and pipelines: both are start-up costs of the first picture.
+	dec := p.startDecoding()
+	defer dec.stop()
 	if err := p.open(); err != nil {
 		return err
 	}
-	if err := p.loop(); err != nil {
+	if err := p.loop(dec); err != nil {
 		return err
 	}
 	if p.cfg.Screenshot != "" {
@@ -253,17 +257,31 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 	}
 }
 
-func (p *Player) loop() error {
+// decoding is the decode goroutine's channels.
+type decoding struct {
+	queue <-chan decoded
+	seek  chan<- float64
+	quit  chan struct{}
+}
+
+func (p *Player) startDecoding() decoding {
 	queue := make(chan decoded, 2) // bounded: decoding runs at most 2 frames ahead
 	seek := make(chan float64, 1)
 	quit := make(chan struct{})
 	go p.decodeLoop(queue, seek, quit)
-	defer func() {
-		close(quit)
-		for d := range queue { // drain so the decoder can exit, returning its buffers
-			d.f.release()
-		}
-	}()
+	return decoding{queue: queue, seek: seek, quit: quit}
+}
+
+// stop ends the decode goroutine and releases the frames it queued.
+func (d decoding) stop() {
+	close(d.quit)
+	for f := range d.queue { // drain so the decoder can exit, returning its buffers
+		f.f.release()
+	}
+}
+
+func (p *Player) loop(dec decoding) error {
+	queue, seek := dec.queue, dec.seek
 
 	var decodeTime time.Duration
 	gen, paused, step := 0, false, false
