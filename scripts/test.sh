@@ -19,6 +19,10 @@ echo "== go test"
 run=(xvfb-run -a -s "-screen 0 1280x720x24")
 command -v xvfb-run >/dev/null || { echo "error: xvfb-run missing (make deps installs it)" >&2; exit 1; }
 "${run[@]}" "$GO" test -count=1 -timeout 12m ./... 2>&1 | tee /tmp/ycbcrkit-test.log
+# The race detector (checkptr on) over the packages with goroutines: the player's decode goroutine
+# and loop, decoding, videotex's engine-facing locks, planes' parallel staging, the stream's ring.
+echo "== go test -race (concurrent packages)"
+"${run[@]}" "$GO" test -race -count=1 -timeout 10m ./player ./decode ./videotex ./planes ./stream ./cmd/ycbcrplay 2>&1 | tee -a /tmp/ycbcrkit-test.log
 echo "== fuzz (8 targets × 7 s)"
 scripts/fuzz.sh
 passed=$(grep -c '^ok ' /tmp/ycbcrkit-test.log || true)

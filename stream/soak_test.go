@@ -134,7 +134,9 @@ func TestSoak(t *testing.T) {
 	// Flat, by the player soak's measure: lavapipe backs device memory and images with host
 	// allocations, so leaked images show here; under 5 % (about 6 MiB: some 350 bytes per frame, or
 	// one 16×16 picture's images and staging per configuration change). The Go heap must not grow.
-	if growth := float64(rss)/float64(rssWarm) - 1; growth >= 0.05 {
+	// Under the race detector RSS measures the detector's own bookkeeping: the bound is checked in
+	// the plain build (make test runs both); live objects and the Go heap are checked in both.
+	if growth := float64(rss)/float64(rssWarm) - 1; growth >= 0.05 && !raceDetector {
 		t.Errorf("RSS grew by %.1f %% after warm-up (limit 5 %%)", growth*100)
 	}
 	if heap := heapBytes(); heap > heapWarm+1<<20 {

@@ -9,6 +9,9 @@ import (
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/glfwx"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
 // GLFW must be called from the main OS thread.
@@ -71,12 +74,12 @@ func New(instance vk.Instance, title string, width, height int) (*Window, error)
 		return nil, fmt.Errorf("window: %w", err)
 	}
 	w := &Window{win: win, instance: instance}
-	ptr, err := win.CreateWindowSurface(instance, nil)
-	if err != nil {
+	surface, r := glfwx.CreateSurface(instance, win)
+	if err := vkx.Check(r, "glfwCreateWindowSurface"); err != nil {
 		win.Destroy()
 		return nil, fmt.Errorf("window: surface: %w", err)
 	}
-	w.Surface = vk.SurfaceFromPointer(ptr)
+	w.Surface = surface
 	win.SetKeyCallback(func(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw.ModifierKey) {
 		if action == glfw.Press || action == glfw.Repeat {
 			if key, ok := keyMap[k]; ok {
