@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -546,21 +545,14 @@ func (p *Player) screenshot(path string) error {
 	if err != nil {
 		return err
 	}
-	return writePNG(path, img)
+	return writeScreenshot(path, img)
 }
 
-func writePNG(path string, img *image.RGBA) error {
-	rgb := image.NewNRGBA(img.Rect) // opaque RGB; alpha is always 1
+// writeScreenshot writes img as an opaque picture (alpha is always 1) in the format path names.
+func writeScreenshot(path string, img *image.RGBA) error {
+	rgb := image.NewNRGBA(img.Rect)
 	copy(rgb.Pix, img.Pix)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := encodePNG(f, rgb); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return f.Close()
+	return writePicture(path, rgb)
 }
 
 func (p *Player) close() {

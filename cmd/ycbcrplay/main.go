@@ -212,6 +212,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	url, name, cfg := o.url, o.name, o.cfg
 	cfg.Log = stderr
+	// Output paths first: a bad one fails at once, not after the whole file has played.
+	if cfg.Screenshot != "" {
+		if err := player.CheckOutput(cfg.Screenshot, url); err != nil {
+			return fail(stderr, fmt.Errorf("-screenshot: %w", err))
+		}
+	}
 
 	if url == "" {
 		tmp, err := os.CreateTemp("", "ycbcrplay-default-*.mkv")

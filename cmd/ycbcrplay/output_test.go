@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestScreenshotPaths: output paths are checked before anything plays, the input is never
+// overwritten, the extension picks the format (PNG or JPEG, by their magic numbers), and a failed
+// write says its path once.
+func TestScreenshotPaths(t *testing.T) {
+	dir := t.TempDir()
+	clip := filepath.Join(dir, "in.mkv")
+	orig, err := os.ReadFile(filepath.Join(mediaDir, "bt709.mkv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(clip, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	oneLine := func(t *testing.T, stderr string) {
+		t.Helper()
+		if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "error: ") {
+			t.Errorf("want one error line, got %q", stderr)
+		}
+	}
+	t.Run("input", func(t *testing.T) {
+		_, stderr, code := play(t, "-headless", "-untimed", "-screenshot", clip, clip)
+		if code == 0 || !strings.Contains(stderr, "input file") {
+			t.Errorf("exit %d: %q", code, stderr)
+		}
+		oneLine(t, stderr)
+		if now, _ := os.ReadFile(clip); !bytes.Equal(now, orig) {
+			t.Error("the input file was changed")
+		}
+	})
+	t.Run("missing folder fails at once", func(t *testing.T) {
+		start := time.Now()
+		_, stderr, code := play(t, "-headless", "-screenshot", filepath.Join(dir, "missing", "x.png"), clip)
+		if code == 0 || time.Since(start) > time.Second {
+			t.Errorf("exit %d after %s: %q", code, time.Since(start), stderr)
+		}
+		oneLine(t, stderr)
+	})
+	t.Run("unknown extension", func(t *testing.T) {
+		_, stderr, code := play(t, "-headless", "-screenshot", filepath.Join(dir, "x.bmp"), clip)
+		if code == 0 || !strings.Contains(stderr, ".png, .jpg") {
+			t.Errorf("exit %d: %q", code, stderr)
+		}
+		oneLine(t, stderr)
+		if _, err := os.Stat(filepath.Join(dir, "x.bmp")); err == nil {
+			t.Error("a refused path was created")
+		}
+	})
+	for _, c := range []struct {
+		name  string
+		magic []byte
+	}{{"x.png", []byte("\x89PNG\r\n\x1a\n")}, {"x.jpg", []byte{0xff, 0xd8, 0xff}}, {"x.JPEG", []byte{0xff, 0xd8, 0xff}}} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(dir, c.name)
+			if _, stderr, code := play(t, "-headless", "-untimed", "-frames", "1", "-screenshot", out, clip); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil || !bytes.HasPrefix(b, c.magic) {
+				t.Errorf("%s starts with % x, want % x (%v)", c.name, b[:min(len(b), 8)], c.magic, err)
+			}
+		})
+	}
+	t.Run("full device", func(t *testing.T) {
+		// /dev/full opens, and every write fails with ENOSPC: the message names the path once.
+		if _, err := os.Stat("/dev/full"); err != nil {
+			t.Fatalf("/dev/full: %v", err)
+		}
+		// The extension check comes first, so the device is reached through a .png symlink.
+		link := filepath.Join(dir, "full.png")
+		if err := os.Symlink("/dev/full", link); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := play(t, "-headless", "-untimed", "-frames", "1", "-screenshot", link, clip)
+		if code == 0 || strings.Count(stderr, link) != 1 || !strings.Contains(stderr, "no space left") {
+			t.Errorf("exit %d: %q", code, stderr)
+		}
+		oneLine(t, stderr)
+	})
+}
