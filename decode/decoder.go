@@ -3,6 +3,7 @@ package decode
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/asticode/go-astiav"
 
@@ -37,6 +38,7 @@ type Decoder struct {
 	fatal     error // sticky error: Next returns it from now on
 	errRun    int   // consecutive decode errors without a frame
 
+	tried    []int // video streams opened so far (nextStream)
 	conv     *converter
 	resolved resolveCache
 	notices  []string
@@ -108,6 +110,20 @@ func (d *Decoder) open() error {
 		}
 		return fmt.Errorf("decode: open %s: find video stream: %w", d.url, err)
 	}
+	if d.pkt = astiav.AllocPacket(); d.pkt == nil {
+		return fmt.Errorf("decode: open %s: cannot allocate a packet", d.url)
+	}
+	if d.recv = astiav.AllocFrame(); d.recv == nil {
+		return fmt.Errorf("decode: open %s: cannot allocate a frame", d.url)
+	}
+	return d.openStream(idx)
+}
+
+// openStream makes video stream idx the decoded one: its decoder (threads, page-aligned buffers),
+// time base, information and the up-front notice of a pixel-format conversion.
+func (d *Decoder) openStream(idx int) error {
+	var err error
+	d.tried = append(d.tried, idx)
 	streams := d.fc.Streams()
 	d.stIdx, d.st = idx, streams[idx]
 	cp := d.st.CodecParameters()
@@ -157,12 +173,6 @@ func (d *Decoder) open() error {
 	if err := d.cc.Open(codec, nil); err != nil {
 		return fmt.Errorf("decode: open %s: open %s decoder: %w", d.url, codec.Name(), err)
 	}
-	if d.pkt = astiav.AllocPacket(); d.pkt == nil {
-		return fmt.Errorf("decode: open %s: cannot allocate a packet", d.url)
-	}
-	if d.recv = astiav.AllocFrame(); d.recv == nil {
-		return fmt.Errorf("decode: open %s: cannot allocate a frame", d.url)
-	}
 
 	d.fillInfo(codec)
 	d.streamCl = d.info.Color
@@ -186,6 +196,70 @@ func (d *Decoder) open() error {
 		}
 	}
 	return nil
+}
+
+// closeStream frees the current stream's decoder and buffer pools. Frames already handed out stay
+// valid: their buffers are reference counted.
+func (d *Decoder) closeStream() {
+	if d.conv != nil {
+		d.conv.free()
+		d.conv = nil
+	}
+	if d.cc != nil {
+		d.cc.Free() // joins the frame threads: nothing calls get_buffer2 after this
+		d.cc = nil
+	}
+	if d.pool != nil {
+		d.pool.Free()
+		d.pool = nil
+	}
+	if d.copies != nil {
+		d.copies.Free()
+		d.copies = nil
+	}
+}
+
+// nextStream is FFmpeg's CLI behaviour for a video stream that ends before its first frame (an empty
+// default track beside a playable one): the next video stream not tried yet that has a decoder and
+// is not a cover picture is opened, and the input is read again from its start. It reports whether
+// it switched; the notice names both streams.
+func (d *Decoder) nextStream() bool {
+	if d.stats.Decoded > 0 {
+		return false
+	}
+	for i, st := range d.fc.Streams() {
+		cp := st.CodecParameters()
+		if cp.MediaType() != astiav.MediaTypeVideo || slices.Contains(d.tried, i) ||
+			st.DispositionFlags().Has(astiav.DispositionFlagAttachedPic) || astiav.FindDecoder(cp.CodecID()) == nil {
+			continue
+		}
+		old := d.stIdx
+		// Seek by the new stream's own index and start: with -1 the demuxer would use its default
+		// stream, the empty one, whose index has nothing to seek to.
+		start := st.StartTime()
+		if start == avx.NoPTS {
+			start = 0
+		}
+		d.intr.Arm(d.opts.Timeout)
+		if err := d.fc.SeekFrame(i, start, astiav.NewSeekFlags(astiav.SeekFlagBackward)); err != nil {
+			d.intr.Arm(d.opts.Timeout)
+			if err := d.fc.SeekFrame(-1, 0, astiav.NewSeekFlags(astiav.SeekFlagByte)); err != nil {
+				return false // not seekable (a pipe): the first stream's end stands
+			}
+		}
+		d.closeStream()
+		if err := d.openStream(i); err != nil {
+			d.fatal = err
+			return false
+		}
+		d.pkt.Unref()
+		d.pktHeld, d.inputDone, d.drained = false, false, false
+		d.endErr, d.errRun, d.hasPTS = nil, 0, false
+		d.notice(fmt.Sprintf("notice: video stream %d has no frames; playing video stream %d (%s %dx%d) instead",
+			old, i, d.info.Codec, d.info.Width, d.info.Height))
+		return true
+	}
+	return false
 }
 
 // Notices returns one-line notices about the input, such as conversions of pixel formats the
@@ -220,25 +294,13 @@ func (d *Decoder) Close() error {
 		d.pending.Release()
 		d.pending = nil
 	}
-	if d.conv != nil {
-		d.conv.free()
-		d.conv = nil
-	}
 	if d.pkt != nil {
 		d.pkt.Free()
 	}
 	if d.recv != nil {
 		d.recv.Free()
 	}
-	if d.cc != nil {
-		d.cc.Free() // joins the frame threads: nothing calls get_buffer2 after this
-	}
-	if d.pool != nil {
-		d.pool.Free()
-	}
-	if d.copies != nil {
-		d.copies.Free()
-	}
+	d.closeStream()
 	if d.fc != nil {
 		if d.fcOpened {
 			d.fc.CloseInput()

@@ -105,3 +105,50 @@ func ffmpegFrameMD5(t *testing.T, ffmpeg, path string) []string {
 	}
 	return sums
 }
+
+// TestEmptyDefaultStream: a Matroska file whose default video track (1080p) has no packets beside a
+// 64×48 track with 10 frames. Like FFmpeg's CLI, the decoder moves on to the playable track (with a
+// notice) instead of ending with no picture; its frames equal ffmpeg's framemd5 of that track.
+func TestEmptyDefaultStream(t *testing.T) {
+	ffmpeg := referenceFFmpeg(t)
+	path := filepath.Join(t.TempDir(), "empty-default.mkv")
+	ffmpegMake(t, "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=25,trim=end_frame=0", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=25",
+		"-map", "0:v", "-map", "1:v", "-c:v", "libx264", "-frames:v:1", "10", "-disposition:v:0", "default", "-disposition:v:1", "0", path)
+	want := run(t, ffmpeg, "-hide_banner", "-nostdin", "-loglevel", "error", "-i", path, "-map", "0:v:1",
+		"-fps_mode", "passthrough", "-f", "framemd5", "-")
+	var sums []string
+	for _, line := range strings.Split(string(want), "\n") {
+		if f := strings.Split(line, ","); len(f) == 6 && !strings.HasPrefix(line, "#") {
+			sums = append(sums, strings.TrimSpace(f[5]))
+		}
+	}
+	d, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var got []string
+	for {
+		f, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Picture.Width != 64 || f.Picture.Height != 48 {
+			t.Errorf("frame %d is %dx%d, want 64x48", len(got), f.Picture.Width, f.Picture.Height)
+		}
+		got = append(got, packedMD5(f))
+		f.Release()
+	}
+	if len(got) != 10 || len(sums) != 10 || strings.Join(got, " ") != strings.Join(sums, " ") {
+		t.Errorf("decoded %d frames %v, ffmpeg's framemd5 of track 1: %v", len(got), got, sums)
+	}
+	if n := d.Notices(); len(n) != 1 || !strings.Contains(n[0], "video stream 0 has no frames; playing video stream 1") {
+		t.Errorf("notices %q", n)
+	}
+	if i := d.Info(); i.StreamIndex != 1 || i.Width != 64 {
+		t.Errorf("Info after the switch: stream %d, %dx%d", i.StreamIndex, i.Width, i.Height)
+	}
+}

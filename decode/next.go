@@ -44,6 +44,12 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 	recvErrs := 0
 	for {
 		if d.drained {
+			if d.endErr == nil && d.nextStream() {
+				continue
+			}
+			if d.fatal != nil {
+				return nil, d.fatal
+			}
 			if d.endErr != nil {
 				return nil, d.endErr
 			}

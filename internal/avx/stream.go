@@ -27,7 +27,8 @@ func FindBestVideoStream(fc *astiav.FormatContext) (int, error) {
 }
 
 // DiscardOthers tells the demuxer to drop the packets of every stream but keep (AVDISCARD_ALL), so
-// that audio and subtitles are not read into packets only to be thrown away.
+// that audio and subtitles are not read into packets only to be thrown away; keep itself is read
+// (AVDISCARD_DEFAULT), also when it was discarded before.
 func DiscardOthers(fc *astiav.FormatContext, keep int) error {
 	c, err := formatContext(fc)
 	if err != nil {
@@ -37,6 +38,8 @@ func DiscardOthers(fc *astiav.FormatContext, keep int) error {
 	for i, st := range streams {
 		if i != keep {
 			st.discard = C.AVDISCARD_ALL
+		} else {
+			st.discard = C.AVDISCARD_DEFAULT
 		}
 	}
 	return nil
