@@ -41,7 +41,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -upload auto|copy|import  how planes reach the GPU: copy through a staging buffer, or import the
                             decoder's own page-aligned buffers (no CPU copy); auto: import where
                             the device and layout allow it
-  -screenshot FILE.png      at exit, write the last presented frame as PNG: video size, cropped, RGB
+  -screenshot FILE.png|.jpg at exit, write the last presented frame (PNG or JPEG by the extension):
+                            video size, cropped, RGB; checked before playing, never the input file
   -stats                    at exit, print one JSON object to stdout (frames, fps, paths and why,
                             metadata, GPU and decode ms per frame, process CPU time, peak RSS)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
