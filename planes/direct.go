@@ -55,11 +55,11 @@ type directProbe struct {
 }
 
 func (im *Image) probeDirect() *directProbe {
-	if im.direct != nil {
-		return im.direct
+	if im.direct.probe != nil {
+		return im.direct.probe
 	}
 	d := &directProbe{}
-	im.direct = d
+	im.direct.probe = d
 	pf := im.Format
 	switch {
 	case !im.dev.Extensions[gpu.ExtExternalMemoryHost]:
@@ -68,7 +68,7 @@ func (im *Image) probeDirect() *directProbe {
 		d.err = unavailable("direct binds host memory as the planes of the sampler path's multi-planar image, and this image has none")
 	case len(im.Textures) > 0:
 		d.err = unavailable("the image also holds the shader path's textures, which direct cannot fill")
-	case im.shifted != nil:
+	case im.staged.shifted != nil:
 		d.err = unavailable("%s is LSB-aligned: the sampler path's %s needs every sample shifted left by %d",
 			pf.Name, pf.VkFormat, pf.SamplerShift)
 	case len(pf.Planes) < 2:
@@ -116,8 +116,8 @@ func (im *Image) directable(f *formats.Frame) error {
 	if d.err != nil {
 		return d.err
 	}
-	if im.importer == nil {
-		return unavailable("%v", im.importerErr)
+	if im.imported.cache == nil {
+		return unavailable("%v", im.imported.err)
 	}
 	if im.PaddedWidth != f.Width || im.PaddedHeight != f.Height {
 		return unavailable("picture %dx%d is not a whole number of chroma samples: the image's padding would be "+
@@ -127,7 +127,7 @@ func (im *Image) directable(f *formats.Frame) error {
 		if uint64(f.Strides[i]) != d.layout[i].RowPitch {
 			return unavailable("plane %d: row pitch %d ≠ stride %d", i, d.layout[i].RowPitch, f.Strides[i])
 		}
-		key, off := im.importer.span(uintptr(unsafe.Pointer(&f.Planes[i][0])), len(f.Planes[i]))
+		key, off := im.imported.cache.span(uintptr(unsafe.Pointer(&f.Planes[i][0])), len(f.Planes[i]))
 		if off < d.layout[i].Offset || (off-d.layout[i].Offset)%max(d.req[i].Alignment, 1) != 0 {
 			return unavailable("plane %d: starts %d bytes into its page: no memory offset the device allows (alignment %d) puts it there",
 				i, off, d.req[i].Alignment)
@@ -153,7 +153,7 @@ func (im *Image) directable(f *formats.Frame) error {
 func (im *Image) directImageBytes() uint64 {
 	var n uint64
 	for i := range im.Format.Planes {
-		n += im.direct.layout[i].Size
+		n += im.direct.probe.layout[i].Size
 	}
 	return n
 }
@@ -168,20 +168,20 @@ func (im *Image) loadDirect(cb vk.CommandBuffer, f *formats.Frame) (Loaded, erro
 	for i, p := range f.Planes {
 		key[i] = uintptr(unsafe.Pointer(&p[0]))
 	}
-	d := im.directs[key]
+	d := im.direct.images[key]
 	if d == nil {
-		if len(im.directs) >= maxDirect {
+		if len(im.direct.images) >= maxDirect {
 			return Loaded{}, fmt.Errorf("planes: direct: %d sets of frame memory already bound (DropDirect frees them): %w",
-				len(im.directs), ErrUnavailable)
+				len(im.direct.images), ErrUnavailable)
 		}
 		var err error
 		if d, err = im.newDirect(f); err != nil {
 			return Loaded{}, fmt.Errorf("planes: direct %s %dx%d: %w", f.Format.Name, f.Width, f.Height, err)
 		}
-		if im.directs == nil {
-			im.directs = map[directKey]*directImage{}
+		if im.direct.images == nil {
+			im.direct.images = map[directKey]*directImage{}
 		}
-		im.directs[key] = d
+		im.direct.images[key] = d
 	}
 	if !d.ready {
 		if err := im.recordImport(cb, f); err != nil {
@@ -199,7 +199,7 @@ func (im *Image) loadDirect(cb vk.CommandBuffer, f *formats.Frame) (Loaded, erro
 		return Loaded{Upload: UploadImport, Reason: "direct: the first frame in this memory is copied while its image is prepared; " +
 			"later frames in it are sampled in place"}, nil
 	}
-	im.current = d
+	im.direct.current = d
 	return Loaded{Upload: UploadDirect, Reason: "the frame's memory is sampled in place"}, nil
 }
 
@@ -218,7 +218,7 @@ func (im *Image) newDirect(f *formats.Frame) (*directImage, error) {
 	d.img = img
 	var binds []vkx.PlaneBinding
 	for i := range pf.Planes {
-		e, off, err := im.importer.acquire(unsafe.Pointer(&f.Planes[i][0]), len(f.Planes[i]))
+		e, off, err := im.imported.cache.acquire(unsafe.Pointer(&f.Planes[i][0]), len(f.Planes[i]))
 		if err != nil {
 			im.freeDirect(d)
 			return nil, fmt.Errorf("import plane %d: %w", i, err)
@@ -236,7 +236,7 @@ func (im *Image) newDirect(f *formats.Frame) (*directImage, error) {
 func (im *Image) freeDirect(d *directImage) {
 	vkx.DestroyImage(im.dev.Device, d.img)
 	for i := 0; i < d.n; i++ {
-		im.importer.release(d.entries[i])
+		im.imported.cache.release(d.entries[i])
 	}
 }
 
@@ -244,8 +244,8 @@ func (im *Image) freeDirect(d *directImage) {
 // multi-planar image in SHADER_READ_ONLY_OPTIMAL, or, after a direct load, the frame's own memory
 // as a LINEAR image in GENERAL.
 func (im *Image) SamplerImage() (vk.Image, vk.ImageLayout) {
-	if im.current != nil {
-		return im.current.img, vk.ImageLayoutGeneral
+	if im.direct.current != nil {
+		return im.direct.current.img, vk.ImageLayoutGeneral
 	}
 	return im.Multi, vk.ImageLayoutShaderReadOnlyOptimal
 }
@@ -254,9 +254,9 @@ func (im *Image) SamplerImage() (vk.Image, vk.ImageLayout) {
 // memory can be forgotten (Importer.Forget) and freed. The GPU must be done with them; bindings that
 // sampled them must not be drawn again before the next Load.
 func (im *Image) DropDirect() {
-	for k, d := range im.directs {
+	for k, d := range im.direct.images {
 		im.freeDirect(d)
-		delete(im.directs, k)
+		delete(im.direct.images, k)
 	}
-	im.current = nil
+	im.direct.current = nil
 }

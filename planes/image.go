@@ -43,34 +43,79 @@ type Image struct {
 	Aliased     bool
 	AliasReason string
 
-	staging *gpu.Buffer
-	layout  []stagedPlane
-	shifted []stagedPlane // LSB layouts: the sampler path's copy, shifted into the X6/X4 container
-	dev     *gpu.Device
+	dev *gpu.Device
 
-	// Recording (load.go): every image an upload writes, the copy path's regions computed once, and
-	// scratch for the import path's regions, so that steady-state frames allocate nothing.
-	targets        []uint64
-	readers        int // the last readers of targets are plane aliases, filled through the planes
-	stageCopies    []vkx.Copy
-	stageRegions   []vkx.BufferImageCopy
-	scratchCopies  []vkx.Copy
-	scratchRegions []vkx.BufferImageCopy
+	// Recording (load.go): every image an upload writes, and the last of them that are plane
+	// aliases (filled through the planes); and which ways in can take a frame of a given shape.
+	targets []uint64
+	readers int
+	plan    loadPlan
 
-	importer     *Importer
-	ownImporter  bool  // made by the image on first import: destroyed with it
-	importerErr  error // why the image could not make one
-	pinned       [maxPlanes]*importEntry
-	npinned      int
-	plan         loadPlan
-	direct       *directProbe
-	directs      map[directKey]*directImage // direct.go
-	current      *directImage               // what the last Load left to sample, if direct
-	shift        *gpuShift                  // LSB layouts for the sampler path, shifted on the GPU (shift.go)
-	shiftErr     error                      // why the shift pass could not be made
-	multiRegions [2]int                     // stageRegions[a:b] are the multi-planar image's
-	stager       *stager                    // Stage's parallel copier for large frames (stager.go)
-	stagerTried  bool
+	// The ways in, one small object each; the frame's path (Load) says which one records.
+	staged   copyUpload    // copy through the staging buffer (upload.go)
+	parallel parallelStage // large frames: Stage's rows copied by several goroutines (stager.go)
+	imported importUpload  // import of the frame's host memory (load.go, import.go)
+	direct   directUpload  // the frame's memory bound as a LINEAR image (direct.go)
+	lsb      shiftUpload   // LSB samples shifted into the X6/X4 container on the GPU (shift.go)
+}
+
+// copyUpload is the copy way in: the CPU copies the planes into the staging buffer (Stage), the
+// GPU copies from there (RecordUpload). Its regions are computed once, so frames allocate nothing.
+type copyUpload struct {
+	staging      *gpu.Buffer
+	layout       []stagedPlane
+	shifted      []stagedPlane // LSB layouts: the sampler path's copy, shifted into the X6/X4 container
+	copies       []vkx.Copy
+	regions      []vkx.BufferImageCopy
+	multiRegions [2]int // regions[a:b] are the multi-planar image's
+}
+
+func (u *copyUpload) destroy() {
+	u.staging.Destroy()
+	u.staging = nil
+}
+
+// parallelStage is Stage's parallel copier for large frames, started on first need.
+type parallelStage struct {
+	stager *stager
+	tried  bool
+}
+
+func (u *parallelStage) stop() {
+	u.stager.stop()
+	u.stager, u.tried = nil, false
+}
+
+// importUpload is the import way in: the frame's own memory imported as buffers
+// (VK_EXT_external_memory_host) through an import cache, and the GPU copies from them.
+type importUpload struct {
+	cache   *Importer
+	own     bool  // made by the image on first import: destroyed with it
+	err     error // why the image could not make one
+	pinned  [maxPlanes]*importEntry
+	npinned int
+	copies  []vkx.Copy // scratch for each frame's regions
+	regions []vkx.BufferImageCopy
+}
+
+// directUpload is the direct way in: the frame's memory bound as the planes of a LINEAR disjoint
+// image and sampled in place.
+type directUpload struct {
+	probe   *directProbe
+	images  map[directKey]*directImage
+	current *directImage // what the last Load left to sample, if direct
+}
+
+// shiftUpload shifts LSB layouts for the sampler path on the GPU, from the staging buffer or an
+// import.
+type shiftUpload struct {
+	pass *gpuShift
+	err  error // why the shift pass could not be made
+}
+
+func (u *shiftUpload) destroy(d vk.Device) {
+	u.pass.destroy(d)
+	u.pass = nil
 }
 
 // maxPlanes is the most planes a layout of the table has.
@@ -121,13 +166,13 @@ type pathSet [2]bool
 func (im *Image) init(paths pathSet) error {
 	pf := im.Format
 	var size int
-	im.layout, size = im.stagedLayout(0)
+	im.staged.layout, size = im.stagedLayout(0)
 	if paths[formats.PathSampler] && pf.SamplerShift > 0 {
-		im.shifted, size = im.stagedLayout(size)
+		im.staged.shifted, size = im.stagedLayout(size)
 	}
 	var err error
 	// Storage: the GPU shift pass reads LSB planes from it.
-	if im.staging, err = im.dev.NewBuffer(size, vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit,
+	if im.staged.staging, err = im.dev.NewBuffer(size, vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit,
 		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit); err != nil {
 		return err
 	}
@@ -153,7 +198,7 @@ func (im *Image) init(paths pathSet) error {
 		}
 	}
 	im.buildStageRegions()
-	if im.shifted != nil {
+	if im.staged.shifted != nil {
 		// Made here, so that every Stage of the image shifts the same way; if it cannot be made,
 		// the CPU shifts (shiftErr says why) and import is refused.
 		_ = im.ensureShift()
@@ -359,10 +404,7 @@ func (im *Image) aliasMutable() vk.ImageCreateFlagBits {
 func (im *Image) Destroy() {
 	im.Done()
 	im.DropDirect()
-	if im.ownImporter && im.importer != nil {
-		im.importer.Destroy()
-	}
-	im.importer, im.ownImporter = nil, false
+	im.imported.use(nil)
 	d := im.dev.Device
 	for _, t := range im.Textures {
 		if t.View != vk.NullImageView {
@@ -384,10 +426,7 @@ func (im *Image) Destroy() {
 		vk.FreeMemory(d, m, nil)
 	}
 	im.planeMemory = nil
-	im.shift.destroy(d)
-	im.shift = nil
-	im.stager.stop()
-	im.stager, im.stagerTried = nil, false
-	im.staging.Destroy()
-	im.staging = nil
+	im.lsb.destroy(d)
+	im.parallel.stop()
+	im.staged.destroy()
 }

@@ -86,7 +86,7 @@ func (im *Image) Load(cb vk.CommandBuffer, f *formats.Frame, how Upload) (Loaded
 		return Loaded{}, err
 	}
 	im.Done()
-	im.current = nil
+	im.direct.current = nil
 	switch how {
 	case UploadCopy:
 		return im.loadCopy(cb, f, "asked for")
@@ -137,27 +137,35 @@ func (im *Image) Can(f *formats.Frame, how Upload) error {
 
 // Done tells im that the GPU has finished every submission that used its last Load, so the host
 // memory that load imported may be forgotten (Importer.Forget) and freed. Load does it itself.
-func (im *Image) Done() {
-	for i := 0; i < im.npinned; i++ {
-		im.importer.release(im.pinned[i])
-		im.pinned[i] = nil
+func (im *Image) Done() { im.imported.done() }
+
+// done drops the holds of the last load on the import cache.
+func (u *importUpload) done() {
+	for i := 0; i < u.npinned; i++ {
+		u.cache.release(u.pinned[i])
+		u.pinned[i] = nil
 	}
-	im.npinned = 0
+	u.npinned = 0
+}
+
+// use makes p the import cache (nil: none), destroying the one made for the image itself.
+func (u *importUpload) use(p *Importer) {
+	u.done()
+	if u.own && u.cache != nil {
+		u.cache.Destroy()
+	}
+	u.cache, u.own = p, false
 }
 
 // SetImporter makes im import through p, shared with other images (one cache for a decoder's
 // buffers however many frames are in flight). The GPU must be done with im's previous loads.
 func (im *Image) SetImporter(p *Importer) {
-	im.Done()
-	if im.ownImporter && im.importer != nil {
-		im.importer.Destroy()
-	}
-	im.importer, im.ownImporter = p, false
+	im.imported.use(p)
 	im.plan.valid = false
 }
 
 // Importer is the import cache im uses (nil before the first import unless set).
-func (im *Image) Importer() *Importer { return im.importer }
+func (im *Image) Importer() *Importer { return im.imported.cache }
 
 func (im *Image) matches(f *formats.Frame) error {
 	if f.Format != im.Format || f.Width != im.Width || f.Height != im.Height {
@@ -204,8 +212,8 @@ type loadPlan struct {
 
 func (im *Image) shape(f *formats.Frame) frameShape {
 	align := uintptr(4096)
-	if im.importer != nil {
-		align = uintptr(im.importer.align)
+	if im.imported.cache != nil {
+		align = uintptr(im.imported.cache.align)
 	}
 	var s frameShape
 	for i, p := range f.Planes {
@@ -219,10 +227,10 @@ func (im *Image) shape(f *formats.Frame) frameShape {
 
 // planFor decides, once per frame shape, which paths can take f and why not.
 func (im *Image) planFor(f *formats.Frame) *loadPlan {
-	if im.importer == nil && im.importerErr == nil && im.dev.Extensions[gpu.ExtExternalMemoryHost] {
+	if im.imported.cache == nil && im.imported.err == nil && im.dev.Extensions[gpu.ExtExternalMemoryHost] {
 		// Made before the shape is taken: offsets are reduced modulo its alignment.
-		im.importer, im.importerErr = NewImporter(im.dev, DefaultImportCapacity)
-		im.ownImporter = im.importer != nil
+		im.imported.cache, im.imported.err = NewImporter(im.dev, DefaultImportCapacity)
+		im.imported.own = im.imported.cache != nil
 	}
 	s := im.shape(f)
 	if im.plan.valid && im.plan.shape == s {
@@ -238,7 +246,7 @@ func (im *Image) planFor(f *formats.Frame) *loadPlan {
 		notDirect = "not direct: " + p.directErr.Error()
 	}
 	switch {
-	case p.importErr == nil && im.shifted != nil:
+	case p.importErr == nil && im.staged.shifted != nil:
 		p.autoReason = "import: the GPU shifts and copies from the frame's own memory; " + notDirect
 	case p.importErr == nil:
 		p.autoReason = "import: the GPU copies from the frame's own memory; " + notDirect
@@ -255,10 +263,10 @@ func (im *Image) importable(f *formats.Frame) error {
 	if !im.dev.Extensions[gpu.ExtExternalMemoryHost] {
 		return unavailable("device has no %s", gpu.ExtExternalMemoryHost)
 	}
-	if im.importer == nil {
-		return unavailable("%v", im.importerErr)
+	if im.imported.cache == nil {
+		return unavailable("%v", im.imported.err)
 	}
-	if im.shifted != nil {
+	if im.staged.shifted != nil {
 		if err := im.shiftable(f); err != nil {
 			return err
 		}
@@ -276,7 +284,7 @@ func (im *Image) importable(f *formats.Frame) error {
 	}
 	// matches checked that every plane holds its texels.
 	for i, p := range pf.Planes {
-		if im.Multi != vk.NullImage && im.shifted == nil { // the shift pass reads samples, not texels
+		if im.Multi != vk.NullImage && im.staged.shifted == nil { // the shift pass reads samples, not texels
 			if err := texel(i, p.BytesPerTexel); err != nil {
 				return err
 			}
@@ -298,16 +306,16 @@ func (im *Image) recordImport(cb vk.CommandBuffer, f *formats.Frame) error {
 	var bufs [maxPlanes]uint64
 	var offs [maxPlanes]uint64
 	for i := range pf.Planes {
-		e, off, err := im.importer.acquire(unsafe.Pointer(&f.Planes[i][0]), len(f.Planes[i]))
+		e, off, err := im.imported.cache.acquire(unsafe.Pointer(&f.Planes[i][0]), len(f.Planes[i]))
 		if err != nil {
 			return fmt.Errorf("planes: import plane %d: %w", i, err)
 		}
-		im.pinned[im.npinned] = e
-		im.npinned++
+		im.imported.pinned[im.imported.npinned] = e
+		im.imported.npinned++
 		bufs[i], offs[i] = vkx.BufferHandle(e.buffer), off
 	}
-	copies, regions := im.scratchCopies[:0], im.scratchRegions[:0]
-	if im.shifted != nil {
+	copies, regions := im.imported.copies[:0], im.imported.regions[:0]
+	if im.staged.shifted != nil {
 		var err error
 		if copies, regions, err = im.recordImportShift(cb, f, &bufs, &offs, copies, regions); err != nil {
 			return err
@@ -339,7 +347,7 @@ func (im *Image) recordImport(cb vk.CommandBuffer, f *formats.Frame) error {
 		regions = append(regions, region(offs[ft.Plane], f.Strides[ft.Plane]/texelBytes(pf, ft),
 			vk.ImageAspectColorBit, 0, 0, t.Width, t.Height))
 	}
-	im.scratchCopies, im.scratchRegions = copies, regions
+	im.imported.copies, im.imported.regions = copies, regions
 	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, copies, regions)
 	return nil
 }

@@ -63,25 +63,25 @@ func (im *Image) shiftable(f *formats.Frame) error {
 
 // ensureShift makes the shift pass on first use; an error wraps ErrUnavailable with the reason.
 func (im *Image) ensureShift() error {
-	if im.shift != nil {
+	if im.lsb.pass != nil {
 		return nil
 	}
-	if im.shiftErr != nil {
-		return im.shiftErr
+	if im.lsb.err != nil {
+		return im.lsb.err
 	}
 	s := &gpuShift{params: new([maxPlanes]shiftParams)}
 	if err := s.init(im); err != nil {
 		s.destroy(im.dev.Device)
-		im.shiftErr = unavailable("the GPU shift pass for %s could not be made: %v", im.Format.Name, err)
-		return im.shiftErr
+		im.lsb.err = unavailable("the GPU shift pass for %s could not be made: %v", im.Format.Name, err)
+		return im.lsb.err
 	}
 	// The copy path's copies with the shifted planes taken from the pass's buffer: stageCopies
 	// starts with the multi-planar image's (buildStageRegions), the textures' follow from staging.
 	if im.Multi != vk.NullImage {
-		s.stageCopies = append([]vkx.Copy(nil), im.stageCopies...)
+		s.stageCopies = append([]vkx.Copy(nil), im.staged.copies...)
 		s.stageCopies[0].Buffer = vkx.BufferHandle(s.out.Handle)
 	}
-	im.shift = s
+	im.lsb.pass = s
 	return nil
 }
 
@@ -97,7 +97,7 @@ func (s *gpuShift) init(im *Image) error {
 		return err
 	}
 	// Whole words: the pass writes the last odd sample of a plane with its word.
-	s.out, err = im.dev.NewBuffer(align(im.staging.Size, 4), vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit,
+	s.out, err = im.dev.NewBuffer(align(im.staged.staging.Size, 4), vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit,
 		vk.MemoryPropertyDeviceLocalBit)
 	return err
 }
@@ -105,10 +105,10 @@ func (s *gpuShift) init(im *Image) error {
 // recordShift records the pass over the planes in bufs as src describes, into the pass's buffer,
 // and makes its writes visible to the copies that follow.
 func (im *Image) recordShift(cb vk.CommandBuffer, bufs *[maxPlanes]uint64, src *[maxPlanes]shiftSource) error {
-	pf, s := im.Format, im.shift
+	pf, s := im.Format, im.lsb.pass
 	for i, p := range pf.Planes {
 		perTexel := p.BytesPerTexel / 2
-		d := im.shifted[i]
+		d := im.staged.shifted[i]
 		if src[i].offset > 1<<32-1 || src[i].offset%2 != 0 {
 			return fmt.Errorf("planes: shift plane %d: offset %d in its buffer", i, src[i].offset)
 		}
@@ -146,8 +146,8 @@ func (im *Image) recordImportShift(cb vk.CommandBuffer, f *formats.Frame, bufs *
 		return copies, regions, err
 	}
 	first := uint32(len(regions))
-	regions = append(regions, im.stageRegions[im.multiRegions[0]:im.multiRegions[1]]...)
-	copies = append(copies, vkx.Copy{Buffer: vkx.BufferHandle(im.shift.out.Handle), Image: vkx.ImageHandle(im.Multi),
+	regions = append(regions, im.staged.regions[im.staged.multiRegions[0]:im.staged.multiRegions[1]]...)
+	copies = append(copies, vkx.Copy{Buffer: vkx.BufferHandle(im.lsb.pass.out.Handle), Image: vkx.ImageHandle(im.Multi),
 		First: first, Count: uint32(len(regions)) - first})
 	return copies, regions, nil
 }
@@ -155,15 +155,15 @@ func (im *Image) recordImportShift(cb vk.CommandBuffer, f *formats.Frame, bufs *
 // recordStageShift shifts the planes Stage copied unchanged into the staging buffer (already
 // padded) and records the copy path's copies.
 func (im *Image) recordStageShift(cb vk.CommandBuffer) {
-	st := vkx.BufferHandle(im.staging.Handle)
+	st := vkx.BufferHandle(im.staged.staging.Handle)
 	bufs := [maxPlanes]uint64{st, st, st}
 	var src [maxPlanes]shiftSource
-	for i, l := range im.layout {
+	for i, l := range im.staged.layout {
 		src[i] = shiftSource{offset: uint64(l.offset), stride: l.rowBytes, width: l.width, height: l.height}
 	}
 	// Staged offsets are 16-byte aligned: recordShift cannot fail here.
 	_ = im.recordShift(cb, &bufs, &src)
-	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.shift.stageCopies, im.stageRegions)
+	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.lsb.pass.stageCopies, im.staged.regions)
 }
 
 func (s *gpuShift) destroy(dev vk.Device) {

@@ -48,7 +48,7 @@ func TestGPUShiftMatchesStage(t *testing.T) {
 			var bufs, offs [maxPlanes]uint64
 			var entries []*importEntry
 			for i := range pf.Planes {
-				e, off, err := im.importer.acquire(unsafe.Pointer(&f.Planes[i][0]), len(f.Planes[i]))
+				e, off, err := im.imported.cache.acquire(unsafe.Pointer(&f.Planes[i][0]), len(f.Planes[i]))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -56,7 +56,7 @@ func TestGPUShiftMatchesStage(t *testing.T) {
 				bufs[i], offs[i] = vkx.BufferHandle(e.buffer), off
 			}
 			// The pass's buffer is device-local (not mappable on discrete GPUs): copied back to read it.
-			back, err := dev.NewBuffer(im.shift.out.Size, vk.BufferUsageTransferDstBit,
+			back, err := dev.NewBuffer(im.lsb.pass.out.Size, vk.BufferUsageTransferDstBit,
 				vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
 			if err != nil {
 				t.Fatal(err)
@@ -64,9 +64,9 @@ func TestGPUShiftMatchesStage(t *testing.T) {
 			defer back.Destroy()
 			// From the frame's own memory (import path), then from the staging buffer's unshifted
 			// copy (copy path): both must give Stage's CPU-shifted bytes.
-			st := vkx.BufferHandle(im.staging.Handle)
+			st := vkx.BufferHandle(im.staged.staging.Handle)
 			var fromStage [maxPlanes]shiftSource
-			for i, l := range im.layout {
+			for i, l := range im.staged.layout {
 				fromStage[i] = shiftSource{offset: uint64(l.offset), stride: l.rowBytes, width: l.width, height: l.height}
 			}
 			for _, route := range []string{"import", "copy"} {
@@ -81,15 +81,15 @@ func TestGPUShiftMatchesStage(t *testing.T) {
 						return
 					}
 					vkx.NoGC(func() {
-						vk.CmdCopyBuffer(cb, im.shift.out.Handle, back.Handle, 1, []vk.BufferCopy{{Size: vk.DeviceSize(back.Size)}})
+						vk.CmdCopyBuffer(cb, im.lsb.pass.out.Handle, back.Handle, 1, []vk.BufferCopy{{Size: vk.DeviceSize(back.Size)}})
 					})
 				})
 				if err != nil || recErr != nil {
 					t.Fatal(err, recErr)
 				}
 				got := back.Bytes()
-				want := im.staging.Bytes()
-				for i, sp := range im.shifted {
+				want := im.staged.staging.Bytes()
+				for i, sp := range im.staged.shifted {
 					n := sp.rowBytes * sp.height
 					if !bytes.Equal(got[sp.offset:sp.offset+n], want[sp.offset:sp.offset+n]) {
 						k := 0
@@ -103,9 +103,9 @@ func TestGPUShiftMatchesStage(t *testing.T) {
 				clear(back.Bytes())
 			}
 			for _, e := range entries {
-				im.importer.release(e)
+				im.imported.cache.release(e)
 			}
-			if err := im.importer.ForgetFrame(f); err != nil {
+			if err := im.imported.cache.ForgetFrame(f); err != nil {
 				t.Fatal(err)
 			}
 			ran++
@@ -163,9 +163,9 @@ func TestShiftFallback(t *testing.T) {
 	if err := im.Stage(f); err != nil {
 		t.Fatal(err)
 	}
-	buf := im.staging.Bytes()
-	for i, sp := range im.shifted {
-		raw := im.layout[i]
+	buf := im.staged.staging.Bytes()
+	for i, sp := range im.staged.shifted {
+		raw := im.staged.layout[i]
 		for k := 0; k+1 < sp.rowBytes*sp.height; k += 2 {
 			v := uint16(buf[raw.offset+k]) | uint16(buf[raw.offset+k+1])<<8
 			s := uint16(buf[sp.offset+k]) | uint16(buf[sp.offset+k+1])<<8
@@ -184,10 +184,10 @@ func TestShiftFallback(t *testing.T) {
 func addShiftedLayout(t *testing.T, im *Image) {
 	t.Helper()
 	var end int
-	im.shifted, end = im.stagedLayout(im.staging.Size)
-	im.staging.Destroy()
+	im.staged.shifted, end = im.stagedLayout(im.staged.staging.Size)
+	im.staged.staging.Destroy()
 	var err error
-	if im.staging, err = im.dev.NewBuffer(end, vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit,
+	if im.staged.staging, err = im.dev.NewBuffer(end, vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit,
 		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit); err != nil {
 		t.Fatal(err)
 	}

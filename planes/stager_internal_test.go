@@ -32,19 +32,19 @@ func TestParallelStage(t *testing.T) {
 		if err := im.Stage(f); err != nil {
 			t.Fatal(err)
 		}
-		if im.stager == nil {
+		if im.parallel.stager == nil {
 			t.Fatalf("%s: %d staged bytes were not split (GOMAXPROCS too small?)", name, im.StagedBytes())
 		}
-		want := make([]byte, im.staging.Size)
+		want := make([]byte, im.staged.staging.Size)
 		for i, p := range pf.Planes {
 			w, h := pf.PlaneSize(i, f.Width, f.Height)
-			stagePlane(want, im.layout[i], f.Planes[i], f.Strides[i], w*p.BytesPerTexel, h, p.BytesPerTexel, 0)
-			if im.shifted != nil {
-				stagePlane(want, im.shifted[i], f.Planes[i], f.Strides[i], w*p.BytesPerTexel, h, p.BytesPerTexel, pf.SamplerShift)
+			stagePlane(want, im.staged.layout[i], f.Planes[i], f.Strides[i], w*p.BytesPerTexel, h, p.BytesPerTexel, 0)
+			if im.staged.shifted != nil {
+				stagePlane(want, im.staged.shifted[i], f.Planes[i], f.Strides[i], w*p.BytesPerTexel, h, p.BytesPerTexel, pf.SamplerShift)
 			}
 		}
-		got := im.staging.Bytes()
-		for _, l := range [][]stagedPlane{im.layout, im.shifted} {
+		got := im.staged.staging.Bytes()
+		for _, l := range [][]stagedPlane{im.staged.layout, im.staged.shifted} {
 			for i, sp := range l {
 				a, b := got[sp.offset:sp.offset+sp.rowBytes*sp.height], want[sp.offset:sp.offset+sp.rowBytes*sp.height]
 				if !bytes.Equal(a, b) {

@@ -20,7 +20,7 @@ func (im *Image) Stage(f *formats.Frame) error {
 		return fmt.Errorf("planes: stage %s %dx%d into %s %dx%d image", f.Format.Name, f.Width, f.Height,
 			im.Format.Name, im.Width, im.Height)
 	}
-	buf := im.staging.Bytes()
+	buf := im.staged.staging.Bytes()
 	par := im.stagers()
 	for i, p := range im.Format.Planes {
 		srcW, srcH := im.Format.PlaneSize(i, f.Width, f.Height)
@@ -33,10 +33,10 @@ func (im *Image) Stage(f *formats.Frame) error {
 			stage = par.plane
 		}
 		if im.stagesPlain() {
-			stage(buf, im.layout[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, 0)
+			stage(buf, im.staged.layout[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, 0)
 		}
-		if im.shifted != nil && im.shift == nil {
-			stage(buf, im.shifted[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, im.Format.SamplerShift)
+		if im.staged.shifted != nil && im.lsb.pass == nil {
+			stage(buf, im.staged.shifted[i], f.Planes[i], f.Strides[i], srcRow, srcH, p.BytesPerTexel, im.Format.SamplerShift)
 		}
 	}
 	if par != nil {
@@ -51,16 +51,16 @@ func (im *Image) stagers() *stager {
 	if im.StagedBytes() < parallelStageBytes {
 		return nil
 	}
-	if im.stager == nil && !im.stagerTried {
-		im.stager, im.stagerTried = newStager(), true
+	if im.parallel.stager == nil && !im.parallel.tried {
+		im.parallel.stager, im.parallel.tried = newStager(), true
 	}
-	return im.stager
+	return im.parallel.stager
 }
 
 // stagesPlain says whether Stage writes the unshifted copy: always, unless the only copy needed is
 // the sampler path's shifted one and the CPU makes it.
 func (im *Image) stagesPlain() bool {
-	return im.shifted == nil || im.shift != nil || (len(im.Textures) > 0 && !im.Aliased)
+	return im.staged.shifted == nil || im.lsb.pass != nil || (len(im.Textures) > 0 && !im.Aliased)
 }
 
 // stagePlane copies srcH rows of rowBytes from src (stride apart) into d's place in buf, each 16-bit
@@ -94,11 +94,11 @@ func stageRows(buf []byte, d stagedPlane, src []byte, stride, rowBytes, srcH, bp
 // old contents are discarded (old layout UNDEFINED). The regions are computed once (New) and recorded
 // through one C call: no allocation per frame.
 func (im *Image) RecordUpload(cb vk.CommandBuffer) {
-	if im.shifted != nil && im.shift != nil {
+	if im.staged.shifted != nil && im.lsb.pass != nil {
 		im.recordStageShift(cb)
 		return
 	}
-	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.stageCopies, im.stageRegions)
+	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.staged.copies, im.staged.regions)
 }
 
 // buildStageRegions computes the copy path's regions from the staging layout, and the list of images
@@ -121,14 +121,14 @@ func (im *Image) buildStageRegions() {
 			im.readers++
 		}
 	}
-	staging := vkx.BufferHandle(im.staging.Handle)
+	staging := vkx.BufferHandle(im.staged.staging.Handle)
 	pf := im.Format
 	if im.Multi != vk.NullImage {
-		src := im.layout
-		if im.shifted != nil {
-			src = im.shifted
+		src := im.staged.layout
+		if im.staged.shifted != nil {
+			src = im.staged.shifted
 		}
-		first := len(im.stageRegions)
+		first := len(im.staged.regions)
 		for i, p := range pf.Planes {
 			aspect := vk.ImageAspectColorBit
 			w, h := src[i].width, src[i].height
@@ -137,21 +137,21 @@ func (im *Image) buildStageRegions() {
 			} else if len(p.Channels) == 4 {
 				w = im.PaddedWidth // a packed 4:2:2 image is addressed in texels, two per block
 			}
-			im.stageRegions = append(im.stageRegions, region(uint64(src[i].offset), 0, aspect, 0, 0, w, h))
+			im.staged.regions = append(im.staged.regions, region(uint64(src[i].offset), 0, aspect, 0, 0, w, h))
 		}
-		im.stageCopies = append(im.stageCopies, vkx.Copy{Buffer: staging, Image: vkx.ImageHandle(im.Multi),
+		im.staged.copies = append(im.staged.copies, vkx.Copy{Buffer: staging, Image: vkx.ImageHandle(im.Multi),
 			First: uint32(first), Count: uint32(len(pf.Planes))})
-		im.multiRegions = [2]int{first, len(im.stageRegions)}
+		im.staged.multiRegions = [2]int{first, len(im.staged.regions)}
 	}
 	for i, t := range im.Textures {
 		if t.Alias {
 			continue
 		}
 		ft := pf.Textures[i]
-		sp := im.layout[ft.Plane]
-		im.stageCopies = append(im.stageCopies, vkx.Copy{Buffer: staging, Image: vkx.ImageHandle(t.Image),
-			First: uint32(len(im.stageRegions)), Count: 1})
-		im.stageRegions = append(im.stageRegions, region(uint64(sp.offset), sp.rowBytes/texelBytes(pf, ft),
+		sp := im.staged.layout[ft.Plane]
+		im.staged.copies = append(im.staged.copies, vkx.Copy{Buffer: staging, Image: vkx.ImageHandle(t.Image),
+			First: uint32(len(im.staged.regions)), Count: 1})
+		im.staged.regions = append(im.staged.regions, region(uint64(sp.offset), sp.rowBytes/texelBytes(pf, ft),
 			vk.ImageAspectColorBit, 0, 0, t.Width, t.Height))
 	}
 }
@@ -167,7 +167,7 @@ func region(offset uint64, rowLength int, aspect vk.ImageAspectFlagBits, x, y, w
 // the CPU shifts and the shader path has its own textures).
 func (im *Image) StagedBytes() int {
 	n := im.Format.FrameBytes(im.Width, im.Height)
-	if im.shifted != nil && im.shift == nil && im.stagesPlain() {
+	if im.staged.shifted != nil && im.lsb.pass == nil && im.stagesPlain() {
 		n *= 2
 	}
 	return n

@@ -16,6 +16,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -32,6 +33,9 @@ type Config struct {
 	Path    formats.Choice
 	Compare Compare
 	Upload  planes.Upload
+	// Conversion is how the conversion runs, drawn or compute; the zero value measures both on the
+	// device and takes the faster (stream.VariantAuto).
+	Conversion stream.Variant
 	// Overrides of the stream's metadata (nil: keep the stream's).
 	Matrix         *formats.Matrix
 	Range          *formats.Range
@@ -54,6 +58,8 @@ type Stats struct {
 	FPS                    float64 `json:"fps"`
 	Path                   string  `json:"path"`
 	PathReason             string  `json:"path_reason"`
+	Conversion             string  `json:"conversion"`
+	ConversionReason       string  `json:"conversion_reason"`
 	Upload                 string  `json:"upload"`
 	UploadReason           string  `json:"upload_reason"`
 	CPUBytesCopiedPerFrame int     `json:"cpu_bytes_copied_per_frame"`
@@ -151,6 +157,7 @@ func (p *Player) open() error {
 	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare, p.cfg.Upload); err != nil {
 		return err
 	}
+	p.rend.Variant = p.cfg.Conversion
 	return nil
 }
 
@@ -502,6 +509,7 @@ func (p *Player) finish(decodeTime time.Duration) error {
 	r.Timer.Finish()
 	s.GPUMsPerFrame = r.Timer.MeanMs()
 	s.Path, s.PathReason = r.Path.String(), r.PathReason
+	s.Conversion, s.ConversionReason = r.Conversion.String(), r.ConversionReason
 	s.Upload, s.UploadReason = r.Loaded.Upload.String(), r.Loaded.Reason
 	if r.format != nil {
 		s.PixelFormat = r.format.Name

@@ -56,6 +56,11 @@ type Renderer struct {
 	Path       formats.Path
 	PathReason string
 	Key        ycbcr.Key // the sampler path's conversion, when it is used
+	// Variant is how the conversion runs (stream.VariantAuto: the faster on this device, measured);
+	// Conversion is the variant in use and ConversionReason why (for -stats).
+	Variant          stream.Variant
+	Conversion       stream.Variant
+	ConversionReason string
 
 	// Timer measures each frame's upload and conversion on the GPU (nil without timestamps).
 	Timer *gpu.GPUTimer
@@ -100,7 +105,7 @@ func NewRenderer(dev *gpu.Device, choice formats.Choice, compare Compare, upload
 // the diff mode's pictures for it.
 func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 	_, err := r.Stream.Configure(stream.Config{Format: f.Format, Width: f.Width, Height: f.Height, Params: p,
-		Choice: r.Choice, Both: r.Compare != CompareOff})
+		Choice: r.Choice, Both: r.Compare != CompareOff, Variant: r.Variant})
 	if err != nil {
 		r.format = nil
 		if r.Compare != CompareOff {
@@ -111,6 +116,7 @@ func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 	d := r.Stream.Decision()
 	r.format, r.width, r.height, r.params = f.Format, f.Width, f.Height, p
 	r.Path, r.Key, r.PathReason = d.Path, d.Key, d.Reason
+	r.Conversion, r.ConversionReason = r.Stream.Conversion()
 	if r.Compare != CompareDiff {
 		r.retireDiffs()
 		return nil
@@ -252,8 +258,19 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 		t.end(cb)
 		return fr.Submit(wait, signal)
 	}
+	if err := fr.Convert(); err != nil { // the compute variant's dispatch, before the pass
+		return err
+	}
 	w, h := t.begin(cb)
 	x, y, vw, vh := Letterbox(w, h, aspect)
+	if len(paths) == 1 {
+		gpu.SetViewport(cb, x, y, vw, vh)
+		if err := fr.Draw(t); err != nil {
+			return err
+		}
+		t.end(cb)
+		return fr.Submit(wait, signal)
+	}
 	for i, path := range paths {
 		sx, sw := x, vw
 		if len(paths) == 2 { // split: each path draws its half of the picture, same viewport

@@ -37,6 +37,12 @@ var DiffFrag []byte
 // DiffParamsSize is the size in bytes of diff.frag's push-constant block (the gain).
 const DiffParamsSize = 4
 
+// BlitFrag draws an RGBA texture (binding 0) over the viewport: a compute conversion's picture onto
+// a render target. No push constants.
+//
+//go:embed blit.frag.spv
+var BlitFrag []byte
+
 // SamplerComp is the sampler path as a compute shader: immutable Y′CbCr sampler at binding 0, an
 // rgba8 storage image at binding 1, the same push constants as SamplerFrag.
 //

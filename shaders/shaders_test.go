@@ -16,6 +16,7 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"sampler.frag":    SamplerFrag,
 		"shader.frag":     ShaderFrag,
 		"diff.frag":       DiffFrag,
+		"blit.frag":       BlitFrag,
 		"sampler.comp":    SamplerComp,
 		"shader.comp":     ShaderComp,
 		"shift.comp":      ShiftComp,

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"sync"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -62,18 +63,35 @@ func (d deviceFences) reset(s *Slot) error {
 // vulkan/device.hpp does per frame), so the library waits for the GPU only in Close.
 type Ring struct {
 	dev    *gpu.Device
+	opts   RingOptions
 	fences fences
 	slots  []*Slot
 	next   int
 	last   *Slot // the slot submitted most recently
 }
 
+// RingOptions tune NewRingWith. The zero value is the toolkit's own device: submissions from the
+// calling goroutine, and Close may wait for the whole device.
+type RingOptions struct {
+	// QueueLock, if set, is held around each vkQueueSubmit: for an engine's queue that other
+	// goroutines submit to under that lock (Vulkan requires external synchronization of a queue).
+	QueueLock sync.Locker
+	// Borrowed says the device belongs to an engine (gpu.Wrap): Close then waits on the ring's own
+	// fences, never with vkDeviceWaitIdle, whose host synchronization covers every queue of the
+	// device (Vulkan spec, vkDeviceWaitIdle: "Host access to all VkQueue objects created from
+	// device must be externally synchronized"), which the engine may be using.
+	Borrowed bool
+}
+
 // NewRing makes n slots on dev (n ≥ 1).
-func NewRing(dev *gpu.Device, n int) (*Ring, error) {
+func NewRing(dev *gpu.Device, n int) (*Ring, error) { return NewRingWith(dev, n, RingOptions{}) }
+
+// NewRingWith makes n slots on dev (n ≥ 1), tuned by opts.
+func NewRingWith(dev *gpu.Device, n int, opts RingOptions) (*Ring, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("stream: a ring of %d slots", n)
 	}
-	r := &Ring{dev: dev, fences: deviceFences{dev}}
+	r := &Ring{dev: dev, opts: opts, fences: deviceFences{dev}}
 	for i := 0; i < n; i++ {
 		s := &Slot{Index: i}
 		r.slots = append(r.slots, s)
@@ -139,11 +157,24 @@ func (r *Ring) Next() (*Slot, error) {
 	return s, nil
 }
 
-// Submit ends s's command buffer and submits it, waiting on wait and signalling signal (either may
-// be null) and s's fence.
+// Submit ends s's command buffer and submits it, waiting on wait (at colour output: a swapchain's
+// acquire) and signalling signal (either may be null) and s's fence.
 func (r *Ring) Submit(s *Slot, wait, signal vk.Semaphore) error {
-	if err := r.dev.SubmitFrame(s.CB, wait, signal, s.Fence); err != nil {
-		return err
+	return r.SubmitWait(s, wait, vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit), signal)
+}
+
+// SubmitWait is Submit with the stage at which the submission waits on wait.
+func (r *Ring) SubmitWait(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlags, signal vk.Semaphore) error {
+	if err := vkx.Check(vk.EndCommandBuffer(s.CB), "vkEndCommandBuffer"); err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	if l := r.opts.QueueLock; l != nil {
+		l.Lock()
+		defer l.Unlock()
+	}
+	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
+	if err := vkx.QueueSubmit(r.dev.Queue, s.CB, wait, stage, signal, s.Fence); err != nil {
+		return fmt.Errorf("stream: %w", err)
 	}
 	r.submitted(s)
 	return nil
@@ -204,8 +235,13 @@ func (r *Ring) Drain() error {
 // Close waits for the device and destroys the slots after releasing what was retired on them. It is
 // the one place the ring waits for the whole device rather than its fences: a submission that
 // reported an error (a lost device, an injected fault) may still run, and its fence says nothing.
-func (r *Ring) Close() {
-	if r.dev.Device != nil {
+// On a borrowed device (RingOptions.Borrowed) it waits on the slots' fences instead (Drain); its
+// error is Drain's.
+func (r *Ring) Close() error {
+	var err error
+	if r.opts.Borrowed {
+		err = r.Drain()
+	} else if r.dev.Device != nil {
 		vk.DeviceWaitIdle(r.dev.Device)
 	}
 	for _, s := range r.slots {
@@ -224,4 +260,5 @@ func (r *Ring) Close() {
 		}
 	}
 	r.slots = nil
+	return err
 }

@@ -28,7 +28,8 @@
 // picture, and its upload has completed. So the engine never needs to copy: it holds a Frame for
 // as long as its GPU work may read the image, which for a renderer with N frames in flight means
 // "until the fence of the frame that sampled it". If the engine holds every image, decoding
-// pauses; Acquire still returns the current picture.
+// pauses; Acquire still returns the current picture. The toolkit's own submissions go through a
+// stream.Ring, which retires each upload's hold on its image on that submission's fence.
 //
 // Every Frame carries its own binary semaphore, signalled on the toolkit's queue after the upload
 // (or, when the picture did not change, after an empty submission that follows it). The engine

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 )
 
 // Frame is one picture handed to the engine for one of its frames. Give it back with Done once the
@@ -47,7 +47,7 @@ type Frame struct {
 	Path     formats.Path
 
 	t     *Texture
-	s     *slot
+	p     *picture
 	given bool // Done or Discard was called
 }
 
@@ -79,9 +79,9 @@ func (f *Frame) Done() {
 		return
 	}
 	f.given = true
-	f.s.refs--
+	f.p.refs--
 	t.sems = append(t.sems, f.Wait) // waited on and completed: unsignalled, reusable
-	t.tryFree(f.s)
+	t.tryFree(f.p)
 }
 
 // Discard gives back a frame whose Wait no submission waited on (the engine skipped the frame).
@@ -95,14 +95,19 @@ func (f *Frame) Discard() error {
 		return nil
 	}
 	f.given = true
-	f.s.refs--
-	t.tryFree(f.s)
-	// The semaphore is signalled (or about to be): consume the signal, recycle it afterwards.
-	sub, err := t.submit(nil, []vk.Semaphore{f.Wait}, nil)
+	f.p.refs--
+	t.tryFree(f.p)
+	// The semaphore is signalled (or about to be): consume the signal with an empty submission, and
+	// reuse the semaphore once that submission's fence has signalled.
+	sl, err := t.ring.Next()
 	if err != nil {
 		return fmt.Errorf("videotex: discard: %w", err)
 	}
-	sub.recycle = f.Wait
+	if err := t.ring.SubmitWait(sl, f.Wait, vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit), vk.NullSemaphore); err != nil {
+		return fmt.Errorf("videotex: discard: %w", err)
+	}
+	sem := f.Wait
+	sl.Retire(func() { t.sems = append(t.sems, sem) })
 	return nil
 }
 
@@ -144,11 +149,11 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 		return nil, ErrClosed
 	}
 	t.reclaim()
-	var fresh *slot
+	var fresh *picture
 	if i := pick(); i >= 0 {
 		fresh = t.ready[i]
-		for _, s := range t.ready[:i] { // due but superseded: never uploaded, straight back
-			s.state = slotFree
+		for _, p := range t.ready[:i] { // due but superseded: never uploaded, straight back
+			p.state = picFree
 			t.stats.Dropped++
 		}
 		t.ready = append(t.ready[:0], t.ready[i+1:]...)
@@ -166,37 +171,42 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 	if fresh != nil {
 		err = t.upload(fresh, sem)
 		if err != nil {
-			fresh.state = slotFree
+			fresh.state = picFree
 		} else {
 			if prev := t.current; prev != nil {
 				prev.current = false
 				t.tryFree(prev)
 			}
-			fresh.state, fresh.current = slotShown, true
+			fresh.state, fresh.current = picShown, true
 			t.current = fresh
 			t.stats.Shown++
 		}
 	} else {
-		// Nothing new: a fresh semaphore for this frame, signalled after the earlier upload.
-		_, err = t.submit(nil, nil, []vk.Semaphore{sem})
+		// Nothing new: a fresh semaphore for this frame, signalled by an empty submission after the
+		// earlier upload (a semaphore signal's first synchronization scope holds every command
+		// submitted before it on the queue: Vulkan spec, "Semaphore Signaling").
+		var sl *stream.Slot
+		if sl, err = t.ring.Next(); err == nil {
+			err = t.ring.Submit(sl, vk.NullSemaphore, sem)
+		}
 	}
 	if err != nil {
 		t.sems = append(t.sems, sem)
 		t.mu.Unlock()
 		return nil, fmt.Errorf("videotex: %w", err)
 	}
-	s := t.current
-	s.refs++
-	c := s.conv
+	p := t.current
+	p.refs++
+	c := p.conv
 	f := &Frame{Layout: vk.ImageLayoutShaderReadOnlyOptimal, Sampler: c.sampler, DescriptorCount: c.count,
 		Generation: c.gen, Wait: sem, WaitStage: vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
-		Width: c.cfg.width, Height: c.cfg.height, PTS: s.pts, Index: s.index, Advanced: fresh != nil,
-		Path: c.path, t: t, s: s}
+		Width: c.cfg.width, Height: c.cfg.height, PTS: p.pts, Index: p.index, Advanced: fresh != nil,
+		Path: c.path, t: t, p: p}
 	if c.path == formats.PathSampler {
-		f.Image, f.View = s.img.Multi, s.view
-		f.UVScale = [2]float32{float32(s.img.Width) / float32(s.img.PaddedWidth), float32(s.img.Height) / float32(s.img.PaddedHeight)}
+		f.Image, f.View = p.img.Multi, p.view
+		f.UVScale = [2]float32{float32(p.img.Width) / float32(p.img.PaddedWidth), float32(p.img.Height) / float32(p.img.PaddedHeight)}
 	} else {
-		f.Image, f.View, f.UVScale = s.rgba.image, s.rgba.view, [2]float32{1, 1}
+		f.Image, f.View, f.UVScale = p.rgba.image, p.rgba.view, [2]float32{1, 1}
 	}
 	var change *Change
 	if t.shown != c {
@@ -212,135 +222,53 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 	return f, nil
 }
 
-// upload records and submits s's upload (and on the shader path its conversion into the RGBA
-// image), signalling sem. Called with t.mu held.
-func (t *Texture) upload(s *slot, sem vk.Semaphore) error {
-	cb, err := t.commandBuffer()
+// upload records and submits p's upload (and on the shader path its conversion into the RGBA
+// image) on the next slot of the ring, signalling sem. p stays in use until that slot's fence has
+// signalled. Called with t.mu held.
+func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
+	sl, err := t.ring.Next()
 	if err != nil {
 		return err
 	}
-	if err := gpu.Begin(cb); err != nil {
-		t.cbs = append(t.cbs, cb)
-		return err
-	}
-	s.img.RecordUpload(cb)
-	if s.conv.path == formats.PathShader {
-		r := s.rgba
+	cb := sl.CB
+	p.img.RecordUpload(cb)
+	if p.conv.path == formats.PathShader {
+		r := p.rgba
 		gpu.BeginPass(cb, r.rp, r.fb, r.width, r.height)
 		gpu.SetViewport(cb, 0, 0, r.width, r.height)
 		// The first draw of these constants creates the shader path's pipeline; ycbcr makes it
 		// in C (vkx), out of reach of vulkan-go's finalizer problem, so nothing waits for it.
-		err = s.draw.Draw(cb, r)
+		err = p.draw.Draw(cb, r)
 		vk.CmdEndRenderPass(cb)
 	}
-	if e := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err == nil {
-		err = e
-	}
 	if err != nil {
-		t.cbs = append(t.cbs, cb)
+		// Unsubmitted: the slot's next Begin resets the command buffer.
 		return err
 	}
-	sub, err := t.submit(cb, nil, []vk.Semaphore{sem})
-	if err != nil {
-		t.cbs = append(t.cbs, cb)
+	if err := t.ring.Submit(sl, vk.NullSemaphore, sem); err != nil {
 		return err
 	}
-	s.upload = sub
+	p.inFlight++
+	sl.Retire(func() { // on the fence: runs inside a ring call, all of which hold t.mu
+		p.inFlight--
+		t.tryFree(p)
+	})
 	return nil
 }
 
-// submission is one of the toolkit's queue submissions, tracked by its fence.
-type submission struct {
-	fence   vk.Fence
-	cb      vk.CommandBuffer // nil for empty submissions
-	recycle vk.Semaphore     // a semaphore to reuse once it completes (Discard)
-	done    bool
-}
-
-// submit submits cb (or nothing) waiting on wait and signalling signal, with a fence. Called with
-// t.mu held.
-func (t *Texture) submit(cb vk.CommandBuffer, wait, signal []vk.Semaphore) (*submission, error) {
-	fence, err := t.fence()
-	if err != nil {
-		return nil, err
-	}
-	si := vk.SubmitInfo{SType: vk.StructureTypeSubmitInfo}
-	if cb != nil {
-		si.CommandBufferCount, si.PCommandBuffers = 1, []vk.CommandBuffer{cb}
-	}
-	if len(wait) > 0 {
-		si.WaitSemaphoreCount, si.PWaitSemaphores = uint32(len(wait)), wait
-		si.PWaitDstStageMask = make([]vk.PipelineStageFlags, len(wait))
-		for i := range wait {
-			si.PWaitDstStageMask[i] = vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit)
-		}
-	}
-	if len(signal) > 0 {
-		si.SignalSemaphoreCount, si.PSignalSemaphores = uint32(len(signal)), signal
-	}
-	sis := []vk.SubmitInfo{si}
-	if l := t.ed.QueueLock; l != nil {
-		l.Lock()
-	}
-	var r vk.Result
-	vkx.NoGC(func() { r = vk.QueueSubmit(t.dev.Queue, 1, sis, fence) }) // vkx.NoGC says why
-	if l := t.ed.QueueLock; l != nil {
-		l.Unlock()
-	}
-	sis[0].Free()
-	if err := vkx.Check(r, "vkQueueSubmit"); err != nil {
-		t.fences = append(t.fences, fence)
-		return nil, err
-	}
-	sub := &submission{fence: fence, cb: cb}
-	t.pending = append(t.pending, sub)
-	return sub, nil
-}
-
-// reclaim recycles the fences, command buffers and semaphores of completed submissions and frees
-// slots nobody uses any more. Called with t.mu held.
+// reclaim runs what the ring retired on submissions whose fences have signalled (semaphores to
+// reuse, pictures whose upload is done) and frees pictures nobody uses any more. Called with t.mu
+// held, as every call on the ring is: vkResetFences needs the fence externally synchronized, and
+// the decoder goroutine reclaims too.
 func (t *Texture) reclaim() {
-	keep := t.pending[:0]
-	for _, s := range t.pending {
-		if !s.done && vk.GetFenceStatus(t.dev.Device, s.fence) == vk.Success {
-			s.done = true
-		}
-		if s.done {
-			t.recycle(s)
-		} else {
-			keep = append(keep, s)
-		}
-	}
-	clear(t.pending[len(keep):])
-	t.pending = keep
-	for _, s := range t.slots {
-		t.tryFree(s)
+	t.ring.Collect()
+	for _, p := range t.pics {
+		t.tryFree(p)
 	}
 }
 
-// recycle returns a completed submission's objects to their pools.
-func (t *Texture) recycle(s *submission) {
-	s.done = true
-	fs := []vk.Fence{s.fence}
-	vk.ResetFences(t.dev.Device, 1, fs)
-	t.fences = append(t.fences, s.fence)
-	if s.cb != nil {
-		t.cbs = append(t.cbs, s.cb)
-	}
-	if s.recycle != vk.NullSemaphore {
-		t.sems = append(t.sems, s.recycle)
-	}
-}
-
-func (t *Texture) fence() (vk.Fence, error) {
-	if n := len(t.fences); n > 0 {
-		f := t.fences[n-1]
-		t.fences = t.fences[:n-1]
-		return f, nil
-	}
-	return t.dev.NewFence(false)
-}
-
+// semaphore is an unsignalled semaphore for a Frame: a recycled one, or a new one. Called with t.mu
+// held.
 func (t *Texture) semaphore() (vk.Semaphore, error) {
 	if n := len(t.sems); n > 0 {
 		s := t.sems[n-1]
@@ -352,13 +280,4 @@ func (t *Texture) semaphore() (vk.Semaphore, error) {
 		t.allSems = append(t.allSems, s)
 	}
 	return s, err
-}
-
-func (t *Texture) commandBuffer() (vk.CommandBuffer, error) {
-	if n := len(t.cbs); n > 0 {
-		cb := t.cbs[n-1]
-		t.cbs = t.cbs[:n-1]
-		return cb, nil
-	}
-	return t.dev.NewCommandBuffer()
 }

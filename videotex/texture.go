@@ -12,6 +12,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -104,15 +105,15 @@ type Texture struct {
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	slots   []*slot
-	ready   []*slot // staged, in decode order
-	current *slot
+	pics    []*picture
+	ready   []*picture // staged, in decode order
+	current *picture
 	shown   *conversion // configuration of the last frame handed out
 	latest  *conversion // configuration of the last picture decoded
-	pending []*submission
-	fences  []vk.Fence
-	sems    []vk.Semaphore
-	cbs     []vk.CommandBuffer
+	// ring carries the toolkit's submissions (uploads, fallback conversions, the empty ones that
+	// signal or consume a Frame's semaphore) and retires what they use on their fences.
+	ring    *stream.Ring
+	sems    []vk.Semaphore // unsignalled, free for a Frame
 	decErr  error
 	eof     bool
 	closing bool
@@ -204,9 +205,12 @@ func (t *Texture) initObjects() error {
 		return err
 	}
 	for i := 0; i < t.opts.Images; i++ {
-		t.slots = append(t.slots, &slot{id: i})
+		t.pics = append(t.pics, &picture{id: i})
 	}
-	return nil
+	// As many slots as pictures: a slot is reused after Images submissions, long after its fence
+	// has usually signalled, so Acquire seldom waits for one.
+	t.ring, err = stream.NewRingWith(t.dev, t.opts.Images, stream.RingOptions{QueueLock: t.ed.QueueLock, Borrowed: true})
+	return err
 }
 
 // Info describes the stream as the container declares it.
@@ -313,26 +317,21 @@ func (t *Texture) destroy() error {
 	t.closed = true
 	d := t.dev.Device
 	var err error
-	for _, s := range t.pending {
-		if e := vkx.Check(vk.WaitForFences(d, 1, []vk.Fence{s.fence}, vk.True, ^uint64(0)), "vkWaitForFences"); e != nil && err == nil {
+	if t.ring != nil {
+		// Waits on the ring's fences (a borrowed device: never vkDeviceWaitIdle) and runs what was
+		// retired on them.
+		if e := t.ring.Close(); e != nil {
 			err = fmt.Errorf("videotex: close: %w", e)
 		}
-		t.recycle(s)
+		t.ring = nil
 	}
-	t.pending = nil
-	for _, s := range t.slots {
-		t.destroySlot(s)
-	}
-	for _, f := range t.fences {
-		vk.DestroyFence(d, f, nil)
+	for _, p := range t.pics {
+		t.destroyPicture(p)
 	}
 	for _, s := range t.allSems {
 		vk.DestroySemaphore(d, s, nil)
 	}
-	for _, cb := range t.cbs {
-		t.dev.FreeCommandBuffer(cb)
-	}
-	t.fences, t.sems, t.allSems, t.cbs = nil, nil, nil, nil
+	t.sems, t.allSems = nil, nil
 	if t.shader != nil {
 		t.shader.Destroy()
 	}

@@ -30,8 +30,11 @@ func newPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag
 
 func newPipelineLayout(dev vk.Device, set vk.DescriptorSetLayout, pushBytes uint32) (vk.PipelineLayout, error) {
 	ci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
-		PSetLayouts: []vk.DescriptorSetLayout{set}, PushConstantRangeCount: 1,
-		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: pushBytes}}}
+		PSetLayouts: []vk.DescriptorSetLayout{set}}
+	if pushBytes > 0 { // a range of size 0 is invalid (VUID-VkPushConstantRange-size-00296)
+		ci.PushConstantRangeCount = 1
+		ci.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: pushBytes}}
+	}
 	var l vk.PipelineLayout
 	err := vkx.Check(vk.CreatePipelineLayout(dev, ci, nil, &l), "vkCreatePipelineLayout")
 	ci.Free()
@@ -114,7 +117,9 @@ func writeImages(dev vk.Device, set vk.DescriptorSet, views []vk.ImageView, samp
 func draw(cb vk.CommandBuffer, pipe vk.Pipeline, layout vk.PipelineLayout, set vk.DescriptorSet, push []byte) {
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, pipe)
 	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, layout, 0, 1, []vk.DescriptorSet{set}, 0, nil)
-	vk.CmdPushConstants(cb, layout, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+	if len(push) > 0 {
+		vk.CmdPushConstants(cb, layout, vk.ShaderStageFlags(vk.ShaderStageFragmentBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+	}
 	vk.CmdDraw(cb, 3, 1, 0, 0)
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 )
 
@@ -36,6 +37,9 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -frames N                 stop after N presented frames
   -untimed                  do not wait for timestamps
   -path auto|sampler|shader
+  -conversion auto|draw|compute   how the conversion runs: a drawn triangle, or a compute shader
+                            whose picture is then drawn onto the target; auto: both are timed on
+                            the GPU for the stream and the faster is used
   -compare off|split|diff   split: sampler path left, shader path right; diff: their absolute
                             difference ×16
   -upload auto|copy|import  how planes reach the GPU: copy through a staging buffer, or import the
@@ -92,6 +96,7 @@ func parseArgs(args []string) (options, error) {
 	untimed := fs.Bool("untimed", false, "")
 	path := fs.String("path", "auto", "")
 	compare := fs.String("compare", "off", "")
+	conversion := fs.String("conversion", "auto", "")
 	upload := fs.String("upload", "auto", "")
 	shot := fs.String("screenshot", "", "")
 	fs.BoolVar(&o.stats, "stats", false, "")
@@ -140,6 +145,9 @@ func parseArgs(args []string) (options, error) {
 		return o, err
 	}
 	if cfg.Compare, err = player.ParseCompare(*compare); err != nil {
+		return o, err
+	}
+	if cfg.Conversion, err = stream.ParseVariant(*conversion); err != nil {
 		return o, err
 	}
 	if cfg.Upload, err = planes.ParseUpload(*upload); err != nil || cfg.Upload == planes.UploadDirect {

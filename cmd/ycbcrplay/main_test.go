@@ -56,7 +56,14 @@ func play(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // YCBCRKIT_SAMPLER_LIMIT tightens the sampler path's limit for a device known to filter more
 // precisely (scripts/device/player.sh sets 2 on NVIDIA, whose worst difference from exact is 0.56 LSB
 // in docs/conformance/nvidia-h200.md); it can only lower the 4, never raise it.
-func TestVectorsMatchZscale(t *testing.T) {
+func TestVectorsMatchZscale(t *testing.T) { matchZscale(t) }
+
+// TestVectorsMatchZscaleCompute is TestVectorsMatchZscale through the compute conversion, forced
+// (-conversion compute): the dispatch into a storage image of the picture's size, drawn onto the
+// target, must give the same picture within the same bounds; -stats must say compute.
+func TestVectorsMatchZscaleCompute(t *testing.T) { matchZscale(t, "-conversion", "compute") }
+
+func matchZscale(t *testing.T, extra ...string) {
 	dev := vktest.Open(t) // the device the runs below will pick, checked for Y′CbCr support
 	dir := t.TempDir()
 	limits := map[string]float64{"shader": 1, "sampler": 4}
@@ -83,10 +90,14 @@ func TestVectorsMatchZscale(t *testing.T) {
 				sampled++
 			}
 			shot := filepath.Join(dir, v.Name+"."+path+".png")
-			_, stderr, code := play(t, "-headless", "-frames", "1", "-validate", "-path", path, "-screenshot", shot, filepath.Join(mediaDir, v.File))
+			args := append([]string{"-headless", "-frames", "1", "-validate", "-stats", "-path", path, "-screenshot", shot}, extra...)
+			stdout, stderr, code := play(t, append(args, filepath.Join(mediaDir, v.File))...)
 			if code != 0 {
 				t.Errorf("%s via %s: exit %d: %s", v.Name, path, code, stderr)
 				continue
+			}
+			if len(extra) > 0 && !strings.Contains(stdout, `"conversion":"compute"`) {
+				t.Errorf("%s via %s %v: -stats says %s", v.Name, path, extra, stdout)
 			}
 			if d := maxDiff(t, pictest.ReadPNG(t, shot), want); d > limits[path] {
 				t.Errorf("%s via %s: %.0f LSB from zscale's picture (limit %.0f)", v.Name, path, d, limits[path])

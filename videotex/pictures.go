@@ -35,22 +35,25 @@ type conversion struct {
 	gen     uint64
 }
 
-type slotState int
+type picState int
 
 const (
-	slotFree    slotState = iota // the decoder may stage into it
-	slotStaging                  // the decoder is writing its staging buffer
-	slotReady                    // staged, queued in Texture.ready
-	slotShown                    // uploaded; the current picture, or referenced, or its upload in flight
+	picFree    picState = iota // the decoder may stage into it
+	picStaging                 // the decoder is writing its staging buffer
+	picReady                   // staged, queued in Texture.ready
+	picShown                   // uploaded; the current picture, or referenced, or its upload in flight
 )
 
-// slot is one image of the ring, with everything one picture needs on either path.
-type slot struct {
-	id      int
-	state   slotState
-	refs    int         // Frames handed out and not given back
-	current bool        // the picture Acquire returns when nothing newer is due
-	upload  *submission // the last upload into its images
+// picture is one of the texture's images, with everything one picture needs on either path. The
+// pictures are a pool, not a ring: which one the decoder stages into next depends on which ones the
+// engine still holds. The submissions that write them go through the stream.Ring of the texture,
+// which retires their lifetime on each submission's fence.
+type picture struct {
+	id       int
+	state    picState
+	refs     int  // Frames handed out and not given back
+	current  bool // the picture Acquire returns when nothing newer is due
+	inFlight int  // submissions that write it whose fence has not yet been seen signalled
 
 	conv *conversion // what the images below were made for
 	img  *planes.Image
@@ -62,36 +65,30 @@ type slot struct {
 	index int64
 }
 
-// tryFree returns s to the decoder when nothing can use it any more. Called with t.mu held.
-func (t *Texture) tryFree(s *slot) {
-	if s.state != slotShown || s.current || s.refs > 0 {
+// tryFree returns p to the decoder when nothing can use it any more: no Frame references it, it is
+// not the current picture, and the fences of the submissions that wrote it have signalled (the
+// ring ran their retirements). Called with t.mu held.
+func (t *Texture) tryFree(p *picture) {
+	if p.state != picShown || p.current || p.refs > 0 || p.inFlight > 0 {
 		return
 	}
-	if u := s.upload; u != nil && !u.done {
-		// vkGetFenceStatus needs no external synchronization: the decoder goroutine may call it too.
-		if vk.GetFenceStatus(t.dev.Device, u.fence) != vk.Success {
-			return
-		}
-		u.done = true
-	}
-	s.upload = nil
-	s.state = slotFree
+	p.state = picFree
 	t.cond.Broadcast()
 }
 
-// takeFree waits for a free slot and marks it staging; nil when the texture is closing.
-func (t *Texture) takeFree() *slot {
+// takeFree waits for a free picture and marks it staging; nil when the texture is closing.
+func (t *Texture) takeFree() *picture {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for {
 		if t.closing {
 			return nil
 		}
-		for _, s := range t.slots {
-			t.tryFree(s)
-			if s.state == slotFree {
-				s.state = slotStaging
-				return s
+		t.reclaim()
+		for _, p := range t.pics {
+			if p.state == picFree {
+				p.state = picStaging
+				return p
 			}
 		}
 		t.cond.Wait()
@@ -107,7 +104,7 @@ func (t *Texture) fail(err error) {
 	t.mu.Unlock()
 }
 
-// decodeLoop decodes and stages pictures into free slots, on its own goroutine. It creates Vulkan
+// decodeLoop decodes and stages pictures into free images, on its own goroutine. It creates Vulkan
 // objects (images, conversions) but never touches the queue or the command pool.
 func (t *Texture) decodeLoop() {
 	defer close(t.decoded)
@@ -186,12 +183,12 @@ func (t *Texture) decodeLoop() {
 		f.Release()
 		t.mu.Lock()
 		if err != nil {
-			s.state = slotFree
+			s.state = picFree
 			t.mu.Unlock()
 			t.fail(err)
 			return
 		}
-		s.state, s.pts, s.index = slotReady, pts, n
+		s.state, s.pts, s.index = picReady, pts, n
 		t.ready = append(t.ready, s)
 		t.stats.Decoded++
 		t.cond.Broadcast()
@@ -241,12 +238,12 @@ func (t *Texture) resolve(cfg config, prev *conversion) (*conversion, error) {
 }
 
 // prepare makes s's images for c, unless it already has images of the same configuration and path.
-func (t *Texture) prepare(s *slot, c *conversion) error {
+func (t *Texture) prepare(s *picture, c *conversion) error {
 	if s.conv != nil && s.conv.cfg == c.cfg && s.conv.path == c.path && s.conv.cv == c.cv {
 		s.conv = c
 		return nil
 	}
-	t.destroySlot(s)
+	t.destroyPicture(s)
 	cfg := c.cfg
 	img, err := planes.New(t.dev, cfg.format, cfg.width, cfg.height, c.path)
 	if err != nil {
@@ -277,8 +274,8 @@ func (t *Texture) prepare(s *slot, c *conversion) error {
 	return nil
 }
 
-// destroySlot frees s's images; the GPU and the engine must be done with them.
-func (t *Texture) destroySlot(s *slot) {
+// destroyPicture frees s's images; the GPU and the engine must be done with them.
+func (t *Texture) destroyPicture(s *picture) {
 	if s.draw != nil {
 		s.draw.Destroy()
 		s.draw = nil

@@ -1,0 +1,288 @@
+package stream
+
+import (
+	"fmt"
+	"strings"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// Variant is how a path's conversion runs: a drawn full-screen triangle, or a compute shader
+// writing a storage image that is then drawn onto the target.
+type Variant int
+
+const (
+	// VariantAuto measures both on the device, for the configuration, and takes the faster.
+	VariantAuto Variant = iota
+	VariantDraw
+	VariantCompute
+)
+
+var variantNames = [...]string{"auto", "draw", "compute"}
+
+func (v Variant) String() string {
+	if v >= 0 && int(v) < len(variantNames) {
+		return variantNames[v]
+	}
+	return fmt.Sprintf("Variant(%d)", int(v))
+}
+
+// ParseVariant reads a variant name: auto, draw or compute.
+func ParseVariant(s string) (Variant, error) {
+	for i, n := range variantNames {
+		if s == n {
+			return Variant(i), nil
+		}
+	}
+	return 0, fmt.Errorf("stream: conversion %q: want %s", s, strings.Join(variantNames[:], ", "))
+}
+
+// ProbeKey is what a measurement is made for, and cached by: a stream lives on one device.
+type ProbeKey struct {
+	Format        string
+	Width, Height int
+	Path          formats.Path
+}
+
+// MeasureFunc returns the GPU time in milliseconds of one conversion by variant v of the stream's
+// current configuration. Options.Measure replaces the stream's own measurement (tests inject it).
+type MeasureFunc func(k ProbeKey, v Variant) (float64, error)
+
+// probeFrames is how many conversions of each variant a probe times (after one untimed, which
+// warms caches and lazily made driver state).
+const probeFrames = 4
+
+// computeTarget is one slot's compute route: the storage image the compute binding writes (at the
+// picture's size), and the blit binding that draws it onto the target.
+type computeTarget struct {
+	image   vk.Image
+	memory  vk.DeviceMemory
+	view    vk.ImageView
+	width   int
+	height  int
+	compute *ycbcr.ComputeBinding
+	blit    *ycbcr.Binding
+	dev     vk.Device
+}
+
+func (s *Stream) newComputeTarget(p *picture, c Config, path formats.Path) (*computeTarget, error) {
+	t := &computeTarget{width: c.Width, height: c.Height, dev: s.Dev.Device}
+	var err error
+	if t.image, t.memory, t.view, err = s.Dev.NewImage2D(gpu.TargetFormat, c.Width, c.Height,
+		vk.ImageUsageStorageBit|vk.ImageUsageSampledBit); err != nil {
+		return t, err
+	}
+	if t.compute, err = s.Conv.BindCompute(p.img, c.Params, path, t.view); err != nil {
+		return t, err
+	}
+	if s.blit == nil {
+		if s.blit, err = ycbcr.NewBlit(s.Dev); err != nil {
+			return t, err
+		}
+	}
+	t.blit, err = s.blit.Bind(t.view)
+	return t, err
+}
+
+// record converts the uploaded picture into the storage image and leaves it for the fragment
+// shader. The image's previous contents are discarded (UNDEFINED): the slot's fence, waited for
+// before this frame, has ordered the previous frame's reads; the barrier orders earlier dispatches
+// and blits of this command buffer (a probe records several).
+func (t *computeTarget) record(cb vk.CommandBuffer) error {
+	t.barrier(cb, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral,
+		vk.AccessShaderWriteBit, vk.AccessShaderWriteBit,
+		vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit, vk.PipelineStageComputeShaderBit)
+	if err := t.compute.Dispatch(cb, t.width, t.height); err != nil {
+		return err
+	}
+	t.barrier(cb, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal,
+		vk.AccessShaderWriteBit, vk.AccessShaderReadBit,
+		vk.PipelineStageComputeShaderBit, vk.PipelineStageFragmentShaderBit)
+	return nil
+}
+
+func (t *computeTarget) barrier(cb vk.CommandBuffer, from, to vk.ImageLayout, src, dst vk.AccessFlagBits, srcStage, dstStage vk.PipelineStageFlagBits) {
+	b := vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
+		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
+		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: t.image,
+		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
+	vkx.NoGC(func() { // vulkan-go frees its copy of slice arguments from a finalizer (vkx.NoGC says why)
+		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(srcStage), vk.PipelineStageFlags(dstStage), 0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{b})
+	})
+}
+
+func (t *computeTarget) destroy() {
+	if t.blit != nil {
+		t.blit.Destroy()
+	}
+	if t.compute != nil {
+		t.compute.Destroy()
+	}
+	if t.view != vk.NullImageView {
+		vk.DestroyImageView(t.dev, t.view, nil)
+	}
+	if t.image != vk.NullImage {
+		vk.DestroyImage(t.dev, t.image, nil)
+	}
+	if t.memory != vk.NullDeviceMemory {
+		vk.FreeMemory(t.dev, t.memory, nil)
+	}
+}
+
+// chooseVariant decides how the new configuration's conversion runs, once its pictures exist: what
+// was asked for, or, for VariantAuto, whichever variant the device converts this configuration
+// faster, measured (cached per format, size and path). On Hopper the drawn conversion runs at a
+// fortieth of the memory bandwidth and compute near it; on lavapipe drawing is faster: a vendor
+// name says neither, a measurement does.
+func (s *Stream) chooseVariant(c Config, path formats.Path) (Variant, string, error) {
+	switch {
+	case c.Both:
+		return VariantDraw, "draw: the comparison draws both paths", nil
+	case c.Variant == VariantDraw:
+		return VariantDraw, "draw: asked for", nil
+	case s.upload == planes.UploadDirect:
+		if c.Variant == VariantCompute {
+			return 0, "", fmt.Errorf("stream: compute conversion: direct uploads are sampled in place only by drawn bindings")
+		}
+		return VariantDraw, "draw: direct uploads are sampled in place only by drawn bindings", nil
+	case c.Variant == VariantCompute:
+		return VariantCompute, "compute: asked for", nil
+	case c.Variant != VariantAuto:
+		return 0, "", fmt.Errorf("stream: unknown conversion variant %v", c.Variant)
+	}
+	k := ProbeKey{Format: c.Format.Name, Width: c.Width, Height: c.Height, Path: path}
+	m, ok := s.probes[k]
+	if !ok {
+		m = measured{}
+		for _, v := range []Variant{VariantDraw, VariantCompute} {
+			var ms float64
+			var err error
+			if s.measure != nil {
+				ms, err = s.measure(k, v)
+			} else {
+				ms, err = s.probe(c, path, v)
+			}
+			m.ms[v], m.err[v] = ms, err
+		}
+		s.probes[k] = m
+	}
+	draw, comp := m.ms[VariantDraw], m.ms[VariantCompute]
+	switch {
+	case m.err[VariantDraw] != nil:
+		return VariantDraw, fmt.Sprintf("draw: not measured (%v)", m.err[VariantDraw]), nil
+	case m.err[VariantCompute] != nil:
+		return VariantDraw, fmt.Sprintf("draw: compute not measured (%v)", m.err[VariantCompute]), nil
+	case comp < draw:
+		return VariantCompute, fmt.Sprintf("compute: %.3f ms vs draw %.3f ms on the GPU", comp, draw), nil
+	}
+	return VariantDraw, fmt.Sprintf("draw: %.3f ms vs compute %.3f ms on the GPU", draw, comp), nil
+}
+
+// measured is one configuration's probe: GPU milliseconds per conversion, or why not.
+type measured struct {
+	ms  [3]float64
+	err [3]error
+}
+
+// probe times variant v of the configuration on the device: the first slot's images get a blank
+// picture, then probeFrames conversions are timed with GPU timestamps (after one untimed), into an
+// offscreen target for the drawn variant and into the storage image (and onto the target, as each
+// frame does) for the compute one. It runs on a slot of the ring and waits for that slot's fence;
+// what it made is retired on the slot, so a failed submission (which may still run) leaves it to
+// Close, after the device is idle.
+func (s *Stream) probe(c Config, path formats.Path, v Variant) (float64, error) {
+	p := s.pictures[0]
+	blank, err := formats.NewFrame(c.Format, c.Width, c.Height)
+	if err != nil {
+		return 0, err
+	}
+	if err := p.img.Stage(blank); err != nil {
+		return 0, err
+	}
+	timer, err := s.Dev.NewGPUTimer(probeFrames)
+	if err != nil {
+		return 0, err
+	}
+	if timer == nil {
+		return 0, fmt.Errorf("the queue has no timestamps")
+	}
+	var o *gpu.Offscreen
+	var ct *computeTarget
+	ms := -1.0
+	free := func() {
+		if ms < 0 {
+			ms = 0
+		} else {
+			timer.Finish()
+			ms = timer.MeanMs()
+		}
+		timer.Destroy()
+		if o != nil {
+			o.Destroy()
+		}
+		if ct != nil {
+			ct.destroy()
+		}
+	}
+	if o, err = s.Dev.NewOffscreen(c.Width, c.Height); err != nil {
+		free()
+		return 0, err
+	}
+	if v == VariantCompute {
+		if ct, err = s.newComputeTarget(p, c, path); err != nil {
+			free()
+			return 0, err
+		}
+	}
+	one := func(cb vk.CommandBuffer) error {
+		if ct != nil {
+			if err := ct.record(cb); err != nil {
+				return err
+			}
+			o.Begin(cb)
+			err := ct.blit.Draw(cb, o)
+			vk.CmdEndRenderPass(cb)
+			return err
+		}
+		o.Begin(cb)
+		err := p.bindings[path].Draw(cb, o)
+		vk.CmdEndRenderPass(cb)
+		return err
+	}
+	sl, err := s.Ring.Next()
+	if err != nil {
+		free()
+		return 0, err
+	}
+	sl.Retire(free) // from here on, freed on the slot's fence (or by Close)
+	cb := sl.CB
+	p.img.RecordUpload(cb)
+	if err := one(cb); err != nil {
+		return 0, err // unsubmitted: the slot's next use resets the command buffer
+	}
+	for i := 0; i < probeFrames; i++ {
+		timer.Start(cb, i)
+		err := one(cb)
+		timer.Stop(cb, i)
+		if err != nil {
+			return 0, err
+		}
+	}
+	if err := s.Ring.Submit(sl, vk.NullSemaphore, vk.NullSemaphore); err != nil {
+		return 0, err
+	}
+	ms = 0 // submitted: free reads the timer
+	if err := s.Ring.Wait(sl); err != nil {
+		return 0, err
+	}
+	if timer.Count == 0 {
+		return 0, fmt.Errorf("no timestamps came back")
+	}
+	return ms, nil
+}

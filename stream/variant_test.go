@@ -1,0 +1,140 @@
+package stream_test
+
+import (
+	"fmt"
+	"image"
+	"strings"
+	"testing"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/stream"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// drawOne plays pic through s into a fresh offscreen target and reads it back.
+func drawOne(t *testing.T, dev *gpu.Device, s *stream.Stream, pic *formats.Frame) *image.RGBA {
+	t.Helper()
+	target, err := dev.NewOffscreen(pic.Width, pic.Height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Destroy()
+	fr, err := s.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fr.Load(pic, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := fr.Convert(); err != nil {
+		t.Fatal(err)
+	}
+	target.Begin(fr.Slot.CB)
+	if err := fr.Draw(target); err != nil {
+		t.Fatal(err)
+	}
+	target.End(fr.Slot.CB)
+	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ring.Drain(); err != nil {
+		t.Fatal(err)
+	}
+	return target.RGBA()
+}
+
+func maxDiff(a, b *image.RGBA) int {
+	d := 0
+	for i := range a.Pix {
+		d = max(d, int(a.Pix[i])-int(b.Pix[i]), int(b.Pix[i])-int(a.Pix[i]))
+	}
+	return d
+}
+
+// TestVariantFromMeasurements: the conversion variant follows the measured times, not the device:
+// injected timings that say compute is faster make the stream convert by compute, timings that say
+// drawing is faster make it draw; each configuration is measured once; the picture is the same
+// either way (the drawn shader path is checked against zscale and the oracle elsewhere; here the
+// compute route must match it within the shader path's 1 LSB).
+func TestVariantFromMeasurements(t *testing.T) {
+	dev := vktest.Open(t)
+	pf, _ := formats.Lookup("yuv420p")
+	pic, err := synth.Noise(pf, 40, 24, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+	pics := map[stream.Variant]*image.RGBA{}
+	for _, fast := range []stream.Variant{stream.VariantCompute, stream.VariantDraw} {
+		calls := 0
+		measure := func(k stream.ProbeKey, v stream.Variant) (float64, error) {
+			calls++
+			if k.Format != "yuv420p" || k.Width != 40 || k.Height != 24 || k.Path != formats.PathShader {
+				t.Errorf("measured for %+v", k)
+			}
+			if v == fast {
+				return 0.25, nil
+			}
+			return 2, nil
+		}
+		s, err := stream.New(dev, stream.Options{Measure: measure})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := stream.Config{Format: pf, Width: 40, Height: 24, Params: p, Choice: formats.ChooseShader}
+		if _, err := s.Configure(cfg); err != nil {
+			t.Fatal(err)
+		}
+		v, why := s.Conversion()
+		t.Logf("%s faster: %s (%s)", fast, v, why)
+		if v != fast || !strings.HasPrefix(why, fast.String()+": 0.250 ms vs ") {
+			t.Errorf("timings say %s is faster; the stream chose %s (%s)", fast, v, why)
+		}
+		pics[v] = drawOne(t, dev, s, pic)
+		// A change of colour parameters only: same format, size and path, no new measurement.
+		cfg.Params.Matrix = formats.MatrixBT470BG
+		if _, err := s.Configure(cfg); err != nil {
+			t.Fatal(err)
+		}
+		if calls != 2 {
+			t.Errorf("%d measurements for one format, size and path; want 2 (one per variant)", calls)
+		}
+		s.Close()
+		vktest.Check(t, dev)
+	}
+	if d := maxDiff(pics[stream.VariantCompute], pics[stream.VariantDraw]); d > 1 {
+		t.Errorf("compute and drawn pictures differ by %d LSB (limit 1)", d)
+	}
+}
+
+// TestVariantProbe: without injected timings the stream measures both variants on the device with
+// GPU timestamps and says so; the reason's first time is the chosen variant's, and the smaller.
+func TestVariantProbe(t *testing.T) {
+	dev := vktest.Open(t)
+	pf, _ := formats.Lookup("nv12")
+	s, err := stream.New(dev, stream.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+	if _, err := s.Configure(stream.Config{Format: pf, Width: 64, Height: 36, Params: p}); err != nil {
+		t.Fatal(err)
+	}
+	v, why := s.Conversion()
+	t.Logf("%s: %s on %s", v, why, dev.Info.Name)
+	var chosen, other float64
+	var otherName string
+	if n, err := fmt.Sscanf(why, v.String()+": %f ms vs %s %f ms on the GPU", &chosen, &otherName, &other); n != 3 {
+		t.Fatalf("reason %q is not a measurement: %v", why, err)
+	}
+	if chosen > other || chosen <= 0 {
+		t.Errorf("chose %s at %.3f ms over %s at %.3f ms", v, chosen, otherName, other)
+	}
+	vktest.Check(t, dev)
+}

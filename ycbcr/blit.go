@@ -1,0 +1,83 @@
+package ycbcr
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/shaders"
+)
+
+// Blit draws a compute conversion's picture (an RGBA8 image of the picture's size, in
+// SHADER_READ_ONLY_OPTIMAL) into a render target, so that the compute variant reaches the targets
+// the drawn variant draws into (swapchain images, offscreen targets) through the same render pass.
+// At the picture's size the target gets the converted picture unchanged; scaled, it is filtered
+// bilinearly, as the sampler path's planes are.
+type Blit struct {
+	Sampler   vk.Sampler
+	SetLayout vk.DescriptorSetLayout
+	pipes     pipelines
+	pool      vk.DescriptorPool
+	dev       *gpu.Device
+}
+
+// NewBlit prepares the pass.
+func NewBlit(dev *gpu.Device) (*Blit, error) {
+	b := &Blit{dev: dev}
+	if err := b.init(); err != nil {
+		b.Destroy()
+		return nil, fmt.Errorf("ycbcr: blit: %w", err)
+	}
+	return b, nil
+}
+
+func (b *Blit) init() error {
+	d := b.dev.Device
+	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
+		MagFilter: vk.FilterLinear, MinFilter: vk.FilterLinear, MipmapMode: vk.SamplerMipmapModeNearest,
+		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
+		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
+	var sampler vk.Sampler // a standalone variable: cgo refuses the address of a field next to Go pointers
+	err := vkx.Check(vk.CreateSampler(d, si, nil, &sampler), "vkCreateSampler")
+	si.Free()
+	if err != nil {
+		return err
+	}
+	b.Sampler = sampler
+	if b.SetLayout, err = newSetLayout(d, textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
+		return err
+	}
+	if b.pipes.layout, err = newPipelineLayout(d, b.SetLayout, 0); err != nil {
+		return err
+	}
+	b.pipes.frag = shaders.BlitFrag
+	b.pool, err = newPool(b.dev, setsPerPool, setsPerPool)
+	return err
+}
+
+// Bind makes the descriptor set for one picture.
+func (b *Blit) Bind(picture vk.ImageView) (*Binding, error) {
+	set, err := allocateSet(b.dev.Device, b.pool, b.SetLayout)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: blit: %w", err)
+	}
+	writeImages(b.dev.Device, set, []vk.ImageView{picture}, b.Sampler)
+	return &Binding{set: set, pool: b.pool, pipes: &b.pipes, dev: b.dev}, nil
+}
+
+// Destroy frees what NewBlit made. The GPU must be done with it.
+func (b *Blit) Destroy() {
+	d := b.dev.Device
+	b.pipes.destroy(d)
+	if b.pool != vk.NullDescriptorPool {
+		vk.DestroyDescriptorPool(d, b.pool, nil)
+	}
+	if b.SetLayout != vk.NullDescriptorSetLayout {
+		vk.DestroyDescriptorSetLayout(d, b.SetLayout, nil)
+	}
+	if b.Sampler != vk.NullSampler {
+		vk.DestroySampler(d, b.Sampler, nil)
+	}
+}
