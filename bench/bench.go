@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -115,11 +115,11 @@ const (
 	maxRotation = 12 // each set holds a descriptor set; ycbcr's pools hold 16 per conversion
 )
 
-func (o *Options) defaults(d *present.Device) {
+func (o *Options) defaults(d *gpu.Device) {
 	cpu := d.Info.Type == "CPU"
-	def := func(v *int, gpu, cpuV int) {
+	def := func(v *int, gpuV, cpuV int) {
 		if *v <= 0 {
-			*v = gpu
+			*v = gpuV
 			if cpu {
 				*v = cpuV
 			}
@@ -191,7 +191,7 @@ type Report struct {
 
 // Run measures the references, then every format × size of o. On an error it returns what it
 // measured before it with the error (nil report only when nothing could be measured).
-func Run(d *present.Device, o Options) (*Report, error) {
+func Run(d *gpu.Device, o Options) (*Report, error) {
 	start := time.Now()
 	o.defaults(d)
 	rep := &Report{Tool: "ycbcrbench", Command: o.Command, Date: start.UTC().Format(time.RFC3339),

@@ -6,9 +6,10 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -30,11 +31,9 @@ type BufferResult struct {
 // bufferSlot is one frame in flight of the buffer loop.
 type bufferSlot struct {
 	bind  *ycbcr.BufferBinding
-	out   *present.Buffer
+	out   *gpu.Buffer
 	frame planes.ImportedFrame
-	cb    vk.CommandBuffer
-	fence vk.Fence
-	busy  bool
+	rs    *stream.Slot
 }
 
 // measureBuffer fills res.Buffer.
@@ -56,8 +55,12 @@ func (r *runner) measureBuffer(pf *formats.PixelFormat, sz Size, frames []*forma
 	defer imp.Destroy()
 	n := r.o.InFlight
 	slots := make([]*bufferSlot, n)
+	ring, err := stream.NewRing(r.dev, n)
+	if err != nil {
+		return err
+	}
 	defer func() {
-		vk.DeviceWaitIdle(r.dev.Device)
+		ring.Close() // waits for the last frames and releases their imports
 		for _, s := range slots {
 			if s == nil {
 				continue
@@ -69,28 +72,16 @@ func (r *runner) measureBuffer(pf *formats.PixelFormat, sz Size, frames []*forma
 			if s.out != nil {
 				s.out.Destroy()
 			}
-			if s.cb != nil {
-				r.dev.FreeCommandBuffer(s.cb)
-			}
-			if s.fence != vk.NullFence {
-				vk.DestroyFence(r.dev.Device, s.fence, nil)
-			}
 		}
 	}()
 	w, h := sz.Width, sz.Height
 	for i := range slots {
-		s := &bufferSlot{}
+		s := &bufferSlot{rs: ring.Slot(i)}
 		slots[i] = s
 		if s.bind, err = r.bp.Bind(pf, w, h, p, false); err != nil {
 			return err
 		}
 		if s.out, err = r.dev.NewBuffer(4*w*h, vk.BufferUsageStorageBufferBit, vk.MemoryPropertyDeviceLocalBit); err != nil {
-			return err
-		}
-		if s.cb, err = r.dev.NewCommandBuffer(); err != nil {
-			return err
-		}
-		if s.fence, err = r.dev.NewFence(false); err != nil {
 			return err
 		}
 	}
@@ -150,42 +141,35 @@ func (r *runner) measureBuffer(pf *formats.PixelFormat, sz Size, frames []*forma
 	br.OverFloor = ratio(br.Device.Median, res.FloorMs)
 	progress(r.o, "%s %s: buffer path: %.3g ms from device memory, %.3g ms from the frame's own memory (GPU)",
 		pf.Name, sz.Name, br.Device.Median, br.Imported.Median)
-	if err := r.bufferEndToEnd(slots, frames, imp, w, &br.EndToEnd); err != nil {
+	if err := r.bufferEndToEnd(ring, slots, frames, imp, w, &br.EndToEnd); err != nil {
 		return fmt.Errorf("buffer path, end to end: %w", err)
 	}
 	progress(r.o, "%s %s: buffer path: end to end %.1f fps, nothing copied", pf.Name, sz.Name, br.EndToEnd.FPS)
 	return nil
 }
 
-// bufferEndToEnd is the player's loop on the buffer path: import the frame, convert, frames in flight.
-func (r *runner) bufferEndToEnd(slots []*bufferSlot, frames []*formats.Frame, imp *planes.Importer, w int, e *EndToEnd) error {
+// bufferEndToEnd is the player's loop on the buffer path: import the frame, convert, frames in
+// flight. Each frame's import is released on its slot's fence.
+func (r *runner) bufferEndToEnd(ring *stream.Ring, slots []*bufferSlot, frames []*formats.Frame, imp *planes.Importer, w int, e *EndToEnd) error {
 	*e = EndToEnd{Path: "shader buffer", InFlight: len(slots), Upload: "none (imported, read in place)"}
 	return r.frameLoop(len(slots), e,
-		func(k int) error {
-			s := slots[k]
-			if !s.busy {
-				return nil
-			}
-			s.busy = false
-			err := r.dev.WaitFence(s.fence)
-			s.frame.Release()
-			return err
-		},
+		func(k int) error { return ring.Wait(slots[k].rs) },
 		func(k, i int) error {
-			if err := present.Begin(slots[k].cb); err != nil {
+			s := slots[k]
+			if err := gpu.Begin(s.rs.CB); err != nil {
 				return err
 			}
-			return imp.Import(frames[i%len(frames)], &slots[k].frame)
+			if err := imp.Import(frames[i%len(frames)], &s.frame); err != nil {
+				return err
+			}
+			s.rs.Retire(s.frame.Release)
+			return nil
 		},
 		func(k, _ int) error {
 			s := slots[k]
-			if err := s.bind.Record(s.cb, s.frame.Buffers, s.frame.Offsets, s.frame.Strides, vkx.BufferHandle(s.out.Handle), 0, w); err != nil {
+			if err := s.bind.Record(s.rs.CB, s.frame.Buffers, s.frame.Offsets, s.frame.Strides, vkx.BufferHandle(s.out.Handle), 0, w); err != nil {
 				return err
 			}
-			if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
-				return err
-			}
-			s.busy = true
-			return nil
+			return ring.Submit(s.rs, vk.NullSemaphore, vk.NullSemaphore)
 		})
 }

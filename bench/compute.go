@@ -6,22 +6,22 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // computeSlot is one image set's storage target and compute binding.
 type computeSlot struct {
-	tgt  *present.Offscreen
+	tgt  *gpu.Offscreen
 	bind *ycbcr.ComputeBinding
 }
 
 // computeTargets gives each slot a storage target of its size and the path's compute binding, and
 // puts the targets in GENERAL layout once (the dispatches then overwrite them). free releases them.
-func (r *runner) computeTargets(slots []*slot, p ycbcr.Params, path ycbcr.Path) (cs []computeSlot, free func(), err error) {
+func (r *runner) computeTargets(slots []*slot, p ycbcr.Params, path formats.Path) (cs []computeSlot, free func(), err error) {
 	free = func() {
-		vk.DeviceWaitIdle(r.dev.Device)
+		r.waitAll(slots) // the fast loop's last frames; timeEach's submissions are waited for already
 		for _, c := range cs {
 			if c.bind != nil {
 				c.bind.Destroy()
@@ -51,7 +51,7 @@ func (r *runner) computeTargets(slots []*slot, p ycbcr.Params, path ycbcr.Path) 
 
 // timeComputes times the path's compute variant over the same image sets as the draws: each set
 // converts into its own storage image, between timestamps, after a full barrier.
-func (r *runner) timeComputes(slots []*slot, p ycbcr.Params, path ycbcr.Path) (Stats, error) {
+func (r *runner) timeComputes(slots []*slot, p ycbcr.Params, path formats.Path) (Stats, error) {
 	cs, free, err := r.computeTargets(slots, p, path)
 	defer free()
 	if err != nil {
@@ -65,7 +65,7 @@ func (r *runner) timeComputes(slots []*slot, p ycbcr.Params, path ycbcr.Path) (S
 
 // endToEndFast is endToEnd with the fast route: each frame's planes imported (no CPU copy, the GPU
 // copies from the frame's own memory) and converted by the compute variant.
-func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Params, path ycbcr.Path, e *EndToEnd) error {
+func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Params, path formats.Path, e *EndToEnd) error {
 	imp, err := planes.NewImporter(r.dev, planes.DefaultImportCapacity)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
@@ -75,7 +75,7 @@ func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Pa
 		return err
 	}
 	defer func() {
-		vk.DeviceWaitIdle(r.dev.Device)
+		r.waitAll(slots)
 		for _, s := range slots {
 			s.img.Done()
 			s.img.SetImporter(nil)
@@ -94,7 +94,7 @@ func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Pa
 		func(k int) error { return r.wait(slots[k]) },
 		func(k, i int) error {
 			s := slots[k]
-			if err := present.Begin(s.cb); err != nil {
+			if err := gpu.Begin(s.cb); err != nil {
 				return err
 			}
 			l, err := s.img.Load(s.cb, frames[i%len(frames)], planes.UploadAuto)
@@ -110,11 +110,7 @@ func (r *runner) endToEndFast(slots []*slot, frames []*formats.Frame, p ycbcr.Pa
 			if err := f.bind.Dispatch(s.cb, f.tgt.Width, f.tgt.Height); err != nil {
 				return err
 			}
-			if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
-				return err
-			}
-			s.busy = true
-			return nil
+			return s.ring.Submit(s.rs, vk.NullSemaphore, vk.NullSemaphore)
 		})
 	e.CPUBytesPerFrame = cpuBytes / max(e.Frames, 1)
 	return err

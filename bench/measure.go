@@ -9,8 +9,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -110,7 +111,7 @@ type EndToEnd struct {
 }
 
 type runner struct {
-	dev  *present.Device
+	dev  *gpu.Device
 	conv *ycbcr.Converter
 	bp   *ycbcr.BufferPath // made by the first measureBuffer
 	o    *Options
@@ -120,8 +121,7 @@ type runner struct {
 
 func (r *runner) destroy() {
 	if r.bp != nil {
-		vk.DeviceWaitIdle(r.dev.Device)
-		r.bp.Destroy()
+		r.bp.Destroy() // its last users, the buffer loop's slots, were waited for when it ended
 	}
 	if r.rp != vk.NullRenderPass {
 		vk.DestroyRenderPass(r.dev.Device, r.rp, nil)
@@ -190,14 +190,14 @@ func (r *runner) measure(pf *formats.PixelFormat, sz Size) (res Result, err erro
 		return res, fmt.Errorf("frames: %w", err)
 	}
 
-	e2ePath := ycbcr.PathShader
+	e2ePath := formats.PathShader
 	if key != nil {
-		e2ePath = ycbcr.PathSampler
+		e2ePath = formats.PathSampler
 	}
 	var pixels [2][]byte
-	for _, path := range []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader} {
+	for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
 		pr := &res.Shader
-		if path == ycbcr.PathSampler {
+		if path == formats.PathSampler {
 			pr = &res.Sampler
 			if key == nil {
 				pr.Reason = keyErr.Error()
@@ -242,23 +242,26 @@ func maxDiff(a, b []byte) int {
 }
 
 // slot is one set of what a frame in flight owns: its images and staging buffer, its binding, its
-// target, its command buffer and fence.
+// target, and its slot of the stream's ring (command buffer, fence, what to release after it).
 type slot struct {
-	img   *planes.Image
-	bind  *ycbcr.Binding
-	tgt   *target
-	cb    vk.CommandBuffer
-	fence vk.Fence
-	busy  bool // submitted, fence not yet waited for
+	img  *planes.Image
+	bind *ycbcr.Binding
+	tgt  *target
+	ring *stream.Ring
+	rs   *stream.Slot
+	cb   vk.CommandBuffer
 }
 
-func (r *runner) newSlots(pf *formats.PixelFormat, w, h int, p ycbcr.Params, path ycbcr.Path, n int) ([]*slot, error) {
+func (r *runner) newSlots(pf *formats.PixelFormat, w, h int, p ycbcr.Params, path formats.Path, n int) ([]*slot, error) {
 	var slots []*slot
+	ring, err := stream.NewRing(r.dev, n)
+	if err != nil {
+		return nil, err
+	}
 	for i := 0; i < n; i++ {
-		s := &slot{}
+		s := &slot{ring: ring, rs: ring.Slot(i), cb: ring.Slot(i).CB}
 		slots = append(slots, s)
-		var err error
-		if s.img, err = planes.New(r.dev, pf, w, h, planes.Paths{Sampler: path == ycbcr.PathSampler, Shader: path == ycbcr.PathShader}); err != nil {
+		if s.img, err = planes.New(r.dev, pf, w, h, path); err != nil {
 			return slots, err
 		}
 		if s.bind, err = r.conv.Bind(s.img, p, path); err != nil {
@@ -267,18 +270,14 @@ func (r *runner) newSlots(pf *formats.PixelFormat, w, h int, p ycbcr.Params, pat
 		if s.tgt, err = newTarget(r.dev, r.rp, w, h); err != nil {
 			return slots, err
 		}
-		if s.cb, err = r.dev.NewCommandBuffer(); err != nil {
-			return slots, fmt.Errorf("command buffer: %w", err)
-		}
-		if s.fence, err = r.dev.NewFence(false); err != nil {
-			return slots, fmt.Errorf("fence: %w", err)
-		}
 	}
 	return slots, nil
 }
 
 func (r *runner) freeSlots(slots []*slot) {
-	vk.DeviceWaitIdle(r.dev.Device)
+	if len(slots) > 0 {
+		slots[0].ring.Close() // waits for the sets' last frames
+	}
 	for _, s := range slots {
 		if s.bind != nil {
 			s.bind.Destroy()
@@ -289,23 +288,11 @@ func (r *runner) freeSlots(slots []*slot) {
 		if s.tgt != nil {
 			s.tgt.destroy()
 		}
-		if s.cb != nil {
-			r.dev.FreeCommandBuffer(s.cb)
-		}
-		if s.fence != vk.NullFence {
-			vk.DestroyFence(r.dev.Device, s.fence, nil)
-		}
 	}
 }
 
 // wait waits for a slot's last submission, if any.
-func (r *runner) wait(s *slot) error {
-	if !s.busy {
-		return nil
-	}
-	s.busy = false
-	return r.dev.WaitFence(s.fence)
-}
+func (r *runner) wait(s *slot) error { return s.ring.Wait(s.rs) }
 
 func (r *runner) waitAll(slots []*slot) error {
 	for _, s := range slots {
@@ -336,7 +323,7 @@ func (r *runner) rotation(perSet int64) int {
 // measurePath times one path: uploads, then conversion draws, then (when e2e is not nil) the
 // end-to-end loop; it returns the path's output for frames[0] to compare the paths with.
 func (r *runner) measurePath(pf *formats.PixelFormat, sz Size, frames []*formats.Frame, p ycbcr.Params,
-	path ycbcr.Path, pr *PathResult, e2e *EndToEnd, res *Result) ([]byte, error) {
+	path formats.Path, pr *PathResult, e2e *EndToEnd, res *Result) ([]byte, error) {
 	fast := &res.EndToEndFast
 	w, h := sz.Width, sz.Height
 	// Staging buffer, images and target per set.
@@ -394,14 +381,14 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 	}
 	defer q.destroy()
 	timed := make([]bool, len(slots))
-	var cpu, gpu []float64
+	var cpu, gpuMs []float64
 	collect := func(k int) error {
 		if !timed[k] {
 			return nil
 		}
 		timed[k] = false
 		iv, err := q.intervals(k, 1)
-		gpu = append(gpu, iv...)
+		gpuMs = append(gpuMs, iv...)
 		return err
 	}
 	// Warm-up covers every set once: the first write into a fresh staging buffer may fault its pages
@@ -421,17 +408,16 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 			return err
 		}
 		stage := time.Since(t0)
-		if err := present.Begin(s.cb); err != nil {
+		if err := gpu.Begin(s.cb); err != nil {
 			return err
 		}
 		q.reset(s.cb, k, 1)
 		q.start(s.cb, k)
 		s.img.RecordUpload(s.cb)
 		q.stop(s.cb, k)
-		if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+		if err := s.ring.Submit(s.rs, vk.NullSemaphore, vk.NullSemaphore); err != nil {
 			return err
 		}
-		s.busy = true
 		if i >= total-r.o.Frames {
 			cpu = append(cpu, ms(stage))
 			timed[k] = true
@@ -447,7 +433,7 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 	}
 	u := &pr.Upload
 	u.Bytes = res.FrameBytes
-	u.StageCPU, u.CopyGPU = summarize(cpu), summarize(gpu)
+	u.StageCPU, u.CopyGPU = summarize(cpu), summarize(gpuMs)
 	staged := int64(slots[0].img.StagedBytes())
 	if pr == &res.Sampler || !res.Sampler.Available {
 		res.StagedBytes = staged
@@ -545,17 +531,13 @@ func (r *runner) endToEnd(slots []*slot, frames []*formats.Frame, e *EndToEnd) e
 		func(k, i int) error { return slots[k].img.Stage(frames[i%len(frames)]) },
 		func(k, _ int) error {
 			s := slots[k]
-			if err := present.Begin(s.cb); err != nil {
+			if err := gpu.Begin(s.cb); err != nil {
 				return err
 			}
 			s.img.RecordUpload(s.cb)
 			if err := convert(s.cb, s); err != nil {
 				return err
 			}
-			if err := r.dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
-				return err
-			}
-			s.busy = true
-			return nil
+			return s.ring.Submit(s.rs, vk.NullSemaphore, vk.NullSemaphore)
 		})
 }

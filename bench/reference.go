@@ -9,8 +9,8 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // Reference holds the ceilings the conversion and upload figures are read against, measured on the
@@ -46,7 +46,7 @@ func bandwidth(bytes int64, ms []float64) Bandwidth {
 }
 
 // memoryFlags names a memory type's property flags, e.g. "HOST_VISIBLE|HOST_COHERENT".
-func memoryFlags(d *present.Device, index uint32) string {
+func memoryFlags(d *gpu.Device, index uint32) string {
 	f := vk.MemoryPropertyFlagBits(d.Memory.MemoryTypes[index].PropertyFlags)
 	var names []string
 	for _, n := range []struct {
@@ -64,7 +64,7 @@ func memoryFlags(d *present.Device, index uint32) string {
 // measureReference measures the four ceilings. The device-local source is filled with random bytes
 // through the host→device copies themselves, so no copy is timed on zeros (which some GPUs move
 // faster, through compression).
-func measureReference(d *present.Device, o *Options) (Reference, error) {
+func measureReference(d *gpu.Device, o *Options) (Reference, error) {
 	var ref Reference
 	hostBytes, devBytes := o.HostToDeviceBytes, o.DeviceCopyBytes
 	host, err := d.NewBuffer(int(hostBytes), vk.BufferUsageTransferSrcBit,
@@ -121,7 +121,7 @@ func measureReference(d *present.Device, o *Options) (Reference, error) {
 		return ref, err
 	}
 	defer q.destroy()
-	copyBuf := func(cb vk.CommandBuffer, from, to *present.Buffer, srcOff, dstOff, size int64) {
+	copyBuf := func(cb vk.CommandBuffer, from, to *gpu.Buffer, srcOff, dstOff, size int64) {
 		vkx.NoGC(func() { // vkx.NoGC says why
 			vk.CmdCopyBuffer(cb, from.Handle, to.Handle, 1, []vk.BufferCopy{{SrcOffset: vk.DeviceSize(srcOff),
 				DstOffset: vk.DeviceSize(dstOff), Size: vk.DeviceSize(size)}})

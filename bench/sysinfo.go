@@ -9,8 +9,8 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // DeviceInfo names the device the numbers belong to.
@@ -49,7 +49,7 @@ func driverVersion(vendor, v uint32) string {
 	return fmt.Sprintf("%d.%d.%d", v>>22, (v>>12)&0x3ff, v&0xfff)
 }
 
-func deviceInfo(d *present.Device) DeviceInfo {
+func deviceInfo(d *gpu.Device) DeviceInfo {
 	var p vk.PhysicalDeviceProperties
 	vk.GetPhysicalDeviceProperties(d.Physical, &p)
 	p.Deref()

@@ -5,17 +5,17 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
-// newDrawPass makes the render pass the conversion is timed in. It differs from present's offscreen
+// newDrawPass makes the render pass the conversion is timed in. It differs from gpu.Offscreen's
 // pass in one way: the attachment's load op is DONT_CARE, not CLEAR. The conversion's full-screen
 // triangle writes every pixel, so a clear would only add a pass over the target that is not part of
 // converting (and that some GPUs do for free and others not, which would blur the comparison).
 // Pipelines are compatible with it: compatibility ignores load and store ops.
-func newDrawPass(d *present.Device) (vk.RenderPass, error) {
-	rp, err := d.NewPass(present.PassSpec{Format: present.TargetFormat, FinalLayout: vk.ImageLayoutTransferSrcOptimal,
+func newDrawPass(d *gpu.Device) (vk.RenderPass, error) {
+	rp, err := d.NewPass(gpu.PassSpec{Format: gpu.TargetFormat, FinalLayout: vk.ImageLayoutTransferSrcOptimal,
 		// An earlier frame's read-back and colour writes to the same image finish first; the sanity
 		// read-back copies the image right after the pass.
 		BeforeStages: vk.PipelineStageTransferBit, BeforeAccess: vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit,
@@ -27,7 +27,7 @@ func newDrawPass(d *present.Device) (vk.RenderPass, error) {
 }
 
 // target is an RGBA8 image of the frame's size that the conversion draws into. Unlike
-// present.Offscreen it carries no read-back buffer: a run keeps many of them, and a 4320p read-back
+// gpu.Offscreen it carries no read-back buffer: a run keeps many of them, and a 4320p read-back
 // buffer is 133 MB of host memory each.
 type target struct {
 	w, h  int
@@ -36,13 +36,13 @@ type target struct {
 	view  vk.ImageView
 	fb    vk.Framebuffer
 	rp    vk.RenderPass
-	dev   *present.Device
+	dev   *gpu.Device
 }
 
 // Pass implements ycbcr.Target.
-func (t *target) Pass() (vk.RenderPass, vk.Format) { return t.rp, present.TargetFormat }
+func (t *target) Pass() (vk.RenderPass, vk.Format) { return t.rp, gpu.TargetFormat }
 
-func newTarget(d *present.Device, rp vk.RenderPass, w, h int) (*target, error) {
+func newTarget(d *gpu.Device, rp vk.RenderPass, w, h int) (*target, error) {
 	t := &target{w: w, h: h, rp: rp, dev: d}
 	if err := t.init(); err != nil {
 		t.destroy()
@@ -54,7 +54,7 @@ func newTarget(d *present.Device, rp vk.RenderPass, w, h int) (*target, error) {
 func (t *target) init() error {
 	d := t.dev
 	var err error
-	if t.image, t.mem, t.view, err = d.NewImage2D(present.TargetFormat, t.w, t.h,
+	if t.image, t.mem, t.view, err = d.NewImage2D(gpu.TargetFormat, t.w, t.h,
 		vk.ImageUsageColorAttachmentBit|vk.ImageUsageTransferSrcBit); err != nil {
 		return err
 	}
@@ -64,13 +64,13 @@ func (t *target) init() error {
 
 // begin starts the render pass over the whole target with a full-size viewport.
 func (t *target) begin(cb vk.CommandBuffer) {
-	present.BeginPass(cb, t.rp, t.fb, t.w, t.h) // its clear value is ignored: the load op is DONT_CARE
-	present.SetViewport(cb, 0, 0, t.w, t.h)
+	gpu.BeginPass(cb, t.rp, t.fb, t.w, t.h) // its clear value is ignored: the load op is DONT_CARE
+	gpu.SetViewport(cb, 0, 0, t.w, t.h)
 }
 
 // recordReadback copies the image (TRANSFER_SRC after the pass) into buf and makes it visible to
 // the host.
-func (t *target) recordReadback(cb vk.CommandBuffer, buf *present.Buffer) {
+func (t *target) recordReadback(cb vk.CommandBuffer, buf *gpu.Buffer) {
 	region := vk.BufferImageCopy{
 		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
 		ImageExtent:      vk.Extent3D{Width: uint32(t.w), Height: uint32(t.h), Depth: 1},

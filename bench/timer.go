@@ -6,14 +6,14 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // queries is a timestamp query pool that hands back every interval, not only their mean as
-// present.GPUTimer does: medians and percentiles need the samples.
+// gpu.GPUTimer does: medians and percentiles need the samples.
 type queries struct {
-	dev    *present.Device
+	dev    *gpu.Device
 	pool   vk.QueryPool
 	pairs  int
 	period float64 // nanoseconds per tick
@@ -22,7 +22,7 @@ type queries struct {
 
 // newQueries makes room for pairs intervals. A queue without timestamps is an error: this package
 // exists to time GPU work, and wall-clock time around a fence would include the submission.
-func newQueries(dev *present.Device, pairs int) (*queries, error) {
+func newQueries(dev *gpu.Device, pairs int) (*queries, error) {
 	var n uint32
 	vk.GetPhysicalDeviceQueueFamilyProperties(dev.Physical, &n, nil)
 	qs := make([]vk.QueueFamilyProperties, n)

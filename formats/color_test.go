@@ -112,7 +112,7 @@ func TestColorStringParseRoundTrip(t *testing.T) {
 		}
 	}
 
-	// Aliases the brief and FFmpeg's command line use.
+	// Aliases in common use and FFmpeg's command line names.
 	for s, want := range map[string]Range{
 		"tv": RangeLimited, "limited": RangeLimited, "mpeg": RangeLimited,
 		"pc": RangeFull, "full": RangeFull, "jpeg": RangeFull, "unspecified": RangeUnspecified, " TV ": RangeLimited,

@@ -58,7 +58,7 @@ var wantRows = map[string]rowWant{
 	"gray16le":    {1, 0, 0, 16, AlignNone, "", false, 0},
 }
 
-// The rows the brief requires at least.
+// The rows the table must hold at least.
 var requiredRows = []string{
 	"yuv420p", "yuvj420p", "yuv422p", "yuvj422p", "yuv444p", "yuvj444p", "nv12", "nv21", "nv16", "nv24",
 	"nv42", "yuyv422", "uyvy422", "yvyu422", "p010le", "p016le", "p210le", "p410le", "yuv420p10le",
@@ -279,7 +279,7 @@ func TestTableInvariants(t *testing.T) {
 	}
 }
 
-// TestShaderSources checks the brief's (texture, component) pairs, typed by hand.
+// TestShaderSources checks the (texture, component) pairs of each layout, typed by hand.
 func TestShaderSources(t *testing.T) {
 	r, g, b, a := 0, 1, 2, 3
 	for name, want := range map[string][3]Source{

@@ -31,7 +31,7 @@ func TestPlaneAliases(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				both, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true, Shader: true})
+				both, err := planes.New(dev, pf, w, h, formats.PathSampler, formats.PathShader)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -52,16 +52,16 @@ func TestPlaneAliases(t *testing.T) {
 						t.Errorf("texture %d: %+v, want an alias of the %dx%d plane", i, tx, pw, ph)
 					}
 				}
-				want := map[ycbcr.Path]*image.RGBA{}
-				for _, path := range []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader} {
-					one, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: path == ycbcr.PathSampler, Shader: path == ycbcr.PathShader})
+				want := map[formats.Path]*image.RGBA{}
+				for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
+					one, err := planes.New(dev, pf, w, h, path)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if want[path], _, err = render(t, conv, one, src, params, path, planes.UploadCopy); err != nil {
 						t.Fatal(err)
 					}
-					if path == ycbcr.PathSampler && one.StagedBytes() != both.StagedBytes() {
+					if path == formats.PathSampler && one.StagedBytes() != both.StagedBytes() {
 						t.Errorf("%dx%d: both paths stage %d bytes, the sampler path alone %d: the planes are copied more than once",
 							w, h, both.StagedBytes(), one.StagedBytes())
 					}
@@ -73,7 +73,7 @@ func TestPlaneAliases(t *testing.T) {
 						t.Logf("%s %dx%d: %v: %v", pf.Name, w, h, how, err)
 						continue
 					}
-					got, loaded, err := renderPaths(t, conv, both, m.Frame, params, how, ycbcr.PathSampler, ycbcr.PathShader)
+					got, loaded, err := renderPaths(t, conv, both, m.Frame, params, how, formats.PathSampler, formats.PathShader)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -84,7 +84,7 @@ func TestPlaneAliases(t *testing.T) {
 						d := pictest.FirstDiff(want[path], img)
 						switch {
 						case d == "":
-						case path == ycbcr.PathShader && (w%2 == 1 || h%2 == 1):
+						case path == formats.PathShader && (w%2 == 1 || h%2 == 1):
 							if fails, worst, where := pictest.Mismatch(img, oracleBounds(t, dev, src, params, path)); fails > 0 {
 								t.Errorf("%dx%d %v %v: %d values outside the oracle's bounds, worst %.2f LSB at %s", w, h, path, how, fails, worst, where)
 							}

@@ -9,9 +9,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 )
 
@@ -28,7 +28,7 @@ func mbps(n int, d time.Duration) float64 { return float64(n) / d.Seconds() / 1e
 
 // baselines measures, for n bytes, a plain memcpy and a plain GPU copy from a host-visible buffer to
 // a device-local one (recorded, submitted, waited for), in MB/s.
-func baselines(b *testing.B, dev *present.Device, n int) (memcpy, gpu float64) {
+func baselines(b *testing.B, dev *gpu.Device, n int) (memcpy, gpuCopyRate float64) {
 	src, dst := make([]byte, n), make([]byte, n)
 	for i := range src {
 		src[i] = byte(i)
@@ -77,7 +77,7 @@ func baselines(b *testing.B, dev *present.Device, n int) (memcpy, gpu float64) {
 // memcpy's and a plain GPU buffer-to-buffer copy's MB/s of the same bytes, measured just before).
 func BenchmarkUpload(b *testing.B) {
 	// No validation layer: it would dominate the timings.
-	dev, err := present.Open(present.Options{Index: -1})
+	dev, err := gpu.Open(gpu.Options{Index: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func BenchmarkUpload(b *testing.B) {
 			pool = append(pool, mapFrame(b, src, 0))
 		}
 		frameBytes := size.w * size.h * 3 / 2
-		memcpy, gpu := baselines(b, dev, frameBytes)
+		memcpy, gpuRate := baselines(b, dev, frameBytes)
 		b.Run(size.name+"/memcpy", func(b *testing.B) {
 			src, dst := make([]byte, frameBytes), make([]byte, frameBytes)
 			copy(dst, src)
@@ -108,7 +108,7 @@ func BenchmarkUpload(b *testing.B) {
 		})
 		for _, how := range []planes.Upload{planes.UploadCopy, planes.UploadImport, planes.UploadDirect} {
 			b.Run(fmt.Sprintf("%s/%v", size.name, how), func(b *testing.B) {
-				im, err := planes.New(dev, pf, size.w, size.h, planes.Paths{Sampler: true})
+				im, err := planes.New(dev, pf, size.w, size.h, formats.PathSampler)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -130,7 +130,7 @@ func BenchmarkUpload(b *testing.B) {
 					if err := dev.WaitFence(fence); err != nil {
 						b.Fatal(err)
 					}
-					if err := present.Begin(cb); err != nil {
+					if err := gpu.Begin(cb); err != nil {
 						b.Fatal(err)
 					}
 					t0 := time.Now()
@@ -168,7 +168,7 @@ func BenchmarkUpload(b *testing.B) {
 				b.ReportMetric(float64(inLoad.Microseconds())/n, "load-µs/frame")
 				b.ReportMetric(float64(cpu.Microseconds())/n/1000, "cpu-ms/frame")
 				b.ReportMetric(rate/memcpy, "x-memcpy")
-				b.ReportMetric(rate/gpu, "x-gpucopy")
+				b.ReportMetric(rate/gpuRate, "x-gpucopy")
 				if imp := im.Importer(); imp != nil && how == planes.UploadImport {
 					if st := imp.Stats(); st.Imports != int64(len(pool)*3) {
 						b.Errorf("steady state imported %d times, want %d: %+v", st.Imports, len(pool)*3, st)
@@ -176,7 +176,7 @@ func BenchmarkUpload(b *testing.B) {
 				}
 			})
 		}
-		b.Logf("%s: memcpy %.0f MB/s, GPU buffer copy %.0f MB/s (%d bytes)", size.name, memcpy, gpu, frameBytes)
+		b.Logf("%s: memcpy %.0f MB/s, GPU buffer copy %.0f MB/s (%d bytes)", size.name, memcpy, gpuRate, frameBytes)
 		for _, m := range pool {
 			m.unmap(b)
 		}

@@ -38,7 +38,7 @@ func TestDecodedFramesImport(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer dec.Close()
-			images := map[ycbcr.Path]*planes.Image{}
+			images := map[string]*planes.Image{} // by path, and "direct"
 			direct := map[planes.Upload]int{}
 			defer func() {
 				for _, im := range images { // before dec.Close: its pool's memory is imported
@@ -59,19 +59,18 @@ func TestDecodedFramesImport(t *testing.T) {
 					t.Fatalf("frame %d is not page-aligned", frames)
 				}
 				p := ycbcr.FromColor(fr.Color)
-				for _, path := range []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader} {
-					if path == ycbcr.PathSampler {
+				for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
+					if path == formats.PathSampler {
 						if _, err := ycbcr.SamplerKey(dev, f.Format, p); err != nil {
 							continue
 						}
 					}
-					im := images[path]
+					im := images[path.String()]
 					if im == nil {
-						if im, err = planes.New(dev, f.Format, f.Width, f.Height, planes.Paths{Sampler: path == ycbcr.PathSampler,
-							Shader: path == ycbcr.PathShader}); err != nil {
+						if im, err = planes.New(dev, f.Format, f.Width, f.Height, path); err != nil {
 							t.Fatal(err)
 						}
-						images[path] = im
+						images[path.String()] = im
 					}
 					want, _, err := render(t, conv, im, f, p, path, planes.UploadCopy)
 					if err != nil {
@@ -96,19 +95,19 @@ func TestDecodedFramesImport(t *testing.T) {
 				// lavapipe's sampler expresses, whatever the stream says: the routes are compared.
 				if pd := (ycbcr.Params{Matrix: p.Matrix, Range: p.Range, ChromaLocation: formats.ChromaTopLeft}); true {
 					if _, err := ycbcr.SamplerKey(dev, f.Format, pd); err == nil {
-						im := images[-1]
+						im := images["direct"]
 						if im == nil {
-							if im, err = planes.New(dev, f.Format, f.Width, f.Height, planes.Paths{Sampler: true}); err != nil {
+							if im, err = planes.New(dev, f.Format, f.Width, f.Height, formats.PathSampler); err != nil {
 								t.Fatal(err)
 							}
-							images[-1] = im
+							images["direct"] = im
 						}
 						if im.Can(f, planes.UploadDirect) == nil {
-							want, _, err := render(t, conv, im, f, pd, ycbcr.PathSampler, planes.UploadCopy)
+							want, _, err := render(t, conv, im, f, pd, formats.PathSampler, planes.UploadCopy)
 							if err != nil {
 								t.Fatal(err)
 							}
-							got, l, err := render(t, conv, im, f, pd, ycbcr.PathSampler, planes.UploadDirect)
+							got, l, err := render(t, conv, im, f, pd, formats.PathSampler, planes.UploadDirect)
 							if err != nil {
 								t.Fatal(err)
 							}

@@ -7,8 +7,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // The direct route: bind the frame's memory itself, imported with VK_EXT_external_memory_host, as
@@ -62,8 +62,8 @@ func (im *Image) probeDirect() *directProbe {
 	im.direct = d
 	pf := im.Format
 	switch {
-	case !im.dev.Extensions[present.ExtExternalMemoryHost]:
-		d.err = unavailable("device has no %s", present.ExtExternalMemoryHost)
+	case !im.dev.Extensions[gpu.ExtExternalMemoryHost]:
+		d.err = unavailable("device has no %s", gpu.ExtExternalMemoryHost)
 	case im.Multi == vk.NullImage:
 		d.err = unavailable("direct binds host memory as the planes of the sampler path's multi-planar image, and this image has none")
 	case len(im.Textures) > 0:

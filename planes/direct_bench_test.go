@@ -7,8 +7,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -22,7 +22,7 @@ import (
 //
 //	go test -run '^$' -bench DirectDraw ./planes
 func BenchmarkDirectDraw(b *testing.B) {
-	dev, err := present.Open(present.Options{Index: -1})
+	dev, err := gpu.Open(gpu.Options{Index: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func BenchmarkDirectDraw(b *testing.B) {
 		}
 		for _, how := range []planes.Upload{planes.UploadImport, planes.UploadDirect} {
 			b.Run(size.name+"/"+how.String(), func(b *testing.B) {
-				im, err := planes.New(dev, pf, size.w, size.h, planes.Paths{Sampler: true})
+				im, err := planes.New(dev, pf, size.w, size.h, formats.PathSampler)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -56,7 +56,7 @@ func BenchmarkDirectDraw(b *testing.B) {
 				if err := im.Can(pool[0].Frame, how); err != nil {
 					b.Skipf("%v: %v", how, err)
 				}
-				bind, err := conv.Bind(im, p, ycbcr.PathSampler)
+				bind, err := conv.Bind(im, p, formats.PathSampler)
 				if err != nil {
 					b.Fatal(err)
 				}

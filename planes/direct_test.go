@@ -24,12 +24,12 @@ func TestDirect(t *testing.T) {
 	const w, h = 320, 176
 	f, unmap := mappedPlanes(t, pf, w, h, 4*pf.FrameBytes(w, h))
 	defer unmap()
-	im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	im, err := planes.New(dev, pf, w, h, formats.PathSampler)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer im.Destroy()
-	ref, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	ref, err := planes.New(dev, pf, w, h, formats.PathSampler)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,18 +53,18 @@ func TestDirect(t *testing.T) {
 			t.Fatalf("direct: %v, want a reason", err)
 		}
 		t.Logf("direct not possible here: %v", err)
-		if _, _, err := render(t, conv, im, f, params, ycbcr.PathSampler, planes.UploadDirect); !errors.Is(err, planes.ErrUnavailable) {
+		if _, _, err := render(t, conv, im, f, params, formats.PathSampler, planes.UploadDirect); !errors.Is(err, planes.ErrUnavailable) {
 			t.Errorf("Load(direct): %v, want the reason", err)
 		}
 		return
 	}
 	for k := 0; k < 3; k++ {
 		src := write(5 * k)
-		want, _, err := render(t, conv, ref, src, params, ycbcr.PathSampler, planes.UploadCopy)
+		want, _, err := render(t, conv, ref, src, params, formats.PathSampler, planes.UploadCopy)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, l, err := render(t, conv, im, f, params, ycbcr.PathSampler, planes.UploadDirect)
+		got, l, err := render(t, conv, im, f, params, formats.PathSampler, planes.UploadDirect)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestDirectPoolLayout(t *testing.T) {
 	dev, conv := newConverter(t)
 	pf, _ := formats.Lookup("yuv420p")
 	const w, h = 1920, 1080
-	im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	im, err := planes.New(dev, pf, w, h, formats.PathSampler)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,12 +119,12 @@ func TestDirectPoolLayout(t *testing.T) {
 		t.Logf("1080p in the decoder's pool layout: direct not possible here: %v", err)
 		return
 	}
-	want, _, err := render(t, conv, im, src, p, ycbcr.PathSampler, planes.UploadCopy)
+	want, _, err := render(t, conv, im, src, p, formats.PathSampler, planes.UploadCopy)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k, wantUpload := range []planes.Upload{planes.UploadImport, planes.UploadDirect} {
-		got, l, err := render(t, conv, im, m.Frame, p, ycbcr.PathSampler, planes.UploadDirect)
+		got, l, err := render(t, conv, im, m.Frame, p, formats.PathSampler, planes.UploadDirect)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,10 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -130,7 +131,7 @@ func (m *mapped) unmap(t testing.TB) {
 
 // render loads f into im by upload how, converts it through path into an offscreen target and reads
 // it back.
-func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params, path ycbcr.Path,
+func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params, path formats.Path,
 	how planes.Upload) (*image.RGBA, planes.Loaded, error) {
 	t.Helper()
 	imgs, loaded, err := renderPaths(t, conv, im, f, p, how, path)
@@ -140,10 +141,10 @@ func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Fr
 // renderPaths loads f into im once and converts it through each of paths in the same submission,
 // each into its own offscreen target, read back. Only Load's error is returned; others fail t.
 func renderPaths(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params,
-	how planes.Upload, paths ...ycbcr.Path) (map[ycbcr.Path]*image.RGBA, planes.Loaded, error) {
+	how planes.Upload, paths ...formats.Path) (map[formats.Path]*image.RGBA, planes.Loaded, error) {
 	t.Helper()
 	var binds []*ycbcr.Binding
-	var targets []*present.Offscreen
+	var targets []*gpu.Offscreen
 	for _, path := range paths {
 		b, err := conv.Bind(im, p, path)
 		if err != nil {
@@ -181,26 +182,26 @@ func renderPaths(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *forma
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[ycbcr.Path]*image.RGBA{}
+	out := map[formats.Path]*image.RGBA{}
 	for i, path := range paths {
 		out[path] = targets[i].RGBA()
 	}
 	return out, loaded, nil
 }
 
-func oracleBounds(t testing.TB, dev *present.Device, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) []oracle.Bounds {
+func oracleBounds(t testing.TB, dev *gpu.Device, f *formats.Frame, p ycbcr.Params, path formats.Path) []oracle.Bounds {
 	t.Helper()
-	prm, err := ycbcr.OracleParams(f.Format, p)
+	prm, err := check.OracleParams(f.Format, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var tol oracle.Tolerance
-	if path == ycbcr.PathSampler {
+	if path == formats.PathSampler {
 		tol = oracle.HardwareTolerance(f.Format.Depth, int(dev.Limits.SubTexelPrecisionBits))
 	} else {
 		prm.X6 = false // the shader path reads exact 16-bit containers
 		tol = oracle.ShaderTolerance(0)
 	}
 	tol.UnormBits = 8
-	return oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)
+	return oracle.ImageBounds(check.OraclePicture(f), prm, tol)
 }

@@ -6,15 +6,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
-
-// Paths selects which images an Image holds.
-type Paths struct {
-	Sampler bool // the multi-planar image for the Y′CbCr sampler path
-	Shader  bool // the per-plane textures for the shader path
-}
 
 // Texture is one shader-path texture: a plain single-plane image with its view.
 type Texture struct {
@@ -49,10 +43,10 @@ type Image struct {
 	Aliased     bool
 	AliasReason string
 
-	staging *present.Buffer
+	staging *gpu.Buffer
 	layout  []stagedPlane
 	shifted []stagedPlane // LSB layouts: the sampler path's copy, shifted into the X6/X4 container
-	dev     *present.Device
+	dev     *gpu.Device
 
 	// Recording (load.go): every image an upload writes, the copy path's regions computed once, and
 	// scratch for the import path's regions, so that steady-state frames allocate nothing.
@@ -101,26 +95,34 @@ func texelBytes(pf *formats.PixelFormat, t formats.Texture) int {
 	return p.BytesPerTexel
 }
 
-// New creates the images for a width×height picture of layout pf, and the staging buffer that
-// uploads go through.
-func New(dev *present.Device, pf *formats.PixelFormat, width, height int, paths Paths) (*Image, error) {
-	if paths.Sampler && pf.VkFormat == 0 {
+// New creates the images for a width×height picture of layout pf that paths sample, and the staging
+// buffer that uploads go through. With both paths the shader's textures alias the sampler's planes
+// where the device allows it (one upload fills both).
+func New(dev *gpu.Device, pf *formats.PixelFormat, width, height int, paths ...formats.Path) (*Image, error) {
+	set := pathSet{}
+	for _, p := range paths {
+		set[p] = true
+	}
+	if set[formats.PathSampler] && pf.VkFormat == 0 {
 		return nil, fmt.Errorf("planes: %s cannot use the sampler path: %s", pf.Name, pf.NoSamplerReason)
 	}
 	im := &Image{Format: pf, Width: width, Height: height, dev: dev,
 		PaddedWidth: roundUp(width, pf.Log2ChromaW), PaddedHeight: roundUp(height, pf.Log2ChromaH)}
-	if err := im.init(paths); err != nil {
+	if err := im.init(set); err != nil {
 		im.Destroy()
 		return nil, fmt.Errorf("planes: %s %dx%d: %w", pf.Name, width, height, err)
 	}
 	return im, nil
 }
 
-func (im *Image) init(paths Paths) error {
+// pathSet is which paths an Image's images serve.
+type pathSet [2]bool
+
+func (im *Image) init(paths pathSet) error {
 	pf := im.Format
 	var size int
 	im.layout, size = im.stagedLayout(0)
-	if paths.Sampler && pf.SamplerShift > 0 {
+	if paths[formats.PathSampler] && pf.SamplerShift > 0 {
 		im.shifted, size = im.stagedLayout(size)
 	}
 	var err error
@@ -129,8 +131,8 @@ func (im *Image) init(paths Paths) error {
 		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit); err != nil {
 		return err
 	}
-	if paths.Sampler {
-		alias := paths.Shader
+	if paths[formats.PathSampler] {
+		alias := paths[formats.PathShader]
 		if alias {
 			if err := im.aliasable(); err != nil {
 				alias, im.AliasReason = false, err.Error()
@@ -140,7 +142,7 @@ func (im *Image) init(paths Paths) error {
 			return err
 		}
 	}
-	if paths.Shader && !im.Aliased {
+	if paths[formats.PathShader] && !im.Aliased {
 		for i, t := range pf.Textures {
 			w, h := pf.TextureSize(i, im.Width, im.Height)
 			tex, err := im.newTexture(t.VkFormat, w, h)

@@ -11,8 +11,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // DefaultImportCapacity is the import cache size an Image uses when it makes its own Importer: one
@@ -52,7 +52,7 @@ var ErrCacheFull = errors.New("import cache full of memory in use by the GPU")
 // An Importer may be shared by several Images (one per frame in flight) and is safe for concurrent
 // use; it must be destroyed before its device is closed.
 type Importer struct {
-	dev      *present.Device
+	dev      *gpu.Device
 	align    uint64
 	capacity int
 
@@ -87,9 +87,9 @@ type ImportStats struct {
 }
 
 // NewImporter makes an import cache of at most capacity buffers (at least one frame's planes).
-func NewImporter(dev *present.Device, capacity int) (*Importer, error) {
-	if !dev.Extensions[present.ExtExternalMemoryHost] {
-		return nil, fmt.Errorf("planes: importer: device %s has no %s", dev.Info.Name, present.ExtExternalMemoryHost)
+func NewImporter(dev *gpu.Device, capacity int) (*Importer, error) {
+	if !dev.Extensions[gpu.ExtExternalMemoryHost] {
+		return nil, fmt.Errorf("planes: importer: device %s has no %s", dev.Info.Name, gpu.ExtExternalMemoryHost)
 	}
 	if capacity < maxPlanes {
 		return nil, fmt.Errorf("planes: importer: capacity %d below one frame's %d planes", capacity, maxPlanes)

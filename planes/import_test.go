@@ -14,10 +14,10 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -34,7 +34,7 @@ func TestParseUpload(t *testing.T) {
 	}
 }
 
-func newConverter(t *testing.T) (*present.Device, *ycbcr.Converter) {
+func newConverter(t *testing.T) (*gpu.Device, *ycbcr.Converter) {
 	dev := vktest.Open(t)
 	conv, err := ycbcr.NewConverter(dev)
 	if err != nil {
@@ -62,13 +62,13 @@ func TestUploadPathsAgree(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, path := range []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader} {
-					if path == ycbcr.PathSampler {
+				for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
+					if path == formats.PathSampler {
 						if _, err := ycbcr.SamplerKey(dev, pf, params); err != nil {
 							continue
 						}
 					}
-					im, err := planes.New(dev, pf, size[0], size[1], planes.Paths{Sampler: path == ycbcr.PathSampler, Shader: path == ycbcr.PathShader})
+					im, err := planes.New(dev, pf, size[0], size[1], path)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -109,7 +109,7 @@ func TestUploadPathsAgree(t *testing.T) {
 							}
 							imported[path.String()]++
 						}
-						if canImport != nil && path == ycbcr.PathShader {
+						if canImport != nil && path == formats.PathShader {
 							t.Errorf("shader path could not import: %v", canImport)
 						}
 						img, l, err = render(t, conv, im, m.Frame, params, path, planes.UploadAuto)
@@ -169,19 +169,20 @@ func TestLSBImport(t *testing.T) {
 		}
 		src, _ := synth.Noise(pf, 32, 16, 1)
 		m := mapFrame(t, src, 0)
-		for _, paths := range []planes.Paths{{Sampler: true}, {Shader: true}, {Sampler: true, Shader: true}} {
-			im, err := planes.New(dev, pf, 32, 16, paths)
+		for _, paths := range [][]formats.Path{{formats.PathSampler}, {formats.PathShader}, {formats.PathSampler, formats.PathShader}} {
+			sampler := paths[0] == formats.PathSampler
+			im, err := planes.New(dev, pf, 32, 16, paths...)
 			if err != nil {
-				if paths.Sampler && strings.Contains(err.Error(), "device cannot sample") {
+				if sampler && strings.Contains(err.Error(), "device cannot sample") {
 					continue
 				}
 				t.Fatal(err)
 			}
-			if paths.Sampler {
+			if sampler {
 				sampled++
 			}
 			if err := im.Can(m.Frame, planes.UploadImport); err != nil {
-				t.Errorf("%s %+v: Can(import) = %v", pf.Name, paths, err)
+				t.Errorf("%s %v: Can(import) = %v", pf.Name, paths, err)
 			}
 			var l planes.Loaded
 			if err := dev.Submit(func(cb vk.CommandBuffer) { l, err = im.Load(cb, m.Frame, planes.UploadAuto) }); err != nil {
@@ -191,10 +192,10 @@ func TestLSBImport(t *testing.T) {
 				t.Fatal(err)
 			}
 			if l.Upload != planes.UploadImport || l.CPUBytes != 0 {
-				t.Errorf("%s %+v: auto took %v with %d CPU bytes: %s", pf.Name, paths, l.Upload, l.CPUBytes, l.Reason)
+				t.Errorf("%s %v: auto took %v with %d CPU bytes: %s", pf.Name, paths, l.Upload, l.CPUBytes, l.Reason)
 			}
-			if paths.Sampler && !strings.Contains(l.Reason, "shifts") {
-				t.Errorf("%s %+v: reason %q does not say the GPU shifts", pf.Name, paths, l.Reason)
+			if sampler && !strings.Contains(l.Reason, "shifts") {
+				t.Errorf("%s %v: reason %q does not say the GPU shifts", pf.Name, paths, l.Reason)
 			}
 			im.Done()
 			if err := im.Importer().ForgetFrame(m.Frame); err != nil {
@@ -219,14 +220,14 @@ func TestImportCache1000Frames(t *testing.T) {
 	const w, h, pool, inFlight = 64, 36, 4, 2
 	var frames []*mapped
 	var refs []*image.RGBA
-	ref, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	ref, err := planes.New(dev, pf, w, h, formats.PathSampler)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < pool; i++ {
 		src, _ := synth.Moving(pf, w, h, 9*i)
 		frames = append(frames, mapFrame(t, src, 0))
-		img, _, err := render(t, conv, ref, src, params, ycbcr.PathSampler, planes.UploadCopy)
+		img, _, err := render(t, conv, ref, src, params, formats.PathSampler, planes.UploadCopy)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +252,7 @@ func TestImportCache1000Frames(t *testing.T) {
 			}
 			var slots []slot
 			for i := 0; i < inFlight; i++ {
-				im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+				im, err := planes.New(dev, pf, w, h, formats.PathSampler)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -282,7 +283,7 @@ func TestImportCache1000Frames(t *testing.T) {
 					t.Fatal(err)
 				}
 				if n%100 == 99 { // convert this one and compare, through the same image and cache
-					img, l, err := render(t, conv, s.im, f, params, ycbcr.PathSampler, planes.UploadImport)
+					img, l, err := render(t, conv, s.im, f, params, formats.PathSampler, planes.UploadImport)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -290,7 +291,7 @@ func TestImportCache1000Frames(t *testing.T) {
 						t.Fatalf("frame %d: %d CPU bytes, differs from the copy path at %s", n, l.CPUBytes, d)
 					}
 					// render waited for its own submission; signal the slot's fence with an empty one.
-					if err := present.Begin(s.cb); err != nil {
+					if err := gpu.Begin(s.cb); err != nil {
 						t.Fatal(err)
 					}
 					if err := dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
@@ -298,7 +299,7 @@ func TestImportCache1000Frames(t *testing.T) {
 					}
 					continue
 				}
-				if err := present.Begin(s.cb); err != nil {
+				if err := gpu.Begin(s.cb); err != nil {
 					t.Fatal(err)
 				}
 				l, err := s.im.Load(s.cb, f, planes.UploadImport)
@@ -348,7 +349,7 @@ func TestForgetBeforeFree(t *testing.T) {
 	dev, conv := newConverter(t)
 	pf, _ := formats.Lookup("yuv420p")
 	const w, h = 48, 32
-	im, err := planes.New(dev, pf, w, h, planes.Paths{Shader: true})
+	im, err := planes.New(dev, pf, w, h, formats.PathShader)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +358,7 @@ func TestForgetBeforeFree(t *testing.T) {
 	reused := 0
 	for round := 0; round < 4; round++ {
 		src, _ := synth.Noise(pf, w, h, uint64(round))
-		want, _, err := render(t, conv, im, src, params, ycbcr.PathShader, planes.UploadCopy)
+		want, _, err := render(t, conv, im, src, params, formats.PathShader, planes.UploadCopy)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,7 +386,7 @@ func TestForgetBeforeFree(t *testing.T) {
 			t.Fatalf("round %d: Forget of memory in use: %v, want ErrInUse", round, err)
 		}
 		im.Done()
-		got, l, err := render(t, conv, im, m.Frame, params, ycbcr.PathShader, planes.UploadImport)
+		got, l, err := render(t, conv, im, m.Frame, params, formats.PathShader, planes.UploadImport)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -414,7 +415,7 @@ func TestLoadAllocatesNothing(t *testing.T) {
 	for _, name := range []string{"yuv420p", "p010le", "yuv420p10le"} {
 		pf, _ := formats.Lookup(name)
 		src, _ := synth.Noise(pf, 64, 32, 3)
-		im, err := planes.New(dev, pf, 64, 32, planes.Paths{Sampler: true, Shader: true})
+		im, err := planes.New(dev, pf, 64, 32, formats.PathSampler, formats.PathShader)
 		if err != nil {
 			if strings.Contains(err.Error(), "device cannot sample") {
 				t.Logf("%s: %v", name, err)
@@ -429,7 +430,7 @@ func TestLoadAllocatesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, how := range []planes.Upload{planes.UploadCopy, planes.UploadImport, planes.UploadAuto} {
-			if err := present.Begin(cb); err != nil {
+			if err := gpu.Begin(cb); err != nil {
 				t.Fatal(err)
 			}
 			load := func() {
@@ -470,7 +471,7 @@ func TestDirectReason(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		im, err := planes.New(dev, pf, c.w, c.h, planes.Paths{Sampler: true})
+		im, err := planes.New(dev, pf, c.w, c.h, formats.PathSampler)
 		if err != nil {
 			if strings.Contains(err.Error(), "device cannot sample") { // NVIDIA: no packed 4:2:2
 				t.Logf("%s: %v", c.name, err)
@@ -494,7 +495,7 @@ func TestDirectReason(t *testing.T) {
 	const w, h = 1920, 1080
 	f, unmap := mappedPlanes(t, pf, w, h, pf.FrameBytes(w, h))
 	defer unmap()
-	im, err := planes.New(dev, pf, w, h, planes.Paths{Sampler: true})
+	im, err := planes.New(dev, pf, w, h, formats.PathSampler)
 	if err != nil {
 		t.Fatal(err)
 	}

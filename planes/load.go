@@ -9,8 +9,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // Upload names a way a frame's planes get into an Image.
@@ -219,7 +219,7 @@ func (im *Image) shape(f *formats.Frame) frameShape {
 
 // planFor decides, once per frame shape, which paths can take f and why not.
 func (im *Image) planFor(f *formats.Frame) *loadPlan {
-	if im.importer == nil && im.importerErr == nil && im.dev.Extensions[present.ExtExternalMemoryHost] {
+	if im.importer == nil && im.importerErr == nil && im.dev.Extensions[gpu.ExtExternalMemoryHost] {
 		// Made before the shape is taken: offsets are reduced modulo its alignment.
 		im.importer, im.importerErr = NewImporter(im.dev, DefaultImportCapacity)
 		im.ownImporter = im.importer != nil
@@ -252,8 +252,8 @@ func (im *Image) planFor(f *formats.Frame) *loadPlan {
 // importable says whether every plane of f can be imported and copied from as it lies in memory.
 func (im *Image) importable(f *formats.Frame) error {
 	pf := im.Format
-	if !im.dev.Extensions[present.ExtExternalMemoryHost] {
-		return unavailable("device has no %s", present.ExtExternalMemoryHost)
+	if !im.dev.Extensions[gpu.ExtExternalMemoryHost] {
+		return unavailable("device has no %s", gpu.ExtExternalMemoryHost)
 	}
 	if im.importer == nil {
 		return unavailable("%v", im.importerErr)

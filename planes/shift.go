@@ -7,8 +7,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -26,7 +26,7 @@ type gpuShift struct {
 	pass    *vkx.Pass
 	pipe    vk.Pipeline
 	set     vkx.PassSet
-	out     *present.Buffer
+	out     *gpu.Buffer
 	buffers [4]uint64 // bindings: three source planes, the output
 	// params is its own allocation: cgo checks all the memory an unsafe.Pointer argument points
 	// into for Go pointers, and gpuShift has some.

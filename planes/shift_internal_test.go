@@ -33,7 +33,7 @@ func TestGPUShiftMatchesStage(t *testing.T) {
 			}
 			// Rows padded past the picture, so that stride and width differ.
 			f := padRows(src, 96)
-			im, err := New(dev, pf, size[0], size[1], Paths{Shader: true})
+			im, err := New(dev, pf, size[0], size[1], formats.PathShader)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +147,7 @@ func TestShiftFallback(t *testing.T) {
 	}
 	vkx.InjectFault("compute pass: pipeline", vk.ErrorOutOfDeviceMemory, 0)
 	defer vkx.ClearFaults()
-	im, err := New(dev, pf, f.Width, f.Height, Paths{Shader: true})
+	im, err := New(dev, pf, f.Width, f.Height, formats.PathShader)
 	if err != nil {
 		t.Fatal(err)
 	}

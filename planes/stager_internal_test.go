@@ -21,7 +21,7 @@ func TestParallelStage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		im, err := New(dev, pf, f.Width, f.Height, Paths{Shader: true})
+		im, err := New(dev, pf, f.Width, f.Height, formats.PathShader)
 		if err != nil {
 			t.Fatal(err)
 		}

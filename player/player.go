@@ -12,6 +12,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
@@ -25,10 +26,13 @@ var errEOF = io.EOF
 type Config struct {
 	Headless bool
 	Frames   int // stop after this many presented frames; 0 = play to the end
-	Untimed  bool
-	Path     PathChoice
-	Compare  Compare
-	Upload   planes.Upload
+	// Loop is how many times the input plays: 0 and 1 once, N > 1 N times (a seek to the start at
+	// each end), negative forever.
+	Loop    int
+	Untimed bool
+	Path    formats.Choice
+	Compare Compare
+	Upload  planes.Upload
 	// Overrides of the stream's metadata (nil: keep the stream's).
 	Matrix         *formats.Matrix
 	Range          *formats.Range
@@ -69,11 +73,11 @@ type Stats struct {
 type Player struct {
 	cfg   Config
 	src   Source
-	dev   *present.Device
+	dev   *gpu.Device
 	rend  *Renderer
 	win   *window.Window
 	swap  *present.Swapchain
-	off   *present.Offscreen
+	off   *gpu.Offscreen
 	done  []vk.Semaphore // per swapchain image: rendering finished
 	stats Stats
 	last  *Frame
@@ -127,7 +131,7 @@ func (p *Player) play() error {
 }
 
 func (p *Player) open() error {
-	opts := present.Options{Index: p.cfg.Device, Validation: p.cfg.Validate}
+	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate}
 	if !p.cfg.Headless {
 		exts, err := window.Init()
 		if err != nil {
@@ -135,7 +139,7 @@ func (p *Player) open() error {
 		}
 		opts.InstanceExtensions, opts.Swapchain = exts, true
 	}
-	dev, err := present.Open(opts)
+	dev, err := gpu.Open(opts)
 	if err != nil {
 		return err
 	}
@@ -168,7 +172,7 @@ func (p *Player) openOutput(f *Frame) error {
 	}
 	p.win = win
 	fw, fh := win.Size()
-	if p.swap, err = p.dev.NewSwapchain(win.Surface, fw, fh, p.cfg.Untimed); err != nil {
+	if p.swap, err = present.NewSwapchain(p.dev, win.Surface, fw, fh, p.cfg.Untimed); err != nil {
 		return err
 	}
 	for range p.swap.Images {
@@ -263,6 +267,7 @@ func (p *Player) loop() error {
 
 	var decodeTime time.Duration
 	gen, paused, step := 0, false, false
+	plays := 1 // plays begun, for Config.Loop
 	var clockStart time.Time
 	var ptsStart, lastPTS float64
 	info := p.src.Info()
@@ -291,10 +296,10 @@ func (p *Player) loop() error {
 					}
 				case window.KeyP: // auto → sampler → shader → auto, skipping the sampler where it cannot
 					next := (p.rend.Choice + 1) % 3
-					if next == PathSampler {
+					if next == formats.ChooseSampler {
 						if err := p.rend.SamplerPossible(); err != nil {
 							p.logf("path: sampler not possible: %v", err)
-							next = PathShader
+							next = formats.ChooseShader
 						}
 					}
 					p.rend.SetChoice(next)
@@ -340,6 +345,14 @@ func (p *Player) loop() error {
 			continue
 		}
 		if d.err != nil {
+			if errors.Is(d.err, io.EOF) && (p.cfg.Loop < 0 || plays < p.cfg.Loop) {
+				// Loop: back to the start, a new generation (the decoder waits for this seek at EOF).
+				plays++
+				seek <- 0
+				gen++
+				clockStart = time.Time{}
+				continue
+			}
 			if errors.Is(d.err, io.EOF) { // the end: stop, as mpv and ffplay -autoexit do
 				return p.finish(decodeTime)
 			}
@@ -440,6 +453,9 @@ func (p *Player) present(f *Frame) error {
 
 func (p *Player) recreate() error {
 	w, h := p.win.Size()
+	if err := p.rend.Drain(); err != nil { // the frames in flight draw into the old images
+		return err
+	}
 	if err := p.swap.Recreate(w, h); err != nil {
 		return err
 	}
@@ -454,7 +470,9 @@ func (p *Player) recreate() error {
 }
 
 func (p *Player) finish(decodeTime time.Duration) error {
-	vk.DeviceWaitIdle(p.dev.Device)
+	if err := p.rend.Drain(); err != nil { // the timer's last intervals and the frames' releases
+		return err
+	}
 	s := &p.stats
 	s.WallS = time.Since(p.start).Seconds()
 	if s.WallS > 0 {
@@ -470,7 +488,7 @@ func (p *Player) finish(decodeTime time.Duration) error {
 	s.Upload, s.UploadReason = r.Loaded.Upload.String(), r.Loaded.Reason
 	if r.format != nil {
 		s.PixelFormat = r.format.Name
-		if r.Path == ycbcr.PathSampler {
+		if r.Path == formats.PathSampler {
 			s.VkFormat = r.format.VkFormat.String()
 		} else {
 			var parts []string
@@ -491,7 +509,7 @@ func (p *Player) infoLine() string {
 		return "info: nothing shown yet"
 	}
 	vkf := "-"
-	if r.Path == ycbcr.PathSampler {
+	if r.Path == formats.PathSampler {
 		vkf = r.format.VkFormat.String()
 	}
 	el := time.Since(p.start).Seconds()
@@ -531,11 +549,8 @@ func (p *Player) close() {
 	if p.last != nil {
 		p.last.release()
 	}
-	if p.dev != nil {
-		vk.DeviceWaitIdle(p.dev.Device)
-	}
 	if p.rend != nil {
-		p.rend.Destroy()
+		p.rend.Destroy() // waits for its frames' fences first
 	}
 	if p.off != nil {
 		p.off.Destroy()

@@ -17,6 +17,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -50,13 +51,13 @@ func checkScreenshot(t *testing.T, path string, src *Synthetic, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prm, err := ycbcr.OracleParams(src.Format, ycbcr.FromColor(src.Color))
+	prm, err := check.OracleParams(src.Format, ycbcr.FromColor(src.Color))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tol := oracle.HardwareTolerance(src.Format.Depth, 8)
 	tol.UnormBits = 8
-	bounds := oracle.ImageBounds(ycbcr.OraclePicture(last), prm, tol)
+	bounds := oracle.ImageBounds(check.OraclePicture(last), prm, tol)
 	fails := 0
 	for i, b := range bounds {
 		r, g, bl, _ := img.At(i%src.Width, i/src.Width).RGBA()
@@ -97,7 +98,7 @@ func TestHeadlessPlayback(t *testing.T) {
 func TestSamplerPathRefusedWithReason(t *testing.T) {
 	src := synthetic(t, "yuv420p", 32, 16, 2)
 	src.Color.ChromaLocation = formats.ChromaBottom
-	_, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Path: PathSampler})
+	_, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Path: formats.ChooseSampler})
 	if err == nil {
 		t.Fatal("-path sampler played bottom-sited chroma, which no Vulkan offset expresses")
 	}
@@ -199,11 +200,11 @@ func TestCompareDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := conv.Convert(f, ycbcr.FromColor(src.Color), ycbcr.PathSampler)
+	a, err := conv.Convert(f, ycbcr.FromColor(src.Color), formats.PathSampler)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := conv.Convert(f, ycbcr.FromColor(src.Color), ycbcr.PathShader)
+	b, err := conv.Convert(f, ycbcr.FromColor(src.Color), formats.PathShader)
 	if err != nil {
 		t.Fatal(err)
 	}

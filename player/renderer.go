@@ -6,35 +6,12 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
-
-// PathChoice is what the user asked for: auto picks the sampler when it is exact.
-type PathChoice int
-
-const (
-	PathAuto PathChoice = iota
-	PathSampler
-	PathShader
-)
-
-// ParsePath reads -path.
-func ParsePath(s string) (PathChoice, error) {
-	switch s {
-	case "auto":
-		return PathAuto, nil
-	case "sampler":
-		return PathSampler, nil
-	case "shader":
-		return PathShader, nil
-	}
-	return 0, fmt.Errorf("bad -path %q: auto, sampler or shader", s)
-}
-
-func (p PathChoice) String() string { return [...]string{"auto", "sampler", "shader"}[p] }
 
 // Compare is the side-by-side mode.
 type Compare int
@@ -66,182 +43,112 @@ func (c Compare) String() string { return [...]string{"off", "split", "diff"}[c]
 // framesInFlight: the CPU stages frame N+1 while the GPU converts frame N.
 const framesInFlight = 2
 
-// slot is everything one frame in flight owns.
-type slot struct {
-	img *planes.Image
-	// done is called once the GPU has finished this slot's last frame: it returns the frame's
-	// buffers to the decoder (the import path reads them straight from there).
-	done     func()
-	bindings map[ycbcr.Path]*ycbcr.Binding
-	// diff mode: each path's picture at the video's size, and the difference pass over them
-	pictures map[ycbcr.Path]*present.Offscreen
-	diff     *ycbcr.Binding
-	cb       vk.CommandBuffer
-	fence    vk.Fence
-	acquired vk.Semaphore
-}
-
-// Renderer uploads frames and draws them through a conversion path into a target.
+// Renderer draws frames of a stream.Stream into a target: the player's compare modes on top of the
+// stream's path choice, slots and lifetimes.
 type Renderer struct {
-	Dev  *present.Device
-	Conv *ycbcr.Converter
+	Dev    *gpu.Device
+	Stream *stream.Stream
+	Conv   *ycbcr.Converter
 
-	Choice  PathChoice
+	Choice  formats.Choice
 	Compare Compare
 	// Path is the path in use and PathReason why (for -stats and the info key).
-	Path       ycbcr.Path
+	Path       formats.Path
 	PathReason string
 	Key        ycbcr.Key // the sampler path's conversion, when it is used
 
 	// Timer measures each frame's upload and conversion on the GPU (nil without timestamps).
-	Timer *present.GPUTimer
-	// Upload is how planes reach the GPU; Loaded says what the last frame used and why.
-	Upload   planes.Upload
-	Loaded   planes.Loaded
-	importer *planes.Importer
+	Timer *gpu.GPUTimer
+	// Loaded says how the last frame was uploaded and why.
+	Loaded planes.Loaded
 
-	slots  []*slot
-	cur    int
-	diff   *ycbcr.Diff
-	dirty  bool // the path or compare mode changed: rebuild at the next frame
-	format *formats.PixelFormat
-	width  int
-	height int
-	params ycbcr.Params
+	diff       *ycbcr.Diff
+	diffs      []*diffTarget // per slot, in diff mode
+	generation int           // the stream configuration diffs were made for
+	format     *formats.PixelFormat
+	width      int
+	height     int
+	params     ycbcr.Params
 }
 
-// NewRenderer prepares the conversion paths and frame slots.
-func NewRenderer(dev *present.Device, choice PathChoice, compare Compare, upload planes.Upload) (*Renderer, error) {
-	conv, err := ycbcr.NewConverter(dev)
+// diffTarget is one slot's pictures of both paths at the video's size and the difference pass.
+type diffTarget struct {
+	pictures map[formats.Path]*gpu.Offscreen
+	pass     *ycbcr.Binding
+}
+
+func (d *diffTarget) destroy() {
+	if d.pass != nil {
+		d.pass.Destroy()
+	}
+	for _, o := range d.pictures {
+		o.Destroy()
+	}
+}
+
+// NewRenderer prepares the stream (conversion paths and frame slots).
+func NewRenderer(dev *gpu.Device, choice formats.Choice, compare Compare, upload planes.Upload) (*Renderer, error) {
+	st, err := stream.New(dev, stream.Options{Slots: framesInFlight, Upload: upload})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("player: %w", err)
 	}
-	r := &Renderer{Dev: dev, Conv: conv, Choice: choice, Compare: compare, Upload: upload}
-	if r.Timer, err = dev.NewGPUTimer(framesInFlight); err != nil {
-		conv.Destroy()
-		return nil, err
-	}
-	for i := 0; i < framesInFlight; i++ {
-		s := &slot{bindings: map[ycbcr.Path]*ycbcr.Binding{}, pictures: map[ycbcr.Path]*present.Offscreen{}}
-		if s.cb, err = dev.NewCommandBuffer(); err == nil {
-			if s.fence, err = dev.NewFence(true); err == nil {
-				s.acquired, err = dev.NewSemaphore()
-			}
-		}
-		r.slots = append(r.slots, s)
-		if err != nil {
-			r.Destroy()
-			return nil, fmt.Errorf("player: %w", err)
-		}
-	}
-	return r, nil
+	return &Renderer{Dev: dev, Stream: st, Conv: st.Conv, Timer: st.Timer, Choice: choice, Compare: compare,
+		diffs: make([]*diffTarget, framesInFlight)}, nil
 }
 
-// choosePath decides the path for the current stream and says why.
-func (r *Renderer) choosePath() error {
-	k, err := ycbcr.SamplerKey(r.Dev, r.format, r.params)
-	switch r.Choice {
-	case PathSampler:
-		if err != nil {
-			return fmt.Errorf("-path sampler: the device's sampler cannot express %s %s: %v", r.format.Name, r.params, err)
-		}
-		r.Path, r.Key, r.PathReason = ycbcr.PathSampler, k, "asked for"
-	case PathShader:
-		r.Path, r.PathReason = ycbcr.PathShader, "asked for"
-	default:
-		if err != nil {
-			r.Path, r.PathReason = ycbcr.PathShader, "sampler cannot express it: "+err.Error()
-		} else {
-			r.Path, r.Key, r.PathReason = ycbcr.PathSampler, k, "sampler expresses it exactly"
-		}
-	}
-	if r.Compare != CompareOff && err != nil {
-		return fmt.Errorf("-compare %s needs the sampler path: %v", r.Compare, err)
-	}
-	return nil
-}
-
-// paths lists the paths drawn each frame.
-func (r *Renderer) paths() []ycbcr.Path {
-	if r.Compare != CompareOff {
-		return []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader}
-	}
-	return []ycbcr.Path{r.Path}
-}
-
-// configure (re)builds images and bindings when the stream's layout, size or metadata change.
+// configure makes the stream's configuration for f with p (nothing when it is the current one) and
+// the diff mode's pictures for it.
 func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
-	if !r.dirty && r.format == f.Format && r.width == f.Width && r.height == f.Height && r.params == p {
+	_, err := r.Stream.Configure(stream.Config{Format: f.Format, Width: f.Width, Height: f.Height, Params: p,
+		Choice: r.Choice, Both: r.Compare != CompareOff})
+	if err != nil {
+		r.format = nil
+		if r.Compare != CompareOff {
+			return fmt.Errorf("-compare %s: %w", r.Compare, err)
+		}
+		return err
+	}
+	d := r.Stream.Decision()
+	r.format, r.width, r.height, r.params = f.Format, f.Width, f.Height, p
+	r.Path, r.Key, r.PathReason = d.Path, d.Key, d.Reason
+	if r.Compare != CompareDiff {
+		r.retireDiffs()
 		return nil
 	}
-	r.dirty = false
-	vk.DeviceWaitIdle(r.Dev.Device)
-	r.releaseImages()
-	r.format, r.width, r.height, r.params = f.Format, f.Width, f.Height, p
-	if err := r.resetImporter(); err != nil {
-		r.format = nil
-		return err
+	if r.generation == r.Stream.Generation() && r.diffs[0] != nil {
+		return nil
 	}
-	if err := r.choosePath(); err != nil {
-		r.format = nil
-		return err
-	}
-	paths := planes.Paths{}
-	for _, path := range r.paths() {
-		paths.Sampler = paths.Sampler || path == ycbcr.PathSampler
-		paths.Shader = paths.Shader || path == ycbcr.PathShader
-	}
-	for _, s := range r.slots {
-		img, err := planes.New(r.Dev, f.Format, f.Width, f.Height, paths)
-		if err != nil {
+	r.retireDiffs()
+	r.generation = r.Stream.Generation()
+	for i := range r.diffs {
+		if err := r.configureDiff(i, f.Width, f.Height); err != nil {
 			r.format = nil
 			return err
 		}
-		s.img = img
-		if r.importer != nil {
-			img.SetImporter(r.importer)
-		}
-		for _, path := range r.paths() {
-			b, err := r.Conv.Bind(img, p, path)
-			if err != nil {
-				r.format = nil
-				return err
-			}
-			s.bindings[path] = b
-		}
-		if r.Compare == CompareDiff {
-			if err := r.configureDiff(s, f.Width, f.Height); err != nil {
-				r.format = nil
-				return err
-			}
-		}
 	}
 	return nil
 }
 
-// resetImporter starts a new import cache for a new stream layout: a decoder reallocates its buffer
-// pool when the size or format changes, and imports of freed memory must not outlive it.
-func (r *Renderer) resetImporter() error {
-	if r.importer != nil {
-		r.importer.Destroy()
-		r.importer = nil
+// retireDiffs hands the diff pictures to the fence of the last frame that drew them.
+func (r *Renderer) retireDiffs() {
+	if r.diffs[0] == nil {
+		return
 	}
-	if r.Upload == planes.UploadCopy || !r.Dev.Extensions[present.ExtExternalMemoryHost] {
-		return nil
+	old := append([]*diffTarget(nil), r.diffs...)
+	for i := range r.diffs {
+		r.diffs[i] = nil
 	}
-	imp, err := planes.NewImporter(r.Dev, planes.DefaultImportCapacity)
-	if err != nil {
-		if r.Upload == planes.UploadImport {
-			return fmt.Errorf("-upload import: %w", err)
+	r.Stream.Ring.RetireLast(func() {
+		for _, d := range old {
+			if d != nil {
+				d.destroy()
+			}
 		}
-		return nil // auto: the copy path it is
-	}
-	r.importer = imp
-	return nil
+	})
 }
 
-// configureDiff gives a slot one picture per path at the video's size and the difference pass.
-func (r *Renderer) configureDiff(s *slot, w, h int) error {
+// configureDiff gives slot i one picture per path at the video's size and the difference pass.
+func (r *Renderer) configureDiff(i, w, h int) error {
 	if r.diff == nil {
 		d, err := ycbcr.NewDiff(r.Dev)
 		if err != nil {
@@ -249,18 +156,20 @@ func (r *Renderer) configureDiff(s *slot, w, h int) error {
 		}
 		r.diff = d
 	}
-	for _, path := range r.paths() {
+	d := &diffTarget{pictures: map[formats.Path]*gpu.Offscreen{}}
+	r.diffs[i] = d
+	for _, path := range r.Stream.Paths() {
 		o, err := r.Dev.NewSampledOffscreen(w, h)
 		if err != nil {
 			return err
 		}
-		s.pictures[path] = o
+		d.pictures[path] = o
 	}
-	b, err := r.diff.Bind(s.pictures[ycbcr.PathSampler].View, s.pictures[ycbcr.PathShader].View, DiffGain)
+	b, err := r.diff.Bind(d.pictures[formats.PathSampler].View, d.pictures[formats.PathShader].View, DiffGain)
 	if err != nil {
 		return err
 	}
-	s.diff = b
+	d.pass = b
 	return nil
 }
 
@@ -270,21 +179,14 @@ func (r *Renderer) SamplerPossible() error {
 	if r.format == nil {
 		return nil
 	}
-	_, err := ycbcr.SamplerKey(r.Dev, r.format, r.params)
-	return err
+	return r.Stream.Decision().SamplerErr
 }
 
-// SetChoice switches the path (the p key); the next frame rebuilds what it needs.
-func (r *Renderer) SetChoice(c PathChoice) {
-	r.Choice = c
-	r.dirty = true
-}
+// SetChoice switches the path (the p key); the next frame is a new configuration.
+func (r *Renderer) SetChoice(c formats.Choice) { r.Choice = c }
 
 // SetCompare switches the compare mode (the c key).
-func (r *Renderer) SetCompare(c Compare) {
-	r.Compare = c
-	r.dirty = true
-}
+func (r *Renderer) SetCompare(c Compare) { r.Compare = c }
 
 // Letterbox fits a picture of display aspect aspect (width/height) centred in a w×h target.
 func Letterbox(w, h int, aspect float64) (x, y, vw, vh int) {
@@ -317,48 +219,41 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 		}
 		return err
 	}
-	si := r.cur
-	s := r.slots[si]
-	r.cur = (r.cur + 1) % len(r.slots)
-	err := r.Dev.WaitFence(s.fence)
-	s.finish()
-	s.done = done
+	fr, err := r.Stream.Begin()
 	if err != nil {
+		if done != nil {
+			done()
+		}
 		return err
 	}
-	if err := present.Begin(s.cb); err != nil {
+	cb := fr.Slot.CB
+	if r.Loaded, err = fr.Load(f, done); err != nil {
 		return err
 	}
-	r.Timer.Start(s.cb, si)
-	loaded, err := s.img.Load(s.cb, f, r.Upload)
-	if err != nil {
-		return err
-	}
-	r.Loaded = loaded
+	paths := r.Stream.Paths()
 	if r.Compare == CompareDiff {
 		// Each path into its own picture, then their difference into the target.
-		for _, path := range r.paths() {
-			o := s.pictures[path]
-			present.BeginPass(s.cb, o.RenderPass, o.Framebuffer, o.Width, o.Height)
-			present.SetViewport(s.cb, 0, 0, o.Width, o.Height)
-			if err := s.bindings[path].Draw(s.cb, o); err != nil {
+		d := r.diffs[fr.Slot.Index]
+		for _, path := range paths {
+			o := d.pictures[path]
+			gpu.BeginPass(cb, o.RenderPass, o.Framebuffer, o.Width, o.Height)
+			gpu.SetViewport(cb, 0, 0, o.Width, o.Height)
+			if err := fr.Bindings[path].Draw(cb, o); err != nil {
 				return err
 			}
-			vk.CmdEndRenderPass(s.cb)
+			vk.CmdEndRenderPass(cb)
 		}
-		w, h := t.begin(s.cb)
+		w, h := t.begin(cb)
 		x, y, vw, vh := Letterbox(w, h, aspect)
-		present.SetViewport(s.cb, x, y, vw, vh)
-		if err := s.diff.Draw(s.cb, t); err != nil {
+		gpu.SetViewport(cb, x, y, vw, vh)
+		if err := d.pass.Draw(cb, t); err != nil {
 			return err
 		}
-		t.end(s.cb)
-		r.Timer.Stop(s.cb, si)
-		return r.Dev.SubmitFrame(s.cb, wait, signal, s.fence)
+		t.end(cb)
+		return fr.Submit(wait, signal)
 	}
-	w, h := t.begin(s.cb)
+	w, h := t.begin(cb)
 	x, y, vw, vh := Letterbox(w, h, aspect)
-	paths := r.paths()
 	for i, path := range paths {
 		sx, sw := x, vw
 		if len(paths) == 2 { // split: each path draws its half of the picture, same viewport
@@ -367,78 +262,34 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 				sx, sw = x+vw/2, vw-vw/2
 			}
 		}
-		vkx.SetViewport(s.cb, x, y, vw, vh, sx, y, sw, vh)
-		if err := s.bindings[path].Draw(s.cb, t); err != nil {
+		vkx.SetViewport(cb, x, y, vw, vh, sx, y, sw, vh)
+		if err := fr.Bindings[path].Draw(cb, t); err != nil {
 			return err
 		}
 	}
-	t.end(s.cb)
-	r.Timer.Stop(s.cb, si)
-	return r.Dev.SubmitFrame(s.cb, wait, signal, s.fence)
+	t.end(cb)
+	return fr.Submit(wait, signal)
 }
 
 // AcquireSemaphore is the semaphore the next Draw's slot uses for swapchain acquisition.
-func (r *Renderer) AcquireSemaphore() vk.Semaphore { return r.slots[r.cur].acquired }
+func (r *Renderer) AcquireSemaphore() vk.Semaphore { return r.Stream.Ring.Peek().Acquire }
 
 // WaitNextSlot waits until the next slot's previous frame is done (so its acquire semaphore is free).
-func (r *Renderer) WaitNextSlot() error {
-	s := r.slots[r.cur]
-	fs := []vk.Fence{s.fence}
-	return vkCheck(vk.WaitForFences(r.Dev.Device, 1, fs, vk.True, ^uint64(0)), "vkWaitForFences")
-}
+func (r *Renderer) WaitNextSlot() error { return r.Stream.Ring.WaitPeek() }
 
-// finish hands the slot's last frame back: the caller has waited for the slot's fence.
-func (s *slot) finish() {
-	if s.done != nil {
-		s.done()
-		s.done = nil
-	}
-}
+// Drain waits for every frame in flight (their fences) and releases what they held.
+func (r *Renderer) Drain() error { return r.Stream.Ring.Drain() }
 
-func (r *Renderer) releaseImages() {
-	for _, s := range r.slots {
-		s.finish()
-		if s.diff != nil {
-			s.diff.Destroy()
-			s.diff = nil
-		}
-		for k, o := range s.pictures {
-			o.Destroy()
-			delete(s.pictures, k)
-		}
-		for k, b := range s.bindings {
-			b.Destroy()
-			delete(s.bindings, k)
-		}
-		if s.img != nil {
-			s.img.Destroy()
-			s.img = nil
-		}
-	}
-}
-
-// Destroy waits for the GPU and frees everything.
+// Destroy waits for the frames in flight and frees everything.
 func (r *Renderer) Destroy() {
-	vk.DeviceWaitIdle(r.Dev.Device)
-	r.releaseImages()
-	for _, s := range r.slots {
-		if s.cb != nil {
-			r.Dev.FreeCommandBuffer(s.cb)
+	r.Stream.Close() // waits for the frames in flight
+	for i, d := range r.diffs {
+		if d != nil {
+			d.destroy()
+			r.diffs[i] = nil
 		}
-		if s.fence != vk.NullFence {
-			vk.DestroyFence(r.Dev.Device, s.fence, nil)
-		}
-		if s.acquired != vk.NullSemaphore {
-			vk.DestroySemaphore(r.Dev.Device, s.acquired, nil)
-		}
-	}
-	r.slots = nil
-	if r.importer != nil {
-		r.importer.Destroy()
 	}
 	if r.diff != nil {
 		r.diff.Destroy()
 	}
-	r.Timer.Destroy()
-	r.Conv.Destroy()
 }

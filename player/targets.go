@@ -3,18 +3,19 @@ package player
 import (
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 func vkCheck(r vk.Result, call string) error { return vkx.Check(r, call) }
 
-// offscreenTarget draws into a present.Offscreen (headless playback).
-type offscreenTarget struct{ o *present.Offscreen }
+// offscreenTarget draws into a gpu.Offscreen (headless playback).
+type offscreenTarget struct{ o *gpu.Offscreen }
 
 func (t offscreenTarget) Pass() (vk.RenderPass, vk.Format) { return t.o.Pass() }
 func (t offscreenTarget) begin(cb vk.CommandBuffer) (int, int) {
-	present.BeginPass(cb, t.o.RenderPass, t.o.Framebuffer, t.o.Width, t.o.Height)
+	gpu.BeginPass(cb, t.o.RenderPass, t.o.Framebuffer, t.o.Width, t.o.Height)
 	return t.o.Width, t.o.Height
 }
 func (t offscreenTarget) end(cb vk.CommandBuffer) { vk.CmdEndRenderPass(cb) }
@@ -27,7 +28,7 @@ type swapchainTarget struct {
 
 func (t swapchainTarget) Pass() (vk.RenderPass, vk.Format) { return t.s.Pass() }
 func (t swapchainTarget) begin(cb vk.CommandBuffer) (int, int) {
-	present.BeginPass(cb, t.s.RenderPass, t.s.Framebuffers[t.idx], t.s.Width, t.s.Height)
+	gpu.BeginPass(cb, t.s.RenderPass, t.s.Framebuffers[t.idx], t.s.Width, t.s.Height)
 	return t.s.Width, t.s.Height
 }
 func (t swapchainTarget) end(cb vk.CommandBuffer) { vk.CmdEndRenderPass(cb) }

@@ -6,6 +6,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
@@ -29,7 +30,7 @@ type Swapchain struct {
 	Suboptimal bool
 	// Immediate asks for a present mode without vertical sync (MAILBOX, else IMMEDIATE).
 	Immediate bool
-	dev       *Device
+	dev       *gpu.Device
 }
 
 // Pass is the render pass drawing into the swapchain and its colour format.
@@ -37,7 +38,7 @@ func (s *Swapchain) Pass() (vk.RenderPass, vk.Format) { return s.RenderPass, s.F
 
 // NewSwapchain creates a swapchain for surface of about width×height (the surface's own extent wins
 // when it has one).
-func (d *Device) NewSwapchain(surface vk.Surface, width, height int, immediate bool) (*Swapchain, error) {
+func NewSwapchain(d *gpu.Device, surface vk.Surface, width, height int, immediate bool) (*Swapchain, error) {
 	var ok vk.Bool32
 	vk.GetPhysicalDeviceSurfaceSupport(d.Physical, d.QueueFamily, surface, &ok)
 	if ok == vk.False {
@@ -98,10 +99,11 @@ func (s *Swapchain) presentMode() vk.PresentMode {
 
 // Recreate builds the swapchain anew for the surface's current size (width×height when the surface
 // leaves it to the application). A zero-size surface (a minimised window) leaves it without images:
-// Acquire then reports ErrOutOfDate until the size is back.
+// Acquire then reports ErrOutOfDate until the size is back. The caller first waits for the fences
+// of the frames that drew into the old images (the player drains its ring): their framebuffers are
+// destroyed here.
 func (s *Swapchain) Recreate(width, height int) error {
 	d := s.dev
-	vk.DeviceWaitIdle(d.Device)
 	var caps vk.SurfaceCapabilities
 	if err := vkx.Check(vk.GetPhysicalDeviceSurfaceCapabilities(d.Physical, s.Surface, &caps), "vkGetPhysicalDeviceSurfaceCapabilitiesKHR"); err != nil {
 		return fmt.Errorf("present: %w", err)

@@ -50,10 +50,10 @@
 // # Paths
 //
 // When the device's VkSamplerYcbcrConversion expresses the stream exactly (ycbcr.SamplerKey), the
-// frame is the multi-planar image itself, sampled through the conversion (PathSampler). Otherwise
+// frame is the multi-planar image itself, sampled through the conversion (formats.PathSampler). Otherwise
 // (for example a chroma siting the device lacks) the package converts each picture with the
 // project's shader path into an RGBA8 image and hands that out with a plain immutable sampler
-// (PathShader). The engine's code is the same for both: one combined image sampler with an
+// (formats.PathShader). The engine's code is the same for both: one combined image sampler with an
 // immutable sampler. Texture.Path says which path is used and why. Both give non-linear R′G′B′
 // (UNORM): the transfer function is not undone.
 //

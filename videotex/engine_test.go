@@ -13,8 +13,8 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
@@ -22,8 +22,8 @@ import (
 
 const mediaDir = "../testvectors/media"
 
-// engineDevice lends a present.Device's objects the way an engine lends its own.
-func engineDevice(d *present.Device) videotex.EngineDevice {
+// engineDevice lends a gpu.Device's objects the way an engine lends its own.
+func engineDevice(d *gpu.Device) videotex.EngineDevice {
 	var exts []string
 	for e := range d.Extensions {
 		exts = append(exts, e)
@@ -46,8 +46,8 @@ func defaultClip(t testing.TB) string {
 // full-screen triangle, two frames in flight, its own pipeline layout built from the texture's
 // binding. It implements the listing's renderer.
 type testEngine struct {
-	dev      *present.Device
-	target   *present.Offscreen
+	dev      *gpu.Device
+	target   *gpu.Offscreen
 	cbs      [2]vk.CommandBuffer
 	fences   [2]vk.Fence
 	used     [2]bool
@@ -58,7 +58,7 @@ type testEngine struct {
 	gone     bool
 }
 
-func newTestEngine(t testing.TB, dev *present.Device, w, h int) *testEngine {
+func newTestEngine(t testing.TB, dev *gpu.Device, w, h int) *testEngine {
 	t.Helper()
 	e := &testEngine{dev: dev}
 	var err error
@@ -174,7 +174,7 @@ func (e *testEngine) BuildPipelines(setLayout vk.DescriptorSetLayout) error {
 
 func (e *testEngine) Record(i int, set vk.DescriptorSet, uvScale [2]float32) (vk.CommandBuffer, error) {
 	cb := e.cbs[i]
-	if err := present.Begin(cb); err != nil {
+	if err := gpu.Begin(cb); err != nil {
 		return nil, err
 	}
 	e.target.Begin(cb)
@@ -233,11 +233,11 @@ func step(tex *videotex.Texture) (*videotex.Frame, error) {
 // semaphore, with a fence that says when the frame can be given back.
 type waiter struct {
 	t      testing.TB
-	dev    *present.Device
+	dev    *gpu.Device
 	fences map[*videotex.Frame]vk.Fence
 }
 
-func newWaiter(t testing.TB, dev *present.Device) *waiter {
+func newWaiter(t testing.TB, dev *gpu.Device) *waiter {
 	w := &waiter{t: t, dev: dev, fences: map[*videotex.Frame]vk.Fence{}}
 	t.Cleanup(func() {
 		vk.DeviceWaitIdle(dev.Device)

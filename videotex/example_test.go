@@ -7,18 +7,18 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
 )
 
 // Example plays a small test vector as a texture on a device that stands in for an engine's
-// (present.Open enables what Requirements asks for; validation on, as while developing), acquires its first frame and submits the wait
+// (gpu.Open enables what Requirements asks for; validation on, as while developing), acquires its first frame and submits the wait
 // an engine's draw would carry. It runs headless (lavapipe will do). The vector's top-left chroma
 // siting is one every Y′CbCr device samples exactly (COSITED is mandatory), so the sampler path is
 // used; the bundled clip's "left" siting needs MIDPOINT vertically, which lavapipe lacks, and goes
 // through the shader path there.
 func Example() {
-	dev, err := present.Open(present.Options{Index: -1, Validation: true})
+	dev, err := gpu.Open(gpu.Options{Index: -1, Validation: true})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 )
 
 // rgbaFormat holds the fallback path's converted pictures: UNORM, like the sampler path's output,
@@ -14,11 +14,11 @@ const rgbaFormat = vk.FormatR8g8b8a8Unorm
 
 // newRGBAPass is the render pass of the fallback conversion: the full-screen draw covers every
 // pixel (no load), and the pass leaves the picture ready for the engine's fragment shaders.
-func newRGBAPass(d *present.Device) (vk.RenderPass, error) {
+func newRGBAPass(d *gpu.Device) (vk.RenderPass, error) {
 	// The engine's earlier reads are complete (it gave the frame back after its fence): only the
 	// layout transition must precede the writes. Later submissions on the same queue sample it; the
 	// upload semaphore covers other queues.
-	return d.NewPass(present.PassSpec{Format: rgbaFormat, FinalLayout: vk.ImageLayoutShaderReadOnlyOptimal,
+	return d.NewPass(gpu.PassSpec{Format: rgbaFormat, FinalLayout: vk.ImageLayoutShaderReadOnlyOptimal,
 		AfterStages: vk.PipelineStageFragmentShaderBit, AfterAccess: vk.AccessShaderReadBit})
 }
 

@@ -6,8 +6,9 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // Frame is one picture handed to the engine for one of its frames. Give it back with Done once the
@@ -43,7 +44,7 @@ type Frame struct {
 	Index int64
 	// Advanced is true when the picture differs from the previous Acquire's or Step's.
 	Advanced bool
-	Path     Path
+	Path     formats.Path
 
 	t     *Texture
 	s     *slot
@@ -191,7 +192,7 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 		Generation: c.gen, Wait: sem, WaitStage: vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
 		Width: c.cfg.width, Height: c.cfg.height, PTS: s.pts, Index: s.index, Advanced: fresh != nil,
 		Path: c.path, t: t, s: s}
-	if c.path == PathSampler {
+	if c.path == formats.PathSampler {
 		f.Image, f.View = s.img.Multi, s.view
 		f.UVScale = [2]float32{float32(s.img.Width) / float32(s.img.PaddedWidth), float32(s.img.Height) / float32(s.img.PaddedHeight)}
 	} else {
@@ -218,15 +219,15 @@ func (t *Texture) upload(s *slot, sem vk.Semaphore) error {
 	if err != nil {
 		return err
 	}
-	if err := present.Begin(cb); err != nil {
+	if err := gpu.Begin(cb); err != nil {
 		t.cbs = append(t.cbs, cb)
 		return err
 	}
 	s.img.RecordUpload(cb)
-	if s.conv.path == PathShader {
+	if s.conv.path == formats.PathShader {
 		r := s.rgba
-		present.BeginPass(cb, r.rp, r.fb, r.width, r.height)
-		present.SetViewport(cb, 0, 0, r.width, r.height)
+		gpu.BeginPass(cb, r.rp, r.fb, r.width, r.height)
+		gpu.SetViewport(cb, 0, 0, r.width, r.height)
 		// The first draw of these constants creates the shader path's pipeline; ycbcr makes it
 		// in C (vkx), out of reach of vulkan-go's finalizer problem, so nothing waits for it.
 		err = s.draw.Draw(cb, r)

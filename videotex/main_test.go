@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // shared is the device every test lends to its textures, with validation on, open for the whole
@@ -15,10 +15,10 @@ import (
 // (import.c, device_fns) and never forgets them, so a device created at the address of a
 // destroyed one gets its pointers; with the layer unloaded in between those point at unmapped
 // code. Keeping one instance alive avoids that until vkx is fixed.
-var shared *present.Device
+var shared *gpu.Device
 
 func TestMain(m *testing.M) {
-	d, err := present.Open(present.Options{Index: -1, Validation: true})
+	d, err := gpu.Open(gpu.Options{Index: -1, Validation: true})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "no usable Vulkan device: %v\n", err)
 		os.Exit(1)
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 // testDevice is the shared device; validation messages a test causes fail that test.
-func testDevice(t *testing.T) *present.Device {
+func testDevice(t *testing.T) *gpu.Device {
 	t.Helper()
 	t.Cleanup(func() { vktest.Check(t, shared) })
 	return shared

@@ -7,13 +7,13 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
 
 // ExtExternalMemoryHost is VK_EXT_external_memory_host, the optional extension Requirements lists
 // when the device offers it.
-const ExtExternalMemoryHost = present.ExtExternalMemoryHost
+const ExtExternalMemoryHost = gpu.ExtExternalMemoryHost
 
 // DeviceRequirements is what an engine must enable on its VkInstance and VkDevice before Open.
 type DeviceRequirements struct {

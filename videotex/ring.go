@@ -26,7 +26,7 @@ type config struct {
 // conversion is a configuration resolved into a path and what the engine's layout needs.
 type conversion struct {
 	cfg     config
-	path    Path
+	path    formats.Path
 	reason  string
 	cv      *ycbcr.Conversion // sampler path
 	spec    [6]int32          // shader path: its pipeline's specialization constants
@@ -205,24 +205,13 @@ func (t *Texture) decodeLoop() {
 func (t *Texture) resolve(cfg config, prev *conversion) (*conversion, error) {
 	c := &conversion{cfg: cfg}
 	desc := fmt.Sprintf("%s %dx%d %s", cfg.format.Name, cfg.width, cfg.height, cfg.params)
-	k, kerr := ycbcr.SamplerKey(t.dev, cfg.format, cfg.params)
-	switch t.opts.Path {
-	case ChooseSampler:
-		if kerr != nil {
-			return nil, fmt.Errorf("the sampler path was asked for, but the device's sampler cannot express %s: %w", desc, kerr)
-		}
-		c.path, c.reason = PathSampler, "asked for"
-	case ChooseShader:
-		c.path, c.reason = PathShader, "asked for"
-	default:
-		if kerr != nil {
-			c.path, c.reason = PathShader, "the Y′CbCr sampler cannot express it: "+kerr.Error()
-		} else {
-			c.path, c.reason = PathSampler, "the Y′CbCr sampler expresses it exactly"
-		}
+	d, err := ycbcr.Choose(t.dev, cfg.format, cfg.params, t.opts.Path)
+	if err != nil {
+		return nil, fmt.Errorf("videotex: %s: %w", desc, err)
 	}
-	if c.path == PathSampler {
-		cv, err := t.cache.Get(k)
+	c.path, c.reason = d.Path, d.Reason
+	if c.path == formats.PathSampler {
+		cv, err := t.cache.Get(d.Key)
 		if err != nil {
 			return nil, err
 		}
@@ -259,13 +248,12 @@ func (t *Texture) prepare(s *slot, c *conversion) error {
 	}
 	t.destroySlot(s)
 	cfg := c.cfg
-	img, err := planes.New(t.dev, cfg.format, cfg.width, cfg.height,
-		planes.Paths{Sampler: c.path == PathSampler, Shader: c.path == PathShader})
+	img, err := planes.New(t.dev, cfg.format, cfg.width, cfg.height, c.path)
 	if err != nil {
 		return err
 	}
 	s.img = img
-	if c.path == PathSampler {
+	if c.path == formats.PathSampler {
 		// The view carries the very conversion of the immutable sampler (identically defined, as
 		// VUID-VkWriteDescriptorSet-descriptorType-01948 asks).
 		info := vkx.NewConversionInfo(c.cv.Handle)
@@ -274,7 +262,11 @@ func (t *Texture) prepare(s *slot, c *conversion) error {
 			return fmt.Errorf("videotex: view: %w", err)
 		}
 	} else {
-		if s.draw, err = t.shader.Bind(img, cfg.params); err != nil {
+		consts, err := cfg.params.ShaderFor(img)
+		if err != nil {
+			return err
+		}
+		if s.draw, err = t.shader.Bind(img, consts); err != nil {
 			return err
 		}
 		if s.rgba, err = t.newRGBA(cfg.width, cfg.height); err != nil {

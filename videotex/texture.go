@@ -9,8 +9,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -38,36 +39,6 @@ type EngineDevice struct {
 	QueueLock sync.Locker
 }
 
-// Path is how pictures reach the engine's sampler.
-type Path int
-
-const (
-	// PathSampler samples the decoded planes through a VkSamplerYcbcrConversion.
-	PathSampler Path = iota
-	// PathShader converts each picture into an RGBA8 image with the shader path first.
-	PathShader
-)
-
-// String is "sampler" or "shader".
-func (p Path) String() string {
-	if p == PathShader {
-		return "shader"
-	}
-	return "sampler"
-}
-
-// PathChoice is Options.Path.
-type PathChoice int
-
-const (
-	// ChooseAuto takes the sampler path where it is exact, the shader path otherwise.
-	ChooseAuto PathChoice = iota
-	// ChooseSampler insists on the sampler path: a stream it cannot express is an error.
-	ChooseSampler
-	// ChooseShader always converts into an RGBA8 image (tests, comparisons).
-	ChooseShader
-)
-
 // Change describes a new stream configuration (pixel layout, size or colour metadata), as given to
 // Options.OnChange.
 type Change struct {
@@ -75,7 +46,7 @@ type Change struct {
 	// so the engine must rebuild its set layout, pipeline layout, pipelines and descriptor pool.
 	Generation uint64
 	Rebuild    bool
-	Path       Path
+	Path       formats.Path
 	Reason     string // why that path
 	Format     string // FFmpeg's pixel format name
 	Width      int
@@ -85,8 +56,11 @@ type Change struct {
 
 // Options tune Open. The zero value plays once, choosing the path automatically.
 type Options struct {
-	// Path chooses between the Y′CbCr sampler and the RGBA8 fallback (default: automatically).
-	Path PathChoice
+	// Path chooses between the Y′CbCr sampler (formats.PathSampler: the engine samples the decoded
+	// planes through the conversion) and the RGBA8 fallback (formats.PathShader: each picture is
+	// converted into an RGBA8 image first); the default, formats.ChooseAuto, takes the sampler
+	// wherever it is exact.
+	Path formats.Choice
 	// Images is the ring size, 3 to 16; 0 means 5 (two engine frames in flight, the current
 	// picture, one ready and one being staged).
 	Images int
@@ -113,7 +87,7 @@ type Stats struct {
 // Texture is a video playing into images the engine samples. Its methods are safe for concurrent
 // use, but see the package documentation for which of them submit to the queue.
 type Texture struct {
-	dev  *present.Device // wraps the engine's device; Release, never Close
+	dev  *gpu.Device // wraps the engine's device; Release, never Close
 	ed   EngineDevice
 	opts Options
 	dec  *decode.Decoder
@@ -168,7 +142,7 @@ func open(ed EngineDevice, url string, opts Options) (*Texture, error) {
 	if opts.OpenTimeout <= 0 {
 		opts.OpenTimeout = 10 * time.Second
 	}
-	pd, err := present.Wrap(ed.Instance, ed.Physical, ed.Device, ed.Queue, ed.QueueFamily, ed.Extensions)
+	pd, err := gpu.Wrap(ed.Instance, ed.Physical, ed.Device, ed.Queue, ed.QueueFamily, ed.Extensions)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +214,7 @@ func (t *Texture) Info() decode.Info { return t.info }
 
 // Path is the path of the frames handed out (before the first Acquire: of the first picture), and
 // why it was chosen.
-func (t *Texture) Path() (Path, string) {
+func (t *Texture) Path() (formats.Path, string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c := t.shown
@@ -248,7 +222,7 @@ func (t *Texture) Path() (Path, string) {
 		c = t.latest
 	}
 	if c == nil {
-		return PathSampler, ""
+		return formats.PathSampler, ""
 	}
 	return c.path, c.reason
 }

@@ -14,10 +14,10 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -29,8 +29,8 @@ import (
 // 4 on the sampler path (the oracle's hardware slack). Validation is on; any message fails.
 func TestVectorsThroughListing(t *testing.T) {
 	dev := testDevice(t)
-	limits := map[videotex.Path]float64{videotex.PathShader: 1, videotex.PathSampler: 4}
-	paths := map[videotex.Path]int{}
+	limits := map[formats.Path]float64{formats.PathShader: 1, formats.PathSampler: 4}
+	paths := map[formats.Path]int{}
 	for _, v := range pictest.Vectors(t, mediaDir) {
 		want := pictest.ReadPNG(t, filepath.Join(mediaDir, v.PNG))
 		pf, _ := formats.Lookup(v.PixFmt)
@@ -39,14 +39,14 @@ func TestVectorsThroughListing(t *testing.T) {
 		p.Range, _ = formats.ParseRange(v.Expected.Range)
 		p.ChromaLocation, _ = formats.ParseChromaLocation(v.Expected.ChromaLocation)
 		_, samplerErr := ycbcr.SamplerKey(dev, pf, p)
-		choices := []videotex.PathChoice{videotex.ChooseAuto, videotex.ChooseShader}
+		choices := []formats.Choice{formats.ChooseAuto, formats.ChooseShader}
 		if samplerErr == nil {
-			choices = append(choices, videotex.ChooseSampler)
+			choices = append(choices, formats.ChooseSampler)
 		}
 		for _, choice := range choices {
 			e := newTestEngine(t, dev, v.Width, v.Height)
 			e.readback = true
-			var got videotex.Path
+			var got formats.Path
 			var why string
 			opts := videotex.Options{Path: choice, OnChange: func(c videotex.Change) { got, why = c.Path, c.Reason }}
 			if err := playVideo(engineDevice(dev), filepath.Join(mediaDir, v.File), opts, 1, e, clock(25)); err != nil {
@@ -54,7 +54,7 @@ func TestVectorsThroughListing(t *testing.T) {
 				continue
 			}
 			vktest.Check(t, dev)
-			if choice == videotex.ChooseAuto && (got == videotex.PathSampler) != (samplerErr == nil) {
+			if choice == formats.ChooseAuto && (got == formats.PathSampler) != (samplerErr == nil) {
 				t.Errorf("%s: auto chose %s (%s), SamplerKey says %v", v.Name, got, why, samplerErr)
 			}
 			paths[got]++
@@ -68,7 +68,7 @@ func TestVectorsThroughListing(t *testing.T) {
 			}
 		}
 	}
-	if paths[videotex.PathSampler] == 0 || paths[videotex.PathShader] == 0 {
+	if paths[formats.PathSampler] == 0 || paths[formats.PathShader] == 0 {
 		t.Fatalf("paths used: %v; want both", paths)
 	}
 }
@@ -95,7 +95,7 @@ func TestEngineOwnedDevice(t *testing.T) {
 	app := &vk.ApplicationInfo{SType: vk.StructureTypeApplicationInfo, PApplicationName: "engine\x00",
 		PEngineName: "engine\x00", ApiVersion: vk.MakeVersion(1, 1, 0)}
 	ici := &vk.InstanceCreateInfo{SType: vk.StructureTypeInstanceCreateInfo, PApplicationInfo: app,
-		EnabledLayerCount: 1, PpEnabledLayerNames: []string{present.ValidationLayer + "\x00"},
+		EnabledLayerCount: 1, PpEnabledLayerNames: []string{gpu.ValidationLayer + "\x00"},
 		EnabledExtensionCount: 1, PpEnabledExtensionNames: []string{"VK_EXT_debug_utils\x00"}}
 	var inst vk.Instance
 	if r := vk.CreateInstance(ici, nil, &inst); r != vk.Success {
@@ -165,7 +165,7 @@ func TestEngineOwnedDevice(t *testing.T) {
 	ed := videotex.EngineDevice{Instance: inst, Physical: pd, Device: device, Queue: queue, QueueFamily: family, Extensions: exts}
 
 	// The engine's helpers (offscreen target, command buffers) come from a wrap of its own device.
-	helper, err := present.Wrap(inst, pd, device, queue, family, exts)
+	helper, err := gpu.Wrap(inst, pd, device, queue, family, exts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,8 +349,8 @@ func TestGenerationChange(t *testing.T) {
 		rebuild bool
 		w       int
 		params  string
-		path    videotex.Path
-	}{{1, true, 64, "topleft", videotex.PathSampler}, {1, false, 96, "topleft", videotex.PathSampler}, {2, true, 64, "/left", changes[2].Path}} {
+		path    formats.Path
+	}{{1, true, 64, "topleft", formats.PathSampler}, {1, false, 96, "topleft", formats.PathSampler}, {2, true, 64, "/left", changes[2].Path}} {
 		c := changes[i]
 		if c.Generation != want.gen || c.Rebuild != want.rebuild || c.Width != want.w || !strings.HasSuffix(c.Params, want.params) || c.Path != want.path {
 			t.Errorf("change %d: %+v, want generation %d rebuild %v %dpx %s %s", i, c, want.gen, want.rebuild, want.w, want.params, want.path)
@@ -379,14 +379,14 @@ func TestErrors(t *testing.T) {
 	}
 	// "bottom" chroma siting has no Vulkan chroma offset at all: no device's sampler expresses it.
 	bottom := retag(t, defaultClip(t), 5)
-	if _, err := videotex.Open(ed, bottom, videotex.Options{Path: videotex.ChooseSampler}); err == nil || !strings.Contains(err.Error(), "cannot express") {
+	if _, err := videotex.Open(ed, bottom, videotex.Options{Path: formats.ChooseSampler}); err == nil || !strings.Contains(err.Error(), "cannot express") {
 		t.Errorf("sampler path on bottom siting: %v", err)
 	}
 	tex, err := videotex.Open(ed, bottom, videotex.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, why := tex.Path(); p != videotex.PathShader || !strings.Contains(why, "cannot express") {
+	if p, why := tex.Path(); p != formats.PathShader || !strings.Contains(why, "cannot express") {
 		t.Errorf("auto on bottom siting: %s (%s)", p, why)
 	}
 	if err := tex.Close(); err != nil {

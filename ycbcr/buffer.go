@@ -8,8 +8,8 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -132,14 +132,14 @@ func (p Params) Buffer(pf *formats.PixelFormat, width, height int, bgra bool) (B
 type BufferPath struct {
 	pass  *vkx.Pass
 	pipes map[BufferSpec]vk.Pipeline
-	dev   *present.Device
+	dev   *gpu.Device
 }
 
 // bufferSets is how many bindings (streams × frames in flight) one BufferPath serves at once.
 const bufferSets = 32
 
 // NewBufferPath makes the pass.
-func NewBufferPath(dev *present.Device) (*BufferPath, error) {
+func NewBufferPath(dev *gpu.Device) (*BufferPath, error) {
 	pass, err := vkx.NewPass(dev.Device, 4, shaders.BufferParamsSize, bufferSets)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: buffer path: %w", err)

@@ -8,19 +8,20 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
 // frameBuffers copies f's planes into host-visible storage buffers, lead bytes into each and rows
 // pad bytes longer than f's, as a decoder's buffers would lie.
-func frameBuffers(t testing.TB, dev *present.Device, f *formats.Frame, lead, pad int) (bufs []*present.Buffer, handles [3]uint64, offs [3]uint64, strides [3]int) {
+func frameBuffers(t testing.TB, dev *gpu.Device, f *formats.Frame, lead, pad int) (bufs []*gpu.Buffer, handles [3]uint64, offs [3]uint64, strides [3]int) {
 	t.Helper()
 	for i, p := range f.Planes {
 		rows := (len(p) + f.Strides[i] - 1) / f.Strides[i]
@@ -41,7 +42,7 @@ func frameBuffers(t testing.TB, dev *present.Device, f *formats.Frame, lead, pad
 }
 
 // convertBuffer runs f through the buffer path and reads the packed RGBA8 output back.
-func convertBuffer(t testing.TB, dev *present.Device, bp *ycbcr.BufferPath, f *formats.Frame, p ycbcr.Params, lead, pad int) *image.RGBA {
+func convertBuffer(t testing.TB, dev *gpu.Device, bp *ycbcr.BufferPath, f *formats.Frame, p ycbcr.Params, lead, pad int) *image.RGBA {
 	t.Helper()
 	b, err := bp.Bind(f.Format, f.Width, f.Height, p, false)
 	if err != nil {
@@ -94,14 +95,14 @@ func TestBufferPathMatchesOracle(t *testing.T) {
 		t.Run(pf.Name, func(t *testing.T) {
 			eachParams(t, pf, 17, 9, func(f *formats.Frame, p ycbcr.Params) {
 				img := convertBuffer(t, dev, bp, f, p, 2*(1+int(pf.ContainerBits/16)), 6)
-				prm, err := ycbcr.OracleParams(f.Format, p)
+				prm, err := ycbcrcheck.OracleParams(f.Format, p)
 				if err != nil {
 					t.Fatal(err)
 				}
 				prm.X6 = false // exact codes, like the shader path
 				tol := oracle.ShaderTolerance(0)
 				tol.UnormBits = 8
-				if fails, worst, where := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tol)); fails > 0 {
+				if fails, worst, where := pictest.Mismatch(img, oracle.ImageBounds(ycbcrcheck.OraclePicture(f), prm, tol)); fails > 0 {
 					t.Errorf("%dx%d %s: %d values outside the oracle's bounds, worst %.2f LSB at %s", f.Width, f.Height, p, fails, worst, where)
 				}
 			})

@@ -8,9 +8,9 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -30,7 +30,7 @@ type computeKit struct {
 	byKey     map[[6]int32]vk.Pipeline
 }
 
-func newComputeKit(d *present.Device, sampled []vk.DescriptorSetLayoutBinding, sampledPerSet uint32,
+func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampledPerSet uint32,
 	module []byte, pushBytes uint32, nspec int) (*computeKit, error) {
 	k := &computeKit{module: module, nspec: nspec, storage: uint32(len(sampled)), byKey: map[[6]int32]vk.Pipeline{}}
 	bindings := append(append([]vk.DescriptorSetLayoutBinding{}, sampled...), vk.DescriptorSetLayoutBinding{
@@ -108,11 +108,11 @@ type ComputeBinding struct {
 	spec  [6]int32
 	push  []byte
 	views []vk.ImageView // owned views (the sampler path's view with the conversion)
-	dev   *present.Device
+	dev   *gpu.Device
 	im    *planes.Image // the sampler path's image: its direct loads are refused (Dispatch)
 }
 
-func (k *computeKit) bind(d *present.Device, sampled []vk.ImageView, sampler vk.Sampler, target vk.ImageView) (vk.DescriptorSet, error) {
+func (k *computeKit) bind(d *gpu.Device, sampled []vk.ImageView, sampler vk.Sampler, target vk.ImageView) (vk.DescriptorSet, error) {
 	set, err := allocateSet(d.Device, k.pool, k.setLayout)
 	if err != nil {
 		return set, err

@@ -8,6 +8,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -33,8 +34,8 @@ func TestComputeMatchesOracle(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
-			for _, path := range []ycbcr.Path{ycbcr.PathShader, ycbcr.PathSampler} {
-				if path == ycbcr.PathSampler {
+			for _, path := range []formats.Path{formats.PathShader, formats.PathSampler} {
+				if path == formats.PathSampler {
 					if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
 						continue
 					}
@@ -44,11 +45,11 @@ func TestComputeMatchesOracle(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				prm, _ := ycbcr.OracleParams(pf, p)
-				if path == ycbcr.PathShader {
+				prm, _ := ycbcrcheck.OracleParams(pf, p)
+				if path == formats.PathShader {
 					prm.X6 = false
 				}
-				bounds := oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, path))
+				bounds := oracle.ImageBounds(ycbcrcheck.OraclePicture(f), prm, tolerance(dev, pf, path))
 				if fails, worst, where := pictest.Mismatch(img, bounds); fails > 0 {
 					t.Errorf("%s %dx%d via %s (compute): %d values outside the oracle's bounds, worst %.2f LSB at %s",
 						name, size[0], size[1], path, fails, worst, where)

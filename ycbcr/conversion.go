@@ -8,9 +8,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -42,7 +42,7 @@ func (k Key) String() string {
 
 // SamplerKey answers whether the device's sampler can express params for layout pf exactly (LINEAR
 // chroma reconstruction at the stream's siting): the key, or an error that says why not.
-func SamplerKey(dev *present.Device, pf *formats.PixelFormat, p Params) (Key, error) {
+func SamplerKey(dev *gpu.Device, pf *formats.PixelFormat, p Params) (Key, error) {
 	if pf.VkFormat == 0 {
 		return Key{}, fmt.Errorf("%s: %s", pf.Name, pf.NoSamplerReason)
 	}
@@ -111,18 +111,18 @@ type Conversion struct {
 	pipes           pipelines
 	pool            vk.DescriptorPool
 	compute         *computeKit // made by the first BindCompute
-	dev             *present.Device
+	dev             *gpu.Device
 }
 
 // Cache holds conversions by key, like Granite's: the immutable sampler is part of the layout, so
 // anything keyed on the layout is keyed on the conversion too.
 type Cache struct {
-	dev   *present.Device
+	dev   *gpu.Device
 	byKey map[Key]*Conversion
 }
 
 // NewCache makes an empty cache for a device.
-func NewCache(dev *present.Device) *Cache { return &Cache{dev: dev, byKey: map[Key]*Conversion{}} }
+func NewCache(dev *gpu.Device) *Cache { return &Cache{dev: dev, byKey: map[Key]*Conversion{}} }
 
 // setsPerPool bounds how many images one conversion binds at once (frames in flight, compare views).
 const setsPerPool = 16
@@ -240,7 +240,7 @@ type Binding struct {
 	pipes  *pipelines
 	spec   [6]int32 // specialization constants of the shader path's pipeline
 	push   []byte
-	dev    *present.Device
+	dev    *gpu.Device
 	Reason string // which path and why, for info displays
 }
 

@@ -7,30 +7,20 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 )
-
-// Path names a conversion path.
-type Path int
-
-const (
-	PathSampler Path = iota // VkSamplerYcbcrConversion with an immutable sampler
-	PathShader              // plain textures, conversion in the fragment shader
-)
-
-func (p Path) String() string { return [...]string{"sampler", "shader"}[p] }
 
 // Converter converts single frames offscreen and reads them back: for tests, the conformance checker
 // and headless demos. Playback keeps images and bindings across frames instead.
 type Converter struct {
-	Dev    *present.Device
+	Dev    *gpu.Device
 	Cache  *Cache
 	Shader *ShaderPath
 }
 
 // NewConverter prepares both paths on dev.
-func NewConverter(dev *present.Device) (*Converter, error) {
+func NewConverter(dev *gpu.Device) (*Converter, error) {
 	sp, err := NewShaderPath(dev)
 	if err != nil {
 		return nil, err
@@ -46,9 +36,13 @@ func (c *Converter) Destroy() {
 }
 
 // Bind makes the binding of im for a path (the sampler path only where SamplerKey allows).
-func (c *Converter) Bind(im *planes.Image, p Params, path Path) (*Binding, error) {
-	if path == PathShader {
-		return c.Shader.Bind(im, p)
+func (c *Converter) Bind(im *planes.Image, p Params, path formats.Path) (*Binding, error) {
+	if path == formats.PathShader {
+		consts, err := p.ShaderFor(im)
+		if err != nil {
+			return nil, err
+		}
+		return c.Shader.Bind(im, consts)
 	}
 	cv, err := c.conversion(im.Format, p)
 	if err != nil {
@@ -68,9 +62,8 @@ func (c *Converter) conversion(pf *formats.PixelFormat, p Params) (*Conversion, 
 
 // Convert uploads f, converts it through path into an RGBA8 UNORM target of the frame's size and
 // reads the result back.
-func (c *Converter) Convert(f *formats.Frame, p Params, path Path) (*image.RGBA, error) {
-	paths := planes.Paths{Sampler: path == PathSampler, Shader: path == PathShader}
-	img, err := c.ConvertWith(f, paths, func(im *planes.Image) (*Binding, error) { return c.Bind(im, p, path) })
+func (c *Converter) Convert(f *formats.Frame, p Params, path formats.Path) (*image.RGBA, error) {
+	img, err := c.ConvertWith(f, []formats.Path{path}, func(im *planes.Image) (*Binding, error) { return c.Bind(im, p, path) })
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: convert %s through %s: %w", f.Format.Name, path, err)
 	}
@@ -79,8 +72,8 @@ func (c *Converter) Convert(f *formats.Frame, p Params, path Path) (*image.RGBA,
 
 // ConvertWith is Convert with the binding made by bind: a conformance checker binds conversions by
 // Key, including settings no stream metadata would choose (NEAREST, forced explicit reconstruction).
-func (c *Converter) ConvertWith(f *formats.Frame, paths planes.Paths, bind func(*planes.Image) (*Binding, error)) (*image.RGBA, error) {
-	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, paths)
+func (c *Converter) ConvertWith(f *formats.Frame, paths []formats.Path, bind func(*planes.Image) (*Binding, error)) (*image.RGBA, error) {
+	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, paths...)
 	if err != nil {
 		return nil, err
 	}
@@ -115,8 +108,8 @@ func (c *Converter) ConvertWith(f *formats.Frame, paths planes.Paths, bind func(
 }
 
 // BindCompute is Bind for the path's compute variant, writing the storage image target.
-func (c *Converter) BindCompute(im *planes.Image, p Params, path Path, target vk.ImageView) (*ComputeBinding, error) {
-	if path == PathShader {
+func (c *Converter) BindCompute(im *planes.Image, p Params, path formats.Path, target vk.ImageView) (*ComputeBinding, error) {
+	if path == formats.PathShader {
 		return c.Shader.BindCompute(im, p, target)
 	}
 	cv, err := c.conversion(im.Format, p)
@@ -128,8 +121,8 @@ func (c *Converter) BindCompute(im *planes.Image, p Params, path Path, target vk
 
 // ConvertCompute is Convert through the path's compute variant (a storage image written by a compute
 // shader instead of a drawn triangle).
-func (c *Converter) ConvertCompute(f *formats.Frame, p Params, path Path) (*image.RGBA, error) {
-	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, planes.Paths{Sampler: path == PathSampler, Shader: path == PathShader})
+func (c *Converter) ConvertCompute(f *formats.Frame, p Params, path formats.Path) (*image.RGBA, error) {
+	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, path)
 	if err != nil {
 		return nil, err
 	}

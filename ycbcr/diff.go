@@ -7,7 +7,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -18,11 +18,11 @@ type Diff struct {
 	SetLayout vk.DescriptorSetLayout
 	pipes     pipelines
 	pool      vk.DescriptorPool
-	dev       *present.Device
+	dev       *gpu.Device
 }
 
 // NewDiff prepares the difference pass.
-func NewDiff(dev *present.Device) (*Diff, error) {
+func NewDiff(dev *gpu.Device) (*Diff, error) {
 	df := &Diff{dev: dev}
 	if err := df.init(); err != nil {
 		df.Destroy()

@@ -3,6 +3,7 @@
 // shader path (plain textures, constants computed from the pixel-format table and the metadata),
 // each drawn or as a compute dispatch; and the shader path's buffer variant (BufferPath), which reads
 // the planes' bytes from storage buffers — the decoder's own memory, imported — with no image at all.
-// SamplerKey says whether the sampler can express a stream exactly, or why not. The CPU oracle all
-// are checked against lives in ycbcr/oracle.
+// SamplerKey says whether the sampler can express a stream exactly, or why not; Choose is the
+// toolkit's one path choice. The CPU oracle all are checked against lives in ycbcr/oracle, and the
+// glue between the two in the checker, ycbcr/check.
 package ycbcr

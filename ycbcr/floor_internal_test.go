@@ -7,9 +7,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 )
@@ -24,7 +24,7 @@ import (
 //
 //	go test -run '^$' -bench Floor -benchtime 20x ./ycbcr
 func BenchmarkFloor(b *testing.B) {
-	dev, err := present.Open(present.Options{Index: -1})
+	dev, err := gpu.Open(gpu.Options{Index: -1})
 	if err != nil {
 		b.Fatalf("no usable Vulkan device: %v", err)
 	}
@@ -46,11 +46,12 @@ func BenchmarkFloor(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer conv.Destroy()
-	paths := planes.Paths{Sampler: true, Shader: true}
+	paths := []formats.Path{formats.PathSampler, formats.PathShader}
+	samplerOK := true
 	if _, err := SamplerKey(dev, pf, p); err != nil {
-		paths.Sampler = false
+		paths, samplerOK = paths[1:], false
 	}
-	im, err := planes.New(dev, pf, w, h, paths)
+	im, err := planes.New(dev, pf, w, h, paths...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -95,8 +96,8 @@ func BenchmarkFloor(b *testing.B) {
 			vk.CmdDraw(cb, 3, 1, 0, 0)
 		}))
 	})
-	for _, path := range []Path{PathSampler, PathShader} {
-		if path == PathSampler && !paths.Sampler {
+	for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
+		if path == formats.PathSampler && !samplerOK {
 			b.Logf("sampler path: %s cannot be sampled at top-left siting here", pf.Name)
 			continue
 		}
@@ -112,7 +113,7 @@ func BenchmarkFloor(b *testing.B) {
 	storage, err := dev.NewStorageOffscreen(w, h)
 	if err == nil {
 		defer storage.Destroy()
-		cb, err := conv.BindCompute(im, p, PathShader, storage.View)
+		cb, err := conv.BindCompute(im, p, formats.PathShader, storage.View)
 		if err != nil {
 			b.Fatal(err)
 		}

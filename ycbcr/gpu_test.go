@@ -4,18 +4,19 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
-func tolerance(dev *present.Device, pf *formats.PixelFormat, path ycbcr.Path) oracle.Tolerance {
+func tolerance(dev *gpu.Device, pf *formats.PixelFormat, path formats.Path) oracle.Tolerance {
 	sub := int(dev.Limits.SubTexelPrecisionBits)
 	var tol oracle.Tolerance
-	if path == ycbcr.PathSampler {
+	if path == formats.PathSampler {
 		tol = oracle.HardwareTolerance(pf.Depth, sub)
 	} else {
 		tol = oracle.ShaderTolerance(0) // the shader filters in fp32 with exact weights: no snapping
@@ -25,20 +26,20 @@ func tolerance(dev *present.Device, pf *formats.PixelFormat, path ycbcr.Path) or
 }
 
 // check converts f through path and compares every pixel with the oracle's bounds.
-func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params, path ycbcr.Path) {
+func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params, path formats.Path) {
 	t.Helper()
 	img, err := conv.Convert(f, p, path)
 	if err != nil {
 		t.Fatalf("%s %s: %v", f.Format.Name, p, err)
 	}
-	prm, err := ycbcr.OracleParams(f.Format, p)
+	prm, err := ycbcrcheck.OracleParams(f.Format, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path == ycbcr.PathShader {
+	if path == formats.PathShader {
 		prm.X6 = false // the shader path reads exact 16-bit containers
 	}
-	bounds := oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(conv.Dev, f.Format, path))
+	bounds := oracle.ImageBounds(ycbcrcheck.OraclePicture(f), prm, tolerance(conv.Dev, f.Format, path))
 	if fails, worst, where := pictest.Mismatch(img, bounds); fails > 0 {
 		t.Errorf("%s %dx%d %s via %s: %d values outside the oracle's bounds, worst %.2f LSB at %s",
 			f.Format.Name, f.Width, f.Height, p, path, fails, worst, where)
@@ -90,13 +91,13 @@ func TestBothPathsMatchOracle(t *testing.T) {
 	for _, pf := range formats.All() {
 		t.Run(pf.Name, func(t *testing.T) {
 			eachParams(t, pf, 16, 8, func(f *formats.Frame, p ycbcr.Params) {
-				check(t, conv, f, p, ycbcr.PathShader)
+				check(t, conv, f, p, formats.PathShader)
 				if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
 					skipped[err.Error()] = true
 					return
 				}
 				sampled++
-				check(t, conv, f, p, ycbcr.PathSampler)
+				check(t, conv, f, p, formats.PathSampler)
 			})
 		})
 	}
@@ -123,12 +124,12 @@ func TestWrongSitingIsCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := conv.Convert(f, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}, ycbcr.PathShader)
+	img, err := conv.Convert(f, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}, formats.PathShader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prm, _ := ycbcr.OracleParams(pf, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter})
-	fails, worst, _ := pictest.Mismatch(img, oracle.ImageBounds(ycbcr.OraclePicture(f), prm, tolerance(dev, pf, ycbcr.PathShader)))
+	prm, _ := ycbcrcheck.OracleParams(pf, ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter})
+	fails, worst, _ := pictest.Mismatch(img, oracle.ImageBounds(ycbcrcheck.OraclePicture(f), prm, tolerance(dev, pf, formats.PathShader)))
 	if fails == 0 || worst < 10 {
 		t.Fatalf("half-sample siting error not caught: %d fails, worst %.1f LSB", fails, worst)
 	}

@@ -6,8 +6,8 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -87,7 +87,7 @@ func (p *pipelines) destroy(dev vk.Device) {
 	}
 }
 
-func newPool(d *present.Device, sets, descriptors uint32) (vk.DescriptorPool, error) {
+func newPool(d *gpu.Device, sets, descriptors uint32) (vk.DescriptorPool, error) {
 	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
 		Flags:   vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit),
 		MaxSets: sets, PoolSizeCount: 1,

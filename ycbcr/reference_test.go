@@ -65,7 +65,7 @@ func TestWorkedExample(t *testing.T) {
 		}
 		for table, loc := range sitings {
 			p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: loc}
-			img, err := conv.Convert(f, p, ycbcr.PathShader)
+			img, err := conv.Convert(f, p, formats.PathShader)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestWorkedExample(t *testing.T) {
 				continue
 			}
 			samplerRuns++
-			img, err = conv.Convert(f, p, ycbcr.PathSampler)
+			img, err = conv.Convert(f, p, formats.PathSampler)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,8 +116,8 @@ func TestAgainstZscale(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conv.Destroy()
-	limits := map[ycbcr.Path]float64{ycbcr.PathShader: 0.5 + 0.01, ycbcr.PathSampler: 4}
-	worst := map[ycbcr.Path]float64{}
+	limits := map[formats.Path]float64{formats.PathShader: 0.5 + 0.01, formats.PathSampler: 4}
+	worst := map[formats.Path]float64{}
 	samplerRuns := 0
 	for _, name := range []string{"yuv420p", "yuv422p"} {
 		pf, _ := formats.Lookup(name)
@@ -132,8 +132,8 @@ func TestAgainstZscale(t *testing.T) {
 					t.Fatal(err)
 				}
 				p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: r, ChromaLocation: loc}
-				for _, path := range []ycbcr.Path{ycbcr.PathShader, ycbcr.PathSampler} {
-					if path == ycbcr.PathSampler {
+				for _, path := range []formats.Path{formats.PathShader, formats.PathSampler} {
+					if path == formats.PathSampler {
 						if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
 							continue
 						}
@@ -160,7 +160,7 @@ func TestAgainstZscale(t *testing.T) {
 		}
 	}
 	t.Logf("worst difference from zscale: shader path %.3f LSB, sampler path %.3f LSB (%d sampler runs)",
-		worst[ycbcr.PathShader], worst[ycbcr.PathSampler], samplerRuns)
+		worst[formats.PathShader], worst[formats.PathSampler], samplerRuns)
 	if samplerRuns == 0 {
 		t.Fatal("no siting offered by the sampler path")
 	}

@@ -5,8 +5,8 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -21,11 +21,11 @@ type ShaderPath struct {
 	pipes     pipelines
 	pool      vk.DescriptorPool
 	compute   *computeKit // made by the first BindCompute
-	dev       *present.Device
+	dev       *gpu.Device
 }
 
 // NewShaderPath creates the sampler, layouts and descriptor pool of the shader path.
-func NewShaderPath(dev *present.Device) (*ShaderPath, error) {
+func NewShaderPath(dev *gpu.Device) (*ShaderPath, error) {
 	sp := &ShaderPath{dev: dev}
 	if err := sp.init(); err != nil {
 		sp.Destroy()
@@ -51,13 +51,20 @@ func (sp *ShaderPath) init() error {
 	return err
 }
 
-// Bind makes a descriptor set for im's textures with the constants for params.
-func (sp *ShaderPath) Bind(im *planes.Image, p Params) (*Binding, error) {
-	consts, err := p.ShaderFor(im)
+// Bind makes a descriptor set for im's textures, drawn with constants c: the shader path is its
+// constants (Params.ShaderFor(im) gives those of a stream's metadata), so any conversion they can
+// state binds the same way.
+func (sp *ShaderPath) Bind(im *planes.Image, c *ShaderConstants) (*Binding, error) {
+	views, err := textureViews(im)
 	if err != nil {
 		return nil, err
 	}
-	return sp.BindConstants(im, consts)
+	set, err := allocateSet(sp.dev.Device, sp.pool, sp.SetLayout)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: shader path: %w", err)
+	}
+	writeImages(sp.dev.Device, set, views, sp.Sampler)
+	return &Binding{set: set, pool: sp.pool, pipes: &sp.pipes, spec: c.Spec(), push: c.Bytes(), dev: sp.dev}, nil
 }
 
 // ShaderFor is Params.Shader for im's own textures. Plane aliases (planes.Image.Aliased) hold what

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/bench"
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 )
 
 const help = `ycbcrbench: GPU conversion and upload benchmark.
@@ -67,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ycbcrbench", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported on one line below
 	var o options
-	present.DeviceFlags(fs, &o.device, &o.list)
+	gpu.DeviceFlags(fs, &o.device, &o.list)
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error (CPU-side figures get slower)")
 	fs.BoolVar(&o.jsonOut, "json", false, "write one JSON document on stdout instead of the table")
 	fs.BoolVar(&o.quick, "quick", false, "a small CI-sized run: 720p unless -sizes says otherwise, 5 frames, short end-to-end loop, 32 MiB references")
@@ -98,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return render(o.render, stdout, stderr)
 	}
 	if o.list {
-		if err := present.PrintDevices(stdout); err != nil {
+		if err := gpu.PrintDevices(stdout); err != nil {
 			return fail(stderr, "%v", err)
 		}
 		return 0
@@ -144,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "-ref-mib %d: want 1..8192", o.refMiB)
 	}
 
-	dev, err := present.Open(present.Options{Index: o.device, Validation: o.validate})
+	dev, err := gpu.Open(gpu.Options{Index: o.device, Validation: o.validate})
 	if err != nil {
 		return fail(stderr, "%v", err)
 	}

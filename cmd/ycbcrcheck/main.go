@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 )
 
@@ -68,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ycbcrcheck", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported on one line below
 	var o options
-	present.DeviceFlags(fs, &o.device, &o.list)
+	gpu.DeviceFlags(fs, &o.device, &o.list)
 	fs.BoolVar(&o.jsonOut, "json", false, "write one JSON document (the full report) on stdout instead of the table")
 	fs.StringVar(&o.reportDir, "report", "", "write `DIR`/report.md and a PNG heat map per failing combination")
 	fs.StringVar(&o.formats, "formats", "", "comma-separated `LIST` of formats to check: VkFormat names (G8_B8R8_2PLANE_420_UNORM) or pixel formats (nv12, nv21)")
@@ -89,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "unexpected argument %q (ycbcrcheck -h lists the flags)", fs.Arg(0))
 	}
 	if o.list {
-		if err := present.PrintDevices(stdout); err != nil {
+		if err := gpu.PrintDevices(stdout); err != nil {
 			return fail(stderr, "%v", err)
 		}
 		return 0
@@ -103,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		opts.Formats = strings.Split(o.formats, ",")
 	}
 
-	dev, err := present.Open(present.Options{Index: o.device, Validation: o.validation})
+	dev, err := gpu.Open(gpu.Options{Index: o.device, Validation: o.validation})
 	if err != nil {
 		return fail(stderr, "%v", err)
 	}

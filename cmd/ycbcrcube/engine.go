@@ -9,6 +9,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
@@ -31,7 +32,7 @@ type frameSlot struct {
 }
 
 type engine struct {
-	dev  *present.Device
+	dev  *gpu.Device
 	cfg  config
 	tex  *videotex.Texture
 	win  *window.Window
@@ -53,7 +54,7 @@ type engine struct {
 	depthImage vk.Image
 	depthMem   vk.DeviceMemory
 	depthView  vk.ImageView
-	readback   *present.Buffer
+	readback   *gpu.Buffer
 
 	// Per generation: what embeds videotex's immutable sampler.
 	gen        uint64
@@ -237,7 +238,7 @@ func (e *engine) openOutput() error {
 	w, h := win.Size()
 	// The swapchain's own one-attachment render pass and framebuffers go unused: the engine draws
 	// with depth, through its own pass and framebuffers over the swapchain's views.
-	if e.swap, err = e.dev.NewSwapchain(win.Surface, w, h, false); err != nil {
+	if e.swap, err = present.NewSwapchain(e.dev, win.Surface, w, h, false); err != nil {
 		return err
 	}
 	e.colorFormat, e.finalLayout = e.swap.Format, vk.ImageLayoutPresentSrc
@@ -267,6 +268,7 @@ func (e *engine) adoptSwapchain() error {
 
 func (e *engine) recreate() error {
 	w, h := e.win.Size()
+	vk.DeviceWaitIdle(e.dev.Device) // the engine's frames in flight draw into the old images
 	if err := e.swap.Recreate(w, h); err != nil {
 		return err
 	}
@@ -527,7 +529,7 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 	vkx.NoGC(func() { vk.UpdateDescriptorSets(d, 1, w, 0, nil) })
 
 	cb := s.cb
-	if err := present.Begin(cb); err != nil {
+	if err := gpu.Begin(cb); err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}
 	bi := &vk.RenderPassBeginInfo{SType: vk.StructureTypeRenderPassBeginInfo, RenderPass: e.rp, Framebuffer: e.fbs[img],
@@ -535,7 +537,7 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 		PClearValues: []vk.ClearValue{vk.NewClearValue(background[:]), vk.NewClearDepthStencil(1, 0)}}
 	vk.CmdBeginRenderPass(cb, bi, vk.SubpassContentsInline)
 	bi.Free()
-	present.SetViewport(cb, 0, 0, e.width, e.height)
+	gpu.SetViewport(cb, 0, 0, e.width, e.height)
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, e.pipe)
 	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, e.pipeLayout, 0, 1, []vk.DescriptorSet{e.sets[si]}, 0, nil)
 	push := scene(t, e.cfg.spin, e.width, e.height, f.UVScale)

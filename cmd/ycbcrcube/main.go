@@ -15,7 +15,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
@@ -48,7 +49,7 @@ type config struct {
 	screenshot    string
 	width, height int
 	spin          float64
-	path          videotex.PathChoice
+	path          formats.Choice
 	depth         bool
 	device        int
 	validate      bool
@@ -95,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		args = fs.Args()[1:]
 	}
 	if *list {
-		if err := present.PrintDevices(stdout); err != nil {
+		if err := gpu.PrintDevices(stdout); err != nil {
 			return fail(stderr, err)
 		}
 		return 0
@@ -110,11 +111,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch *path {
 	case "auto":
-		cfg.path = videotex.ChooseAuto
+		cfg.path = formats.ChooseAuto
 	case "sampler":
-		cfg.path = videotex.ChooseSampler
+		cfg.path = formats.ChooseSampler
 	case "shader":
-		cfg.path = videotex.ChooseShader
+		cfg.path = formats.ChooseShader
 	default:
 		return fail(stderr, fmt.Errorf("bad -path %q: auto, sampler or shader", *path))
 	}
@@ -155,11 +156,11 @@ func parseSize(s string) (int, int, error) {
 	return wi, hi, nil
 }
 
-// play opens the device (standing in for the engine's own device creation: present.Open enables
+// play opens the device (standing in for the engine's own device creation: gpu.Open enables
 // what videotex.Requirements asks for, which is checked), the texture and the output, and runs the
 // frame loop.
 func play(cfg config, stdout, stderr io.Writer) (err error) {
-	opts := present.Options{Index: cfg.device, Validation: cfg.validate}
+	opts := gpu.Options{Index: cfg.device, Validation: cfg.validate}
 	if !cfg.headless {
 		exts, err := window.Init()
 		if err != nil {
@@ -168,7 +169,7 @@ func play(cfg config, stdout, stderr io.Writer) (err error) {
 		defer window.Terminate()
 		opts.InstanceExtensions, opts.Swapchain = exts, true
 	}
-	dev, err := present.Open(opts)
+	dev, err := gpu.Open(opts)
 	if err != nil {
 		return err
 	}

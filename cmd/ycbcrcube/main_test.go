@@ -15,11 +15,12 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -29,7 +30,7 @@ import (
 // unloaded library once no instance uses it. The open device keeps the layer loaded, and every run
 // below enables validation so that the layer's entry points are right for its device too.
 func TestMain(m *testing.M) {
-	pin, err := present.Open(present.Options{Index: -1, Validation: true})
+	pin, err := gpu.Open(gpu.Options{Index: -1, Validation: true})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "no usable Vulkan device: %v\n", err)
 		os.Exit(1)
@@ -133,11 +134,11 @@ func expect(t *testing.T, clip string, n int) expectation {
 			continue
 		}
 		defer f.Release()
-		prm, err := ycbcr.OracleParams(f.Picture.Format, ycbcr.FromColor(f.Color))
+		prm, err := check.OracleParams(f.Picture.Format, ycbcr.FromColor(f.Color))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return expectation{pic: ycbcr.OraclePicture(f.Picture), prm: prm, w: f.Picture.Width, h: f.Picture.Height}
+		return expectation{pic: check.OraclePicture(f.Picture), prm: prm, w: f.Picture.Width, h: f.Picture.Height}
 	}
 }
 

@@ -16,9 +16,10 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -57,7 +58,7 @@ func main() {
 
 func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int, list, validate bool) error {
 	if list {
-		return present.PrintDevices(os.Stdout)
+		return gpu.PrintDevices(os.Stdout)
 	}
 	pf, ok := formats.Lookup(pixFmt)
 	if !ok {
@@ -97,7 +98,7 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 		return err
 	}
 
-	dev, err := present.Open(present.Options{Index: devIndex, Validation: validate})
+	dev, err := gpu.Open(gpu.Options{Index: devIndex, Validation: validate})
 	if err != nil {
 		return err
 	}
@@ -110,10 +111,10 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 	p := ycbcr.FromColor(c)
 	fmt.Printf("device:  %s\nframe:   %s %dx%d %s, %s\n", dev.Info, pf.Name, w, h, pf.Subsampling(), p)
 
-	ref := oracle.Image(ycbcr.OraclePicture(f), mustOracle(pf, p))
-	pics := map[ycbcr.Path]*image.RGBA{}
-	for _, path := range []ycbcr.Path{ycbcr.PathSampler, ycbcr.PathShader} {
-		if path == ycbcr.PathSampler {
+	ref := oracle.Image(check.OraclePicture(f), mustOracle(pf, p))
+	pics := map[formats.Path]*image.RGBA{}
+	for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
+		if path == formats.PathSampler {
 			k, err := ycbcr.SamplerKey(dev, pf, p)
 			if err != nil {
 				fmt.Printf("sampler: not used: %v\n", err)
@@ -141,7 +142,7 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 }
 
 func mustOracle(pf *formats.PixelFormat, p ycbcr.Params) oracle.Params {
-	o, err := ycbcr.OracleParams(pf, p)
+	o, err := check.OracleParams(pf, p)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "error: %v\n", err)
 		os.Exit(1)
@@ -162,11 +163,11 @@ func distance(img *image.RGBA, ref [][4]float64) (maxd, mean float64) {
 	return maxd, mean / float64(3*len(ref))
 }
 
-func writeComposite(out string, w, h int, pics map[ycbcr.Path]*image.RGBA) error {
+func writeComposite(out string, w, h int, pics map[formats.Path]*image.RGBA) error {
 	const gap = 8
 	canvas := image.NewRGBA(image.Rect(0, 0, 3*w+2*gap, h))
 	draw.Draw(canvas, canvas.Bounds(), image.NewUniform(color.RGBA{40, 40, 40, 255}), image.Point{}, draw.Src)
-	s, sh := pics[ycbcr.PathSampler], pics[ycbcr.PathShader]
+	s, sh := pics[formats.PathSampler], pics[formats.PathShader]
 	if s != nil {
 		draw.Draw(canvas, image.Rect(0, 0, w, h), s, image.Point{}, draw.Src)
 	}

@@ -50,7 +50,7 @@ func FuzzParseArgs(f *testing.F) {
 		if c.Frames < 0 {
 			t.Fatalf("%q: accepted -frames %d", args, c.Frames)
 		}
-		if _, err := player.ParsePath(c.Path.String()); err != nil {
+		if _, err := formats.ParseChoice(c.Path.String()); err != nil {
 			t.Fatalf("%q: path %v: %v", args, c.Path, err)
 		}
 		if _, err := player.ParseCompare(c.Compare.String()); err != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,9 +19,9 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 )
@@ -44,6 +45,7 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -stats                    at exit, print one JSON object to stdout (frames, fps, paths and why,
                             metadata, GPU and decode ms per frame, process CPU time, peak RSS)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
+  -loop N|inf               play the input N times in all (default 1), or until quit
   -matrix NAME -range tv|pc -chroma-loc NAME   override the stream's metadata (FFmpeg's names:
                             bt709, smpte170m, bt470bg, bt2020nc, smpte240m, ...; left, center,
                             topleft, top, bottomleft, bottom)
@@ -99,6 +101,7 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.list, "list-devices", false, "")
 	validate := fs.Bool("validate", false, "")
 	fs.IntVar(&o.threads, "threads", 0, "")
+	loop := fs.String("loop", "1", "")
 	fs.BoolVar(&o.ffmpegLog, "v", false, "")
 	// Flags may come before or after FILE, as with most players.
 	var inputs []string
@@ -132,7 +135,7 @@ func parseArgs(args []string) (options, error) {
 	cfg := player.Config{Headless: *headless, Frames: *frames, Untimed: *untimed, Device: *dev,
 		Validate: *validate, Screenshot: *shot}
 	var err error
-	if cfg.Path, err = player.ParsePath(*path); err != nil {
+	if cfg.Path, err = formats.ParseChoice(*path); err != nil {
 		return o, err
 	}
 	if cfg.Compare, err = player.ParseCompare(*compare); err != nil {
@@ -146,6 +149,13 @@ func parseArgs(args []string) (options, error) {
 	}
 	if o.threads < 0 {
 		return o, fmt.Errorf("bad -threads %d: must be ≥ 0", o.threads)
+	}
+	if *loop == "inf" {
+		cfg.Loop = -1
+	} else if n, err := strconv.Atoi(*loop); err == nil && n >= 1 {
+		cfg.Loop = n
+	} else {
+		return o, fmt.Errorf("bad -loop %q: a number of plays ≥ 1, or inf", *loop)
 	}
 	if *matrix != "" {
 		m, err := formats.ParseMatrix(*matrix)
@@ -187,7 +197,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if o.list {
-		if err := present.PrintDevices(stdout); err != nil {
+		if err := gpu.PrintDevices(stdout); err != nil {
 			return fail(stderr, err)
 		}
 		return 0

@@ -113,6 +113,32 @@ func TestOverrideChangesPicture(t *testing.T) {
 	}
 }
 
+// TestLoop: -loop N plays the input N times (nv12.nut has 5 frames, per the manifest), the
+// process-wide figures are there, and bad values are refused.
+func TestLoop(t *testing.T) {
+	out, stderr, code := play(t, "-headless", "-untimed", "-stats", "-loop", "3", filepath.Join(mediaDir, "nv12.nut"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var st map[string]any
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("-stats is not one JSON object: %v: %q", err, out)
+	}
+	if st["frames_presented"] != 15.0 || st["frames_decoded"] != 15.0 {
+		t.Errorf("-loop 3 of a 5-frame clip: presented %v, decoded %v; want 15", st["frames_presented"], st["frames_decoded"])
+	}
+	for _, k := range []string{"cpu_s", "cpu_ms_per_frame", "peak_rss_mb", "decode_threads"} {
+		if v, ok := st[k].(float64); !ok || v <= 0 {
+			t.Errorf("-stats %s = %v, want a positive number", k, st[k])
+		}
+	}
+	for _, bad := range []string{"0", "-2", "x"} {
+		if _, stderr, code := play(t, "-headless", "-loop", bad, filepath.Join(mediaDir, "nv12.nut")); code == 0 || !strings.Contains(stderr, "-loop") {
+			t.Errorf("-loop %s: exit %d, %q", bad, code, stderr)
+		}
+	}
+}
+
 func TestStatsJSON(t *testing.T) {
 	out, stderr, code := play(t, "-headless", "-untimed", "-frames", "5", "-stats", filepath.Join(mediaDir, "nv12.nut"),
 		"-matrix", "bt709", "-range", "tv", "-chroma-loc", "topleft")

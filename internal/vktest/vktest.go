@@ -5,13 +5,13 @@ package vktest
 import (
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 )
 
 // Open opens the default device (lavapipe in CI) with validation, closing it when the test ends.
-func Open(t testing.TB) *present.Device {
+func Open(t testing.TB) *gpu.Device {
 	t.Helper()
-	d, err := present.Open(present.Options{Index: -1, Validation: true})
+	d, err := gpu.Open(gpu.Options{Index: -1, Validation: true})
 	if err != nil {
 		t.Fatalf("vktest: no usable Vulkan device: %v", err)
 	}
@@ -23,7 +23,7 @@ func Open(t testing.TB) *present.Device {
 }
 
 // Check fails t for every validation message queued since the last check.
-func Check(t testing.TB, d *present.Device) {
+func Check(t testing.TB, d *gpu.Device) {
 	t.Helper()
 	for _, m := range d.ValidationMessages() {
 		t.Errorf("validation %s", m.Text)

@@ -10,9 +10,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
-	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
@@ -90,20 +90,20 @@ const noiseSeed = 1
 
 // runner holds what a run shares across formats.
 type runner struct {
-	dev  *present.Device
+	dev  *gpu.Device
 	opts Options
 	w, h int
 	sp   *ycbcr.ShaderPath
 	// targets[path][frame][sampling]: centre targets are the frame's size (samples at luma texel
 	// centres), off-centre ones twice that (samples a quarter texel off centre).
-	targets [2][2][2]*present.Offscreen
+	targets [2][2][2]*gpu.Offscreen
 	sub     int // subTexelPrecisionBits
 }
 
 // Run checks every combination the device offers (within opts) and returns the report. The
 // error is non-nil only when the run could not start or had to stop: bad options, or a device
 // fault (IsDeviceLost), in which case the report holds what was done before it.
-func Run(dev *present.Device, opts Options) (*Report, error) {
+func Run(dev *gpu.Device, opts Options) (*Report, error) {
 	start := time.Now()
 	w, h := opts.Width, opts.Height
 	if w == 0 && h == 0 {
@@ -185,7 +185,7 @@ func mandatoryMissing(f formats.VkFormat, feats vk.FormatFeatureFlags) []string 
 // IsDeviceLost reports whether err (from Run) is a device fault: VK_ERROR_DEVICE_LOST.
 func IsDeviceLost(err error) bool { return vkx.IsDeviceLost(err) }
 
-func deviceReport(dev *present.Device) DeviceReport {
+func deviceReport(dev *gpu.Device) DeviceReport {
 	var p vk.PhysicalDeviceProperties
 	vk.GetPhysicalDeviceProperties(dev.Physical, &p)
 	p.Deref()
@@ -292,8 +292,8 @@ func (r *runner) format(p plan, i, n int) (*FormatReport, error) {
 		return fr, nil
 	}
 	for k, f := range frames {
-		pics[k] = ycbcr.OraclePicture(f)
-		if images[k], err = planes.New(r.dev, pf, r.w, r.h, planes.Paths{Sampler: true, Shader: true}); err != nil {
+		pics[k] = OraclePicture(f)
+		if images[k], err = planes.New(r.dev, pf, r.w, r.h, formats.PathSampler, formats.PathShader); err != nil {
 			return setupFail(err)
 		}
 		if err = images[k].Stage(f); err != nil {
@@ -367,7 +367,7 @@ func comboLine(res ComboResult) string {
 // draw is one render pass: a binding into a target.
 type draw struct {
 	b *ycbcr.Binding
-	t *present.Offscreen
+	t *gpu.Offscreen
 }
 
 // combo runs one combination through the sampler path and, where it implements it, the shader
@@ -422,7 +422,7 @@ func (r *runner) combo(c Combination, cache *ycbcr.Cache, images [2]*planes.Imag
 			if err != nil {
 				return fail(err)
 			}
-			b, err := r.sp.BindConstants(im, consts)
+			b, err := r.sp.Bind(im, consts)
 			if err != nil {
 				return fail(err)
 			}

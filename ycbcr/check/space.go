@@ -60,7 +60,7 @@ func (c Combination) Params() ycbcr.Params {
 }
 
 // Oracle is c in the oracle's terms for the sampler path. The frames' codes are already in Cb/Cr
-// order (ycbcr.OraclePicture reads channels, not memory), so SwapCbCr stays false even for the rows
+// order (OraclePicture reads channels, not memory), so SwapCbCr stays false even for the rows
 // the conversion swizzles.
 func (c Combination) Oracle() oracle.Params {
 	f := oracle.Nearest

@@ -11,7 +11,6 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
-	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
@@ -134,12 +133,12 @@ func TestCombinationTerms(t *testing.T) {
 		t.Errorf("oracle params %+v", o)
 	}
 	// The shader path's own oracle parameters must agree with the checker's.
-	want, err := ycbcr.OracleParams(nv21, c.Params())
+	want, err := OracleParams(nv21, c.Params())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want.XChromaPos != o.XChromaPos || want.YChromaPos != o.YChromaPos || want.Range != o.Range || want.Kr != 0.299 {
-		t.Errorf("ycbcr.OracleParams %+v vs %+v", want, o)
+		t.Errorf("OracleParams %+v vs %+v", want, o)
 	}
 	if c.Name() != "601-narrow-left-linear-implicit" {
 		t.Errorf("name %q", c.Name())
@@ -154,7 +153,7 @@ func TestStrictParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pic := ycbcr.OraclePicture(f)
+	pic := OraclePicture(f)
 	c := Combination{Format: pf.VkFormat, Layout: pf, Model: formats.ModelYCbCr709, Range: formats.RangeITUNarrow,
 		XOffset: formats.CositedEven, YOffset: formats.CositedEven, Location: formats.ChromaTopLeft, Filter: vk.FilterNearest}
 	if !c.cositedNearest() {
@@ -230,7 +229,7 @@ func TestSelectFormats(t *testing.T) {
 // TestDeviceLostStops checks that a device fault ends the run and is named, while other Vulkan
 // errors only fail their combination.
 func TestDeviceLostStops(t *testing.T) {
-	lost := fmt.Errorf("present: %w", &vkx.Error{Call: "vkQueueSubmit", Result: vk.ErrorDeviceLost})
+	lost := fmt.Errorf("gpu: %w", &vkx.Error{Call: "vkQueueSubmit", Result: vk.ErrorDeviceLost})
 	err := stop("NV12 709-narrow-topleft-linear-implicit", lost)
 	if err == nil || !IsDeviceLost(err) || !strings.Contains(err.Error(), "device lost (VK_ERROR_DEVICE_LOST)") {
 		t.Errorf("device lost: %v", err)

@@ -1,4 +1,4 @@
-package present
+package gpu
 
 import (
 	vk "github.com/vulkan-go/vulkan"

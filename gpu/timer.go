@@ -1,4 +1,4 @@
-package present
+package gpu
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func (d *Device) NewGPUTimer(slots int) (*GPUTimer, error) {
 	err := vkx.Check(vk.CreateQueryPool(d.Device, ci, nil, &pool), "vkCreateQueryPool")
 	ci.Free()
 	if err != nil {
-		return nil, fmt.Errorf("present: %w", err)
+		return nil, fmt.Errorf("gpu: %w", err)
 	}
 	t := &GPUTimer{pool: pool, period: float64(d.Limits.TimestampPeriod), pending: make([]bool, slots), dev: d}
 	t.mask = ^uint64(0)

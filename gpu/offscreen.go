@@ -1,4 +1,4 @@
-package present
+package gpu
 
 import (
 	"fmt"
@@ -115,7 +115,7 @@ func (d *Device) NewStorageOffscreen(width, height int) (*Offscreen, error) {
 	o := &Offscreen{Width: width, Height: height, Storage: true, dev: d}
 	if err := o.init(); err != nil {
 		o.Destroy()
-		return nil, fmt.Errorf("present: offscreen %dx%d: %w", width, height, err)
+		return nil, fmt.Errorf("gpu: offscreen %dx%d: %w", width, height, err)
 	}
 	return o, nil
 }
@@ -124,7 +124,7 @@ func (d *Device) newOffscreen(width, height int, sampled bool) (*Offscreen, erro
 	o := &Offscreen{Width: width, Height: height, Sampled: sampled, dev: d}
 	if err := o.init(); err != nil {
 		o.Destroy()
-		return nil, fmt.Errorf("present: offscreen %dx%d: %w", width, height, err)
+		return nil, fmt.Errorf("gpu: offscreen %dx%d: %w", width, height, err)
 	}
 	return o, nil
 }

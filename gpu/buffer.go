@@ -1,4 +1,4 @@
-package present
+package gpu
 
 import (
 	"fmt"
@@ -35,7 +35,7 @@ func (d *Device) NewBuffer(size int, usage vk.BufferUsageFlagBits, props vk.Memo
 	err := vkx.Check(vk.CreateBuffer(d.Device, ci, nil, &h), "vkCreateBuffer")
 	ci.Free()
 	if err != nil {
-		return nil, fmt.Errorf("present: buffer of %d bytes: %w", size, err)
+		return nil, fmt.Errorf("gpu: buffer of %d bytes: %w", size, err)
 	}
 	b := &Buffer{Handle: h, Size: size, dev: d.Device}
 	var req vk.MemoryRequirements
@@ -44,18 +44,18 @@ func (d *Device) NewBuffer(size int, usage vk.BufferUsageFlagBits, props vk.Memo
 	mem, err := d.Allocate(req.Size, req.MemoryTypeBits, props)
 	if err != nil {
 		b.Destroy()
-		return nil, fmt.Errorf("present: buffer of %d bytes: %w", size, err)
+		return nil, fmt.Errorf("gpu: buffer of %d bytes: %w", size, err)
 	}
 	b.Memory = mem
 	if err := vkx.Check(vk.BindBufferMemory(d.Device, h, mem, 0), "vkBindBufferMemory"); err != nil {
 		b.Destroy()
-		return nil, fmt.Errorf("present: %w", err)
+		return nil, fmt.Errorf("gpu: %w", err)
 	}
 	if props&vk.MemoryPropertyHostVisibleBit != 0 {
 		var p unsafe.Pointer
 		if err := vkx.Check(vk.MapMemory(d.Device, mem, 0, vk.DeviceSize(size), 0, &p), "vkMapMemory"); err != nil {
 			b.Destroy()
-			return nil, fmt.Errorf("present: %w", err)
+			return nil, fmt.Errorf("gpu: %w", err)
 		}
 		b.Mapped = p
 	}

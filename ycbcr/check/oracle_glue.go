@@ -1,13 +1,14 @@
-package ycbcr
+package check
 
 import (
 	"fmt"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
-// OraclePicture takes a frame's integer codes, de-padded, as the oracle's picture.
+// OraclePicture (glue between the toolkit and the oracle, for the checker and the tests) takes a frame's integer codes, de-padded, as the oracle's picture.
 func OraclePicture(f *formats.Frame) *oracle.Picture {
 	pf := f.Format
 	p := oracle.NewPicture(f.Width, f.Height, pf.Log2ChromaW, pf.Log2ChromaH, pf.Depth)
@@ -35,7 +36,7 @@ func OraclePicture(f *formats.Frame) *oracle.Picture {
 // OracleParams states params for layout pf in the oracle's terms: bilinear luma and chroma,
 // implicit reconstruction, the siting's exact positions and any matrix by its Kr/Kb. The frame's
 // codes are already in Cb/Cr order, so no swizzle is asked for.
-func OracleParams(pf *formats.PixelFormat, p Params) (oracle.Params, error) {
+func OracleParams(pf *formats.PixelFormat, p ycbcr.Params) (oracle.Params, error) {
 	o := oracle.Params{LumaFilter: oracle.Linear, ChromaFilter: oracle.Linear, X6: pf.Depth == 10}
 	switch p.Range {
 	case formats.RangeFull:
@@ -43,7 +44,7 @@ func OracleParams(pf *formats.PixelFormat, p Params) (oracle.Params, error) {
 	case formats.RangeLimited:
 		o.Range = oracle.RangeNarrow
 	default:
-		return o, fmt.Errorf("ycbcr: range %s: resolve first", p.Range)
+		return o, fmt.Errorf("check: range %s: resolve first", p.Range)
 	}
 	switch {
 	case p.YCbCrIdentity:
@@ -53,14 +54,14 @@ func OracleParams(pf *formats.PixelFormat, p Params) (oracle.Params, error) {
 	default:
 		kr, kb, ok := p.Matrix.Coefficients()
 		if !ok {
-			return o, fmt.Errorf("ycbcr: matrix %s has no Kr/Kb form", p.Matrix)
+			return o, fmt.Errorf("check: matrix %s has no Kr/Kb form", p.Matrix)
 		}
 		o.Model, o.Kr, o.Kb = oracle.Model709, kr, kb
 	}
 	if pf.HasChroma() && (pf.Log2ChromaW > 0 || pf.Log2ChromaH > 0) {
 		x, y, err := p.ChromaLocation.Position()
 		if err != nil {
-			return o, fmt.Errorf("ycbcr: %w", err)
+			return o, fmt.Errorf("check: %w", err)
 		}
 		o.XChromaPos, o.YChromaPos = x, y
 	}

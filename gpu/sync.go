@@ -1,4 +1,4 @@
-package present
+package gpu
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ func (d *Device) FreeCommandBuffer(cb vk.CommandBuffer) {
 func (d *Device) WaitFence(f vk.Fence) error {
 	fs := []vk.Fence{f}
 	if err := vkx.Check(vk.WaitForFences(d.Device, 1, fs, vk.True, ^uint64(0)), "vkWaitForFences"); err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	return vkx.Check(vk.ResetFences(d.Device, 1, fs), "vkResetFences")
 }
@@ -67,12 +67,12 @@ func Begin(cb vk.CommandBuffer) error {
 // signal (if any) and fence.
 func (d *Device) SubmitFrame(cb vk.CommandBuffer, wait, signal vk.Semaphore, fence vk.Fence) error {
 	if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
 	stage := vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)
 	if err := vkx.QueueSubmit(d.Queue, cb, wait, stage, signal, fence); err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package present
+package gpu
 
 import (
 	"fmt"
@@ -143,14 +143,14 @@ type instance struct {
 
 func createInstance(opts Options) (instance, error) {
 	if err := vkx.Load(); err != nil {
-		return instance{}, fmt.Errorf("present: %w", err)
+		return instance{}, fmt.Errorf("gpu: %w", err)
 	}
 	envLayers := os.Getenv("VK_INSTANCE_LAYERS")
 	validation := opts.Validation || strings.Contains(envLayers, ValidationLayer)
 	var layers []string
 	if opts.Validation {
 		if !instanceLayers()[ValidationLayer] {
-			return instance{}, fmt.Errorf("present: validation requested but %s is not installed (Debian: vulkan-validationlayers)", ValidationLayer)
+			return instance{}, fmt.Errorf("gpu: validation requested but %s is not installed (Debian: vulkan-validationlayers)", ValidationLayer)
 		}
 		layers = append(layers, cstr(ValidationLayer))
 		enableSyncValidation()
@@ -187,17 +187,17 @@ func createInstance(opts Options) (instance, error) {
 	ci.Free()
 	app.Free()
 	if err != nil {
-		return instance{}, fmt.Errorf("present: %w", err)
+		return instance{}, fmt.Errorf("gpu: %w", err)
 	}
 	if err := vkx.LoadInstance(inst); err != nil {
 		vk.DestroyInstance(inst, nil)
-		return instance{}, fmt.Errorf("present: %w", err)
+		return instance{}, fmt.Errorf("gpu: %w", err)
 	}
 	var messenger vkx.Messenger
 	if validation && have[extDebugUtils] {
 		if messenger, err = vkx.CreateDebugMessenger(inst); err != nil {
 			vk.DestroyInstance(inst, nil)
-			return instance{}, fmt.Errorf("present: %w", err)
+			return instance{}, fmt.Errorf("gpu: %w", err)
 		}
 	}
 	return instance{inst, messenger, validation, headless}, nil
@@ -238,21 +238,21 @@ func ListDevices() ([]DeviceInfo, error) {
 	}()
 	_, infos, err := physicalDevices(in.handle)
 	if err != nil {
-		return nil, fmt.Errorf("present: %w", err)
+		return nil, fmt.Errorf("gpu: %w", err)
 	}
 	return infos, nil
 }
 
 func pick(infos []DeviceInfo, index int) (int, error) {
 	if len(infos) == 0 {
-		return 0, fmt.Errorf("present: no Vulkan device found (is a driver installed? Debian: mesa-vulkan-drivers from bookworm-backports)")
+		return 0, fmt.Errorf("gpu: no Vulkan device found (is a driver installed? Debian: mesa-vulkan-drivers from bookworm-backports)")
 	}
 	if index >= 0 {
 		if index >= len(infos) {
-			return 0, fmt.Errorf("present: no device %d: %d device(s) found (see -list-devices)", index, len(infos))
+			return 0, fmt.Errorf("gpu: no device %d: %d device(s) found (see -list-devices)", index, len(infos))
 		}
 		if !infos[index].Ycbcr {
-			return 0, fmt.Errorf("present: device %d (%s) cannot sample Y′CbCr (samplerYcbcrConversion is off)", index, infos[index].Name)
+			return 0, fmt.Errorf("gpu: device %d (%s) cannot sample Y′CbCr (samplerYcbcrConversion is off)", index, infos[index].Name)
 		}
 		return index, nil
 	}
@@ -264,7 +264,7 @@ func pick(infos []DeviceInfo, index int) (int, error) {
 		}
 	}
 	if len(order) == 0 {
-		return 0, fmt.Errorf("present: none of the %d Vulkan device(s) can sample Y′CbCr (lavapipe needs Mesa ≥ 25 from bookworm-backports)", len(infos))
+		return 0, fmt.Errorf("gpu: none of the %d Vulkan device(s) can sample Y′CbCr (lavapipe needs Mesa ≥ 25 from bookworm-backports)", len(infos))
 	}
 	sort.SliceStable(order, func(a, b int) bool { return rank[order[a].Type] < rank[order[b].Type] })
 	return order[0].Index, nil
@@ -287,7 +287,7 @@ func Open(opts Options) (*Device, error) {
 func (d *Device) open(opts Options) error {
 	pds, infos, err := physicalDevices(d.Instance)
 	if err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	idx, err := pick(infos, opts.Index)
 	if err != nil {
@@ -321,7 +321,7 @@ func (d *Device) open(opts Options) error {
 		}
 	}
 	if family < 0 {
-		return fmt.Errorf("present: device %s has no graphics queue", d.Info.Name)
+		return fmt.Errorf("gpu: device %s has no graphics queue", d.Info.Name)
 	}
 	d.QueueFamily = uint32(family)
 
@@ -337,7 +337,7 @@ func (d *Device) open(opts Options) error {
 	if opts.Swapchain || d.HeadlessSurface {
 		if !have[ExtSwapchain] {
 			if opts.Swapchain {
-				return fmt.Errorf("present: device %s cannot present (no %s)", d.Info.Name, ExtSwapchain)
+				return fmt.Errorf("gpu: device %s cannot present (no %s)", d.Info.Name, ExtSwapchain)
 			}
 		} else {
 			exts = append(exts, ExtSwapchain)
@@ -346,7 +346,7 @@ func (d *Device) open(opts Options) error {
 	}
 	d.Device, err = vkx.CreateDevice(d.Physical, d.QueueFamily, exts, true)
 	if err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	vkx.LoadDevice(d.Device)
 	var q vk.Queue
@@ -361,7 +361,7 @@ func (d *Device) open(opts Options) error {
 	err = vkx.Check(vk.CreateCommandPool(d.Device, pci, nil, &pool), "vkCreateCommandPool")
 	pci.Free()
 	if err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	d.pool = pool
 	return nil
@@ -394,7 +394,7 @@ func (d *Device) MemoryType(bits uint32, want vk.MemoryPropertyFlagBits) (uint32
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("present: no memory type with flags %#x among %#b", uint32(want), bits)
+	return 0, fmt.Errorf("gpu: no memory type with flags %#x among %#b", uint32(want), bits)
 }
 
 // CommandPool is the device's pool for the graphics queue (resettable command buffers).
@@ -411,7 +411,7 @@ func (d *Device) Submit(record func(cb vk.CommandBuffer)) error {
 	err := vkx.Check(vk.AllocateCommandBuffers(d.Device, ai, cbs), "vkAllocateCommandBuffers")
 	ai.Free()
 	if err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	defer vk.FreeCommandBuffers(d.Device, d.pool, 1, cbs)
 	bi := &vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo,
@@ -419,25 +419,25 @@ func (d *Device) Submit(record func(cb vk.CommandBuffer)) error {
 	err = vkx.Check(vk.BeginCommandBuffer(cbs[0], bi), "vkBeginCommandBuffer")
 	bi.Free()
 	if err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	record(cbs[0])
 	if err := vkx.Check(vk.EndCommandBuffer(cbs[0]), "vkEndCommandBuffer"); err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	fi := &vk.FenceCreateInfo{SType: vk.StructureTypeFenceCreateInfo}
 	var fence vk.Fence
 	err = vkx.Check(vk.CreateFence(d.Device, fi, nil, &fence), "vkCreateFence")
 	fi.Free()
 	if err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	defer vk.DestroyFence(d.Device, fence, nil)
 	if err := vkx.QueueSubmit(d.Queue, cbs[0], vk.NullSemaphore, 0, vk.NullSemaphore, fence); err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	if err := vkx.Check(vk.WaitForFences(d.Device, 1, []vk.Fence{fence}, vk.True, ^uint64(0)), "vkWaitForFences"); err != nil {
-		return fmt.Errorf("present: %w", err)
+		return fmt.Errorf("gpu: %w", err)
 	}
 	return nil
 }

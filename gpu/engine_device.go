@@ -1,4 +1,4 @@
-package present
+package gpu
 
 import (
 	"fmt"
@@ -19,13 +19,13 @@ import (
 // instance, which belong to the engine.
 func Wrap(instance vk.Instance, physical vk.PhysicalDevice, device vk.Device, queue vk.Queue, family uint32, extensions []string) (*Device, error) {
 	if instance == nil || physical == nil || device == nil || queue == nil {
-		return nil, fmt.Errorf("present: wrap: instance, physical device, device and queue must all be set")
+		return nil, fmt.Errorf("gpu: wrap: instance, physical device, device and queue must all be set")
 	}
 	if err := vkx.Load(); err != nil {
-		return nil, fmt.Errorf("present: wrap: %w", err)
+		return nil, fmt.Errorf("gpu: wrap: %w", err)
 	}
 	if err := vkx.LoadInstance(instance); err != nil {
-		return nil, fmt.Errorf("present: wrap: %w", err)
+		return nil, fmt.Errorf("gpu: wrap: %w", err)
 	}
 	vkx.LoadDevice(device)
 	d := &Device{Instance: instance, Physical: physical, Device: device, Queue: queue, QueueFamily: family,
@@ -49,7 +49,7 @@ func Wrap(instance vk.Instance, physical vk.PhysicalDevice, device vk.Device, qu
 	var nq uint32
 	vk.GetPhysicalDeviceQueueFamilyProperties(physical, &nq, nil)
 	if family >= nq {
-		return nil, fmt.Errorf("present: wrap: queue family %d: %s has %d", family, d.Info.Name, nq)
+		return nil, fmt.Errorf("gpu: wrap: queue family %d: %s has %d", family, d.Info.Name, nq)
 	}
 	for _, e := range extensions {
 		d.Extensions[strings.TrimRight(e, "\x00")] = true
@@ -63,7 +63,7 @@ func Wrap(instance vk.Instance, physical vk.PhysicalDevice, device vk.Device, qu
 	err := vkx.Check(vk.CreateCommandPool(device, pci, nil, &pool), "vkCreateCommandPool")
 	pci.Free()
 	if err != nil {
-		return nil, fmt.Errorf("present: wrap: %w", err)
+		return nil, fmt.Errorf("gpu: wrap: %w", err)
 	}
 	d.pool = pool
 	return d, nil

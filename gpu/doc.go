@@ -1,0 +1,6 @@
+// Package gpu is the toolkit's GPU context: the Vulkan instance and device (opened, or wrapped
+// from an engine that owns them), the queue, memory types and buffers, fences, semaphores and
+// command buffers, GPU timers, render passes, framebuffers and offscreen render targets with
+// read-back. Every other package draws on the device through it; presentation (swapchain,
+// window) is package present, which the core packages do not import.
+package gpu

@@ -1,0 +1,227 @@
+package stream
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// Slot is one frame in flight: its command buffer, the fence its submission signals, a semaphore
+// for a swapchain's acquire, and what to release once that fence has signalled.
+type Slot struct {
+	Index   int
+	CB      vk.CommandBuffer
+	Fence   vk.Fence
+	Acquire vk.Semaphore
+
+	pending bool     // submitted, and its fence not yet waited for
+	retired []func() // run once Fence has signalled, in order
+}
+
+// Retire hands f to s: f runs once the GPU has finished s's current (or, before it is submitted,
+// next) submission. Decoded frames, imports and anything else that submission reads are released
+// so, never by waiting for the whole device.
+func (s *Slot) Retire(f func()) { s.retired = append(s.retired, f) }
+
+func (s *Slot) release() {
+	fs := s.retired
+	s.retired = nil
+	for _, f := range fs {
+		f()
+	}
+}
+
+// fences is how a Ring learns that a slot's submission is done: the device's fences, or a test's.
+type fences interface {
+	wait(*Slot) error // waits for the slot's fence without a time limit
+	signalled(*Slot) bool
+	reset(*Slot) error
+}
+
+type deviceFences struct{ dev *gpu.Device }
+
+func (d deviceFences) wait(s *Slot) error {
+	return vkx.Check(vk.WaitForFences(d.dev.Device, 1, []vk.Fence{s.Fence}, vk.True, ^uint64(0)), "vkWaitForFences")
+}
+
+// signalled needs no external synchronization (vkGetFenceStatus), so Collect may run beside a
+// decoder goroutine that creates objects.
+func (d deviceFences) signalled(s *Slot) bool {
+	return vk.GetFenceStatus(d.dev.Device, s.Fence) == vk.Success
+}
+
+func (d deviceFences) reset(s *Slot) error {
+	return vkx.Check(vk.ResetFences(d.dev.Device, 1, []vk.Fence{s.Fence}), "vkResetFences")
+}
+
+// Ring is the ring of slots a stream of pictures goes through, and the lifetimes of what they use:
+// each object is retired on the fence of the last submission that may read it (as Granite's
+// vulkan/device.hpp does per frame), so the library waits for the GPU only in Close.
+type Ring struct {
+	dev    *gpu.Device
+	fences fences
+	slots  []*Slot
+	next   int
+	last   *Slot // the slot submitted most recently
+}
+
+// NewRing makes n slots on dev (n ≥ 1).
+func NewRing(dev *gpu.Device, n int) (*Ring, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("stream: a ring of %d slots", n)
+	}
+	r := &Ring{dev: dev, fences: deviceFences{dev}}
+	for i := 0; i < n; i++ {
+		s := &Slot{Index: i}
+		r.slots = append(r.slots, s)
+		var err error
+		if s.CB, err = dev.NewCommandBuffer(); err == nil {
+			if s.Fence, err = dev.NewFence(false); err == nil {
+				s.Acquire, err = dev.NewSemaphore()
+			}
+		}
+		if err != nil {
+			r.Close()
+			return nil, fmt.Errorf("stream: slot %d: %w", i, err)
+		}
+	}
+	return r, nil
+}
+
+// Len is the number of slots.
+func (r *Ring) Len() int { return len(r.slots) }
+
+// Slot is slot i.
+func (r *Ring) Slot(i int) *Slot { return r.slots[i] }
+
+// Peek is the slot Next returns next (a swapchain acquires with its Acquire semaphore first).
+func (r *Ring) Peek() *Slot { return r.slots[r.next] }
+
+// settle waits for s's submission, if any, and releases what was retired on it.
+func (r *Ring) settle(s *Slot) error {
+	if s.pending {
+		if err := r.fences.wait(s); err != nil {
+			return fmt.Errorf("stream: %w", err)
+		}
+		if err := r.fences.reset(s); err != nil {
+			return fmt.Errorf("stream: %w", err)
+		}
+		s.pending = false
+	}
+	s.release()
+	return nil
+}
+
+// Wait waits for s's previous submission, out of turn, and releases what it held: for a benchmark
+// that rotates over sets of images of its own.
+func (r *Ring) Wait(s *Slot) error { return r.settle(s) }
+
+// WaitPeek waits until the next slot's previous submission is done (its Acquire semaphore is then
+// free to be signalled again) and releases what it held.
+func (r *Ring) WaitPeek() error { return r.settle(r.slots[r.next]) }
+
+// Next takes the next slot once its previous submission is done, releases what that submission
+// held, and begins recording its command buffer.
+func (r *Ring) Next() (*Slot, error) {
+	s := r.slots[r.next]
+	r.next = (r.next + 1) % len(r.slots)
+	if err := r.settle(s); err != nil {
+		return nil, err
+	}
+	if s.CB != nil {
+		if err := gpu.Begin(s.CB); err != nil {
+			return nil, fmt.Errorf("stream: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Submit ends s's command buffer and submits it, waiting on wait and signalling signal (either may
+// be null) and s's fence.
+func (r *Ring) Submit(s *Slot, wait, signal vk.Semaphore) error {
+	if err := r.dev.SubmitFrame(s.CB, wait, signal, s.Fence); err != nil {
+		return err
+	}
+	r.submitted(s)
+	return nil
+}
+
+func (r *Ring) submitted(s *Slot) {
+	s.pending = true
+	r.last = s
+}
+
+// RetireLast hands f to the slot submitted last: its fence covers every command submitted before it
+// on the queue (Vulkan spec, "Fences": a vkQueueSubmit fence signal's first synchronization scope
+// includes all commands earlier in submission order), so f runs once nothing submitted so far can
+// use what it frees. With nothing in flight f runs now.
+func (r *Ring) RetireLast(f func()) {
+	if r.last == nil || !r.last.pending {
+		f()
+		return
+	}
+	r.last.Retire(f)
+}
+
+// Collect releases what was retired on slots whose submissions are done, without waiting.
+func (r *Ring) Collect() {
+	for _, s := range r.slots {
+		if s.pending && r.fences.signalled(s) {
+			if r.fences.reset(s) == nil {
+				s.pending = false
+				s.release()
+			}
+		} else if !s.pending {
+			s.release()
+		}
+	}
+}
+
+// Pending counts the objects handed to slots and not yet released.
+func (r *Ring) Pending() int {
+	n := 0
+	for _, s := range r.slots {
+		n += len(s.retired)
+	}
+	return n
+}
+
+// Drain waits for every slot's submission, oldest first, and releases everything retired. It waits
+// on fences, not on the device: other users of a shared queue are not waited for.
+func (r *Ring) Drain() error {
+	var first error
+	for i := range r.slots {
+		if err := r.settle(r.slots[(r.next+i)%len(r.slots)]); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Close waits for the device and destroys the slots after releasing what was retired on them. It is
+// the one place the ring waits for the whole device rather than its fences: a submission that
+// reported an error (a lost device, an injected fault) may still run, and its fence says nothing.
+func (r *Ring) Close() {
+	if r.dev.Device != nil {
+		vk.DeviceWaitIdle(r.dev.Device)
+	}
+	for _, s := range r.slots {
+		s.pending = false
+		s.release()
+	}
+	for _, s := range r.slots {
+		if s.CB != nil {
+			r.dev.FreeCommandBuffer(s.CB)
+		}
+		if s.Fence != vk.NullFence {
+			vk.DestroyFence(r.dev.Device, s.Fence, nil)
+		}
+		if s.Acquire != vk.NullSemaphore {
+			vk.DestroySemaphore(r.dev.Device, s.Acquire, nil)
+		}
+	}
+	r.slots = nil
+}

@@ -1,0 +1,276 @@
+package stream
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// Options tune New. The zero value works: two slots, uploads chosen per frame.
+type Options struct {
+	// Slots is the number of frames in flight; 0 means 2 (the CPU stages frame N+1 while the GPU
+	// converts frame N).
+	Slots int
+	// Upload is how planes reach the GPU (planes.UploadAuto: import where the device and layout
+	// allow it, else copy).
+	Upload planes.Upload
+}
+
+// Config is what a stream's images and conversions are made for; a change of any field is a new
+// configuration.
+type Config struct {
+	Format        *formats.PixelFormat
+	Width, Height int
+	Params        ycbcr.Params
+	Choice        formats.Choice
+	// Both holds both paths' images and bindings, for comparisons; the sampler must express the
+	// stream.
+	Both bool
+}
+
+// picture is one slot's images and bindings for the current configuration.
+type picture struct {
+	img      *planes.Image
+	bindings map[formats.Path]*ycbcr.Binding
+}
+
+func (p *picture) destroy() {
+	for _, b := range p.bindings {
+		b.Destroy()
+	}
+	if p.img != nil {
+		p.img.Destroy()
+	}
+}
+
+// Stream owns a stream of pictures on the GPU: the path choice, the ring of slots with their images
+// and bindings, the import cache, and the lifetime of everything a frame uses, retired on the fence
+// of the slot that last used it.
+type Stream struct {
+	Dev  *gpu.Device
+	Conv *ycbcr.Converter
+	Ring *Ring
+	// Timer measures each frame between Begin and Submit on the GPU (nil without timestamps).
+	Timer *gpu.GPUTimer
+
+	upload     planes.Upload
+	importer   *planes.Importer
+	cfg        Config
+	configured bool
+	decision   ycbcr.Decision
+	paths      []formats.Path
+	pictures   []*picture
+	generation int
+}
+
+// New prepares a stream on dev: the conversion paths, the slots and the GPU timer.
+func New(dev *gpu.Device, opts Options) (*Stream, error) {
+	n := opts.Slots
+	if n == 0 {
+		n = 2
+	}
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stream{Dev: dev, Conv: conv, upload: opts.Upload}
+	if s.Ring, err = NewRing(dev, n); err != nil {
+		conv.Destroy()
+		return nil, err
+	}
+	if s.Timer, err = dev.NewGPUTimer(n); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.pictures = make([]*picture, n)
+	return s, nil
+}
+
+// Decision is the path of the current configuration and why.
+func (s *Stream) Decision() ycbcr.Decision { return s.decision }
+
+// Paths are the paths the current configuration draws (both for comparisons).
+func (s *Stream) Paths() []formats.Path { return s.paths }
+
+// Generation grows with each new configuration.
+func (s *Stream) Generation() int { return s.generation }
+
+// Configure makes c the stream's configuration: the path, and the slots' images and bindings for
+// it. It does nothing when c is the current configuration; changed reports a new one. What the old
+// configuration made is retired on the fence of the last submission, so nothing waits here.
+func (s *Stream) Configure(c Config) (changed bool, err error) {
+	if s.configured && c == s.cfg {
+		return false, nil
+	}
+	s.retireConfiguration()
+	d, err := ycbcr.Choose(s.Dev, c.Format, c.Params, c.Choice)
+	if err != nil {
+		return true, err
+	}
+	paths := []formats.Path{d.Path}
+	if c.Both {
+		if d.SamplerErr != nil {
+			return true, fmt.Errorf("stream: both paths need the sampler path: %w", d.SamplerErr)
+		}
+		paths = []formats.Path{formats.PathSampler, formats.PathShader}
+	}
+	if err := s.newImporter(); err != nil {
+		return true, err
+	}
+	s.decision, s.paths = d, paths
+	for i := range s.pictures {
+		p := &picture{bindings: map[formats.Path]*ycbcr.Binding{}}
+		s.pictures[i] = p
+		if p.img, err = planes.New(s.Dev, c.Format, c.Width, c.Height, paths...); err != nil {
+			return true, err
+		}
+		if s.importer != nil {
+			p.img.SetImporter(s.importer)
+		}
+		for _, path := range paths {
+			b, err := s.Conv.Bind(p.img, c.Params, path)
+			if err != nil {
+				return true, err
+			}
+			p.bindings[path] = b
+		}
+	}
+	s.cfg, s.configured = c, true
+	s.generation++
+	return true, nil
+}
+
+// retireConfiguration hands the current images, bindings and import cache to the last submission's
+// fence. The import cache goes after the images, which drop their holds on it.
+func (s *Stream) retireConfiguration() {
+	old := append([]*picture(nil), s.pictures...)
+	imp := s.importer
+	s.importer, s.configured = nil, false
+	for i := range s.pictures {
+		s.pictures[i] = nil
+	}
+	s.Ring.RetireLast(func() {
+		for _, p := range old {
+			if p != nil {
+				p.destroy()
+			}
+		}
+		if imp != nil {
+			imp.Destroy()
+		}
+	})
+}
+
+// newImporter starts an import cache for a new configuration: a decoder reallocates its buffer pool
+// when the size or format changes, and imports of freed memory must not outlive it.
+func (s *Stream) newImporter() error {
+	if s.upload == planes.UploadCopy || s.upload == planes.UploadDirect || !s.Dev.Extensions[gpu.ExtExternalMemoryHost] {
+		return nil
+	}
+	imp, err := planes.NewImporter(s.Dev, planes.DefaultImportCapacity)
+	if err != nil {
+		if s.upload == planes.UploadImport {
+			return fmt.Errorf("stream: -upload import: %w", err)
+		}
+		return nil // auto: the copy path it is
+	}
+	s.importer = imp
+	return nil
+}
+
+// Frame is one slot taken for a picture: record the upload with Load, draw with Bindings into the
+// slot's command buffer, then Submit.
+type Frame struct {
+	Slot     *Slot
+	Image    *planes.Image
+	Bindings map[formats.Path]*ycbcr.Binding
+	s        *Stream
+}
+
+// Begin takes the next slot (after its previous submission is done, releasing what that held) and
+// starts recording, timed.
+func (s *Stream) Begin() (*Frame, error) {
+	if !s.configured {
+		return nil, fmt.Errorf("stream: Begin before Configure")
+	}
+	sl, err := s.Ring.Next()
+	if err != nil {
+		return nil, err
+	}
+	p := s.pictures[sl.Index]
+	s.Timer.Start(sl.CB, sl.Index)
+	return &Frame{Slot: sl, Image: p.img, Bindings: p.bindings, s: s}, nil
+}
+
+// Load records the upload of pic into the frame's images. release, if not nil, runs once the GPU
+// no longer reads pic's memory (the import path reads the decoder's buffers in place): on the
+// slot's fence, or at once when Load fails.
+func (f *Frame) Load(pic *formats.Frame, release func()) (planes.Loaded, error) {
+	l, err := f.Image.Load(f.Slot.CB, pic, f.s.upload)
+	if err != nil {
+		if release != nil {
+			release()
+		}
+		return l, err
+	}
+	img := f.Image
+	f.Slot.Retire(img.Done) // the import cache's holds of this load
+	if release != nil {
+		f.Slot.Retire(release)
+	}
+	return l, nil
+}
+
+// Submit ends the frame's recording and submits it, waiting on wait and signalling signal (either
+// may be null).
+func (f *Frame) Submit(wait, signal vk.Semaphore) error {
+	f.s.Timer.Stop(f.Slot.CB, f.Slot.Index)
+	return f.s.Ring.Submit(f.Slot, wait, signal)
+}
+
+// Live counts what the stream holds on the device: each slot's images and bindings, and the
+// releases waiting for a fence. A soak keeps it flat.
+func (s *Stream) Live() int {
+	n := s.Ring.Pending()
+	for _, p := range s.pictures {
+		if p != nil {
+			n += 1 + len(p.bindings)
+		}
+	}
+	if s.importer != nil {
+		n++
+	}
+	return n
+}
+
+// Close waits for the stream's submissions and frees everything. After an error from Submit
+// (whose submission may still run) Close is the only call left.
+func (s *Stream) Close() {
+	if s.Ring != nil {
+		s.Ring.Close() // waits: what follows is freed directly
+		s.Ring = nil
+	}
+	for i, p := range s.pictures {
+		if p != nil {
+			p.destroy()
+			s.pictures[i] = nil
+		}
+	}
+	if s.importer != nil {
+		s.importer.Destroy()
+		s.importer = nil
+	}
+	s.configured = false
+	s.Timer.Finish()
+	s.Timer.Destroy()
+	s.Timer = nil
+	if s.Conv != nil {
+		s.Conv.Destroy()
+		s.Conv = nil
+	}
+}
