@@ -48,7 +48,7 @@ func Terminate() {
 var keyMap = map[glfw.Key]Key{
 	glfw.KeySpace: KeySpace, glfw.KeyLeft: KeyLeft, glfw.KeyRight: KeyRight, glfw.KeyUp: KeyUp,
 	glfw.KeyDown: KeyDown, glfw.KeyPeriod: KeyPeriod, glfw.KeyP: KeyP, glfw.KeyC: KeyC, glfw.KeyI: KeyI,
-	glfw.KeyF: KeyF, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyQuit,
+	glfw.KeyF: KeyF, glfw.Key9: Key9, glfw.Key0: Key0, glfw.KeyM: KeyM, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyQuit,
 }
 
 // Window is a resizable window with a Vulkan surface.
