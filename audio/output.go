@@ -30,7 +30,9 @@ type Config struct {
 	Muted  bool
 	// Paused starts the output corked.
 	Paused bool
-	// TargetLatency is the buffer's target, device included; 0 means 100 ms.
+	// TargetLatency is the buffer's target, device included; 0 means 200 ms (mpv's default
+	// --audio-buffer): room for the feeder to be late on a loaded machine without an underrun. The
+	// latency is measured, so its size does not move the clock.
 	TargetLatency time.Duration
 	// Samples, when set, sees each run of samples as it is queued for playback, with its media time.
 	Samples func(pts float64, samples []float32)
@@ -97,8 +99,12 @@ func Open(src Source, rate, ch int, cfg Config) (*Output, error) {
 
 // startStream creates a stream whose first sample is media time base and starts the feeder.
 func (o *Output) startStream(base float64) error {
+	target := o.cfg.TargetLatency
+	if target <= 0 {
+		target = 200 * time.Millisecond
+	}
 	st, err := o.ctx.NewStream(pulse.StreamOptions{Name: o.cfg.Name, Rate: o.rate, Channels: o.ch,
-		TargetLatency: o.cfg.TargetLatency, Volume: o.volume, Muted: o.muted, Corked: o.paused})
+		TargetLatency: target, Volume: o.volume, Muted: o.muted, Corked: o.paused})
 	if err != nil {
 		return fmt.Errorf("audio: %w", err)
 	}

@@ -11,6 +11,10 @@ import (
 // Clock is a master clock the video follows instead of the wall clock: audio.Output is one (the
 // position of the sound being heard), an engine's own audio another. Position's ok is false while
 // the clock has not started (the sound's first samples are still on their way to the device).
+//
+// The player holds the clock (Pause(true)) before a seek and releases it once the first frame at the
+// target is shown, as it does after the first frame of all: open the clock paused, so that the
+// sound starts under the first picture rather than while the window opens.
 type Clock interface {
 	Position() (seconds float64, ok bool)
 	Pause(paused bool) error

@@ -306,11 +306,13 @@ func (p *Player) loop() error {
 					clockStart = time.Time{}
 					if clock != nil {
 						if !paused && stepped {
-							// Frames were stepped while the sound stood still: it resumes under the picture.
+							// Frames were stepped while the sound stood still: it resumes under the picture,
+							// from the next frame's presentation on.
 							clockErr(clock.Seek(lastPTS))
 							fresh = true
+						} else {
+							clockErr(clock.Pause(paused))
 						}
-						clockErr(clock.Pause(paused))
 						stepped = false
 					}
 				case window.KeyPeriod:
@@ -325,6 +327,8 @@ func (p *Player) loop() error {
 						gen++
 						clockStart = time.Time{}
 						if clock != nil {
+							// Held until the first frame at the target is shown: decoding up to it takes a while.
+							clockErr(clock.Pause(true))
 							clockErr(clock.Seek(max(0, lastPTS+delta)))
 							fresh = true
 						}
@@ -402,6 +406,7 @@ func (p *Player) loop() error {
 				gen++
 				clockStart = time.Time{}
 				if clock != nil {
+					clockErr(clock.Pause(true))
 					clockErr(clock.Seek(0))
 					fresh = true
 				}
@@ -422,17 +427,18 @@ func (p *Player) loop() error {
 			p.stats.FramesDamaged++
 		}
 		step = false
-		if clock != nil && !paused {
+		if clock != nil && !paused && !fresh {
 			// The audio clock is the master: a frame whose time the sound has passed by more than a frame
-			// is dropped; otherwise it waits for the sound to reach it.
-			if pos, ok := clock.Position(); ok && !fresh && pos-d.f.PTS > frameDur {
+			// is dropped; otherwise it waits for the sound to reach it. (A fresh frame, the first since
+			// the start or a seek, is shown at once: the clock is held until then.)
+			if pos, ok := clock.Position(); ok && pos-d.f.PTS > frameDur {
 				p.stats.FramesDropped++
 				lastPTS = d.f.PTS
 				d.f.release()
 				continue
 			}
 			waitClock(clock, d.f.PTS, 3*time.Second)
-		} else if !p.cfg.Untimed && !paused {
+		} else if clock == nil && !p.cfg.Untimed && !paused {
 			now := time.Now()
 			if clockStart.IsZero() {
 				clockStart, ptsStart = now, d.f.PTS
@@ -452,6 +458,9 @@ func (p *Player) loop() error {
 			return err
 		}
 		if clock != nil && !paused {
+			if fresh {
+				clockErr(clock.Pause(false)) // the sound starts under the first picture
+			}
 			if pos, ok := clock.Position(); ok {
 				p.offs.add(d.f.PTS - pos)
 			}

@@ -30,7 +30,7 @@ func openSound(url string, video decode.Info, o options, stderr io.Writer) *soun
 	}
 	info := dec.Info()
 	out, err := audio.Open(dec, info.OutRate, info.OutChannels, audio.Config{Name: "ycbcrplay " + o.name,
-		Volume: float64(o.volume) / 100, Muted: o.volume == 0})
+		Volume: float64(o.volume) / 100, Muted: o.volume == 0, Paused: true}) // the player starts it under the first frame
 	if err != nil {
 		dec.Close()
 		fmt.Fprintf(stderr, "notice: no sound (%s, %d Hz, %d channels): %v; playing video alone\n", info.Codec, info.Rate, info.Channels, err)

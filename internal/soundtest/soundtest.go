@@ -115,7 +115,7 @@ type Server struct {
 }
 
 // StartServer starts a private PulseAudio server with a float32 stereo 48 kHz null sink named
-// SinkName and the native protocol on a private XDG_RUNTIME_DIR, and stops it when the test ends.
+// SinkName (without rewinds) and the native protocol on a private XDG_RUNTIME_DIR, and stops it when the test ends.
 // It fails the test when the server cannot be started (no skip).
 func StartServer(t testing.TB) *Server {
 	t.Helper()
@@ -129,7 +129,11 @@ func StartServer(t testing.TB) *Server {
 	}
 	s := &Server{Dir: dir, Env: []string{"XDG_RUNTIME_DIR=" + dir, "PULSE_SERVER=unix:" + filepath.Join(dir, "pulse", "native")}}
 	t.Cleanup(func() { s.stop(t); os.RemoveAll(dir) })
-	sink := fmt.Sprintf("module-null-sink sink_name=%s rate=%d format=float32le channels=%d", SinkName, Rate, Channels)
+	// norewinds=1: with rewinds, a stream that starts mid-way makes the sink rewind and re-render
+	// what it had rendered ahead, and its monitor then loses the stream's first ~20 ms (PulseAudio's
+	// own pacat shows the same; measured in docs/audio.md). Without them the monitor holds exactly
+	// what the sink rendered, silence included.
+	sink := fmt.Sprintf("module-null-sink sink_name=%s rate=%d format=float32le channels=%d norewinds=1", SinkName, Rate, Channels)
 	cmd := exec.Command("pulseaudio", "-D", "-n", "--exit-idle-time=-1", "--log-target=file:"+filepath.Join(dir, "log"),
 		"--load="+sink, "--load=module-native-protocol-unix")
 	cmd.Env = append(os.Environ(), s.Env...)
