@@ -140,9 +140,6 @@ const timingRefresh = 20 * time.Millisecond
 // endTolerance: a position this close to the end of the last sample written counts as the end.
 const endTolerance = 0.001
 
-// joinTolerance: chunks this close to where the stream is are played as they are.
-const joinTolerance = 0.002
-
 // feed writes the source's chunks to st, keeping sample n of the stream at media time base + n/rate.
 func (o *Output) feed(st *pulse.Stream, base float64, quit <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
@@ -152,8 +149,7 @@ func (o *Output) feed(st *pulse.Stream, base float64, quit <-chan struct{}, done
 		o.mu.Unlock()
 	}
 	var pending []float32
-	next := base // media time of the next frame to write
-	silence := make([]float32, 0)
+	line := Timeline{Rate: o.rate, Channels: o.ch, Next: base}
 	for {
 		select {
 		case <-quit:
@@ -177,34 +173,16 @@ func (o *Output) feed(st *pulse.Stream, base float64, quit <-chan struct{}, done
 				fail(err)
 				return
 			}
-			n := len(c.Samples) / o.ch
-			switch gap := c.PTS - next; {
-			case n == 0:
-				continue
-			case gap > joinTolerance:
-				// A gap (or a track starting after base): silence, then the chunk.
-				k := int(math.Round(gap * float64(o.rate)))
-				if cap(silence) < k*o.ch {
-					silence = make([]float32, k*o.ch)
-				}
-				pending = append(silence[:k*o.ch:k*o.ch], c.Samples...)
-				o.mu.Lock()
-				o.silence += int64(k)
-				o.mu.Unlock()
-			case gap < -joinTolerance:
-				// An overlap, or samples before base: cut them.
-				k := min(int(math.Round(-gap*float64(o.rate))), n)
-				pending = c.Samples[k*o.ch:]
-				o.mu.Lock()
-				o.cut += int64(k)
-				o.mu.Unlock()
-			default:
-				pending = c.Samples
-			}
+			at := line.Next
+			silence, cut := line.Silence, line.Cut
+			pending = line.Place(c)
+			o.mu.Lock()
+			o.silence += line.Silence - silence
+			o.cut += line.Cut - cut
+			o.mu.Unlock()
 			if o.cfg.Samples != nil && len(pending) > 0 {
-				o.cfg.Samples(next, pending)
+				o.cfg.Samples(at, pending)
 			}
-			next += float64(len(pending)/o.ch) / float64(o.rate)
 			continue
 		}
 		n, err := st.Writable()
