@@ -191,6 +191,9 @@ func (s *Server) stop(t testing.TB) {
 	for i := 0; i < 100 && syscall.Kill(pid, 0) == nil; i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
+	if syscall.Kill(pid, 0) == nil {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
 }
 
 // Recording is a parec recording of the null sink's monitor in progress.
