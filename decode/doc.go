@@ -11,7 +11,10 @@
 //     frame says nothing, then formats.Resolve's documented defaults, with notes;
 //   - conversion with swscale of pixel formats the toolkit does not support (convert.go), with a
 //     notice and consistent colour metadata;
-//   - error recovery, statistics (stats.go), seeking (seek.go) and one-line errors (errors.go).
+//   - error recovery, statistics (stats.go), seeking (seek.go) and one-line errors (errors.go);
+//   - audio (audio.go): AudioDecoder decodes the best audio stream (or the N-th), on a demuxer of its
+//     own, and resamples it with swresample to interleaved float32 Chunks timed on the video's clock
+//     (AudioOptions.Origin = Info.Start), with sample-accurate Seek.
 //
 // A Decoder is not safe for concurrent use, except Interrupt, which may be called from any goroutine.
 // FFmpeg's log goes wherever the process's FFmpeg log goes; callers that want silence set

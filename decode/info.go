@@ -44,6 +44,9 @@ type Info struct {
 	// FrameRate is FFmpeg's best guess (av_guess_frame_rate); 0/1 when unknown.
 	FrameRate Rational
 	TimeBase  Rational
+	// Start is the stream's start time in seconds: the origin of Frame.PTS (0 when unknown). Other
+	// streams of the input (AudioOptions.Origin) are put on the video's clock with it.
+	Start float64
 	// Duration in seconds; 0 when unknown.
 	Duration float64
 	// Frames is the container's frame count; 0 when unknown.
@@ -76,6 +79,7 @@ func (d *Decoder) fillInfo(codec *astiav.Codec) {
 		TimeBase:     rational(st.TimeBase()),
 		Frames:       st.NbFrames(),
 		Threads:      d.opts.Threads,
+		Start:        float64(d.start) * d.tb,
 	}
 	if pf := cp.PixelFormat(); pf != astiav.PixelFormatNone {
 		info.PixelFormat = pf.Name()

@@ -46,6 +46,12 @@ type Config struct {
 	Log            io.Writer
 	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
 	OnFrame func(p *Player, n int)
+	// Clock, when set and not Untimed, is the master clock (the audio being played): each frame is
+	// shown when the clock reaches its PTS and dropped when the clock is already a frame past it;
+	// pause, step, seek and loop drive it too. Nil: the wall clock. AudioInfo describes its sound
+	// for -stats.
+	Clock     Clock
+	AudioInfo AudioInfo
 }
 
 // Stats is what -stats prints.
@@ -72,6 +78,9 @@ type Stats struct {
 	Range                  string  `json:"range"`
 	ChromaLocation         string  `json:"chroma_location"`
 	Device                 string  `json:"device"`
+	// With a Clock: the sound, and how far the picture was from it (video − audio) when presented.
+	Audio      *AudioStats  `json:"audio,omitempty"`
+	AVOffsetMs *OffsetStats `json:"av_offset_ms,omitempty"`
 }
 
 // Player is one playback session.
@@ -87,6 +96,7 @@ type Player struct {
 	stats Stats
 	last  *Frame
 	start time.Time
+	offs  offsets
 }
 
 // Window is the player's window (nil when headless).
@@ -291,6 +301,16 @@ func (p *Player) loop(dec decoding) error {
 
 	var decodeTime time.Duration
 	gen, paused, step := 0, false, false
+	clock := p.cfg.Clock
+	if p.cfg.Untimed {
+		clock = nil
+	}
+	fresh, stepped := true, false // fresh: the first frame since the start or a seek (never dropped)
+	clockErr := func(err error) {
+		if err != nil {
+			p.logf("notice: audio: %v", err)
+		}
+	}
 	plays := 1 // plays begun, for Config.Loop
 	var clockStart time.Time
 	var ptsStart, lastPTS float64
@@ -308,14 +328,34 @@ func (p *Player) loop(dec decoding) error {
 				case window.KeySpace:
 					paused = !paused
 					clockStart = time.Time{}
+					if clock != nil {
+						if !paused && stepped {
+							// Frames were stepped while the sound stood still: it resumes under the picture,
+							// from the next frame's presentation on.
+							clockErr(clock.Seek(lastPTS))
+							fresh = true
+						} else {
+							clockErr(clock.Pause(paused))
+						}
+						stepped = false
+					}
 				case window.KeyPeriod:
-					paused, step = true, true
+					if clock != nil && !paused {
+						clockErr(clock.Pause(true))
+					}
+					paused, step, stepped = true, true, true
 				case window.KeyLeft, window.KeyRight, window.KeyUp, window.KeyDown:
 					delta := map[window.Key]float64{window.KeyLeft: -5, window.KeyRight: 5, window.KeyUp: 60, window.KeyDown: -60}[k]
 					select {
 					case seek <- max(0, lastPTS+delta):
 						gen++
 						clockStart = time.Time{}
+						if clock != nil {
+							// Held until the first frame at the target is shown: decoding up to it takes a while.
+							clockErr(clock.Pause(true))
+							clockErr(clock.Seek(max(0, lastPTS+delta)))
+							fresh = true
+						}
 					default:
 					}
 				case window.KeyP: // auto → sampler → shader → auto, skipping the sampler where it cannot
@@ -342,6 +382,20 @@ func (p *Player) loop(dec decoding) error {
 					p.logf("%s", p.infoLine())
 				case window.KeyF:
 					p.win.ToggleFullscreen()
+				case window.Key9, window.Key0, window.KeyM:
+					if vc, ok := p.cfg.Clock.(volumeControl); ok {
+						v, muted := vc.Volume()
+						switch k {
+						case window.Key9:
+							v = max(0, v-0.02)
+						case window.Key0:
+							v = min(1, v+0.02)
+						default:
+							muted = !muted
+						}
+						clockErr(vc.SetVolume(v, muted))
+						p.logf("volume: %.0f%%%s", v*100, map[bool]string{true: " (muted)"}[muted])
+					}
 				}
 			}
 			if paused && !step {
@@ -375,9 +429,18 @@ func (p *Player) loop(dec decoding) error {
 				seek <- 0
 				gen++
 				clockStart = time.Time{}
+				if clock != nil {
+					clockErr(clock.Pause(true))
+					clockErr(clock.Seek(0))
+					fresh = true
+				}
 				continue
 			}
 			if errors.Is(d.err, io.EOF) { // the end: stop, as mpv and ffplay -autoexit do
+				if clock != nil && !paused && p.stats.FramesPresented > 0 {
+					// The last frame stays its duration, and the sound under it is heard.
+					waitClock(clock, lastPTS+frameDur, time.Second)
+				}
 				return p.finish(decodeTime)
 			}
 			return d.err
@@ -388,7 +451,18 @@ func (p *Player) loop(dec decoding) error {
 			p.stats.FramesDamaged++
 		}
 		step = false
-		if !p.cfg.Untimed && !paused {
+		if clock != nil && !paused && !fresh {
+			// The audio clock is the master: a frame whose time the sound has passed by more than a frame
+			// is dropped; otherwise it waits for the sound to reach it. (A fresh frame, the first since
+			// the start or a seek, is shown at once: the clock is held until then.)
+			if pos, ok := clock.Position(); ok && pos-d.f.PTS > frameDur {
+				p.stats.FramesDropped++
+				lastPTS = d.f.PTS
+				d.f.release()
+				continue
+			}
+			waitClock(clock, d.f.PTS, 3*time.Second)
+		} else if clock == nil && !p.cfg.Untimed && !paused {
 			now := time.Now()
 			if clockStart.IsZero() {
 				clockStart, ptsStart = now, d.f.PTS
@@ -407,6 +481,15 @@ func (p *Player) loop(dec decoding) error {
 			d.f.release()
 			return err
 		}
+		if clock != nil && !paused {
+			if fresh {
+				clockErr(clock.Pause(false)) // the sound starts under the first picture
+			}
+			if pos, ok := clock.Position(); ok {
+				p.offs.add(d.f.PTS - pos)
+			}
+		}
+		fresh = false
 		if p.last != nil && p.last != d.f {
 			p.last.release()
 		}
@@ -499,6 +582,9 @@ func (p *Player) finish(decodeTime time.Duration) error {
 	}
 	s := &p.stats
 	s.WallS = time.Since(p.start).Seconds()
+	if p.cfg.Clock != nil && !p.cfg.Untimed {
+		s.Audio, s.AVOffsetMs = p.audioStats(), p.offs.stats()
+	}
 	if s.WallS > 0 {
 		s.FPS = float64(s.FramesPresented) / s.WallS
 	}

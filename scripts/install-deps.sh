@@ -23,6 +23,7 @@ PKGS=(
   nasm meson ninja-build xz-utils zlib1g-dev
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev
   xvfb xauth x11-apps
+  pulseaudio pulseaudio-utils
 )
 # lavapipe with Y'CbCr conversion support: bookworm's 22.3 has none, backports' 25.x has it.
 BACKPORTS_MIN_MESA=25

@@ -48,6 +48,14 @@
 // holds around its own vkQueueSubmit and vkQueuePresentKHR, or lend a queue of its own (another
 // queue of the same family). Done may be called from any goroutine.
 //
+// # Sound
+//
+// The engine plays the sound itself: Options.Audio decodes the input's audio (swresample to
+// interleaved float32) and hands it to AudioOptions.Samples with each run's media time, on Acquire's
+// clock, for the engine's own mixer. The engine's audio is then the master clock: pass its playback
+// position (samples handed to the device less the device's latency) to Acquire, or set Options.Clock
+// and call AcquireClock. The standalone player does the same with PulseAudio (package audio).
+//
 // # Paths
 //
 // When the device's VkSamplerYcbcrConversion expresses the stream exactly (ycbcr.SamplerKey), the

@@ -163,6 +163,11 @@ func (t *Texture) decodeLoop() {
 		}
 		if first < 0 {
 			first = f.PTS
+			if n == 0 {
+				t.mu.Lock()
+				t.firstPTS = first
+				t.mu.Unlock()
+			}
 		}
 		pts := base + time.Duration((f.PTS-first)*float64(time.Second))
 		if pts <= last { // timestamps must grow for Acquire's choice; broken ones are carried on

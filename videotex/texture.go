@@ -74,6 +74,11 @@ type Options struct {
 	Decode decode.Options
 	// OpenTimeout bounds how long Open waits for the first picture; 0 means 10 s.
 	OpenTimeout time.Duration
+	// Audio, if set, decodes the input's audio too and hands it to the engine (see AudioOptions).
+	Audio *AudioOptions
+	// Clock, if set, is the engine's clock for AcquireClock: its audio's playback position when it
+	// plays the audio itself.
+	Clock func() time.Duration
 
 	beforeNext func() // test hook: called before each decode
 }
@@ -93,6 +98,11 @@ type Texture struct {
 	opts Options
 	dec  *decode.Decoder
 	info decode.Info
+
+	audio     *decode.AudioDecoder // with Options.Audio and an input with audio
+	audioQuit chan struct{}
+	audioDone chan struct{}
+	firstPTS  float64 // the first picture's PTS: media time 0
 
 	cache   *ycbcr.Cache
 	shader  *ycbcr.ShaderPath // made on first need, by the decoder goroutine
@@ -163,10 +173,24 @@ func open(ed EngineDevice, url string, opts Options) (*Texture, error) {
 		t.destroy()
 		return nil, err
 	}
+	if opts.Audio != nil {
+		if err := t.openAudio(url); err != nil {
+			close(t.decoded)
+			t.destroy()
+			return nil, fmt.Errorf("audio: %w", err)
+		}
+	}
 	go t.decodeLoop()
 	if err := t.WaitReady(opts.OpenTimeout); err != nil {
 		t.Close()
 		return nil, fmt.Errorf("first picture: %w", err)
+	}
+	if t.audio != nil {
+		t.mu.Lock()
+		first := t.firstPTS
+		t.mu.Unlock()
+		t.audioQuit = make(chan struct{})
+		go t.audioLoop(first)
 	}
 	return t, nil
 }
@@ -308,6 +332,12 @@ func (t *Texture) Close() error {
 	t.mu.Unlock()
 	t.dec.Interrupt() // a stalled network read returns at once
 	<-t.decoded
+	if t.audioQuit != nil {
+		// The audio goroutine ends at its next chunk: AudioOptions.Samples must return by then.
+		close(t.audioQuit)
+		t.audio.Interrupt()
+		<-t.audioDone
+	}
 	return t.destroy()
 }
 
@@ -344,6 +374,9 @@ func (t *Texture) destroy() error {
 	}
 	if t.dec != nil {
 		t.dec.Close()
+	}
+	if t.audio != nil {
+		t.audio.Close()
 	}
 	t.dev.Release()
 	return err

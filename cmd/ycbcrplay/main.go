@@ -51,6 +51,9 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             metadata, GPU and decode ms per frame, process CPU time, peak RSS)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
   -loop N|inf               play the input N times in all (default 1), or until quit
+  -aid N                    play the N-th audio stream (from 1; default: FFmpeg's best one)
+  -no-audio                 play no sound
+  -volume N                 sound volume in percent, 0 to 100 (default 100)
   -matrix NAME -range tv|pc -chroma-loc NAME   override the stream's metadata (FFmpeg's names:
                             bt709, smpte170m, bt470bg, bt2020nc, smpte240m, ...; left, center,
                             topleft, top, bottomleft, bottom)
@@ -59,8 +62,12 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
                             damaged input gets one summary notice
 
+Sound plays through PulseAudio in a window, timed (not -headless, not -untimed), and is then the
+master clock: each picture is shown when the sound reaches its time. -stats adds "audio" (codec,
+rate, channels, measured device latency) and "av_offset_ms" (video − audio at each presented frame).
+
 Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s, . step, p switch path, c compare, i info,
-f fullscreen, q/Esc quit.
+f fullscreen, 9/0 volume down/up, m mute, q/Esc quit.
 `
 
 func main() {
@@ -78,6 +85,8 @@ type options struct {
 	help, list, stats bool
 	ffmpegLog         bool   // -v: FFmpeg's own log on stderr
 	threads           int    // decoder threads; 0: half the cores
+	aid, volume       int    // -aid (0: the best stream), -volume in percent
+	noAudio           bool   // -no-audio
 	url, name         string // url "" means the bundled default clip; name is for titles and messages
 	cfg               player.Config
 }
@@ -109,6 +118,9 @@ func parseArgs(args []string) (options, error) {
 	fs.IntVar(&o.threads, "threads", 0, "")
 	loop := fs.String("loop", "1", "")
 	fs.BoolVar(&o.ffmpegLog, "v", false, "")
+	fs.IntVar(&o.aid, "aid", 0, "")
+	fs.BoolVar(&o.noAudio, "no-audio", false, "")
+	fs.IntVar(&o.volume, "volume", 100, "")
 	// Flags may come before or after FILE, as with most players.
 	var inputs []string
 	for {
@@ -158,6 +170,12 @@ func parseArgs(args []string) (options, error) {
 	}
 	if o.threads < 0 {
 		return o, fmt.Errorf("bad -threads %d: must be ≥ 0", o.threads)
+	}
+	if o.aid < 0 {
+		return o, fmt.Errorf("bad -aid %d: an audio stream number from 1", o.aid)
+	}
+	if o.volume < 0 || o.volume > 100 {
+		return o, fmt.Errorf("bad -volume %d: 0 to 100", o.volume)
 	}
 	if *loop == "inf" {
 		cfg.Loop = -1
@@ -261,6 +279,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		shown = len(all)
 	}
 	notices()
+	o.name = name
+	if !o.noAudio && !cfg.Untimed && !cfg.Headless {
+		if snd := openSound(url, d.Info(), o, stderr); snd != nil {
+			defer snd.close()
+			cfg.Clock, cfg.AudioInfo = snd.out, snd.info()
+		}
+	}
 	st, err := player.Play(&decoderSource{d: d, name: name}, cfg)
 	notices()
 	if ds := d.Stats(); ds.Damaged+ds.Skipped+ds.ReadErrors > 0 {

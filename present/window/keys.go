@@ -16,5 +16,8 @@ const (
 	KeyC
 	KeyI
 	KeyF
+	Key9    // volume down
+	Key0    // volume up
+	KeyM    // mute
 	KeyQuit // q or Esc
 )

@@ -28,6 +28,7 @@ type Window struct {
 func New(vk.Instance, string, int, int) (*Window, error) { return nil, errNoWindow }
 
 func (w *Window) Poll() []Key               { return []Key{KeyQuit} }
+func (w *Window) Press(Key)                 {}
 func (w *Window) Resized() bool             { return false }
 func (w *Window) Size() (int, int)          { return 0, 0 }
 func (w *Window) Pos() (int, int)           { return 0, 0 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 	vk "github.com/vulkan-go/vulkan"
@@ -51,7 +52,7 @@ func Terminate() {
 var keyMap = map[glfw.Key]Key{
 	glfw.KeySpace: KeySpace, glfw.KeyLeft: KeyLeft, glfw.KeyRight: KeyRight, glfw.KeyUp: KeyUp,
 	glfw.KeyDown: KeyDown, glfw.KeyPeriod: KeyPeriod, glfw.KeyP: KeyP, glfw.KeyC: KeyC, glfw.KeyI: KeyI,
-	glfw.KeyF: KeyF, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyQuit,
+	glfw.KeyF: KeyF, glfw.Key9: Key9, glfw.Key0: Key0, glfw.KeyM: KeyM, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyQuit,
 }
 
 // Window is a resizable window with a Vulkan surface.
@@ -60,6 +61,7 @@ type Window struct {
 	Surface  vk.Surface
 	instance vk.Instance
 	keys     []Key
+	keysMu   sync.Mutex
 	resized  bool
 	// windowed position and size, restored when leaving fullscreen
 	wx, wy, ww, wh int
@@ -83,7 +85,7 @@ func New(instance vk.Instance, title string, width, height int) (*Window, error)
 	win.SetKeyCallback(func(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw.ModifierKey) {
 		if action == glfw.Press || action == glfw.Repeat {
 			if key, ok := keyMap[k]; ok {
-				w.keys = append(w.keys, key)
+				w.Press(key)
 			}
 		}
 	})
@@ -91,11 +93,20 @@ func New(instance vk.Instance, title string, width, height int) (*Window, error)
 	return w, nil
 }
 
+// Press queues k as if it had been pressed (tests drive the player with it). Safe from any goroutine.
+func (w *Window) Press(k Key) {
+	w.keysMu.Lock()
+	w.keys = append(w.keys, k)
+	w.keysMu.Unlock()
+}
+
 // Poll processes window events and returns the keys pressed since the last call.
 func (w *Window) Poll() []Key {
 	glfw.PollEvents()
+	w.keysMu.Lock()
 	keys := w.keys
 	w.keys = nil
+	w.keysMu.Unlock()
 	if w.win.ShouldClose() {
 		keys = append(keys, KeyQuit)
 	}
