@@ -4,7 +4,7 @@
 #   .gpu/decode.tar.xz    what decodes, built with -tags nowindow (FFmpeg linked in statically, no
 #                         GLFW: ldd lists libc and libm only): ycbcrplay, ycbcrcube, the same build's
 #                         ffmpeg, and the ycbcrplay and videotex test binaries (scripts/device/player.sh)
-#   .gpu/gpu.tar.xz       the rest: ycbcrcheck, ycbcrbench, ycbcrdemo, the planes, ycbcr and ycbcrcube
+#   .gpu/gpu.tar.xz       the rest: ycbcrcheck, ycbcrbench, ycbcrdemo, the planes, ycbcr, stream and ycbcrcube
 #                         test binaries (scripts/device/tests.sh, bench.sh, conformance.sh)
 #   .gpu/clips/           testsrc2 clips, H.264 and HEVC (8- and 10-bit), made with Debian's ffmpeg
 #   .gl/                  the Vulkan loader, the GL vendor-neutral libraries, the validation layer
@@ -16,13 +16,13 @@ eval "$(scripts/build-ffmpeg.sh --env)"
 out=.gpu/nowindow
 rm -rf "$out" && mkdir -p "$out"
 cp bin/nowindow/* "$out/"
-for pkg in ./videotex ./cmd/ycbcrplay ./cmd/ycbcrcube ./planes ./ycbcr; do
+for pkg in ./videotex ./cmd/ycbcrplay ./cmd/ycbcrcube ./planes ./ycbcr ./stream; do
 	go test -c -tags nowindow -ldflags=-s -o "$out/$(basename "$pkg").test" "$pkg"
 done
 # Two archives, so that a run carries only what it uses (xz -9: a third of the size).
 export XZ_OPT=-9
 (cd .gpu && tar -cJf decode.tar.xz nowindow/{ycbcrplay,ycbcrcube,ffmpeg,ycbcrplay.test,videotex.test} &&
-	tar -cJf gpu.tar.xz nowindow/{ycbcrcheck,ycbcrbench,ycbcrdemo,planes.test,ycbcr.test,ycbcrcube.test})
+	tar -cJf gpu.tar.xz nowindow/{ycbcrcheck,ycbcrbench,ycbcrdemo,planes.test,ycbcr.test,stream.test,ycbcrcube.test})
 rm -rf "$out"
 
 # Clips: testsrc2 at 60 fps, 300 frames at 1080p and 120 at 2160p (5 and 2 s): 18 MB in all, so that
