@@ -134,7 +134,10 @@ func StartServer(t testing.TB) *Server {
 	// own pacat shows the same; measured in docs/audio.md). Without them the monitor holds exactly
 	// what the sink rendered, silence included.
 	sink := fmt.Sprintf("module-null-sink sink_name=%s rate=%d format=float32le channels=%d norewinds=1", SinkName, Rate, Channels)
-	cmd := exec.Command("pulseaudio", "-D", "-n", "--exit-idle-time=-1", "--log-target=file:"+filepath.Join(dir, "log"),
+	// --high-priority/--realtime: as a desktop's server runs (nice -11, SCHED_RR where allowed), so
+	// that a loaded test machine does not starve the sink and put gaps into the recording.
+	cmd := exec.Command("pulseaudio", "-D", "-n", "--exit-idle-time=-1", "--high-priority=yes", "--realtime=yes",
+		"--log-target=file:"+filepath.Join(dir, "log"),
 		"--load="+sink, "--load=module-native-protocol-unix")
 	cmd.Env = append(os.Environ(), s.Env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
