@@ -238,7 +238,7 @@ type Binding struct {
 	set    vk.DescriptorSet
 	pool   vk.DescriptorPool
 	pipes  *pipelines
-	spec   [6]int32 // specialization constants of the shader path's pipeline
+	spec   Spec // specialization constants of the shader path's pipeline
 	push   []byte
 	dev    *gpu.Device
 	Reason string // which path and why, for info displays
