@@ -47,6 +47,9 @@ func SamplerKey(dev *gpu.Device, pf *formats.PixelFormat, p Params) (Key, error)
 		return Key{}, fmt.Errorf("%s: %s", pf.Name, pf.NoSamplerReason)
 	}
 	k := Key{Format: pf.VkFormat, SwapCbCr: pf.SwapCbCr, ChromaFilter: vk.FilterLinear}
+	if k := p.Transfer.Kind(); p.Transfer != 0 && p.Tone != ToneOff && (k == formats.TransferPQ || k == formats.TransferHLG) {
+		return Key{}, fmt.Errorf("transfer %s: tone mapping to SDR (-tonemap %s) runs in the shader path's colour stage", p.Transfer, p.Tone)
+	}
 	var err error
 	if p.YCbCrIdentity {
 		k.Model = formats.ModelYCbCrIdentity
