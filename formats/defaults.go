@@ -12,11 +12,14 @@ type Color struct {
 	ChromaLocation ChromaLocation
 	Primaries      Primaries
 	Transfer       Transfer
+	// HDR is the static HDR metadata (mastering display, content light level) the frame carries as
+	// side data; zero when it carries none. Resolve leaves it as it is.
+	HDR HDRMetadata
 }
 
 // UnspecifiedColor returns a Color with every field unspecified.
 func UnspecifiedColor() Color {
-	return Color{MatrixUnspecified, RangeUnspecified, ChromaUnspecified, PrimariesUnspecified, TransferUnspecified}
+	return Color{Matrix: MatrixUnspecified, Range: RangeUnspecified, ChromaLocation: ChromaUnspecified, Primaries: PrimariesUnspecified, Transfer: TransferUnspecified}
 }
 
 func (c Color) String() string {

@@ -141,7 +141,7 @@ func FuzzResolve(f *testing.F) {
 	f.Add(-5, -1, -1, -1, -1, 1000, 7, -1, -1) // made-up layout, negative sizes
 	f.Add(math.MaxInt, math.MinInt, 99, 13, 19, 2, 3, math.MaxInt, math.MinInt)
 	f.Fuzz(func(t *testing.T, m, r, l, p, tr, layout, flags, w, h int) {
-		c := Color{Matrix(m), Range(r), ChromaLocation(l), Primaries(p), Transfer(tr)}
+		c := Color{Matrix: Matrix(m), Range: Range(r), ChromaLocation: ChromaLocation(l), Primaries: Primaries(p), Transfer: Transfer(tr)}
 		var pf *PixelFormat
 		switch {
 		case layout >= 0 && layout < len(all):

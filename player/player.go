@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,10 +41,12 @@ type Config struct {
 	Matrix         *formats.Matrix
 	Range          *formats.Range
 	ChromaLocation *formats.ChromaLocation
-	Device         int
-	Validate       bool
-	Screenshot     string // PNG of the last presented frame at exit
-	Log            io.Writer
+	// Tone is how PQ and HLG streams reach the SDR target (-tonemap; the zero value is BT.2390).
+	Tone       ycbcr.ToneCurve
+	Device     int
+	Validate   bool
+	Screenshot string // PNG of the last presented frame at exit
+	Log        io.Writer
 	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
 	OnFrame func(p *Player, n int)
 	// Clock, when set and not Untimed, is the master clock (the audio being played): each frame is
@@ -56,28 +59,34 @@ type Config struct {
 
 // Stats is what -stats prints.
 type Stats struct {
-	FramesDecoded          int     `json:"frames_decoded"`
-	FramesPresented        int     `json:"frames_presented"`
-	FramesDropped          int     `json:"frames_dropped"`
-	FramesDamaged          int     `json:"frames_damaged"`
-	WallS                  float64 `json:"wall_s"`
-	FPS                    float64 `json:"fps"`
-	Path                   string  `json:"path"`
-	PathReason             string  `json:"path_reason"`
-	Conversion             string  `json:"conversion"`
-	ConversionReason       string  `json:"conversion_reason"`
-	Upload                 string  `json:"upload"`
-	UploadReason           string  `json:"upload_reason"`
-	CPUBytesCopiedPerFrame int     `json:"cpu_bytes_copied_per_frame"`
-	GPUMsPerFrame          float64 `json:"gpu_ms_per_frame"`
-	DecodeMsPerFrame       float64 `json:"decode_ms_per_frame"`
-	FirstFrameMs           float64 `json:"first_frame_ms"`
-	PixelFormat            string  `json:"pixel_format"`
-	VkFormat               string  `json:"vk_format"`
-	Matrix                 string  `json:"matrix"`
-	Range                  string  `json:"range"`
-	ChromaLocation         string  `json:"chroma_location"`
-	Device                 string  `json:"device"`
+	FramesDecoded          int      `json:"frames_decoded"`
+	FramesPresented        int      `json:"frames_presented"`
+	FramesDropped          int      `json:"frames_dropped"`
+	FramesDamaged          int      `json:"frames_damaged"`
+	WallS                  float64  `json:"wall_s"`
+	FPS                    float64  `json:"fps"`
+	Path                   string   `json:"path"`
+	PathReason             string   `json:"path_reason"`
+	Conversion             string   `json:"conversion"`
+	ConversionReason       string   `json:"conversion_reason"`
+	Upload                 string   `json:"upload"`
+	UploadReason           string   `json:"upload_reason"`
+	CPUBytesCopiedPerFrame int      `json:"cpu_bytes_copied_per_frame"`
+	GPUMsPerFrame          float64  `json:"gpu_ms_per_frame"`
+	DecodeMsPerFrame       float64  `json:"decode_ms_per_frame"`
+	FirstFrameMs           float64  `json:"first_frame_ms"`
+	PixelFormat            string   `json:"pixel_format"`
+	VkFormat               string   `json:"vk_format"`
+	Matrix                 string   `json:"matrix"`
+	Range                  string   `json:"range"`
+	ChromaLocation         string   `json:"chroma_location"`
+	Transfer               string   `json:"transfer"`
+	Primaries              string   `json:"primaries"`
+	HDRMetadata            string   `json:"hdr_metadata"`
+	ToneMap                string   `json:"tonemap"`
+	ColourStage            string   `json:"colour_stage"` // what the shader path applied beyond range and matrix
+	Notices                []string `json:"notices,omitempty"`
+	Device                 string   `json:"device"`
 	// With a Clock: the sound, and how far the picture was from it (video − audio) when presented.
 	Audio      *AudioStats  `json:"audio,omitempty"`
 	AVOffsetMs *OffsetStats `json:"av_offset_ms,omitempty"`
@@ -216,7 +225,13 @@ func (p *Player) params(c formats.Color) ycbcr.Params {
 	if p.cfg.ChromaLocation != nil {
 		c.ChromaLocation = *p.cfg.ChromaLocation
 	}
-	return ycbcr.FromColor(c)
+	if n := ycbcr.TransferNotice(c.Transfer); n != "" && !slices.Contains(p.stats.Notices, n) {
+		p.stats.Notices = append(p.stats.Notices, n) // once per transfer, not per frame
+		p.logf("notice: %s", n)
+	}
+	prm := ycbcr.FromColor(c)
+	prm.Tone = p.cfg.Tone
+	return prm
 }
 
 // decoded is one item of the decode queue.
@@ -609,6 +624,14 @@ func (p *Player) finish(decodeTime time.Duration) error {
 			s.VkFormat = strings.Join(parts, "+")
 		}
 		s.Matrix, s.Range, s.ChromaLocation = r.params.Matrix.String(), r.params.Range.String(), r.params.ChromaLocation.String()
+		s.Transfer, s.Primaries, s.HDRMetadata = r.params.Transfer.String(), r.params.Primaries.String(), r.params.HDR.String()
+		s.ToneMap = "none (SDR)"
+		if k := r.params.Transfer.Kind(); k == formats.TransferPQ || k == formats.TransferHLG {
+			s.ToneMap = r.params.Tone.String()
+		}
+		if r.Path == formats.PathShader {
+			s.ColourStage = r.params.Applied(r.format)
+		}
 		s.CPUBytesCopiedPerFrame = r.Loaded.CPUBytes
 	}
 	return nil

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
 // Shader path as a compute shader: shader.frag's conversion, one invocation per output pixel, written
 // to a storage image (see sampler.comp for why). Keep the two in step: the test compares them.
 layout(local_size_x = 16, local_size_y = 8) in;
@@ -11,6 +12,7 @@ layout(push_constant) uniform Params {
     vec4 scale;            // xyz: code scale × range scale for Y, Cb, Cr; w: luma u scale (crop)
     vec4 offset;           // xyz: range offsets for Y, Cb, Cr; w: luma v scale (crop)
     vec4 chroma;           // chroma coordinate = uv · chroma.xy + chroma.zw (siting and subsampling)
+    vec4 tone0, tone1;     // tone stage (colour.glsl)
 } p;
 // Where Y, Cb and Cr are read (texture index, component): the layout's, fixed per pipeline so the
 // compiler drops the selection (dynamic selection cost llvmpipe a quarter of its time).
@@ -20,6 +22,7 @@ layout(constant_id = 2) const int CB_TEX = 1;
 layout(constant_id = 3) const int CB_COMP = 0;
 layout(constant_id = 4) const int CR_TEX = 2;
 layout(constant_id = 5) const int CR_COMP = 0;
+#include "colour.glsl"
 
 vec4 gather(int t, int c, vec2 at) {
     // textureGather's component must be a constant expression: one call per component.
@@ -59,5 +62,5 @@ void main() {
                     fetch(CB_TEX, CB_COMP, chromaUV),
                     fetch(CR_TEX, CR_COMP, chromaUV));
     ycc = ycc * p.scale.xyz + p.offset.xyz;
-    imageStore(target, at, vec4(dot(p.row0.xyz, ycc), dot(p.row1.xyz, ycc), dot(p.row2.xyz, ycc), 1.0));
+    imageStore(target, at, vec4(toneStage(colourMatrix(ycc, p.row0.xyz, p.row1.xyz, p.row2.xyz), p.tone0, p.tone1), 1.0));
 }

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
 // Shader path: one plain texture per plane (or per view of a packed plane); the same steps as the
 // Y′CbCr sampler, in the order Vulkan defines: chroma reconstruction (bilinear at a sited coordinate),
 // range expansion, matrix. The host fills every number from the pixel-format table and the metadata.
@@ -10,6 +11,7 @@ layout(push_constant) uniform Params {
     vec4 scale;            // xyz: code scale × range scale for Y, Cb, Cr; w: luma u scale (crop)
     vec4 offset;           // xyz: range offsets for Y, Cb, Cr; w: luma v scale (crop)
     vec4 chroma;           // chroma coordinate = uv · chroma.xy + chroma.zw (siting and subsampling)
+    vec4 tone0, tone1;     // tone stage (colour.glsl)
 } p;
 // Where Y, Cb and Cr are read (texture index, component): the layout's, fixed per pipeline so the
 // compiler drops the selection (dynamic selection cost llvmpipe a quarter of its time).
@@ -19,6 +21,7 @@ layout(constant_id = 2) const int CB_TEX = 1;
 layout(constant_id = 3) const int CB_COMP = 0;
 layout(constant_id = 4) const int CR_TEX = 2;
 layout(constant_id = 5) const int CR_COMP = 0;
+#include "colour.glsl"
 layout(location = 0) in vec2 uv;
 layout(location = 0) out vec4 color;
 
@@ -54,5 +57,5 @@ void main() {
                     fetch(CB_TEX, CB_COMP, chromaUV),
                     fetch(CR_TEX, CR_COMP, chromaUV));
     ycc = ycc * p.scale.xyz + p.offset.xyz;
-    color = vec4(dot(p.row0.xyz, ycc), dot(p.row1.xyz, ycc), dot(p.row2.xyz, ycc), 1.0);
+    color = vec4(toneStage(colourMatrix(ycc, p.row0.xyz, p.row1.xyz, p.row2.xyz), p.tone0, p.tone1), 1.0);
 }

@@ -20,11 +20,11 @@ var SamplerFrag []byte
 var ShaderFrag []byte
 
 // ShaderParamsSize is the size in bytes of shader.frag's push-constant block.
-const ShaderParamsSize = 96
+const ShaderParamsSize = 128
 
 // ShaderSpecConstants is the number of shader.frag's specialization constants (constant_id 0..5:
-// texture and component of Y, Cb and Cr).
-const ShaderSpecConstants = 6
+// texture and component of Y, Cb and Cr; 6..24: the colour stage of colour.glsl).
+const ShaderSpecConstants = 25
 
 // SamplerParamsSize is the size in bytes of sampler.frag's push-constant block.
 const SamplerParamsSize = 8

@@ -29,7 +29,7 @@ type conversion struct {
 	path    formats.Path
 	reason  string
 	cv      *ycbcr.Conversion // sampler path
-	spec    [6]int32          // shader path: its pipeline's specialization constants
+	spec    ycbcr.Spec        // shader path: its pipeline's specialization constants
 	sampler vk.Sampler        // the immutable sampler the engine puts in its layout
 	count   uint32            // combinedImageSamplerDescriptorCount
 	gen     uint64

@@ -47,6 +47,9 @@ func (p Params) Buffer(pf *formats.PixelFormat, width, height int, bgra bool) (B
 	if err != nil {
 		return spec, nil, err
 	}
+	if c.Colour.System == formats.SystemCL || c.Colour.System == formats.SystemYCgCoR || c.Colour.Tone != 0 {
+		return spec, nil, fmt.Errorf("ycbcr: buffer path: %s: the colour stage (shaders/colour.glsl) is not in buffer.comp; use the shader path", c.Colour.Applied)
+	}
 	if pf.ContainerBits != 8 && pf.ContainerBits != 16 {
 		return spec, nil, fmt.Errorf("ycbcr: buffer path: %d-bit containers", pf.ContainerBits)
 	}

@@ -27,12 +27,12 @@ type computeKit struct {
 	module    []byte
 	nspec     int
 	storage   uint32 // binding of the storage image
-	byKey     map[[6]int32]vk.Pipeline
+	byKey     map[Spec]vk.Pipeline
 }
 
 func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampledPerSet uint32,
 	module []byte, pushBytes uint32, nspec int) (*computeKit, error) {
-	k := &computeKit{module: module, nspec: nspec, storage: uint32(len(sampled)), byKey: map[[6]int32]vk.Pipeline{}}
+	k := &computeKit{module: module, nspec: nspec, storage: uint32(len(sampled)), byKey: map[Spec]vk.Pipeline{}}
 	bindings := append(append([]vk.DescriptorSetLayoutBinding{}, sampled...), vk.DescriptorSetLayoutBinding{
 		Binding: k.storage, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1,
 		StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit)})
@@ -68,7 +68,7 @@ func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampl
 	return k, nil
 }
 
-func (k *computeKit) pipeline(dev vk.Device, spec [6]int32) (vk.Pipeline, error) {
+func (k *computeKit) pipeline(dev vk.Device, spec Spec) (vk.Pipeline, error) {
 	if p, ok := k.byKey[spec]; ok {
 		return p, nil
 	}
@@ -105,7 +105,7 @@ func (k *computeKit) destroy(dev vk.Device) {
 type ComputeBinding struct {
 	set   vk.DescriptorSet
 	kit   *computeKit
-	spec  [6]int32
+	spec  Spec
 	push  []byte
 	views []vk.ImageView // owned views (the sampler path's view with the conversion)
 	dev   *gpu.Device

@@ -47,6 +47,9 @@ func SamplerKey(dev *gpu.Device, pf *formats.PixelFormat, p Params) (Key, error)
 		return Key{}, fmt.Errorf("%s: %s", pf.Name, pf.NoSamplerReason)
 	}
 	k := Key{Format: pf.VkFormat, SwapCbCr: pf.SwapCbCr, ChromaFilter: vk.FilterLinear}
+	if k := p.Transfer.Kind(); p.Transfer != 0 && p.Tone != ToneOff && (k == formats.TransferPQ || k == formats.TransferHLG) {
+		return Key{}, fmt.Errorf("transfer %s: tone mapping to SDR (-tonemap %s) runs in the shader path's colour stage", p.Transfer, p.Tone)
+	}
 	var err error
 	if p.YCbCrIdentity {
 		k.Model = formats.ModelYCbCrIdentity
@@ -238,7 +241,7 @@ type Binding struct {
 	set    vk.DescriptorSet
 	pool   vk.DescriptorPool
 	pipes  *pipelines
-	spec   [6]int32 // specialization constants of the shader path's pipeline
+	spec   Spec // specialization constants of the shader path's pipeline
 	push   []byte
 	dev    *gpu.Device
 	Reason string // which path and why, for info displays

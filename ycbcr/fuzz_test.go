@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
 // FuzzShaderConstants: Params.Shader never panics; for metadata formats.Resolve would return (valid
@@ -66,7 +67,7 @@ func FuzzShaderConstants(f *testing.F) {
 				t.Fatalf("%s: channel %d reads texture %d component %d", pf.Name, ch, c.SrcTex[ch], c.SrcComp[ch])
 			}
 		}
-		if len(c.Bytes()) != 96 {
+		if len(c.Bytes()) != shaders.ShaderParamsSize {
 			t.Fatalf("push-constant block is %d bytes", len(c.Bytes()))
 		}
 	})

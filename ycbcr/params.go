@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
 // Params is what a conversion does, in the domain's words: the matrix, the range and where the chroma
@@ -15,6 +16,13 @@ type Params struct {
 	YCbCrIdentity  bool           // Vulkan's YCBCR_IDENTITY: range expansion only, output (Cr, Y′, Cb)
 	Range          formats.Range
 	ChromaLocation formats.ChromaLocation
+	// Transfer, Primaries and HDR matter only for PQ and HLG streams, which the shader path
+	// tone-maps to SDR BT.709 (docs/ycbcr-math.md §13–§14) unless Tone is ToneOff. The zero values
+	// (reserved transfer 0) mean "not HDR": the picture is shown as R′G′B′, as before.
+	Transfer  formats.Transfer
+	Primaries formats.Primaries
+	HDR       formats.HDRMetadata
+	Tone      ToneCurve
 }
 
 func (p Params) String() string {
@@ -22,36 +30,66 @@ func (p Params) String() string {
 	if p.YCbCrIdentity {
 		m = "ycbcr-identity"
 	}
-	return fmt.Sprintf("%s/%s/%s", m, p.Range, p.ChromaLocation)
+	s := fmt.Sprintf("%s/%s/%s", m, p.Range, p.ChromaLocation)
+	if k := p.Transfer.Kind(); p.Transfer != 0 && (k == formats.TransferPQ || k == formats.TransferHLG) {
+		s += fmt.Sprintf("/%s/%s/tonemap=%s", p.Transfer, p.Primaries, p.Tone)
+	}
+	return s
 }
 
-// FromColor takes resolved colour metadata (formats.Resolve) as conversion parameters.
+// FromColor takes resolved colour metadata (formats.Resolve) as conversion parameters, with the
+// default tone curve.
 func FromColor(c formats.Color) Params {
-	return Params{Matrix: c.Matrix, Range: c.Range, ChromaLocation: c.ChromaLocation}
+	return Params{Matrix: c.Matrix, Range: c.Range, ChromaLocation: c.ChromaLocation,
+		Transfer: c.Transfer, Primaries: c.Primaries, HDR: c.HDR}
 }
 
 // ShaderConstants is the shader path's parameters: the push-constant block of shaders/shader.frag
-// (96 bytes), and the texture and component each channel is read from, which are specialization
-// constants of its pipeline.
+// (shaders.ShaderParamsSize bytes), and its specialization constants: the texture and component
+// each channel is read from, and the colour stage (shaders/colour.glsl).
 type ShaderConstants struct {
 	Rows    [3][4]float32 // R′G′B′ = Rows · (Y′, Cb, Cr)
 	Scale   [4]float32    // xyz: per-channel scale (UNORM → code/(2^n−1) → range expansion); w: luma u crop
 	Offset  [4]float32    // xyz: range-expansion offsets; w: luma v crop
 	Chroma  [4]float32    // chroma uv = uv·xy + zw
+	Tone    [2][4]float32 // tone mapping (colour.glsl): see toneConstants
 	SrcTex  [4]int32
 	SrcComp [4]int32
+	Colour  ColourStage
 }
+
+// ColourStage is the colour stage's specialization constants (shaders/colour.glsl), decided by the
+// matrix's form, the transfer and the primaries (formats.Matrix.Form, formats.Transfer.Kind,
+// formats.GamutMatrix).
+type ColourStage struct {
+	System formats.System // SystemCL selects the constant-luminance decoding; the others use Rows
+	Tone   int            // 0: none; 1: PQ; 2: HLG (toned to SDR)
+	Curve  int            // 0: clip; 1: BT.2390 EETF
+	// Kr, Kb: the linear-light luminance weights (constant luminance, HLG's OOTF).
+	Kr, Kb float64
+	// CL's Table 4 divisors: Cb negative, positive, Cr negative, positive.
+	CL [4]float64
+	// Gamut: linear source R, G, B → linear BT.709 R, G, B.
+	Gamut [3][3]float64
+	// YCgCoRMax (SystemYCgCoR): 2^m − 1 of the m-bit R′G′B′ the lifting was applied to.
+	YCgCoRMax float64
+	// Applied names what the stage does, for -stats and logs ("" when only the matrix runs).
+	Applied string
+}
+
+// Spec is the shader path's specialization-constant data (shaders.ShaderSpecConstants words).
+type Spec [shaders.ShaderSpecConstants]int32
 
 // Bytes is the push-constant block as the shader reads it (std430 layout, little endian).
 func (c *ShaderConstants) Bytes() []byte {
-	out := make([]byte, 0, 96)
+	out := make([]byte, 0, shaders.ShaderParamsSize)
 	f := func(v float32) { out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v)) }
 	for _, r := range c.Rows {
 		for _, v := range r {
 			f(v)
 		}
 	}
-	for _, v := range [][4]float32{c.Scale, c.Offset, c.Chroma} {
+	for _, v := range [][4]float32{c.Scale, c.Offset, c.Chroma, c.Tone[0], c.Tone[1]} {
 		for _, x := range v {
 			f(x)
 		}
@@ -59,9 +97,24 @@ func (c *ShaderConstants) Bytes() []byte {
 	return out
 }
 
-// Spec is the specialization-constant data: Y texture, Y component, Cb texture, ... (int32 each).
-func (c *ShaderConstants) Spec() [6]int32 {
-	return [6]int32{c.SrcTex[0], c.SrcComp[0], c.SrcTex[1], c.SrcComp[1], c.SrcTex[2], c.SrcComp[2]}
+// Spec is the specialization-constant data: Y texture, Y component, Cb texture, ... (int32 each),
+// then the colour stage (floats as their bits), in shaders/colour.glsl's constant_id order.
+func (c *ShaderConstants) Spec() Spec {
+	s := Spec{c.SrcTex[0], c.SrcComp[0], c.SrcTex[1], c.SrcComp[1], c.SrcTex[2], c.SrcComp[2]}
+	cs := c.Colour
+	fb := func(v float64) int32 { return int32(math.Float32bits(float32(v))) }
+	s[6], s[7], s[8] = int32(cs.System), int32(cs.Tone), int32(cs.Curve)
+	s[9], s[10] = fb(cs.Kr), fb(cs.Kb)
+	for i, v := range cs.CL {
+		s[11+i] = fb(v)
+	}
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			s[15+3*i+j] = fb(cs.Gamut[i][j])
+		}
+	}
+	s[24] = fb(cs.YCgCoRMax)
+	return s
 }
 
 // rangeExpansion returns, for n-bit codes normalised to code/(2^n−1), the scale and offset that give
@@ -88,6 +141,13 @@ func matrixRows(kr, kb float64) [3][3]float64 {
 	}
 }
 
+// ycgcoRows gives R′G′B′ from (Y, Cg, Co) (H.273 MatrixCoefficients 8: R = Y − Cg + Co,
+// G = Y + Cg, B = Y − Cg − Co), with the chroma scaled by k (½ for YCgCo-R, whose Cg and Co are
+// twice YCgCo's).
+func ycgcoRows(k float64) [3][3]float64 {
+	return [3][3]float64{{1, -k, k}, {1, k, 0}, {1, -k, -k}}
+}
+
 // chromaAxis maps a luma-normalised coordinate s to the chroma texture's: chroma sample 0 sits at
 // luma position pos, so u_c = (s·size − 0.5 − pos)/2^log2 + 0.5 in chroma texels
 // (docs/ycbcr-math.md §4.2), divided by the chroma size, which is ⌈size/2^log2⌉ also for odd sizes.
@@ -112,8 +172,10 @@ func (p Params) shader(pf *formats.PixelFormat, width, height int, ss float64) (
 		return nil, fmt.Errorf("ycbcr: picture size %dx%d: must be positive", width, height)
 	}
 	c := &ShaderConstants{}
+	c.Colour.Gamut = [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	var rows [3][3]float64
 	expand := true
+	ys, yo, cs, co := 1.0, 0.0, 1.0, 0.0
 	switch {
 	case p.YCbCrIdentity:
 		rows = [3][3]float64{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
@@ -122,18 +184,40 @@ func (p Params) shader(pf *formats.PixelFormat, width, height int, ss float64) (
 		rows = [3][3]float64{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
 		expand = false
 	default:
-		kr, kb, ok := p.Matrix.Coefficients()
-		if !ok {
-			return nil, fmt.Errorf("ycbcr: matrix %s has no Kr/Kb form the shader path implements", p.Matrix)
+		form, err := p.Matrix.Form()
+		if err != nil {
+			return nil, fmt.Errorf("ycbcr: matrix %s: the shader path implements no such matrix: %w", p.Matrix, err)
 		}
-		rows = matrixRows(kr, kb)
+		switch form.System {
+		case formats.SystemKrKb:
+			rows = matrixRows(form.Kr, form.Kb)
+		case formats.SystemYCgCo:
+			rows = ycgcoRows(1)
+		case formats.SystemYCgCoR:
+			// H.273's lifting works on the codes themselves at any range: Y′ = Y/(2^m−1) and
+			// Cg, Co = (C − 2^(n−1))/(2^m−1) in R′G′B′ units, m = n − AddedBits (§11.2).
+			rows = ycgcoRows(0.5) // the buffer variant's approximation; the shader lifts exactly
+			expand = false
+			m := math.Exp2(float64(pf.Depth-form.AddedBits)) - 1
+			c.Colour.System, c.Colour.YCgCoRMax = formats.SystemYCgCoR, m
+			c.Colour.Applied = fmt.Sprintf("%s (H.273 integer lifting, %d-bit R′G′B′)", p.Matrix, pf.Depth-form.AddedBits)
+			max := math.Exp2(float64(pf.Depth)) - 1
+			ys, yo, cs, co = max/m, 0, max/m, -math.Exp2(float64(pf.Depth-1))/m
+		case formats.SystemCL:
+			rows = [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} // the shader decodes (Y′C, CBC, CRC) itself
+			c.Colour.System, c.Colour.Kr, c.Colour.Kb = formats.SystemCL, form.Kr, form.Kb
+			c.Colour.CL = [4]float64{form.CbNeg, form.CbPos, form.CrNeg, form.CrPos}
+			c.Colour.Applied = "BT.2020 constant luminance"
+		}
 	}
-	ys, yo, cs, co := 1.0, 0.0, 1.0, 0.0
 	if expand {
 		var err error
 		if ys, yo, cs, co, err = rangeExpansion(p.Range, pf.Depth); err != nil {
 			return nil, err
 		}
+	}
+	if err := p.toneStage(c); err != nil {
+		return nil, err
 	}
 	for i := range rows {
 		for j := range rows[i] {

@@ -52,7 +52,7 @@ type Target interface {
 // handles can be destroyed and reused). spec holds the specialization constants.
 type pipelineKey struct {
 	format vk.Format
-	spec   [6]int32
+	spec   Spec
 }
 
 // pipelines caches the pipelines of a layout and fragment shader by key.
@@ -63,7 +63,7 @@ type pipelines struct {
 	byKey  map[pipelineKey]vk.Pipeline
 }
 
-func (p *pipelines) get(dev vk.Device, t Target, spec [6]int32) (vk.Pipeline, error) {
+func (p *pipelines) get(dev vk.Device, t Target, spec Spec) (vk.Pipeline, error) {
 	rp, format := t.Pass()
 	k := pipelineKey{format, spec}
 	if pl, ok := p.byKey[k]; ok {

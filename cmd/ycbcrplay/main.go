@@ -25,6 +25,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 const usageText = `usage: ycbcrplay [flags] [FILE|URL]     no FILE: the bundled default clip
@@ -57,6 +58,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -matrix NAME -range tv|pc -chroma-loc NAME   override the stream's metadata (FFmpeg's names:
                             bt709, smpte170m, bt470bg, bt2020nc, smpte240m, ...; left, center,
                             topleft, top, bottomleft, bottom)
+  -tonemap bt2390|clip|off  PQ and HLG to SDR BT.709: BT.2390 EETF (default; uses the mastering and
+                            content light metadata), clip, or off (the HDR R′G′B′ as it is)
   -device N  -list-devices
   -validate                 Khronos validation layer on; any message is an error
   -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
@@ -117,6 +120,7 @@ func parseArgs(args []string) (options, error) {
 	validate := fs.Bool("validate", false, "")
 	fs.IntVar(&o.threads, "threads", 0, "")
 	loop := fs.String("loop", "1", "")
+	tone := fs.String("tonemap", "bt2390", "")
 	fs.BoolVar(&o.ffmpegLog, "v", false, "")
 	fs.IntVar(&o.aid, "aid", 0, "")
 	fs.BoolVar(&o.noAudio, "no-audio", false, "")
@@ -154,6 +158,9 @@ func parseArgs(args []string) (options, error) {
 		Validate: *validate, Screenshot: *shot}
 	var err error
 	if cfg.Path, err = formats.ParseChoice(*path); err != nil {
+		return o, err
+	}
+	if cfg.Tone, err = ycbcr.ParseToneCurve(*tone); err != nil {
 		return o, err
 	}
 	if cfg.Compare, err = player.ParseCompare(*compare); err != nil {

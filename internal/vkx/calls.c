@@ -39,8 +39,8 @@ VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPip
 
 VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
                                  VkShaderModule fs, const int32_t *spec, uint32_t nspec, VkPipeline *out) {
-	VkSpecializationMapEntry entries[16];
-	if (nspec > 16) return VK_ERROR_UNKNOWN;
+	VkSpecializationMapEntry entries[32];
+	if (nspec > 32) return VK_ERROR_UNKNOWN;
 	for (uint32_t i = 0; i < nspec; i++)
 		entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = 4 * i, .size = 4};
 	VkSpecializationInfo si = {.mapEntryCount = nspec, .pMapEntries = entries, .dataSize = 4 * nspec, .pData = spec};
@@ -101,8 +101,8 @@ void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint
 
 VkResult vkx_compute_pipeline(VkDevice d, VkPipelineLayout layout, VkShaderModule cs, const int32_t *spec,
                               uint32_t nspec, VkPipeline *out) {
-	VkSpecializationMapEntry entries[16];
-	if (nspec > 16) return VK_ERROR_UNKNOWN;
+	VkSpecializationMapEntry entries[32];
+	if (nspec > 32) return VK_ERROR_UNKNOWN;
 	for (uint32_t i = 0; i < nspec; i++)
 		entries[i] = (VkSpecializationMapEntry){.constantID = i, .offset = 4 * i, .size = 4};
 	VkSpecializationInfo si = {.mapEntryCount = nspec, .pMapEntries = entries, .dataSize = 4 * nspec, .pData = spec};

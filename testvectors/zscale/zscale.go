@@ -19,12 +19,27 @@ import (
 // matrixNames maps FFmpeg's matrix to zscale's matrixin values.
 var matrixNames = map[formats.Matrix]string{
 	formats.MatrixBT709: "709", formats.MatrixBT470BG: "470bg", formats.MatrixSMPTE170M: "170m",
-	formats.MatrixBT2020NCL: "2020_ncl",
+	formats.MatrixBT2020NCL: "2020_ncl", formats.MatrixYCgCo: "ycgco", formats.MatrixBT2020CL: "2020_cl",
+}
+
+// matrixExtra is what zimg needs besides matrixin for a matrix. Constant luminance is defined through
+// BT.2020's transfer, so zimg must be told it; its output is linear light, because zimg encodes R′G′B′
+// with BT.1886's inverse EOTF (γ 2.4), not with the OETF constant luminance is defined with: the
+// caller applies BT.2020's OETF. zimg also takes negative R′ and B′ (outside BT.2020 Table 4's
+// ranges) as 0 before linearizing.
+var matrixExtra = map[formats.Matrix]string{
+	formats.MatrixBT2020CL: ":transferin=2020_10:transfer=linear:primariesin=2020:primaries=2020",
 }
 
 // Convert runs `ffmpeg -vf zscale=...:filter=bilinear:range=full,format=gbrpf32le` on one planar
 // 8-bit frame (yuv420p, yuv422p, yuv444p and their j variants) and returns R′G′B′ per pixel.
 func Convert(f *formats.Frame, m formats.Matrix, r formats.Range, loc formats.ChromaLocation) ([][3]float64, error) {
+	return ConvertWith(f, m, r, loc, "")
+}
+
+// ConvertWith is Convert with more zscale options appended (":transferin=smpte2084:transfer=linear"
+// and the like).
+func ConvertWith(f *formats.Frame, m formats.Matrix, r formats.Range, loc formats.ChromaLocation, extra string) ([][3]float64, error) {
 	pf := f.Format
 	if pf.Depth != 8 || len(pf.Planes) != 3 {
 		return nil, fmt.Errorf("zscale: %s: only 8-bit three-plane layouts are wired up", pf.Name)
@@ -58,7 +73,7 @@ func Convert(f *formats.Frame, m formats.Matrix, r formats.Range, loc formats.Ch
 	if inFmt == "" {
 		inFmt = pf.Name
 	}
-	vf := fmt.Sprintf("zscale=matrixin=%s:rangein=%s:chromalin=%s:filter=bilinear:range=full,format=gbrpf32le", mat, rng, loc)
+	vf := fmt.Sprintf("zscale=matrixin=%s:rangein=%s:chromalin=%s:filter=bilinear:range=full%s%s,format=gbrpf32le", mat, rng, loc, matrixExtra[m], extra)
 	cmd := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", inFmt,
 		"-s", fmt.Sprintf("%dx%d", f.Width, f.Height), "-i", in, "-vf", vf, "-f", "rawvideo", "-y", out)
 	if msg, err := cmd.CombinedOutput(); err != nil {

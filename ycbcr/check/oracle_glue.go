@@ -52,11 +52,25 @@ func OracleParams(pf *formats.PixelFormat, p ycbcr.Params) (oracle.Params, error
 	case p.Matrix == formats.MatrixRGB:
 		o.Model = oracle.ModelRGBIdentity
 	default:
-		kr, kb, ok := p.Matrix.Coefficients()
-		if !ok {
-			return o, fmt.Errorf("check: matrix %s has no Kr/Kb form", p.Matrix)
+		form, err := p.Matrix.Form()
+		if err != nil {
+			return o, fmt.Errorf("check: %w", err)
 		}
-		o.Model, o.Kr, o.Kb = oracle.Model709, kr, kb
+		switch form.System {
+		case formats.SystemKrKb:
+			o.Model, o.Kr, o.Kb = oracle.Model709, form.Kr, form.Kb
+		case formats.SystemYCgCo:
+			o.Model = oracle.ModelYCgCo
+		case formats.SystemYCgCoR:
+			o.Model, o.YCgCoRAddedBits = oracle.ModelYCgCoR, form.AddedBits
+		case formats.SystemCL:
+			o.Model = oracle.Model2020CL
+		}
+	}
+	if t, err := oracleTone(p); err != nil {
+		return o, err
+	} else if t != nil {
+		o.Tone = t
 	}
 	if pf.HasChroma() && (pf.Log2ChromaW > 0 || pf.Log2ChromaH > 0) {
 		x, y, err := p.ChromaLocation.Position()
@@ -66,4 +80,26 @@ func OracleParams(pf *formats.PixelFormat, p ycbcr.Params) (oracle.Params, error
 		o.XChromaPos, o.YChromaPos = x, y
 	}
 	return o, nil
+}
+
+// oracleTone is the tone stage of p in the oracle's terms (nil when p has none): the luminances the
+// toolkit picks (Params.ToneInputs) and the primaries' chromaticities; the oracle computes the rest
+// from the standards itself.
+func oracleTone(p ycbcr.Params) (*oracle.Tone, error) {
+	kind := p.Transfer.Kind()
+	if p.Transfer == 0 || p.Tone == ycbcr.ToneOff || (kind != formats.TransferPQ && kind != formats.TransferHLG) {
+		return nil, nil
+	}
+	prim, ok := p.Primaries.Chromaticities()
+	if !ok {
+		return nil, fmt.Errorf("check: primaries %s: no chromaticities", p.Primaries)
+	}
+	in := p.ToneInputs()
+	t := &oracle.Tone{Transfer: oracle.TonePQ, Clip: p.Tone == ycbcr.ToneClip,
+		SourceBlack: in.SourceBlack, SourcePeak: in.SourcePeak, TargetBlack: in.TargetBlack, TargetPeak: in.TargetPeak,
+		HLGPeak: in.HLGPeak, HLGGamma: in.HLGGamma, Primaries: prim}
+	if kind == formats.TransferHLG {
+		t.Transfer = oracle.ToneHLG
+	}
+	return t, nil
 }

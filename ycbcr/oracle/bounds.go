@@ -88,6 +88,11 @@ func (x interval) clampHull(a, b float64) interval {
 }
 
 func boundsUV(p *Picture, prm Params, u, v float64, tol Tolerance) Bounds {
+	if prm.Model == Model2020CL || prm.Model == ModelYCgCoR || prm.Tone != nil {
+		// Interval arithmetic through the non-linear stages is not implemented: compare Sample's
+		// exact values with a fixed tolerance instead (§12.4, §14.5).
+		panic("oracle: no bounds for constant luminance, YCgCo-R lifting or tone mapping")
+	}
 	e := evaluator{p: p, prm: prm, tol: &tol}
 	var w float64
 	if prm.X6 {
@@ -114,8 +119,8 @@ func boundsUV(p *Picture, prm Params, u, v float64, tol Tolerance) Bounds {
 			}
 		default:
 			// Range expansion is increasing in each input, so it maps interval ends to ends.
-			ylo, cblo, crlo := expand(prm.Range, p.Bits, in[0].lo, in[1].lo, in[2].lo)
-			yhi, cbhi, crhi := expand(prm.Range, p.Bits, in[0].hi, in[1].hi, in[2].hi)
+			ylo, cblo, crlo := expandFor(prm, p.Bits, in[0].lo, in[1].lo, in[2].lo)
+			yhi, cbhi, crhi := expandFor(prm, p.Bits, in[0].hi, in[1].hi, in[2].hi)
 			ycc := [3]interval{
 				interval{ylo, yhi}.clampHull(0, 1),
 				interval{cblo, cbhi}.clampHull(-0.5, 0.5),

@@ -15,6 +15,10 @@ const (
 	Model709                        // BT.709 K_R = 0.2126, K_B = 0.0722 (§3.1)
 	Model601                        // BT.601 K_R = 0.299, K_B = 0.114
 	Model2020                       // BT.2020 non-constant luminance K_R = 0.2627, K_B = 0.0593
+	// Shader path only (no Vulkan model; docs/ycbcr-math.md §11, §12):
+	ModelYCgCo  // H.273 MatrixCoefficients 8: Cb holds Cg, Cr holds Co
+	ModelYCgCoR // H.273 MatrixCoefficients 16/17: reversible YCgCo-R; Params.YCgCoRAddedBits
+	Model2020CL // BT.2020 constant luminance (Table 4)
 )
 
 func (m Model) String() string {
@@ -29,6 +33,12 @@ func (m Model) String() string {
 		return "YCBCR_601"
 	case Model2020:
 		return "YCBCR_2020"
+	case ModelYCgCo:
+		return "YCGCO"
+	case ModelYCgCoR:
+		return "YCGCO_R"
+	case Model2020CL:
+		return "BT2020_CL"
 	}
 	return fmt.Sprintf("Model(%d)", int(m))
 }
@@ -196,11 +206,17 @@ type Params struct {
 	// Kr, Kb optionally replace the model's coefficients (shader path only, e.g. SMPTE 240M:
 	// 0.212/0.087). Used only when both are non-zero and Model is 709, 601 or 2020.
 	Kr, Kb float64
+	// YCgCoRAddedBits (ModelYCgCoR): bits the codes have beyond the R′G′B′ the lifting was applied
+	// to: 2 for YCgCo-Re, 1 for YCgCo-Ro (§11.2).
+	YCgCoRAddedBits int
+	// Tone, when set, takes the R′G′B′ (PQ or HLG) to SDR BT.709 (§13, §14). Only Sample, Image and
+	// SampleExpanded apply it; the bounds functions refuse it.
+	Tone *Tone
 }
 
 // Validate reports whether prm is usable with p.
 func (prm Params) Validate(p *Picture) error {
-	if prm.Model < ModelRGBIdentity || prm.Model > Model2020 {
+	if prm.Model < ModelRGBIdentity || prm.Model > Model2020CL {
 		return fmt.Errorf("oracle: bad model %d", prm.Model)
 	}
 	if prm.Range != RangeFull && prm.Range != RangeNarrow {
@@ -224,6 +240,14 @@ func (prm Params) Validate(p *Picture) error {
 	}
 	if prm.X6 && p.Bits != 10 {
 		return fmt.Errorf("oracle: X6 needs 10-bit codes, have %d", p.Bits)
+	}
+	if prm.Model == ModelYCgCoR && (prm.YCgCoRAddedBits < 1 || prm.YCgCoRAddedBits > 2 || p.Bits <= prm.YCgCoRAddedBits) {
+		return fmt.Errorf("oracle: YCgCo-R needs 1 or 2 added bits below the depth, have %d of %d", prm.YCgCoRAddedBits, p.Bits)
+	}
+	if prm.Tone != nil {
+		if err := prm.Tone.validate(); err != nil {
+			return err
+		}
 	}
 	if (prm.Kr != 0) != (prm.Kb != 0) || prm.Kr < 0 || prm.Kb < 0 || prm.Kr+prm.Kb >= 1 {
 		return fmt.Errorf("oracle: bad Kr/Kb %v/%v", prm.Kr, prm.Kb)
@@ -260,7 +284,7 @@ func SampleExpanded(p *Picture, prm Params, s, t float64) [3]float64 {
 	if prm.Model == ModelRGBIdentity {
 		return g
 	}
-	y, cb, cr := expand(prm.Range, p.Bits, g[0], g[1], g[2])
+	y, cb, cr := expandFor(prm, p.Bits, g[0], g[1], g[2])
 	return [3]float64{y, cb, cr}
 }
 
@@ -283,6 +307,29 @@ func sampleUV(p *Picture, prm Params, u, v float64) [4]float64 {
 	return [4]float64{rgb[0], rgb[1], rgb[2], 1}
 }
 
+// expandFor is expand, or for YCgCo-R the lifting's own scaling (§11.2): the codes over 2^m − 1,
+// chroma centred at 2^(n−1), m = n − added bits, at any range.
+func expandFor(prm Params, n int, g, b, rr float64) (y, cg, co float64) {
+	if prm.Model != ModelYCgCoR {
+		return expand(prm.Range, n, g, b, rr)
+	}
+	max := float64(uint32(1)<<n - 1)
+	m := float64(uint32(1)<<(n-prm.YCgCoRAddedBits) - 1)
+	mid := math.Ldexp(1, n-1)
+	return g * max / m, (b*max - mid) / m, (rr*max - mid) / m
+}
+
+// ycgcoRLifting is H.273's inverse lifting (MatrixCoefficients 16/17) on the codes nearest to the
+// reconstructed values (exact for 4:4:4 at sample positions): t = Y − (Cg >> 1); G = Cg + t;
+// B = t − (Co >> 1); R = Co + B; out of m bits.
+func ycgcoRLifting(prm Params, n int, y, cg, co float64) [3]float64 {
+	m := float64(uint32(1)<<(n-prm.YCgCoRAddedBits) - 1)
+	yc, cgc, coc := math.Floor(y*m+0.5), math.Floor(cg*m+0.5), math.Floor(co*m+0.5)
+	t := yc - math.Floor(cgc/2)
+	b := t - math.Floor(coc/2)
+	return [3]float64{(coc + b) / m, (cgc + t) / m, b / m}
+}
+
 // expand is §2's range expansion of normalized (C′[G], C′[B], C′[R]).
 func expand(r Range, n int, g, b, rr float64) (y, cb, cr float64) {
 	max := float64(uint32(1)<<n - 1)
@@ -296,6 +343,15 @@ func expand(r Range, n int, g, b, rr float64) (y, cb, cr float64) {
 
 // matrix returns the rows of (R′,G′,B′) = M·(Y′,Cb,Cr) for a matrix model (§3.1).
 func matrix(prm Params) [3][3]float64 {
+	switch prm.Model {
+	case ModelYCgCo:
+		// H.273 (MatrixCoefficients 8): t = Y − Cg; G = Y + Cg; B = t − Co; R = t + Co.
+		return [3][3]float64{{1, -1, 1}, {1, 1, 0}, {1, -1, -1}}
+	case ModelYCgCoR:
+		// H.273's lifting inverted in real arithmetic: t = Y − Cg/2; G = t + Cg; B = t − Co/2;
+		// R = B + Co (the shifts of the integer equations are halvings).
+		return [3][3]float64{{1, -0.5, 0.5}, {1, 0.5, 0}, {1, -0.5, -0.5}}
+	}
 	kr, kb, _ := prm.Model.Coefficients()
 	if prm.Kr != 0 && prm.Kb != 0 {
 		kr, kb = prm.Kr, prm.Kb
@@ -314,14 +370,23 @@ func convert(prm Params, n int, g [3]float64) [3]float64 {
 	if prm.Model == ModelRGBIdentity {
 		return [3]float64{g[2], g[0], g[1]}
 	}
-	y, cb, cr := expand(prm.Range, n, g[0], g[1], g[2])
+	y, cb, cr := expandFor(prm, n, g[0], g[1], g[2])
 	if prm.Model == ModelYCbCrIdentity {
 		return [3]float64{cr, y, cb}
 	}
-	m := matrix(prm)
 	var out [3]float64
-	for k := range out {
-		out[k] = m[k][0]*y + m[k][1]*cb + m[k][2]*cr
+	if prm.Model == Model2020CL {
+		out = constantLuminance(y, cb, cr)
+	} else if prm.Model == ModelYCgCoR {
+		out = ycgcoRLifting(prm, n, y, cb, cr)
+	} else {
+		m := matrix(prm)
+		for k := range out {
+			out[k] = m[k][0]*y + m[k][1]*cb + m[k][2]*cr
+		}
+	}
+	if prm.Tone != nil {
+		out = prm.Tone.Apply(out)
 	}
 	return out
 }

@@ -1,0 +1,162 @@
+package ycbcr
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+)
+
+// ToneCurve is how PQ and HLG pictures are brought to an SDR BT.709 target (docs/ycbcr-math.md §13).
+// The zero value is the default, BT.2390.
+type ToneCurve int
+
+const (
+	ToneBT2390 ToneCurve = iota // ITU-R BT.2390 §5.4 EETF (the default)
+	ToneClip                    // no curve: luminance above the SDR peak clips
+	ToneOff                     // no HDR processing: the PQ/HLG R′G′B′ is shown as it is
+)
+
+var toneNames = []string{"bt2390", "clip", "off"}
+
+func (t ToneCurve) String() string {
+	if t >= 0 && int(t) < len(toneNames) {
+		return toneNames[t]
+	}
+	return fmt.Sprintf("ToneCurve(%d)", int(t))
+}
+
+// ParseToneCurve accepts "bt2390", "clip" and "off" (case-insensitive).
+func ParseToneCurve(s string) (ToneCurve, error) {
+	k := strings.ToLower(strings.TrimSpace(s))
+	for i, n := range toneNames {
+		if n == k {
+			return ToneCurve(i), nil
+		}
+	}
+	return ToneBT2390, fmt.Errorf("ycbcr: unknown tone curve %q (valid: %s)", s, strings.Join(toneNames, ", "))
+}
+
+// The SDR target (§13.4): BT.709 primaries, 100 cd/m² peak white (the reference of BT.2035 and of
+// zimg's default nominal peak), black at 0 cd/m², encoded with the BT.709 OETF as an SDR BT.709
+// stream's R′G′B′ is.
+const (
+	SDRPeak  = 100.0
+	SDRBlack = 0.0
+)
+
+// Defaults when a stream has no metadata (§13.3): HDR10 without mastering metadata is taken as
+// graded on a 1000 cd/m² display; HLG's OOTF is rendered for BT.2100's reference 1000 cd/m² display.
+const (
+	DefaultPQPeak  = 1000.0
+	HLGDisplayPeak = 1000.0
+)
+
+// PQInverseEOTF is SMPTE ST 2084's inverse EOTF: the PQ signal of luminance y/10000 (y in cd/m²).
+func PQInverseEOTF(y float64) float64 {
+	const m1, m2 = 2610.0 / 16384, 2523.0 / 4096 * 128
+	const c1, c2, c3 = 3424.0 / 4096, 2413.0 / 4096 * 32, 2392.0 / 4096 * 32
+	l := math.Pow(math.Max(y, 0)/10000, m1)
+	return math.Pow((c1+c2*l)/(1+c3*l), m2)
+}
+
+// ToneInputs are the luminances the tone stage works with, in cd/m².
+type ToneInputs struct {
+	SourceBlack, SourcePeak float64 // LB, LW of BT.2390
+	TargetBlack, TargetPeak float64 // Lmin, Lmax
+	HLGPeak, HLGGamma       float64 // HLG's OOTF: LW and γ (BT.2100 Table 5)
+}
+
+// ToneInputs picks the luminances for p (§13.3): the source peak is MaxCLL where given (and below
+// the mastering peak), else the mastering display's peak, else DefaultPQPeak; the source black is
+// the mastering display's. HLG is rendered for a HLGDisplayPeak display (γ = 1.2) and toned from there.
+func (p Params) ToneInputs() ToneInputs {
+	in := ToneInputs{TargetBlack: SDRBlack, TargetPeak: SDRPeak}
+	h := p.HDR
+	if !h.Valid() {
+		h = formats.HDRMetadata{}
+	}
+	switch p.Transfer.Kind() {
+	case formats.TransferHLG:
+		in.HLGPeak = HLGDisplayPeak
+		in.HLGGamma = 1.2 + 0.42*math.Log10(in.HLGPeak/1000) // BT.2100 Table 5 note
+		in.SourcePeak = in.HLGPeak
+	default:
+		in.SourceBlack = h.MinLuminance
+		in.SourcePeak = h.MaxLuminance
+		if h.MaxCLL > 0 && (in.SourcePeak == 0 || h.MaxCLL < in.SourcePeak) {
+			in.SourcePeak = h.MaxCLL
+		}
+		if in.SourcePeak == 0 {
+			in.SourcePeak = DefaultPQPeak
+		}
+		if in.SourceBlack >= in.SourcePeak {
+			in.SourceBlack = 0
+		}
+	}
+	return in
+}
+
+// toneStage fills c's tone constants for p: nothing unless the transfer is PQ or HLG and the curve
+// is not off. Tone[0] = (PQ(LB), PQ(LW), minLum, maxLum), Tone[1] = (KS, HLG LW, HLG γ, 1/SDR peak),
+// in BT.2390 §5.4's terms.
+func (p Params) toneStage(c *ShaderConstants) error {
+	kind := p.Transfer.Kind()
+	if p.Transfer == 0 || (kind != formats.TransferPQ && kind != formats.TransferHLG) || p.Tone == ToneOff {
+		return nil
+	}
+	if p.Tone != ToneBT2390 && p.Tone != ToneClip {
+		return fmt.Errorf("ycbcr: tone curve %d", int(p.Tone))
+	}
+	if c.Colour.System == formats.SystemCL {
+		return fmt.Errorf("ycbcr: BT.2020 constant luminance with %s: not implemented", p.Transfer)
+	}
+	g, err := formats.GamutMatrix(p.Primaries, formats.PrimariesBT709)
+	if err != nil {
+		return fmt.Errorf("ycbcr: tone mapping %s: %w", p.Transfer, err)
+	}
+	prim, _ := p.Primaries.Chromaticities()
+	lum := formats.RGBToXYZ(prim)[1]
+	in := p.ToneInputs()
+	c.Colour.Gamut, c.Colour.Kr, c.Colour.Kb = g, lum[0], lum[2]
+	c.Colour.Tone, c.Colour.Curve = 1, 1
+	if kind == formats.TransferHLG {
+		c.Colour.Tone = 2
+	}
+	if p.Tone == ToneClip {
+		c.Colour.Curve = 0
+	}
+	b, w := PQInverseEOTF(in.SourceBlack), PQInverseEOTF(in.SourcePeak)
+	minLum := (PQInverseEOTF(in.TargetBlack) - b) / (w - b)
+	maxLum := (PQInverseEOTF(in.TargetPeak) - b) / (w - b)
+	ks := 1.5*maxLum - 0.5
+	c.Tone[0] = [4]float32{float32(b), float32(w), float32(minLum), float32(maxLum)}
+	c.Tone[1] = [4]float32{float32(ks), float32(in.HLGPeak), float32(in.HLGGamma), float32(1 / in.TargetPeak)}
+	c.Colour.Applied = fmt.Sprintf("%s → linear, %s (%g–%g cd/m² → %g–%g), %s → bt709 gamut (clip), bt709 OETF",
+		p.Transfer, p.Tone, in.SourceBlack, in.SourcePeak, in.TargetBlack, in.TargetPeak, p.Primaries)
+	if kind == formats.TransferHLG {
+		c.Colour.Applied = fmt.Sprintf("arib-std-b67 → linear, OOTF (%g cd/m², γ %.3g), %s (%g → %g cd/m²), %s → bt709 gamut (clip), bt709 OETF",
+			in.HLGPeak, in.HLGGamma, p.Tone, in.SourcePeak, in.TargetPeak, p.Primaries)
+	}
+	return nil
+}
+
+// Applied says what the shader path's colour stage does for a stream with p beyond range expansion
+// and a linear matrix ("" when nothing), for -stats and logs.
+func (p Params) Applied(pf *formats.PixelFormat) string {
+	c, err := p.shader(pf, 2, 2, 1)
+	if err != nil {
+		return ""
+	}
+	return c.Colour.Applied
+}
+
+// TransferNotice is the one notice a player gives for a transfer the toolkit shows without handling
+// it ("" for handled transfers).
+func TransferNotice(t formats.Transfer) string {
+	if t.Kind() != formats.TransferUnhandled {
+		return ""
+	}
+	return fmt.Sprintf("transfer %s is not handled: shown as SDR R′G′B′ without a transfer conversion", t)
+}
