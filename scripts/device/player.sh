@@ -72,7 +72,9 @@ cat "$OUT/summary.txt"
 grep -E "via|^(---|ok|FAIL|PASS|rc=)" "$OUT/zscale.txt"
 
 # 3. videotex suite (validation on in every test) and the cube, headless, validated.
-(cd videotex && YCBCRKIT_FFMPEG="$B/ffmpeg" "$B/videotex.test" -test.v -test.count=1 >"$OUT/videotex.txt" 2>&1; echo "rc=$?" >>"$OUT/videotex.txt")
+# TestAudioToEngine makes its clip with an H.264/AAC encoder, which the GPU machine lacks (the same
+# build's ffmpeg decodes only): it runs in CI.
+(cd videotex && YCBCRKIT_FFMPEG="$B/ffmpeg" "$B/videotex.test" -test.v -test.count=1 -test.skip '^TestAudioToEngine$' >"$OUT/videotex.txt" 2>&1; echo "rc=$?" >>"$OUT/videotex.txt")
 grep -E "^(--- |ok|FAIL|PASS|rc=)" "$OUT/videotex.txt" | grep -v -- "--- PASS: .*/"
 "$B/ycbcrcube" -headless -validate -frames 90 -screenshot "$OUT/cube.png" .gpu/clips/h264-1080p.mkv >"$OUT/cube.txt" 2>&1
 echo "ycbcrcube rc=$?" | tee -a "$OUT/cube.txt"
