@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/asticode/go-astiav"
 
@@ -50,9 +51,10 @@ type Decoder struct {
 	hasPTS  bool
 	pending *Frame // the frame Seek landed on, returned by the next Next
 
-	info   Info
-	stats  Stats
-	closed bool
+	info     Info
+	stats    Stats
+	progress atomic.Int64 // packets read + frames decoded, for Progress
+	closed   bool
 }
 
 // frameKey identifies a picture geometry: a change of it sets Frame.Changed.
@@ -261,6 +263,11 @@ func (d *Decoder) nextStream() bool {
 	}
 	return false
 }
+
+// Progress counts the packets read and the frames decoded so far. Unlike the other methods it may
+// be called from any goroutine: a caller waiting for Next or Seek (a seek that decodes a minute of
+// video from a distant key frame) tells a decoder at work from a stalled input by it.
+func (d *Decoder) Progress() int64 { return d.progress.Load() }
 
 // Notices returns one-line notices about the input, such as conversions of pixel formats the
 // toolkit does not support ("notice: yuv411p is not supported by the toolkit; converting to yuv422p

@@ -59,6 +59,7 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 		switch {
 		case err == nil:
 			d.stats.Decoded++
+			d.progress.Add(1)
 			f, err := d.output()
 			if err != nil {
 				return nil, err
@@ -120,6 +121,7 @@ func (d *Decoder) feed() error {
 				return nil
 			}
 			readErrs = 0
+			d.progress.Add(1)
 			if d.pkt.StreamIndex() != d.stIdx {
 				d.pkt.Unref()
 				continue

@@ -96,16 +96,20 @@ type Stats struct {
 type Player struct {
 	cfg   Config
 	src   Source
-	dev   *gpu.Device
-	rend  *Renderer
-	win   *window.Window
-	swap  *present.Swapchain
-	off   *gpu.Offscreen
-	done  []vk.Semaphore // per swapchain image: rendering finished
-	stats Stats
-	last  *Frame
-	start time.Time
-	offs  offsets
+	watch stallWatch // the wait for frames: progress seen, for the stall error
+	// srcBusy: the decode goroutine was still inside the source when playback ended (a read that could
+	// not be interrupted); the source is then left open, for the process's exit to end.
+	srcBusy bool
+	dev     *gpu.Device
+	rend    *Renderer
+	win     *window.Window
+	swap    *present.Swapchain
+	off     *gpu.Offscreen
+	done    []vk.Semaphore // per swapchain image: rendering finished
+	stats   Stats
+	last    *Frame
+	start   time.Time
+	offs    offsets
 }
 
 // Window is the player's window (nil when headless).
@@ -145,7 +149,7 @@ func (p *Player) play() error {
 	// Decoding starts first, so that filling the decoder's frame threads overlaps with creating the
 	// Vulkan instance, device and pipelines: both are start-up costs of the first picture.
 	dec := p.startDecoding()
-	defer dec.stop()
+	defer func() { p.srcBusy = !dec.stop(p.src) }()
 	if err := p.open(); err != nil {
 		return err
 	}
@@ -288,6 +292,38 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 	}
 }
 
+// stallLimit is how long the source may go without progress (no frame, and for a ProgressSource no
+// packet read or frame decoded) before playback ends with an error.
+var stallLimit = 10 * time.Second
+
+// stallWatch tells a source at work (a long seek) from a stalled one.
+type stallWatch struct {
+	since    time.Time // when progress was last seen
+	progress int64
+}
+
+// reset records progress now (a frame arrived, or the wait begins).
+func (w *stallWatch) reset() {
+	w.since = time.Now()
+	w.progress = -1
+}
+
+func (w *stallWatch) check(src Source) error {
+	now := time.Now()
+	if ps, ok := src.(ProgressSource); ok {
+		if n := ps.Progress(); n != w.progress {
+			if w.progress >= 0 {
+				w.since = now
+			}
+			w.progress = n
+		}
+	}
+	if now.Sub(w.since) > stallLimit {
+		return fmt.Errorf("the input made no progress for %s", stallLimit)
+	}
+	return nil
+}
+
 // decoding is the decode goroutine's channels.
 type decoding struct {
 	queue <-chan decoded
@@ -303,11 +339,26 @@ func (p *Player) startDecoding() decoding {
 	return decoding{queue: queue, seek: seek, quit: quit}
 }
 
-// stop ends the decode goroutine and releases the frames it queued.
-func (d decoding) stop() {
+// stop ends the decode goroutine and releases the frames it queued. A source blocked in a read (a
+// stalled pipe or network input) is interrupted when it can be; one that cannot is left behind after
+// a second rather than holding the player; stop then reports false, and the source must not be closed
+// (its goroutine is still inside it).
+func (d decoding) stop(src Source) bool {
 	close(d.quit)
-	for f := range d.queue { // drain so the decoder can exit, returning its buffers
-		f.f.release()
+	if i, ok := src.(interface{ Interrupt() }); ok {
+		i.Interrupt()
+	}
+	deadline := time.After(time.Second)
+	for {
+		select {
+		case f, ok := <-d.queue: // drain so the decoder can exit, returning its buffers
+			if !ok {
+				return true
+			}
+			f.f.release()
+		case <-deadline:
+			return false
+		}
 	}
 }
 
@@ -327,6 +378,7 @@ func (p *Player) loop(dec decoding) error {
 		}
 	}
 	plays := 1 // plays begun, for Config.Loop
+	p.watch.reset()
 	var clockStart time.Time
 	var ptsStart, lastPTS float64
 	info := p.src.Info()
@@ -420,15 +472,27 @@ func (p *Player) loop(dec decoding) error {
 					}
 				}
 				time.Sleep(10 * time.Millisecond)
+				p.watch.reset() // a pause is not the source's stall
 				continue
 			}
 		}
+		// Wait for the next frame in short slices: between them the window is polled (keys, closing),
+		// so that a long seek or a slow input never freezes it; a source that stops making progress
+		// for stallLimit ends playback with an error.
 		var d decoded
 		var ok bool
+		slice := 100 * time.Millisecond
+		if p.win != nil {
+			slice = 20 * time.Millisecond
+		}
 		select {
 		case d, ok = <-queue:
-		case <-time.After(10 * time.Second):
-			return fmt.Errorf("decoder produced nothing for 10 s")
+			p.watch.reset()
+		case <-time.After(slice):
+			if err := p.watch.check(p.src); err != nil {
+				return err
+			}
+			continue
 		}
 		if !ok {
 			return p.finish(decodeTime)
@@ -695,5 +759,7 @@ func (p *Player) close() {
 	if p.dev != nil {
 		p.dev.Close()
 	}
-	p.src.Close()
+	if !p.srcBusy {
+		p.src.Close()
+	}
 }

@@ -49,6 +49,14 @@ type Source interface {
 	Close() error
 }
 
+// ProgressSource is a Source that can tell, from any goroutine, that it is working (a count that
+// grows while it reads or decodes). The player then waits as long as it grows: a seek that decodes
+// far from a key frame is not a stall.
+type ProgressSource interface {
+	Source
+	Progress() int64
+}
+
 // Synthetic is a Source of generated frames (a moving pattern), for demos and GPU machines without
 // FFmpeg.
 type Synthetic struct {

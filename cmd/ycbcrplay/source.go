@@ -30,4 +30,5 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 }
 
 func (s *decoderSource) Seek(seconds float64) error { return s.d.Seek(seconds) }
+func (s *decoderSource) Progress() int64            { return s.d.Progress() }
 func (s *decoderSource) Close() error               { return s.d.Close() }
