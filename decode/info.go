@@ -53,6 +53,9 @@ type Info struct {
 	Frames int64
 	// Threads is the decoder's thread count.
 	Threads int
+	// Discontinuous: the container format declares that timestamps may jump (AVFMT_TS_DISCONT,
+	// e.g. MPEG-TS), so a player treats a jump as a new timeline rather than a pause.
+	Discontinuous bool
 }
 
 // Info returns the stream description gathered by Open.

@@ -63,6 +63,7 @@ type Stats struct {
 	FramesPresented        int      `json:"frames_presented"`
 	FramesDropped          int      `json:"frames_dropped"`
 	FramesDamaged          int      `json:"frames_damaged"`
+	Discontinuities        int      `json:"discontinuities"`
 	WallS                  float64  `json:"wall_s"`
 	FPS                    float64  `json:"fps"`
 	Path                   string   `json:"path"`
@@ -292,6 +293,25 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 	}
 }
 
+// Timestamp discontinuities (the wall clock's rule; with sound the audio clock decides). A frame whose
+// PTS goes back by more than half a frame, or forward by more than the limit, starts a new timeline:
+// it is shown a frame after the last one instead of waiting (hours, for an MPEG-TS timestamp wrap) or
+// making every later frame late. The forward limit is ffplay's: 10 s for any format (AV_NOSYNC_THRESHOLD;
+// a variable-frame-rate pause shorter than that is shown at its time), and for formats that declare
+// discontinuities (AVFMT_TS_DISCONT, MPEG-TS) ten frames' duration, at least 1 s.
+const (
+	discontinuityLimit      = 10.0 // seconds
+	discontinuityLimitTSMin = 1.0  // seconds, formats with AVFMT_TS_DISCONT
+)
+
+func discontinuity(jump, frameDur float64, declared bool) bool {
+	limit := discontinuityLimit
+	if declared {
+		limit = max(10*frameDur, discontinuityLimitTSMin)
+	}
+	return jump < -frameDur/2 || jump > limit
+}
+
 // stallLimit is how long the source may go without progress (no frame, and for a ProgressSource no
 // packet read or frame decoded) before playback ends with an error.
 var stallLimit = 10 * time.Second
@@ -379,6 +399,8 @@ func (p *Player) loop(dec decoding) error {
 	}
 	plays := 1 // plays begun, for Config.Loop
 	p.watch.reset()
+	var pending *decoded  // a frame waiting for its time (the loop polls the window meanwhile)
+	var lastDue time.Time // when the last frame was due (the wall clock's timeline)
 	var clockStart time.Time
 	var ptsStart, lastPTS float64
 	info := p.src.Info()
@@ -485,14 +507,19 @@ func (p *Player) loop(dec decoding) error {
 		if p.win != nil {
 			slice = 20 * time.Millisecond
 		}
-		select {
-		case d, ok = <-queue:
-			p.watch.reset()
-		case <-time.After(slice):
-			if err := p.watch.check(p.src); err != nil {
-				return err
+		waited := pending != nil // a frame back from waiting for its time: counted already
+		if waited {
+			d, ok, pending = *pending, true, nil
+		} else {
+			select {
+			case d, ok = <-queue:
+				p.watch.reset()
+			case <-time.After(slice):
+				if err := p.watch.check(p.src); err != nil {
+					return err
+				}
+				continue
 			}
-			continue
 		}
 		if !ok {
 			return p.finish(decodeTime)
@@ -524,10 +551,12 @@ func (p *Player) loop(dec decoding) error {
 			}
 			return d.err
 		}
-		p.stats.FramesDecoded++
-		decodeTime += d.dur
-		if d.f.Damaged {
-			p.stats.FramesDamaged++
+		if !waited {
+			p.stats.FramesDecoded++
+			decodeTime += d.dur
+			if d.f.Damaged {
+				p.stats.FramesDamaged++
+			}
 		}
 		step = false
 		if clock != nil && !paused && !fresh {
@@ -545,15 +574,27 @@ func (p *Player) loop(dec decoding) error {
 			now := time.Now()
 			if clockStart.IsZero() {
 				clockStart, ptsStart = now, d.f.PTS
+			} else if !waited && discontinuity(d.f.PTS-lastPTS, frameDur, info.Discontinuous) {
+				// A new timeline: this frame follows the last one by a frame's duration (at most a second:
+				// a stream whose time base is absurd has an absurd frame rate too).
+				p.stats.Discontinuities++
+				clockStart, ptsStart = lastDue.Add(time.Duration(min(frameDur, 1)*float64(time.Second))), d.f.PTS
 			}
 			due := clockStart.Add(time.Duration((d.f.PTS - ptsStart) * float64(time.Second)))
 			if late := now.Sub(due).Seconds(); late > frameDur && p.stats.FramesPresented > 0 {
 				p.stats.FramesDropped++
-				lastPTS = d.f.PTS
+				lastPTS, lastDue = d.f.PTS, due
 				d.f.release()
 				continue
 			}
+			// Never asleep for long: the loop comes back to the window (keys, closing) every slice.
+			if wait := time.Until(due); wait > slice {
+				pending = &d
+				time.Sleep(slice)
+				continue
+			}
 			time.Sleep(time.Until(due))
+			lastDue = due
 		}
 		lastPTS = d.f.PTS
 		if err := p.present(d.f); err != nil {

@@ -39,6 +39,8 @@ type SourceInfo struct {
 	Name      string
 	FrameRate float64 // frames per second, 0 when unknown
 	Duration  float64 // seconds, 0 when unknown
+	// Discontinuous: the format declares that its timestamps may jump (MPEG-TS); see discontinuity.
+	Discontinuous bool
 }
 
 // Source produces frames in presentation order. Next returns io.EOF at the end.

@@ -13,7 +13,8 @@ type decoderSource struct {
 
 func (s *decoderSource) Info() player.SourceInfo {
 	i := s.d.Info()
-	return player.SourceInfo{Name: s.name, FrameRate: i.FrameRate.Float64(), Duration: i.Duration}
+	return player.SourceInfo{Name: s.name, FrameRate: i.FrameRate.Float64(), Duration: i.Duration,
+		Discontinuous: i.Discontinuous}
 }
 
 func (s *decoderSource) Next() (*player.Frame, error) {

@@ -1,0 +1,71 @@
+package player
+
+import (
+	"testing"
+	"time"
+)
+
+// jumpSource shifts the timestamps of frames from the third on by jump seconds (a timestamp wrap, a
+// gap, or, negative, a restart).
+type jumpSource struct {
+	*Synthetic
+	jump     float64
+	n        int
+	declared bool
+}
+
+func (s *jumpSource) Next() (*Frame, error) {
+	f, err := s.Synthetic.Next()
+	if err == nil {
+		if s.n++; s.n >= 3 {
+			f.PTS += s.jump
+		}
+	}
+	return f, err
+}
+
+func (s *jumpSource) Info() SourceInfo {
+	i := s.Synthetic.Info()
+	i.Discontinuous = s.declared
+	return i
+}
+
+// TestDiscontinuities: timed playback (the wall clock) over timestamp jumps. Far jumps forward and
+// any jump back start a new timeline (every frame shown, at the frame rate, counted in -stats); a
+// plausible pause is kept: the player waits it out.
+func TestDiscontinuities(t *testing.T) {
+	cfg := Config{Headless: true, Validate: true}
+	for _, c := range []struct {
+		name             string
+		jump             float64
+		declared         bool
+		discontinuity    bool
+		wallMin, wallMax time.Duration
+	}{
+		{"1000 s gap", 1000, false, true, 0, 2 * time.Second},
+		{"MPEG-TS wrap (2^33 / 90 kHz)", 95443.7, true, true, 0, 2 * time.Second},
+		{"restart", -0.1, false, true, 0, 2 * time.Second},
+		{"2 s jump in MPEG-TS", 2, true, true, 0, 1500 * time.Millisecond},
+		{"0.8 s pause (VFR)", 0.8, false, false, 800 * time.Millisecond, 3 * time.Second},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := &jumpSource{Synthetic: synthetic(t, "nv12", 32, 16, 10), jump: c.jump, declared: c.declared}
+			start := time.Now()
+			st, err := Play(src, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wall := time.Since(start)
+			if st.FramesPresented != 10 || st.FramesDropped != 0 {
+				t.Errorf("presented %d, dropped %d; want all 10 shown", st.FramesPresented, st.FramesDropped)
+			}
+			if got := st.Discontinuities == 1; got != c.discontinuity {
+				t.Errorf("%d discontinuities counted", st.Discontinuities)
+			}
+			// 10 frames at 30 fps: 0.3 s, plus the device's start-up, plus a kept pause.
+			if wall < c.wallMin || wall > c.wallMax {
+				t.Errorf("played in %s, want %s to %s", wall, c.wallMin, c.wallMax)
+			}
+		})
+	}
+}
