@@ -181,6 +181,7 @@ func (p *Player) open() error {
 	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare, p.cfg.Upload); err != nil {
 		return err
 	}
+	p.rend.Notice = func(n string) { p.logf("%s", n) }
 	p.rend.Variant = p.cfg.Conversion
 	return nil
 }

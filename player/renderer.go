@@ -67,6 +67,15 @@ type Renderer struct {
 	// Loaded says how the last frame was uploaded and why.
 	Loaded planes.Loaded
 
+	// Notice, when set, receives one-line notices (a fallback from the chosen path mid-stream).
+	Notice func(string)
+	// active is the compare mode in effect (off while fallen back); configured: a configuration has
+	// succeeded once (a fallback is only for changes mid-stream); fellBack: the user's path or
+	// compare mode is set aside for now.
+	active     Compare
+	configured bool
+	fellBack   bool
+
 	diff       *ycbcr.Diff
 	diffs      []*diffTarget // per slot, in diff mode
 	generation int           // the stream configuration diffs were made for
@@ -104,8 +113,27 @@ func NewRenderer(dev *gpu.Device, choice formats.Choice, compare Compare, upload
 // configure makes the stream's configuration for f with p (nothing when it is the current one) and
 // the diff mode's pictures for it.
 func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
-	_, err := r.Stream.Configure(stream.Config{Format: f.Format, Width: f.Width, Height: f.Height, Params: p,
-		Choice: r.Choice, Both: r.Compare != CompareOff, Variant: r.Variant})
+	cfg := stream.Config{Format: f.Format, Width: f.Width, Height: f.Height, Params: p,
+		Choice: r.Choice, Both: r.Compare != CompareOff, Variant: r.Variant}
+	_, err := r.Stream.Configure(cfg)
+	r.active = r.Compare
+	if err != nil && r.configured && (r.Choice == formats.ChooseSampler || r.Compare != CompareOff) {
+		// Mid-stream, the stream changed into something the sampler cannot express (a new chroma
+		// siting, say): play on through the path that can, and come back when the sampler can again
+		// (every new configuration asks for the user's choice first).
+		cfg.Choice, cfg.Both = formats.ChooseAuto, false
+		if _, err2 := r.Stream.Configure(cfg); err2 == nil {
+			if !r.fellBack && r.Notice != nil {
+				r.Notice(fmt.Sprintf("notice: %s; playing on through the shader path until the sampler can express the stream again", err))
+			}
+			r.fellBack, r.active, err = true, CompareOff, nil
+		}
+	} else if err == nil && r.fellBack {
+		r.fellBack = false
+		if r.Notice != nil {
+			r.Notice(fmt.Sprintf("notice: the sampler path expresses the stream again (path %s, compare %s)", r.Choice, r.Compare))
+		}
+	}
 	if err != nil {
 		r.format = nil
 		if r.Compare != CompareOff {
@@ -113,11 +141,12 @@ func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 		}
 		return err
 	}
+	r.configured = true
 	d := r.Stream.Decision()
 	r.format, r.width, r.height, r.params = f.Format, f.Width, f.Height, p
 	r.Path, r.Key, r.PathReason = d.Path, d.Key, d.Reason
 	r.Conversion, r.ConversionReason = r.Stream.Conversion()
-	if r.Compare != CompareDiff {
+	if r.active != CompareDiff {
 		r.retireDiffs()
 		return nil
 	}
@@ -237,7 +266,7 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 		return err
 	}
 	paths := r.Stream.Paths()
-	if r.Compare == CompareDiff {
+	if r.active == CompareDiff {
 		// Each path into its own picture, then their difference into the target.
 		d := r.diffs[fr.Slot.Index]
 		for _, path := range paths {

@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // TestScreenshotPaths: output paths are checked before anything plays, the input is never
@@ -87,4 +92,31 @@ func TestScreenshotPaths(t *testing.T) {
 		}
 		oneLine(t, stderr)
 	})
+}
+
+// TestPathFallbackMidStream: changes.h264 goes from top-left 4:2:0 (every Y′CbCr device samples it)
+// to left-sited 4:2:0, which needs MIDPOINT. With -path sampler or a compare mode the player plays
+// on through the shader path with one notice where the device lacks MIDPOINT (lavapipe), and without
+// one where it has it.
+func TestPathFallbackMidStream(t *testing.T) {
+	dev := vktest.Open(t)
+	pf, _ := formats.Lookup("yuv420p")
+	var p ycbcr.Params
+	p.Matrix, p.Range, p.ChromaLocation = formats.MatrixSMPTE170M, formats.RangeLimited, formats.ChromaLeft
+	_, cannot := ycbcr.SamplerKey(dev, pf, p)
+	for _, args := range [][]string{{"-path", "sampler"}, {"-compare", "split"}, {"-compare", "diff"}} {
+		out, stderr, code := play(t, append([]string{"-headless", "-untimed", "-stats", "-validate"}, append(args, filepath.Join(mediaDir, "changes.h264"))...)...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+			continue
+		}
+		var st map[string]any
+		if err := json.Unmarshal([]byte(out), &st); err != nil || st["frames_presented"] != 9.0 {
+			t.Errorf("%v: %v presented (want 9), %v", args, st["frames_presented"], err)
+		}
+		notices := strings.Count(stderr, "until the sampler can express the stream again")
+		if want := map[bool]int{true: 1, false: 0}[cannot != nil]; notices != want {
+			t.Errorf("%v: %d fallback notices, want %d: %q", args, notices, want, stderr)
+		}
+	}
 }
