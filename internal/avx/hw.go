@@ -164,3 +164,6 @@ func VkFrameSubmitted(f *astiav.Frame, layout, access uint32) {
 
 // UnlockVkFrame releases LockVkFrame's lock.
 func UnlockVkFrame(f *astiav.Frame) { C.avx_vk_frame_unlock((*C.AVFrame)(f.UnsafePointer())) }
+
+// PixelFormatVulkan is AV_PIX_FMT_VULKAN (go-astiav v0.39.0 has no constant for it).
+const PixelFormatVulkan = astiav.PixelFormat(C.AV_PIX_FMT_VULKAN)

@@ -162,3 +162,22 @@ uint32_t vkx_instance_version(void) {
 	if (f && f(&v) != VK_SUCCESS) v = VK_API_VERSION_1_0;
 	return v;
 }
+
+// FFmpeg 7.1's ff_vk_load_props (libavutil/vulkan.c) chains VkPhysicalDeviceCooperativeMatrixProperties-
+// KHR (VK_STRUCTURE_TYPE 1000506002) into vkGetPhysicalDeviceProperties2 whatever the device offers;
+// the validation layer carried here (1.3.239) predates that struct (VK_KHR_cooperative_matrix, header
+// 1.3.255) and reports it as unknown. Nothing else in the process chains it. Exactly that message is
+// counted here instead of failing the run; any other message from FFmpeg's calls still does.
+static int ffmpeg_known;
+
+int vkx_ffmpeg_known_message(const char *id, const char *text) {
+	if (id && text && strcmp(id, "VUID-VkPhysicalDeviceProperties2-pNext-pNext") == 0 &&
+	    strstr(text, "vkGetPhysicalDeviceProperties2: pProperties->pNext chain includes a structure with unknown "
+	                 "VkStructureType (1000506002)")) {
+		__atomic_add_fetch(&ffmpeg_known, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	return 0;
+}
+
+int vkx_ffmpeg_known_count(void) { return __atomic_load_n(&ffmpeg_known, __ATOMIC_RELAXED); }

@@ -109,3 +109,7 @@ func GetInstanceProcAddr() unsafe.Pointer { return C.vkx_get_instance_proc_addr(
 
 // InstanceVersion is the loader's vkEnumerateInstanceVersion (1.0 where it has none). Load first.
 func InstanceVersion() uint32 { return uint32(C.vkx_instance_version()) }
+
+// FFmpegKnownMessages counts the validation messages left out as FFmpeg 7.1's property query that
+// this validation layer predates (video.c says which, exactly).
+func FFmpegKnownMessages() int { return int(C.vkx_ffmpeg_known_count()) }
