@@ -212,3 +212,24 @@ func (d *Decoder) hwOutput(fl avx.Fields, out *Frame) error {
 	d.stats.Hardware++
 	return nil
 }
+
+// Download copies the frame into system memory (one CPU copy through FFmpeg's transfer): for
+// checks against software decoding and for screenshots, never on the playing path. Release the
+// returned frame.
+func (h *HWFrame) Download() (*Frame, error) {
+	av := astiav.AllocFrame()
+	if av == nil {
+		return nil, errors.New("decode: download: cannot allocate a frame")
+	}
+	if err := avx.DownloadHW(av, h.av); err != nil {
+		av.Free()
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	fl := avx.ReadFields(av)
+	pf, ok := formats.Lookup(astiav.PixelFormat(fl.Format).Name())
+	if !ok {
+		av.Free()
+		return nil, fmt.Errorf("decode: download: %w: %s", ErrUnsupportedPixelFormat, astiav.PixelFormat(fl.Format).Name())
+	}
+	return &Frame{Picture: picture(fl, pf), SourceFormat: pf.Name, av: av}, nil
+}

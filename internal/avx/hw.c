@@ -215,3 +215,12 @@ void avx_vk_frame_unlock(const AVFrame *f) {
 	if (!fc) return;
 	((AVVulkanFramesContext *)fc->hwctx)->unlock_frame(fc, (AVVkFrame *)f->data[0]);
 }
+
+int avx_hw_download(AVFrame *dst, const AVFrame *src) {
+	av_frame_unref(dst);
+	int ret = av_hwframe_transfer_data(dst, src, 0);
+	if (ret < 0) return ret;
+	dst->width = src->width;
+	dst->height = src->height;
+	return av_frame_copy_props(dst, src);
+}

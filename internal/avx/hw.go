@@ -167,3 +167,12 @@ func UnlockVkFrame(f *astiav.Frame) { C.avx_vk_frame_unlock((*C.AVFrame)(f.Unsaf
 
 // PixelFormatVulkan is AV_PIX_FMT_VULKAN (go-astiav v0.39.0 has no constant for it).
 const PixelFormatVulkan = astiav.PixelFormat(C.AV_PIX_FMT_VULKAN)
+
+// DownloadHW copies the hardware frame src into dst in system memory (av_hwframe_transfer_data):
+// for checks and screenshots, never on the playing path.
+func DownloadHW(dst, src *astiav.Frame) error {
+	if ret := C.avx_hw_download((*C.AVFrame)(dst.UnsafePointer()), (*C.AVFrame)(src.UnsafePointer())); ret < 0 {
+		return fmt.Errorf("avx: download hardware frame: %w", astiav.Error(ret))
+	}
+	return nil
+}

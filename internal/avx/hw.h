@@ -57,4 +57,6 @@ typedef struct {
 int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out);
 void avx_vk_frame_submitted(const AVFrame *f, VkImageLayout layout, VkAccessFlags access);
 void avx_vk_frame_unlock(const AVFrame *f);
+// avx_hw_download copies a hardware frame into system memory (av_hwframe_transfer_data).
+int avx_hw_download(AVFrame *dst, const AVFrame *src);
 #endif
