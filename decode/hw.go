@@ -233,3 +233,20 @@ func (h *HWFrame) Download() (*Frame, error) {
 	}
 	return &Frame{Picture: picture(fl, pf), SourceFormat: pf.Name, av: av}, nil
 }
+
+// UseVulkan reopens the stream's decoder on dev with mode (before the first Next): a player that
+// creates its Vulkan device after opening the input hands the device over this way. It fails, in
+// one line, where mode is HWDecVulkan and dev cannot decode the stream.
+func (d *Decoder) UseVulkan(dev *gpu.Device, mode HWDec) error {
+	if d.stats.Decoded > 0 || d.pending != nil || d.stats.Packets > 0 {
+		return fmt.Errorf("decode: %s: UseVulkan after decoding began", d.url)
+	}
+	d.opts.Vulkan, d.opts.HWDec = dev, mode
+	d.closeStream()
+	d.tried = d.tried[:len(d.tried)-1]
+	if err := d.openStream(d.stIdx); err != nil {
+		d.fatal = err
+		return err
+	}
+	return nil
+}

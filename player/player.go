@@ -38,8 +38,11 @@ type Config struct {
 	ChromaLocation *formats.ChromaLocation
 	Device         int
 	Validate       bool
-	Screenshot     string // PNG of the last presented frame at exit
-	Log            io.Writer
+	// Video opens the device with what Vulkan Video decoding needs (gpu.Options.Video) and, for a
+	// DeviceSource, before decoding starts, handing the device to the source.
+	Video      bool
+	Screenshot string // PNG of the last presented frame at exit
+	Log        io.Writer
 	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
 	OnFrame func(p *Player, n int)
 }
@@ -66,6 +69,10 @@ type Stats struct {
 	Range                  string  `json:"range"`
 	ChromaLocation         string  `json:"chroma_location"`
 	Device                 string  `json:"device"`
+	Decoder                string  `json:"decoder,omitempty"`
+	HWDec                  string  `json:"hwdec,omitempty"`
+	HWDecReason            string  `json:"hwdec_reason,omitempty"`
+	HWDecRoute             string  `json:"hwdec_route,omitempty"`
 }
 
 // Player is one playback session.
@@ -119,11 +126,24 @@ func Play(src Source, cfg Config) (*Stats, error) {
 func (p *Player) play() error {
 	// Decoding starts first, so that filling the decoder's frame threads overlaps with creating the
 	// Vulkan instance, device and pipelines: both are start-up costs of the first picture.
-	dec := p.startDecoding()
-	defer dec.stop()
-	if err := p.open(); err != nil {
-		return err
+	var dec decoding
+	if ds, ok := p.src.(DeviceSource); ok && p.cfg.Video {
+		// Hardware decoding needs the device before the first packet: device first.
+		if err := p.open(); err != nil {
+			return err
+		}
+		if err := ds.UseDevice(p.dev); err != nil {
+			return err
+		}
+		dec = p.startDecoding()
+	} else {
+		dec = p.startDecoding()
+		if err := p.open(); err != nil {
+			dec.stop()
+			return err
+		}
 	}
+	defer dec.stop()
 	if err := p.loop(dec); err != nil {
 		return err
 	}
@@ -134,7 +154,7 @@ func (p *Player) play() error {
 }
 
 func (p *Player) open() error {
-	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate}
+	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video}
 	if !p.cfg.Headless {
 		exts, err := window.Init()
 		if err != nil {
@@ -517,6 +537,7 @@ func (p *Player) finish(decodeTime time.Duration) error {
 		s.Matrix, s.Range, s.ChromaLocation = r.params.Matrix.String(), r.params.Range.String(), r.params.ChromaLocation.String()
 		s.CPUBytesCopiedPerFrame = r.Loaded.CPUBytes
 	}
+	p.applyDecoding()
 	return nil
 }
 
@@ -530,9 +551,20 @@ func (p *Player) infoLine() string {
 		vkf = r.format.VkFormat.String()
 	}
 	el := time.Since(p.start).Seconds()
-	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s) | %.1f fps, %d dropped",
+	dec := ""
+	if ds, ok := p.src.(DeviceSource); ok {
+		d := ds.Decoding()
+		dec = fmt.Sprintf(" | decoder %s, hwdec %s", d.Decoder, d.HWDec)
+		if d.Reason != "" {
+			dec += " (" + d.Reason + ")"
+		}
+		if d.Route != "" {
+			dec += ", route " + d.Route
+		}
+	}
+	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | %.1f fps, %d dropped",
 		r.format.Name, r.width, r.height, r.format.Subsampling(), vkf, r.params.Matrix, r.params.Range,
-		r.params.ChromaLocation, r.Path, r.PathReason, float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
+		r.params.ChromaLocation, r.Path, r.PathReason, dec, float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
 }
 
 // screenshot converts the last presented frame again, at the video's size, and writes it as PNG.

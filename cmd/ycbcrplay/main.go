@@ -46,6 +46,10 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -stats                    at exit, print one JSON object to stdout (frames, fps, paths and why,
                             metadata, GPU and decode ms per frame, process CPU time, peak RSS)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
+  -hwdec auto|vulkan|no     Vulkan Video decoding on the player's device (FFmpeg's hwaccel): auto
+                            where the device and codec allow it, else software, with the reason in
+                            -stats (decoder, hwdec, hwdec_reason) and the info line; vulkan: fail
+                            where it cannot
   -loop N|inf               play the input N times in all (default 1), or until quit
   -matrix NAME -range tv|pc -chroma-loc NAME   override the stream's metadata (FFmpeg's names:
                             bt709, smpte170m, bt470bg, bt2020nc, smpte240m, ...; left, center,
@@ -72,8 +76,9 @@ func fail(stderr io.Writer, err error) int {
 // options is what the command line asks for.
 type options struct {
 	help, list, stats bool
-	ffmpegLog         bool   // -v: FFmpeg's own log on stderr
-	threads           int    // decoder threads; 0: half the cores
+	ffmpegLog         bool // -v: FFmpeg's own log on stderr
+	threads           int  // decoder threads; 0: half the cores
+	hwdec             decode.HWDec
 	url, name         string // url "" means the bundled default clip; name is for titles and messages
 	cfg               player.Config
 }
@@ -102,6 +107,7 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.list, "list-devices", false, "")
 	validate := fs.Bool("validate", false, "")
 	fs.IntVar(&o.threads, "threads", 0, "")
+	hwdec := fs.String("hwdec", "auto", "")
 	loop := fs.String("loop", "1", "")
 	fs.BoolVar(&o.ffmpegLog, "v", false, "")
 	// Flags may come before or after FILE, as with most players.
@@ -148,6 +154,10 @@ func parseArgs(args []string) (options, error) {
 	if *frames < 0 {
 		return o, fmt.Errorf("bad -frames %d: must be ≥ 0", *frames)
 	}
+	if o.hwdec, err = decode.ParseHWDec(*hwdec); err != nil {
+		return o, err
+	}
+	cfg.Video = o.hwdec != decode.HWDecNo
 	if o.threads < 0 {
 		return o, fmt.Errorf("bad -threads %d: must be ≥ 0", o.threads)
 	}
@@ -239,7 +249,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if threads == 0 {
 		threads = max(1, runtime.NumCPU()/2)
 	}
-	d, err := decode.Open(url, decode.Options{Threads: threads})
+	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
+	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -253,7 +264,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		shown = len(all)
 	}
 	notices()
-	st, err := player.Play(&decoderSource{d: d, name: name}, cfg)
+	st, err := player.Play(&decoderSource{d: d, name: name, hwdec: o.hwdec}, cfg)
 	notices()
 	if ds := d.Stats(); ds.Damaged+ds.Skipped+ds.ReadErrors > 0 {
 		fmt.Fprintf(stderr, "notice: damaged input: %d frame(s) with concealed errors, %d decode error(s) and %d read error(s) skipped (-v shows FFmpeg's messages)\n",

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Prepares, here, what scripts/device/hwdec.sh carries to the GPU machine: DIR/bin.tar.xz (the decode
-# test binary built with -tags nowindow, the same build's ffmpeg), DIR/clips (testsrc2: H.264 and HEVC
+# test binary and ycbcrplay built with -tags nowindow, the same build's ffmpeg), DIR/clips (testsrc2: H.264 and HEVC
 # 1080p, HEVC 2160p 8- and 10-bit from scripts/device/build.sh's clips, and 1278x718 H.264/HEVC),
 # DIR/run.sh. Usage: scripts/device/hwdec-build.sh /path/to/checkout/.gpu/hwdec
 set -euo pipefail
@@ -9,6 +9,7 @@ D=${1:?usage: hwdec-build.sh DIR}
 eval "$(scripts/build-ffmpeg.sh --env)"
 mkdir -p "$D/clips" "$D/bin"
 go test -c -tags nowindow -ldflags=-s -o "$D/bin/decode.test" ./decode
+go build -tags nowindow -ldflags=-s -o "$D/bin/ycbcrplay" ./cmd/ycbcrplay
 cp "$YCBCRKIT_FFMPEG" "$D/bin/ffmpeg"
 (cd "$D" && XZ_OPT=-9 tar -cJf bin.tar.xz bin && rm -rf bin)
 cp scripts/device/hwdec.sh "$D/run.sh"
