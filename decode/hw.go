@@ -187,12 +187,13 @@ func (h *HWFrame) Unlock() { avx.UnlockVkFrame(h.av) }
 
 // hwOutput makes a Frame of the Vulkan frame in d.recv.
 func (d *Decoder) hwOutput(fl avx.Fields, out *Frame) error {
-	v, err := avx.LockVkFrame(d.recv)
+	// Without lock_frame: on the H100, HEVC frames just output were found still locked (decoding
+	// stalled in lock_frame here); the formats and sizes need no lock.
+	v, err := avx.VkFrameInfo(d.recv)
 	if err != nil {
 		d.recv.Unref()
 		return fmt.Errorf("decode: decode %s: %w", d.url, err)
 	}
-	avx.UnlockVkFrame(d.recv)
 	pf, ok := formats.Lookup(v.SWFormat.Name())
 	if !ok {
 		d.recv.Unref()

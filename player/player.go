@@ -607,8 +607,11 @@ func (p *Player) close() {
 		p.win.Destroy()
 		window.Terminate()
 	}
+	// The source first: a decoder on the device (hardware decoding) frees its Vulkan objects when it
+	// closes, which must happen before the device and instance go (the H100 crashed in
+	// avcodec_free_context after vkDestroyInstance).
+	p.src.Close()
 	if p.dev != nil {
 		p.dev.Close()
 	}
-	p.src.Close()
 }

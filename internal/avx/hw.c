@@ -187,12 +187,13 @@ static AVHWFramesContext *frames_of(const AVFrame *f) {
 	                                                                : NULL;
 }
 
-int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out) {
+// read fills out from f's AVVkFrame and frames context; lock: under lock_frame (kept held).
+static int read_frame(const AVFrame *f, AvxVkFrame *out, int lock) {
 	AVHWFramesContext *fc = frames_of(f);
 	if (!fc || !f->data[0]) return AVERROR(EINVAL);
 	AVVulkanFramesContext *vfc = fc->hwctx;
 	AVVkFrame *vf = (AVVkFrame *)f->data[0];
-	vfc->lock_frame(fc, vf);
+	if (lock) vfc->lock_frame(fc, vf);
 	int n = 0;
 	while (n < AV_NUM_DATA_POINTERS && vf->img[n]) n++;
 	*out = (AvxVkFrame){
@@ -202,6 +203,12 @@ int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out) {
 		.usage = vfc->usage, .flags = vfc->img_flags, .format = vfc->format[0]};
 	return 0;
 }
+
+int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out) { return read_frame(f, out, 1); }
+
+// The frames context's fields and the image handle, without lock_frame: the layout and semaphore
+// value read this way may be stale.
+int avx_vk_frame_info(const AVFrame *f, AvxVkFrame *out) { return read_frame(f, out, 0); }
 
 void avx_vk_frame_submitted(const AVFrame *f, VkImageLayout layout, VkAccessFlags access) {
 	AVVkFrame *vf = (AVVkFrame *)f->data[0];

@@ -147,13 +147,27 @@ func LockVkFrame(f *astiav.Frame) (VkFrame, error) {
 	if ret := C.avx_vk_frame_lock((*C.AVFrame)(f.UnsafePointer()), &v); ret < 0 {
 		return VkFrame{}, fmt.Errorf("avx: not a Vulkan frame: %w", astiav.Error(ret))
 	}
+	return vkFrame(&v), nil
+}
+
+// VkFrameInfo reads f's image, formats and sizes without lock_frame (Layout and SemValue may be
+// stale: only LockVkFrame's are good for a submission).
+func VkFrameInfo(f *astiav.Frame) (VkFrame, error) {
+	var v C.AvxVkFrame
+	if ret := C.avx_vk_frame_info((*C.AVFrame)(f.UnsafePointer()), &v); ret < 0 {
+		return VkFrame{}, fmt.Errorf("avx: not a Vulkan frame: %w", astiav.Error(ret))
+	}
+	return vkFrame(&v), nil
+}
+
+func vkFrame(v *C.AvxVkFrame) VkFrame {
 	return VkFrame{
 		Image: uint64(uintptr(unsafe.Pointer(v.img))), Tiling: uint32(v.tiling), Layout: uint32(v.layout),
 		Access: uint32(v.access), Semaphore: uint64(uintptr(unsafe.Pointer(v.sem))), SemValue: uint64(v.sem_value),
 		QueueFamily: uint32(v.queue_family), Images: int(v.nb_images), SWFormat: astiav.PixelFormat(v.sw_format),
 		Width: int(v.width), Height: int(v.height), Usage: uint32(v.usage), Flags: uint32(v.flags),
 		Format: uint32(v.format),
-	}, nil
+	}
 }
 
 // VkFrameSubmitted records a submission made under the lock: the image is now in layout with

@@ -55,6 +55,8 @@ typedef struct {
 // avx_vk_frame_submitted after the submission that waited on sem at sem_value and signalled
 // sem_value+1, leaving the image in layout, then the lock is released.
 int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out);
+// avx_vk_frame_info reads the same without the lock (image, formats, sizes: not layout or sem_value).
+int avx_vk_frame_info(const AVFrame *f, AvxVkFrame *out);
 void avx_vk_frame_submitted(const AVFrame *f, VkImageLayout layout, VkAccessFlags access);
 void avx_vk_frame_unlock(const AVFrame *f);
 // avx_hw_download copies a hardware frame into system memory (av_hwframe_transfer_data).
