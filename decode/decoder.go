@@ -55,6 +55,9 @@ type Decoder struct {
 	stats    Stats
 	progress atomic.Int64 // packets read + frames decoded, for Progress
 	closed   bool
+
+	hwDev    *avx.HWDevice // FFmpeg's device context on Options.Vulkan (decode/hw.go)
+	hwReason string        // why decoding is in software, as decided at open
 }
 
 // frameKey identifies a picture geometry: a change of it sets Frame.Changed.
@@ -170,6 +173,9 @@ func (d *Decoder) openStream(idx int) error {
 	}
 	// Before avcodec_open2: frame threads copy get_buffer2 and opaque from this context when they start.
 	if err := d.pool.Install(d.cc); err != nil {
+		return fmt.Errorf("decode: open %s: %w", d.url, err)
+	}
+	if err := d.setupHW(codec); err != nil {
 		return fmt.Errorf("decode: open %s: %w", d.url, err)
 	}
 	if err := d.cc.Open(codec, nil); err != nil {
@@ -318,5 +324,7 @@ func (d *Decoder) Close() error {
 		d.intr.Free()
 		d.intr = nil
 	}
+	d.hwDev.Free() // decoders' frames hold their own references to the device
+	d.hwDev = nil
 	return nil
 }

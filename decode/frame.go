@@ -46,6 +46,9 @@ type Frame struct {
 	// Changed is true on the first frame whose size or pixel format differs from the frame before it
 	// (a mid-stream change); false on the very first frame.
 	Changed bool
+	// HW is set for a picture decoded by Vulkan Video: the picture is in HW's image on the GPU and
+	// Picture has its format and size but no planes.
+	HW *HWFrame
 
 	av *astiav.Frame
 }
@@ -58,6 +61,7 @@ func (f *Frame) Release() {
 	f.av.Free()
 	f.av = nil
 	f.Picture = nil
+	f.HW = nil
 }
 
 // PageAligned reports whether every plane of Picture starts on a 4096-byte boundary (and therefore on

@@ -44,6 +44,9 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 	recvErrs := 0
 	for {
 		if d.drained {
+			if err := d.checkHW(); err != nil {
+				return nil, err
+			}
 			if d.endErr == nil && d.nextStream() {
 				continue
 			}
@@ -83,6 +86,9 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 			d.errRun++
 			recvErrs++
 			if err := d.checkRefused(); err != nil {
+				return nil, err
+			}
+			if err := d.checkHW(); err != nil {
 				return nil, err
 			}
 			if recvErrs > maxRecvErrRun || d.errRun > maxErrRun {
@@ -144,6 +150,9 @@ func (d *Decoder) feed() error {
 			if err := d.checkRefused(); err != nil {
 				return err
 			}
+			if err := d.checkHW(); err != nil {
+				return err
+			}
 			if d.errRun > maxErrRun {
 				d.fatal = fmt.Errorf("decode: decode %s: giving up after %d consecutive errors: %w", d.url, d.errRun, err)
 				return d.fatal
@@ -182,6 +191,17 @@ func (d *Decoder) output() (*Frame, error) {
 	srcName := astiav.PixelFormat(fl.Format).Name()
 	tagged := taggedColor(fl, d.streamCl)
 	out := &Frame{SourceFormat: srcName, Tagged: tagged}
+	if fl.Format == int(avx.PixelFormatVulkan) {
+		if err := d.hwOutput(fl, out); err != nil {
+			return nil, err
+		}
+		d.finish(fl, out)
+		return out, nil
+	}
+	if err := d.checkHW(); err != nil {
+		d.recv.Unref()
+		return nil, err
+	}
 
 	av := astiav.AllocFrame()
 	if av == nil {
@@ -217,7 +237,12 @@ func (d *Decoder) output() (*Frame, error) {
 	}
 	out.av = av
 	out.Picture = picture(avx.ReadFields(av), pf)
+	d.finish(fl, out)
+	return out, nil
+}
 
+// finish sets the frame's timestamp, duration, aspect and flags from fl.
+func (d *Decoder) finish(fl avx.Fields, out *Frame) {
 	ts := fl.BestEffortTimestamp
 	if ts == avx.NoPTS {
 		ts = fl.PTS
@@ -247,5 +272,4 @@ func (d *Decoder) output() (*Frame, error) {
 	key := frameKey{fl.Width, fl.Height, fl.Format}
 	out.Changed = d.hasLast && key != d.last
 	d.last, d.hasLast = key, true
-	return out, nil
 }

@@ -3,6 +3,8 @@ package decode
 import (
 	"runtime"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 )
 
 // Defaults for the zero Options.
@@ -24,6 +26,10 @@ type Options struct {
 	Timeout time.Duration
 	// MaxWidth and MaxHeight refuse larger pictures with ErrTooLarge; 0 means DefaultMaxSize.
 	MaxWidth, MaxHeight int
+	// HWDec chooses Vulkan Video decoding (decode/hw.go); the zero value is auto, which needs Vulkan.
+	HWDec HWDec
+	// Vulkan is the device FFmpeg decodes on (opened with gpu.Options.Video); nil: software.
+	Vulkan *gpu.Device
 }
 
 func (o Options) withDefaults() Options {

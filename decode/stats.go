@@ -19,6 +19,8 @@ type Stats struct {
 	Copied int64
 	// Converted is the number of frames converted with swscale (pixel formats outside the table).
 	Converted int64
+	// Hardware is the number of frames decoded by Vulkan Video (Frame.HW set).
+	Hardware int64
 }
 
 // Stats returns the counters.

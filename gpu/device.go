@@ -36,6 +36,10 @@ type Options struct {
 	InstanceExtensions []string
 	// Swapchain asks for VK_KHR_swapchain on the device (a window or headless surface will present).
 	Swapchain bool
+	// Video asks for what Vulkan Video decoding by FFmpeg needs, where the device offers it: Vulkan
+	// 1.3, the decode queue family and the video extensions and features (gpu/video.go). Device.Video
+	// says what was enabled, or why not.
+	Video bool
 }
 
 // DeviceInfo describes one physical device for -list-devices.
@@ -70,6 +74,12 @@ type Device struct {
 	// HeadlessSurface is true when VK_EXT_headless_surface was enabled on the instance.
 	HeadlessSurface bool
 	Validation      bool
+	// InstanceExtensions are the extensions enabled on the instance.
+	InstanceExtensions []string
+	// APIVersion is the instance's apiVersion (1.1, or 1.3 with Options.Video where the loader has it).
+	APIVersion uint32
+	// Video is what the device offers for Vulkan Video decoding (Options.Video).
+	Video Video
 
 	pool      vk.CommandPool
 	messenger vkx.Messenger
@@ -139,6 +149,8 @@ type instance struct {
 	messenger  vkx.Messenger
 	validation bool
 	headless   bool
+	exts       []string
+	version    uint32
 }
 
 func createInstance(opts Options) (instance, error) {
@@ -168,11 +180,17 @@ func createInstance(opts Options) (instance, error) {
 	if validation && have[extDebugUtils] {
 		exts = append(exts, cstr(extDebugUtils))
 	}
+	version := vk.MakeVersion(1, 1, 0)
+	if opts.Video && vkx.InstanceVersion() >= vkx.APIVersion13 {
+		// FFmpeg's Vulkan decoding calls Vulkan 1.3 commands (vkQueueSubmit2, vkCmdPipelineBarrier2),
+		// which need an instance of that version.
+		version = vkx.APIVersion13
+	}
 	app := &vk.ApplicationInfo{
 		SType:            vk.StructureTypeApplicationInfo,
 		PApplicationName: cstr("ycbcrkit"),
 		PEngineName:      cstr("ycbcrkit"),
-		ApiVersion:       vk.MakeVersion(1, 1, 0),
+		ApiVersion:       version,
 	}
 	ci := &vk.InstanceCreateInfo{
 		SType:                   vk.StructureTypeInstanceCreateInfo,
@@ -200,7 +218,11 @@ func createInstance(opts Options) (instance, error) {
 			return instance{}, fmt.Errorf("gpu: %w", err)
 		}
 	}
-	return instance{inst, messenger, validation, headless}, nil
+	names := make([]string, len(exts))
+	for i, e := range exts {
+		names[i] = strings.TrimRight(e, "\x00")
+	}
+	return instance{inst, messenger, validation, headless, names, version}, nil
 }
 
 func physicalDevices(inst vk.Instance) ([]vk.PhysicalDevice, []DeviceInfo, error) {
@@ -276,7 +298,8 @@ func Open(opts Options) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{Instance: in.handle, messenger: in.messenger, Validation: in.validation, HeadlessSurface: in.headless}
+	d := &Device{Instance: in.handle, messenger: in.messenger, Validation: in.validation, HeadlessSurface: in.headless,
+		InstanceExtensions: in.exts, APIVersion: in.version}
 	if err := d.open(opts); err != nil {
 		d.Close()
 		return nil, err
@@ -344,7 +367,19 @@ func (d *Device) open(opts Options) error {
 			d.Extensions[ExtSwapchain] = true
 		}
 	}
-	d.Device, err = vkx.CreateDevice(d.Physical, d.QueueFamily, exts, true)
+	if opts.Video {
+		d.Video = planVideo(d.Instance, d.APIVersion, d.Physical, have)
+	}
+	if d.Video.Enabled {
+		for _, e := range d.Video.Extensions {
+			exts = append(exts, e)
+			d.Extensions[e] = true
+		}
+		d.Device, err = vkx.CreateVideoDevice(d.Instance, d.Physical, d.QueueFamily, int(d.Video.DecodeFamily),
+			d.Video.DecodeQueues, exts, d.Video.Features)
+	} else {
+		d.Device, err = vkx.CreateDevice(d.Physical, d.QueueFamily, exts, true)
+	}
 	if err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
@@ -352,6 +387,8 @@ func (d *Device) open(opts Options) error {
 	var q vk.Queue
 	vk.GetDeviceQueue(d.Device, d.QueueFamily, 0, &q)
 	d.Queue = q
+	// Submissions to the queue take the lock FFmpeg's decoder takes (AVVulkanDeviceContext.lock_queue).
+	vkx.RegisterQueue(q, d.QueueFamily, 0)
 	pci := &vk.CommandPoolCreateInfo{
 		SType:            vk.StructureTypeCommandPoolCreateInfo,
 		Flags:            vk.CommandPoolCreateFlags(vk.CommandPoolCreateResetCommandBufferBit),

@@ -42,9 +42,12 @@ type Config struct {
 	Range          *formats.Range
 	ChromaLocation *formats.ChromaLocation
 	// Tone is how PQ and HLG streams reach the SDR target (-tonemap; the zero value is BT.2390).
-	Tone       ycbcr.ToneCurve
-	Device     int
-	Validate   bool
+	Tone     ycbcr.ToneCurve
+	Device   int
+	Validate bool
+	// Video opens the device with what Vulkan Video decoding needs (gpu.Options.Video) and, for a
+	// DeviceSource, before decoding starts, handing the device to the source.
+	Video      bool
 	Screenshot string // PNG of the last presented frame at exit
 	Log        io.Writer
 	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
@@ -91,6 +94,11 @@ type Stats struct {
 	// With a Clock: the sound, and how far the picture was from it (video − audio) when presented.
 	Audio      *AudioStats  `json:"audio,omitempty"`
 	AVOffsetMs *OffsetStats `json:"av_offset_ms,omitempty"`
+	// The decoder and hardware decoding: which, and why (software when it is not possible).
+	Decoder     string `json:"decoder,omitempty"`
+	HWDec       string `json:"hwdec,omitempty"`
+	HWDecReason string `json:"hwdec_reason,omitempty"`
+	HWDecRoute  string `json:"hwdec_route,omitempty"`
 }
 
 // Player is one playback session.
@@ -149,11 +157,24 @@ func Play(src Source, cfg Config) (*Stats, error) {
 func (p *Player) play() error {
 	// Decoding starts first, so that filling the decoder's frame threads overlaps with creating the
 	// Vulkan instance, device and pipelines: both are start-up costs of the first picture.
-	dec := p.startDecoding()
-	defer func() { p.srcBusy = !dec.stop(p.src) }()
-	if err := p.open(); err != nil {
-		return err
+	var dec decoding
+	if ds, ok := p.src.(DeviceSource); ok && p.cfg.Video {
+		// Hardware decoding needs the device before the first packet: device first.
+		if err := p.open(); err != nil {
+			return err
+		}
+		if err := ds.UseDevice(p.dev); err != nil {
+			return err
+		}
+		dec = p.startDecoding()
+	} else {
+		dec = p.startDecoding()
+		if err := p.open(); err != nil {
+			p.srcBusy = !dec.stop(p.src)
+			return err
+		}
 	}
+	defer func() { p.srcBusy = !dec.stop(p.src) }()
 	if err := p.loop(dec); err != nil {
 		return err
 	}
@@ -164,7 +185,7 @@ func (p *Player) play() error {
 }
 
 func (p *Player) open() error {
-	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate}
+	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video}
 	if !p.cfg.Headless {
 		exts, err := window.Init()
 		if err != nil {
@@ -740,6 +761,7 @@ func (p *Player) finish(decodeTime time.Duration) error {
 		}
 		s.CPUBytesCopiedPerFrame = r.Loaded.CPUBytes
 	}
+	p.applyDecoding()
 	return nil
 }
 
@@ -753,9 +775,20 @@ func (p *Player) infoLine() string {
 		vkf = r.format.VkFormat.String()
 	}
 	el := time.Since(p.start).Seconds()
-	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s) | %.1f fps, %d dropped",
+	dec := ""
+	if ds, ok := p.src.(DeviceSource); ok {
+		d := ds.Decoding()
+		dec = fmt.Sprintf(" | decoder %s, hwdec %s", d.Decoder, d.HWDec)
+		if d.Reason != "" {
+			dec += " (" + d.Reason + ")"
+		}
+		if d.Route != "" {
+			dec += ", route " + d.Route
+		}
+	}
+	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | %.1f fps, %d dropped",
 		r.format.Name, r.width, r.height, r.format.Subsampling(), vkf, r.params.Matrix, r.params.Range,
-		r.params.ChromaLocation, r.Path, r.PathReason, float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
+		r.params.ChromaLocation, r.Path, r.PathReason, dec, float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
 }
 
 // screenshot converts the last presented frame again, at the video's size, and writes it as PNG.
@@ -798,10 +831,14 @@ func (p *Player) close() {
 		p.win.Destroy()
 		window.Terminate()
 	}
-	if p.dev != nil {
-		p.dev.Close()
-	}
+	// The source first: a decoder on the device (hardware decoding) frees its Vulkan objects when it
+	// closes, which must happen before the device and instance go (the H100 crashed in
+	// avcodec_free_context after vkDestroyInstance). A source still busy in the decode goroutine
+	// (a read that could not be interrupted) is left open.
 	if !p.srcBusy {
 		p.src.Close()
+	}
+	if p.dev != nil {
+		p.dev.Close()
 	}
 }

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"sync/atomic"
+
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/player"
 )
 
 // decoderSource adapts a decode.Decoder to the player's Source.
 type decoderSource struct {
-	d    *decode.Decoder
-	name string
+	d     *decode.Decoder
+	name  string
+	hwdec decode.HWDec
+	// Hardware frames downloaded and their bytes (hwdec.go), read by Decoding from the main thread.
+	hwFrames, hwBytes atomic.Int64
 }
 
 func (s *decoderSource) Info() player.SourceInfo {
@@ -21,6 +26,11 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 	f, err := s.d.Next()
 	if err != nil {
 		return nil, err
+	}
+	if f.HW != nil {
+		if f, err = s.hwNext(f); err != nil {
+			return nil, err
+		}
 	}
 	pic := f.Picture
 	aspect := float64(pic.Width) / float64(pic.Height)

@@ -24,6 +24,8 @@ struct AvxPool {
 	int max_w, max_h;
 	int refused_w, refused_h; // written under mu, read with atomics
 	int64_t allocs;           // atomic
+	void *hw;                 // hardware decoding state (hw.c), reached from get_format
+	void (*hw_free)(void *);
 };
 
 static void page_free(void *opaque, uint8_t *data) {
@@ -62,8 +64,19 @@ void avx_pool_free(AvxPool *p) {
 		return;
 	av_buffer_pool_uninit(&p->pool);
 	pthread_mutex_destroy(&p->mu);
+	if (p->hw_free)
+		p->hw_free(p->hw);
 	free(p);
 }
+
+void avx_pool_set_hw(AvxPool *p, void *hw, void (*hw_free)(void *)) {
+	if (p->hw_free)
+		p->hw_free(p->hw);
+	p->hw = hw;
+	p->hw_free = hw_free;
+}
+
+void *avx_pool_hw(AvxPool *p) { return p ? p->hw : NULL; }
 
 int64_t avx_pool_allocations(AvxPool *p) { return __atomic_load_n(&p->allocs, __ATOMIC_RELAXED); }
 

@@ -41,6 +41,10 @@ int avx_pool_copy(AvxPool *p, AVFrame *dst, const AVFrame *src);
 int64_t avx_pool_allocations(AvxPool *p);
 // avx_pool_refused reports the last frame size get_buffer2 refused as over the limit (0×0: none).
 void avx_pool_refused(AvxPool *p, int *w, int *h);
+// The pool carries a codec context's hardware decoding state (hw.c) to its frame threads, which
+// share the context's opaque; hw_free frees it with the pool.
+void avx_pool_set_hw(AvxPool *p, void *hw, void (*hw_free)(void *));
+void *avx_pool_hw(AvxPool *p);
 
 // AvxInterrupt is an AVIOInterruptCB with a deadline and an abort flag, so that blocking demuxer
 // calls (network reads above all) end instead of hanging.

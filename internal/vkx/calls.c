@@ -4,6 +4,7 @@
 // the driver: a use-after-free seen as crashes inside the validation layer. These take plain values
 // and build the structs on the C stack. They call the loader's exported trampolines.
 #include "vkx.h"
+#include "video.h"
 #include <dlfcn.h>
 
 static PFN_vkQueueSubmit p_submit;
@@ -34,7 +35,12 @@ VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPip
 		si.signalSemaphoreCount = 1;
 		si.pSignalSemaphores = &signal;
 	}
-	return p_submit(q, 1, &si, fence);
+	// The queue may be shared with FFmpeg's decoder threads (video.h): vkQueueSubmit needs the
+	// queue externally synchronized (Vulkan spec, "Threading Behavior").
+	vkx_queue_lock_handle(q);
+	VkResult r = p_submit(q, 1, &si, fence);
+	vkx_queue_unlock_handle(q);
+	return r;
 }
 
 VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,

@@ -73,6 +73,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 	(void)type; (void)user;
 	const char *level = sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning";
 	const char *text = data && data->pMessage ? data->pMessage : "(no message)";
+	if (vkx_ffmpeg_known_message(data ? data->pMessageIdName : NULL, text)) return VK_FALSE;
 	size_t need = strlen(level) + strlen(text) + 4;
 	pthread_mutex_lock(&msg_mu);
 	if (msg_len + need > msg_cap) {

@@ -15,6 +15,9 @@ void vkx_destroy_debug_messenger(VkInstance instance, VkDebugUtilsMessengerEXT m
 // Copies queued validation messages (NUL-separated) into buf; returns bytes needed.
 int vkx_take_messages(char *buf, int cap, int *count, int *errors);
 int vkx_message_count(void);
+// video.c: validation messages FFmpeg's own queries cause with this layer version (not counted).
+int vkx_ffmpeg_known_message(const char *id, const char *text);
+int vkx_ffmpeg_known_count(void);
 
 int vkx_ycbcr_feature(VkPhysicalDevice pd, VkBool32 *ycbcr);
 void vkx_format_properties(VkPhysicalDevice pd, VkFormat f, VkFormatFeatureFlags *linear,

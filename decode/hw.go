@@ -1,0 +1,253 @@
+package decode
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/asticode/go-astiav"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// HWDec chooses hardware decoding: FFmpeg's Vulkan hwaccel on the toolkit's own device.
+type HWDec int
+
+const (
+	// HWDecAuto decodes with Vulkan Video where the device and the codec allow it, else in
+	// software; HW().Reason says why.
+	HWDecAuto HWDec = iota
+	// HWDecVulkan requires Vulkan Video decoding: Open fails, naming what is missing, where the
+	// device or codec cannot, and so does a stream FFmpeg's hwaccel refuses.
+	HWDecVulkan
+	// HWDecNo decodes in software.
+	HWDecNo
+)
+
+// ErrNoHWDec: hardware decoding was required (HWDecVulkan) and is not possible.
+var ErrNoHWDec = errors.New("no Vulkan hardware decoding")
+
+func (h HWDec) String() string {
+	switch h {
+	case HWDecVulkan:
+		return "vulkan"
+	case HWDecNo:
+		return "no"
+	}
+	return "auto"
+}
+
+// ParseHWDec reads -hwdec's values: auto, vulkan, no.
+func ParseHWDec(s string) (HWDec, error) {
+	switch s {
+	case "auto", "":
+		return HWDecAuto, nil
+	case "vulkan":
+		return HWDecVulkan, nil
+	case "no":
+		return HWDecNo, nil
+	}
+	return 0, fmt.Errorf("-hwdec %q: want auto, vulkan or no", s)
+}
+
+// HW says how the stream is decoded.
+type HW struct {
+	// Decoder is FFmpeg's decoder, with " (vulkan)" when FFmpeg's Vulkan hwaccel decodes.
+	Decoder string
+	// Active is true while frames come from Vulkan Video decoding (Frame.HW set).
+	Active bool
+	// Reason says why decoding is in software (empty when Active).
+	Reason string
+}
+
+// HW reports how the stream is decoded. Before the first frame Active means that the hwaccel was
+// set up; FFmpeg may still refuse the stream when its first packet arrives (Reason then says so).
+func (d *Decoder) HW() HW {
+	h := HW{Decoder: d.info.Codec, Reason: d.hwReason}
+	if d.hwDev != nil && d.pool != nil {
+		s := d.pool.HWState()
+		switch {
+		case s.Failed:
+			h.Reason = fmt.Sprintf("FFmpeg's Vulkan hwaccel could not initialise for this %s stream (profile or pixel format the device does not decode; -v shows FFmpeg's message)", d.info.Codec)
+		case s.Calls > 0 && !s.Offered:
+			h.Reason = fmt.Sprintf("FFmpeg offers no Vulkan hwaccel for this %s stream's profile or pixel format", d.info.Codec)
+		default:
+			h.Active, h.Reason = true, ""
+		}
+	}
+	if h.Active {
+		h.Decoder += " (vulkan)"
+	}
+	return h
+}
+
+// setupHW decides hardware decoding for the codec context being opened (d.cc, after the pool's
+// Install, before avcodec_open2). It returns an error only for HWDecVulkan.
+func (d *Decoder) setupHW(codec *astiav.Codec) error {
+	d.hwReason = ""
+	mode, dev := d.opts.HWDec, d.opts.Vulkan
+	if mode == HWDecNo {
+		d.hwReason = "-hwdec no"
+		return nil
+	}
+	reason := ""
+	switch {
+	case dev == nil:
+		reason = "no Vulkan device was given to the decoder"
+	default:
+		if ok, why := dev.Video.Codec(codec.Name()); !ok {
+			reason = why
+		}
+	}
+	if reason == "" {
+		if d.hwDev == nil {
+			hw, err := avx.NewVulkanDevice(vulkanDevice(dev))
+			if err != nil {
+				reason = err.Error()
+			} else {
+				d.hwDev = hw
+			}
+		}
+	}
+	if reason == "" {
+		if err := d.pool.InstallHW(d.cc, d.hwDev, mode == HWDecVulkan); err != nil {
+			reason = err.Error()
+		}
+	}
+	if reason == "" {
+		return nil
+	}
+	d.hwReason = reason
+	if mode == HWDecVulkan {
+		return fmt.Errorf("%w: %s", ErrNoHWDec, reason)
+	}
+	return nil
+}
+
+// checkHW turns a hwaccel FFmpeg refused into a final error when hardware decoding was required.
+func (d *Decoder) checkHW() error {
+	if d.opts.HWDec != HWDecVulkan || d.hwDev == nil || d.pool == nil {
+		return nil
+	}
+	if h := d.HW(); !h.Active {
+		d.fatal = fmt.Errorf("decode: decode %s: %w: %s", d.url, ErrNoHWDec, h.Reason)
+		return d.fatal
+	}
+	return nil
+}
+
+// vulkanDevice describes dev for FFmpeg's AVVulkanDeviceContext.
+func vulkanDevice(dev *gpu.Device) avx.VulkanDevice {
+	lock, unlock := vkx.QueueLockFuncs()
+	v := dev.Video
+	var exts []string
+	for e := range dev.Extensions {
+		exts = append(exts, e)
+	}
+	return avx.VulkanDevice{
+		GetProcAddr:  vkx.GetInstanceProcAddr(),
+		Instance:     *(*unsafe.Pointer)(unsafe.Pointer(&dev.Instance)),
+		Physical:     *(*unsafe.Pointer)(unsafe.Pointer(&dev.Physical)),
+		Device:       *(*unsafe.Pointer)(unsafe.Pointer(&dev.Device)),
+		InstanceExts: dev.InstanceExtensions, DeviceExts: exts,
+		Family: dev.QueueFamily, Queues: 1,
+		DecodeFamily: v.DecodeFamily, DecodeQueues: v.DecodeQueues, CodecOps: v.CodecOps,
+		Timeline: v.Features.Timeline, Sync2: v.Features.Sync2, Ycbcr: v.Features.Ycbcr,
+		VideoMaintenance1: v.Features.VideoMaintenance1, QueryRst: v.Features.HostQueryReset,
+		Lock: lock, Unlock: unlock,
+	}
+}
+
+// HWFrame is a picture decoded by Vulkan Video: FFmpeg's AVVkFrame, an image of the frames
+// context's coded size (1920×1088 for 1080p) in SWFormat's multi-planar layout, on the device the
+// decoder was given. It stays valid, and FFmpeg does not reuse the image for output, until the
+// Frame's Release; it may be read as a reference by later decoding meanwhile.
+type HWFrame struct {
+	// SWFormat is the layout of the image's planes (nv12, p010le, ...).
+	SWFormat *formats.PixelFormat
+	// CodedWidth and CodedHeight are the image's size; Frame.Picture's Width and Height are the
+	// picture's (cropped) size.
+	CodedWidth, CodedHeight int
+	av                      *astiav.Frame
+}
+
+// Lock locks the frame (AVVulkanFramesContext.lock_frame) and reads its image, layout and
+// semaphore. Record the barrier from its layout, submit waiting on Semaphore at SemValue and
+// signalling SemValue+1, then call Submitted and Unlock at once (hwcontext_vulkan.h).
+func (h *HWFrame) Lock() (avx.VkFrame, error) { return avx.LockVkFrame(h.av) }
+
+// Submitted records the submission made under the lock: the image is in layout with access now.
+func (h *HWFrame) Submitted(layout, access uint32) { avx.VkFrameSubmitted(h.av, layout, access) }
+
+// Unlock releases Lock's lock.
+func (h *HWFrame) Unlock() { avx.UnlockVkFrame(h.av) }
+
+// hwOutput makes a Frame of the Vulkan frame in d.recv.
+func (d *Decoder) hwOutput(fl avx.Fields, out *Frame) error {
+	// Without lock_frame: on the H100, HEVC frames just output were found still locked (decoding
+	// stalled in lock_frame here); the formats and sizes need no lock.
+	v, err := avx.VkFrameInfo(d.recv)
+	if err != nil {
+		d.recv.Unref()
+		return fmt.Errorf("decode: decode %s: %w", d.url, err)
+	}
+	pf, ok := formats.Lookup(v.SWFormat.Name())
+	if !ok {
+		d.recv.Unref()
+		return fmt.Errorf("decode: decode %s: %w: Vulkan frames of %s", d.url, ErrUnsupportedPixelFormat, v.SWFormat.Name())
+	}
+	av := astiav.AllocFrame()
+	if av == nil {
+		d.recv.Unref()
+		return fmt.Errorf("decode: decode %s: cannot allocate a frame", d.url)
+	}
+	av.MoveRef(d.recv)
+	out.av = av
+	out.SourceFormat = pf.Name
+	out.HW = &HWFrame{SWFormat: pf, CodedWidth: v.Width, CodedHeight: v.Height, av: av}
+	out.Picture = &formats.Frame{Format: pf, Width: fl.Width, Height: fl.Height}
+	out.Color, out.Notes = d.resolved.resolve(out.Tagged, pf, fl.Width, fl.Height)
+	d.stats.Hardware++
+	return nil
+}
+
+// Download copies the frame into system memory (one CPU copy through FFmpeg's transfer): for
+// checks against software decoding and for screenshots, never on the playing path. Release the
+// returned frame.
+func (h *HWFrame) Download() (*Frame, error) {
+	av := astiav.AllocFrame()
+	if av == nil {
+		return nil, errors.New("decode: download: cannot allocate a frame")
+	}
+	if err := avx.DownloadHW(av, h.av); err != nil {
+		av.Free()
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	fl := avx.ReadFields(av)
+	pf, ok := formats.Lookup(astiav.PixelFormat(fl.Format).Name())
+	if !ok {
+		av.Free()
+		return nil, fmt.Errorf("decode: download: %w: %s", ErrUnsupportedPixelFormat, astiav.PixelFormat(fl.Format).Name())
+	}
+	return &Frame{Picture: picture(fl, pf), SourceFormat: pf.Name, av: av}, nil
+}
+
+// UseVulkan reopens the stream's decoder on dev with mode (before the first Next): a player that
+// creates its Vulkan device after opening the input hands the device over this way. It fails, in
+// one line, where mode is HWDecVulkan and dev cannot decode the stream.
+func (d *Decoder) UseVulkan(dev *gpu.Device, mode HWDec) error {
+	if d.stats.Decoded > 0 || d.pending != nil || d.stats.Packets > 0 {
+		return fmt.Errorf("decode: %s: UseVulkan after decoding began", d.url)
+	}
+	d.opts.Vulkan, d.opts.HWDec = dev, mode
+	d.closeStream()
+	d.tried = d.tried[:len(d.tried)-1]
+	if err := d.openStream(d.stIdx); err != nil {
+		d.fatal = err
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package decode
+
+import (
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// openVideoDevice opens the test device as the player does for -hwdec (gpu.Options.Video).
+func openVideoDevice(t *testing.T) *gpu.Device {
+	t.Helper()
+	dev, err := gpu.Open(gpu.Options{Index: -1, Validation: true, Video: true})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() {
+		dev.Close()
+		if msgs := vkx.Messages(); len(msgs) > 0 {
+			t.Errorf("validation: %v", msgs)
+		}
+	})
+	return dev
+}
+
+// decodeKind decodes the whole input and checks every frame's kind against hw.
+func decodeKind(t *testing.T, d *Decoder, hw bool) int {
+	t.Helper()
+	n := 0
+	for {
+		f, err := d.Next()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			t.Fatalf("frame %d: %v", n, err)
+		}
+		if (f.HW != nil) != hw {
+			t.Fatalf("frame %d: hardware frame %v, want %v", n, f.HW != nil, hw)
+		}
+		if !hw && !f.PageAligned() {
+			t.Fatalf("frame %d: software frame not page-aligned", n)
+		}
+		f.Release()
+		n++
+	}
+}
+
+func TestParseHWDec(t *testing.T) {
+	for _, s := range []string{"auto", "vulkan", "no"} {
+		h, err := ParseHWDec(s)
+		if err != nil || h.String() != s {
+			t.Fatalf("%s: %v %v", s, h, err)
+		}
+	}
+	if _, err := ParseHWDec("cuda"); err == nil || !strings.Contains(err.Error(), "auto, vulkan or no") {
+		t.Fatalf("cuda: %v", err)
+	}
+}
+
+// Auto on a device without Vulkan Video (lavapipe) decodes in software and says why; on a device
+// with it (the GPU machine) every frame comes from the hardware.
+func TestHWDecAuto(t *testing.T) {
+	dev := openVideoDevice(t)
+	d, err := Open(filepath.Join(mediaDir, "default.mkv"), Options{Threads: 2, Vulkan: dev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	hw := dev.Video.Enabled
+	n := decodeKind(t, d, hw)
+	h := d.HW()
+	if h.Active != hw {
+		t.Fatalf("HW() = %+v on a device with video %v", h, hw)
+	}
+	if !hw && (h.Reason != dev.Video.Reason || h.Decoder != "h264") {
+		t.Fatalf("software: HW() = %+v, want the device's reason %q", h, dev.Video.Reason)
+	}
+	if hw && (h.Decoder != "h264 (vulkan)" || d.Stats().Hardware != int64(n)) {
+		t.Fatalf("hardware: HW() = %+v, %d of %d frames", h, d.Stats().Hardware, n)
+	}
+	t.Logf("%d frames, %+v", n, h)
+}
+
+// -hwdec vulkan on a device without Vulkan Video fails at open, naming what is missing.
+func TestHWDecVulkanRefused(t *testing.T) {
+	dev := openVideoDevice(t)
+	if dev.Video.Enabled {
+		t.Skip("the device decodes in hardware: the refusal is tested on devices without Vulkan Video")
+	}
+	_, err := Open(filepath.Join(mediaDir, "default.mkv"), Options{Vulkan: dev, HWDec: HWDecVulkan})
+	if !errors.Is(err, ErrNoHWDec) || !strings.Contains(err.Error(), gpu.ExtVideoDecodeQueue) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("want one line naming %s, got %v", gpu.ExtVideoDecodeQueue, err)
+	}
+	if _, err := Open(filepath.Join(mediaDir, "default.mkv"), Options{HWDec: HWDecVulkan}); !errors.Is(err, ErrNoHWDec) {
+		t.Fatalf("no device: %v", err)
+	}
+	d, err := Open(filepath.Join(mediaDir, "default.mkv"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if h := d.HW(); h.Active || !strings.Contains(h.Reason, "no Vulkan device") {
+		t.Fatalf("no device, auto: %+v", h)
+	}
+}
+
+// FFmpeg's own refusal: the device is handed to FFmpeg as if it decoded (an AVVulkanDeviceContext on
+// lavapipe initialises), FFmpeg's hwaccel fails to initialise for want of a decode queue and asks
+// get_format again without Vulkan. Auto goes on in software with the reason; -hwdec vulkan ends
+// with one error.
+func TestHWDecFFmpegRefusal(t *testing.T) {
+	dev := openVideoDevice(t)
+	if dev.Video.Enabled {
+		t.Skip("the device decodes in hardware")
+	}
+	dev.Video = gpu.Video{Enabled: true, CodecOps: vkx.CodecOpDecodeH264 | vkx.CodecOpDecodeH265,
+		Features: vkx.VideoFeatures{Ycbcr: true}}
+	clip := filepath.Join(mediaDir, "default.mkv")
+	d, err := Open(clip, Options{Threads: 2, Vulkan: dev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := decodeKind(t, d, false)
+	h := d.HW()
+	d.Close()
+	if n == 0 || h.Active || !strings.Contains(h.Reason, "could not initialise") {
+		t.Fatalf("%d frames, %+v", n, h)
+	}
+	d, err = Open(clip, Options{Threads: 2, Vulkan: dev, HWDec: HWDecVulkan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	_, err = d.Next()
+	if !errors.Is(err, ErrNoHWDec) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("required: %v", err)
+	}
+	t.Logf("auto: %+v; required: %v", h, err)
+}

@@ -1,0 +1,117 @@
+package gpu
+
+import (
+	"fmt"
+	"strings"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// Device extensions of Vulkan Video decoding (Vulkan spec, "Video Coding"; FFmpeg's
+// hwcontext_vulkan.c enables the same on the devices it creates).
+const (
+	ExtVideoQueue        = "VK_KHR_video_queue"
+	ExtVideoDecodeQueue  = "VK_KHR_video_decode_queue"
+	ExtVideoDecodeH264   = "VK_KHR_video_decode_h264"
+	ExtVideoDecodeH265   = "VK_KHR_video_decode_h265"
+	ExtVideoDecodeAV1    = "VK_KHR_video_decode_av1"
+	ExtVideoMaintenance1 = "VK_KHR_video_maintenance1"
+)
+
+// Video is what a Device offers for Vulkan Video decoding by FFmpeg on the same device: the decode
+// queue family, the video extensions and the features enabled, or why it offers none.
+type Video struct {
+	// Enabled is true when the device was created with a decode queue family, VK_KHR_video_queue,
+	// VK_KHR_video_decode_queue, at least one codec extension, Vulkan 1.3, timelineSemaphore,
+	// synchronization2 and samplerYcbcrConversion.
+	Enabled bool
+	// Reason says why decoding is not offered (empty when Enabled).
+	Reason string
+	// DecodeFamily is the queue family with VK_QUEUE_VIDEO_DECODE_BIT_KHR; DecodeQueues queues of it
+	// were created (FFmpeg spreads decode submissions over them).
+	DecodeFamily uint32
+	DecodeQueues uint32
+	// CodecOps is the family's VkVideoCodecOperationFlagsKHR, limited to the codec extensions enabled.
+	CodecOps uint32
+	// Features is the feature chain the device was created with.
+	Features vkx.VideoFeatures
+	// Extensions are the device extensions enabled for decoding.
+	Extensions []string
+}
+
+// Codec reports whether the device decodes codec (FFmpeg's name: h264, hevc, av1), and if not why.
+func (v Video) Codec(codec string) (bool, string) {
+	if !v.Enabled {
+		return false, v.Reason
+	}
+	op, ext := uint32(0), ""
+	switch codec {
+	case "h264":
+		op, ext = vkx.CodecOpDecodeH264, ExtVideoDecodeH264
+	case "hevc":
+		op, ext = vkx.CodecOpDecodeH265, ExtVideoDecodeH265
+	case "av1":
+		op, ext = vkx.CodecOpDecodeAV1, ExtVideoDecodeAV1
+	default:
+		return false, fmt.Sprintf("FFmpeg 7.1 has no Vulkan hwaccel for %s", codec)
+	}
+	if v.CodecOps&op == 0 {
+		return false, fmt.Sprintf("the device's decode queue family does not decode %s (no %s)", codec, ext)
+	}
+	return true, ""
+}
+
+// planVideo decides what decoding needs on pd and whether pd offers it. The extensions come back
+// to be enabled with the features; a device without decoding gets a reason and nothing to enable.
+func planVideo(inst vk.Instance, instVersion uint32, pd vk.PhysicalDevice, have map[string]bool) Video {
+	if instVersion < vkx.APIVersion13 {
+		return Video{Reason: fmt.Sprintf("the Vulkan loader is %s; Vulkan Video decoding through FFmpeg needs 1.3", apiString(instVersion))}
+	}
+	if !have[ExtVideoQueue] || !have[ExtVideoDecodeQueue] {
+		return Video{Reason: fmt.Sprintf("the device does not offer %s (no Vulkan Video decoding)", ExtVideoDecodeQueue)}
+	}
+	p := vkx.ProbeVideo(inst, pd, true, have[ExtVideoMaintenance1])
+	if p.APIVersion < vkx.APIVersion13 {
+		return Video{Reason: fmt.Sprintf("the device is Vulkan %s; FFmpeg's Vulkan decoding needs 1.3", apiString(p.APIVersion))}
+	}
+	if p.DecodeFamily < 0 {
+		return Video{Reason: "the device has no queue family with VK_QUEUE_VIDEO_DECODE_BIT_KHR"}
+	}
+	var missing []string
+	if !p.Features.Timeline {
+		missing = append(missing, "timelineSemaphore")
+	}
+	if !p.Features.Sync2 {
+		missing = append(missing, "synchronization2")
+	}
+	if !p.Features.Ycbcr {
+		missing = append(missing, "samplerYcbcrConversion")
+	}
+	if len(missing) > 0 {
+		return Video{Reason: "the device lacks " + strings.Join(missing, ", ") + " (FFmpeg's Vulkan decoding needs them)"}
+	}
+	v := Video{Enabled: true, DecodeFamily: uint32(p.DecodeFamily), DecodeQueues: p.DecodeQueues,
+		Features: vkx.VideoFeatures{Timeline: true, Sync2: true, Ycbcr: true,
+			VideoMaintenance1: have[ExtVideoMaintenance1] && p.Features.VideoMaintenance1,
+			HostQueryReset:    p.Features.HostQueryReset},
+		Extensions: []string{ExtVideoQueue, ExtVideoDecodeQueue}}
+	for _, c := range []struct {
+		ext string
+		op  uint32
+	}{{ExtVideoDecodeH264, vkx.CodecOpDecodeH264}, {ExtVideoDecodeH265, vkx.CodecOpDecodeH265},
+		{ExtVideoDecodeAV1, vkx.CodecOpDecodeAV1}} {
+		if have[c.ext] && p.CodecOps&c.op != 0 {
+			v.Extensions = append(v.Extensions, c.ext)
+			v.CodecOps |= c.op
+		}
+	}
+	if v.CodecOps == 0 {
+		return Video{Reason: "the device's decode queue family offers none of H.264, HEVC, AV1 with its extension"}
+	}
+	if v.Features.VideoMaintenance1 {
+		v.Extensions = append(v.Extensions, ExtVideoMaintenance1)
+	}
+	return v
+}

@@ -1,0 +1,192 @@
+package avx
+
+/*
+#cgo pkg-config: ycbcrkit-vulkan-headers
+#include <stdlib.h>
+#include "hw.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/asticode/go-astiav"
+)
+
+// VulkanDevice describes a VkDevice the toolkit created, for FFmpeg's AVVulkanDeviceContext. Handles
+// are the raw Vulkan handles (pointers on amd64).
+type VulkanDevice struct {
+	GetProcAddr                 unsafe.Pointer // vkGetInstanceProcAddr
+	Instance, Physical, Device  unsafe.Pointer
+	InstanceExts, DeviceExts    []string
+	Family, Queues              uint32 // the toolkit's graphics+compute+transfer family and its queues
+	DecodeFamily, DecodeQueues  uint32
+	CodecOps                    uint32 // the decode family's video_caps
+	Timeline, Sync2, Ycbcr      bool
+	VideoMaintenance1, QueryRst bool
+	Lock, Unlock                unsafe.Pointer // void (*)(uint32_t family, uint32_t index)
+}
+
+// HWDevice is an initialised AV_HWDEVICE_TYPE_VULKAN device context (an AVBufferRef).
+type HWDevice struct {
+	ref *C.AVBufferRef
+}
+
+func cb(b bool) C.VkBool32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func cList(l []string) (**C.char, func()) {
+	arr := (**C.char)(C.calloc(C.size_t(len(l)+1), C.size_t(unsafe.Sizeof(uintptr(0)))))
+	s := unsafe.Slice(arr, len(l)+1)
+	for i, e := range l {
+		s[i] = C.CString(e)
+	}
+	return arr, func() {
+		for _, c := range s {
+			if c != nil {
+				C.free(unsafe.Pointer(c))
+			}
+		}
+		C.free(unsafe.Pointer(arr))
+	}
+}
+
+// NewVulkanDevice hands d to FFmpeg (av_hwdevice_ctx_init on an AVVulkanDeviceContext filled from
+// d: device_features the chain enabled, the extension lists, qf[] with the decode family and its
+// video_caps, lock_queue/unlock_queue the toolkit's queue lock).
+func NewVulkanDevice(d VulkanDevice) (*HWDevice, error) {
+	ie, freeIE := cList(d.InstanceExts)
+	defer freeIE()
+	de, freeDE := cList(d.DeviceExts)
+	defer freeDE()
+	cd := C.AvxVulkanDevice{
+		get_proc_addr: d.GetProcAddr,
+		inst:          C.VkInstance(d.Instance), phys: C.VkPhysicalDevice(d.Physical), dev: C.VkDevice(d.Device),
+		inst_exts: ie, nb_inst_exts: C.int(len(d.InstanceExts)),
+		dev_exts: de, nb_dev_exts: C.int(len(d.DeviceExts)),
+		family: C.uint32_t(d.Family), queues: C.uint32_t(d.Queues),
+		decode_family: C.uint32_t(d.DecodeFamily), decode_queues: C.uint32_t(d.DecodeQueues), caps: C.uint32_t(d.CodecOps),
+		timeline: cb(d.Timeline), sync2: cb(d.Sync2), ycbcr: cb(d.Ycbcr),
+		video_maintenance1: cb(d.VideoMaintenance1), host_query_reset: cb(d.QueryRst),
+		lock: d.Lock, unlock: d.Unlock,
+	}
+	var e C.int
+	ref := C.avx_hw_vulkan_device(&cd, &e)
+	if ref == nil {
+		return nil, fmt.Errorf("avx: FFmpeg's Vulkan device context: %w", astiav.Error(e))
+	}
+	return &HWDevice{ref: ref}, nil
+}
+
+// Free drops this reference; decoders that use the device hold their own.
+func (h *HWDevice) Free() {
+	if h != nil && h.ref != nil {
+		C.av_buffer_unref(&h.ref)
+	}
+}
+
+// InstallHW gives cc the device and a get_format that picks AV_PIX_FMT_VULKAN when FFmpeg offers it
+// (required: never a software format). After p.Install, before avcodec_open2.
+func (p *Pool) InstallHW(cc *astiav.CodecContext, dev *HWDevice, required bool) error {
+	if dev == nil || dev.ref == nil {
+		return errors.New("avx: no hardware device")
+	}
+	r := 0
+	if required {
+		r = 1
+	}
+	if ret := C.avx_hw_install(p.p, (*C.AVCodecContext)(cc.UnsafePointer()), dev.ref, C.int(r)); ret < 0 {
+		return fmt.Errorf("avx: install hardware decoding: %w", astiav.Error(ret))
+	}
+	return nil
+}
+
+// HWState is what get_format did: Offered (FFmpeg listed AV_PIX_FMT_VULKAN), Chosen (it was
+// returned), Failed (FFmpeg asked again without it: the hwaccel failed to initialise).
+type HWState struct {
+	Offered, Chosen, Failed bool
+	Calls                   int
+}
+
+// HWState reads the pool's hardware decoding state.
+func (p *Pool) HWState() HWState {
+	var o, c, f, n C.int
+	C.avx_hw_state(p.p, &o, &c, &f, &n)
+	return HWState{Offered: o != 0, Chosen: c != 0, Failed: f != 0, Calls: int(n)}
+}
+
+// VkFrame is what drawing an AV_PIX_FMT_VULKAN frame needs (AVVkFrame and its frames context).
+type VkFrame struct {
+	Image        uint64 // VkImage
+	Tiling       uint32
+	Layout       uint32 // VkImageLayout
+	Access       uint32
+	Semaphore    uint64 // timeline VkSemaphore
+	SemValue     uint64
+	QueueFamily  uint32
+	Images       int
+	SWFormat     astiav.PixelFormat
+	Width        int // the frames context's (coded) size
+	Height       int
+	Usage, Flags uint32
+	Format       uint32 // VkFormat
+}
+
+// LockVkFrame locks f (AVVulkanFramesContext.lock_frame) and reads it. The caller records its
+// barrier from Layout, submits waiting on Semaphore at SemValue and signalling SemValue+1, then
+// calls VkFrameSubmitted and UnlockVkFrame ("lock just before command submission ... and unlock
+// immediately after", hwcontext_vulkan.h).
+func LockVkFrame(f *astiav.Frame) (VkFrame, error) {
+	var v C.AvxVkFrame
+	if ret := C.avx_vk_frame_lock((*C.AVFrame)(f.UnsafePointer()), &v); ret < 0 {
+		return VkFrame{}, fmt.Errorf("avx: not a Vulkan frame: %w", astiav.Error(ret))
+	}
+	return vkFrame(&v), nil
+}
+
+// VkFrameInfo reads f's image, formats and sizes without lock_frame (Layout and SemValue may be
+// stale: only LockVkFrame's are good for a submission).
+func VkFrameInfo(f *astiav.Frame) (VkFrame, error) {
+	var v C.AvxVkFrame
+	if ret := C.avx_vk_frame_info((*C.AVFrame)(f.UnsafePointer()), &v); ret < 0 {
+		return VkFrame{}, fmt.Errorf("avx: not a Vulkan frame: %w", astiav.Error(ret))
+	}
+	return vkFrame(&v), nil
+}
+
+func vkFrame(v *C.AvxVkFrame) VkFrame {
+	return VkFrame{
+		Image: uint64(uintptr(unsafe.Pointer(v.img))), Tiling: uint32(v.tiling), Layout: uint32(v.layout),
+		Access: uint32(v.access), Semaphore: uint64(uintptr(unsafe.Pointer(v.sem))), SemValue: uint64(v.sem_value),
+		QueueFamily: uint32(v.queue_family), Images: int(v.nb_images), SWFormat: astiav.PixelFormat(v.sw_format),
+		Width: int(v.width), Height: int(v.height), Usage: uint32(v.usage), Flags: uint32(v.flags),
+		Format: uint32(v.format),
+	}
+}
+
+// VkFrameSubmitted records a submission made under the lock: the image is now in layout with
+// access, and its semaphore's value is one higher.
+func VkFrameSubmitted(f *astiav.Frame, layout, access uint32) {
+	C.avx_vk_frame_submitted((*C.AVFrame)(f.UnsafePointer()), C.VkImageLayout(layout), C.VkAccessFlags(access))
+}
+
+// UnlockVkFrame releases LockVkFrame's lock.
+func UnlockVkFrame(f *astiav.Frame) { C.avx_vk_frame_unlock((*C.AVFrame)(f.UnsafePointer())) }
+
+// PixelFormatVulkan is AV_PIX_FMT_VULKAN (go-astiav v0.39.0 has no constant for it).
+const PixelFormatVulkan = astiav.PixelFormat(C.AV_PIX_FMT_VULKAN)
+
+// DownloadHW copies the hardware frame src into dst in system memory (av_hwframe_transfer_data):
+// for checks and screenshots, never on the playing path.
+func DownloadHW(dst, src *astiav.Frame) error {
+	if ret := C.avx_hw_download((*C.AVFrame)(dst.UnsafePointer()), (*C.AVFrame)(src.UnsafePointer())); ret < 0 {
+		return fmt.Errorf("avx: download hardware frame: %w", astiav.Error(ret))
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+// hw.h: FFmpeg's Vulkan hwaccel on the toolkit's own device (libavutil/hwcontext_vulkan.h).
+#ifndef YCBCRKIT_AVX_HW_H
+#define YCBCRKIT_AVX_HW_H
+#include "avx.h"
+#include <libavutil/hwcontext.h>
+#include <libavutil/hwcontext_vulkan.h>
+
+// AvxVulkanDevice describes a VkDevice the toolkit created for AVVulkanDeviceContext.
+typedef struct {
+	void *get_proc_addr;
+	VkInstance inst;
+	VkPhysicalDevice phys;
+	VkDevice dev;
+	const char *const *inst_exts;
+	int nb_inst_exts;
+	const char *const *dev_exts;
+	int nb_dev_exts;
+	uint32_t family, queues;                    // the graphics+compute+transfer family
+	uint32_t decode_family, decode_queues, caps; // the decode family, its video_caps
+	VkBool32 timeline, sync2, ycbcr, video_maintenance1, host_query_reset;
+	void *lock, *unlock; // void (*)(uint32_t family, uint32_t index): the toolkit's queue lock
+} AvxVulkanDevice;
+
+// avx_hw_vulkan_device makes an AV_HWDEVICE_TYPE_VULKAN device context of d (copies what it needs)
+// and initialises it; NULL with *err set on failure.
+AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err);
+
+// Hardware decoding state of one codec context (its get_format's choices).
+typedef struct AvxHwDecode AvxHwDecode;
+// avx_hw_install gives avctx the device and a get_format that picks AV_PIX_FMT_VULKAN when offered;
+// required: never a software format (-hwdec vulkan). Before avcodec_open2. The pool p (installed
+// already) carries the state to frame threads.
+int avx_hw_install(AvxPool *p, AVCodecContext *avctx, AVBufferRef *device, int required);
+// avx_hw_state: offered (Vulkan was among get_format's formats), chosen (returned), failed (FFmpeg
+// asked again without it after choosing it: hwaccel initialisation failed).
+void avx_hw_state(AvxPool *p, int *offered, int *chosen, int *failed, int *calls);
+
+// AvxVkFrame is what a consumer needs of an AV_PIX_FMT_VULKAN frame.
+typedef struct {
+	VkImage img;
+	VkImageTiling tiling;
+	VkImageLayout layout;
+	VkAccessFlags access;
+	VkSemaphore sem;
+	uint64_t sem_value;
+	uint32_t queue_family;
+	int nb_images;
+	int sw_format, width, height; // the frames context's sw_format and coded size
+	VkImageUsageFlags usage;
+	VkImageCreateFlags flags;
+	VkFormat format; // av_vkfmt_from_pixfmt(sw_format)[0]
+} AvxVkFrame;
+
+// avx_vk_frame_lock locks the frame (AVVulkanFramesContext.lock_frame) and reads its state; call
+// avx_vk_frame_submitted after the submission that waited on sem at sem_value and signalled
+// sem_value+1, leaving the image in layout, then the lock is released.
+int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out);
+// avx_vk_frame_info reads the same without the lock (image, formats, sizes: not layout or sem_value).
+int avx_vk_frame_info(const AVFrame *f, AvxVkFrame *out);
+void avx_vk_frame_submitted(const AVFrame *f, VkImageLayout layout, VkAccessFlags access);
+void avx_vk_frame_unlock(const AVFrame *f);
+// avx_hw_download copies a hardware frame into system memory (av_hwframe_transfer_data).
+int avx_hw_download(AVFrame *dst, const AVFrame *src);
+#endif

@@ -1,0 +1,115 @@
+package vkx
+
+/*
+#cgo pkg-config: ycbcrkit-vulkan-headers
+#include <stdlib.h>
+#include "video.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+)
+
+// Video decode codec operations (VkVideoCodecOperationFlagBitsKHR).
+const (
+	CodecOpDecodeH264 = uint32(C.VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR)
+	CodecOpDecodeH265 = uint32(C.VK_VIDEO_CODEC_OPERATION_DECODE_H265_BIT_KHR)
+	CodecOpDecodeAV1  = uint32(C.VK_VIDEO_CODEC_OPERATION_DECODE_AV1_BIT_KHR)
+)
+
+// APIVersion13 is VK_API_VERSION_1_3.
+const APIVersion13 = uint32(C.VK_API_VERSION_1_3)
+
+// VideoProbe is what a physical device offers for Vulkan Video decoding.
+type VideoProbe struct {
+	APIVersion   uint32
+	DecodeFamily int // -1: none
+	DecodeQueues uint32
+	CodecOps     uint32 // VkVideoCodecOperationFlagsKHR of the decode family
+	Features     VideoFeatures
+}
+
+// VideoFeatures is the feature chain of a decoding device: samplerYcbcrConversion (1.1),
+// timelineSemaphore and hostQueryReset (1.2), synchronization2 (1.3), videoMaintenance1.
+type VideoFeatures struct {
+	Timeline, Sync2, Ycbcr, VideoMaintenance1, HostQueryReset bool
+}
+
+func b32(b bool) C.VkBool32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ProbeVideo reads what pd offers for decoding; videoQueue and maintenance1 say whether pd offers
+// VK_KHR_video_queue and VK_KHR_video_maintenance1.
+func ProbeVideo(instance vk.Instance, pd vk.PhysicalDevice, videoQueue, maintenance1 bool) VideoProbe {
+	var p C.VkxVideoProbe
+	C.vkx_video_probe(cInstance(instance), cPhysical(pd), b32(videoQueue), b32(maintenance1), &p)
+	return VideoProbe{
+		APIVersion: uint32(p.api_version), DecodeFamily: int(p.decode_family),
+		DecodeQueues: uint32(p.decode_queues), CodecOps: uint32(p.codec_ops),
+		Features: VideoFeatures{Timeline: p.timeline != 0, Sync2: p.sync2 != 0, Ycbcr: p.ycbcr != 0,
+			VideoMaintenance1: p.video_maintenance1 != 0, HostQueryReset: p.host_query_reset != 0},
+	}
+}
+
+// CreateVideoDevice creates a device with one queue of family and decodeQueues queues of
+// decodeFamily (none when decodeFamily < 0), the extensions exts and the features f (Vulkan 1.1–1.3
+// feature structs: the device must be Vulkan 1.3).
+func CreateVideoDevice(instance vk.Instance, pd vk.PhysicalDevice, family uint32, decodeFamily int, decodeQueues uint32,
+	exts []string, f VideoFeatures) (vk.Device, error) {
+	cexts := make([]*C.char, len(exts))
+	for i, e := range exts {
+		cexts[i] = C.CString(e)
+	}
+	defer func() {
+		for _, c := range cexts {
+			C.free(unsafe.Pointer(c))
+		}
+	}()
+	arr := (**C.char)(C.malloc(C.size_t(len(exts)+1) * C.size_t(unsafe.Sizeof(uintptr(0)))))
+	defer C.free(unsafe.Pointer(arr))
+	s := unsafe.Slice(arr, len(exts)+1)
+	copy(s, cexts)
+	cf := C.VkxVideoFeatures{timeline: b32(f.Timeline), sync2: b32(f.Sync2), ycbcr: b32(f.Ycbcr),
+		video_maintenance1: b32(f.VideoMaintenance1), host_query_reset: b32(f.HostQueryReset)}
+	var d C.VkDevice
+	r := C.vkx_create_device_video(cInstance(instance), cPhysical(pd), C.uint32_t(family), C.int32_t(decodeFamily),
+		C.uint32_t(decodeQueues), arr, C.uint32_t(len(exts)), &cf, &d)
+	if err := Check(vk.Result(r), "vkCreateDevice"); err != nil {
+		return nil, err
+	}
+	return *(*vk.Device)(unsafe.Pointer(&d)), nil
+}
+
+// RegisterQueue names q's family and index, so that the toolkit's submissions to q take the lock
+// FFmpeg takes by (family, index) through AVVulkanDeviceContext.lock_queue.
+func RegisterQueue(q vk.Queue, family, index uint32) {
+	C.vkx_queue_register(*(*C.VkQueue)(unsafe.Pointer(&q)), C.uint32_t(family), C.uint32_t(index))
+}
+
+// LockQueue and UnlockQueue hold q's lock around a queue call made outside vkx (vkQueuePresentKHR);
+// for a queue never registered they do nothing.
+func LockQueue(q vk.Queue)   { C.vkx_queue_lock_handle(*(*C.VkQueue)(unsafe.Pointer(&q))) }
+func UnlockQueue(q vk.Queue) { C.vkx_queue_unlock_handle(*(*C.VkQueue)(unsafe.Pointer(&q))) }
+
+// QueueLockFuncs are the C functions lock(family, index) and unlock(family, index) for
+// AVVulkanDeviceContext.lock_queue and unlock_queue (through package avx).
+func QueueLockFuncs() (lock, unlock unsafe.Pointer) {
+	return C.vkx_queue_lock_fn(), C.vkx_queue_unlock_fn()
+}
+
+// GetInstanceProcAddr is the loader's vkGetInstanceProcAddr (AVVulkanDeviceContext.get_proc_addr).
+func GetInstanceProcAddr() unsafe.Pointer { return C.vkx_get_instance_proc_addr() }
+
+// InstanceVersion is the loader's vkEnumerateInstanceVersion (1.0 where it has none). Load first.
+func InstanceVersion() uint32 { return uint32(C.vkx_instance_version()) }
+
+// FFmpegKnownMessages counts the validation messages left out as FFmpeg 7.1's property query that
+// this validation layer predates (video.c says which, exactly).
+func FFmpegKnownMessages() int { return int(C.vkx_ffmpeg_known_count()) }

@@ -1,0 +1,35 @@
+package player
+
+import "github.com/ycbcrkit/ycbcrkit/gpu"
+
+// DeviceSource is a Source that can decode on the player's Vulkan device (Vulkan Video through
+// FFmpeg's hwaccel). With Config.Video the player opens its device first (with gpu.Options.Video)
+// and calls UseDevice before the first Next; decoding then starts.
+type DeviceSource interface {
+	Source
+	UseDevice(dev *gpu.Device) error
+	// Decoding says how frames are decoded (for -stats and the info display).
+	Decoding() Decoding
+}
+
+// Decoding is how a DeviceSource decodes.
+type Decoding struct {
+	Decoder string // FFmpeg's decoder, "hevc (vulkan)" under Vulkan Video
+	HWDec   string // "vulkan" or "no"
+	Reason  string // why software, when HWDec is "no"
+	// Route is how hardware frames reach the conversion; CPUBytesPerFrame what that copies on the
+	// CPU per frame.
+	Route            string
+	CPUBytesPerFrame int
+}
+
+// applyDecoding puts the source's decoding into the stats.
+func (p *Player) applyDecoding() {
+	ds, ok := p.src.(DeviceSource)
+	if !ok {
+		return
+	}
+	d := ds.Decoding()
+	p.stats.Decoder, p.stats.HWDec, p.stats.HWDecReason, p.stats.HWDecRoute = d.Decoder, d.HWDec, d.Reason, d.Route
+	p.stats.CPUBytesCopiedPerFrame += d.CPUBytesPerFrame
+}
