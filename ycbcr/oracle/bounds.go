@@ -61,7 +61,7 @@ func ShaderTolerance(subTexelBits int) Tolerance {
 // alternative the spec allows (implicit NEAREST + COSITED also as MIDPOINT; NEAREST coordinate ties
 // both texels; X6 texels ±1 ULP₁₀; the optional clamps of Y′/Cb/Cr (§2.4) and of R′G′B′ (§3.3);
 // LINEAR weights snapped either way), widened by tol.Slack and optionally mapped to UNORM.
-// It panics if p or prm is invalid.
+// It panics if p or prm is invalid, or if prm has no interval bounds (see Bounded).
 func SampleBounds(p *Picture, prm Params, s, t float64, tol Tolerance) Bounds {
 	mustValid(p, prm)
 	return boundsUV(p, prm, s*float64(p.Width), t*float64(p.Height), tol)
@@ -87,8 +87,15 @@ func (x interval) clampHull(a, b float64) interval {
 	return interval{math.Min(x.lo, math.Max(a, math.Min(b, x.lo))), math.Max(x.hi, math.Max(a, math.Min(b, x.hi)))}
 }
 
+// Bounded reports whether SampleBounds and ImageBounds cover prm: interval arithmetic through the
+// non-linear stages (constant luminance, YCgCo-R lifting, tone mapping) is not implemented; those
+// are judged by Sample's exact values with a fixed tolerance (§12.4, §14.5).
+func (prm Params) Bounded() bool {
+	return prm.Model != Model2020CL && prm.Model != ModelYCgCoR && prm.Tone == nil
+}
+
 func boundsUV(p *Picture, prm Params, u, v float64, tol Tolerance) Bounds {
-	if prm.Model == Model2020CL || prm.Model == ModelYCgCoR || prm.Tone != nil {
+	if !prm.Bounded() {
 		// Interval arithmetic through the non-linear stages is not implemented: compare Sample's
 		// exact values with a fixed tolerance instead (§12.4, §14.5).
 		panic("oracle: no bounds for constant luminance, YCgCo-R lifting or tone mapping")

@@ -55,7 +55,10 @@ func FuzzValidate(f *testing.F) {
 		tol.UnormBits = 8
 		for _, st := range [][2]float64{{0, 0}, {1, 1}, {0.5, 0.5}, {0.999, 0.001}} {
 			v := Sample(p, prm, st[0], st[1])
-			b := SampleBounds(p, prm, st[0], st[1], tol)
+			b := Bounds{}
+			if prm.Bounded() { // the non-linear systems have exact values only
+				b = SampleBounds(p, prm, st[0], st[1], tol)
+			}
 			for c := 0; c < 4; c++ {
 				if math.IsNaN(v[c]) || math.IsInf(v[c], 0) || math.IsNaN(b.Lo[c]) || math.IsNaN(b.Hi[c]) {
 					t.Fatalf("%dx%d %d-bit %+v at %v: sample %v, bounds %v", w, h, bits, prm, st, v, b)
