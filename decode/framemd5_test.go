@@ -39,28 +39,12 @@ func TestFrameMD5MatchesFFmpeg(t *testing.T) {
 	for _, v := range pictest.Vectors(t, mediaDir) {
 		t.Run(v.Name, func(t *testing.T) {
 			path := filepath.Join(mediaDir, v.File)
-			want := ffmpegFrameMD5(t, ffmpeg, path)
-			d, err := Open(path, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			var got []string
-			for {
-				f, err := d.Next()
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			want := ffmpegFrameMD5(t, ffmpeg, path, "0:v:0")
+			got, _ := decodeMD5s(t, path, func(_ int, f *Frame) {
 				if f.SourceFormat != f.Picture.Format.Name {
-					f.Release()
 					t.Fatalf("frame converted from %s to %s: not comparable bit for bit", f.SourceFormat, f.Picture.Format.Name)
 				}
-				got = append(got, packedMD5(f))
-				f.Release()
-			}
+			})
 			if len(got) != len(want) || len(got) == 0 {
 				t.Fatalf("%d frames decoded, ffmpeg's framemd5 lists %d", len(got), len(want))
 			}
@@ -70,6 +54,32 @@ func TestFrameMD5MatchesFFmpeg(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// decodeMD5s opens path, decodes every frame and returns each frame's packedMD5, after check has
+// looked at the frame (nil: no check); the decoder is returned for its notices and info.
+func decodeMD5s(t *testing.T, path string, check func(i int, f *Frame)) ([]string, *Decoder) {
+	t.Helper()
+	d, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	var got []string
+	for {
+		f, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			return got, d
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if check != nil {
+			check(len(got), f)
+		}
+		got = append(got, packedMD5(f))
+		f.Release()
 	}
 }
 
@@ -87,11 +97,11 @@ func packedMD5(f *Frame) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// ffmpegFrameMD5 runs ffmpeg -f framemd5 on the first video stream, with every decoded frame passed
-// through (no frame-rate conversion), and returns the hashes in order.
-func ffmpegFrameMD5(t *testing.T, ffmpeg, path string) []string {
+// ffmpegFrameMD5 runs ffmpeg -f framemd5 on the video stream named by stream (a -map specifier),
+// with every decoded frame passed through (no frame-rate conversion), and returns the hashes in order.
+func ffmpegFrameMD5(t *testing.T, ffmpeg, path, stream string) []string {
 	t.Helper()
-	out := run(t, ffmpeg, "-hide_banner", "-nostdin", "-loglevel", "error", "-i", path, "-map", "0:v:0",
+	out := run(t, ffmpeg, "-hide_banner", "-nostdin", "-loglevel", "error", "-i", path, "-map", stream,
 		"-fps_mode", "passthrough", "-f", "framemd5", "-")
 	var sums []string
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -114,34 +124,12 @@ func TestEmptyDefaultStream(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty-default.mkv")
 	ffmpegMake(t, "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=25,trim=end_frame=0", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=25",
 		"-map", "0:v", "-map", "1:v", "-c:v", "libx264", "-frames:v:1", "10", "-disposition:v:0", "default", "-disposition:v:1", "0", path)
-	want := run(t, ffmpeg, "-hide_banner", "-nostdin", "-loglevel", "error", "-i", path, "-map", "0:v:1",
-		"-fps_mode", "passthrough", "-f", "framemd5", "-")
-	var sums []string
-	for _, line := range strings.Split(string(want), "\n") {
-		if f := strings.Split(line, ","); len(f) == 6 && !strings.HasPrefix(line, "#") {
-			sums = append(sums, strings.TrimSpace(f[5]))
-		}
-	}
-	d, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	var got []string
-	for {
-		f, err := d.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	sums := ffmpegFrameMD5(t, ffmpeg, path, "0:v:1")
+	got, d := decodeMD5s(t, path, func(i int, f *Frame) {
 		if f.Picture.Width != 64 || f.Picture.Height != 48 {
-			t.Errorf("frame %d is %dx%d, want 64x48", len(got), f.Picture.Width, f.Picture.Height)
+			t.Errorf("frame %d is %dx%d, want 64x48", i, f.Picture.Width, f.Picture.Height)
 		}
-		got = append(got, packedMD5(f))
-		f.Release()
-	}
+	})
 	if len(got) != 10 || len(sums) != 10 || strings.Join(got, " ") != strings.Join(sums, " ") {
 		t.Errorf("decoded %d frames %v, ffmpeg's framemd5 of track 1: %v", len(got), got, sums)
 	}
