@@ -189,6 +189,7 @@ func (d *Decoder) output() (*Frame, error) {
 		return nil, fmt.Errorf("decode: decode %s: frame has no size (%dx%d)", d.url, fl.Width, fl.Height)
 	}
 	srcName := astiav.PixelFormat(fl.Format).Name()
+	hdr := avx.ReadHDR(d.recv)
 	tagged := taggedColor(fl, d.streamCl)
 	out := &Frame{SourceFormat: srcName, Tagged: tagged}
 	if fl.Format == int(avx.PixelFormatVulkan) {
@@ -237,6 +238,13 @@ func (d *Decoder) output() (*Frame, error) {
 	}
 	out.av = av
 	out.Picture = picture(avx.ReadFields(av), pf)
+	// Static HDR metadata rides along with the colour (the tone stage reads it); implausible values
+	// (formats.HDRMetadata.Valid) are dropped with a notice rather than steering the tone curve.
+	if h := (formats.HDRMetadata{MinLuminance: hdr.MinLuminance, MaxLuminance: hdr.MaxLuminance, MaxCLL: hdr.MaxCLL, MaxFALL: hdr.MaxFALL}); h.Valid() {
+		out.Color.HDR = h
+	} else {
+		d.notice(fmt.Sprintf("notice: ignoring implausible HDR metadata (%s)", h))
+	}
 	d.finish(fl, out)
 	return out, nil
 }
