@@ -38,6 +38,8 @@ type Frame struct {
 	Notes []string
 	// SampleAspect is the pixel aspect ratio (1:1 when unknown).
 	SampleAspect Rational
+	// Orient is how the stream's display matrix turns the picture for display (Info.Orient).
+	Orient formats.Orientation
 	// KeyFrame is true for key frames.
 	KeyFrame bool
 	// Damaged is true when the decoder flagged the frame as corrupt (AV_FRAME_FLAG_CORRUPT) or

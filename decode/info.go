@@ -41,6 +41,11 @@ type Info struct {
 	Color formats.Color
 	// SampleAspect is the pixel aspect ratio (1:1 when unknown).
 	SampleAspect Rational
+	// DisplayMatrix is the stream's display matrix (nil without one) and Orient how it turns the
+	// picture for display (FFmpeg's autorotation); OrientNote says why a matrix was not applied.
+	DisplayMatrix *[9]int32
+	Orient        formats.Orientation
+	OrientNote    string
 	// FrameRate is FFmpeg's best guess (av_guess_frame_rate); 0/1 when unknown.
 	FrameRate Rational
 	TimeBase  Rational
@@ -87,6 +92,7 @@ func (d *Decoder) fillInfo(codec *astiav.Codec) {
 	if pf := cp.PixelFormat(); pf != astiav.PixelFormatNone {
 		info.PixelFormat = pf.Name()
 	}
+	info.DisplayMatrix, info.Orient, info.OrientNote = displayMatrix(cp)
 	if info.FrameRate.Den == 0 {
 		info.FrameRate = Rational{0, 1}
 	}

@@ -272,6 +272,7 @@ func (d *Decoder) finish(fl avx.Fields, out *Frame) {
 	if fl.SARNum <= 0 || fl.SARDen <= 0 {
 		out.SampleAspect = d.info.SampleAspect
 	}
+	out.Orient = d.info.Orient
 	out.KeyFrame = fl.KeyFrame
 	out.Damaged = fl.Flags&avx.FrameFlagCorrupt != 0 || fl.DecodeErrorFlags != 0
 	if out.Damaged {

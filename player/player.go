@@ -49,7 +49,14 @@ type Config struct {
 	// DeviceSource, before decoding starts, handing the device to the source.
 	Video      bool
 	Screenshot string // PNG of the last presented frame at exit
-	Log        io.Writer
+	// Filter is the scale pass's filter (-scale); Zoom is -zoom (0: fit); Rotate is -rotate in
+	// clockwise quarter turns, or nil for the stream's display matrix (auto); Width and Height, when
+	// set, are the window's or offscreen target's size (-geometry).
+	Filter        ycbcr.Filter
+	Zoom          float64
+	Rotate        *int
+	Width, Height int
+	Log           io.Writer
 	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
 	OnFrame func(p *Player, n int)
 	// Clock, when set and not Untimed, is the master clock (the audio being played): each frame is
@@ -91,6 +98,10 @@ type Stats struct {
 	ColourStage            string   `json:"colour_stage"` // what the shader path applied beyond range and matrix
 	Notices                []string `json:"notices,omitempty"`
 	Device                 string   `json:"device"`
+	// The scale pass (filter and sizes, or none), the zoom and the display orientation and whence.
+	Scale    string `json:"scale"`
+	Zoom     string `json:"zoom"`
+	Rotation string `json:"rotation"`
 	// With a Clock: the sound, and how far the picture was from it (video − audio) when presented.
 	Audio      *AudioStats  `json:"audio,omitempty"`
 	AVOffsetMs *OffsetStats `json:"av_offset_ms,omitempty"`
@@ -204,23 +215,34 @@ func (p *Player) open() error {
 	}
 	p.rend.Notice = func(n string) { p.logf("%s", n) }
 	p.rend.Variant = p.cfg.Conversion
+	p.rend.Filter, p.rend.Zoom = p.cfg.Filter, p.cfg.Zoom
 	return nil
 }
 
 // openOutput creates the window and swapchain, or the offscreen target, for the first frame's size.
 func (p *Player) openOutput(f *Frame) error {
-	w, h := f.Picture.Width, f.Picture.Height
+	w, h := p.orientation(f).DisplaySize(f.Picture.Width, f.Picture.Height)
+	if p.cfg.Width > 0 && p.cfg.Height > 0 {
+		w, h = p.cfg.Width, p.cfg.Height
+	}
 	if p.cfg.Headless {
 		var err error
 		p.off, err = p.dev.NewOffscreen(w, h)
 		return err
 	}
-	// A window of the display size (aspect applied to the width), no larger than 1280 wide.
-	ww := int(float64(h)*f.Aspect + 0.5)
-	wh := h
+	// A window of the display size (aspect applied to the width, the picture turned), no larger than
+	// 1280 wide or 1024 high; -geometry's size as asked.
+	ww, wh := p.orientation(f).DisplaySize(int(float64(f.Picture.Height)*f.Aspect+0.5), f.Picture.Height)
 	if ww > 1280 {
 		wh = wh * 1280 / ww
 		ww = 1280
+	}
+	if wh > 1024 {
+		ww = ww * 1024 / wh
+		wh = 1024
+	}
+	if p.cfg.Width > 0 && p.cfg.Height > 0 {
+		ww, wh = p.cfg.Width, p.cfg.Height
 	}
 	win, err := window.New(p.dev.Instance, "ycbcrplay — "+p.src.Info().Name, max(ww, 64), max(wh, 64))
 	if err != nil {
@@ -456,6 +478,12 @@ func (p *Player) loop(dec decoding) error {
 					}
 					paused, step, stepped = true, true, true
 				case window.KeyLeft, window.KeyRight, window.KeyUp, window.KeyDown:
+					if p.rend.Zoom > 0 { // zoomed: the arrows move the picture
+						d := map[window.Key][2]int{window.KeyLeft: {64, 0}, window.KeyRight: {-64, 0}, window.KeyUp: {0, 64}, window.KeyDown: {0, -64}}[k]
+						p.rend.PanX += d[0]
+						p.rend.PanY += d[1]
+						continue
+					}
 					delta := map[window.Key]float64{window.KeyLeft: -5, window.KeyRight: 5, window.KeyUp: 60, window.KeyDown: -60}[k]
 					select {
 					case seek <- max(0, lastPTS+delta):
@@ -489,6 +517,21 @@ func (p *Player) loop(dec decoding) error {
 					}
 					p.rend.SetCompare(next)
 					p.logf("compare: %s", next)
+				case window.KeyZ, window.Key1: // z: fit → 1:1 → 2 → fit; 1: 1:1 ↔ fit
+					switch {
+					case k == window.Key1 && p.rend.Zoom != 1:
+						p.rend.Zoom = 1
+					case k == window.Key1:
+						p.rend.Zoom = 0
+					case p.rend.Zoom == 0:
+						p.rend.Zoom = 1
+					case p.rend.Zoom == 1:
+						p.rend.Zoom = 2
+					default:
+						p.rend.Zoom = 0
+					}
+					p.rend.PanX, p.rend.PanY = 0, 0
+					p.logf("zoom: %s", zoomName(p.rend.Zoom))
 				case window.KeyI:
 					p.logf("%s", p.infoLine())
 				case window.KeyF:
@@ -657,6 +700,7 @@ func (p *Player) present(f *Frame) error {
 		}
 	}
 	prm := p.params(f.Color)
+	p.rend.Orient = p.orientation(f)
 	if p.off != nil {
 		f.hold()
 		return p.rend.Draw(f.Picture, prm, f.Aspect, offscreenTarget{p.off}, vk.NullSemaphore, vk.NullSemaphore, f.release)
@@ -737,6 +781,10 @@ func (p *Player) finish(decodeTime time.Duration) error {
 	r.Timer.Finish()
 	s.GPUMsPerFrame = r.Timer.MeanMs()
 	s.Path, s.PathReason = r.Path.String(), r.PathReason
+	s.Scale, s.Zoom = r.Scaled, zoomName(r.Zoom)
+	if p.last != nil {
+		s.Rotation = p.rotationName(p.last)
+	}
 	s.Conversion, s.ConversionReason = r.Conversion.String(), r.ConversionReason
 	s.Upload, s.UploadReason = r.Loaded.Upload.String(), r.Loaded.Reason
 	if r.format != nil {
@@ -786,9 +834,14 @@ func (p *Player) infoLine() string {
 			dec += ", route " + d.Route
 		}
 	}
-	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | %.1f fps, %d dropped",
+	turn := ""
+	if p.last != nil {
+		turn = ", rotation " + p.rotationName(p.last)
+	}
+	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | scale %s, zoom %s%s | %.1f fps, %d dropped",
 		r.format.Name, r.width, r.height, r.format.Subsampling(), vkf, r.params.Matrix, r.params.Range,
-		r.params.ChromaLocation, r.Path, r.PathReason, dec, float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
+		r.params.ChromaLocation, r.Path, r.PathReason, dec, r.Scaled, zoomName(r.Zoom), turn,
+		float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
 }
 
 // screenshot converts the last presented frame again, at the video's size, and writes it as PNG.
@@ -797,6 +850,14 @@ func (p *Player) screenshot(path string) error {
 		return fmt.Errorf("no frame was presented: nothing to write to %s", path)
 	}
 	pic := p.last.Picture
+	if o := p.orientation(p.last); !o.Identity() { // turned as shown: the scale pass at 1:1 only moves pixels
+		dw, dh := o.DisplaySize(pic.Width, pic.Height)
+		img, err := p.rend.Conv.ConvertScaled(pic, p.params(p.last.Color), p.rend.Path, ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter))
+		if err != nil {
+			return err
+		}
+		return writeScreenshot(path, img)
+	}
 	img, err := p.rend.Conv.Convert(pic, p.params(p.last.Color), p.rend.Path)
 	if err != nil {
 		return err
@@ -841,4 +902,20 @@ func (p *Player) close() {
 	if p.dev != nil {
 		p.dev.Close()
 	}
+}
+
+// orientation is how f is turned for display: -rotate, or the stream's display matrix.
+func (p *Player) orientation(f *Frame) formats.Orientation {
+	if p.cfg.Rotate != nil {
+		return formats.Orientation{Rotate: *p.cfg.Rotate % 4}
+	}
+	return f.Orient
+}
+
+// rotationName is the orientation of f and whence, for -stats and the info line.
+func (p *Player) rotationName(f *Frame) string {
+	if p.cfg.Rotate != nil {
+		return p.orientation(f).String() + " (-rotate)"
+	}
+	return f.Orient.String() + " (auto: the stream's display matrix)"
 }

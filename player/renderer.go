@@ -67,6 +67,15 @@ type Renderer struct {
 	// Loaded says how the last frame was uploaded and why.
 	Loaded planes.Loaded
 
+	// Filter is the scale pass's filter; Zoom 0 fits the picture into the target, 1 shows it pixel for
+	// pixel, N at N screen pixels per video pixel, moved by PanX, PanY; Orient turns it for display
+	// (the player sets it per frame). Scaled says what the last frame's scale pass did.
+	Filter     ycbcr.Filter
+	Zoom       float64
+	PanX, PanY int
+	Orient     formats.Orientation
+	Scaled     string
+
 	// Notice, when set, receives one-line notices (a fallback from the chosen path mid-stream).
 	Notice func(string)
 	// active is the compare mode in effect (off while fallen back); configured: a configuration has
@@ -241,6 +250,7 @@ type Target interface {
 	ycbcr.Target
 	// Begin starts the render pass on cb (image idx for swapchains) and returns its size.
 	begin(cb vk.CommandBuffer) (w, h int)
+	size() (w, h int)
 	end(cb vk.CommandBuffer)
 }
 
@@ -290,16 +300,29 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 	if err := fr.Convert(); err != nil { // the compute variant's dispatch, before the pass
 		return err
 	}
-	w, h := t.begin(cb)
-	x, y, vw, vh := Letterbox(w, h, aspect)
 	if len(paths) == 1 {
-		gpu.SetViewport(cb, x, y, vw, vh)
-		if err := fr.Draw(t); err != nil {
-			return err
+		// The conversion at the picture's size, then the scale pass into the viewport (nothing when
+		// the picture is shown as it is).
+		tw, th := t.size()
+		x, y, vw, vh, v, visible := layout(f.Width, f.Height, aspect, r.Orient, r.Zoom, r.PanX, r.PanY, tw, th, r.Filter)
+		if visible {
+			if err := fr.Scale(v); err != nil {
+				return err
+			}
+			r.Scaled = scaleName(v)
+		}
+		t.begin(cb)
+		if visible {
+			gpu.SetViewport(cb, x, y, vw, vh)
+			if err := fr.Draw(t); err != nil {
+				return err
+			}
 		}
 		t.end(cb)
 		return fr.Submit(wait, signal)
 	}
+	w, h := t.begin(cb)
+	x, y, vw, vh := Letterbox(w, h, aspect)
 	for i, path := range paths {
 		sx, sw := x, vw
 		if len(paths) == 2 { // split: each path draws its half of the picture, same viewport

@@ -14,6 +14,8 @@ type Frame struct {
 	Color   formats.Color // resolved: nothing unspecified
 	Aspect  float64       // display aspect ratio (sample aspect ratio included)
 	Damaged bool
+	// Orient is how the stream's display matrix turns the picture (identity without one).
+	Orient  formats.Orientation
 	Release func() // returns the decoder's buffers; nil when there is nothing to return
 	// holds counts the holders besides the first owner: the player keeps the frame on screen (for
 	// redraws and the screenshot) while a frame slot keeps it until the GPU is done reading it.

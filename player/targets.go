@@ -19,6 +19,7 @@ func (t offscreenTarget) begin(cb vk.CommandBuffer) (int, int) {
 	return t.o.Width, t.o.Height
 }
 func (t offscreenTarget) end(cb vk.CommandBuffer) { vk.CmdEndRenderPass(cb) }
+func (t offscreenTarget) size() (int, int)        { return t.o.Width, t.o.Height }
 
 // swapchainTarget draws into one acquired swapchain image.
 type swapchainTarget struct {
@@ -32,3 +33,4 @@ func (t swapchainTarget) begin(cb vk.CommandBuffer) (int, int) {
 	return t.s.Width, t.s.Height
 }
 func (t swapchainTarget) end(cb vk.CommandBuffer) { vk.CmdEndRenderPass(cb) }
+func (t swapchainTarget) size() (int, int)        { return t.s.Width, t.s.Height }

@@ -96,3 +96,22 @@ var FloorFrag []byte
 //
 //go:embed floor.comp.spv
 var FloorComp []byte
+
+// ScaleComp is the scale pass's first half: the converted picture (binding 0, a combined image
+// sampler read with texelFetch) resampled along its rows into an rgba16f storage image (binding
+// 1), with push constants of ScaleCompParamsSize bytes. Its workgroup is ComputeGroup.
+//
+//go:embed scale.comp.spv
+var ScaleComp []byte
+
+// ScaleCompParamsSize is the size in bytes of scale.comp's push-constant block.
+const ScaleCompParamsSize = 36
+
+// ScaleFrag is the scale pass's second half: scale.comp's output (binding 0) resampled along its
+// columns onto the target, turned for display, with push constants of ScaleFragParamsSize bytes.
+//
+//go:embed scale.frag.spv
+var ScaleFrag []byte
+
+// ScaleFragParamsSize is the size in bytes of scale.frag's push-constant block.
+const ScaleFragParamsSize = 44

@@ -23,6 +23,8 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"buffer.comp":     BufferComp,
 		"floor.frag":      FloorFrag,
 		"floor.comp":      FloorComp,
+		"scale.comp":      ScaleComp,
+		"scale.frag":      ScaleFrag,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")

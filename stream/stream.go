@@ -43,9 +43,13 @@ type picture struct {
 	img      *planes.Image
 	bindings map[formats.Path]*ycbcr.Binding
 	compute  *computeTarget // the compute variant's storage image and bindings
+	scaled   *scaled        // the scale pass's images, made on first need
 }
 
 func (p *picture) destroy() {
+	if p.scaled != nil {
+		p.scaled.destroy()
+	}
 	if p.compute != nil {
 		p.compute.destroy()
 	}
@@ -81,6 +85,7 @@ type Stream struct {
 	measure       MeasureFunc
 	probes        map[ProbeKey]measured
 	blit          *ycbcr.Blit // draws compute pictures onto targets; made on first need
+	scaler        *ycbcr.Scaler
 }
 
 // New prepares a stream on dev: the conversion paths, the slots and the GPU timer.
@@ -222,6 +227,8 @@ type Frame struct {
 	Bindings map[formats.Path]*ycbcr.Binding
 	s        *Stream
 	compute  *computeTarget
+	view     *ycbcr.ScaleView // set by Scale: Draw draws the scale pass's second half
+	scaled   *ycbcr.ScaleTarget
 }
 
 // Begin takes the next slot (after its previous submission is done, releasing what that held) and
@@ -252,6 +259,9 @@ func (f *Frame) Convert() error {
 // Draw draws the converted picture into target, inside its render pass: the path's drawn
 // conversion, or the compute variant's picture (Convert) drawn onto it.
 func (f *Frame) Draw(target ycbcr.Target) error {
+	if f.view != nil {
+		return f.scaled.Draw(f.Slot.CB, target, *f.view)
+	}
 	if f.compute != nil {
 		return f.compute.blit.Draw(f.Slot.CB, target)
 	}
@@ -294,6 +304,9 @@ func (s *Stream) Live() int {
 			if p.compute != nil {
 				n++
 			}
+			if p.scaled != nil {
+				n++
+			}
 		}
 	}
 	if s.importer != nil {
@@ -326,6 +339,10 @@ func (s *Stream) Close() {
 	if s.blit != nil {
 		s.blit.Destroy()
 		s.blit = nil
+	}
+	if s.scaler != nil {
+		s.scaler.Destroy()
+		s.scaler = nil
 	}
 	if s.Conv != nil {
 		s.Conv.Destroy()

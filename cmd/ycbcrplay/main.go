@@ -65,6 +65,15 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             topleft, top, bottomleft, bottom)
   -tonemap bt2390|clip|off  PQ and HLG to SDR BT.709: BT.2390 EETF (default; uses the mastering and
                             content light metadata), clip, or off (the HDR R′G′B′ as it is)
+  -scale NAME               the filter that scales the converted picture into the window:
+                            lanczos (default), catmull-rom (bicubic), mitchell, bilinear; the
+                            conversion runs at the picture's size, the scale pass only when sizes
+                            differ (docs/scaling.md)
+  -zoom fit|1|N             fit (default): letterboxed; 1: one video pixel per screen pixel, exact;
+                            N: N screen pixels per video pixel (arrow keys then move the picture)
+  -rotate auto|0|90|180|270 turn the picture clockwise; auto (default): the stream's display matrix
+                            (rotation and flips), as FFmpeg's autorotation reads it
+  -geometry WxH             window (or headless target) size
   -device N  -list-devices
   -validate                 Khronos validation layer on; any message is an error
   -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
@@ -75,7 +84,7 @@ master clock: each picture is shown when the sound reaches its time. -stats adds
 rate, channels, measured device latency) and "av_offset_ms" (video − audio at each presented frame).
 
 Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s, . step, p switch path, c compare, i info,
-f fullscreen, 9/0 volume down/up, m mute, q/Esc quit.
+f fullscreen, 9/0 volume down/up, m mute, z zoom (fit, 1:1, 2:1), 1 1:1 on/off, q/Esc quit.
 `
 
 func main() {
@@ -130,6 +139,10 @@ func parseArgs(args []string) (options, error) {
 	hwdec := fs.String("hwdec", "no", "")
 	loop := fs.String("loop", "1", "")
 	tone := fs.String("tonemap", "bt2390", "")
+	scale := fs.String("scale", ycbcr.DefaultFilter.String(), "")
+	zoom := fs.String("zoom", "fit", "")
+	rotate := fs.String("rotate", "auto", "")
+	geometry := fs.String("geometry", "", "")
 	fs.BoolVar(&o.ffmpegLog, "v", false, "")
 	fs.IntVar(&o.aid, "aid", 0, "")
 	fs.BoolVar(&o.noAudio, "no-audio", false, "")
@@ -171,6 +184,23 @@ func parseArgs(args []string) (options, error) {
 	}
 	if cfg.Tone, err = ycbcr.ParseToneCurve(*tone); err != nil {
 		return o, err
+	}
+	if cfg.Filter, err = ycbcr.ParseFilter(*scale); err != nil {
+		return o, err
+	}
+	if cfg.Zoom, err = player.ParseZoom(*zoom); err != nil {
+		return o, err
+	}
+	if r, err := player.ParseRotate(*rotate); err != nil {
+		return o, err
+	} else if r >= 0 {
+		cfg.Rotate = &r
+	}
+	if *geometry != "" {
+		if n, err := fmt.Sscanf(*geometry, "%dx%d", &cfg.Width, &cfg.Height); err != nil || n != 2 || cfg.Width < 1 || cfg.Height < 1 ||
+			cfg.Width > 16384 || cfg.Height > 16384 || fmt.Sprintf("%dx%d", cfg.Width, cfg.Height) != *geometry {
+			return o, fmt.Errorf("bad -geometry %q: WxH, 1 to 16384 each", *geometry)
+		}
 	}
 	if cfg.Compare, err = player.ParseCompare(*compare); err != nil {
 		return o, err

@@ -37,7 +37,8 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 	if sar := f.SampleAspect.Float64(); sar > 0 {
 		aspect *= sar
 	}
-	return &player.Frame{Picture: pic, PTS: f.PTS, Color: f.Color, Aspect: aspect, Damaged: f.Damaged, Release: f.Release}, nil
+	return &player.Frame{Picture: pic, PTS: f.PTS, Color: f.Color, Aspect: aspect, Damaged: f.Damaged, Orient: f.Orient,
+		Release: f.Release}, nil
 }
 
 func (s *decoderSource) Seek(seconds float64) error { return s.d.Seek(seconds) }

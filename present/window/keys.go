@@ -20,4 +20,6 @@ const (
 	Key0    // volume up
 	KeyM    // mute
 	KeyQuit // q or Esc
+	KeyZ    // zoom: fit, 1:1, 2:1
+	Key1    // 1:1 on and off
 )

@@ -53,6 +53,7 @@ var keyMap = map[glfw.Key]Key{
 	glfw.KeySpace: KeySpace, glfw.KeyLeft: KeyLeft, glfw.KeyRight: KeyRight, glfw.KeyUp: KeyUp,
 	glfw.KeyDown: KeyDown, glfw.KeyPeriod: KeyPeriod, glfw.KeyP: KeyP, glfw.KeyC: KeyC, glfw.KeyI: KeyI,
 	glfw.KeyF: KeyF, glfw.Key9: Key9, glfw.Key0: Key0, glfw.KeyM: KeyM, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyQuit,
+	glfw.KeyZ: KeyZ, glfw.Key1: Key1,
 }
 
 // Window is a resizable window with a Vulkan surface.

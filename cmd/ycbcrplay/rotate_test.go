@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+)
+
+// TestDisplayMatrix tags a clip with display matrices (rotations and a flip) with the build's own
+// ffmpeg (-display_rotation, -display_hflip, -display_vflip) and plays each: the screenshot is the
+// picture turned as FFmpeg turns it — Debian's ffmpeg, which rotates automatically by the matrix,
+// then zscale — exactly (shader path, within 1/255), portrait for 90° and 270°; -stats says the
+// rotation; -rotate 0 shows it unturned.
+func TestDisplayMatrix(t *testing.T) {
+	tagger := os.Getenv("YCBCRKIT_FFMPEG")
+	if tagger == "" {
+		t.Fatal("YCBCRKIT_FFMPEG is not set: eval \"$(scripts/build-ffmpeg.sh --env)\"")
+	}
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.mkv")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=96x64:rate=25", "-frames:v", "2",
+		"-pix_fmt", "yuv444p", "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+		"-c:v", "libx264", "-qp", "0", base).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		name string
+		tag  []string
+		w, h int
+	}{
+		{"rot90", []string{"-display_rotation", "90"}, 64, 96},
+		{"rot180", []string{"-display_rotation", "180"}, 96, 64},
+		{"rot270", []string{"-display_rotation", "270"}, 64, 96},
+		{"hflip", []string{"-display_hflip"}, 96, 64},
+		{"vflip", []string{"-display_vflip"}, 96, 64},
+		{"rot90hflip", []string{"-display_rotation", "90", "-display_hflip"}, 64, 96},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clip := filepath.Join(dir, c.name+".mp4")
+			args := append(append([]string{"-v", "error"}, c.tag...), "-i", base, "-c", "copy", clip)
+			if out, err := exec.Command(tagger, args...).CombinedOutput(); err != nil {
+				t.Fatalf("%s %v: %v\n%s", tagger, args, err, out)
+			}
+			ref := filepath.Join(dir, c.name+"-ref.png")
+			if out, err := exec.Command("ffmpeg", "-v", "error", "-i", clip, "-frames:v", "1",
+				"-vf", "zscale=matrixin=709:rangein=limited:filter=bilinear:range=full,format=rgb24", ref).CombinedOutput(); err != nil {
+				t.Fatalf("ffmpeg reference: %v\n%s", err, out)
+			}
+			shot := filepath.Join(dir, c.name+".png")
+			stdout, stderr, code := play(t, "-headless", "-untimed", "-frames", "1", "-path", "shader", "-stats", "-screenshot", shot, clip)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var st struct{ Rotation, Scale string }
+			if err := json.Unmarshal([]byte(stdout), &st); err != nil {
+				t.Fatal(err)
+			}
+			// FFmpeg's own turn of the picture: the one of the eight orientations that maps its unturned
+			// picture onto its turned one.
+			unref := filepath.Join(dir, c.name+"-unref.png")
+			if out, err := exec.Command("ffmpeg", "-v", "error", "-noautorotate", "-i", clip, "-frames:v", "1",
+				"-vf", "zscale=matrixin=709:rangein=limited:filter=bilinear:range=full,format=rgb24", unref).CombinedOutput(); err != nil {
+				t.Fatalf("ffmpeg reference: %v\n%s", err, out)
+			}
+			unshot := filepath.Join(dir, c.name+"-unturned.png")
+			if _, stderr, code := play(t, "-headless", "-untimed", "-frames", "1", "-path", "shader", "-rotate", "0", "-screenshot", unshot, clip); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			want, wantFrom := readRGB(t, ref), readRGB(t, unref)
+			got, gotFrom := readRGB(t, shot), readRGB(t, unshot)
+			if got.Bounds().Dx() != c.w || got.Bounds().Dy() != c.h || got.Bounds() != want.Bounds() {
+				t.Fatalf("screenshot %v, FFmpeg's %v, want %dx%d", got.Bounds(), want.Bounds(), c.w, c.h)
+			}
+			var ffmpegTurn *formats.Orientation
+			for q := 0; q < 8 && ffmpegTurn == nil; q++ {
+				o := formats.Orientation{Rotate: q % 4, Flip: q >= 4}
+				if turned(wantFrom, want, o) {
+					ffmpegTurn = &o
+				}
+			}
+			if ffmpegTurn == nil {
+				t.Fatal("FFmpeg's turned picture is none of the eight orientations of its unturned one")
+			}
+			t.Logf("rotation %q, scale %q; FFmpeg turns it %v", st.Rotation, st.Scale, *ffmpegTurn)
+			if !turned(gotFrom, got, *ffmpegTurn) {
+				t.Errorf("the screenshot is not the unturned screenshot turned %v, as FFmpeg turns it", *ffmpegTurn)
+			}
+		})
+	}
+	t.Run("-rotate 0", func(t *testing.T) {
+		shot := filepath.Join(dir, "unturned.png")
+		if _, stderr, code := play(t, "-headless", "-untimed", "-frames", "1", "-rotate", "0", "-screenshot", shot, filepath.Join(dir, "rot90.mp4")); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if b := readRGB(t, shot).Bounds(); b.Dx() != 96 || b.Dy() != 64 {
+			t.Errorf("-rotate 0: %v, want 96x64", b)
+		}
+	})
+}
+
+// turned says whether b is a turned by o, pixel for pixel.
+func turned(a, b *image.NRGBA, o formats.Orientation) bool {
+	w, h := a.Bounds().Dx(), a.Bounds().Dy()
+	if dw, dh := o.DisplaySize(w, h); dw != b.Bounds().Dx() || dh != b.Bounds().Dy() {
+		return false
+	}
+	for j := 0; j < b.Bounds().Dy(); j++ {
+		for i := 0; i < b.Bounds().Dx(); i++ {
+			x, y := o.Source(i, j, w, h)
+			if a.NRGBAAt(x, y) != b.NRGBAAt(i, j) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func readRGB(t *testing.T, path string) *image.NRGBA {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(fmt.Errorf("%s: %w", path, err))
+	}
+	out := image.NewNRGBA(img.Bounds())
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			out.Set(x, y, img.At(x, y))
+		}
+	}
+	return out
+}

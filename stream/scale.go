@@ -1,0 +1,84 @@
+package stream
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// scaled is one slot's scale pass: the picture converted at its own size (flat: the drawn
+// variant's; the compute variant converts into its storage image already) and the scale target.
+type scaled struct {
+	flat   *gpu.Offscreen
+	target *ycbcr.ScaleTarget
+}
+
+func (s *scaled) destroy() {
+	if s.target != nil {
+		s.target.Destroy()
+	}
+	if s.flat != nil {
+		s.flat.Destroy()
+	}
+}
+
+// Scale records, after Load and Convert and outside a render pass, the conversion at the picture's
+// size (drawn into the slot's picture image, for the drawn variant) and the first half of the scale
+// pass for view v; Draw then draws the second half. A view that is Exact needs no scale pass: Scale
+// records nothing and Draw draws the conversion as before, at no extra cost. Comparisons (both
+// paths) are not scaled.
+func (f *Frame) Scale(v ycbcr.ScaleView) error {
+	f.view = nil
+	if v.Exact() {
+		return nil
+	}
+	if len(f.s.paths) != 1 {
+		return fmt.Errorf("stream: scale: comparisons draw both paths unscaled")
+	}
+	s := f.s
+	p := s.pictures[f.Slot.Index]
+	if p.scaled == nil {
+		p.scaled = &scaled{}
+	}
+	sc := p.scaled
+	cb := f.Slot.CB
+	var err error
+	picture := vk.NullImageView
+	if f.compute != nil {
+		picture = f.compute.view
+	} else {
+		if sc.flat == nil {
+			if sc.flat, err = s.Dev.NewSampledOffscreen(s.cfg.Width, s.cfg.Height); err != nil {
+				return fmt.Errorf("stream: scale: %w", err)
+			}
+		}
+		picture = sc.flat.View
+		sc.flat.Begin(cb)
+		err := f.Bindings[s.decision.Path].Draw(cb, sc.flat)
+		vk.CmdEndRenderPass(cb)
+		if err != nil {
+			return err
+		}
+	}
+	if sc.target == nil || !sc.target.Fits(picture, v) {
+		if s.scaler == nil {
+			if s.scaler, err = ycbcr.NewScaler(s.Dev); err != nil {
+				return fmt.Errorf("stream: %w", err)
+			}
+		}
+		if old := sc.target; old != nil {
+			f.Slot.Retire(old.Destroy) // this slot's earlier frames used it: its fence has passed, this one's will too
+		}
+		if sc.target, err = s.scaler.Bind(picture, v.OutW, v.SrcH); err != nil {
+			return fmt.Errorf("stream: %w", err)
+		}
+	}
+	if err := sc.target.Record(cb, v); err != nil {
+		return err
+	}
+	f.view, f.scaled = &v, sc.target
+	return nil
+}
