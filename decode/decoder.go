@@ -39,7 +39,8 @@ type Decoder struct {
 	fatal     error // sticky error: Next returns it from now on
 	errRun    int   // consecutive decode errors without a frame
 
-	tried    []int // video streams opened so far (nextStream)
+	tried    []int         // video streams opened so far (nextStream)
+	deint    *deinterlacer // bwdif, once a frame needs it (deinterlace.go)
 	conv     *converter
 	resolved resolveCache
 	notices  []string
@@ -313,6 +314,7 @@ func (d *Decoder) Close() error {
 	if d.recv != nil {
 		d.recv.Free()
 	}
+	d.resetDeinterlacer()
 	d.closeStream()
 	if d.fc != nil {
 		if d.fcOpened {

@@ -61,7 +61,18 @@ func TestFrameMD5MatchesFFmpeg(t *testing.T) {
 // looked at the frame (nil: no check); the decoder is returned for its notices and info.
 func decodeMD5s(t *testing.T, path string, check func(i int, f *Frame)) ([]string, *Decoder) {
 	t.Helper()
-	d, err := Open(path, Options{})
+	return decodeMD5sChecked(t, path, Options{}, check)
+}
+
+// decodeMD5sWith is decodeMD5s with opts and no check.
+func decodeMD5sWith(t *testing.T, path string, opts Options) ([]string, *Decoder) {
+	t.Helper()
+	return decodeMD5sChecked(t, path, opts, nil)
+}
+
+func decodeMD5sChecked(t *testing.T, path string, opts Options, check func(i int, f *Frame)) ([]string, *Decoder) {
+	t.Helper()
+	d, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,6 +58,8 @@ type Info struct {
 	Frames int64
 	// Threads is the decoder's thread count.
 	Threads int
+	// Deinterlaced: frames go through bwdif (decode.Options.Deinterlace); the frame rate is doubled.
+	Deinterlaced bool
 	// Discontinuous: the container format declares that timestamps may jump (AVFMT_TS_DISCONT,
 	// e.g. MPEG-TS), so a player treats a jump as a new timeline rather than a pause.
 	Discontinuous bool

@@ -43,6 +43,25 @@ func (d *Decoder) Next() (*Frame, error) {
 func (d *Decoder) decodeNext() (*Frame, error) {
 	recvErrs := 0
 	for {
+		if d.deint != nil {
+			switch err := d.deint.f.Pull(d.recv); {
+			case err == nil:
+				return d.output()
+			case isEOF(err): // flushed and drained
+				d.resetDeinterlacer()
+			case !isAgain(err):
+				d.fatal = fmt.Errorf("decode: deinterlace %s: %w", d.url, err)
+				return nil, d.fatal
+			}
+		}
+		if d.drained && d.deint != nil && !d.deint.flushed {
+			d.deint.flushed = true
+			if err := d.deint.f.Push(nil); err != nil {
+				d.fatal = fmt.Errorf("decode: deinterlace %s: %w", d.url, err)
+				return nil, d.fatal
+			}
+			continue
+		}
 		if d.drained {
 			if err := d.checkHW(); err != nil {
 				return nil, err
@@ -63,6 +82,23 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 		case err == nil:
 			d.stats.Decoded++
 			d.progress.Add(1)
+			if deint, err := d.deinterlaceThis(); err != nil {
+				d.recv.Unref()
+				d.fatal = err
+				return nil, err
+			} else if deint {
+				// The filter times fields by the frame's best-effort timestamp, as ffmpeg's CLI does.
+				if ts := avx.ReadFields(d.recv).BestEffortTimestamp; ts != avx.NoPTS {
+					d.recv.SetPts(ts)
+				}
+				if err := d.deint.f.Push(d.recv); err != nil {
+					d.recv.Unref()
+					d.fatal = fmt.Errorf("decode: deinterlace %s: %w", d.url, err)
+					return nil, d.fatal
+				}
+				d.errRun = 0
+				continue // its fields come out at the top of the loop
+			}
 			f, err := d.output()
 			if err != nil {
 				return nil, err
@@ -255,14 +291,18 @@ func (d *Decoder) finish(fl avx.Fields, out *Frame) {
 	if ts == avx.NoPTS {
 		ts = fl.PTS
 	}
+	tb, start := d.tb, d.start
+	if d.deint != nil { // a field of the deinterlacer, on its time base
+		tb, start = d.deint.tb, d.deint.start
+	}
 	if fl.PktDuration > 0 {
-		out.Duration = float64(fl.PktDuration) * d.tb
+		out.Duration = float64(fl.PktDuration) * tb
 	} else if fr := d.info.FrameRate.Float64(); fr > 0 {
 		out.Duration = 1 / fr
 	}
 	switch {
 	case ts != avx.NoPTS:
-		out.PTS = float64(ts-d.start) * d.tb
+		out.PTS = float64(ts-start) * tb
 	case d.hasPTS:
 		out.PTS = d.lastPTS + out.Duration
 	}

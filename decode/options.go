@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"fmt"
 	"runtime"
 	"time"
 
@@ -17,6 +18,31 @@ const (
 	DefaultMaxSize = 16384
 )
 
+// Deinterlace is when decoded pictures go through FFmpeg's bwdif deinterlacer.
+type Deinterlace int
+
+const (
+	// DeinterlaceAuto deinterlaces frames marked interlaced (AV_FRAME_FLAG_INTERLACED) from the first
+	// such frame on; progressive frames pass through untouched.
+	DeinterlaceAuto Deinterlace = iota
+	// DeinterlaceYes deinterlaces every frame.
+	DeinterlaceYes
+	// DeinterlaceNo never deinterlaces.
+	DeinterlaceNo
+)
+
+func (m Deinterlace) String() string { return [...]string{"auto", "yes", "no"}[m] }
+
+// ParseDeinterlace reads -deinterlace's value.
+func ParseDeinterlace(s string) (Deinterlace, error) {
+	for m := DeinterlaceAuto; m <= DeinterlaceNo; m++ {
+		if s == m.String() {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("bad -deinterlace %q: auto, yes or no", s)
+}
+
 // Options tune Open. The zero value is what a player wants.
 type Options struct {
 	// Threads is the decoder's thread count (frame and slice threading); 0 means runtime.NumCPU().
@@ -26,6 +52,9 @@ type Options struct {
 	Timeout time.Duration
 	// MaxWidth and MaxHeight refuse larger pictures with ErrTooLarge; 0 means DefaultMaxSize.
 	MaxWidth, MaxHeight int
+	// Deinterlace: the zero value deinterlaces frames marked interlaced (bwdif, one frame per
+	// field: the frame rate doubles, as FFmpeg's bwdif does by default).
+	Deinterlace Deinterlace
 	// HWDec chooses Vulkan Video decoding (decode/hw.go); the zero value is auto, which needs Vulkan.
 	HWDec HWDec
 	// Vulkan is the device FFmpeg decodes on (opened with gpu.Options.Video); nil: software.

@@ -50,6 +50,7 @@ func (d *Decoder) Seek(seconds float64) error {
 			}
 		}
 	}
+	d.resetDeinterlacer()
 	if err := avx.FlushBuffers(d.cc); err != nil {
 		return fmt.Errorf("decode: seek %s: %w", d.url, err)
 	}

@@ -45,10 +45,28 @@ type Frame struct {
 	// Advanced is true when the picture differs from the previous Acquire's or Step's.
 	Advanced bool
 	Path     formats.Path
+	// FrameInfo describes the picture beyond its pixels: colour, pixel aspect and orientation, for
+	// the engine to apply (the toolkit converts to R′G′B′; it does not turn or stretch the picture).
+	FrameInfo
 
 	t     *Texture
 	p     *picture
 	given bool // Done or Discard was called
+}
+
+// FrameInfo is what a decoded picture says about itself.
+type FrameInfo struct {
+	// Color is the resolved colour description: matrix, range and chroma siting (what the conversion
+	// applied), and the primaries, transfer and static HDR metadata (mastering display luminance,
+	// content light level) of the R′G′B′ the engine receives. An engine that composites in another
+	// colour space converts from these.
+	Color formats.Color
+	// SampleAspect is the pixel aspect ratio, numerator and denominator (1:1 when the stream says
+	// nothing): display width = Width × SampleAspect[0] / SampleAspect[1].
+	SampleAspect [2]int
+	// Orientation is how the stream's display matrix turns the picture for display (flip, then
+	// clockwise quarter turns), as FFmpeg's autorotation reads it.
+	Orientation formats.Orientation
 }
 
 // LayoutBinding is the descriptor-set-layout binding for this frame's combined image sampler at
@@ -201,7 +219,7 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 	f := &Frame{Layout: vk.ImageLayoutShaderReadOnlyOptimal, Sampler: c.sampler, DescriptorCount: c.count,
 		Generation: c.gen, Wait: sem, WaitStage: vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
 		Width: c.cfg.width, Height: c.cfg.height, PTS: p.pts, Index: p.index, Advanced: fresh != nil,
-		Path: c.path, t: t, p: p}
+		Path: c.path, FrameInfo: p.meta, t: t, p: p}
 	if c.path == formats.PathSampler {
 		f.Image, f.View = p.img.Multi, p.view
 		f.UVScale = [2]float32{float32(p.img.Width) / float32(p.img.PaddedWidth), float32(p.img.Height) / float32(p.img.PaddedHeight)}

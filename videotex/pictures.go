@@ -63,6 +63,7 @@ type picture struct {
 
 	pts   time.Duration
 	index int64
+	meta  FrameInfo // the decoded frame's own description, handed out with it
 }
 
 // tryFree returns p to the decoder when nothing can use it any more: no Frame references it, it is
@@ -146,6 +147,7 @@ func (t *Texture) decodeLoop() {
 			return
 		}
 		pic := f.Picture
+		meta := FrameInfo{Color: f.Color, SampleAspect: [2]int{f.SampleAspect.Num, f.SampleAspect.Den}, Orientation: f.Orient}
 		cfg := config{format: pic.Format, width: pic.Width, height: pic.Height, params: ycbcr.FromColor(f.Color)}
 		if cur == nil || cur.cfg != cfg {
 			t.quiet.Lock()
@@ -193,7 +195,7 @@ func (t *Texture) decodeLoop() {
 			t.fail(err)
 			return
 		}
-		s.state, s.pts, s.index = picReady, pts, n
+		s.state, s.pts, s.index, s.meta = picReady, pts, n, meta
 		t.ready = append(t.ready, s)
 		t.stats.Decoded++
 		t.cond.Broadcast()

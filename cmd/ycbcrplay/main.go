@@ -51,6 +51,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -stats                    at exit, print one JSON object to stdout (frames, fps, paths and why,
                             metadata, GPU and decode ms per frame, process CPU time, peak RSS)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
+  -deinterlace auto|yes|no  FFmpeg's bwdif on the CPU, one frame per field (auto: from the first
+                            frame marked interlaced; progressive video is never touched)
   -hwdec auto|vulkan|no     Vulkan Video decoding on the player's device (FFmpeg's hwaccel): auto
                             where the device and codec allow it, else software, with the reason in
                             -stats (decoder, hwdec, hwdec_reason) and the info line; vulkan: fail
@@ -102,6 +104,7 @@ type options struct {
 	help, list, stats bool
 	ffmpegLog         bool // -v: FFmpeg's own log on stderr
 	threads           int  // decoder threads; 0: half the cores
+	deinterlace       decode.Deinterlace
 	hwdec             decode.HWDec
 	aid, volume       int    // -aid (0: the best stream), -volume in percent
 	noAudio           bool   // -no-audio
@@ -134,6 +137,7 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.list, "list-devices", false, "")
 	validate := fs.Bool("validate", false, "")
 	fs.IntVar(&o.threads, "threads", 0, "")
+	deint := fs.String("deinterlace", "auto", "")
 	// Default no, for now: hardware frames are still downloaded to the CPU (the in-place route is not
 	// written yet) and HEVC stalled once on the H100 (docs/hwdec.md); auto and vulkan are opt-in.
 	hwdec := fs.String("hwdec", "no", "")
@@ -218,6 +222,9 @@ func parseArgs(args []string) (options, error) {
 		return o, err
 	}
 	cfg.Video = o.hwdec != decode.HWDecNo
+	if o.deinterlace, err = decode.ParseDeinterlace(*deint); err != nil {
+		return o, err
+	}
 	if o.threads < 0 {
 		return o, fmt.Errorf("bad -threads %d: must be ≥ 0", o.threads)
 	}
@@ -316,7 +323,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		threads = max(1, runtime.NumCPU()/2)
 	}
 	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
-	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo})
+	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace})
 	if err != nil {
 		return fail(stderr, err)
 	}

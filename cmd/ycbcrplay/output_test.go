@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,5 +119,28 @@ func TestPathFallbackMidStream(t *testing.T) {
 		if want := map[bool]int{true: 1, false: 0}[cannot != nil]; notices != want {
 			t.Errorf("%v: %d fallback notices, want %d: %q", args, notices, want, stderr)
 		}
+	}
+}
+
+// TestDeinterlaceFlag: an interlaced clip (top field first) plays one picture per field with
+// -deinterlace auto (the default) and yes, its coded frames with no; a bad value is refused.
+func TestDeinterlaceFlag(t *testing.T) {
+	clip := filepath.Join(t.TempDir(), "tff.mkv")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=50", "-vf", "interlace=scan=tff",
+		"-frames:v", "6", "-c:v", "libx264", "-flags", "+ildct+ilme", "-x264-params", "tff=1", "-field_order", "tb", clip).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want float64
+	}{{nil, 12}, {[]string{"-deinterlace", "yes"}, 12}, {[]string{"-deinterlace", "no"}, 6}} {
+		out, stderr, code := play(t, append(append([]string{"-headless", "-untimed", "-stats"}, c.args...), clip)...)
+		var st map[string]any
+		if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st["frames_presented"] != c.want {
+			t.Errorf("%v: exit %d, presented %v (want %v): %s", c.args, code, st["frames_presented"], c.want, stderr)
+		}
+	}
+	if _, stderr, code := play(t, "-headless", "-deinterlace", "maybe", clip); code == 0 || !strings.Contains(stderr, "-deinterlace") {
+		t.Errorf("bad value: exit %d, %q", code, stderr)
 	}
 }

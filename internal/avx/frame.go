@@ -17,6 +17,12 @@ const NoPTS = int64(C.AV_NOPTS_VALUE)
 // FrameFlagCorrupt is AV_FRAME_FLAG_CORRUPT.
 const FrameFlagCorrupt = int(C.AV_FRAME_FLAG_CORRUPT)
 
+// FrameFlagInterlaced is AV_FRAME_FLAG_INTERLACED: the frame holds two fields.
+const FrameFlagInterlaced = int(C.AV_FRAME_FLAG_INTERLACED)
+
+// FrameFlagTopFieldFirst is AV_FRAME_FLAG_TOP_FIELD_FIRST.
+const FrameFlagTopFieldFirst = int(C.AV_FRAME_FLAG_TOP_FIELD_FIRST)
+
 // Fields are the AVFrame fields the decoder needs, read in one cgo call. Data points into the
 // frame's buffers: valid while the frame holds its reference.
 type Fields struct {
