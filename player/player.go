@@ -58,6 +58,9 @@ type Config struct {
 	// for -stats.
 	Clock     Clock
 	AudioInfo AudioInfo
+	// Stop, when closed, ends playback as the q key does (the programs close it on SIGINT and
+	// SIGTERM): the figures are made and the screenshot written.
+	Stop <-chan struct{}
 }
 
 // Stats is what -stats prints.
@@ -431,6 +434,11 @@ func (p *Player) loop(dec decoding) error {
 		frameDur = 1 / info.FrameRate
 	}
 	for {
+		select {
+		case <-p.cfg.Stop:
+			return p.finish(decodeTime)
+		default:
+		}
 		if p.win != nil {
 			for _, k := range p.win.Poll() {
 				switch k {

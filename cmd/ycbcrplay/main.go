@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -48,7 +50,7 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             the device and layout allow it
   -screenshot FILE.png|.jpg at exit, write the last presented frame (PNG or JPEG by the extension):
                             video size, cropped, RGB; checked before playing, never the input file
-  -stats                    at exit, print one JSON object to stdout (frames, fps, paths and why,
+  -stats, -json             at exit, print one JSON object to stdout (frames, fps, paths and why,
                             metadata, GPU and decode ms per frame, process CPU time, peak RSS)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
   -hwdec auto|vulkan|no     Vulkan Video decoding on the player's device (FFmpeg's hwaccel): auto
@@ -73,6 +75,10 @@ and chroma siting exactly, and through a conversion in the fragment shader other
 Sound plays through PulseAudio in a window, timed (not -headless, not -untimed), and is then the
 master clock: each picture is shown when the sound reaches its time. -stats adds "audio" (codec,
 rate, channels, measured device latency) and "av_offset_ms" (video − audio at each presented frame).
+
+-json is -stats (the toolkit's common flag for figures as JSON). Exit status: 0 played, 1 error
+(one "error:" line), 2 bad command line (one line; -h prints this to stdout), and after SIGINT or
+SIGTERM, which end playback as q does (figures printed, screenshot written), 130 or 143.
 
 Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s, . step, p switch path, c compare, i info,
 f fullscreen, 9/0 volume down/up, m mute, q/Esc quit.
@@ -100,7 +106,7 @@ type options struct {
 	cfg               player.Config
 }
 
-// usageError is a malformed command line (exit status 2); other parse errors are bad values (1).
+// usageError is a malformed command line; bad values are plain errors. Both exit with status 2.
 type usageError struct{ error }
 
 // parseArgs reads the command line. It opens nothing (no file, no device, no window), so that it can
@@ -118,6 +124,7 @@ func parseArgs(args []string) (options, error) {
 	upload := fs.String("upload", "auto", "")
 	shot := fs.String("screenshot", "", "")
 	fs.BoolVar(&o.stats, "stats", false, "")
+	fs.BoolVar(&o.stats, "json", false, "") // the toolkit's common name for JSON figures on stdout
 	matrix := fs.String("matrix", "", "")
 	rng := fs.String("range", "", "")
 	loc := fs.String("chroma-loc", "", "")
@@ -232,12 +239,10 @@ func parseArgs(args []string) (options, error) {
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parseArgs(args)
 	if err != nil {
-		if _, ok := err.(usageError); ok {
-			// One line, as fail writes it: a flag name may contain a newline.
-			fmt.Fprintf(stderr, "error: %s (see ycbcrplay -h)\n", strings.ReplaceAll(err.Error(), "\n", " "))
-			return 2
-		}
-		return fail(stderr, err)
+		// A malformed command line or a bad flag value: one line, as fail writes it (a flag name may
+		// contain a newline), exit status 2.
+		fmt.Fprintf(stderr, "error: %s (see ycbcrplay -h)\n", strings.ReplaceAll(err.Error(), "\n", " "))
+		return 2
 	}
 	if o.help {
 		fmt.Fprint(stdout, usageText)
@@ -259,6 +264,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	url, name, cfg := o.url, o.name, o.cfg
 	cfg.Log = stderr
+	// SIGINT and SIGTERM end playback as q does: the figures are printed and the screenshot written;
+	// the exit status is then 128 + the signal's number (130, 143), as a shell reports a process the
+	// signal ended. A second signal ends the process at once.
+	interrupted, stopSignals := catchSignals()
+	defer stopSignals()
+	cfg.Stop = interrupted.stop
 	// Output paths first: a bad one fails at once, not after the whole file has played.
 	if cfg.Screenshot != "" {
 		if err := player.CheckOutput(cfg.Screenshot, url); err != nil {
@@ -328,7 +339,52 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, err)
 		}
 	}
+	if n := interrupted.signal(); n != 0 {
+		return 128 + n
+	}
 	return 0
+}
+
+// signals is what catchSignals saw: stop is closed at the first SIGINT or SIGTERM.
+type signals struct {
+	stop  chan struct{}
+	mu    sync.Mutex
+	first syscall.Signal
+}
+
+func (s *signals) signal() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return int(s.first)
+}
+
+// catchSignals turns the first SIGINT or SIGTERM into a closed stop channel; a second one exits at
+// once with 128 + its number. The returned function stops catching.
+func catchSignals() (*signals, func()) {
+	s := &signals{stop: make(chan struct{})}
+	ch := make(chan os.Signal, 2)
+	done := make(chan struct{})
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case sig := <-ch:
+			s.mu.Lock()
+			s.first = sig.(syscall.Signal)
+			s.mu.Unlock()
+			close(s.stop)
+		case <-done:
+			return
+		}
+		select {
+		case sig := <-ch:
+			os.Exit(128 + int(sig.(syscall.Signal)))
+		case <-done:
+		}
+	}()
+	return s, func() {
+		signal.Stop(ch)
+		close(done)
+	}
 }
 
 // processStats adds what the process as a whole spent to the player's figures: CPU time (user +

@@ -30,6 +30,10 @@ func Init() ([]string, error) {
 		return nil, fmt.Errorf("window: no display (DISPLAY and WAYLAND_DISPLAY unset)")
 	}
 	if !initialised {
+		// glfwx.Init first: go-gl's Init reports a display that cannot be opened only as a log line.
+		if err := glfwx.Init(); err != nil {
+			return nil, fmt.Errorf("window: %v (DISPLAY=%q; use -headless to play without a window)", err, os.Getenv("DISPLAY"))
+		}
 		if err := glfw.Init(); err != nil {
 			return nil, fmt.Errorf("window: %w", err)
 		}
