@@ -16,6 +16,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/present/osd"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -122,6 +123,12 @@ type Player struct {
 	last    *Frame
 	start   time.Time
 	offs    offsets
+	// The on-screen display (a window only), and what it shows.
+	osd    display
+	paused bool
+	speed  float64 // playback speed (1: as timed)
+	// compareLabels, set in a compare mode, labels it on the display.
+	compareLabels func(c *osd.Canvas, w, h int)
 }
 
 // Window is the player's window (nil when headless).
@@ -135,7 +142,7 @@ func (p *Player) logf(format string, args ...any) {
 
 // Play plays src until it ends, Frames are presented, or the user quits.
 func Play(src Source, cfg Config) (*Stats, error) {
-	p := &Player{cfg: cfg, src: src, start: time.Now()}
+	p := &Player{cfg: cfg, src: src, start: time.Now(), speed: 1}
 	err := p.play()
 	// Close before draining the validation messages: destroying the device is when the layer
 	// reports objects that were never destroyed.
@@ -225,11 +232,16 @@ func (p *Player) openOutput(f *Frame) error {
 		wh = wh * 1280 / ww
 		ww = 1280
 	}
-	win, err := window.New(p.dev.Instance, "ycbcrplay — "+p.src.Info().Name, max(ww, 64), max(wh, 64))
+	win, err := window.New(p.dev.Instance, p.src.Info().Name+" — ycbcrplay", max(ww, 64), max(wh, 64))
 	if err != nil {
 		return err
 	}
 	p.win = win
+	if p.osd.pass, err = osd.NewPass(p.dev, osdFontPx, framesInFlight); err != nil {
+		return err
+	}
+	p.osd.canvas.Font = p.osd.pass.Font
+	p.rend.Overlay = p.drawOSD
 	fw, fh := win.Size()
 	if p.swap, err = present.NewSwapchain(p.dev, win.Surface, fw, fh, p.cfg.Untimed); err != nil {
 		return err
@@ -411,7 +423,7 @@ func (p *Player) loop(dec decoding) error {
 	queue, seek := dec.queue, dec.seek
 
 	var decodeTime time.Duration
-	gen, paused, step := 0, false, false
+	gen, step := 0, false
 	clock := p.cfg.Clock
 	if p.cfg.Untimed {
 		clock = nil
@@ -440,29 +452,31 @@ func (p *Player) loop(dec decoding) error {
 		default:
 		}
 		if p.win != nil {
-			for _, k := range p.win.Poll() {
+			keys := p.win.Poll()
+			p.mouse()
+			for _, k := range keys {
 				switch k {
 				case window.KeyQuit:
 					return p.finish(decodeTime)
 				case window.KeySpace:
-					paused = !paused
+					p.paused = !p.paused
 					clockStart = time.Time{}
 					if clock != nil {
-						if !paused && stepped {
+						if !p.paused && stepped {
 							// Frames were stepped while the sound stood still: it resumes under the picture,
 							// from the next frame's presentation on.
 							clockErr(clock.Seek(lastPTS))
 							fresh = true
 						} else {
-							clockErr(clock.Pause(paused))
+							clockErr(clock.Pause(p.paused))
 						}
 						stepped = false
 					}
 				case window.KeyPeriod:
-					if clock != nil && !paused {
+					if clock != nil && !p.paused {
 						clockErr(clock.Pause(true))
 					}
-					paused, step, stepped = true, true, true
+					p.paused, step, stepped = true, true, true
 				case window.KeyLeft, window.KeyRight, window.KeyUp, window.KeyDown:
 					delta := map[window.Key]float64{window.KeyLeft: -5, window.KeyRight: 5, window.KeyUp: 60, window.KeyDown: -60}[k]
 					select {
@@ -498,7 +512,10 @@ func (p *Player) loop(dec decoding) error {
 					p.rend.SetCompare(next)
 					p.logf("compare: %s", next)
 				case window.KeyI:
+					p.osd.info = !p.osd.info
 					p.logf("%s", p.infoLine())
+				case window.KeyHelp:
+					p.osd.help = !p.osd.help
 				case window.KeyF:
 					p.win.ToggleFullscreen()
 				case window.Key9, window.Key0, window.KeyM:
@@ -517,7 +534,7 @@ func (p *Player) loop(dec decoding) error {
 					}
 				}
 			}
-			if paused && !step {
+			if p.paused && !step {
 				if p.last != nil {
 					if err := p.present(p.last); err != nil {
 						return err
@@ -573,7 +590,7 @@ func (p *Player) loop(dec decoding) error {
 				continue
 			}
 			if errors.Is(d.err, io.EOF) { // the end: stop, as mpv and ffplay -autoexit do
-				if clock != nil && !paused && p.stats.FramesPresented > 0 {
+				if clock != nil && !p.paused && p.stats.FramesPresented > 0 {
 					// The last frame stays its duration, and the sound under it is heard.
 					waitClock(clock, lastPTS+frameDur, time.Second)
 				}
@@ -589,7 +606,7 @@ func (p *Player) loop(dec decoding) error {
 			}
 		}
 		step = false
-		if clock != nil && !paused && !fresh {
+		if clock != nil && !p.paused && !fresh {
 			// The audio clock is the master: a frame whose time the sound has passed by more than a frame
 			// is dropped; otherwise it waits for the sound to reach it. (A fresh frame, the first since
 			// the start or a seek, is shown at once: the clock is held until then.)
@@ -600,7 +617,7 @@ func (p *Player) loop(dec decoding) error {
 				continue
 			}
 			waitClock(clock, d.f.PTS, 3*time.Second)
-		} else if clock == nil && !p.cfg.Untimed && !paused {
+		} else if clock == nil && !p.cfg.Untimed && !p.paused {
 			now := time.Now()
 			if clockStart.IsZero() {
 				clockStart, ptsStart = now, d.f.PTS
@@ -631,7 +648,7 @@ func (p *Player) loop(dec decoding) error {
 			d.f.release()
 			return err
 		}
-		if clock != nil && !paused {
+		if clock != nil && !p.paused {
 			if fresh {
 				clockErr(clock.Pause(false)) // the sound starts under the first picture
 			}
@@ -741,8 +758,15 @@ func (p *Player) finish(decodeTime time.Duration) error {
 	if s.FramesDecoded > 0 {
 		s.DecodeMsPerFrame = decodeTime.Seconds() * 1000 / float64(s.FramesDecoded)
 	}
+	p.rend.Timer.Finish()
+	p.fill(s)
+	p.applyDecoding()
+	return nil
+}
+
+// fill sets the figures the renderer knows (path, conversion, upload, format, metadata, GPU time) in s.
+func (p *Player) fill(s *Stats) {
 	r := p.rend
-	r.Timer.Finish()
 	s.GPUMsPerFrame = r.Timer.MeanMs()
 	s.Path, s.PathReason = r.Path.String(), r.PathReason
 	s.Conversion, s.ConversionReason = r.Conversion.String(), r.ConversionReason
@@ -769,8 +793,6 @@ func (p *Player) finish(decodeTime time.Duration) error {
 		}
 		s.CPUBytesCopiedPerFrame = r.Loaded.CPUBytes
 	}
-	p.applyDecoding()
-	return nil
 }
 
 func (p *Player) infoLine() string {
@@ -825,6 +847,9 @@ func (p *Player) close() {
 	}
 	if p.rend != nil {
 		p.rend.Destroy() // waits for its frames' fences first
+	}
+	if p.osd.pass != nil {
+		p.osd.pass.Destroy() // after the frames that drew it (Destroy above waited for them)
 	}
 	if p.off != nil {
 		p.off.Destroy()

@@ -67,6 +67,10 @@ type Renderer struct {
 	// Loaded says how the last frame was uploaded and why.
 	Loaded planes.Loaded
 
+	// Overlay, when set, draws on top of the picture in the same render pass, last (the on-screen
+	// display): slot is the frame slot recording, t the target and w×h its size.
+	Overlay func(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error
+
 	// Notice, when set, receives one-line notices (a fallback from the chosen path mid-stream).
 	Notice func(string)
 	// active is the compare mode in effect (off while fallen back); configured: a configuration has
@@ -284,6 +288,9 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 		if err := d.pass.Draw(cb, t); err != nil {
 			return err
 		}
+		if err := r.overlay(cb, fr.Slot.Index, t, w, h); err != nil {
+			return err
+		}
 		t.end(cb)
 		return fr.Submit(wait, signal)
 	}
@@ -295,6 +302,9 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 	if len(paths) == 1 {
 		gpu.SetViewport(cb, x, y, vw, vh)
 		if err := fr.Draw(t); err != nil {
+			return err
+		}
+		if err := r.overlay(cb, fr.Slot.Index, t, w, h); err != nil {
 			return err
 		}
 		t.end(cb)
@@ -313,8 +323,18 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 			return err
 		}
 	}
+	if err := r.overlay(cb, fr.Slot.Index, t, w, h); err != nil {
+		return err
+	}
 	t.end(cb)
 	return fr.Submit(wait, signal)
+}
+
+func (r *Renderer) overlay(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error {
+	if r.Overlay == nil {
+		return nil
+	}
+	return r.Overlay(cb, slot, t, w, h)
 }
 
 // AcquireSemaphore is the semaphore the next Draw's slot uses for swapchain acquisition.

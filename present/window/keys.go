@@ -16,8 +16,16 @@ const (
 	KeyC
 	KeyI
 	KeyF
-	Key9    // volume down
-	Key0    // volume up
-	KeyM    // mute
-	KeyQuit // q or Esc
+	Key9         // volume down
+	Key0         // volume up
+	KeyM         // mute
+	KeyQuit      // q or Esc
+	KeyComma     // , : one frame back
+	KeyS         // s : screenshot
+	KeySlower    // [ : speed down
+	KeyFaster    // ] : speed up
+	KeyNext      // Enter or > : next file
+	KeyPrev      // < : previous file
+	KeyHelp      // ? or F1 : the key list
+	KeyBackspace // Backspace : speed 1
 )
