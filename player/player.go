@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -59,6 +62,15 @@ type Config struct {
 	// for -stats.
 	Clock     Clock
 	AudioInfo AudioInfo
+	// Start is where playback begins (seconds; 0: the start).
+	Start float64
+	// Speed is the playback speed (0 or 1: as timed). With sound, a speed other than 1 pauses the
+	// sound and times pictures by the wall clock.
+	Speed float64
+	// Fullscreen starts the window on the full screen.
+	Fullscreen bool
+	// ShotDir is where the s key writes screenshots (empty: the current folder).
+	ShotDir string
 	// Stop, when closed, ends playback as the q key does (the programs close it on SIGINT and
 	// SIGTERM): the figures are made and the screenshot written.
 	Stop <-chan struct{}
@@ -143,6 +155,9 @@ func (p *Player) logf(format string, args ...any) {
 // Play plays src until it ends, Frames are presented, or the user quits.
 func Play(src Source, cfg Config) (*Stats, error) {
 	p := &Player{cfg: cfg, src: src, start: time.Now(), speed: 1}
+	if cfg.Speed > 0 {
+		p.speed = cfg.Speed
+	}
 	err := p.play()
 	// Close before draining the validation messages: destroying the device is when the layer
 	// reports objects that were never destroyed.
@@ -242,6 +257,9 @@ func (p *Player) openOutput(f *Frame) error {
 	}
 	p.osd.canvas.Font = p.osd.pass.Font
 	p.rend.Overlay = p.drawOSD
+	if p.cfg.Fullscreen {
+		win.ToggleFullscreen()
+	}
 	fw, fh := win.Size()
 	if p.swap, err = present.NewSwapchain(p.dev, win.Surface, fw, fh, p.cfg.Untimed); err != nil {
 		return err
@@ -384,7 +402,7 @@ func (w *stallWatch) check(src Source) error {
 // decoding is the decode goroutine's channels.
 type decoding struct {
 	queue <-chan decoded
-	seek  chan<- float64
+	seek  chan float64
 	quit  chan struct{}
 }
 
@@ -445,6 +463,61 @@ func (p *Player) loop(dec decoding) error {
 	if info.FrameRate > 0 {
 		frameDur = 1 / info.FrameRate
 	}
+	// Seeks add up as mpv's do: a seek made before the last one has shown its picture starts from
+	// that one's target, not from the picture on screen. A target replaces one the decoder has not
+	// taken yet (the channel holds one), so gen counts only the seeks the decoder takes.
+	seeking, seekTarget := false, 0.0
+	seekTo := func(target float64) {
+		target = max(0, target)
+		seeking, seekTarget = true, target
+		select {
+		case <-seek: // not taken yet: replaced, same generation
+		default:
+			gen++
+		}
+		seek <- target
+		clockStart = time.Time{}
+		if clock != nil {
+			// Held until the first frame at the target is shown: decoding up to it takes a while.
+			clockErr(clock.Pause(true))
+			clockErr(clock.Seek(target))
+			fresh = true
+		}
+		if p.paused {
+			step, stepped = true, true // paused: the picture at the target is shown, then it stays paused
+		}
+		p.osd.showBar()
+	}
+	// setSpeed changes the speed; the wall clock's timeline restarts at the next frame. The sound
+	// plays at 1× only: otherwise it pauses and the wall clock times the pictures.
+	setSpeed := func(sp float64, announce bool) {
+		sp = min(max(sp, 0.1), 16)
+		if math.Abs(sp-1) < 1e-9 {
+			sp = 1
+		}
+		p.speed = sp
+		clockStart = time.Time{}
+		if p.cfg.Clock != nil && !p.cfg.Untimed {
+			if sp == 1 && clock == nil {
+				clock = p.cfg.Clock
+				clockErr(clock.Seek(lastPTS))
+				fresh = true
+			} else if sp != 1 && clock != nil {
+				clockErr(clock.Pause(true))
+				clock = nil
+			}
+		}
+		if announce {
+			p.osd.message(fmt.Sprintf("speed %.2f×", sp))
+			p.logf("speed: %.2f×", sp)
+		}
+	}
+	if p.speed != 1 {
+		setSpeed(p.speed, false)
+	}
+	if p.cfg.Start > 0 {
+		seekTo(p.cfg.Start)
+	}
 	for {
 		select {
 		case <-p.cfg.Stop:
@@ -479,18 +552,37 @@ func (p *Player) loop(dec decoding) error {
 					p.paused, step, stepped = true, true, true
 				case window.KeyLeft, window.KeyRight, window.KeyUp, window.KeyDown:
 					delta := map[window.Key]float64{window.KeyLeft: -5, window.KeyRight: 5, window.KeyUp: 60, window.KeyDown: -60}[k]
-					select {
-					case seek <- max(0, lastPTS+delta):
-						gen++
-						clockStart = time.Time{}
-						if clock != nil {
-							// Held until the first frame at the target is shown: decoding up to it takes a while.
-							clockErr(clock.Pause(true))
-							clockErr(clock.Seek(max(0, lastPTS+delta)))
-							fresh = true
-						}
-					default:
+					from := lastPTS
+					if seeking {
+						from = seekTarget
 					}
+					seekTo(from + delta)
+				case window.KeyComma: // one frame back: the frame before the one on screen (exact seek), paused
+					if clock != nil && !p.paused {
+						clockErr(clock.Pause(true))
+					}
+					p.paused = true
+					from := lastPTS
+					if seeking {
+						from = seekTarget
+					}
+					// Decoder seeks land on the first frame at or after the target: 1.5 frames back is
+					// the previous frame of a constant frame rate.
+					seekTo(from - 1.5*frameDur)
+				case window.KeyS:
+					if path, err := p.shoot(); err != nil {
+						p.logf("screenshot: %v", err)
+						p.osd.message("screenshot failed: " + err.Error())
+					} else {
+						p.logf("screenshot: %s", path)
+						p.osd.message("screenshot: " + path)
+					}
+				case window.KeySlower:
+					setSpeed(p.speed/1.1, true)
+				case window.KeyFaster:
+					setSpeed(p.speed*1.1, true)
+				case window.KeyBackspace:
+					setSpeed(1, true)
 				case window.KeyP: // auto → sampler → shader → auto, skipping the sampler where it cannot
 					next := (p.rend.Choice + 1) % 3
 					if next == formats.ChooseSampler {
@@ -625,10 +717,10 @@ func (p *Player) loop(dec decoding) error {
 				// A new timeline: this frame follows the last one by a frame's duration (at most a second:
 				// a stream whose time base is absurd has an absurd frame rate too).
 				p.stats.Discontinuities++
-				clockStart, ptsStart = lastDue.Add(time.Duration(min(frameDur, 1)*float64(time.Second))), d.f.PTS
+				clockStart, ptsStart = lastDue.Add(time.Duration(min(frameDur, 1)/p.speed*float64(time.Second))), d.f.PTS
 			}
-			due := clockStart.Add(time.Duration((d.f.PTS - ptsStart) * float64(time.Second)))
-			if late := now.Sub(due).Seconds(); late > frameDur && p.stats.FramesPresented > 0 {
+			due := clockStart.Add(time.Duration((d.f.PTS - ptsStart) / p.speed * float64(time.Second)))
+			if late := now.Sub(due).Seconds(); late > frameDur/p.speed && p.stats.FramesPresented > 0 && !fresh {
 				p.stats.FramesDropped++
 				lastPTS, lastDue = d.f.PTS, due
 				d.f.release()
@@ -656,7 +748,7 @@ func (p *Player) loop(dec decoding) error {
 				p.offs.add(d.f.PTS - pos)
 			}
 		}
-		fresh = false
+		fresh, seeking = false, false
 		if p.last != nil && p.last != d.f {
 			p.last.release()
 		}
@@ -832,6 +924,18 @@ func (p *Player) screenshot(path string) error {
 		return err
 	}
 	return writeScreenshot(path, img)
+}
+
+// shoot writes the picture on screen (the video, not the display) as the s key does: the next free
+// ycbcrplay-NNNN.png in Config.ShotDir.
+func (p *Player) shoot() (string, error) {
+	for i := 1; i < 10000; i++ {
+		path := filepath.Join(p.cfg.ShotDir, fmt.Sprintf("ycbcrplay-%04d.png", i))
+		if _, err := os.Lstat(path); os.IsNotExist(err) {
+			return path, p.screenshot(path)
+		}
+	}
+	return "", fmt.Errorf("ycbcrplay-0001..9999.png all exist in %q", p.cfg.ShotDir)
 }
 
 // writeScreenshot writes img as an opaque picture (alpha is always 1) in the format path names.

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -59,6 +60,10 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             where it cannot; no (the default for now: hardware frames are still
                             copied to the CPU, see docs/hwdec.md)
   -loop N|inf               play the input N times in all (default 1), or until quit
+  -start TIME               begin at TIME: seconds (12.5) or [[h:]m:]s (1:02:03.5)
+  -speed X                  playback speed, 0.1 to 16 (default 1; keys [ and ] change it by
+                            10%, Backspace resets it); with sound, other than 1 pauses the sound
+  -fs                       start on the full screen
   -aid N                    play the N-th audio stream (from 1; default: FFmpeg's best one)
   -no-audio                 play no sound
   -volume N                 sound volume in percent, 0 to 100 (default 100)
@@ -80,8 +85,10 @@ rate, channels, measured device latency) and "av_offset_ms" (video − audio at 
 (one "error:" line), 2 bad command line (one line; -h prints this to stdout), and after SIGINT or
 SIGTERM, which end playback as q does (figures printed, screenshot written), 130 or 143.
 
-Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s, . step, p switch path, c compare, i info,
-f fullscreen, 9/0 volume down/up, m mute, q/Esc quit.
+Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s (repeated seeks add up), . step, , step back,
+[ ] speed, Backspace speed 1, s screenshot (ycbcrplay-NNNN.png, the video picture), p switch
+path, c compare, i info panel, ? or F1 the key list, f fullscreen, 9/0 volume down/up, m mute,
+q/Esc quit. The window shows a progress bar on seeks, while paused and when the mouse moves.
 `
 
 func main() {
@@ -136,6 +143,9 @@ func parseArgs(args []string) (options, error) {
 	// written yet) and HEVC stalled once on the H100 (docs/hwdec.md); auto and vulkan are opt-in.
 	hwdec := fs.String("hwdec", "no", "")
 	loop := fs.String("loop", "1", "")
+	start := fs.String("start", "", "")
+	speed := fs.Float64("speed", 1, "")
+	fullscreen := fs.Bool("fs", false, "")
 	tone := fs.String("tonemap", "bt2390", "")
 	fs.BoolVar(&o.ffmpegLog, "v", false, "")
 	fs.IntVar(&o.aid, "aid", 0, "")
@@ -204,6 +214,15 @@ func parseArgs(args []string) (options, error) {
 	if o.volume < 0 || o.volume > 100 {
 		return o, fmt.Errorf("bad -volume %d: 0 to 100", o.volume)
 	}
+	if *start != "" {
+		if cfg.Start, err = parseTime(*start); err != nil {
+			return o, err
+		}
+	}
+	if !(*speed >= 0.1 && *speed <= 16) {
+		return o, fmt.Errorf("bad -speed %g: 0.1 to 16", *speed)
+	}
+	cfg.Speed, cfg.Fullscreen = *speed, *fullscreen
 	if *loop == "inf" {
 		cfg.Loop = -1
 	} else if n, err := strconv.Atoi(*loop); err == nil && n >= 1 {
@@ -343,6 +362,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 128 + n
 	}
 	return 0
+}
+
+// parseTime reads -start: seconds (12.5) or [[h:]m:]s (1:02:03.5, 2:30), as mpv's --start takes them.
+func parseTime(s string) (float64, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
+		return 0, fmt.Errorf("bad -start %q: seconds or [[h:]m:]s", s)
+	}
+	t := 0.0
+	for i, part := range parts {
+		v, err := strconv.ParseFloat(part, 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) || (i < len(parts)-1 && v != math.Trunc(v)) ||
+			(i > 0 && v >= 60) {
+			return 0, fmt.Errorf("bad -start %q: seconds or [[h:]m:]s", s)
+		}
+		t = t*60 + v
+	}
+	return t, nil
 }
 
 // signals is what catchSignals saw: stop is closed at the first SIGINT or SIGTERM.
