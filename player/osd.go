@@ -105,9 +105,7 @@ func (p *Player) drawOSD(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int
 	now := time.Now()
 	f := c.Font
 	lh := f.LineHeight
-	if p.compareLabels != nil {
-		p.compareLabels(c, w, h)
-	}
+	p.labelCompare(c, w, h)
 	if d.msg != "" && now.Before(d.msgUntil) {
 		c.Panel(osdMargin, osdMargin, 6, []string{d.msg}, osdText, osdBox)
 	}
@@ -157,6 +155,29 @@ func (p *Player) drawOSD(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int
 		c.Panel(max(0, (w-bw)/2-10), max(0, (h-bh)/2-10-lh), 10, fit(f, osdHelp, w-20), osdText, osdBox)
 	}
 	return d.pass.Draw(cb, slot, t, w, h, c.Quads)
+}
+
+// labelCompare names the compare mode's halves: split shows the sampler path left of the middle of
+// the picture and the shader path right of it; diff their amplified difference.
+func (p *Player) labelCompare(c *osd.Canvas, w, h int) {
+	r := p.rend
+	if r.active == CompareOff || r.format == nil || p.last == nil {
+		return
+	}
+	x, y, vw, _ := Letterbox(w, h, p.last.Aspect)
+	y += osdMargin
+	if p.paused {
+		y += 40 // below the paused sign
+	}
+	switch r.active {
+	case CompareSplit:
+		c.Panel(x+osdMargin, y, 6, []string{"sampler"}, osdText, osdBox)
+		lw := c.Font.Width("shader") + 12
+		c.Panel(x+vw-osdMargin-lw, y, 6, []string{"shader"}, osdText, osdBox)
+		c.Rect(x+vw/2, y, x+vw/2+1, y+c.Font.LineHeight+12, osdText) // the seam
+	case CompareDiff:
+		c.Panel(x+osdMargin, y, 6, []string{fmt.Sprintf("|sampler − shader| ×%d", DiffGain)}, osdText, osdBox)
+	}
 }
 
 // position is the time of the picture on screen (seconds).

@@ -195,3 +195,46 @@ func TestOSD(t *testing.T) {
 		t.Errorf("key list: %d text pixels, %d without it", n2, n0)
 	}
 }
+
+// TestOSDCompareLabels looks at split mode's labels (saved with OSD_SHOTS; the labels' glyphs are
+// the font's, checked by TestOSD): the two names are present as text-coloured pixels on each half.
+func TestOSDCompareLabels(t *testing.T) {
+	if !window.Available() {
+		t.Fatal("no display: run the tests under xvfb-run (make test does)")
+	}
+	const w, h = 480, 270
+	src := synthetic(t, "nv12", w, h, 20)
+	var shot *image.RGBA
+	var grabErr error
+	_, err := playWithin(t, 60*time.Second, src, Config{Untimed: true, Device: -1, Validate: true, Compare: CompareSplit, Frames: 15,
+		OnFrame: func(p *Player, n int) {
+			if n == 12 {
+				time.Sleep(300 * time.Millisecond)
+				x, y := p.win.Pos()
+				g, err := screenGrab()
+				if err != nil {
+					grabErr = err
+					return
+				}
+				shot = crop(g, x, y, w, h)
+			}
+		}})
+	if err != nil || grabErr != nil {
+		t.Fatal(err, grabErr)
+	}
+	saveShot(shot, "osd-split")
+	count := func(x0, x1 int) int {
+		n := 0
+		for y := osdMargin; y < osdMargin+30; y++ {
+			for x := x0; x < x1; x++ {
+				if c := shot.RGBAAt(x, y); c.R == osdText.R && c.G == osdText.G && c.B == osdText.B {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if l, r := count(0, w/2-2), count(w/2+2, w); l < 40 || r < 40 {
+		t.Errorf("labels: %d text pixels left, %d right", l, r)
+	}
+}

@@ -139,8 +139,6 @@ type Player struct {
 	osd    display
 	paused bool
 	speed  float64 // playback speed (1: as timed)
-	// compareLabels, set in a compare mode, labels it on the display.
-	compareLabels func(c *osd.Canvas, w, h int)
 }
 
 // Window is the player's window (nil when headless).
