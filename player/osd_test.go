@@ -129,8 +129,8 @@ func TestOSD(t *testing.T) {
 			t.Errorf("info panel lacks %q:\n%s", v, joined)
 		}
 	}
-	// Its glyphs, where the font's own Drawer puts them (the frames line changes while paused: the
-	// fps figure; it is left out).
+	// Its glyphs, where the font's own Drawer puts them (the frames and GPU lines change while paused:
+	// the fps and GPU-time figures; they are left out).
 	ft, err := opentype.Parse(gomono.TTF)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +142,7 @@ func TestOSD(t *testing.T) {
 	cov := image.NewAlpha(image.Rect(0, 0, w, h))
 	lh := face.Metrics().Height.Ceil()
 	for i, l := range lines {
-		if strings.HasPrefix(l, "frames") {
+		if strings.HasPrefix(l, "frames") || strings.HasPrefix(l, "GPU") {
 			continue
 		}
 		d := font.Drawer{Dst: cov, Src: image.Opaque, Face: face,
@@ -155,7 +155,7 @@ func TestOSD(t *testing.T) {
 	}
 	lit, dark, bad := 0, 0, 0
 	for yy := osdMargin + 8; yy < osdMargin+8+len(lines)*lh; yy++ {
-		if strings.HasPrefix(lines[(yy-osdMargin-8)/lh], "frames") {
+		if l := lines[(yy-osdMargin-8)/lh]; strings.HasPrefix(l, "frames") || strings.HasPrefix(l, "GPU") {
 			continue
 		}
 		for xx := osdMargin + 8; xx < osdMargin+8+boxW; xx++ {

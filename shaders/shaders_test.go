@@ -23,6 +23,8 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"buffer.comp":     BufferComp,
 		"floor.frag":      FloorFrag,
 		"floor.comp":      FloorComp,
+		"osd.vert":        OSDVert,
+		"osd.frag":        OSDFrag,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")
