@@ -45,7 +45,6 @@ var osdHelp = []string{
 	". ,          step one frame forward / back",
 	"[ ]          speed down / up,  Backspace: 1×",
 	"s            screenshot of the picture",
-	"Enter > <    next / previous file",
 	"p            path: auto, sampler, shader",
 	"c            compare: off, split, diff",
 	"i            info panel",
