@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +19,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/present/osd"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -65,6 +69,18 @@ type Config struct {
 	// for -stats.
 	Clock     Clock
 	AudioInfo AudioInfo
+	// Start is where playback begins (seconds; 0: the start).
+	Start float64
+	// Speed is the playback speed (0 or 1: as timed). With sound, a speed other than 1 pauses the
+	// sound and times pictures by the wall clock.
+	Speed float64
+	// Fullscreen starts the window on the full screen.
+	Fullscreen bool
+	// ShotDir is where the s key writes screenshots (empty: the current folder).
+	ShotDir string
+	// Stop, when closed, ends playback as the q key does (the programs close it on SIGINT and
+	// SIGTERM): the figures are made and the screenshot written.
+	Stop <-chan struct{}
 }
 
 // Stats is what -stats prints.
@@ -130,6 +146,10 @@ type Player struct {
 	last    *Frame
 	start   time.Time
 	offs    offsets
+	// The on-screen display (a window only), and what it shows.
+	osd    display
+	paused bool
+	speed  float64 // playback speed (1: as timed)
 }
 
 // Window is the player's window (nil when headless).
@@ -143,7 +163,10 @@ func (p *Player) logf(format string, args ...any) {
 
 // Play plays src until it ends, Frames are presented, or the user quits.
 func Play(src Source, cfg Config) (*Stats, error) {
-	p := &Player{cfg: cfg, src: src, start: time.Now()}
+	p := &Player{cfg: cfg, src: src, start: time.Now(), speed: 1}
+	if cfg.Speed > 0 {
+		p.speed = cfg.Speed
+	}
 	err := p.play()
 	// Close before draining the validation messages: destroying the device is when the layer
 	// reports objects that were never destroyed.
@@ -244,11 +267,19 @@ func (p *Player) openOutput(f *Frame) error {
 	if p.cfg.Width > 0 && p.cfg.Height > 0 {
 		ww, wh = p.cfg.Width, p.cfg.Height
 	}
-	win, err := window.New(p.dev.Instance, "ycbcrplay — "+p.src.Info().Name, max(ww, 64), max(wh, 64))
+	win, err := window.New(p.dev.Instance, p.src.Info().Name+" — ycbcrplay", max(ww, 64), max(wh, 64))
 	if err != nil {
 		return err
 	}
 	p.win = win
+	if p.osd.pass, err = osd.NewPass(p.dev, osdFontPx, framesInFlight); err != nil {
+		return err
+	}
+	p.osd.canvas.Font = p.osd.pass.Font
+	p.rend.Overlay = p.drawOSD
+	if p.cfg.Fullscreen {
+		win.ToggleFullscreen()
+	}
 	fw, fh := win.Size()
 	if p.swap, err = present.NewSwapchain(p.dev, win.Surface, fw, fh, p.cfg.Untimed); err != nil {
 		return err
@@ -391,7 +422,7 @@ func (w *stallWatch) check(src Source) error {
 // decoding is the decode goroutine's channels.
 type decoding struct {
 	queue <-chan decoded
-	seek  chan<- float64
+	seek  chan float64
 	quit  chan struct{}
 }
 
@@ -430,7 +461,7 @@ func (p *Player) loop(dec decoding) error {
 	queue, seek := dec.queue, dec.seek
 
 	var decodeTime time.Duration
-	gen, paused, step := 0, false, false
+	gen, step := 0, false
 	clock := p.cfg.Clock
 	if p.cfg.Untimed {
 		clock = nil
@@ -452,31 +483,93 @@ func (p *Player) loop(dec decoding) error {
 	if info.FrameRate > 0 {
 		frameDur = 1 / info.FrameRate
 	}
+	// Seeks add up as mpv's do: a seek made before the last one has shown its picture starts from
+	// that one's target, not from the picture on screen. A target replaces one the decoder has not
+	// taken yet (the channel holds one), so gen counts only the seeks the decoder takes.
+	seeking, seekTarget := false, 0.0
+	seekTo := func(target float64) {
+		target = max(0, target)
+		seeking, seekTarget = true, target
+		select {
+		case <-seek: // not taken yet: replaced, same generation
+		default:
+			gen++
+		}
+		seek <- target
+		clockStart = time.Time{}
+		if clock != nil {
+			// Held until the first frame at the target is shown: decoding up to it takes a while.
+			clockErr(clock.Pause(true))
+			clockErr(clock.Seek(target))
+			fresh = true
+		}
+		if p.paused {
+			step, stepped = true, true // paused: the picture at the target is shown, then it stays paused
+		}
+		p.osd.showBar()
+	}
+	// setSpeed changes the speed; the wall clock's timeline restarts at the next frame. The sound
+	// plays at 1× only: otherwise it pauses and the wall clock times the pictures.
+	setSpeed := func(sp float64, announce bool) {
+		sp = min(max(sp, 0.1), 16)
+		if math.Abs(sp-1) < 1e-9 {
+			sp = 1
+		}
+		p.speed = sp
+		clockStart = time.Time{}
+		if p.cfg.Clock != nil && !p.cfg.Untimed {
+			if sp == 1 && clock == nil {
+				clock = p.cfg.Clock
+				clockErr(clock.Seek(lastPTS))
+				fresh = true
+			} else if sp != 1 && clock != nil {
+				clockErr(clock.Pause(true))
+				clock = nil
+			}
+		}
+		if announce {
+			p.osd.message(fmt.Sprintf("speed %.2f×", sp))
+			p.logf("speed: %.2f×", sp)
+		}
+	}
+	if p.speed != 1 {
+		setSpeed(p.speed, false)
+	}
+	if p.cfg.Start > 0 {
+		seekTo(p.cfg.Start)
+	}
 	for {
+		select {
+		case <-p.cfg.Stop:
+			return p.finish(decodeTime)
+		default:
+		}
 		if p.win != nil {
-			for _, k := range p.win.Poll() {
+			keys := p.win.Poll()
+			p.mouse()
+			for _, k := range keys {
 				switch k {
 				case window.KeyQuit:
 					return p.finish(decodeTime)
 				case window.KeySpace:
-					paused = !paused
+					p.paused = !p.paused
 					clockStart = time.Time{}
 					if clock != nil {
-						if !paused && stepped {
+						if !p.paused && stepped {
 							// Frames were stepped while the sound stood still: it resumes under the picture,
 							// from the next frame's presentation on.
 							clockErr(clock.Seek(lastPTS))
 							fresh = true
 						} else {
-							clockErr(clock.Pause(paused))
+							clockErr(clock.Pause(p.paused))
 						}
 						stepped = false
 					}
 				case window.KeyPeriod:
-					if clock != nil && !paused {
+					if clock != nil && !p.paused {
 						clockErr(clock.Pause(true))
 					}
-					paused, step, stepped = true, true, true
+					p.paused, step, stepped = true, true, true
 				case window.KeyLeft, window.KeyRight, window.KeyUp, window.KeyDown:
 					if p.rend.Zoom > 0 { // zoomed: the arrows move the picture
 						d := map[window.Key][2]int{window.KeyLeft: {64, 0}, window.KeyRight: {-64, 0}, window.KeyUp: {0, 64}, window.KeyDown: {0, -64}}[k]
@@ -485,18 +578,37 @@ func (p *Player) loop(dec decoding) error {
 						continue
 					}
 					delta := map[window.Key]float64{window.KeyLeft: -5, window.KeyRight: 5, window.KeyUp: 60, window.KeyDown: -60}[k]
-					select {
-					case seek <- max(0, lastPTS+delta):
-						gen++
-						clockStart = time.Time{}
-						if clock != nil {
-							// Held until the first frame at the target is shown: decoding up to it takes a while.
-							clockErr(clock.Pause(true))
-							clockErr(clock.Seek(max(0, lastPTS+delta)))
-							fresh = true
-						}
-					default:
+					from := lastPTS
+					if seeking {
+						from = seekTarget
 					}
+					seekTo(from + delta)
+				case window.KeyComma: // one frame back: the frame before the one on screen (exact seek), paused
+					if clock != nil && !p.paused {
+						clockErr(clock.Pause(true))
+					}
+					p.paused = true
+					from := lastPTS
+					if seeking {
+						from = seekTarget
+					}
+					// Decoder seeks land on the first frame at or after the target: 1.5 frames back is
+					// the previous frame of a constant frame rate.
+					seekTo(from - 1.5*frameDur)
+				case window.KeyS:
+					if path, err := p.shoot(); err != nil {
+						p.logf("screenshot: %v", err)
+						p.osd.message("screenshot failed: " + err.Error())
+					} else {
+						p.logf("screenshot: %s", path)
+						p.osd.message("screenshot: " + path)
+					}
+				case window.KeySlower:
+					setSpeed(p.speed/1.1, true)
+				case window.KeyFaster:
+					setSpeed(p.speed*1.1, true)
+				case window.KeyBackspace:
+					setSpeed(1, true)
 				case window.KeyP: // auto → sampler → shader → auto, skipping the sampler where it cannot
 					next := (p.rend.Choice + 1) % 3
 					if next == formats.ChooseSampler {
@@ -533,7 +645,10 @@ func (p *Player) loop(dec decoding) error {
 					p.rend.PanX, p.rend.PanY = 0, 0
 					p.logf("zoom: %s", zoomName(p.rend.Zoom))
 				case window.KeyI:
+					p.osd.info = !p.osd.info
 					p.logf("%s", p.infoLine())
+				case window.KeyHelp:
+					p.osd.help = !p.osd.help
 				case window.KeyF:
 					p.win.ToggleFullscreen()
 				case window.Key9, window.Key0, window.KeyM:
@@ -552,7 +667,7 @@ func (p *Player) loop(dec decoding) error {
 					}
 				}
 			}
-			if paused && !step {
+			if p.paused && !step {
 				if p.last != nil {
 					if err := p.present(p.last); err != nil {
 						return err
@@ -608,7 +723,7 @@ func (p *Player) loop(dec decoding) error {
 				continue
 			}
 			if errors.Is(d.err, io.EOF) { // the end: stop, as mpv and ffplay -autoexit do
-				if clock != nil && !paused && p.stats.FramesPresented > 0 {
+				if clock != nil && !p.paused && p.stats.FramesPresented > 0 {
 					// The last frame stays its duration, and the sound under it is heard.
 					waitClock(clock, lastPTS+frameDur, time.Second)
 				}
@@ -624,7 +739,7 @@ func (p *Player) loop(dec decoding) error {
 			}
 		}
 		step = false
-		if clock != nil && !paused && !fresh {
+		if clock != nil && !p.paused && !fresh {
 			// The audio clock is the master: a frame whose time the sound has passed by more than a frame
 			// is dropped; otherwise it waits for the sound to reach it. (A fresh frame, the first since
 			// the start or a seek, is shown at once: the clock is held until then.)
@@ -635,7 +750,7 @@ func (p *Player) loop(dec decoding) error {
 				continue
 			}
 			waitClock(clock, d.f.PTS, 3*time.Second)
-		} else if clock == nil && !p.cfg.Untimed && !paused {
+		} else if clock == nil && !p.cfg.Untimed && !p.paused {
 			now := time.Now()
 			if clockStart.IsZero() {
 				clockStart, ptsStart = now, d.f.PTS
@@ -643,10 +758,10 @@ func (p *Player) loop(dec decoding) error {
 				// A new timeline: this frame follows the last one by a frame's duration (at most a second:
 				// a stream whose time base is absurd has an absurd frame rate too).
 				p.stats.Discontinuities++
-				clockStart, ptsStart = lastDue.Add(time.Duration(min(frameDur, 1)*float64(time.Second))), d.f.PTS
+				clockStart, ptsStart = lastDue.Add(time.Duration(min(frameDur, 1)/p.speed*float64(time.Second))), d.f.PTS
 			}
-			due := clockStart.Add(time.Duration((d.f.PTS - ptsStart) * float64(time.Second)))
-			if late := now.Sub(due).Seconds(); late > frameDur && p.stats.FramesPresented > 0 {
+			due := clockStart.Add(time.Duration((d.f.PTS - ptsStart) / p.speed * float64(time.Second)))
+			if late := now.Sub(due).Seconds(); late > frameDur/p.speed && p.stats.FramesPresented > 0 && !fresh {
 				p.stats.FramesDropped++
 				lastPTS, lastDue = d.f.PTS, due
 				d.f.release()
@@ -666,7 +781,7 @@ func (p *Player) loop(dec decoding) error {
 			d.f.release()
 			return err
 		}
-		if clock != nil && !paused {
+		if clock != nil && !p.paused {
 			if fresh {
 				clockErr(clock.Pause(false)) // the sound starts under the first picture
 			}
@@ -674,7 +789,7 @@ func (p *Player) loop(dec decoding) error {
 				p.offs.add(d.f.PTS - pos)
 			}
 		}
-		fresh = false
+		fresh, seeking = false, false
 		if p.last != nil && p.last != d.f {
 			p.last.release()
 		}
@@ -777,8 +892,15 @@ func (p *Player) finish(decodeTime time.Duration) error {
 	if s.FramesDecoded > 0 {
 		s.DecodeMsPerFrame = decodeTime.Seconds() * 1000 / float64(s.FramesDecoded)
 	}
+	p.rend.Timer.Finish()
+	p.fill(s)
+	p.applyDecoding()
+	return nil
+}
+
+// fill sets the figures the renderer knows (path, conversion, upload, format, metadata, GPU time) in s.
+func (p *Player) fill(s *Stats) {
 	r := p.rend
-	r.Timer.Finish()
 	s.GPUMsPerFrame = r.Timer.MeanMs()
 	s.Path, s.PathReason = r.Path.String(), r.PathReason
 	s.Scale, s.Zoom = r.Scaled, zoomName(r.Zoom)
@@ -809,8 +931,6 @@ func (p *Player) finish(decodeTime time.Duration) error {
 		}
 		s.CPUBytesCopiedPerFrame = r.Loaded.CPUBytes
 	}
-	p.applyDecoding()
-	return nil
 }
 
 func (p *Player) infoLine() string {
@@ -865,6 +985,18 @@ func (p *Player) screenshot(path string) error {
 	return writeScreenshot(path, img)
 }
 
+// shoot writes the picture on screen (the video, not the display) as the s key does: the next free
+// ycbcrplay-NNNN.png in Config.ShotDir.
+func (p *Player) shoot() (string, error) {
+	for i := 1; i < 10000; i++ {
+		path := filepath.Join(p.cfg.ShotDir, fmt.Sprintf("ycbcrplay-%04d.png", i))
+		if _, err := os.Lstat(path); os.IsNotExist(err) {
+			return path, p.screenshot(path)
+		}
+	}
+	return "", fmt.Errorf("ycbcrplay-0001..9999.png all exist in %q", p.cfg.ShotDir)
+}
+
 // writeScreenshot writes img as an opaque picture (alpha is always 1) in the format path names.
 func writeScreenshot(path string, img *image.RGBA) error {
 	rgb := image.NewNRGBA(img.Rect)
@@ -878,6 +1010,9 @@ func (p *Player) close() {
 	}
 	if p.rend != nil {
 		p.rend.Destroy() // waits for its frames' fences first
+	}
+	if p.osd.pass != nil {
+		p.osd.pass.Destroy() // after the frames that drew it (Destroy above waited for them)
 	}
 	if p.off != nil {
 		p.off.Destroy()

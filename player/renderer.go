@@ -75,6 +75,9 @@ type Renderer struct {
 	PanX, PanY int
 	Orient     formats.Orientation
 	Scaled     string
+	// Overlay, when set, draws on top of the picture in the same render pass, last (the on-screen
+	// display): slot is the frame slot recording, t the target and w×h its size.
+	Overlay func(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error
 
 	// Notice, when set, receives one-line notices (a fallback from the chosen path mid-stream).
 	Notice func(string)
@@ -294,6 +297,9 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 		if err := d.pass.Draw(cb, t); err != nil {
 			return err
 		}
+		if err := r.overlay(cb, fr.Slot.Index, t, w, h); err != nil {
+			return err
+		}
 		t.end(cb)
 		return fr.Submit(wait, signal)
 	}
@@ -318,6 +324,9 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 				return err
 			}
 		}
+		if err := r.overlay(cb, fr.Slot.Index, t, tw, th); err != nil {
+			return err
+		}
 		t.end(cb)
 		return fr.Submit(wait, signal)
 	}
@@ -336,8 +345,18 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 			return err
 		}
 	}
+	if err := r.overlay(cb, fr.Slot.Index, t, w, h); err != nil {
+		return err
+	}
 	t.end(cb)
 	return fr.Submit(wait, signal)
+}
+
+func (r *Renderer) overlay(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error {
+	if r.Overlay == nil {
+		return nil
+	}
+	return r.Overlay(cb, slot, t, w, h)
 }
 
 // AcquireSemaphore is the semaphore the next Draw's slot uses for swapchain acquisition.

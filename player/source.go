@@ -1,6 +1,7 @@
 package player
 
 import (
+	"math"
 	"sync/atomic"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
@@ -91,9 +92,10 @@ func (s *Synthetic) Next() (*Frame, error) {
 	return f, nil
 }
 
-// Seek moves to the frame at seconds.
+// Seek moves to the first frame at or after seconds, as decode.Decoder.Seek does (a millionth of a
+// frame absorbs float rounding).
 func (s *Synthetic) Seek(seconds float64) error {
-	s.n = max(0, int(seconds*s.FPS))
+	s.n = max(0, int(math.Ceil(seconds*s.FPS-1e-6)))
 	if s.Count > 0 {
 		s.n = min(s.n, s.Count)
 	}

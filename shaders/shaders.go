@@ -115,3 +115,21 @@ var ScaleFrag []byte
 
 // ScaleFragParamsSize is the size in bytes of scale.frag's push-constant block.
 const ScaleFragParamsSize = 44
+
+// OSDVert draws the on-screen display's quads: a storage buffer of quads at binding 1 (rect, uv,
+// colour: 3 vec4 each), one instance per quad, 6 vertices; push constants: the target size (vec2).
+//
+//go:embed osd.vert.spv
+var OSDVert []byte
+
+// OSDFrag shades the on-screen display: the quad's colour with the atlas's R8 coverage (binding 0)
+// as alpha.
+//
+//go:embed osd.frag.spv
+var OSDFrag []byte
+
+// OSDParamsSize is the size in bytes of osd.vert's push-constant block.
+const OSDParamsSize = 8
+
+// OSDQuadSize is the size in bytes of one quad in osd.vert's storage buffer.
+const OSDQuadSize = 48

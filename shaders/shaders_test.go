@@ -25,6 +25,8 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"floor.comp":      FloorComp,
 		"scale.comp":      ScaleComp,
 		"scale.frag":      ScaleFrag,
+		"osd.vert":        OSDVert,
+		"osd.frag":        OSDFrag,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")

@@ -50,15 +50,15 @@ Flags:
 `
 
 type options struct {
-	device     int
-	list       bool
-	jsonOut    bool
-	reportDir  string
-	formats    string
-	quick      bool
-	verbose    bool
-	size       string
-	validation bool
+	device    int
+	list      bool
+	jsonOut   bool
+	reportDir string
+	formats   string
+	quick     bool
+	verbose   bool
+	size      string
+	validate  bool
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -75,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.quick, "quick", false, "check the RGB_IDENTITY and YCBCR_709 models only")
 	fs.BoolVar(&o.verbose, "v", false, "print a line per combination and per skipped format on stderr")
 	fs.StringVar(&o.size, "size", "16x8", "frame size `WxH` (even numbers)")
-	fs.BoolVar(&o.validation, "validation", false, "enable the Khronos validation layer; any message is an error")
+	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, help)
@@ -103,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		opts.Formats = strings.Split(o.formats, ",")
 	}
 
-	dev, err := gpu.Open(gpu.Options{Index: o.device, Validation: o.validation})
+	dev, err := gpu.Open(gpu.Options{Index: o.device, Validation: o.validate})
 	if err != nil {
 		return fail(stderr, "%v", err)
 	}

@@ -56,7 +56,7 @@ func TestListDevices(t *testing.T) {
 // stdout, progress on stderr, and a markdown report without heat maps.
 func TestQuickRun(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errOut := runCmd("-quick", "-formats", "nv12,yuyv422", "-json", "-validation", "-report", dir)
+	code, out, errOut := runCmd("-quick", "-formats", "nv12,yuyv422", "-json", "-validate", "-report", dir)
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
 	}

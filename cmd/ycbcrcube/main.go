@@ -65,6 +65,12 @@ func fail(stderr io.Writer, err error) int {
 	return 1
 }
 
+// usageFail reports a malformed command line or a bad flag value: one line, exit status 2.
+func usageFail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "error: %s (see ycbcrcube -h)\n", strings.ReplaceAll(err.Error(), "\n", " "))
+	return 2
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ycbcrcube", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -86,8 +92,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprint(stdout, usageText)
 				return 0
 			}
-			fmt.Fprintf(stderr, "error: %v (see ycbcrcube -h)\n", err)
-			return 2
+			return usageFail(stderr, err)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -102,12 +107,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if len(inputs) > 1 {
-		fmt.Fprintf(stderr, "error: one input at most, got %d (see ycbcrcube -h)\n", len(inputs))
-		return 2
+		return usageFail(stderr, fmt.Errorf("one input at most, got %d", len(inputs)))
 	}
 	var err error
 	if cfg.width, cfg.height, err = parseSize(*size); err != nil {
-		return fail(stderr, err)
+		return usageFail(stderr, err)
 	}
 	switch *path {
 	case "auto":
@@ -117,13 +121,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "shader":
 		cfg.path = formats.ChooseShader
 	default:
-		return fail(stderr, fmt.Errorf("bad -path %q: auto, sampler or shader", *path))
+		return usageFail(stderr, fmt.Errorf("bad -path %q: auto, sampler or shader", *path))
 	}
 	if cfg.frames < 0 {
-		return fail(stderr, fmt.Errorf("bad -frames %d: must be ≥ 0", cfg.frames))
+		return usageFail(stderr, fmt.Errorf("bad -frames %d: must be ≥ 0", cfg.frames))
 	}
 	if cfg.screenshot != "" && cfg.frames == 0 {
-		return fail(stderr, fmt.Errorf("-screenshot needs -frames N (the last frame is written)"))
+		return usageFail(stderr, fmt.Errorf("-screenshot needs -frames N (the last frame is written)"))
 	}
 	if len(inputs) == 1 {
 		cfg.url = inputs[0]

@@ -4,14 +4,18 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
 	"image/png"
+	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -23,82 +27,168 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
-func usage() {
-	fmt.Fprintf(os.Stderr, `usage: ycbcrdemo [flags]
+const usageText = `usage: ycbcrdemo [flags]
 
 Draws one synthetic frame through the Y′CbCr sampler path and the shader path, offscreen, and
-writes PNG: sampler | shader | difference ×%d. Prints each path's distance from the CPU oracle.
+writes PNG: sampler | shader | difference ×32. Prints each path's distance from the CPU oracle.
 
-`, diffGain)
-	flag.PrintDefaults()
-}
+  -format NAME       pixel layout, FFmpeg's name (yuv420p, nv12, p010le, yuyv422, gray10le, ...)
+  -size WxH          frame size, each 1..8192 (default 640x360)
+  -pattern NAME      moving, probe (chroma-siting probe) or noise (default moving)
+  -matrix NAME       bt709, smpte170m, bt470bg, bt2020nc, smpte240m, fcc, gbr (default bt709)
+  -range tv|pc       (default tv)
+  -chroma-loc NAME   left, center, topleft, top, bottomleft, bottom (default topleft: cosited on
+                     both axes, which every device's sampler offers)
+  -o FILE.png        output (default ycbcrdemo.png)
+  -json              print the figures as one JSON object on stdout instead of lines
+  -device N          Vulkan device as -list-devices numbers them; -1 picks one
+  -list-devices      list the Vulkan devices and exit
+  -validate          Khronos validation layer on; any message is an error
+
+Exit status: 0 done, 1 error (device, conversion, output), 2 bad command line.
+`
 
 const diffGain = 32
 
-func main() {
-	var (
-		pixFmt    = flag.String("format", "yuv420p", "pixel layout (FFmpeg name): "+strings.Join(formats.Names(), ", "))
-		size      = flag.String("size", "640x360", "frame size WxH")
-		pattern   = flag.String("pattern", "moving", "picture: moving, probe (chroma-siting probe), noise")
-		matrix    = flag.String("matrix", "bt709", "matrix (FFmpeg name)")
-		rng       = flag.String("range", "tv", "range: tv or pc")
-		chromaLoc = flag.String("chroma-loc", "topleft", "chroma location: left, center, topleft, top, bottomleft, bottom (topleft: cosited on both axes, which every device's sampler offers)")
-		out       = flag.String("o", "ycbcrdemo.png", "output PNG")
-		devIndex  = flag.Int("device", -1, "Vulkan device index (see -list-devices); -1 picks one")
-		list      = flag.Bool("list-devices", false, "list Vulkan devices and exit")
-		validate  = flag.Bool("validate", false, "turn on the Khronos validation layer")
-	)
-	flag.Usage = usage
-	flag.Parse()
-	if err := run(*pixFmt, *size, *pattern, *matrix, *rng, *chromaLoc, *out, *devIndex, *list, *validate); err != nil {
-		fmt.Fprintf(os.Stderr, "error: %v\n", err)
-		os.Exit(1)
-	}
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// options is the command line.
+type options struct {
+	pixFmt, size, pattern, matrix, rng, chromaLoc, out string
+	devIndex                                           int
+	list, validate, jsonOut                            bool
 }
 
-func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int, list, validate bool) error {
-	if list {
-		return gpu.PrintDevices(os.Stdout)
+// usageError is a malformed command line or a bad flag value: exit status 2.
+type usageError struct{ error }
+
+func parseArgs(args []string) (options, bool, error) {
+	var o options
+	fs := flag.NewFlagSet("ycbcrdemo", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported on one line by run
+	fs.StringVar(&o.pixFmt, "format", "yuv420p", "")
+	fs.StringVar(&o.size, "size", "640x360", "")
+	fs.StringVar(&o.pattern, "pattern", "moving", "")
+	fs.StringVar(&o.matrix, "matrix", "bt709", "")
+	fs.StringVar(&o.rng, "range", "tv", "")
+	fs.StringVar(&o.chromaLoc, "chroma-loc", "topleft", "")
+	fs.StringVar(&o.out, "o", "ycbcrdemo.png", "")
+	fs.BoolVar(&o.jsonOut, "json", false, "")
+	gpu.DeviceFlags(fs, &o.devIndex, &o.list)
+	fs.BoolVar(&o.validate, "validate", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, true, nil
+		}
+		return o, false, usageError{err}
 	}
-	pf, ok := formats.Lookup(pixFmt)
+	if fs.NArg() > 0 {
+		return o, false, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	return o, false, nil
+}
+
+// run is the whole command, returning the exit status, so that tests can call it.
+func run(args []string, stdout, stderr io.Writer) int {
+	o, help, err := parseArgs(args)
+	if help {
+		fmt.Fprint(stdout, usageText)
+		return 0
+	}
+	if err == nil {
+		err = demo(o, stdout)
+	}
+	if err != nil {
+		msg := strings.ReplaceAll(err.Error(), "\n", " ")
+		if _, ok := err.(usageError); ok {
+			fmt.Fprintf(stderr, "error: %s (see ycbcrdemo -h)\n", msg)
+			return 2
+		}
+		fmt.Fprintf(stderr, "error: %s\n", msg)
+		return 1
+	}
+	return 0
+}
+
+// figures is what -json prints.
+type figures struct {
+	Device   string              `json:"device"`
+	Frame    string              `json:"frame"`
+	Sampler  string              `json:"sampler"` // the conversion, or why the sampler path is not used
+	Paths    map[string]distFrom `json:"paths"`
+	Notes    []string            `json:"notes,omitempty"`
+	Output   string              `json:"output"`
+	DiffGain int                 `json:"diff_gain"`
+}
+
+type distFrom struct {
+	MaxLSB  float64 `json:"max_lsb"`
+	MeanLSB float64 `json:"mean_lsb"`
+	Ms      float64 `json:"ms"`
+}
+
+func demo(o options, stdout io.Writer) error {
+	if o.list {
+		return gpu.PrintDevices(stdout)
+	}
+	pf, ok := formats.Lookup(o.pixFmt)
 	if !ok {
-		return fmt.Errorf("unknown pixel format %q (supported: %s)", pixFmt, strings.Join(formats.Names(), ", "))
+		return usageError{fmt.Errorf("unknown pixel format %q (supported: %s)", o.pixFmt, strings.Join(formats.Names(), ", "))}
 	}
 	var w, h int
-	if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 || w > 8192 || h > 8192 {
-		return fmt.Errorf("bad -size %q: want WxH, each 1..8192", size)
+	if _, err := fmt.Sscanf(o.size, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 || w > 8192 || h > 8192 {
+		return usageError{fmt.Errorf("bad -size %q: want WxH, each 1..8192", o.size)}
 	}
 	c := formats.UnspecifiedColor()
 	var err error
-	if c.Matrix, err = formats.ParseMatrix(matrix); err != nil {
-		return err
+	if c.Matrix, err = formats.ParseMatrix(o.matrix); err != nil {
+		return usageError{err}
 	}
-	if c.Range, err = formats.ParseRange(rng); err != nil {
-		return err
+	if c.Range, err = formats.ParseRange(o.rng); err != nil {
+		return usageError{err}
 	}
-	if c.ChromaLocation, err = formats.ParseChromaLocation(chromaLoc); err != nil {
+	if c.ChromaLocation, err = formats.ParseChromaLocation(o.chromaLoc); err != nil {
+		return usageError{err}
+	}
+	switch o.pattern {
+	case "moving", "probe", "noise":
+	default:
+		return usageError{fmt.Errorf("unknown -pattern %q: moving, probe or noise", o.pattern)}
+	}
+	if !strings.EqualFold(filepath.Ext(o.out), ".png") {
+		return usageError{fmt.Errorf("bad -o %q: a .png file", o.out)}
+	}
+	// The output is checked before any work: a missing folder fails at once.
+	if f, err := os.OpenFile(o.out, os.O_WRONLY|os.O_CREATE, 0o644); err != nil {
 		return err
+	} else {
+		f.Close()
+	}
+	fig := figures{Paths: map[string]distFrom{}, Output: o.out, DiffGain: diffGain}
+	say := func(format string, a ...any) {
+		if !o.jsonOut {
+			fmt.Fprintf(stdout, format, a...)
+		}
 	}
 	c, notes := formats.Resolve(c, pf, w, h)
 	for _, n := range notes {
-		fmt.Println("note:", n)
+		say("note: %s\n", n)
 	}
+	fig.Notes = notes
 	var f *formats.Frame
-	switch pattern {
+	switch o.pattern {
 	case "moving":
 		f, err = synth.Moving(pf, w, h, 0)
 	case "probe":
 		f, err = synth.SitingProbe(pf, w, h)
-	case "noise":
-		f, err = synth.Noise(pf, w, h, 1)
 	default:
-		return fmt.Errorf("unknown -pattern %q: moving, probe or noise", pattern)
+		f, err = synth.Noise(pf, w, h, 1)
 	}
 	if err != nil {
 		return err
 	}
 
-	dev, err := gpu.Open(gpu.Options{Index: devIndex, Validation: validate})
+	dev, err := gpu.Open(gpu.Options{Index: o.devIndex, Validation: o.validate})
 	if err != nil {
 		return err
 	}
@@ -109,18 +199,26 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 	}
 	defer conv.Destroy()
 	p := ycbcr.FromColor(c)
-	fmt.Printf("device:  %s\nframe:   %s %dx%d %s, %s\n", dev.Info, pf.Name, w, h, pf.Subsampling(), p)
+	fig.Device = dev.Info.String()
+	fig.Frame = fmt.Sprintf("%s %dx%d %s, %s", pf.Name, w, h, pf.Subsampling(), p)
+	say("device:  %s\nframe:   %s\n", fig.Device, fig.Frame)
 
-	ref := oracle.Image(check.OraclePicture(f), mustOracle(pf, p))
+	op, err := check.OracleParams(pf, p)
+	if err != nil {
+		return err
+	}
+	ref := oracle.Image(check.OraclePicture(f), op)
 	pics := map[formats.Path]*image.RGBA{}
 	for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
 		if path == formats.PathSampler {
 			k, err := ycbcr.SamplerKey(dev, pf, p)
 			if err != nil {
-				fmt.Printf("sampler: not used: %v\n", err)
+				fig.Sampler = "not used: " + err.Error()
+				say("sampler: not used: %v\n", err)
 				continue
 			}
-			fmt.Printf("sampler: %s\n", k)
+			fig.Sampler = fmt.Sprint(k)
+			say("sampler: %s\n", k)
 		}
 		start := time.Now()
 		img, err := conv.Convert(f, p, path)
@@ -128,8 +226,10 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 			return err
 		}
 		maxd, mean := distance(img, ref)
-		fmt.Printf("%-8s from the oracle: max %.2f, mean %.3f (8-bit LSB); %s incl. upload and readback\n",
-			path.String()+":", maxd, mean, time.Since(start).Round(time.Millisecond))
+		took := time.Since(start)
+		fig.Paths[path.String()] = distFrom{MaxLSB: maxd, MeanLSB: mean, Ms: float64(took.Microseconds()) / 1000}
+		say("%-8s from the oracle: max %.2f, mean %.3f (8-bit LSB); %s incl. upload and readback\n",
+			path.String()+":", maxd, mean, took.Round(time.Millisecond))
 		pics[path] = img
 	}
 	if msgs := dev.ValidationMessages(); len(msgs) > 0 {
@@ -138,16 +238,14 @@ func run(pixFmt, size, pattern, matrix, rng, chromaLoc, out string, devIndex int
 		}
 		return fmt.Errorf("%d validation message(s)", len(msgs))
 	}
-	return writeComposite(out, w, h, pics)
-}
-
-func mustOracle(pf *formats.PixelFormat, p ycbcr.Params) oracle.Params {
-	o, err := check.OracleParams(pf, p)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "error: %v\n", err)
-		os.Exit(1)
+	if err := writeComposite(o.out, w, h, pics); err != nil {
+		return err
 	}
-	return o
+	say("wrote %s: sampler | shader | difference ×%d\n", o.out, diffGain)
+	if o.jsonOut {
+		return json.NewEncoder(stdout).Encode(fig)
+	}
+	return nil
 }
 
 // distance is the largest and mean absolute difference from the oracle's exact values, in LSB.
@@ -195,6 +293,5 @@ func writeComposite(out string, w, h int, pics map[formats.Path]*image.RGBA) err
 	if err := file.Close(); err != nil {
 		return err
 	}
-	fmt.Printf("wrote %s: sampler | shader | difference ×%d\n", out, diffGain)
 	return nil
 }

@@ -7,11 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -48,7 +51,7 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             the device and layout allow it
   -screenshot FILE.png|.jpg at exit, write the last presented frame (PNG or JPEG by the extension):
                             video size, cropped, RGB; checked before playing, never the input file
-  -stats                    at exit, print one JSON object to stdout (frames, fps, paths and why,
+  -stats, -json             at exit, print one JSON object to stdout (frames, fps, paths and why,
                             metadata, GPU and decode ms per frame, process CPU time, peak RSS)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
   -deinterlace auto|yes|no  FFmpeg's bwdif on the CPU, one frame per field (auto: from the first
@@ -59,6 +62,10 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             where it cannot; no (the default for now: hardware frames are still
                             copied to the CPU, see docs/hwdec.md)
   -loop N|inf               play the input N times in all (default 1), or until quit
+  -start TIME               begin at TIME: seconds (12.5) or [[h:]m:]s (1:02:03.5)
+  -speed X                  playback speed, 0.1 to 16 (default 1; keys [ and ] change it by
+                            10%, Backspace resets it); with sound, other than 1 pauses the sound
+  -fs                       start on the full screen
   -aid N                    play the N-th audio stream (from 1; default: FFmpeg's best one)
   -no-audio                 play no sound
   -volume N                 sound volume in percent, 0 to 100 (default 100)
@@ -85,8 +92,14 @@ Sound plays through PulseAudio in a window, timed (not -headless, not -untimed),
 master clock: each picture is shown when the sound reaches its time. -stats adds "audio" (codec,
 rate, channels, measured device latency) and "av_offset_ms" (video − audio at each presented frame).
 
-Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s, . step, p switch path, c compare, i info,
-f fullscreen, 9/0 volume down/up, m mute, z zoom (fit, 1:1, 2:1), 1 1:1 on/off, q/Esc quit.
+-json is -stats (the toolkit's common flag for figures as JSON). Exit status: 0 played, 1 error
+(one "error:" line), 2 bad command line (one line; -h prints this to stdout), and after SIGINT or
+SIGTERM, which end playback as q does (figures printed, screenshot written), 130 or 143.
+
+Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s (repeated seeks add up), . step, , step back,
+[ ] speed, Backspace speed 1, s screenshot (ycbcrplay-NNNN.png, the video picture), p switch
+path, c compare, i info panel, ? or F1 the key list, f fullscreen, 9/0 volume down/up, m mute,
+z zoom (fit, 1:1, 2:1; arrows pan when zoomed), 1 1:1 on/off, q/Esc quit. The window shows a progress bar on seeks, while paused and when the mouse moves.
 `
 
 func main() {
@@ -112,7 +125,7 @@ type options struct {
 	cfg               player.Config
 }
 
-// usageError is a malformed command line (exit status 2); other parse errors are bad values (1).
+// usageError is a malformed command line; bad values are plain errors. Both exit with status 2.
 type usageError struct{ error }
 
 // parseArgs reads the command line. It opens nothing (no file, no device, no window), so that it can
@@ -130,6 +143,7 @@ func parseArgs(args []string) (options, error) {
 	upload := fs.String("upload", "auto", "")
 	shot := fs.String("screenshot", "", "")
 	fs.BoolVar(&o.stats, "stats", false, "")
+	fs.BoolVar(&o.stats, "json", false, "") // the toolkit's common name for JSON figures on stdout
 	matrix := fs.String("matrix", "", "")
 	rng := fs.String("range", "", "")
 	loc := fs.String("chroma-loc", "", "")
@@ -142,6 +156,9 @@ func parseArgs(args []string) (options, error) {
 	// written yet) and HEVC stalled once on the H100 (docs/hwdec.md); auto and vulkan are opt-in.
 	hwdec := fs.String("hwdec", "no", "")
 	loop := fs.String("loop", "1", "")
+	start := fs.String("start", "", "")
+	speed := fs.Float64("speed", 1, "")
+	fullscreen := fs.Bool("fs", false, "")
 	tone := fs.String("tonemap", "bt2390", "")
 	scale := fs.String("scale", ycbcr.DefaultFilter.String(), "")
 	zoom := fs.String("zoom", "fit", "")
@@ -234,6 +251,15 @@ func parseArgs(args []string) (options, error) {
 	if o.volume < 0 || o.volume > 100 {
 		return o, fmt.Errorf("bad -volume %d: 0 to 100", o.volume)
 	}
+	if *start != "" {
+		if cfg.Start, err = parseTime(*start); err != nil {
+			return o, err
+		}
+	}
+	if !(*speed >= 0.1 && *speed <= 16) {
+		return o, fmt.Errorf("bad -speed %g: 0.1 to 16", *speed)
+	}
+	cfg.Speed, cfg.Fullscreen = *speed, *fullscreen
 	if *loop == "inf" {
 		cfg.Loop = -1
 	} else if n, err := strconv.Atoi(*loop); err == nil && n >= 1 {
@@ -269,12 +295,10 @@ func parseArgs(args []string) (options, error) {
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parseArgs(args)
 	if err != nil {
-		if _, ok := err.(usageError); ok {
-			// One line, as fail writes it: a flag name may contain a newline.
-			fmt.Fprintf(stderr, "error: %s (see ycbcrplay -h)\n", strings.ReplaceAll(err.Error(), "\n", " "))
-			return 2
-		}
-		return fail(stderr, err)
+		// A malformed command line or a bad flag value: one line, as fail writes it (a flag name may
+		// contain a newline), exit status 2.
+		fmt.Fprintf(stderr, "error: %s (see ycbcrplay -h)\n", strings.ReplaceAll(err.Error(), "\n", " "))
+		return 2
 	}
 	if o.help {
 		fmt.Fprint(stdout, usageText)
@@ -296,6 +320,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	url, name, cfg := o.url, o.name, o.cfg
 	cfg.Log = stderr
+	// SIGINT and SIGTERM end playback as q does: the figures are printed and the screenshot written;
+	// the exit status is then 128 + the signal's number (130, 143), as a shell reports a process the
+	// signal ended. A second signal ends the process at once.
+	interrupted, stopSignals := catchSignals()
+	defer stopSignals()
+	cfg.Stop = interrupted.stop
 	// Output paths first: a bad one fails at once, not after the whole file has played.
 	if cfg.Screenshot != "" {
 		if err := player.CheckOutput(cfg.Screenshot, url); err != nil {
@@ -365,7 +395,70 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, err)
 		}
 	}
+	if n := interrupted.signal(); n != 0 {
+		return 128 + n
+	}
 	return 0
+}
+
+// parseTime reads -start: seconds (12.5) or [[h:]m:]s (1:02:03.5, 2:30), as mpv's --start takes them.
+func parseTime(s string) (float64, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
+		return 0, fmt.Errorf("bad -start %q: seconds or [[h:]m:]s", s)
+	}
+	t := 0.0
+	for i, part := range parts {
+		v, err := strconv.ParseFloat(part, 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) || (i < len(parts)-1 && v != math.Trunc(v)) ||
+			(i > 0 && v >= 60) {
+			return 0, fmt.Errorf("bad -start %q: seconds or [[h:]m:]s", s)
+		}
+		t = t*60 + v
+	}
+	return t, nil
+}
+
+// signals is what catchSignals saw: stop is closed at the first SIGINT or SIGTERM.
+type signals struct {
+	stop  chan struct{}
+	mu    sync.Mutex
+	first syscall.Signal
+}
+
+func (s *signals) signal() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return int(s.first)
+}
+
+// catchSignals turns the first SIGINT or SIGTERM into a closed stop channel; a second one exits at
+// once with 128 + its number. The returned function stops catching.
+func catchSignals() (*signals, func()) {
+	s := &signals{stop: make(chan struct{})}
+	ch := make(chan os.Signal, 2)
+	done := make(chan struct{})
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case sig := <-ch:
+			s.mu.Lock()
+			s.first = sig.(syscall.Signal)
+			s.mu.Unlock()
+			close(s.stop)
+		case <-done:
+			return
+		}
+		select {
+		case sig := <-ch:
+			os.Exit(128 + int(sig.(syscall.Signal)))
+		case <-done:
+		}
+	}()
+	return s, func() {
+		signal.Stop(ch)
+		close(done)
+	}
 }
 
 // processStats adds what the process as a whole spent to the player's figures: CPU time (user +

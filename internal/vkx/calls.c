@@ -43,8 +43,32 @@ VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPip
 	return r;
 }
 
+static VkResult graphics_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
+                                  VkShaderModule fs, const int32_t *spec, uint32_t nspec, int blend, VkPipeline *out);
+
 VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
                                  VkShaderModule fs, const int32_t *spec, uint32_t nspec, VkPipeline *out) {
+	return graphics_pipeline(d, layout, rp, vs, fs, spec, nspec, 0, out);
+}
+
+// vkx_blended_pipeline: the same shape with "over" blending of straight alpha (colour: src·a +
+// dst·(1−a); alpha: src + dst·(1−a)), for what is drawn on top of the video (the on-screen display).
+VkResult vkx_blended_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
+                              VkShaderModule fs, VkPipeline *out) {
+	return graphics_pipeline(d, layout, rp, vs, fs, NULL, 0, 1, out);
+}
+
+// vkx_write_buffer writes a storage buffer (its whole range) into binding of set.
+void vkx_write_buffer(VkDevice d, VkDescriptorSet set, uint32_t binding, VkBuffer buffer) {
+	VkDescriptorBufferInfo info = {.buffer = buffer, .offset = 0, .range = VK_WHOLE_SIZE};
+	VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = binding,
+	                          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+	                          .pBufferInfo = &info};
+	p_update_sets(d, 1, &w, 0, NULL);
+}
+
+static VkResult graphics_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
+                                  VkShaderModule fs, const int32_t *spec, uint32_t nspec, int blend, VkPipeline *out) {
 	VkSpecializationMapEntry entries[32];
 	if (nspec > 32) return VK_ERROR_UNKNOWN;
 	for (uint32_t i = 0; i < nspec; i++)
@@ -68,6 +92,15 @@ VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPa
 	                                           .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
 	VkPipelineColorBlendAttachmentState att = {.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
 	                                                             VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT};
+	if (blend) {
+		att.blendEnable = VK_TRUE;
+		att.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+		att.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+		att.colorBlendOp = VK_BLEND_OP_ADD;
+		att.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+		att.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+		att.alphaBlendOp = VK_BLEND_OP_ADD;
+	}
 	VkPipelineColorBlendStateCreateInfo cb = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
 	                                          .attachmentCount = 1, .pAttachments = &att};
 	VkDynamicState dyn[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};

@@ -43,6 +43,26 @@ func FullscreenPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPas
 	return *(*vk.Pipeline)(unsafe.Pointer(&out)), nil
 }
 
+// BlendedPipeline creates FullscreenPipeline's shape (no vertex input, dynamic viewport and scissor)
+// with "over" blending of straight alpha, for drawing on top of a picture; the vertex shader decides
+// how many vertices and instances it draws.
+func BlendedPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, vs, fs vk.ShaderModule) (vk.Pipeline, error) {
+	var out C.VkPipeline
+	r := C.vkx_blended_pipeline(cDevice(dev), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
+		*(*C.VkRenderPass)(unsafe.Pointer(&rp)), *(*C.VkShaderModule)(unsafe.Pointer(&vs)),
+		*(*C.VkShaderModule)(unsafe.Pointer(&fs)), &out)
+	if err := Check(vk.Result(r), "vkCreateGraphicsPipelines"); err != nil {
+		return vk.NullPipeline, err
+	}
+	return *(*vk.Pipeline)(unsafe.Pointer(&out)), nil
+}
+
+// WriteBuffer writes a storage buffer, its whole range, into binding of set.
+func WriteBuffer(dev vk.Device, set vk.DescriptorSet, binding int, buf vk.Buffer) {
+	C.vkx_write_buffer(cDevice(dev), *(*C.VkDescriptorSet)(unsafe.Pointer(&set)), C.uint32_t(binding),
+		*(*C.VkBuffer)(unsafe.Pointer(&buf)))
+}
+
 // WriteImages writes combined image samplers into bindings 0..len(views)−1 of set (8 at most).
 func WriteImages(dev vk.Device, set vk.DescriptorSet, views []vk.ImageView, sampler vk.Sampler, layout vk.ImageLayout) {
 	if len(views) == 0 {

@@ -16,10 +16,18 @@ const (
 	KeyC
 	KeyI
 	KeyF
-	Key9    // volume down
-	Key0    // volume up
-	KeyM    // mute
-	KeyQuit // q or Esc
-	KeyZ    // zoom: fit, 1:1, 2:1
-	Key1    // 1:1 on and off
+	Key9         // volume down
+	Key0         // volume up
+	KeyM         // mute
+	KeyQuit      // q or Esc
+	KeyZ         // zoom: fit, 1:1, 2:1
+	Key1         // 1:1 on and off
+	KeyComma     // , : one frame back
+	KeyS         // s : screenshot
+	KeySlower    // [ : speed down
+	KeyFaster    // ] : speed up
+	KeyNext      // Enter or > : next file
+	KeyPrev      // < : previous file
+	KeyHelp      // ? or F1 : the key list
+	KeyBackspace // Backspace : speed 1
 )

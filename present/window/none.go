@@ -30,6 +30,7 @@ func New(vk.Instance, string, int, int) (*Window, error) { return nil, errNoWind
 func (w *Window) Poll() []Key               { return []Key{KeyQuit} }
 func (w *Window) Press(Key)                 {}
 func (w *Window) Resized() bool             { return false }
+func (w *Window) MouseMoved() bool          { return false }
 func (w *Window) Size() (int, int)          { return 0, 0 }
 func (w *Window) Pos() (int, int)           { return 0, 0 }
 func (w *Window) SetSize(width, height int) {}

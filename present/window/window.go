@@ -30,6 +30,10 @@ func Init() ([]string, error) {
 		return nil, fmt.Errorf("window: no display (DISPLAY and WAYLAND_DISPLAY unset)")
 	}
 	if !initialised {
+		// glfwx.Init first: go-gl's Init reports a display that cannot be opened only as a log line.
+		if err := glfwx.Init(); err != nil {
+			return nil, fmt.Errorf("window: %v (DISPLAY=%q; use -headless to play without a window)", err, os.Getenv("DISPLAY"))
+		}
 		if err := glfw.Init(); err != nil {
 			return nil, fmt.Errorf("window: %w", err)
 		}
@@ -54,7 +58,13 @@ var keyMap = map[glfw.Key]Key{
 	glfw.KeyDown: KeyDown, glfw.KeyPeriod: KeyPeriod, glfw.KeyP: KeyP, glfw.KeyC: KeyC, glfw.KeyI: KeyI,
 	glfw.KeyF: KeyF, glfw.Key9: Key9, glfw.Key0: Key0, glfw.KeyM: KeyM, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyQuit,
 	glfw.KeyZ: KeyZ, glfw.Key1: Key1,
+	glfw.KeyComma: KeyComma, glfw.KeyS: KeyS, glfw.KeyEnter: KeyNext, glfw.KeyKPEnter: KeyNext, glfw.KeyF1: KeyHelp,
+	glfw.KeyBackspace: KeyBackspace,
 }
+
+// charMap is the keys named by the character they type, whatever the layout puts them on (as mpv
+// binds them): '?' is shift+/ on a US layout and elsewhere on others.
+var charMap = map[rune]Key{'?': KeyHelp, '[': KeySlower, ']': KeyFaster, '>': KeyNext, '<': KeyPrev}
 
 // Window is a resizable window with a Vulkan surface.
 type Window struct {
@@ -64,6 +74,7 @@ type Window struct {
 	keys     []Key
 	keysMu   sync.Mutex
 	resized  bool
+	moved    bool
 	// windowed position and size, restored when leaving fullscreen
 	wx, wy, ww, wh int
 }
@@ -83,12 +94,32 @@ func New(instance vk.Instance, title string, width, height int) (*Window, error)
 		return nil, fmt.Errorf("window: surface: %w", err)
 	}
 	w.Surface = surface
-	win.SetKeyCallback(func(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, _ glfw.ModifierKey) {
+	win.SetKeyCallback(func(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, mods glfw.ModifierKey) {
 		if action == glfw.Press || action == glfw.Repeat {
+			if (k == glfw.KeyComma || k == glfw.KeyPeriod) && mods&glfw.ModShift != 0 {
+				return // '<' or '>' on a US layout: the character callback has it
+			}
 			if key, ok := keyMap[k]; ok {
 				w.Press(key)
 			}
 		}
+	})
+	win.SetCharCallback(func(_ *glfw.Window, r rune) {
+		if key, ok := charMap[r]; ok {
+			w.Press(key)
+		}
+	})
+	// GLFW reports a cursor position when the pointer enters the window too (x11_window.c, EnterNotify),
+	// which happens when the window moves or grows under a still pointer: that first report after an
+	// enter is a baseline, not a motion.
+	var entered bool
+	var lx, ly float64
+	win.SetCursorEnterCallback(func(_ *glfw.Window, in bool) { entered = in })
+	win.SetCursorPosCallback(func(_ *glfw.Window, x, y float64) {
+		if !entered && (x != lx || y != ly) {
+			w.moved = true
+		}
+		entered, lx, ly = false, x, y
 	})
 	win.SetFramebufferSizeCallback(func(_ *glfw.Window, _, _ int) { w.resized = true })
 	return w, nil
@@ -112,6 +143,14 @@ func (w *Window) Poll() []Key {
 		keys = append(keys, KeyQuit)
 	}
 	return keys
+}
+
+// MouseMoved reports (once) that the pointer moved over the window since the last call: motion
+// events only, not the window moving or resizing under a still pointer.
+func (w *Window) MouseMoved() bool {
+	m := w.moved
+	w.moved = false
+	return m
 }
 
 // Resized reports (once) that the framebuffer size changed.

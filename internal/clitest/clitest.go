@@ -1,0 +1,41 @@
+// Package clitest checks the command-line conventions every program of the toolkit shares: -h prints
+// the usage to stdout and exits 0; an unknown flag exits 2 with one "error:" line on stderr and
+// nothing on stdout; -validate, -device and -list-devices are accepted (with -list-devices the
+// program lists the devices and exits 0, so no file is read and no picture made).
+package clitest
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+// Run is a program's whole command: arguments, stdout, stderr, exit status.
+type Run func(args []string, stdout, stderr io.Writer) int
+
+// Check runs the conventions against run.
+func Check(t *testing.T, run Run) {
+	t.Helper()
+	call := func(args ...string) (int, string, string) {
+		var o, e bytes.Buffer
+		code := run(args, &o, &e)
+		return code, o.String(), e.String()
+	}
+	for _, h := range []string{"-h", "-help", "--help"} {
+		code, out, errOut := call(h)
+		if code != 0 || !strings.Contains(strings.ToLower(out), "usage") || errOut != "" {
+			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q: want exit 0 and the usage on stdout", h, code, len(out), errOut)
+		}
+	}
+	for _, bad := range [][]string{{"-no-such-flag"}, {"--bogus=1"}, {"-device", "notanumber"}} {
+		code, out, errOut := call(bad...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "error: ") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q: want exit 2 and one error line", bad, code, out, errOut)
+		}
+	}
+	code, out, errOut := call("-validate", "-device", "-1", "-list-devices")
+	if code != 0 || !strings.HasPrefix(out, "0: ") {
+		t.Errorf("-validate -device -1 -list-devices: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
