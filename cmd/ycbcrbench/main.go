@@ -38,7 +38,9 @@ and, once, the references: device-local buffer copy (read+write bytes) and hostâ
 both GPU-timed, and memcpy into mapped staging memory on the CPU. The conversion floor is the
 bytes it must move (planes read + target written) at the device-copy bandwidth.
 
-Progress goes to stderr; a table (or, with -json, one JSON document) to stdout.
+Progress goes to stderr; a table (or, with -json, one JSON document) to stdout. The table fits
+120 columns: per format Ã— size, each path's draw, the fastest conversion variant and its ratio to
+the floor, the upload and the three loops' frame rates; -wide prints every column (about 250).
 Exit status: 0 done, 2 error (no device, bad flags, device lost, validation messages).
 
 Flags:
@@ -49,6 +51,7 @@ type options struct {
 	list     bool
 	validate bool
 	jsonOut  bool
+	wide     bool
 	quick    bool
 	sizes    string
 	formats  string
@@ -70,6 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	gpu.DeviceFlags(fs, &o.device, &o.list)
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error (CPU-side figures get slower)")
 	fs.BoolVar(&o.jsonOut, "json", false, "write one JSON document on stdout instead of the table")
+	fs.BoolVar(&o.wide, "wide", false, "print the full table, every column (about 250 wide); the default fits 120 columns")
 	fs.BoolVar(&o.quick, "quick", false, "a small CI-sized run: 720p unless -sizes says otherwise, 5 frames, short end-to-end loop, 32 MiB references")
 	fs.StringVar(&o.sizes, "sizes", "720p,1080p,2160p,4320p", "comma-separated `LIST` of sizes: 720p, 1080p, 2160p, 4320p or WxH")
 	fs.StringVar(&o.formats, "formats", strings.Join(bench.DefaultFormats, ","), "comma-separated `LIST` of pixel formats (FFmpeg names)")
@@ -95,7 +99,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	if o.render != "" {
-		return render(o.render, stdout, stderr)
+		return render(o.render, o.wide, stdout, stderr)
 	}
 	if o.list {
 		if err := gpu.PrintDevices(stdout); err != nil {
@@ -155,7 +159,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	rep, runErr := bench.Run(dev, bo)
 	if rep != nil {
 		// A stopped run still reports what it measured before the fault.
-		if code := write(rep, o.jsonOut, stdout, stderr); code != 0 {
+		if code := write(rep, o.jsonOut, o.wide, stdout, stderr); code != 0 {
 			return code
 		}
 	}
@@ -175,7 +179,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func write(rep *bench.Report, jsonOut bool, stdout, stderr io.Writer) int {
+func write(rep *bench.Report, jsonOut, wide bool, stdout, stderr io.Writer) int {
 	if jsonOut {
 		out, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {
@@ -186,7 +190,11 @@ func write(rep *bench.Report, jsonOut bool, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err := rep.WriteTable(stdout); err != nil {
+	table := rep.WriteTable
+	if wide {
+		table = rep.WriteWideTable
+	}
+	if err := table(stdout); err != nil {
 		return fail(stderr, "write: %v", err)
 	}
 	return 0
@@ -194,7 +202,7 @@ func write(rep *bench.Report, jsonOut bool, stdout, stderr io.Writer) int {
 
 // render prints the table of a report saved with -json: the device run can keep only the JSON and
 // the table still be made afterwards, anywhere.
-func render(path string, stdout, stderr io.Writer) int {
+func render(path string, wide bool, stdout, stderr io.Writer) int {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fail(stderr, "-render: %v", err)
@@ -203,7 +211,7 @@ func render(path string, stdout, stderr io.Writer) int {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		return fail(stderr, "-render %s: %v", path, err)
 	}
-	return write(&rep, false, stdout, stderr)
+	return write(&rep, false, wide, stdout, stderr)
 }
 
 // fail prints one "error: ..." line and returns exit status 2.

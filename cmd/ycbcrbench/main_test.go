@@ -164,19 +164,30 @@ func TestJSONRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, table, errOut := runCmd("-render", file)
-	if code != 0 || !strings.Contains(table, "device:  llvmpipe") || !strings.Contains(table, "sampler ms [p10–p90]") ||
+	if code != 0 || !strings.Contains(table, "device:  llvmpipe") || !strings.Contains(table, "smp ms") ||
 		!strings.Contains(table, "yuv420p") {
 		t.Errorf("-render: exit %d, stderr %q, table:\n%s", code, errOut, table)
 	}
+	code, table, errOut = runCmd("-render", file, "-wide")
+	if code != 0 || !strings.Contains(table, "device:  llvmpipe") || !strings.Contains(table, "sampler ms [p10–p90]") ||
+		!strings.Contains(table, "yuv420p") {
+		t.Errorf("-render -wide: exit %d, stderr %q, table:\n%s", code, errOut, table)
+	}
 }
 
-// TestTable: without -json the table goes to stdout, with the header lines first.
+// TestTable: without -json the table goes to stdout, with the header lines first (wrapped ones
+// continue on indented lines).
 func TestTable(t *testing.T) {
 	code, out, errOut := runCmd(tiny...)
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr:\n%s", code, errOut)
 	}
-	lines := strings.Split(out, "\n")
+	var lines []string // the header lines, without the indented continuations of wrapped ones
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(l, " ") {
+			lines = append(lines, l)
+		}
+	}
 	for i, prefix := range []string{"device:", "cpu:", "date:", "command: ycbcrbench -quick", "run:", "reference: device copy"} {
 		if i >= len(lines) || !strings.HasPrefix(lines[i], prefix) {
 			t.Errorf("line %d should start %q:\n%s", i, prefix, out)

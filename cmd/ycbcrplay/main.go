@@ -37,7 +37,9 @@ Plays video with FFmpeg decoding and Vulkan presentation. The picture goes throu
 VkSamplerYcbcrConversion (the sampler path) when the device expresses the stream's matrix, range
 and chroma siting exactly, and through a conversion in the fragment shader otherwise.
 
-  -headless                 draw offscreen, no window (the default when there is no display)
+  -headless                 draw offscreen, no window (the default when there is no display);
+                            when stderr is a terminal, a status line there after the first
+                            second (position / duration, frames, fps), erased at the end
   -frames N                 stop after N presented frames
   -untimed                  do not wait for timestamps
   -path auto|sampler|shader
@@ -374,7 +376,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			cfg.Clock, cfg.AudioInfo = snd.out, snd.info()
 		}
 	}
-	st, err := player.Play(&decoderSource{d: d, name: name, hwdec: o.hwdec}, cfg)
+	src := &decoderSource{d: d, name: name, hwdec: o.hwdec}
+	var status *progress // -headless on a terminal: a status line (progress.go)
+	if cfg.Headless {
+		status = newProgress(stderr, d.Info().Duration, time.Now())
+	}
+	if status != nil {
+		cfg.OnFrame = func(_ *player.Player, n int) { status.frame(n, src.position(), time.Now()) }
+	}
+	st, err := player.Play(src, cfg)
+	status.clear()
 	notices()
 	if ds := d.Stats(); ds.Damaged+ds.Skipped+ds.ReadErrors > 0 {
 		fmt.Fprintf(stderr, "notice: damaged input: %d frame(s) with concealed errors, %d decode error(s) and %d read error(s) skipped (-v shows FFmpeg's messages)\n",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"sync/atomic"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
@@ -14,7 +15,13 @@ type decoderSource struct {
 	hwdec decode.HWDec
 	// Hardware frames downloaded and their bytes (hwdec.go), read by Decoding from the main thread.
 	hwFrames, hwBytes atomic.Int64
+	// pts is the latest decoded frame's PTS (math.Float64bits), for the -headless status line.
+	pts atomic.Uint64
 }
+
+// position is the latest decoded frame's PTS in seconds: the status line's position (the player
+// presents it a few frames later).
+func (s *decoderSource) position() float64 { return math.Float64frombits(s.pts.Load()) }
 
 func (s *decoderSource) Info() player.SourceInfo {
 	i := s.d.Info()
@@ -32,6 +39,7 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 			return nil, err
 		}
 	}
+	s.pts.Store(math.Float64bits(f.PTS))
 	pic := f.Picture
 	aspect := float64(pic.Width) / float64(pic.Height)
 	if sar := f.SampleAspect.Float64(); sar > 0 {

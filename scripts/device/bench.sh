@@ -7,5 +7,5 @@
 start=$(date +%s)
 .gpu/ycbcrbench -json -sizes 720p,1080p,2160p,4320p -formats yuv420p,nv12,p010le,yuv444p > $OUT/ycbcrbench.json 2> $OUT/ycbcrbench.err
 echo "rc=$? wall $(( $(date +%s) - start )) s" | tee -a $OUT/gpu.txt
-.gpu/ycbcrbench -render $OUT/ycbcrbench.json > $OUT/ycbcrbench.txt 2>&1
+.gpu/ycbcrbench -render $OUT/ycbcrbench.json -wide > $OUT/ycbcrbench.txt 2>&1
 cat $OUT/ycbcrbench.txt

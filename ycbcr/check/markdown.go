@@ -92,7 +92,8 @@ func heatMapName(format string, c ComboResult) string {
 }
 
 // WriteMarkdown writes dir/report.md and, for each failing combination with pixel failures, a
-// heat map dir/<format>-<combination>.png linked from it. dir is created if needed.
+// heat map dir/<format>-<combination>.png linked from it (LabelledHeatMap: the map with a title and
+// its colour scale). dir is created if needed.
 func (r *Report) WriteMarkdown(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("check: report: %w", err)
@@ -187,7 +188,11 @@ treat COSITED_EVEN as MIDPOINT.
 			}
 			if (c.Sampler != nil && c.Sampler.Failed > 0) || (c.Shader != nil && c.Shader.Failed > 0) {
 				name := heatMapName(f.Format, c)
-				if err := writePNG(filepath.Join(dir, name), HeatMap(c, r.Width, r.Height)); err != nil {
+				img, err := LabelledHeatMap(f.Format, c, r.Width, r.Height)
+				if err != nil {
+					return err
+				}
+				if err := writePNG(filepath.Join(dir, name), img); err != nil {
 					return err
 				}
 				fmt.Fprintf(&b, "\n![heat map](%s)\n", name)
