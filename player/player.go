@@ -487,7 +487,19 @@ func (p *Player) loop(dec decoding) error {
 	// that one's target, not from the picture on screen. A target replaces one the decoder has not
 	// taken yet (the channel holds one), so gen counts only the seeks the decoder takes.
 	seeking, seekTarget := false, 0.0
+	unseekable, seekNoticed := false, false
+	if ss, ok := p.src.(SeekingSource); ok {
+		unseekable = !ss.CanSeek()
+	}
 	seekTo := func(target float64) {
+		if unseekable { // a pipe: said once, and playback goes on
+			if !seekNoticed {
+				seekNoticed = true
+				p.logf("notice: %s cannot seek (a pipe): playing on", info.Name)
+			}
+			p.osd.message("cannot seek: the input is a pipe")
+			return
+		}
 		target = max(0, target)
 		seeking, seekTarget = true, target
 		select {
@@ -709,7 +721,7 @@ func (p *Player) loop(dec decoding) error {
 			continue
 		}
 		if d.err != nil {
-			if errors.Is(d.err, io.EOF) && (p.cfg.Loop < 0 || plays < p.cfg.Loop) {
+			if errors.Is(d.err, io.EOF) && (p.cfg.Loop < 0 || plays < p.cfg.Loop) && !unseekable {
 				// Loop: back to the start, a new generation (the decoder waits for this seek at EOF).
 				plays++
 				seek <- 0

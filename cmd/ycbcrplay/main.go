@@ -31,7 +31,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
-const usageText = `usage: ycbcrplay [flags] [FILE|URL]     no FILE: the bundled default clip
+const usageText = `usage: ycbcrplay [flags] [FILE|URL|-]   no FILE: the bundled default clip; -: standard input
 
 Plays video with FFmpeg decoding and Vulkan presentation. The picture goes through a
 VkSamplerYcbcrConversion (the sampler path) when the device expresses the stream's matrix, range
@@ -61,7 +61,7 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             -stats (decoder, hwdec, hwdec_reason) and the info line; vulkan: fail
                             where it cannot; no (the default for now: hardware frames are still
                             copied to the CPU, see docs/hwdec.md)
-  -loop N|inf               play the input N times in all (default 1), or until quit
+  -loop N|inf               play the input N times in all (default 1), or until quit (not stdin)
   -start TIME               begin at TIME: seconds (12.5) or [[h:]m:]s (1:02:03.5)
   -speed X                  playback speed, 0.1 to 16 (default 1; keys [ and ] change it by
                             10%, Backspace resets it); with sound, other than 1 pauses the sound
@@ -92,6 +92,10 @@ Sound plays through PulseAudio in a window, timed (not -headless, not -untimed),
 master clock: each picture is shown when the sound reaches its time. -stats adds "audio" (codec,
 rate, channels, measured device latency) and "av_offset_ms" (video − audio at each presented frame).
 
+- reads the input from standard input (cat x.mkv | ycbcrplay -), through FFmpeg's pipe protocol: a
+pipe cannot seek, so seeks (keys, -start) give one notice and playback goes on; -loop is refused,
+and it plays without sound (the pipe is read once, by the video decoder).
+
 -json is -stats (the toolkit's common flag for figures as JSON). Exit status: 0 played, 1 error
 (one "error:" line), 2 bad command line (one line; -h prints this to stdout), and after SIGINT or
 SIGTERM, which end playback as q does (figures printed, screenshot written), 130 or 143.
@@ -121,6 +125,7 @@ type options struct {
 	hwdec             decode.HWDec
 	aid, volume       int    // -aid (0: the best stream), -volume in percent
 	noAudio           bool   // -no-audio
+	stdin             bool   // FILE is -: standard input, through FFmpeg's pipe protocol
 	url, name         string // url "" means the bundled default clip; name is for titles and messages
 	cfg               player.Config
 }
@@ -196,6 +201,10 @@ func parseArgs(args []string) (options, error) {
 			return o, usageError{fmt.Errorf("empty FILE argument")}
 		}
 		o.url, o.name = inputs[0], filepath.Base(inputs[0])
+		if inputs[0] == "-" {
+			// FFmpeg's pipe protocol on file descriptor 0 (https://ffmpeg.org/ffmpeg-protocols.html#pipe).
+			o.url, o.name, o.stdin = "pipe:0", "stdin", true
+		}
 	}
 	cfg := player.Config{Headless: *headless, Frames: *frames, Untimed: *untimed, Device: *dev,
 		Validate: *validate, Screenshot: *shot}
@@ -288,6 +297,9 @@ func parseArgs(args []string) (options, error) {
 		}
 		cfg.ChromaLocation = &l
 	}
+	if o.stdin && cfg.Loop != 1 {
+		return o, fmt.Errorf("-loop %s: standard input (-) is read once and cannot be played again", *loop)
+	}
 	o.cfg = cfg
 	return o, nil
 }
@@ -368,13 +380,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	notices()
 	o.name = name
-	if !o.noAudio && !cfg.Untimed && !cfg.Headless {
+	if o.stdin && !o.noAudio && !cfg.Untimed && !cfg.Headless {
+		fmt.Fprintln(stderr, "notice: standard input plays without sound (the pipe is read once, by the video decoder)")
+	} else if !o.noAudio && !cfg.Untimed && !cfg.Headless {
 		if snd := openSound(url, d.Info(), o, stderr); snd != nil {
 			defer snd.close()
 			cfg.Clock, cfg.AudioInfo = snd.out, snd.info()
 		}
 	}
-	st, err := player.Play(&decoderSource{d: d, name: name, hwdec: o.hwdec}, cfg)
+	st, err := player.Play(&decoderSource{d: d, name: name, hwdec: o.hwdec, pipe: o.stdin}, cfg)
 	notices()
 	if ds := d.Stats(); ds.Damaged+ds.Skipped+ds.ReadErrors > 0 {
 		fmt.Fprintf(stderr, "notice: damaged input: %d frame(s) with concealed errors, %d decode error(s) and %d read error(s) skipped (-v shows FFmpeg's messages)\n",
