@@ -51,6 +51,7 @@ var osdHelp = []string{
 	"f            fullscreen",
 	"9 0 m        volume down / up, mute",
 	"? F1         this list",
+	"Enter >  <   next / previous file",
 	"q Esc        quit",
 }
 

@@ -126,7 +126,21 @@ type Stats struct {
 	HWDec       string `json:"hwdec,omitempty"`
 	HWDecReason string `json:"hwdec_reason,omitempty"`
 	HWDecRoute  string `json:"hwdec_route,omitempty"`
+	// End is how playback ended (not printed): the input's end or Config.Frames, or what the user
+	// asked for (quit, or the next or previous input of a list).
+	End End `json:"-"`
 }
+
+// End is how playback ended.
+type End int
+
+// The ends of playback.
+const (
+	EndOfInput End = iota // the input ended, or Config.Frames were presented
+	EndQuit               // q, Esc, closing the window, or Config.Stop
+	EndNext               // Enter or >: the next input
+	EndPrev               // <: the previous input
+)
 
 // Player is one playback session.
 type Player struct {
@@ -553,6 +567,7 @@ func (p *Player) loop(dec decoding) error {
 	for {
 		select {
 		case <-p.cfg.Stop:
+			p.stats.End = EndQuit
 			return p.finish(decodeTime)
 		default:
 		}
@@ -562,6 +577,10 @@ func (p *Player) loop(dec decoding) error {
 			for _, k := range keys {
 				switch k {
 				case window.KeyQuit:
+					p.stats.End = EndQuit
+					return p.finish(decodeTime)
+				case window.KeyNext, window.KeyPrev: // Enter or >, <: the next or previous input
+					p.stats.End = map[window.Key]End{window.KeyNext: EndNext, window.KeyPrev: EndPrev}[k]
 					return p.finish(decodeTime)
 				case window.KeySpace:
 					p.paused = !p.paused

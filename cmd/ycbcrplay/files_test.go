@@ -76,3 +76,41 @@ func TestStdin(t *testing.T) {
 		t.Errorf("-loop 2 -: exit %d, %q; want 2 and one line", code, stderr)
 	}
 }
+
+// ffmpegCLI runs Debian's ffmpeg command to make a test clip.
+func ffmpegCLI(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command("ffmpeg", append([]string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg %v: %v: %s", args, err, out)
+	}
+}
+
+// TestPlaylist: two files play in order, one -stats line each with that file's name and frame count
+// (3 and 7 frames, made here), and the key list names the next and previous keys.
+func TestPlaylist(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.mkv"), filepath.Join(dir, "b.mkv")
+	ffmpegCLI(t, "-f", "lavfi", "-i", "testsrc2=s=64x48:r=25", "-frames:v", "3", "-pix_fmt", "yuv420p", "-c:v", "ffv1", a)
+	ffmpegCLI(t, "-f", "lavfi", "-i", "testsrc2=s=96x64:r=25", "-frames:v", "7", "-pix_fmt", "yuv420p", "-c:v", "ffv1", b)
+	out, stderr, code := play(t, "-headless", "-validate", "-untimed", "-stats", a, b)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	st := statsLines(t, out)
+	if len(st) != 2 {
+		t.Fatalf("%d -stats lines, want 2: %q", len(st), out)
+	}
+	for i, want := range []struct {
+		name   string
+		frames float64
+	}{{"a.mkv", 3}, {"b.mkv", 7}} {
+		if st[i]["input"] != want.name || st[i]["frames_presented"] != want.frames || st[i]["frames_decoded"] != want.frames {
+			t.Errorf("line %d: input %v, presented %v, decoded %v; want %s, %v", i+1, st[i]["input"],
+				st[i]["frames_presented"], st[i]["frames_decoded"], want.name, want.frames)
+		}
+	}
+	if _, stderr, code := play(t, "-headless", a, "-"); code != 2 || !strings.Contains(stderr, "plays alone") {
+		t.Errorf("a.mkv -: exit %d, %q", code, stderr)
+	}
+}
