@@ -114,3 +114,31 @@ func TestPlaylist(t *testing.T) {
 		t.Errorf("a.mkv -: exit %d, %q", code, stderr)
 	}
 }
+
+// TestVid: -vid N plays the N-th video stream of a file with two (made here with two lavfi inputs and
+// -map: 3 frames of 64x48, then 7 frames of 96x64), told apart by their frame counts; a stream that
+// is not there is one error line.
+func TestVid(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "two.mkv")
+	// Lengths by the sources' d= (output -frames:v:N ends the whole output at the first stream's end).
+	ffmpegCLI(t, "-f", "lavfi", "-i", "testsrc2=s=64x48:r=25:d=0.12", "-f", "lavfi", "-i", "testsrc=s=96x64:r=25:d=0.28",
+		"-map", "0:v", "-map", "1:v", "-pix_fmt", "yuv420p", "-c:v", "ffv1", file)
+	for _, tc := range []struct {
+		vid    string
+		frames float64
+	}{{"1", 3}, {"2", 7}} {
+		out, stderr, code := play(t, "-headless", "-validate", "-untimed", "-stats", "-vid", tc.vid, file)
+		if code != 0 {
+			t.Fatalf("-vid %s: exit %d: %s", tc.vid, code, stderr)
+		}
+		if st := statsLines(t, out); st[0]["frames_presented"] != tc.frames {
+			t.Errorf("-vid %s: %v frames, want %v (stream %s)", tc.vid, st[0]["frames_presented"], tc.frames, tc.vid)
+		}
+	}
+	if _, stderr, code := play(t, "-headless", "-vid", "3", file); code != 1 || !strings.Contains(stderr, "no video stream 3: the input has 2") {
+		t.Errorf("-vid 3: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := play(t, "-headless", "-vid", "-1", file); code != 2 || !strings.Contains(stderr, "-vid") {
+		t.Errorf("-vid -1: exit %d, %q", code, stderr)
+	}
+}

@@ -70,6 +70,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -speed X                  playback speed, 0.1 to 16 (default 1; keys [ and ] change it by
                             10%, Backspace resets it); with sound, other than 1 pauses the sound
   -fs                       start on the full screen
+  -vid N                    play the N-th video stream (from 1, cover pictures not counted, as
+                            mpv's --vid; default: FFmpeg's best one)
   -aid N                    play the N-th audio stream (from 1; default: FFmpeg's best one)
   -no-audio                 play no sound
   -volume N                 sound volume in percent, 0 to 100 (default 100)
@@ -129,6 +131,7 @@ type options struct {
 	deinterlace       decode.Deinterlace
 	hwdec             decode.HWDec
 	aid, volume       int     // -aid (0: the best stream), -volume in percent
+	vid               int     // -vid (0: the best stream)
 	noAudio           bool    // -no-audio
 	stdin             bool    // FILE is -: standard input, through FFmpeg's pipe protocol
 	url, name         string  // the first input: url "" means the bundled default clip; name is for titles and messages
@@ -183,6 +186,7 @@ func parseArgs(args []string) (options, error) {
 	geometry := fs.String("geometry", "", "")
 	fs.BoolVar(&o.ffmpegLog, "v", false, "")
 	fs.IntVar(&o.aid, "aid", 0, "")
+	fs.IntVar(&o.vid, "vid", 0, "")
 	fs.BoolVar(&o.noAudio, "no-audio", false, "")
 	fs.IntVar(&o.volume, "volume", 100, "")
 	// Flags may come before or after FILE, as with most players.
@@ -269,6 +273,9 @@ func parseArgs(args []string) (options, error) {
 	}
 	if o.threads < 0 {
 		return o, fmt.Errorf("bad -threads %d: must be ≥ 0", o.threads)
+	}
+	if o.vid < 0 {
+		return o, fmt.Errorf("bad -vid %d: a video stream number from 1", o.vid)
 	}
 	if o.aid < 0 {
 		return o, fmt.Errorf("bad -aid %d: an audio stream number from 1", o.aid)
@@ -411,7 +418,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 func playFile(in input, o options, cfg player.Config, threads int, stdout, stderr io.Writer) (*player.Stats, int) {
 	url, name := in.url, in.name
 	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
-	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace})
+	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
+		Video: o.vid})
 	if err != nil {
 		return nil, fail(stderr, err)
 	}
