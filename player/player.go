@@ -699,6 +699,7 @@ func (p *Player) loop(dec decoding) error {
 				}
 			}
 			if p.paused && !step {
+				p.measureDiff()
 				if p.last != nil {
 					if err := p.present(p.last); err != nil {
 						return err
@@ -825,6 +826,7 @@ func (p *Player) loop(dec decoding) error {
 			p.last.release()
 		}
 		p.last = d.f
+		p.measureDiff()
 		p.stats.FramesPresented++
 		if p.stats.FramesPresented == 1 {
 			p.stats.FirstFrameMs = float64(time.Since(p.start).Microseconds()) / 1000
@@ -995,21 +997,20 @@ func (p *Player) infoLine() string {
 		float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
 }
 
-// screenshot converts the last presented frame again, at the video's size, and writes it as PNG.
+// screenshot converts the last presented frame again, at the video's size, and writes it as PNG; in
+// diff mode the diff picture (|sampler − shader| × DiffGain).
 func (p *Player) screenshot(path string) error {
 	if p.last == nil {
 		return fmt.Errorf("no frame was presented: nothing to write to %s", path)
 	}
-	pic := p.last.Picture
-	if o := p.orientation(p.last); !o.Identity() { // turned as shown: the scale pass at 1:1 only moves pixels
-		dw, dh := o.DisplaySize(pic.Width, pic.Height)
-		img, err := p.rend.Conv.ConvertScaled(pic, p.params(p.last.Color), p.rend.Path, ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter))
+	if p.rend.active == CompareDiff { // the diff picture, as the diff mode shows it
+		img, _, _, err := p.diffPicture(p.last)
 		if err != nil {
 			return err
 		}
 		return writeScreenshot(path, img)
 	}
-	img, err := p.rend.Conv.Convert(pic, p.params(p.last.Color), p.rend.Path)
+	img, err := p.convertPath(p.last, p.rend.Path)
 	if err != nil {
 		return err
 	}

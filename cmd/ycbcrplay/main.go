@@ -48,7 +48,9 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             whose picture is then drawn onto the target; auto: both are timed on
                             the GPU for the stream and the faster is used
   -compare off|split|diff   split: sampler path left, shader path right; diff: their absolute
-                            difference ×16
+                            difference ×16, with the measured max and mean |sampler − shader| in
+                            8-bit steps on the display (twice a second); -screenshot then writes
+                            the diff picture
   -upload auto|copy|import  how planes reach the GPU: copy through a staging buffer, or import the
                             decoder's own page-aligned buffers (no CPU copy); auto: import where
                             the device and layout allow it
