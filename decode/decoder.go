@@ -110,6 +110,9 @@ func (d *Decoder) open() error {
 	}
 
 	idx, err := avx.FindBestVideoStream(d.fc)
+	if d.opts.Video > 0 {
+		idx, err = d.nthVideoStream(d.opts.Video)
+	}
 	if err != nil {
 		if errors.Is(err, astiav.ErrStreamNotFound) {
 			return fmt.Errorf("decode: open %s: %w", d.url, ErrNoVideo)
@@ -228,12 +231,31 @@ func (d *Decoder) closeStream() {
 	}
 }
 
+// nthVideoStream is the index of the n-th video stream (from 1, cover pictures not counted), for
+// Options.Video.
+func (d *Decoder) nthVideoStream(n int) (int, error) {
+	count := 0
+	for i, st := range d.fc.Streams() {
+		if st.CodecParameters().MediaType() != astiav.MediaTypeVideo || st.DispositionFlags().Has(astiav.DispositionFlagAttachedPic) {
+			continue
+		}
+		if count++; count == n {
+			return i, nil
+		}
+	}
+	if count == 0 {
+		return 0, astiav.ErrStreamNotFound
+	}
+	return 0, fmt.Errorf("no video stream %d: the input has %d", n, count)
+}
+
 // nextStream is FFmpeg's CLI behaviour for a video stream that ends before its first frame (an empty
 // default track beside a playable one): the next video stream not tried yet that has a decoder and
 // is not a cover picture is opened, and the input is read again from its start. It reports whether
 // it switched; the notice names both streams.
 func (d *Decoder) nextStream() bool {
-	if d.stats.Decoded > 0 {
+	if d.stats.Decoded > 0 || d.opts.Video > 0 { // a stream the caller chose stands
+
 		return false
 	}
 	for i, st := range d.fc.Streams() {

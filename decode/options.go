@@ -59,6 +59,9 @@ type Options struct {
 	HWDec HWDec
 	// Vulkan is the device FFmpeg decodes on (opened with gpu.Options.Video); nil: software.
 	Vulkan *gpu.Device
+	// Video picks the Video-th video stream of the input, counted from 1 in stream order (cover
+	// pictures not counted), as mpv's --vid does; 0: FFmpeg's best (av_find_best_stream).
+	Video int
 }
 
 func (o Options) withDefaults() Options {

@@ -51,6 +51,7 @@ var osdHelp = []string{
 	"f            fullscreen",
 	"9 0 m        volume down / up, mute",
 	"? F1         this list",
+	"Enter >  <   next / previous file",
 	"q Esc        quit",
 }
 
@@ -65,6 +66,10 @@ type display struct {
 	msgUntil time.Time
 	cx, cy   float64  // the last cursor position seen
 	lines    []string // the info panel's last lines (tests compare them with -stats)
+	// diff is the measured |sampler − shader| of the picture on screen in diff mode (measureDiff), and
+	// when it was measured.
+	diff   string
+	diffAt time.Time
 }
 
 // showBar shows the progress bar for a while.
@@ -175,7 +180,11 @@ func (p *Player) labelCompare(c *osd.Canvas, w, h int) {
 		c.Panel(x+vw-osdMargin-lw, y, 6, []string{"shader"}, osdText, osdBox)
 		c.Rect(x+vw/2, y, x+vw/2+1, y+c.Font.LineHeight+12, osdText) // the seam
 	case CompareDiff:
-		c.Panel(x+osdMargin, y, 6, []string{fmt.Sprintf("|sampler − shader| ×%d", DiffGain)}, osdText, osdBox)
+		lines := []string{fmt.Sprintf("|sampler − shader| ×%d", DiffGain)}
+		if p.osd.diff != "" {
+			lines = append(lines, p.osd.diff)
+		}
+		c.Panel(x+osdMargin, y, 6, lines, osdText, osdBox)
 	}
 }
 

@@ -126,7 +126,21 @@ type Stats struct {
 	HWDec       string `json:"hwdec,omitempty"`
 	HWDecReason string `json:"hwdec_reason,omitempty"`
 	HWDecRoute  string `json:"hwdec_route,omitempty"`
+	// End is how playback ended (not printed): the input's end or Config.Frames, or what the user
+	// asked for (quit, or the next or previous input of a list).
+	End End `json:"-"`
 }
+
+// End is how playback ended.
+type End int
+
+// The ends of playback.
+const (
+	EndOfInput End = iota // the input ended, or Config.Frames were presented
+	EndQuit               // q, Esc, closing the window, or Config.Stop
+	EndNext               // Enter or >: the next input
+	EndPrev               // <: the previous input
+)
 
 // Player is one playback session.
 type Player struct {
@@ -487,7 +501,19 @@ func (p *Player) loop(dec decoding) error {
 	// that one's target, not from the picture on screen. A target replaces one the decoder has not
 	// taken yet (the channel holds one), so gen counts only the seeks the decoder takes.
 	seeking, seekTarget := false, 0.0
+	unseekable, seekNoticed := false, false
+	if ss, ok := p.src.(SeekingSource); ok {
+		unseekable = !ss.CanSeek()
+	}
 	seekTo := func(target float64) {
+		if unseekable { // a pipe: said once, and playback goes on
+			if !seekNoticed {
+				seekNoticed = true
+				p.logf("notice: %s cannot seek (a pipe): playing on", info.Name)
+			}
+			p.osd.message("cannot seek: the input is a pipe")
+			return
+		}
 		target = max(0, target)
 		seeking, seekTarget = true, target
 		select {
@@ -541,6 +567,7 @@ func (p *Player) loop(dec decoding) error {
 	for {
 		select {
 		case <-p.cfg.Stop:
+			p.stats.End = EndQuit
 			return p.finish(decodeTime)
 		default:
 		}
@@ -550,6 +577,10 @@ func (p *Player) loop(dec decoding) error {
 			for _, k := range keys {
 				switch k {
 				case window.KeyQuit:
+					p.stats.End = EndQuit
+					return p.finish(decodeTime)
+				case window.KeyNext, window.KeyPrev: // Enter or >, <: the next or previous input
+					p.stats.End = map[window.Key]End{window.KeyNext: EndNext, window.KeyPrev: EndPrev}[k]
 					return p.finish(decodeTime)
 				case window.KeySpace:
 					p.paused = !p.paused
@@ -668,6 +699,7 @@ func (p *Player) loop(dec decoding) error {
 				}
 			}
 			if p.paused && !step {
+				p.measureDiff()
 				if p.last != nil {
 					if err := p.present(p.last); err != nil {
 						return err
@@ -709,7 +741,7 @@ func (p *Player) loop(dec decoding) error {
 			continue
 		}
 		if d.err != nil {
-			if errors.Is(d.err, io.EOF) && (p.cfg.Loop < 0 || plays < p.cfg.Loop) {
+			if errors.Is(d.err, io.EOF) && (p.cfg.Loop < 0 || plays < p.cfg.Loop) && !unseekable {
 				// Loop: back to the start, a new generation (the decoder waits for this seek at EOF).
 				plays++
 				seek <- 0
@@ -794,6 +826,7 @@ func (p *Player) loop(dec decoding) error {
 			p.last.release()
 		}
 		p.last = d.f
+		p.measureDiff()
 		p.stats.FramesPresented++
 		if p.stats.FramesPresented == 1 {
 			p.stats.FirstFrameMs = float64(time.Since(p.start).Microseconds()) / 1000
@@ -964,21 +997,20 @@ func (p *Player) infoLine() string {
 		float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
 }
 
-// screenshot converts the last presented frame again, at the video's size, and writes it as PNG.
+// screenshot converts the last presented frame again, at the video's size, and writes it as PNG; in
+// diff mode the diff picture (|sampler − shader| × DiffGain).
 func (p *Player) screenshot(path string) error {
 	if p.last == nil {
 		return fmt.Errorf("no frame was presented: nothing to write to %s", path)
 	}
-	pic := p.last.Picture
-	if o := p.orientation(p.last); !o.Identity() { // turned as shown: the scale pass at 1:1 only moves pixels
-		dw, dh := o.DisplaySize(pic.Width, pic.Height)
-		img, err := p.rend.Conv.ConvertScaled(pic, p.params(p.last.Color), p.rend.Path, ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter))
+	if p.rend.active == CompareDiff { // the diff picture, as the diff mode shows it
+		img, _, _, err := p.diffPicture(p.last)
 		if err != nil {
 			return err
 		}
 		return writeScreenshot(path, img)
 	}
-	img, err := p.rend.Conv.Convert(pic, p.params(p.last.Color), p.rend.Path)
+	img, err := p.convertPath(p.last, p.rend.Path)
 	if err != nil {
 		return err
 	}

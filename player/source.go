@@ -62,6 +62,13 @@ type ProgressSource interface {
 	Progress() int64
 }
 
+// SeekingSource is a Source that can tell whether it can seek at all: one that cannot (a pipe) is
+// never asked to; the player's seeks (keys, Config.Start) then give one notice and playback goes on.
+type SeekingSource interface {
+	Source
+	CanSeek() bool
+}
+
 // Synthetic is a Source of generated frames (a moving pattern), for demos and GPU machines without
 // FFmpeg.
 type Synthetic struct {

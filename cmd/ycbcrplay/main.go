@@ -31,7 +31,10 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
-const usageText = `usage: ycbcrplay [flags] [FILE|URL]     no FILE: the bundled default clip
+const usageText = `usage: ycbcrplay [flags] [FILE|URL|-]...   no FILE: the bundled default clip; -: standard input
+
+Several FILEs play in order (Enter or > the next, < the previous; q ends the list). The window closes
+and opens again between files (each file gets its own player: device, window, pipelines).
 
 Plays video with FFmpeg decoding and Vulkan presentation. The picture goes through a
 VkSamplerYcbcrConversion (the sampler path) when the device expresses the stream's matrix, range
@@ -47,14 +50,17 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             whose picture is then drawn onto the target; auto: both are timed on
                             the GPU for the stream and the faster is used
   -compare off|split|diff   split: sampler path left, shader path right; diff: their absolute
-                            difference ×16
+                            difference ×16, with the measured max and mean |sampler − shader| in
+                            8-bit steps on the display (twice a second); -screenshot then writes
+                            the diff picture
   -upload auto|copy|import  how planes reach the GPU: copy through a staging buffer, or import the
                             decoder's own page-aligned buffers (no CPU copy); auto: import where
                             the device and layout allow it
   -screenshot FILE.png|.jpg at exit, write the last presented frame (PNG or JPEG by the extension):
                             video size, cropped, RGB; checked before playing, never the input file
-  -stats, -json             at exit, print one JSON object to stdout (frames, fps, paths and why,
-                            metadata, GPU and decode ms per frame, process CPU time, peak RSS)
+  -stats, -json             at the end of each file, print one JSON object to stdout, one line per
+                            file (input: the file's name, frames, fps, paths and why, metadata, GPU
+                            and decode ms per frame, process CPU time and peak RSS so far)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
   -deinterlace auto|yes|no  FFmpeg's bwdif on the CPU, one frame per field (auto: from the first
                             frame marked interlaced; progressive video is never touched)
@@ -63,11 +69,13 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             -stats (decoder, hwdec, hwdec_reason) and the info line; vulkan: fail
                             where it cannot; no (the default for now: hardware frames are still
                             copied to the CPU, see docs/hwdec.md)
-  -loop N|inf               play the input N times in all (default 1), or until quit
+  -loop N|inf               play the input N times in all (default 1), or until quit (not stdin)
   -start TIME               begin at TIME: seconds (12.5) or [[h:]m:]s (1:02:03.5)
   -speed X                  playback speed, 0.1 to 16 (default 1; keys [ and ] change it by
                             10%, Backspace resets it); with sound, other than 1 pauses the sound
   -fs                       start on the full screen
+  -vid N                    play the N-th video stream (from 1, cover pictures not counted, as
+                            mpv's --vid; default: FFmpeg's best one)
   -aid N                    play the N-th audio stream (from 1; default: FFmpeg's best one)
   -no-audio                 play no sound
   -volume N                 sound volume in percent, 0 to 100 (default 100)
@@ -94,6 +102,10 @@ Sound plays through PulseAudio in a window, timed (not -headless, not -untimed),
 master clock: each picture is shown when the sound reaches its time. -stats adds "audio" (codec,
 rate, channels, measured device latency) and "av_offset_ms" (video − audio at each presented frame).
 
+- reads the input from standard input (cat x.mkv | ycbcrplay -), through FFmpeg's pipe protocol: a
+pipe cannot seek, so seeks (keys, -start) give one notice and playback goes on; -loop is refused,
+and it plays without sound (the pipe is read once, by the video decoder).
+
 -json is -stats (the toolkit's common flag for figures as JSON). Exit status: 0 played, 1 error
 (one "error:" line), 2 bad command line (one line; -h prints this to stdout), and after SIGINT or
 SIGTERM, which end playback as q does (figures printed, screenshot written), 130 or 143.
@@ -101,7 +113,8 @@ SIGTERM, which end playback as q does (figures printed, screenshot written), 130
 Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s (repeated seeks add up), . step, , step back,
 [ ] speed, Backspace speed 1, s screenshot (ycbcrplay-NNNN.png, the video picture), p switch
 path, c compare, i info panel, ? or F1 the key list, f fullscreen, 9/0 volume down/up, m mute,
-z zoom (fit, 1:1, 2:1; arrows pan when zoomed), 1 1:1 on/off, q/Esc quit. The window shows a progress bar on seeks, while paused and when the mouse moves.
+z zoom (fit, 1:1, 2:1; arrows pan when zoomed), 1 1:1 on/off, Enter or > next file, < previous
+file, q/Esc quit. The window shows a progress bar on seeks, while paused and when the mouse moves.
 `
 
 func main() {
@@ -121,10 +134,19 @@ type options struct {
 	threads           int  // decoder threads; 0: half the cores
 	deinterlace       decode.Deinterlace
 	hwdec             decode.HWDec
-	aid, volume       int    // -aid (0: the best stream), -volume in percent
-	noAudio           bool   // -no-audio
-	url, name         string // url "" means the bundled default clip; name is for titles and messages
+	aid, volume       int     // -aid (0: the best stream), -volume in percent
+	vid               int     // -vid (0: the best stream)
+	noAudio           bool    // -no-audio
+	stdin             bool    // FILE is -: standard input, through FFmpeg's pipe protocol
+	url, name         string  // the first input: url "" means the bundled default clip; name is for titles and messages
+	inputs            []input // all of them, played in order
 	cfg               player.Config
+}
+
+// input is one FILE of the command line.
+type input struct {
+	url, name string
+	stdin     bool
 }
 
 // usageError is a malformed command line; bad values are plain errors. Both exit with status 2.
@@ -168,6 +190,7 @@ func parseArgs(args []string) (options, error) {
 	geometry := fs.String("geometry", "", "")
 	fs.BoolVar(&o.ffmpegLog, "v", false, "")
 	fs.IntVar(&o.aid, "aid", 0, "")
+	fs.IntVar(&o.vid, "vid", 0, "")
 	fs.BoolVar(&o.noAudio, "no-audio", false, "")
 	fs.IntVar(&o.volume, "volume", 100, "")
 	// Flags may come before or after FILE, as with most players.
@@ -189,15 +212,23 @@ func parseArgs(args []string) (options, error) {
 	if o.list {
 		return o, nil
 	}
-	if len(inputs) > 1 {
-		return o, usageError{fmt.Errorf("one input at most, got %d", len(inputs))}
-	}
-	if len(inputs) == 1 {
-		if inputs[0] == "" {
+	for _, in := range inputs {
+		if in == "" {
 			// An empty FILE (an unset "$VAR") would otherwise mean "no FILE": the default clip.
 			return o, usageError{fmt.Errorf("empty FILE argument")}
 		}
-		o.url, o.name = inputs[0], filepath.Base(inputs[0])
+		i := input{url: in, name: filepath.Base(in)}
+		if in == "-" {
+			if len(inputs) > 1 {
+				return o, usageError{fmt.Errorf("- (standard input) plays alone: it cannot be played again or returned to")}
+			}
+			// FFmpeg's pipe protocol on file descriptor 0 (https://ffmpeg.org/ffmpeg-protocols.html#pipe).
+			i = input{url: "pipe:0", name: "stdin", stdin: true}
+		}
+		o.inputs = append(o.inputs, i)
+	}
+	if len(o.inputs) > 0 {
+		o.url, o.name, o.stdin = o.inputs[0].url, o.inputs[0].name, o.inputs[0].stdin
 	}
 	cfg := player.Config{Headless: *headless, Frames: *frames, Untimed: *untimed, Device: *dev,
 		Validate: *validate, Screenshot: *shot}
@@ -247,6 +278,9 @@ func parseArgs(args []string) (options, error) {
 	if o.threads < 0 {
 		return o, fmt.Errorf("bad -threads %d: must be ≥ 0", o.threads)
 	}
+	if o.vid < 0 {
+		return o, fmt.Errorf("bad -vid %d: a video stream number from 1", o.vid)
+	}
 	if o.aid < 0 {
 		return o, fmt.Errorf("bad -aid %d: an audio stream number from 1", o.aid)
 	}
@@ -290,6 +324,9 @@ func parseArgs(args []string) (options, error) {
 		}
 		cfg.ChromaLocation = &l
 	}
+	if o.stdin && cfg.Loop != 1 {
+		return o, fmt.Errorf("-loop %s: standard input (-) is read once and cannot be played again", *loop)
+	}
 	o.cfg = cfg
 	return o, nil
 }
@@ -320,7 +357,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} else {
 		astiav.SetLogLevel(astiav.LogLevelQuiet)
 	}
-	url, name, cfg := o.url, o.name, o.cfg
+	cfg := o.cfg
 	cfg.Log = stderr
 	// SIGINT and SIGTERM end playback as q does: the figures are printed and the screenshot written;
 	// the exit status is then 128 + the signal's number (130, 143), as a shell reports a process the
@@ -330,12 +367,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	cfg.Stop = interrupted.stop
 	// Output paths first: a bad one fails at once, not after the whole file has played.
 	if cfg.Screenshot != "" {
-		if err := player.CheckOutput(cfg.Screenshot, url); err != nil {
-			return fail(stderr, fmt.Errorf("-screenshot: %w", err))
+		for _, in := range o.inputs {
+			if err := player.CheckOutput(cfg.Screenshot, in.url); err != nil {
+				return fail(stderr, fmt.Errorf("-screenshot: %w", err))
+			}
 		}
 	}
 
-	if url == "" {
+	inputs := o.inputs
+	if len(inputs) == 0 {
 		tmp, err := os.CreateTemp("", "ycbcrplay-default-*.mkv")
 		if err != nil {
 			return fail(stderr, err)
@@ -345,7 +385,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, err)
 		}
 		tmp.Close()
-		url, name = tmp.Name(), "default clip"
+		inputs = []input{{url: tmp.Name(), name: "default clip"}}
 	}
 	// Half the cores decode: the other half upload, convert and present (and on a software Vulkan
 	// device like lavapipe they render). On the 2-core VM this keeps 1080p playback as fast and
@@ -354,10 +394,38 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if threads == 0 {
 		threads = max(1, runtime.NumCPU()/2)
 	}
+	// The inputs play in order, each in its own player (device and window are opened again for each
+	// file: the window closes and reopens between files). Enter or > goes to the next, < to the
+	// previous; q, Esc and the signals end the list. A file that fails ends it with its error.
+	for i := 0; i < len(inputs); {
+		st, code := playFile(inputs[i], o, cfg, threads, stdout, stderr)
+		if code != 0 {
+			return code
+		}
+		if interrupted.signal() != 0 || st.End == player.EndQuit {
+			break
+		}
+		if st.End == player.EndPrev {
+			i = max(0, i-1)
+		} else {
+			i++
+		}
+	}
+	if n := interrupted.signal(); n != 0 {
+		return 128 + n
+	}
+	return 0
+}
+
+// playFile plays one input; with -stats it prints the input's figures as one JSON line. A non-zero
+// code is the exit status (the error line written).
+func playFile(in input, o options, cfg player.Config, threads int, stdout, stderr io.Writer) (*player.Stats, int) {
+	url, name := in.url, in.name
 	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
-	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace})
+	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
+		Video: o.vid})
 	if err != nil {
-		return fail(stderr, err)
+		return nil, fail(stderr, err)
 	}
 	// Notices accumulate (conversions met mid-stream add theirs); each is printed once.
 	shown := 0
@@ -370,13 +438,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	notices()
 	o.name = name
-	if !o.noAudio && !cfg.Untimed && !cfg.Headless {
+	if in.stdin && !o.noAudio && !cfg.Untimed && !cfg.Headless {
+		fmt.Fprintln(stderr, "notice: standard input plays without sound (the pipe is read once, by the video decoder)")
+	} else if !o.noAudio && !cfg.Untimed && !cfg.Headless {
 		if snd := openSound(url, d.Info(), o, stderr); snd != nil {
 			defer snd.close()
 			cfg.Clock, cfg.AudioInfo = snd.out, snd.info()
 		}
 	}
-	src := &decoderSource{d: d, name: name, hwdec: o.hwdec}
+	src := &decoderSource{d: d, name: name, hwdec: o.hwdec, pipe: in.stdin}
 	var status *progress // -headless on a terminal: a status line (progress.go)
 	if cfg.Headless {
 		status = newProgress(stderr, d.Info().Duration, time.Now())
@@ -392,24 +462,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 			ds.Damaged, ds.Skipped, ds.ReadErrors)
 	}
 	if err != nil {
-		return fail(stderr, err)
+		return nil, fail(stderr, err)
 	}
-	if st.FramesDecoded == 0 {
+	if st.FramesDecoded == 0 && st.End == player.EndOfInput {
 		// The input ended cleanly before its first picture (a file cut inside its first frame):
 		// playing nothing is a failure, not success.
 		ds := d.Stats()
-		return fail(stderr, fmt.Errorf("%s: no picture could be decoded: the input ends before its first frame (%d video packet(s) read)", name, ds.Packets))
+		return nil, fail(stderr, fmt.Errorf("%s: no picture could be decoded: the input ends before its first frame (%d video packet(s) read)", name, ds.Packets))
 	}
 	if o.stats {
-		enc := json.NewEncoder(stdout)
-		if err := enc.Encode(withProcess(st, threads)); err != nil {
-			return fail(stderr, err)
+		ps := withProcess(st, threads)
+		ps.Input = name
+		if err := json.NewEncoder(stdout).Encode(ps); err != nil {
+			return nil, fail(stderr, err)
 		}
 	}
-	if n := interrupted.signal(); n != 0 {
-		return 128 + n
-	}
-	return 0
+	return st, 0
 }
 
 // parseTime reads -start: seconds (12.5) or [[h:]m:]s (1:02:03.5, 2:30), as mpv's --start takes them.
@@ -477,6 +545,7 @@ func catchSignals() (*signals, func()) {
 // getrusage(2) counts them, so that runs can be compared with ffmpeg -benchmark's utime/stime/maxrss.
 type processStats struct {
 	*player.Stats
+	Input         string  `json:"input"` // the file's name (base name), "stdin" or "default clip"
 	DecodeThreads int     `json:"decode_threads"`
 	CPUS          float64 `json:"cpu_s"`
 	CPUMsPerFrame float64 `json:"cpu_ms_per_frame"`

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"math"
 	"sync/atomic"
 
@@ -13,6 +14,8 @@ type decoderSource struct {
 	d     *decode.Decoder
 	name  string
 	hwdec decode.HWDec
+	// pipe: the input is a pipe (standard input), which cannot seek (CanSeek).
+	pipe bool
 	// Hardware frames downloaded and their bytes (hwdec.go), read by Decoding from the main thread.
 	hwFrames, hwBytes atomic.Int64
 	// pts is the latest decoded frame's PTS (math.Float64bits), for the -headless status line.
@@ -49,6 +52,14 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 		Release: f.Release}, nil
 }
 
-func (s *decoderSource) Seek(seconds float64) error { return s.d.Seek(seconds) }
-func (s *decoderSource) Progress() int64            { return s.d.Progress() }
-func (s *decoderSource) Close() error               { return s.d.Close() }
+func (s *decoderSource) Seek(seconds float64) error {
+	if s.pipe {
+		return errors.New("a pipe cannot seek")
+	}
+	return s.d.Seek(seconds)
+}
+
+// CanSeek is false for a pipe: the player then does not seek (player.SeekingSource).
+func (s *decoderSource) CanSeek() bool   { return !s.pipe }
+func (s *decoderSource) Progress() int64 { return s.d.Progress() }
+func (s *decoderSource) Close() error    { return s.d.Close() }
