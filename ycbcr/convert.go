@@ -73,14 +73,11 @@ func (c *Converter) Convert(f *formats.Frame, p Params, path formats.Path) (*ima
 // ConvertWith is Convert with the binding made by bind: a conformance checker binds conversions by
 // Key, including settings no stream metadata would choose (NEAREST, forced explicit reconstruction).
 func (c *Converter) ConvertWith(f *formats.Frame, paths []formats.Path, bind func(*planes.Image) (*Binding, error)) (*image.RGBA, error) {
-	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, paths...)
+	im, err := c.staged(f, paths...)
 	if err != nil {
 		return nil, err
 	}
 	defer im.Destroy()
-	if err := im.Stage(f); err != nil {
-		return nil, err
-	}
 	b, err := bind(im)
 	if err != nil {
 		return nil, err
@@ -107,6 +104,20 @@ func (c *Converter) ConvertWith(f *formats.Frame, paths []formats.Path, bind fun
 	return target.RGBA(), nil
 }
 
+// staged makes f's planes image for paths and stages f into it (the upload is recorded later, with
+// the conversion). The caller destroys the image.
+func (c *Converter) staged(f *formats.Frame, paths ...formats.Path) (*planes.Image, error) {
+	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, paths...)
+	if err != nil {
+		return nil, err
+	}
+	if err := im.Stage(f); err != nil {
+		im.Destroy()
+		return nil, err
+	}
+	return im, nil
+}
+
 // BindCompute is Bind for the path's compute variant, writing the storage image target.
 func (c *Converter) BindCompute(im *planes.Image, p Params, path formats.Path, target vk.ImageView) (*ComputeBinding, error) {
 	if path == formats.PathShader {
@@ -122,14 +133,11 @@ func (c *Converter) BindCompute(im *planes.Image, p Params, path formats.Path, t
 // ConvertCompute is Convert through the path's compute variant (a storage image written by a compute
 // shader instead of a drawn triangle).
 func (c *Converter) ConvertCompute(f *formats.Frame, p Params, path formats.Path) (*image.RGBA, error) {
-	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, path)
+	im, err := c.staged(f, path)
 	if err != nil {
 		return nil, err
 	}
 	defer im.Destroy()
-	if err := im.Stage(f); err != nil {
-		return nil, err
-	}
 	target, err := c.Dev.NewStorageOffscreen(f.Width, f.Height)
 	if err != nil {
 		return nil, err

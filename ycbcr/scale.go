@@ -13,7 +13,6 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -306,14 +305,11 @@ func (t *ScaleTarget) Destroy() {
 // display size with the scale pass, and reads the result back: the player's pipeline for one frame
 // (tests compare it with FFmpeg's scale; screenshots of turned pictures use it at 1:1).
 func (c *Converter) ConvertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
-	im, err := planes.New(c.Dev, f.Format, f.Width, f.Height, path)
+	im, err := c.staged(f, path)
 	if err != nil {
 		return nil, err
 	}
 	defer im.Destroy()
-	if err := im.Stage(f); err != nil {
-		return nil, err
-	}
 	b, err := c.Bind(im, p, path)
 	if err != nil {
 		return nil, err
