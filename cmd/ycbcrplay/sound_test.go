@@ -101,22 +101,9 @@ func checkSame(t *testing.T, rec, ref []float32, recAt float64, refBeep int, sec
 // lost or doubled samples); (2) the recording equals the same FFmpeg build's decode of the track;
 // (3) the player's av_offset_ms has p95 ≤ 20 ms and a mean within ±5 ms.
 func TestSoundSync60s(t *testing.T) {
-	needDisplay(t)
-	srv := soundtest.StartServer(t)
-	srv.Setenv(t)
-	dir := t.TempDir()
-	clip := soundtest.Clip(t, dir, 60, 0)
+	srv, dir, clip := soundSetup(t, 60, 0)
 	ref := soundtest.Reference(t, clip, rate, 2)
-	rec := srv.Record(t, dir)
-	out, stderr, code := play(t, "-stats", "-validate", clip)
-	got := rec.Stop(t)
-	if code != 0 || stderr != "" {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var st soundStats
-	if err := json.Unmarshal([]byte(out), &st); err != nil {
-		t.Fatal(err)
-	}
+	st, got := playRecorded(t, srv, dir, clip)
 	on := soundtest.Onsets(got, 2, rate, 0.05, 0.5)
 	if len(on) != 60 {
 		t.Fatalf("recording: %d beeps, want 60: %v", len(on), on)
@@ -163,11 +150,7 @@ func playKeys(t *testing.T, clip string, onFrame func(p *player.Player, n int)) 
 // TestSoundSeek seeks forward 5 s (→) at 1.5 s: the beeps before and after are 1 s apart, the
 // sound after the seek is the track from there on, and the picture keeps to it.
 func TestSoundSeek(t *testing.T) {
-	needDisplay(t)
-	srv := soundtest.StartServer(t)
-	srv.Setenv(t)
-	dir := t.TempDir()
-	clip := soundtest.Clip(t, dir, 10, 0)
+	srv, dir, clip := soundSetup(t, 10, 0)
 	ref := soundtest.Reference(t, clip, rate, 2)
 	rec := srv.Record(t, dir)
 	st := playKeys(t, clip, func(p *player.Player, n int) {
@@ -190,11 +173,7 @@ func TestSoundSeek(t *testing.T) {
 // TestSoundPause pauses at 1.5 s for about a second: the sound stops and resumes where it was (the
 // beeps on each side 1 s apart, the track continuous), and the picture keeps to it.
 func TestSoundPause(t *testing.T) {
-	needDisplay(t)
-	srv := soundtest.StartServer(t)
-	srv.Setenv(t)
-	dir := t.TempDir()
-	clip := soundtest.Clip(t, dir, 6, 0)
+	srv, dir, clip := soundSetup(t, 6, 0)
 	ref := soundtest.Reference(t, clip, rate, 2)
 	rec := srv.Record(t, dir)
 	st := playKeys(t, clip, func(p *player.Player, n int) {
@@ -222,21 +201,8 @@ func TestSoundPause(t *testing.T) {
 // that much silence (less the AAC priming the muxer kept, which starts the track at 0.479 s), the
 // beeps land on the video's whole seconds and the picture keeps to them.
 func TestSoundLateTrack(t *testing.T) {
-	needDisplay(t)
-	srv := soundtest.StartServer(t)
-	srv.Setenv(t)
-	dir := t.TempDir()
-	clip := soundtest.Clip(t, dir, 4, 0.5)
-	rec := srv.Record(t, dir)
-	out, stderr, code := play(t, "-stats", "-validate", clip)
-	got := rec.Stop(t)
-	if code != 0 || stderr != "" {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var st soundStats
-	if err := json.Unmarshal([]byte(out), &st); err != nil {
-		t.Fatal(err)
-	}
+	srv, dir, clip := soundSetup(t, 4, 0.5)
+	st, got := playRecorded(t, srv, dir, clip)
 	on := soundtest.Onsets(got, 2, rate, 0.05, 0.5)
 	if len(on) != 3 {
 		t.Fatalf("recording: beeps at %v, want 3 (1, 2 and 3 s)", on)
@@ -285,4 +251,32 @@ func TestSoundNotWhenUntimedOrAbsent(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &st); err != nil || st.FramesPresented < 25 {
 		t.Fatalf("no server: %v, %d frames presented, want the second's 30", err, st.FramesPresented)
 	}
+}
+
+// soundSetup is what every sound test in a window starts with: a display, a private PulseAudio with
+// a null sink for this process, and the beep/flash clip of the given length and audio delay.
+func soundSetup(t *testing.T, seconds int, audioDelay float64) (*soundtest.Server, string, string) {
+	t.Helper()
+	needDisplay(t)
+	srv := soundtest.StartServer(t)
+	srv.Setenv(t)
+	dir := t.TempDir()
+	return srv, dir, soundtest.Clip(t, dir, seconds, audioDelay)
+}
+
+// playRecorded plays clip in a window with sound while recording the sink's monitor; the run must
+// end cleanly and print nothing on stderr. It returns the player's -stats and the recording.
+func playRecorded(t *testing.T, srv *soundtest.Server, dir, clip string) (soundStats, []float32) {
+	t.Helper()
+	rec := srv.Record(t, dir)
+	out, stderr, code := play(t, "-stats", "-validate", clip)
+	got := rec.Stop(t)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var st soundStats
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st, got
 }
