@@ -4,12 +4,13 @@
 # Prepare here: scripts/device/build.sh. Run there with .gl and .gpu/gpu.tar.xz carried:
 #   bash scripts/device/tests.sh
 # The tests that compare with zscale need Debian's ffmpeg with zimg (not on the GPU machine): they run
-# in CI (TestAgainstZscale, TestColourSystemsAgainstZscale, TestToneMapping's zscale part).
+# in CI (TestAgainstZscale, TestColourSystemsAgainstZscale, TestToneMapping's zscale part, the scale
+# pass against zscale and swscale).
 tar -C .gpu -xJf .gpu/gpu.tar.xz
 B=$PWD/.gpu/nowindow
 . scripts/device/setup.sh "$B/ycbcrcheck"
 for p in planes ycbcr stream; do
-  (cd $p && "$B/$p.test" -test.v -test.count=1 -test.skip 'TestAgainstZscale|TestColourSystemsAgainstZscale|TestToneMapping' > "$OUT/$p.txt" 2>&1; echo "$p rc=$?" >> "$OUT/$p.txt")
+  (cd $p && "$B/$p.test" -test.v -test.count=1 -test.skip 'TestAgainstZscale|TestColourSystemsAgainstZscale|TestToneMapping|TestScaleZonePlate|TestScaleMatchesSwscale' > "$OUT/$p.txt" 2>&1; echo "$p rc=$?" >> "$OUT/$p.txt")
 done
 grep -hE "^(--- |ok|FAIL|PASS|planes rc|ycbcr rc|stream rc)|validation" "$OUT/planes.txt" "$OUT/ycbcr.txt" "$OUT/stream.txt" | grep -v "^.*--- PASS: .*/" | head -80
 "$B/ycbcrcheck" > "$OUT/check.txt" 2>&1; echo "ycbcrcheck rc=$?" >> "$OUT/check.txt"
