@@ -1,16 +1,5 @@
 //go:build !nowindow
 
-// Package glfwx is the thin cgo leaf for the one GLFW call the window needs to make itself:
-// glfwCreateWindowSurface with a VkSurfaceKHR that lives in C memory.
-//
-// go-gl/glfw's Window.CreateWindowSurface returns the address of a Go variable as a uintptr, which
-// the caller must turn back into a pointer (vulkan-go's SurfaceFromPointer): once only the uintptr
-// refers to it the collector may free that variable before it is read, and the race detector's
-// checkptr rejects the conversion ("pointer arithmetic result points to invalid allocation"). Here
-// the handle comes back by value.
-//
-// GLFW's C code is compiled into github.com/go-gl/glfw; this package only declares the function
-// (GLFW 3.3, glfw3.h), so it links wherever that package is linked.
 package glfwx
 
 /*
