@@ -108,7 +108,9 @@ rate, channels, measured device latency) and "av_offset_ms" (video − audio at 
 
 - reads the input from standard input (cat x.mkv | ycbcrplay -), through FFmpeg's pipe protocol: a
 pipe cannot seek, so seeks (keys, -start) give one notice and playback goes on; -loop is refused,
-and it plays without sound (the pipe is read once, by the video decoder).
+and it plays without sound (the pipe is read once, by the video decoder). A named pipe (mkfifo) as
+FILE is read the same way, once; until a writer opens it the player waits, and SIGINT or SIGTERM
+end that wait with their exit status.
 
 -json is -stats (the toolkit's common flag for figures as JSON). Exit status: 0 played, 1 error
 (one "error:" line), 2 bad command line (one line; -h prints this to stdout), and after SIGINT or

@@ -62,3 +62,25 @@ func TestTimeoutStalledPipe(t *testing.T) {
 	}
 	t.Logf("ended after %v: %s", took.Round(time.Millisecond), lines[len(lines)-1])
 }
+
+// TestSignalWhileWaitingForWriter: a named pipe that nobody opens for writing. The player waits for
+// a writer (fifo.go) before any window or device exists; SIGINT or SIGTERM then ends it at once with
+// the documented status, 128 + the signal's number, and no error line.
+func TestSignalWhileWaitingForWriter(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		fifo := mkfifo(t)
+		cmd, _, e := asMain(t, nil, "-headless", fifo)
+		time.Sleep(500 * time.Millisecond)
+		sent := time.Now()
+		cmd.Process.Signal(sig)
+		code := exitCode(t, cmd, 5*time.Second)
+		took := time.Since(sent)
+		if code != 128+int(sig) || strings.Contains(e.String(), "error:") {
+			t.Errorf("%v: exit %d, stderr %q: want %d and no error", sig, code, e.String(), 128+int(sig))
+		}
+		if took > time.Second {
+			t.Errorf("%v: ended %v after the signal: want within 1 s", sig, took)
+		}
+		t.Logf("%v: exit %d, %v after the signal", sig, code, took.Round(time.Millisecond))
+	}
+}
