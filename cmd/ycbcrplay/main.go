@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -95,6 +96,9 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -geometry WxH             window (or headless target) size
   -device N  -list-devices
   -validate                 Khronos validation layer on; any message is an error
+  -timeout SECONDS          the longest one blocking read of the input may wait (opening, probing,
+                            reading, seeking; default 10): a stalled network stream or a pipe whose
+                            writer stops ends with one "error:" line; 0: no limit
   -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
                             damaged input gets one summary notice
 
@@ -104,7 +108,9 @@ rate, channels, measured device latency) and "av_offset_ms" (video − audio at 
 
 - reads the input from standard input (cat x.mkv | ycbcrplay -), through FFmpeg's pipe protocol: a
 pipe cannot seek, so seeks (keys, -start) give one notice and playback goes on; -loop is refused,
-and it plays without sound (the pipe is read once, by the video decoder).
+and it plays without sound (the pipe is read once, by the video decoder). A named pipe (mkfifo) as
+FILE is read the same way, once; until a writer opens it the player waits, and SIGINT or SIGTERM
+end that wait with their exit status.
 
 -json is -stats (the toolkit's common flag for figures as JSON). Exit status: 0 played, 1 error
 (one "error:" line), 2 bad command line (one line; -h prints this to stdout), and after SIGINT or
@@ -121,6 +127,9 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// failMain is fail, for playFile, which shadows fail.
+var failMain = fail
+
 func fail(stderr io.Writer, err error) int {
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(stderr, "error: %s\n", msg)
@@ -130,8 +139,9 @@ func fail(stderr io.Writer, err error) int {
 // options is what the command line asks for.
 type options struct {
 	help, list, stats bool
-	ffmpegLog         bool // -v: FFmpeg's own log on stderr
-	threads           int  // decoder threads; 0: half the cores
+	ffmpegLog         bool          // -v: FFmpeg's own log on stderr
+	timeout           time.Duration // -timeout: decode.Options.Timeout (0: the default, negative: no limit)
+	threads           int           // decoder threads; 0: half the cores
 	deinterlace       decode.Deinterlace
 	hwdec             decode.HWDec
 	aid, volume       int     // -aid (0: the best stream), -volume in percent
@@ -193,6 +203,7 @@ func parseArgs(args []string) (options, error) {
 	fs.IntVar(&o.vid, "vid", 0, "")
 	fs.BoolVar(&o.noAudio, "no-audio", false, "")
 	fs.IntVar(&o.volume, "volume", 100, "")
+	timeout := fs.Float64("timeout", decode.DefaultTimeout.Seconds(), "")
 	// Flags may come before or after FILE, as with most players.
 	var inputs []string
 	for {
@@ -286,6 +297,14 @@ func parseArgs(args []string) (options, error) {
 	}
 	if o.volume < 0 || o.volume > 100 {
 		return o, fmt.Errorf("bad -volume %d: 0 to 100", o.volume)
+	}
+	switch {
+	case !(*timeout >= 0 && *timeout <= 86400):
+		return o, fmt.Errorf("bad -timeout %g: seconds, 0 (no limit) to 86400", *timeout)
+	case *timeout == 0:
+		o.timeout = -1 // decode.Options: negative is no limit
+	default:
+		o.timeout = max(time.Millisecond, time.Duration(*timeout*float64(time.Second)))
 	}
 	if *start != "" {
 		if cfg.Start, err = parseTime(*start); err != nil {
@@ -421,9 +440,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 // code is the exit status (the error line written).
 func playFile(in input, o options, cfg player.Config, threads int, stdout, stderr io.Writer) (*player.Stats, int) {
 	url, name := in.url, in.name
+	pipe := in.stdin
+	fail := failMain
+	if !in.stdin && isFIFO(url) {
+		// A named pipe: opened here, interruptibly, and read through FFmpeg's pipe protocol on the
+		// descriptor (fifo.go). Like standard input it is read once: no seeking, no sound.
+		u, fd, err := openFIFO(url, cfg.Stop)
+		if errors.Is(err, errStopped) {
+			return nil, 0 // run sees the signal and exits with its status
+		} else if err != nil {
+			return nil, fail(stderr, err)
+		}
+		defer syscall.Close(fd) // deferred first, so it runs after the decoder's Close
+		url, pipe = u, true
+		// Messages name the file, not the descriptor FFmpeg reads.
+		fail = func(stderr io.Writer, err error) int {
+			return failMain(stderr, errors.New(strings.ReplaceAll(err.Error(), u, in.url)))
+		}
+	}
 	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
 	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
-		Video: o.vid})
+		Video: o.vid, Timeout: o.timeout})
 	if err != nil {
 		return nil, fail(stderr, err)
 	}
@@ -438,15 +475,15 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	}
 	notices()
 	o.name = name
-	if in.stdin && !o.noAudio && !cfg.Untimed && !cfg.Headless {
-		fmt.Fprintln(stderr, "notice: standard input plays without sound (the pipe is read once, by the video decoder)")
+	if pipe && !o.noAudio && !cfg.Untimed && !cfg.Headless {
+		fmt.Fprintf(stderr, "notice: %s plays without sound (the pipe is read once, by the video decoder)\n", map[bool]string{true: "standard input", false: name}[in.stdin])
 	} else if !o.noAudio && !cfg.Untimed && !cfg.Headless {
 		if snd := openSound(url, d.Info(), o, stderr); snd != nil {
 			defer snd.close()
 			cfg.Clock, cfg.AudioInfo = snd.out, snd.info()
 		}
 	}
-	src := &decoderSource{d: d, name: name, hwdec: o.hwdec, pipe: in.stdin}
+	src := &decoderSource{d: d, name: name, hwdec: o.hwdec, pipe: pipe}
 	var status *progress // -headless on a terminal: a status line (progress.go)
 	if cfg.Headless {
 		status = newProgress(stderr, d.Info().Duration, time.Now())

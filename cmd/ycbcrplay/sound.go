@@ -20,7 +20,8 @@ type sound struct {
 // through PulseAudio. No sound is not an error: a file without audio plays silently, and a missing
 // library or server gives one notice line; nil is returned then.
 func openSound(url string, video decode.Info, o options, stderr io.Writer) *sound {
-	dec, err := decode.OpenAudio(url, decode.AudioOptions{Track: o.aid, Related: video.StreamIndex, Origin: video.Start})
+	dec, err := decode.OpenAudio(url, decode.AudioOptions{Track: o.aid, Related: video.StreamIndex, Origin: video.Start,
+		Timeout: o.timeout})
 	if err != nil {
 		if errors.Is(err, decode.ErrNoAudio) && o.aid == 0 {
 			return nil
