@@ -40,6 +40,12 @@ type Options struct {
 	// 1.3, the decode queue family and the video extensions and features (gpu/video.go). Device.Video
 	// says what was enabled, or why not.
 	Video bool
+	// Frames asks, where Video enables no decoding, for what FFmpeg's Vulkan frames
+	// (hwcontext_vulkan) need without a decode queue: Vulkan 1.3, timelineSemaphore,
+	// synchronization2, samplerYcbcrConversion (Device.Video.Features says what was enabled). Software
+	// pictures uploaded into such frames test the in-place route of hardware frames where nothing
+	// decodes (lavapipe).
+	Frames bool
 }
 
 // DeviceInfo describes one physical device for -list-devices.
@@ -181,7 +187,7 @@ func createInstance(opts Options) (instance, error) {
 		exts = append(exts, cstr(extDebugUtils))
 	}
 	version := vk.MakeVersion(1, 1, 0)
-	if opts.Video && vkx.InstanceVersion() >= vkx.APIVersion13 {
+	if (opts.Video || opts.Frames) && vkx.InstanceVersion() >= vkx.APIVersion13 {
 		// FFmpeg's Vulkan decoding calls Vulkan 1.3 commands (vkQueueSubmit2, vkCmdPipelineBarrier2),
 		// which need an instance of that version.
 		version = vkx.APIVersion13
@@ -377,6 +383,9 @@ func (d *Device) open(opts Options) error {
 		}
 		d.Device, err = vkx.CreateVideoDevice(d.Instance, d.Physical, d.QueueFamily, int(d.Video.DecodeFamily),
 			d.Video.DecodeQueues, exts, d.Video.Features)
+	} else if f, ok := framesFeatures(d, opts); ok {
+		d.Video.Features = f
+		d.Device, err = vkx.CreateVideoDevice(d.Instance, d.Physical, d.QueueFamily, -1, 0, exts, f)
 	} else {
 		d.Device, err = vkx.CreateDevice(d.Physical, d.QueueFamily, exts, true)
 	}
@@ -402,6 +411,19 @@ func (d *Device) open(opts Options) error {
 	}
 	d.pool = pool
 	return nil
+}
+
+// framesFeatures is the feature chain Options.Frames enables, where the device is Vulkan 1.3 and
+// offers it.
+func framesFeatures(d *Device, opts Options) (vkx.VideoFeatures, bool) {
+	if !opts.Frames || d.APIVersion < vkx.APIVersion13 {
+		return vkx.VideoFeatures{}, false
+	}
+	p := vkx.ProbeVideo(d.Instance, d.Physical, false, false)
+	if p.APIVersion < vkx.APIVersion13 || !p.Features.Timeline || !p.Features.Sync2 || !p.Features.Ycbcr {
+		return vkx.VideoFeatures{}, false
+	}
+	return vkx.VideoFeatures{Timeline: true, Sync2: true, Ycbcr: true, HostQueryReset: p.Features.HostQueryReset}, true
 }
 
 // Close waits for the device and destroys it and the instance.

@@ -44,6 +44,8 @@ type Image struct {
 	AliasReason string
 
 	dev *gpu.Device
+	// foreign: Multi is an image the toolkit does not own, Textures views of its planes (NewForeign).
+	foreign bool
 
 	// Recording (load.go): every image an upload writes, and the last of them that are plane
 	// aliases (filled through the planes); and which ways in can take a frame of a given shape.
@@ -402,6 +404,13 @@ func (im *Image) aliasMutable() vk.ImageCreateFlagBits {
 // imported host memory (Done). A shared Importer (SetImporter) stays; one the image made itself is
 // destroyed. The GPU must be done with all of them.
 func (im *Image) Destroy() {
+	if im.foreign {
+		for _, t := range im.Textures {
+			vk.DestroyImageView(im.dev.Device, t.View, nil)
+		}
+		im.Textures, im.Multi = nil, vk.NullImage
+		return
+	}
 	im.Done()
 	im.DropDirect()
 	im.imported.use(nil)

@@ -180,6 +180,23 @@ func (r *Ring) SubmitWait(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlag
 	return nil
 }
 
+// SubmitSync ends s's command buffer and submits it waiting on waits and signalling signals (binary
+// or timeline semaphores) and s's fence.
+func (r *Ring) SubmitSync(s *Slot, waits, signals []vkx.SubmitSemaphore) error {
+	if err := vkx.Check(vk.EndCommandBuffer(s.CB), "vkEndCommandBuffer"); err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	if l := r.opts.QueueLock; l != nil {
+		l.Lock()
+		defer l.Unlock()
+	}
+	if err := vkx.QueueSubmitSync(r.dev.Queue, s.CB, waits, signals, s.Fence); err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	r.submitted(s)
+	return nil
+}
+
 func (r *Ring) submitted(s *Slot) {
 	s.pending = true
 	r.last = s

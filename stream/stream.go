@@ -7,6 +7,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -86,6 +87,8 @@ type Stream struct {
 	probes        map[ProbeKey]measured
 	blit          *ycbcr.Blit // draws compute pictures onto targets; made on first need
 	scaler        *ycbcr.Scaler
+	// locked is the foreign frame loaded and not yet submitted (LoadForeign), under its lock.
+	locked *foreignFrame
 }
 
 // New prepares a stream on dev: the conversion paths, the slots and the GPU timer.
@@ -229,6 +232,7 @@ type Frame struct {
 	compute  *computeTarget
 	view     *ycbcr.ScaleView // set by Scale: Draw draws the scale pass's second half
 	scaled   *ycbcr.ScaleTarget
+	foreign  *foreignFrame // set by LoadForeign: Submit waits on and signals its semaphore
 }
 
 // Begin takes the next slot (after its previous submission is done, releasing what that held) and
@@ -237,6 +241,7 @@ func (s *Stream) Begin() (*Frame, error) {
 	if !s.configured {
 		return nil, fmt.Errorf("stream: Begin before Configure")
 	}
+	s.unlockAbandoned()
 	sl, err := s.Ring.Next()
 	if err != nil {
 		return nil, err
@@ -291,7 +296,26 @@ func (f *Frame) Load(pic *formats.Frame, release func()) (planes.Loaded, error) 
 // may be null).
 func (f *Frame) Submit(wait, signal vk.Semaphore) error {
 	f.s.Timer.Stop(f.Slot.CB, f.Slot.Index)
-	return f.s.Ring.Submit(f.Slot, wait, signal)
+	ff := f.foreign
+	if ff == nil {
+		return f.s.Ring.Submit(f.Slot, wait, signal)
+	}
+	// A foreign frame: its semaphore waited on and signalled in the same submission, its state
+	// written back and its lock released right after (hwcontext_vulkan.h).
+	f.foreign, f.s.locked = nil, nil
+	defer ff.src.Unlock()
+	waits, signals := []vkx.SubmitSemaphore{ff.wait}, []vkx.SubmitSemaphore{ff.signal}
+	if wait != vk.NullSemaphore {
+		waits = append(waits, vkx.SubmitSemaphore{Semaphore: wait, Stage: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)})
+	}
+	if signal != vk.NullSemaphore {
+		signals = append(signals, vkx.SubmitSemaphore{Semaphore: signal})
+	}
+	if err := f.s.Ring.SubmitSync(f.Slot, waits, signals); err != nil {
+		return err
+	}
+	ff.src.Submitted(ff.layout, ff.access)
+	return nil
 }
 
 // Live counts what the stream holds on the device: each slot's images and bindings, and the
@@ -318,6 +342,7 @@ func (s *Stream) Live() int {
 // Close waits for the stream's submissions and frees everything. After an error from Submit
 // (whose submission may still run) Close is the only call left.
 func (s *Stream) Close() {
+	s.unlockAbandoned()
 	if s.Ring != nil {
 		s.Ring.Close() // waits: what follows is freed directly
 		s.Ring = nil

@@ -307,6 +307,16 @@ func (cv *Conversion) view(im *planes.Image) (vk.ImageView, error) {
 	if im.Multi == vk.NullImage {
 		return vk.NullImageView, fmt.Errorf("ycbcr: bind: image has no multi-planar image (made without the sampler path)")
 	}
+	if im.Foreign() {
+		// An image made by another library (a decoder's, with VIDEO_DECODE usages): the view is
+		// limited to sampling (VkImageViewUsageCreateInfo).
+		view, err := vkx.CreateView(cv.dev.Device, im.Multi, vk.Format(cv.Key.Format),
+			vk.ImageAspectFlags(vk.ImageAspectColorBit), cv.Handle, vk.ImageUsageFlags(vk.ImageUsageSampledBit))
+		if err != nil {
+			return vk.NullImageView, fmt.Errorf("ycbcr: bind a foreign image: %w", err)
+		}
+		return view, nil
+	}
 	conv := vkx.NewConversionInfo(cv.Handle)
 	defer conv.Free()
 	view, err := cv.dev.NewView(im.Multi, vk.Format(cv.Key.Format), vk.ImageAspectColorBit, &conv)

@@ -2,6 +2,7 @@ package ycbcr
 
 import (
 	"fmt"
+	"math"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -78,9 +79,20 @@ func (p Params) ShaderFor(im *planes.Image) (*ShaderConstants, error) {
 	if im.Aliased {
 		c.Scale[3] = float32(float64(im.Width) / float64(im.PaddedWidth))
 		c.Offset[3] = float32(float64(im.Height) / float64(im.PaddedHeight))
+		// Chroma coordinates are relative to the picture's whole chroma samples; a foreign image's
+		// chroma planes may hold more (a decoder's coded size: 544 chroma rows for 1080), so they
+		// are scaled to its plane. For the toolkit's own aliases the factor is 1.
+		pf := im.Format
+		kx := float32(chromaCount(im.Width, pf.Log2ChromaW) / chromaCount(im.PaddedWidth, pf.Log2ChromaW))
+		ky := float32(chromaCount(im.Height, pf.Log2ChromaH) / chromaCount(im.PaddedHeight, pf.Log2ChromaH))
+		c.Chroma[0], c.Chroma[2] = c.Chroma[0]*kx, c.Chroma[2]*kx
+		c.Chroma[1], c.Chroma[3] = c.Chroma[1]*ky, c.Chroma[3]*ky
 	}
 	return c, nil
 }
+
+// chromaCount is the number of chroma samples along an axis of size samples subsampled by 2^log2.
+func chromaCount(size, log2 int) float64 { return math.Ceil(float64(size) / math.Exp2(float64(log2))) }
 
 // Destroy frees what NewShaderPath made. The GPU must be done with it.
 func (sp *ShaderPath) Destroy() {

@@ -231,3 +231,71 @@ int avx_hw_download(AVFrame *dst, const AVFrame *src) {
 	dst->height = src->height;
 	return av_frame_copy_props(dst, src);
 }
+
+// ---- Vulkan frames of software pictures (uploads) -----------------------------------------------
+
+AVBufferRef *avx_hw_frames(AVBufferRef *device, int sw_format, int width, int height, int *err) {
+	AVBufferRef *ref = av_hwframe_ctx_alloc(device);
+	if (!ref) {
+		*err = AVERROR(ENOMEM);
+		return NULL;
+	}
+	AVHWFramesContext *fc = (AVHWFramesContext *)ref->data;
+	fc->format = AV_PIX_FMT_VULKAN;
+	fc->sw_format = sw_format;
+	fc->width = width;
+	fc->height = height;
+	// The usages a decoder's output frames are sampled and copied with, without STORAGE (which
+	// would make FFmpeg pick one image per plane where the multi-planar format cannot be a storage
+	// image); img_flags stay FFmpeg's default, as for decoding (vulkan_frames_init: ALIAS, and for
+	// multi-planar formats MUTABLE_FORMAT | EXTENDED_USAGE).
+	AVVulkanFramesContext *vfc = fc->hwctx;
+	vfc->usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+	int ret = av_hwframe_ctx_init(ref);
+	if (ret < 0) {
+		av_buffer_unref(&ref);
+		*err = ret;
+		return NULL;
+	}
+	return ref;
+}
+
+int avx_hw_get_buffer(AVBufferRef *frames, AVFrame *dst) {
+	av_frame_unref(dst);
+	return av_hwframe_get_buffer(frames, dst, 0);
+}
+
+static void keep_free(void *opaque, uint8_t *data) { (void)opaque; (void)data; }
+
+int avx_hw_upload(AVFrame *dst, const AVFrame *src) {
+	int ret;
+	dst->width = src->width;
+	dst->height = src->height;
+	// FFmpeg 7.1's upload keeps a clone of the frame it wrote in its transfer execution context until
+	// that context is reused (ff_vk_exec_add_dep_frame), and that context belongs to the frames
+	// context the clone references: a cycle that keeps the frames context, its images and command
+	// pools alive after the last frame is gone. The upload is given a frame whose buffer and frames
+	// context references point at dst's without owning them (their free does nothing), so the clone
+	// holds nothing; dst itself keeps the image until its user has waited on its semaphore.
+	AVFrame *tmp = av_frame_alloc();
+	if (!tmp) return AVERROR(ENOMEM);
+	tmp->format = dst->format;
+	tmp->width = src->width;
+	tmp->height = src->height;
+	tmp->data[0] = dst->data[0];
+	tmp->buf[0] = av_buffer_create(dst->data[0], sizeof(AVVkFrame), keep_free, NULL, 0);
+	tmp->hw_frames_ctx = av_buffer_create(dst->hw_frames_ctx->data, dst->hw_frames_ctx->size, keep_free, NULL, 0);
+	ret = tmp->buf[0] && tmp->hw_frames_ctx ? av_hwframe_transfer_data(tmp, src, 0) : AVERROR(ENOMEM);
+	av_frame_free(&tmp);
+	if (ret < 0) return ret;
+	if ((ret = av_frame_copy_props(dst, src)) < 0) return ret;
+	// FFmpeg 7.1 may copy straight from src's memory, imported as a buffer (host_map_frame with
+	// VK_EXT_external_memory_host), and does not wait for the copy nor keep src's buffers: dst holds
+	// them (opaque_ref, unreferenced with dst) until whoever uses dst has waited on its semaphore.
+	if (!src->buf[0] || src->buf[1]) return AVERROR(EINVAL);
+	av_buffer_unref(&dst->opaque_ref);
+	if (!(dst->opaque_ref = av_buffer_ref(src->buf[0]))) return AVERROR(ENOMEM);
+	return 0;
+}
+
+void avx_buffer_unref(AVBufferRef *ref) { av_buffer_unref(&ref); }

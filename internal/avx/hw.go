@@ -190,3 +190,49 @@ func DownloadHW(dst, src *astiav.Frame) error {
 	}
 	return nil
 }
+
+// HWFrames is an initialised AV_PIX_FMT_VULKAN frames context (an AVBufferRef) made by the toolkit:
+// FFmpeg's images of software pictures uploaded with av_hwframe_transfer_data, the same AVVkFrames
+// (images, semaphores, layouts) a Vulkan decoder outputs.
+type HWFrames struct {
+	ref *C.AVBufferRef
+}
+
+// NewHWFrames makes a frames context of sw (nv12, p010le, ...) at width×height on dev.
+func NewHWFrames(dev *HWDevice, sw astiav.PixelFormat, width, height int) (*HWFrames, error) {
+	if dev == nil || dev.ref == nil {
+		return nil, errors.New("avx: no hardware device")
+	}
+	var e C.int
+	ref := C.avx_hw_frames(dev.ref, C.int(sw), C.int(width), C.int(height), &e)
+	if ref == nil {
+		return nil, fmt.Errorf("avx: Vulkan frames of %s %dx%d: %w", sw.Name(), width, height, astiav.Error(e))
+	}
+	return &HWFrames{ref: ref}, nil
+}
+
+// Get makes dst a new Vulkan frame of h (av_hwframe_get_buffer).
+func (h *HWFrames) Get(dst *astiav.Frame) error {
+	if ret := C.avx_hw_get_buffer(h.ref, (*C.AVFrame)(dst.UnsafePointer())); ret < 0 {
+		return fmt.Errorf("avx: new Vulkan frame: %w", astiav.Error(ret))
+	}
+	return nil
+}
+
+// Upload copies the software frame src into dst, a frame from Get (av_hwframe_transfer_data); dst's
+// width and height become src's, and dst holds src's buffer until it is freed (FFmpeg's copy may
+// read src's memory after Upload returns).
+func (h *HWFrames) Upload(dst, src *astiav.Frame) error {
+	if ret := C.avx_hw_upload((*C.AVFrame)(dst.UnsafePointer()), (*C.AVFrame)(src.UnsafePointer())); ret < 0 {
+		return fmt.Errorf("avx: upload to a Vulkan frame: %w", astiav.Error(ret))
+	}
+	return nil
+}
+
+// Free drops this reference; frames made from it hold their own.
+func (h *HWFrames) Free() {
+	if h != nil && h.ref != nil {
+		C.avx_buffer_unref(h.ref)
+		h.ref = nil
+	}
+}

@@ -61,4 +61,12 @@ void avx_vk_frame_submitted(const AVFrame *f, VkImageLayout layout, VkAccessFlag
 void avx_vk_frame_unlock(const AVFrame *f);
 // avx_hw_download copies a hardware frame into system memory (av_hwframe_transfer_data).
 int avx_hw_download(AVFrame *dst, const AVFrame *src);
+// avx_hw_frames makes an initialised AV_PIX_FMT_VULKAN frames context of sw_format at width×height
+// on device, with the usages decoded frames are sampled with (SAMPLED, TRANSFER_SRC/DST).
+AVBufferRef *avx_hw_frames(AVBufferRef *device, int sw_format, int width, int height, int *err);
+// avx_hw_get_buffer makes dst a new Vulkan frame of frames; avx_hw_upload then copies the software
+// frame src into it (dst's image has the frames context's size, its width and height become src's).
+int avx_hw_get_buffer(AVBufferRef *frames, AVFrame *dst);
+int avx_hw_upload(AVFrame *dst, const AVFrame *src);
+void avx_buffer_unref(AVBufferRef *ref);
 #endif

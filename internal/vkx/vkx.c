@@ -28,6 +28,7 @@ int vkx_load(const char *name) {
 	if (!lib) return -1;
 	gipa = (PFN_vkGetInstanceProcAddr)dlsym(lib, "vkGetInstanceProcAddr");
 	vkx_calls_load(lib);
+	vkx_foreign_load(lib);
 	vkx_pass_load(lib);
 	return gipa ? 0 : -2;
 }
@@ -74,6 +75,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 	const char *level = sev >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning";
 	const char *text = data && data->pMessage ? data->pMessage : "(no message)";
 	if (vkx_ffmpeg_known_message(data ? data->pMessageIdName : NULL, text)) return VK_FALSE;
+	if (vkx_foreign_known_message(data ? data->pMessageIdName : NULL, text)) return VK_FALSE;
 	size_t need = strlen(level) + strlen(text) + 4;
 	pthread_mutex_lock(&msg_mu);
 	if (msg_len + need > msg_cap) {

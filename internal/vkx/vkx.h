@@ -63,6 +63,24 @@ void vkx_destroy_image(VkDevice d, VkImage img);
 void vkx_subresource_layout(VkDevice d, VkImage img, VkImageAspectFlagBits aspect, VkSubresourceLayout *out);
 void vkx_cmd_upload(VkDevice d, VkCommandBuffer cb, const VkImage *images, uint32_t nimages, uint32_t nreaders,
                     VkImageLayout from, const VkxCopy *copies, uint32_t ncopies, const VkBufferImageCopy *regions);
+// foreign.c
+typedef struct {
+	VkImageAspectFlags src_aspect, dst_aspect;
+	uint32_t width, height;
+} VkxPlaneCopy;
+void vkx_foreign_load(void *lib);
+void vkx_foreign_image(uint64_t img);
+int vkx_foreign_known_message(const char *id, const char *text);
+int vkx_foreign_known_count(void);
+VkResult vkx_queue_submit_sync(VkQueue q, VkCommandBuffer cb, uint32_t nwait, const VkSemaphore *wait,
+                               const uint64_t *wait_values, const VkPipelineStageFlags *stages, uint32_t nsignal,
+                               const VkSemaphore *signal, const uint64_t *signal_values, VkFence fence);
+VkResult vkx_create_view(VkDevice d, VkImage img, VkFormat format, VkImageAspectFlags aspect,
+                         VkSamplerYcbcrConversion conv, VkImageUsageFlags usage, VkImageView *out);
+void vkx_cmd_image_barrier(VkCommandBuffer cb, VkImage img, VkImageLayout from, VkImageLayout to,
+                           VkAccessFlags src_access, VkAccessFlags dst_access, VkPipelineStageFlags src_stage,
+                           VkPipelineStageFlags dst_stage, uint32_t src_family, uint32_t dst_family);
+void vkx_cmd_copy_planes(VkCommandBuffer cb, VkImage src, VkImage dst, const VkxPlaneCopy *p, uint32_t n);
 // calls.c
 void vkx_calls_load(void *lib);
 VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,

@@ -1,0 +1,196 @@
+package stream
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// Foreign is a picture in an image that another library owns and synchronizes: FFmpeg's AVVkFrame
+// (decode.HWFrame.Foreign), whose contract (libavutil/hwcontext_vulkan.h) is: lock_frame just
+// before building and submitting, wait on the frame's timeline semaphore at sem_value and signal
+// sem_value+1 in that submission, write back the layout and access the submission left, unlock.
+type Foreign interface {
+	// Lock takes the owner's lock on the frame and reads its state.
+	Lock() (planes.ForeignState, error)
+	// Submitted records, under the lock, the submission that waited and signalled: the image is
+	// now in layout with access, and the semaphore's value is one higher.
+	Submitted(layout vk.ImageLayout, access vk.AccessFlags)
+	// Unlock releases Lock's lock.
+	Unlock()
+}
+
+// Route is how a Foreign frame reaches the conversion.
+type Route int
+
+const (
+	// RouteInPlace samples the foreign image itself: its Y′CbCr view on the sampler path, views of
+	// its planes on the shader path. Nothing is copied.
+	RouteInPlace Route = iota
+	// RouteCopy copies its planes into the slot's own images on the GPU (one vkCmdCopyImage per
+	// plane), which the conversion then samples as any uploaded picture.
+	RouteCopy
+)
+
+func (r Route) String() string {
+	if r == RouteCopy {
+		return "GPU copy"
+	}
+	return "in place"
+}
+
+// ParseRoute reads -hwdec-route's values: auto (in place), inplace, copy.
+func ParseRoute(s string) (Route, error) {
+	switch s {
+	case "", "auto", "inplace":
+		return RouteInPlace, nil
+	case "copy":
+		return RouteCopy, nil
+	}
+	return 0, fmt.Errorf("-hwdec-route %q: want auto, inplace or copy", s)
+}
+
+// foreignFrame is what a Frame loaded from a Foreign frame keeps until Submit: the frame, under its
+// lock, and what the submission waits on, signals and leaves.
+type foreignFrame struct {
+	src    Foreign
+	wait   vkx.SubmitSemaphore
+	signal vkx.SubmitSemaphore
+	layout vk.ImageLayout
+	access vk.AccessFlags
+}
+
+// LoadForeign records what makes src's picture (the current configuration's format and size) the
+// frame's: through route, or in place where route is RouteInPlace. src stays locked until Submit,
+// whose submission waits on and signals its semaphore. release, if not nil, runs once the GPU is done
+// with src's image (the slot's fence), or at once on failure. It returns the route taken and why.
+func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, string, error) {
+	s := f.s
+	st, err := src.Lock()
+	if err != nil {
+		if release != nil {
+			release()
+		}
+		return route, "", fmt.Errorf("stream: foreign frame: %w", err)
+	}
+	fail := func(err error) (Route, string, error) {
+		src.Unlock()
+		if release != nil {
+			release()
+		}
+		return route, "", fmt.Errorf("stream: foreign frame: %w", err)
+	}
+	if st.QueueFamily != vk.QueueFamilyIgnored && st.QueueFamily != s.Dev.QueueFamily {
+		// FFmpeg makes its images CONCURRENT over the families of its device context, EXCLUSIVE
+		// only when that is the toolkit's one family (hwcontext_vulkan.c, create_frame).
+		return fail(fmt.Errorf("the image belongs to queue family %d (EXCLUSIVE); the toolkit's is %d", st.QueueFamily, s.Dev.QueueFamily))
+	}
+	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/foreign.c)
+	c := s.cfg
+	reason := "asked for"
+	if route == RouteInPlace {
+		if err := st.Image.InPlace(c.Format, c.Width, c.Height, s.paths...); err != nil {
+			route, reason = RouteCopy, "in place impossible: "+err.Error()
+		} else {
+			reason = "the decoder's image is sampled through the conversion"
+			if st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH) {
+				reason += fmt.Sprintf(", cropped from %dx%d", st.Image.Width, st.Image.Height)
+			}
+		}
+	}
+	cb := f.Slot.CB
+	ff := &foreignFrame{src: src}
+	stage := vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit | vk.PipelineStageComputeShaderBit)
+	if route == RouteInPlace {
+		fi, bindings, compute, err := f.bindForeign(st.Image)
+		if err != nil {
+			return fail(err)
+		}
+		f.Slot.Retire(func() {
+			if compute != nil {
+				compute.Destroy()
+			}
+			for _, b := range bindings {
+				b.Destroy()
+			}
+			fi.Destroy()
+		})
+		// After the semaphore wait (the same stage): the decoder's writes are visible to it, the
+		// layout changes after it (Vulkan spec, "Semaphore Waiting": the wait's second scope).
+		vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutShaderReadOnlyOptimal,
+			DstAccess: vk.AccessFlags(vk.AccessShaderReadBit), SrcStage: stage, DstStage: stage,
+			SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored})
+		f.Image, f.Bindings = fi, bindings
+		if compute != nil {
+			t := *f.compute
+			t.compute = compute
+			f.compute = &t
+		}
+		ff.layout, ff.access = vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessFlags(vk.AccessShaderReadBit)
+	} else {
+		stage = vk.PipelineStageFlags(vk.PipelineStageTransferBit)
+		vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutTransferSrcOptimal,
+			DstAccess: vk.AccessFlags(vk.AccessTransferReadBit), SrcStage: stage, DstStage: stage,
+			SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored})
+		if err := f.Image.CopyForeign(cb, st.Image); err != nil {
+			return fail(err)
+		}
+		ff.layout, ff.access = vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit)
+	}
+	ff.wait = vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value, Stage: stage}
+	ff.signal = vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value + 1}
+	f.foreign, s.locked = ff, ff
+	if release != nil {
+		f.Slot.Retire(release)
+	}
+	return route, reason, nil
+}
+
+// bindForeign makes the frame's in-place image and bindings: for each path of the configuration,
+// and the compute variant's dispatch into the slot's storage image.
+func (f *Frame) bindForeign(img planes.Foreign) (*planes.Image, map[formats.Path]*ycbcr.Binding, *ycbcr.ComputeBinding, error) {
+	s := f.s
+	c := s.cfg
+	fi, err := planes.NewForeign(s.Dev, c.Format, c.Width, c.Height, img, s.paths...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bindings := map[formats.Path]*ycbcr.Binding{}
+	undo := func(err error) (*planes.Image, map[formats.Path]*ycbcr.Binding, *ycbcr.ComputeBinding, error) {
+		for _, b := range bindings {
+			b.Destroy()
+		}
+		fi.Destroy()
+		return nil, nil, nil, err
+	}
+	for _, p := range s.paths {
+		b, err := s.Conv.Bind(fi, c.Params, p)
+		if err != nil {
+			return undo(err)
+		}
+		bindings[p] = b
+	}
+	var compute *ycbcr.ComputeBinding
+	if f.compute != nil {
+		if compute, err = s.Conv.BindCompute(fi, c.Params, s.decision.Path, f.compute.view); err != nil {
+			return undo(err)
+		}
+	}
+	return fi, bindings, compute, nil
+}
+
+// unlockAbandoned unlocks a foreign frame loaded into a frame that was never submitted (an error
+// between Load and Submit), before the next frame.
+func (s *Stream) unlockAbandoned() {
+	if s.locked != nil {
+		s.locked.src.Unlock()
+		s.locked = nil
+	}
+}
+
+func roundUp(v, shift int) int { return (v + (1 << shift) - 1) >> shift << shift }

@@ -1,0 +1,165 @@
+package stream_test
+
+import (
+	"fmt"
+	"image"
+	"testing"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/stream"
+	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// openFrames opens the test device with what FFmpeg's Vulkan frames need (gpu.Options.Frames).
+func openFrames(t *testing.T) *gpu.Device {
+	t.Helper()
+	dev, err := gpu.Open(gpu.Options{Index: -1, Validation: true, Frames: true})
+	if err != nil {
+		t.Fatalf("no usable Vulkan device: %v", err)
+	}
+	t.Cleanup(func() {
+		dev.Close()
+		vktest.Check(t, dev)
+	})
+	return dev
+}
+
+// recorder is a stream.Foreign that records what the stream does with the frame.
+type recorder struct {
+	stream.Foreign
+	locks, unlocks int
+	layout         vk.ImageLayout
+	submitted      bool
+}
+
+func (r *recorder) Lock() (planes.ForeignState, error) { r.locks++; return r.Foreign.Lock() }
+func (r *recorder) Unlock()                            { r.unlocks++; r.Foreign.Unlock() }
+func (r *recorder) Submitted(l vk.ImageLayout, a vk.AccessFlags) {
+	r.layout, r.submitted = l, true
+	r.Foreign.Submitted(l, a)
+}
+
+// drawForeign draws src (FFmpeg's Vulkan frame) through route into a fresh target and reads it back.
+func drawForeign(t *testing.T, dev *gpu.Device, s *stream.Stream, src stream.Foreign, w, h int, route stream.Route) (*image.RGBA, stream.Route, string) {
+	t.Helper()
+	target, err := dev.NewOffscreen(w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer target.Destroy()
+	fr, err := s.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, why, err := fr.LoadForeign(src, route, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fr.Convert(); err != nil {
+		t.Fatal(err)
+	}
+	target.Begin(fr.Slot.CB)
+	if err := fr.Draw(target); err != nil {
+		t.Fatal(err)
+	}
+	target.End(fr.Slot.CB)
+	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ring.Drain(); err != nil {
+		t.Fatal(err)
+	}
+	return target.RGBA(), got, why
+}
+
+// TestForeignRoutes: software pictures uploaded into FFmpeg's own Vulkan frames (an
+// AVHWFramesContext on the toolkit's device, av_hwframe_transfer_data: FFmpeg's multi-planar images,
+// timeline semaphores and layouts, as a Vulkan decoder outputs them) and drawn in place and through
+// the GPU copy give the picture the normal upload of the same picture gives, on both paths, for
+// 8- and 10-bit layouts, at the picture's size and cropped from a larger coded size (16-sample
+// coding blocks, odd picture sizes); each submission is made under the frame's lock, advances its
+// semaphore by one and writes its layout back. The validation layer, with synchronization
+// validation, checks the barriers and the semaphore waits.
+func TestForeignRoutes(t *testing.T) {
+	dev := openFrames(t)
+	up, err := decode.NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	defer func() { t.Logf("validation messages counted as the layer's view of FFmpeg's images: %d", vkx.ForeignKnownMessages()) }()
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+	for _, tc := range []struct {
+		format string
+		w, h   int
+		pad    bool
+	}{
+		{"nv12", 48, 32, false}, {"nv12", 45, 27, true}, {"p010le", 40, 24, true},
+	} {
+		pf, _ := formats.Lookup(tc.format)
+		up.Pad = nil
+		if tc.pad {
+			up.Pad = func(w, h int) (int, int) { return (w + 15) &^ 15, (h + 15) &^ 15 }
+		}
+		pic, err := synth.Noise(pf, tc.w, tc.h, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
+			name := fmt.Sprintf("%s %dx%d %s", tc.format, tc.w, tc.h, path)
+			s, err := stream.New(dev, stream.Options{Upload: planes.UploadCopy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(s.Close)
+			choice := formats.ChooseSampler
+			if path == formats.PathShader {
+				choice = formats.ChooseShader
+			}
+			if _, err := s.Configure(stream.Config{Format: pf, Width: tc.w, Height: tc.h, Params: p,
+				Choice: choice, Variant: stream.VariantDraw}); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			want := drawOne(t, dev, s, pic)
+			for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy} {
+				hw, err := up.Upload(pic)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				rec := &recorder{Foreign: hw.HW.Foreign()}
+				before, err := rec.Foreign.Lock()
+				rec.Foreign.Unlock()
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, taken, why := drawForeign(t, dev, s, rec, tc.w, tc.h, route)
+				after, err := rec.Foreign.Lock()
+				rec.Foreign.Unlock()
+				hw.Release()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if taken != route {
+					t.Fatalf("%s: route %s taken for %s: %s", name, taken, route, why)
+				}
+				if rec.locks != 1 || rec.unlocks != 1 || !rec.submitted || after.Value != before.Value+1 || after.Layout != rec.layout {
+					t.Errorf("%s %s: %d locks, %d unlocks, submitted %v; semaphore %d → %d, layout %d (written %d)",
+						name, route, rec.locks, rec.unlocks, rec.submitted, before.Value, after.Value, after.Layout, rec.layout)
+				}
+				d := maxDiff(got, want)
+				t.Logf("%s %s (%s): image %dx%d, max difference %d", name, route, why, before.Image.Width, before.Image.Height, d)
+				if d > 1 {
+					t.Errorf("%s %s: differs from the normal upload by %d (of 255)", name, route, d)
+				}
+			}
+		}
+	}
+}
