@@ -30,6 +30,15 @@ func (p *Player) applyDecoding() {
 		return
 	}
 	d := ds.Decoding()
-	p.stats.Decoder, p.stats.HWDec, p.stats.HWDecReason, p.stats.HWDecRoute = d.Decoder, d.HWDec, d.Reason, d.Route
+	p.stats.Decoder, p.stats.HWDec, p.stats.HWDecReason, p.stats.HWDecRoute = d.Decoder, d.HWDec, d.Reason, p.hwRoute(d)
 	p.stats.CPUBytesCopiedPerFrame += d.CPUBytesPerFrame
+}
+
+// hwRoute is the route hardware frames took: the source's own (a download), or the renderer's (in
+// place, GPU copy) with its reason.
+func (p *Player) hwRoute(d Decoding) string {
+	if d.Route != "" || p.rend == nil || p.rend.HWRouteTaken == "" {
+		return d.Route
+	}
+	return p.rend.HWRouteTaken + " (" + p.rend.HWRouteReason + ")"
 }

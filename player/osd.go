@@ -205,7 +205,7 @@ func (p *Player) infoLines() []string {
 	p.fill(&st)
 	if ds, ok := p.src.(DeviceSource); ok {
 		d := ds.Decoding()
-		st.Decoder, st.HWDec, st.HWDecReason, st.HWDecRoute = d.Decoder, d.HWDec, d.Reason, d.Route
+		st.Decoder, st.HWDec, st.HWDecReason, st.HWDecRoute = d.Decoder, d.HWDec, d.Reason, p.hwRoute(d)
 	}
 	dec := "software"
 	if st.HWDec != "" && st.HWDec != "no" {

@@ -38,6 +38,8 @@ type Config struct {
 	Path    formats.Choice
 	Compare Compare
 	Upload  planes.Upload
+	// HWRoute is how hardware-decoded frames reach the conversion (stream.RouteInPlace by default).
+	HWRoute stream.Route
 	// Conversion is how the conversion runs, drawn or compute; the zero value measures both on the
 	// device and takes the faster (stream.VariantAuto).
 	Conversion stream.Variant
@@ -247,7 +249,10 @@ func (p *Player) open() error {
 	}
 	p.dev = dev
 	p.stats.Device = dev.Info.Name
-	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare, p.cfg.Upload); err != nil {
+	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare, p.cfg.Upload); err == nil {
+		p.rend.HWRoute = p.cfg.HWRoute
+	}
+	if err != nil {
 		return err
 	}
 	p.rend.Notice = func(n string) { p.logf("%s", n) }
@@ -851,7 +856,7 @@ func (p *Player) present(f *Frame) error {
 	p.rend.Orient = p.orientation(f)
 	if p.off != nil {
 		f.hold()
-		return p.rend.Draw(f.Picture, prm, f.Aspect, offscreenTarget{p.off}, vk.NullSemaphore, vk.NullSemaphore, f.release)
+		return p.rend.Draw(f.Picture, f.HW, prm, f.Aspect, offscreenTarget{p.off}, vk.NullSemaphore, vk.NullSemaphore, f.release)
 	}
 	if p.win.Resized() || p.swap.Suboptimal {
 		if err := p.recreate(); err != nil {
@@ -881,7 +886,7 @@ func (p *Player) present(f *Frame) error {
 			return err
 		}
 		f.hold()
-		if err := p.rend.Draw(f.Picture, prm, f.Aspect, swapchainTarget{p.swap, idx}, sem, p.done[idx], f.release); err != nil {
+		if err := p.rend.Draw(f.Picture, f.HW, prm, f.Aspect, swapchainTarget{p.swap, idx}, sem, p.done[idx], f.release); err != nil {
 			return err
 		}
 		err = p.swap.Present(idx, p.done[idx])

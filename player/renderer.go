@@ -66,6 +66,11 @@ type Renderer struct {
 	Timer *gpu.GPUTimer
 	// Loaded says how the last frame was uploaded and why.
 	Loaded planes.Loaded
+	// HWRoute is how hardware-decoded frames (Frame.HW) reach the conversion: in place, or one GPU
+	// copy per plane. HWRouteTaken and HWRouteReason say what the last such frame took and why.
+	HWRoute       stream.Route
+	HWRouteTaken  string
+	HWRouteReason string
 
 	// Filter is the scale pass's filter; Zoom 0 fits the picture into the target, 1 shows it pixel for
 	// pixel, N at N screen pixels per video pixel, moved by PanX, PanY; Orient turns it for display
@@ -260,7 +265,10 @@ type Target interface {
 // Draw uploads f, records its conversion into target, and submits. wait and signal are the
 // swapchain's acquire and render-done semaphores (null for offscreen targets). done, if not nil,
 // is called once the GPU no longer reads f's memory.
-func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Target, wait, signal vk.Semaphore, done func()) error {
+//
+// hw, if not nil, holds the picture (a hardware-decoded frame in FFmpeg's image; f then has the
+// format and size and no planes): it is sampled in place or copied on the GPU (HWRoute).
+func (r *Renderer) Draw(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, aspect float64, t Target, wait, signal vk.Semaphore, done func()) error {
 	if err := r.configure(f, p); err != nil {
 		if done != nil {
 			done()
@@ -275,7 +283,14 @@ func (r *Renderer) Draw(f *formats.Frame, p ycbcr.Params, aspect float64, t Targ
 		return err
 	}
 	cb := fr.Slot.CB
-	if r.Loaded, err = fr.Load(f, done); err != nil {
+	if hw != nil {
+		route, why, err := fr.LoadForeign(hw, r.HWRoute, done)
+		if err != nil {
+			return err
+		}
+		r.HWRouteTaken, r.HWRouteReason = route.String(), why
+		r.Loaded = planes.Loaded{}
+	} else if r.Loaded, err = fr.Load(f, done); err != nil {
 		return err
 	}
 	paths := r.Stream.Paths()

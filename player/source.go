@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 )
 
@@ -18,6 +19,9 @@ type Frame struct {
 	// Orient is how the stream's display matrix turns the picture (identity without one).
 	Orient  formats.Orientation
 	Release func() // returns the decoder's buffers; nil when there is nothing to return
+	// HW, if set, holds the picture: a hardware-decoded frame in FFmpeg's image (Picture has its
+	// format and size, no planes), sampled in place or copied on the GPU (Config.HWRoute).
+	HW stream.Foreign
 	// holds counts the holders besides the first owner: the player keeps the frame on screen (for
 	// redraws and the screenshot) while a frame slot keeps it until the GPU is done reading it.
 	holds int32

@@ -95,7 +95,9 @@ func TestForeignRoutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer up.Close()
-	defer func() { t.Logf("validation messages counted as the layer's view of FFmpeg's images: %d", vkx.ForeignKnownMessages()) }()
+	defer func() {
+		t.Logf("validation messages counted as the layer's view of FFmpeg's images: %d", vkx.ForeignKnownMessages())
+	}()
 	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
 	for _, tc := range []struct {
 		format string

@@ -6,10 +6,10 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/player"
 )
 
-// routeDownload is the route of hardware frames until the in-place route (sampling FFmpeg's image
-// through the conversion) is in: one CPU copy per frame through av_hwframe_transfer_data, counted in
-// cpu_bytes_copied_per_frame.
-const routeDownload = "download (one CPU copy per frame: the in-place route is not implemented yet)"
+// routeDownload is -hwdec-route download: one CPU copy per frame through av_hwframe_transfer_data,
+// counted in cpu_bytes_copied_per_frame, for comparisons with the in-place and GPU-copy routes (the
+// player reports those itself).
+const routeDownload = "download (one CPU copy per frame: -hwdec-route download)"
 
 // UseDevice reopens the decoder on the player's device with -hwdec's mode.
 func (s *decoderSource) UseDevice(dev *gpu.Device) error { return s.d.UseVulkan(dev, s.hwdec) }
@@ -19,7 +19,10 @@ func (s *decoderSource) Decoding() player.Decoding {
 	h := s.d.HW()
 	d := player.Decoding{Decoder: h.Decoder, HWDec: "no", Reason: h.Reason}
 	if h.Active {
-		d.HWDec, d.Route = "vulkan", routeDownload
+		d.HWDec = "vulkan"
+		if s.download {
+			d.Route = routeDownload
+		}
 		if n := s.hwFrames.Load(); n > 0 {
 			d.CPUBytesPerFrame = int(s.hwBytes.Load() / n)
 		}
@@ -27,7 +30,7 @@ func (s *decoderSource) Decoding() player.Decoding {
 	return d
 }
 
-// hwNext turns a hardware frame into one the player uploads: downloaded (routeDownload).
+// hwNext turns a hardware frame into one the player uploads: downloaded (-hwdec-route download).
 func (s *decoderSource) hwNext(f *decode.Frame) (*decode.Frame, error) {
 	dl, err := f.HW.Download()
 	if err != nil {

@@ -22,7 +22,7 @@ func TestHWDec(t *testing.T) {
 	if st["decoder"] != "h264" || st["hwdec"] != "no" || !strings.Contains(st["hwdec_reason"].(string), "VK_KHR_video_decode_queue") {
 		t.Fatalf("auto on a device without Vulkan Video: decoder %v, hwdec %v, reason %v", st["decoder"], st["hwdec"], st["hwdec_reason"])
 	}
-	for _, args := range [][]string{{"-hwdec", "vulkan", clip}, {"-hwdec", "cuda", clip}} {
+	for _, args := range [][]string{{"-hwdec", "vulkan", clip}, {"-hwdec", "cuda", clip}, {"-hwdec-route", "zero-copy", clip}} {
 		_, stderr, code := play(t, append([]string{"-headless", "-untimed", "-frames", "3"}, args...)...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		if code == 0 || len(lines) != 1 || !strings.HasPrefix(lines[0], "error: ") {

@@ -68,8 +68,12 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -hwdec auto|vulkan|no     Vulkan Video decoding on the player's device (FFmpeg's hwaccel): auto
                             where the device and codec allow it, else software, with the reason in
                             -stats (decoder, hwdec, hwdec_reason) and the info line; vulkan: fail
-                            where it cannot; no (the default for now: hardware frames are still
-                            copied to the CPU, see docs/hwdec.md)
+                            where it cannot; no: software (default auto)
+  -hwdec-route auto|inplace|copy|download
+                            how hardware frames reach the conversion: in place (auto: FFmpeg's
+                            image sampled through the conversion), copy (one GPU copy per plane
+                            into the player's image), download (one CPU copy per frame, for
+                            comparisons); -stats says which in hwdec_route, with the reason
   -loop N|inf               play the input N times in all (default 1), or until quit (not stdin)
   -start TIME               begin at TIME: seconds (12.5) or [[h:]m:]s (1:02:03.5)
   -speed X                  playback speed, 0.1 to 16 (default 1; keys [ and ] change it by
@@ -144,6 +148,7 @@ type options struct {
 	threads           int           // decoder threads; 0: half the cores
 	deinterlace       decode.Deinterlace
 	hwdec             decode.HWDec
+	hwDownload        bool    // -hwdec-route download: hardware frames copied to the CPU and uploaded
 	aid, volume       int     // -aid (0: the best stream), -volume in percent
 	vid               int     // -vid (0: the best stream)
 	noAudio           bool    // -no-audio
@@ -186,9 +191,8 @@ func parseArgs(args []string) (options, error) {
 	validate := fs.Bool("validate", false, "")
 	fs.IntVar(&o.threads, "threads", 0, "")
 	deint := fs.String("deinterlace", "auto", "")
-	// Default no, for now: hardware frames are still downloaded to the CPU (the in-place route is not
-	// written yet) and HEVC stalled once on the H100 (docs/hwdec.md); auto and vulkan are opt-in.
-	hwdec := fs.String("hwdec", "no", "")
+	hwdec := fs.String("hwdec", "auto", "")
+	hwroute := fs.String("hwdec-route", "auto", "")
 	loop := fs.String("loop", "1", "")
 	start := fs.String("start", "", "")
 	speed := fs.Float64("speed", 1, "")
@@ -283,6 +287,11 @@ func parseArgs(args []string) (options, error) {
 		return o, err
 	}
 	cfg.Video = o.hwdec != decode.HWDecNo
+	if o.hwDownload = *hwroute == "download"; !o.hwDownload {
+		if cfg.HWRoute, err = stream.ParseRoute(*hwroute); err != nil {
+			return o, fmt.Errorf("%w (or download)", err)
+		}
+	}
 	if o.deinterlace, err = decode.ParseDeinterlace(*deint); err != nil {
 		return o, err
 	}
@@ -483,7 +492,7 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 			cfg.Clock, cfg.AudioInfo = snd.out, snd.info()
 		}
 	}
-	src := &decoderSource{d: d, name: name, hwdec: o.hwdec, pipe: pipe}
+	src := &decoderSource{d: d, name: name, hwdec: o.hwdec, download: o.hwDownload, pipe: pipe}
 	var status *progress // -headless on a terminal: a status line (progress.go)
 	if cfg.Headless {
 		status = newProgress(stderr, d.Info().Duration, time.Now())

@@ -14,6 +14,9 @@ type decoderSource struct {
 	d     *decode.Decoder
 	name  string
 	hwdec decode.HWDec
+	// download: hardware frames are copied to the CPU (-hwdec-route download), not handed to the
+	// player in FFmpeg's image.
+	download bool
 	// pipe: the input is a pipe (standard input), which cannot seek (CanSeek).
 	pipe bool
 	// Hardware frames downloaded and their bytes (hwdec.go), read by Decoding from the main thread.
@@ -37,7 +40,7 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.HW != nil {
+	if f.HW != nil && s.download {
 		if f, err = s.hwNext(f); err != nil {
 			return nil, err
 		}
@@ -48,8 +51,12 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 	if sar := f.SampleAspect.Float64(); sar > 0 {
 		aspect *= sar
 	}
-	return &player.Frame{Picture: pic, PTS: f.PTS, Color: f.Color, Aspect: aspect, Damaged: f.Damaged, Orient: f.Orient,
-		Release: f.Release}, nil
+	pf := &player.Frame{Picture: pic, PTS: f.PTS, Color: f.Color, Aspect: aspect, Damaged: f.Damaged, Orient: f.Orient,
+		Release: f.Release}
+	if f.HW != nil {
+		pf.HW = f.HW.Foreign() // in place or one GPU copy (the player's HWRoute)
+	}
+	return pf, nil
 }
 
 func (s *decoderSource) Seek(seconds float64) error {
