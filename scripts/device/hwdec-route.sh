@@ -28,4 +28,4 @@ for clip in hevc-1080p hevc-2160p hevc10-2160p h264-1080p; do
 		echo "screenshot $clip hwdec=$1 route=$2 rc=$?"
 	done
 done
-cd "$OUT" && tar czf logs.tgz ff-* yp-* shot-*.txt && rm -f ff-* yp-* shot-*.txt
+cd "$OUT" && tar czf logs.tgz ff-* yp-* shot-* && rm -f ff-* yp-* shot-*
