@@ -218,7 +218,9 @@ func (d *Decoder) closeStream() {
 		d.conv = nil
 	}
 	if d.cc != nil {
-		d.cc.Free() // joins the frame threads: nothing calls get_buffer2 after this
+		// Joins the frame threads: nothing calls get_buffer2 after this. Not cc.Free, which drops
+		// hw_device_ctx before the frame threads that share it have stopped (avx.FreeCodecContext).
+		avx.FreeCodecContext(d.cc)
 		d.cc = nil
 	}
 	if d.pool != nil {

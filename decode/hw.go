@@ -67,9 +67,10 @@ type HW struct {
 // set up; FFmpeg may still refuse the stream when its first packet arrives (Reason then says so).
 func (d *Decoder) HW() HW {
 	h := HW{Decoder: d.info.Codec, Reason: d.hwReason}
-	if d.hwDev != nil && d.pool != nil {
-		s := d.pool.HWState()
+	if s := d.pool.HWState(); s.Installed {
 		switch {
+		case s.Refused:
+			h.Reason = s.Reason
 		case s.Failed:
 			h.Reason = fmt.Sprintf("FFmpeg's Vulkan hwaccel could not initialise for this %s stream (profile or pixel format the device does not decode; -v shows FFmpeg's message)", d.info.Codec)
 		case s.Calls > 0 && !s.Offered:
@@ -113,7 +114,7 @@ func (d *Decoder) setupHW(codec *astiav.Codec) error {
 		}
 	}
 	if reason == "" {
-		if err := d.pool.InstallHW(d.cc, d.hwDev, mode == HWDecVulkan); err != nil {
+		if err := d.pool.InstallHW(d.cc, d.hwDev, mode == HWDecVulkan, d.opts.hwSkipCheck); err != nil {
 			reason = err.Error()
 		}
 	}
