@@ -59,6 +59,11 @@ type Decoder struct {
 
 	hwDev    *avx.HWDevice // FFmpeg's device context on Options.Vulkan (decode/hw.go)
 	hwReason string        // why decoding is in software, as decided at open
+	hwOff    string        // set by a mid-stream hardware failure: software from then on, and why
+	// After a fallback (hwFallback) the software decoder restarts at a key frame at or before the
+	// last frame returned; frames up to dropUntil (that frame's PTS) are dropped.
+	dropping  bool
+	dropUntil float64
 }
 
 // frameKey identifies a picture geometry: a change of it sets Frame.Changed.
