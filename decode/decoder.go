@@ -59,6 +59,11 @@ type Decoder struct {
 
 	hwDev    *avx.HWDevice // FFmpeg's device context on Options.Vulkan (decode/hw.go)
 	hwReason string        // why decoding is in software, as decided at open
+	hwOff    string        // set by a mid-stream hardware failure: software from then on, and why
+	// After a fallback (hwFallback) the software decoder restarts at a key frame at or before the
+	// last frame returned; frames up to dropUntil (that frame's PTS) are dropped.
+	dropping  bool
+	dropUntil float64
 }
 
 // frameKey identifies a picture geometry: a change of it sets Frame.Changed.
@@ -218,7 +223,9 @@ func (d *Decoder) closeStream() {
 		d.conv = nil
 	}
 	if d.cc != nil {
-		d.cc.Free() // joins the frame threads: nothing calls get_buffer2 after this
+		// Joins the frame threads: nothing calls get_buffer2 after this. Not cc.Free, which drops
+		// hw_device_ctx before the frame threads that share it have stopped (avx.FreeCodecContext).
+		avx.FreeCodecContext(d.cc)
 		d.cc = nil
 	}
 	if d.pool != nil {

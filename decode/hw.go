@@ -3,6 +3,7 @@ package decode
 import (
 	"errors"
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/asticode/go-astiav"
@@ -67,9 +68,10 @@ type HW struct {
 // set up; FFmpeg may still refuse the stream when its first packet arrives (Reason then says so).
 func (d *Decoder) HW() HW {
 	h := HW{Decoder: d.info.Codec, Reason: d.hwReason}
-	if d.hwDev != nil && d.pool != nil {
-		s := d.pool.HWState()
+	if s := d.pool.HWState(); s.Installed {
 		switch {
+		case s.Refused:
+			h.Reason = s.Reason
 		case s.Failed:
 			h.Reason = fmt.Sprintf("FFmpeg's Vulkan hwaccel could not initialise for this %s stream (profile or pixel format the device does not decode; -v shows FFmpeg's message)", d.info.Codec)
 		case s.Calls > 0 && !s.Offered:
@@ -89,6 +91,10 @@ func (d *Decoder) HW() HW {
 func (d *Decoder) setupHW(codec *astiav.Codec) error {
 	d.hwReason = ""
 	mode, dev := d.opts.HWDec, d.opts.Vulkan
+	if d.hwOff != "" {
+		d.hwReason = d.hwOff
+		return nil
+	}
 	if mode == HWDecNo {
 		d.hwReason = "-hwdec no"
 		return nil
@@ -113,7 +119,7 @@ func (d *Decoder) setupHW(codec *astiav.Codec) error {
 		}
 	}
 	if reason == "" {
-		if err := d.pool.InstallHW(d.cc, d.hwDev, mode == HWDecVulkan); err != nil {
+		if err := d.pool.InstallHW(d.cc, d.hwDev, mode == HWDecVulkan, d.opts.hwSkipCheck); err != nil {
 			reason = err.Error()
 		}
 	}
@@ -125,6 +131,49 @@ func (d *Decoder) setupHW(codec *astiav.Codec) error {
 		return fmt.Errorf("%w: %s", ErrNoHWDec, reason)
 	}
 	return nil
+}
+
+// hwFallback handles err from avcodec_send_packet or avcodec_receive_frame when it is the hardware
+// decoder failing: AVERROR_EXTERNAL, which FFmpeg's Vulkan hwaccel returns for any failed Vulkan call
+// (libavcodec/vulkan_decode.c), while Vulkan decoding is active; hardware: err is known to be the
+// hardware's (a Vulkan frame that cannot be read, a test's avx.InjectHWFailure). It reopens the
+// stream's decoder in software, seeks back to the key frame at or before the last frame returned
+// (the demuxer's backward seek, as Seek does) and drops the frames
+// up to that one, so that the caller sees every frame once and playback goes on; HW().Reason and a
+// notice say why. An input that cannot seek goes on from where it is (the software decoder starts
+// at the next key frame). With HWDecVulkan the failure is final instead. It reports whether it
+// handled err, and the final error if any.
+func (d *Decoder) hwFallback(err error, hardware bool) (bool, error) {
+	if !hardware && !(errors.Is(err, astiav.ErrExternal) && d.HW().Active) {
+		return false, nil
+	}
+	if d.opts.HWDec == HWDecVulkan {
+		d.fatal = fmt.Errorf("decode: decode %s: %w: Vulkan Video decoding failed mid-stream: %v", d.url, ErrNoHWDec, err)
+		return true, d.fatal
+	}
+	resume, seekTo := 0.0, d.start
+	if d.hasPTS {
+		resume = d.lastPTS
+		seekTo = d.start + int64(math.Floor(resume/d.tb))
+	}
+	d.hwOff = fmt.Sprintf("Vulkan Video decoding failed mid-stream (%v); decoding in software from the last key frame on", err)
+	d.closeStream()
+	d.tried = d.tried[:len(d.tried)-1] // the same stream, reopened
+	if err := d.openStream(d.stIdx); err != nil {
+		d.fatal = err
+		return true, err
+	}
+	d.resetDeinterlacer()
+	d.intr.Arm(d.opts.Timeout)
+	if err := d.fc.SeekFrame(d.stIdx, seekTo, astiav.NewSeekFlags(astiav.SeekFlagBackward)); err == nil {
+		d.pkt.Unref()
+		d.pktHeld = false
+		d.dropping, d.dropUntil = d.hasPTS, resume
+	}
+	d.inputDone, d.drained, d.endErr, d.errRun = false, false, nil, 0
+	d.stats.HWFallbacks++
+	d.notice("notice: " + d.hwOff)
+	return true, nil
 }
 
 // checkHW turns a hwaccel FFmpeg refused into a final error when hardware decoding was required.

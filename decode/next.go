@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -18,6 +19,10 @@ const (
 	maxRecvErrRun = 64   // consecutive receive errors without feeding a packet
 	maxReadErrRun = 64   // consecutive demuxer errors
 )
+
+// errFellBack: output met a hardware frame it could not read and the decoder fell back to software;
+// decoding goes on.
+var errFellBack = errors.New("decode: fell back to software")
 
 // Next returns the next frame in presentation order, or io.EOF once the input is exhausted and the
 // decoder drained. Decode errors mid-stream are skipped (Stats().Skipped) and decoding goes on with
@@ -78,6 +83,11 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 			return nil, io.EOF
 		}
 		err := d.cc.ReceiveFrame(d.recv)
+		injected := false
+		if err == nil && avx.HWFailureDue() { // tests: this frame is a hardware failure
+			d.recv.Unref()
+			err, injected = astiav.ErrExternal, true
+		}
 		switch {
 		case err == nil:
 			d.stats.Decoded++
@@ -100,10 +110,20 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 				continue // its fields come out at the top of the loop
 			}
 			f, err := d.output()
+			if err == errFellBack {
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
 			d.errRun = 0
+			if d.dropping { // after a fallback: frames up to the last one returned were returned already
+				if f.PTS <= d.dropUntil+d.tb/2 {
+					f.Release()
+					continue
+				}
+				d.dropping = false
+			}
 			return f, nil
 		case isAgain(err):
 			if d.inputDone {
@@ -118,6 +138,13 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 		case isEOF(err):
 			d.drained = true
 		default:
+			if fell, err2 := d.hwFallback(err, injected); fell {
+				if err2 != nil {
+					return nil, err2
+				}
+				recvErrs = 0
+				continue
+			}
 			d.stats.Skipped++
 			d.errRun++
 			recvErrs++
@@ -179,6 +206,9 @@ func (d *Decoder) feed() error {
 		d.pktHeld = false
 		d.pkt.Unref()
 		if err != nil && !isEOF(err) {
+			if fell, err2 := d.hwFallback(err, false); fell {
+				return err2 // decodeNext goes on with the software decoder
+			}
 			// avcodec_send_packet has consumed the packet; the error is this packet's (or, with frame
 			// threading, an earlier one's). Skip it and go on.
 			d.stats.Skipped++
@@ -230,6 +260,9 @@ func (d *Decoder) output() (*Frame, error) {
 	out := &Frame{SourceFormat: srcName, Tagged: tagged}
 	if fl.Format == int(avx.PixelFormatVulkan) {
 		if err := d.hwOutput(fl, out); err != nil {
+			if fell, err2 := d.hwFallback(err, true); fell && err2 == nil {
+				return nil, errFellBack
+			}
 			return nil, err
 		}
 		d.finish(fl, out)

@@ -62,6 +62,8 @@ type Options struct {
 	// Video picks the Video-th video stream of the input, counted from 1 in stream order (cover
 	// pictures not counted), as mpv's --vid does; 0: FFmpeg's best (av_find_best_stream).
 	Video int
+
+	hwSkipCheck bool // tests: no capability check in get_format, FFmpeg's hwaccel init decides
 }
 
 func (o Options) withDefaults() Options {

@@ -21,6 +21,9 @@ type Stats struct {
 	Converted int64
 	// Hardware is the number of frames decoded by Vulkan Video (Frame.HW set).
 	Hardware int64
+	// HWFallbacks counts mid-stream failures of Vulkan Video decoding after which the stream went
+	// on in software (HW().Reason says why).
+	HWFallbacks int64
 }
 
 // Stats returns the counters.

@@ -89,6 +89,7 @@ type Device struct {
 
 	pool      vk.CommandPool
 	messenger vkx.Messenger
+	layerSpec uint32 // the validation layer's specVersion (0: no validation)
 }
 
 func cstr(s string) string { return s + "\x00" }
@@ -111,15 +112,17 @@ func deviceTypeName(t vk.PhysicalDeviceType) string {
 	return "other"
 }
 
-func instanceLayers() map[string]bool {
+// instanceLayers maps the installed layers' names to their specVersion (the Vulkan header version
+// each was built against).
+func instanceLayers() map[string]uint32 {
 	var n uint32
 	vk.EnumerateInstanceLayerProperties(&n, nil)
 	props := make([]vk.LayerProperties, n)
 	vkx.NoGC(func() { vk.EnumerateInstanceLayerProperties(&n, props) })
-	out := map[string]bool{}
+	out := map[string]uint32{}
 	for _, p := range props[:n] {
 		p.Deref()
-		out[vk.ToString(p.LayerName[:])] = true
+		out[vk.ToString(p.LayerName[:])] = p.SpecVersion
 	}
 	return out
 }
@@ -154,6 +157,7 @@ type instance struct {
 	handle     vk.Instance
 	messenger  vkx.Messenger
 	validation bool
+	layerSpec  uint32 // the validation layer's specVersion, when validation is on
 	headless   bool
 	exts       []string
 	version    uint32
@@ -167,7 +171,7 @@ func createInstance(opts Options) (instance, error) {
 	validation := opts.Validation || strings.Contains(envLayers, ValidationLayer)
 	var layers []string
 	if opts.Validation {
-		if !instanceLayers()[ValidationLayer] {
+		if _, ok := instanceLayers()[ValidationLayer]; !ok {
 			return instance{}, fmt.Errorf("gpu: validation requested but %s is not installed (Debian: vulkan-validationlayers)", ValidationLayer)
 		}
 		layers = append(layers, cstr(ValidationLayer))
@@ -228,7 +232,11 @@ func createInstance(opts Options) (instance, error) {
 	for i, e := range exts {
 		names[i] = strings.TrimRight(e, "\x00")
 	}
-	return instance{inst, messenger, validation, headless, names, version}, nil
+	var layerSpec uint32
+	if validation {
+		layerSpec = instanceLayers()[ValidationLayer]
+	}
+	return instance{inst, messenger, validation, layerSpec, headless, names, version}, nil
 }
 
 func physicalDevices(inst vk.Instance) ([]vk.PhysicalDevice, []DeviceInfo, error) {
@@ -305,7 +313,7 @@ func Open(opts Options) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{Instance: in.handle, messenger: in.messenger, Validation: in.validation, HeadlessSurface: in.headless,
-		InstanceExtensions: in.exts, APIVersion: in.version}
+		InstanceExtensions: in.exts, APIVersion: in.version, layerSpec: in.layerSpec}
 	if err := d.open(opts); err != nil {
 		d.Close()
 		return nil, err
@@ -374,7 +382,7 @@ func (d *Device) open(opts Options) error {
 		}
 	}
 	if opts.Video {
-		d.Video = planVideo(d.Instance, d.APIVersion, d.Physical, have)
+		d.Video = planVideo(d.Instance, d.APIVersion, d.Physical, have, d.layerSpec)
 	}
 	if d.Video.Enabled {
 		for _, e := range d.Video.Extensions {

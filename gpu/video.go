@@ -39,7 +39,16 @@ type Video struct {
 	Features vkx.VideoFeatures
 	// Extensions are the device extensions enabled for decoding.
 	Extensions []string
+	// Withheld says what the device offers but was left off, and why (empty when nothing was).
+	Withheld string
 }
+
+// layerKnowsVideoMaintenance1 is the first Vulkan header version whose validation layer knows
+// VK_KHR_video_maintenance1's feature struct (VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_MAINTENANCE_1_-
+// FEATURES_KHR = 1000515000): the extension was published with the 1.3.274 specification update
+// (December 2023). An older layer (Debian 12's is 1.3.239) reports the struct in vkCreateDevice's
+// chain as unknown (VUID-VkDeviceCreateInfo-pNext-pNext), which a validated run treats as a failure.
+var layerKnowsVideoMaintenance1 = vk.MakeVersion(1, 3, 274)
 
 // Codec reports whether the device decodes codec (FFmpeg's name: h264, hevc, av1), and if not why.
 func (v Video) Codec(codec string) (bool, string) {
@@ -63,16 +72,32 @@ func (v Video) Codec(codec string) (bool, string) {
 	return true, ""
 }
 
+// videoMaintenance1 decides whether to enable VK_KHR_video_maintenance1 where the device offers it,
+// under the validation layer of specVersion layerSpec (0: none); when not, it says why.
+func videoMaintenance1(offered bool, layerSpec uint32) (bool, string) {
+	if offered && layerSpec != 0 && layerSpec < layerKnowsVideoMaintenance1 {
+		return false, fmt.Sprintf("%s (the validation layer is %s; it validates that extension from 1.3.274 on)",
+			ExtVideoMaintenance1, apiString(layerSpec))
+	}
+	return offered, ""
+}
+
 // planVideo decides what decoding needs on pd and whether pd offers it. The extensions come back
 // to be enabled with the features; a device without decoding gets a reason and nothing to enable.
-func planVideo(inst vk.Instance, instVersion uint32, pd vk.PhysicalDevice, have map[string]bool) Video {
+//
+// layerSpec is the validation layer's specVersion (0 without validation): VK_KHR_video_maintenance1
+// is optional for FFmpeg 7.1 (it uses it only when enabled, hwcontext_vulkan.c), so it is left off
+// under a layer too old to validate it rather than hiding the layer's message: validation stays
+// complete for everything enabled.
+func planVideo(inst vk.Instance, instVersion uint32, pd vk.PhysicalDevice, have map[string]bool, layerSpec uint32) Video {
 	if instVersion < vkx.APIVersion13 {
 		return Video{Reason: fmt.Sprintf("the Vulkan loader is %s; Vulkan Video decoding through FFmpeg needs 1.3", apiString(instVersion))}
 	}
 	if !have[ExtVideoQueue] || !have[ExtVideoDecodeQueue] {
 		return Video{Reason: fmt.Sprintf("the device does not offer %s (no Vulkan Video decoding)", ExtVideoDecodeQueue)}
 	}
-	p := vkx.ProbeVideo(inst, pd, true, have[ExtVideoMaintenance1])
+	vm1, withheld := videoMaintenance1(have[ExtVideoMaintenance1], layerSpec)
+	p := vkx.ProbeVideo(inst, pd, true, vm1)
 	if p.APIVersion < vkx.APIVersion13 {
 		return Video{Reason: fmt.Sprintf("the device is Vulkan %s; FFmpeg's Vulkan decoding needs 1.3", apiString(p.APIVersion))}
 	}
@@ -94,9 +119,9 @@ func planVideo(inst vk.Instance, instVersion uint32, pd vk.PhysicalDevice, have 
 	}
 	v := Video{Enabled: true, DecodeFamily: uint32(p.DecodeFamily), DecodeQueues: p.DecodeQueues,
 		Features: vkx.VideoFeatures{Timeline: true, Sync2: true, Ycbcr: true,
-			VideoMaintenance1: have[ExtVideoMaintenance1] && p.Features.VideoMaintenance1,
+			VideoMaintenance1: vm1 && p.Features.VideoMaintenance1,
 			HostQueryReset:    p.Features.HostQueryReset},
-		Extensions: []string{ExtVideoQueue, ExtVideoDecodeQueue}}
+		Extensions: []string{ExtVideoQueue, ExtVideoDecodeQueue}, Withheld: withheld}
 	for _, c := range []struct {
 		ext string
 		op  uint32

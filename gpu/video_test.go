@@ -43,3 +43,31 @@ func TestOpenVideo(t *testing.T) {
 		t.Fatalf("validation: %v", msgs)
 	}
 }
+
+// VK_KHR_video_maintenance1 is enabled where offered, except under a validation layer older than
+// the 1.3.274 headers that introduced it (Debian 12's 1.3.239 reports its feature struct as
+// unknown in vkCreateDevice). The installed layer's own version decides on this machine too.
+func TestVideoMaintenance1UnderOldLayer(t *testing.T) {
+	for _, c := range []struct {
+		offered bool
+		layer   uint32
+		want    bool
+	}{
+		{true, 0, true},                          // no validation
+		{true, vk.MakeVersion(1, 3, 239), false}, // bookworm's layer
+		{true, vk.MakeVersion(1, 3, 274), true},
+		{true, vk.MakeVersion(1, 4, 309), true},
+		{false, vk.MakeVersion(1, 4, 309), false},
+	} {
+		got, why := videoMaintenance1(c.offered, c.layer)
+		if got != c.want || (!got && c.offered) != (why != "") {
+			t.Errorf("offered %v, layer %s: %v %q, want %v", c.offered, apiString(c.layer), got, why, c.want)
+		}
+		if why != "" && (!strings.Contains(why, ExtVideoMaintenance1) || !strings.Contains(why, apiString(c.layer))) {
+			t.Errorf("reason %q names neither the extension nor the layer", why)
+		}
+	}
+	if spec, ok := instanceLayers()[ValidationLayer]; ok {
+		t.Logf("installed %s: %s", ValidationLayer, apiString(spec))
+	}
+}

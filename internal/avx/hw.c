@@ -4,8 +4,12 @@
 // every submission, using an incremented value", with lock_frame "just before command submission".
 #include "hw.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libavutil/pixdesc.h>
 
 typedef void (*queue_fn)(uint32_t family, uint32_t index);
 
@@ -132,9 +136,172 @@ AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
 // ---- get_format ---------------------------------------------------------------------------------
 
 struct AvxHwDecode {
-	int required;
-	int offered, chosen, failed, calls; // atomics
+	int required, check;
+	int offered, chosen, failed, refused, calls; // atomics
+	pthread_mutex_t mu;                          // guards reason (frame threads each call get_format)
+	char reason[320];
 };
+
+static int has_ext(const AVVulkanDeviceContext *vk, const char *name) {
+	for (int i = 0; i < vk->nb_enabled_dev_extensions; i++)
+		if (!strcmp(vk->enabled_dev_extensions[i], name)) return 1;
+	return 0;
+}
+
+// check_decode answers, before AV_PIX_FMT_VULKAN is chosen, the questions FFmpeg 7.1's Vulkan hwaccel
+// asks while it initialises (libavcodec/vulkan_decode.c: vulkan_decode_bootstrap's extension check,
+// vulkan_decode_get_profile's vkGetPhysicalDeviceVideoCapabilitiesKHR, size and decode-mode checks
+// and vkGetPhysicalDeviceVideoFormatPropertiesKHR, ff_vk_decode_init's decode queue family), with
+// the same profile. A stream the device cannot decode is then given a software format here, with the
+// reason, and FFmpeg's own fallback (hwaccel_init failing inside ff_get_format, which frees a
+// half-made frames context in the frame thread that called it) stays for what cannot be seen from
+// outside, such as vkCreateVideoSessionKHR failing. Returns 1, or 0 with why.
+static int check_decode(AVCodecContext *avctx, char *why, size_t n) {
+	AVHWDeviceContext *dc = (AVHWDeviceContext *)avctx->hw_device_ctx->data;
+	const AVVulkanDeviceContext *vk = dc->hwctx;
+	const char *codec = avcodec_get_name(avctx->codec_id), *ext;
+	VkVideoCodecOperationFlagBitsKHR op;
+	switch (avctx->codec_id) {
+	case AV_CODEC_ID_H264:
+		op = VK_VIDEO_CODEC_OPERATION_DECODE_H264_BIT_KHR, ext = VK_KHR_VIDEO_DECODE_H264_EXTENSION_NAME;
+		break;
+	case AV_CODEC_ID_HEVC:
+		op = VK_VIDEO_CODEC_OPERATION_DECODE_H265_BIT_KHR, ext = VK_KHR_VIDEO_DECODE_H265_EXTENSION_NAME;
+		break;
+	case AV_CODEC_ID_AV1:
+		op = VK_VIDEO_CODEC_OPERATION_DECODE_AV1_BIT_KHR, ext = VK_KHR_VIDEO_DECODE_AV1_EXTENSION_NAME;
+		break;
+	default:
+		snprintf(why, n, "FFmpeg 7.1 has no Vulkan hwaccel for %s", codec);
+		return 0;
+	}
+	if (!has_ext(vk, VK_KHR_VIDEO_DECODE_QUEUE_EXTENSION_NAME) || !has_ext(vk, ext)) {
+		snprintf(why, n, "the device FFmpeg was given has no %s enabled",
+		         has_ext(vk, VK_KHR_VIDEO_DECODE_QUEUE_EXTENSION_NAME) ? ext : VK_KHR_VIDEO_DECODE_QUEUE_EXTENSION_NAME);
+		return 0;
+	}
+	int family = 0;
+	for (int i = 0; i < vk->nb_qf; i++)
+		if ((vk->qf[i].flags & VK_QUEUE_VIDEO_DECODE_BIT_KHR) && (vk->qf[i].video_caps & op) && vk->qf[i].num > 0)
+			family = 1;
+	if (!family) {
+		snprintf(why, n, "the device FFmpeg was given has no decode queue family for %s", codec);
+		return 0;
+	}
+	PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR caps_fn =
+		(PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR)vk->get_proc_addr(vk->inst, "vkGetPhysicalDeviceVideoCapabilitiesKHR");
+	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts_fn = (PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR)
+		vk->get_proc_addr(vk->inst, "vkGetPhysicalDeviceVideoFormatPropertiesKHR");
+	if (!caps_fn || !fmts_fn) {
+		snprintf(why, n, "the Vulkan loader has no vkGetPhysicalDeviceVideoCapabilitiesKHR");
+		return 0;
+	}
+
+	// The profile exactly as vulkan_setup_profile builds it (without AV_HWACCEL_FLAG_ALLOW_PROFILE_-
+	// MISMATCH, which the toolkit does not set).
+	const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(avctx->sw_pix_fmt);
+	const char *prof = avcodec_profile_name(avctx->codec_id, avctx->profile);
+	char pname[32];
+	if (!prof) snprintf(pname, sizeof pname, "%d", avctx->profile), prof = pname;
+	if (!desc) {
+		snprintf(why, n, "%s stream without a software pixel format", codec);
+		return 0;
+	}
+	// FFmpeg 7.1's ff_vk_subsampling_from_av_desc (libavcodec/vulkan_video.c), mapping included: it
+	// takes log2_chroma_w 0 with log2_chroma_h 1 for 4:2:2, so a 4:2:2 stream's profile is invalid
+	// there and FFmpeg would refuse it.
+	VkVideoChromaSubsamplingFlagBitsKHR sub = VK_VIDEO_CHROMA_SUBSAMPLING_INVALID_KHR;
+	if (desc->nb_components == 1) sub = VK_VIDEO_CHROMA_SUBSAMPLING_MONOCHROME_BIT_KHR;
+	else if (!desc->log2_chroma_w && !desc->log2_chroma_h) sub = VK_VIDEO_CHROMA_SUBSAMPLING_444_BIT_KHR;
+	else if (!desc->log2_chroma_w && desc->log2_chroma_h == 1) sub = VK_VIDEO_CHROMA_SUBSAMPLING_422_BIT_KHR;
+	else if (desc->log2_chroma_w == 1 && desc->log2_chroma_h == 1) sub = VK_VIDEO_CHROMA_SUBSAMPLING_420_BIT_KHR;
+	int depth = desc->comp[0].depth;
+	VkVideoComponentBitDepthFlagBitsKHR bits = depth == 8 ? VK_VIDEO_COMPONENT_BIT_DEPTH_8_BIT_KHR
+	                                           : depth == 10 ? VK_VIDEO_COMPONENT_BIT_DEPTH_10_BIT_KHR
+	                                           : depth == 12 ? VK_VIDEO_COMPONENT_BIT_DEPTH_12_BIT_KHR
+	                                                         : VK_VIDEO_COMPONENT_BIT_DEPTH_INVALID_KHR;
+	if (sub == VK_VIDEO_CHROMA_SUBSAMPLING_INVALID_KHR || bits == VK_VIDEO_COMPONENT_BIT_DEPTH_INVALID_KHR) {
+		snprintf(why, n, "FFmpeg 7.1's Vulkan decoding has no profile for %s %s", codec, desc->name);
+		return 0;
+	}
+	VkVideoDecodeH264ProfileInfoKHR h264 = {
+		.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_PROFILE_INFO_KHR,
+		.stdProfileIdc = avctx->profile & ~(AV_PROFILE_H264_CONSTRAINED | AV_PROFILE_H264_INTRA),
+		.pictureLayout = avctx->field_order == AV_FIELD_UNKNOWN || avctx->field_order == AV_FIELD_PROGRESSIVE
+		                     ? VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_PROGRESSIVE_KHR
+		                     : VK_VIDEO_DECODE_H264_PICTURE_LAYOUT_INTERLACED_INTERLEAVED_LINES_BIT_KHR};
+	VkVideoDecodeH265ProfileInfoKHR h265 = {.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H265_PROFILE_INFO_KHR,
+	                                        .stdProfileIdc = avctx->profile};
+	VkVideoDecodeAV1ProfileInfoKHR av1 = {.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_AV1_PROFILE_INFO_KHR,
+	                                      .stdProfile = avctx->profile,
+	                                      .filmGrainSupport = !(avctx->export_side_data & AV_CODEC_EXPORT_DATA_FILM_GRAIN)};
+	VkVideoDecodeH264CapabilitiesKHR h264_caps = {.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H264_CAPABILITIES_KHR};
+	VkVideoDecodeH265CapabilitiesKHR h265_caps = {.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_H265_CAPABILITIES_KHR};
+	VkVideoDecodeAV1CapabilitiesKHR av1_caps = {.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_AV1_CAPABILITIES_KHR};
+	VkVideoDecodeUsageInfoKHR usage = {.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_USAGE_INFO_KHR,
+	                                   .videoUsageHints = VK_VIDEO_DECODE_USAGE_DEFAULT_KHR};
+	VkVideoDecodeCapabilitiesKHR dec_caps = {.sType = VK_STRUCTURE_TYPE_VIDEO_DECODE_CAPABILITIES_KHR};
+	switch (avctx->codec_id) {
+	case AV_CODEC_ID_H264: usage.pNext = &h264, dec_caps.pNext = &h264_caps; break;
+	case AV_CODEC_ID_HEVC: usage.pNext = &h265, dec_caps.pNext = &h265_caps; break;
+	default: usage.pNext = &av1, dec_caps.pNext = &av1_caps; break;
+	}
+	VkVideoProfileInfoKHR profile = {.sType = VK_STRUCTURE_TYPE_VIDEO_PROFILE_INFO_KHR, .pNext = &usage,
+	                                 .videoCodecOperation = op, .chromaSubsampling = sub,
+	                                 .lumaBitDepth = bits, .chromaBitDepth = bits};
+	VkVideoCapabilitiesKHR caps = {.sType = VK_STRUCTURE_TYPE_VIDEO_CAPABILITIES_KHR, .pNext = &dec_caps};
+	VkResult r = caps_fn(vk->phys_dev, &profile, &caps);
+	if (r != VK_SUCCESS) {
+		snprintf(why, n, "the device does not decode %s profile %s, %s (vkGetPhysicalDeviceVideoCapabilitiesKHR: %d)",
+		         codec, prof, desc->name, (int)r);
+		return 0;
+	}
+	if (avctx->coded_width < (int)caps.minCodedExtent.width || avctx->coded_height < (int)caps.minCodedExtent.height ||
+	    avctx->coded_width > (int)caps.maxCodedExtent.width || avctx->coded_height > (int)caps.maxCodedExtent.height) {
+		snprintf(why, n, "the device decodes %s profile %s from %ux%u to %ux%u; the stream is %dx%d", codec, prof,
+		         caps.minCodedExtent.width, caps.minCodedExtent.height, caps.maxCodedExtent.width,
+		         caps.maxCodedExtent.height, avctx->coded_width, avctx->coded_height);
+		return 0;
+	}
+	// The level is checked by FFmpeg only without AV_HWACCEL_FLAG_IGNORE_LEVEL, which is
+	// hwaccel_flags' default (libavcodec/options_table.h); it is left to FFmpeg.
+	VkVideoDecodeCapabilityFlagsKHR modes = dec_caps.flags & (VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_COINCIDE_BIT_KHR |
+	                                                          VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_DISTINCT_BIT_KHR);
+	if (!modes || (modes == VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_COINCIDE_BIT_KHR &&
+	               !(caps.flags & VK_VIDEO_CAPABILITY_SEPARATE_REFERENCE_IMAGES_BIT_KHR))) {
+		snprintf(why, n, "the driver reports decode modes FFmpeg 7.1 refuses (VkVideoDecodeCapabilityFlagsKHR %#x)",
+		         (unsigned)dec_caps.flags);
+		return 0;
+	}
+	VkVideoProfileListInfoKHR list = {.sType = VK_STRUCTURE_TYPE_VIDEO_PROFILE_LIST_INFO_KHR, .profileCount = 1,
+	                                  .pProfiles = &profile};
+	VkPhysicalDeviceVideoFormatInfoKHR fi = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_FORMAT_INFO_KHR,
+	                                         .pNext = &list, .imageUsage = VK_IMAGE_USAGE_VIDEO_DECODE_DPB_BIT_KHR};
+	if (modes & VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_COINCIDE_BIT_KHR) {
+		// reuse_dst_dpb: the output images are the references; FFmpeg asks for these usages.
+		fi.imageUsage |= VK_IMAGE_USAGE_VIDEO_DECODE_DST_BIT_KHR | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+		if (has_ext(vk, VK_KHR_VIDEO_ENCODE_QUEUE_EXTENSION_NAME) || has_ext(vk, VK_KHR_VIDEO_MAINTENANCE_1_EXTENSION_NAME))
+			fi.imageUsage |= VK_IMAGE_USAGE_VIDEO_ENCODE_SRC_BIT_KHR;
+	}
+	uint32_t nf = 0;
+	r = fmts_fn(vk->phys_dev, &fi, &nf, NULL);
+	if (r != VK_SUCCESS || nf == 0) {
+		snprintf(why, n, "the device has no image format to decode %s profile %s, %s into (vkGetPhysicalDeviceVideoFormatPropertiesKHR: %d, %u formats)",
+		         codec, prof, desc->name, (int)r, nf);
+		return 0;
+	}
+	return 1;
+}
+
+// software returns what avcodec_default_get_format picks among fmts without AV_PIX_FMT_VULKAN.
+static enum AVPixelFormat software(AVCodecContext *avctx, const enum AVPixelFormat *fmts) {
+	enum AVPixelFormat sw[AV_PIX_FMT_NB + 1];
+	int k = 0;
+	for (const enum AVPixelFormat *p = fmts; *p != AV_PIX_FMT_NONE && k < AV_PIX_FMT_NB; p++)
+		if (*p != AV_PIX_FMT_VULKAN) sw[k++] = *p;
+	sw[k] = AV_PIX_FMT_NONE;
+	return k ? avcodec_default_get_format(avctx, sw) : AV_PIX_FMT_NONE;
+}
 
 static enum AVPixelFormat hw_get_format(AVCodecContext *avctx, const enum AVPixelFormat *fmts) {
 	AvxHwDecode *h = avx_pool_hw(avctx->opaque);
@@ -145,8 +312,17 @@ static enum AVPixelFormat hw_get_format(AVCodecContext *avctx, const enum AVPixe
 	__atomic_add_fetch(&h->calls, 1, __ATOMIC_RELAXED);
 	if (vulkan) {
 		__atomic_store_n(&h->offered, 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&h->chosen, 1, __ATOMIC_RELAXED);
-		return AV_PIX_FMT_VULKAN;
+		char why[sizeof h->reason];
+		if (!h->check || check_decode(avctx, why, sizeof why)) {
+			__atomic_store_n(&h->chosen, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&h->refused, 0, __ATOMIC_RELAXED); // a new sequence the device decodes
+			return AV_PIX_FMT_VULKAN;
+		}
+		pthread_mutex_lock(&h->mu);
+		memcpy(h->reason, why, sizeof why);
+		pthread_mutex_unlock(&h->mu);
+		__atomic_store_n(&h->refused, 1, __ATOMIC_RELEASE);
+		return h->required ? AV_PIX_FMT_NONE : software(avctx, fmts);
 	}
 	// ff_get_format calls again without the hardware format when the hwaccel failed to initialise
 	// (libavcodec/decode.c): a software format from here on, unless hardware was required.
@@ -155,14 +331,20 @@ static enum AVPixelFormat hw_get_format(AVCodecContext *avctx, const enum AVPixe
 	return avcodec_default_get_format(avctx, fmts);
 }
 
-static void hw_free(void *opaque) { free(opaque); }
+static void hw_free(void *opaque) {
+	AvxHwDecode *h = opaque;
+	pthread_mutex_destroy(&h->mu);
+	free(h);
+}
 
-int avx_hw_install(AvxPool *p, AVCodecContext *avctx, AVBufferRef *device, int required) {
+int avx_hw_install(AvxPool *p, AVCodecContext *avctx, AVBufferRef *device, int required, int check) {
 	AvxHwDecode *h = calloc(1, sizeof(*h));
 	if (!h) return AVERROR(ENOMEM);
 	h->required = required;
+	h->check = check;
+	pthread_mutex_init(&h->mu, NULL);
 	if (!(avctx->hw_device_ctx = av_buffer_ref(device))) {
-		free(h);
+		hw_free(h);
 		return AVERROR(ENOMEM);
 	}
 	avx_pool_set_hw(p, h, hw_free);
@@ -170,14 +352,20 @@ int avx_hw_install(AvxPool *p, AVCodecContext *avctx, AVBufferRef *device, int r
 	return 0;
 }
 
-void avx_hw_state(AvxPool *p, int *offered, int *chosen, int *failed, int *calls) {
+void avx_hw_state(AvxPool *p, AvxHwState *out) {
 	AvxHwDecode *h = avx_pool_hw(p);
-	*offered = *chosen = *failed = *calls = 0;
+	*out = (AvxHwState){0};
 	if (!h) return;
-	*offered = __atomic_load_n(&h->offered, __ATOMIC_RELAXED);
-	*chosen = __atomic_load_n(&h->chosen, __ATOMIC_RELAXED);
-	*failed = __atomic_load_n(&h->failed, __ATOMIC_RELAXED);
-	*calls = __atomic_load_n(&h->calls, __ATOMIC_RELAXED);
+	out->installed = 1;
+	out->offered = __atomic_load_n(&h->offered, __ATOMIC_RELAXED);
+	out->chosen = __atomic_load_n(&h->chosen, __ATOMIC_RELAXED);
+	out->failed = __atomic_load_n(&h->failed, __ATOMIC_RELAXED);
+	out->calls = __atomic_load_n(&h->calls, __ATOMIC_RELAXED);
+	if ((out->refused = __atomic_load_n(&h->refused, __ATOMIC_ACQUIRE))) {
+		pthread_mutex_lock(&h->mu);
+		memcpy(out->reason, h->reason, sizeof out->reason);
+		pthread_mutex_unlock(&h->mu);
+	}
 }
 
 // ---- AVVkFrame ----------------------------------------------------------------------------------
@@ -221,6 +409,18 @@ void avx_vk_frame_unlock(const AVFrame *f) {
 	AVHWFramesContext *fc = frames_of(f);
 	if (!fc) return;
 	((AVVulkanFramesContext *)fc->hwctx)->unlock_frame(fc, (AVVkFrame *)f->data[0]);
+}
+
+void avx_hw_detach(AVCodecContext *avctx, AVBufferRef **device, AVBufferRef **frames) {
+	*device = avctx->hw_device_ctx;
+	*frames = avctx->hw_frames_ctx;
+	avctx->hw_device_ctx = NULL;
+	avctx->hw_frames_ctx = NULL;
+}
+
+void avx_hw_release(AVBufferRef *device, AVBufferRef *frames) {
+	av_buffer_unref(&device);
+	av_buffer_unref(&frames);
 }
 
 int avx_hw_download(AVFrame *dst, const AVFrame *src) {

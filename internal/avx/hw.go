@@ -92,33 +92,63 @@ func (h *HWDevice) Free() {
 }
 
 // InstallHW gives cc the device and a get_format that picks AV_PIX_FMT_VULKAN when FFmpeg offers it
-// (required: never a software format). After p.Install, before avcodec_open2.
-func (p *Pool) InstallHW(cc *astiav.CodecContext, dev *HWDevice, required bool) error {
+// and the device's decode capabilities cover the stream (unless skipCheck: then FFmpeg's hwaccel
+// initialisation alone decides; tests of FFmpeg's own fallback use it). required: never a software
+// format. After p.Install, before avcodec_open2.
+func (p *Pool) InstallHW(cc *astiav.CodecContext, dev *HWDevice, required, skipCheck bool) error {
 	if dev == nil || dev.ref == nil {
 		return errors.New("avx: no hardware device")
 	}
-	r := 0
+	r, c := 0, 1
 	if required {
 		r = 1
 	}
-	if ret := C.avx_hw_install(p.p, (*C.AVCodecContext)(cc.UnsafePointer()), dev.ref, C.int(r)); ret < 0 {
+	if skipCheck {
+		c = 0
+	}
+	if ret := C.avx_hw_install(p.p, (*C.AVCodecContext)(cc.UnsafePointer()), dev.ref, C.int(r), C.int(c)); ret < 0 {
 		return fmt.Errorf("avx: install hardware decoding: %w", astiav.Error(ret))
 	}
 	return nil
 }
 
-// HWState is what get_format did: Offered (FFmpeg listed AV_PIX_FMT_VULKAN), Chosen (it was
-// returned), Failed (FFmpeg asked again without it: the hwaccel failed to initialise).
+// FreeCodecContext frees cc like cc.Free, but drops its hw_device_ctx and hw_frames_ctx only after
+// avcodec_free_context has joined the frame threads. go-astiav v0.39.0's CodecContext.Free unrefs
+// both first (codec_context.go, Free), while FFmpeg's frame threads work on copies of the context
+// made with av_memdup (libavcodec/pthread_frame.c, init_thread) and so share the very AVBufferRef
+// of hw_device_ctx: a frame thread still in its setup stage (get_format → hwaccel_init →
+// ff_vk_decode_init → av_hwframe_ctx_alloc(avctx->hw_device_ctx)) then read a freed reference.
+// That was the crash closing a decoder whose hwaccel had failed while frame threads were busy
+// (gdb: av_buffer_ref ← av_hwframe_ctx_alloc ← avcodec_get_hw_frames_parameters in "av:h264:df3",
+// the closing thread in park_frame_worker_threads ← ff_frame_thread_free ← avcodec_free_context).
+func FreeCodecContext(cc *astiav.CodecContext) {
+	if cc == nil {
+		return
+	}
+	var dev, frames *C.AVBufferRef
+	C.avx_hw_detach((*C.AVCodecContext)(cc.UnsafePointer()), &dev, &frames)
+	cc.Free()
+	C.avx_hw_release(dev, frames)
+}
+
+// HWState is what get_format did: Installed (InstallHW ran), Offered (FFmpeg listed
+// AV_PIX_FMT_VULKAN), Chosen (it was returned), Refused (the capability check said no, Reason says
+// why), Failed (FFmpeg asked again without it: the hwaccel failed to initialise).
 type HWState struct {
-	Offered, Chosen, Failed bool
-	Calls                   int
+	Installed, Offered, Chosen, Refused, Failed bool
+	Calls                                       int
+	Reason                                      string
 }
 
 // HWState reads the pool's hardware decoding state.
 func (p *Pool) HWState() HWState {
-	var o, c, f, n C.int
-	C.avx_hw_state(p.p, &o, &c, &f, &n)
-	return HWState{Offered: o != 0, Chosen: c != 0, Failed: f != 0, Calls: int(n)}
+	if p == nil || p.p == nil {
+		return HWState{}
+	}
+	var s C.AvxHwState
+	C.avx_hw_state(p.p, &s)
+	return HWState{Installed: s.installed != 0, Offered: s.offered != 0, Chosen: s.chosen != 0, Refused: s.refused != 0,
+		Failed: s.failed != 0, Calls: int(s.calls), Reason: C.GoString(&s.reason[0])}
 }
 
 // VkFrame is what drawing an AV_PIX_FMT_VULKAN frame needs (AVVkFrame and its frames context).

@@ -27,13 +27,20 @@ AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err);
 
 // Hardware decoding state of one codec context (its get_format's choices).
 typedef struct AvxHwDecode AvxHwDecode;
-// avx_hw_install gives avctx the device and a get_format that picks AV_PIX_FMT_VULKAN when offered;
+// avx_hw_install gives avctx the device and a get_format that picks AV_PIX_FMT_VULKAN when offered
+// and, with check, when the device's decode capabilities cover the stream (profile, bit depth,
+// chroma, coded size, image formats: what FFmpeg's hwaccel would find at its initialisation);
 // required: never a software format (-hwdec vulkan). Before avcodec_open2. The pool p (installed
 // already) carries the state to frame threads.
-int avx_hw_install(AvxPool *p, AVCodecContext *avctx, AVBufferRef *device, int required);
-// avx_hw_state: offered (Vulkan was among get_format's formats), chosen (returned), failed (FFmpeg
-// asked again without it after choosing it: hwaccel initialisation failed).
-void avx_hw_state(AvxPool *p, int *offered, int *chosen, int *failed, int *calls);
+int avx_hw_install(AvxPool *p, AVCodecContext *avctx, AVBufferRef *device, int required, int check);
+// AvxHwState: installed (avx_hw_install ran on the pool), offered (Vulkan was among get_format's
+// formats), chosen (returned), refused (the capability check said no; reason says why), failed
+// (FFmpeg asked again without it after choosing it: hwaccel initialisation failed).
+typedef struct {
+	int installed, offered, chosen, refused, failed, calls;
+	char reason[320];
+} AvxHwState;
+void avx_hw_state(AvxPool *p, AvxHwState *out);
 
 // AvxVkFrame is what a consumer needs of an AV_PIX_FMT_VULKAN frame.
 typedef struct {
@@ -59,6 +66,10 @@ int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out);
 int avx_vk_frame_info(const AVFrame *f, AvxVkFrame *out);
 void avx_vk_frame_submitted(const AVFrame *f, VkImageLayout layout, VkAccessFlags access);
 void avx_vk_frame_unlock(const AVFrame *f);
+// avx_hw_detach takes avctx's hw_device_ctx and hw_frames_ctx references out of it (set to NULL);
+// avx_hw_release drops them once avcodec_free_context has joined the frame threads.
+void avx_hw_detach(AVCodecContext *avctx, AVBufferRef **device, AVBufferRef **frames);
+void avx_hw_release(AVBufferRef *device, AVBufferRef *frames);
 // avx_hw_download copies a hardware frame into system memory (av_hwframe_transfer_data).
 int avx_hw_download(AVFrame *dst, const AVFrame *src);
 // avx_hw_frames makes an initialised AV_PIX_FMT_VULKAN frames context of sw_format at width×height
