@@ -38,11 +38,12 @@ func lsb(img *image.RGBA, w int, want [][3]float64, keep func(i int) bool) (wors
 // with zscale too (to float precision), which makes it the judge of the depths and ranges zscale is
 // not used for (TestColourSystemsDepths).
 //
-// Two differences of zimg 3.0.4 are left out, measured: for YCgCo in limited range it scales Cg and
-// Co by 219 (luma's excursion) where H.273 quantizes every chroma signal with 224, so YCgCo is
-// compared in full range only; for constant luminance it returns 0 for negative R′ or B′ (outside
-// BT.2020 Table 4's ranges), so pixels whose exact R′ or B′ is negative are skipped. zscale's CL
-// output is linear light (see testvectors/zscale), encoded here with BT.2020's OETF.
+// Both ranges are compared: in limited range YCgCo's Cg and Co have luma's 219 excursion (H.264
+// Annex E.2.1 Equations E-13 to E-15 and E-34 to E-36, docs/ycbcr-math.md §11.1), as in zimg. One
+// difference of zimg 3.0.4 is left out, measured: for constant luminance it returns 0 for negative
+// R′ or B′ (outside BT.2020 Table 4's ranges), so pixels whose exact R′ or B′ is negative are
+// skipped. zscale's CL output is linear light (see testvectors/zscale), encoded here with BT.2020's
+// OETF.
 func TestColourSystemsAgainstZscale(t *testing.T) {
 	dev := vktest.Open(t)
 	conv, err := ycbcr.NewConverter(dev)
@@ -62,11 +63,7 @@ func TestColourSystemsAgainstZscale(t *testing.T) {
 			if name != "yuv420p" {
 				locs = []formats.ChromaLocation{formats.ChromaLeft}
 			}
-			ranges := []formats.Range{formats.RangeLimited, formats.RangeFull}
-			if m == formats.MatrixYCgCo {
-				ranges = ranges[1:]
-			}
-			for _, r := range ranges {
+			for _, r := range []formats.Range{formats.RangeLimited, formats.RangeFull} {
 				for _, loc := range locs {
 					ref, err := zscale.Convert(f, m, r, loc)
 					if err != nil {

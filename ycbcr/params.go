@@ -118,13 +118,14 @@ func (c *ShaderConstants) Spec() Spec {
 }
 
 // rangeExpansion returns, for n-bit codes normalised to code/(2^n−1), the scale and offset that give
-// Y′ and Cb/Cr (docs/ycbcr-math.md §2.1, §2.2).
-func rangeExpansion(r formats.Range, n int) (ys, yo, cs, co float64, err error) {
+// Y′ and Cb/Cr (docs/ycbcr-math.md §2.1, §2.2); span is the matrix's limited-range chroma excursion
+// (224, or 219 for YCgCo: formats.MatrixForm.ChromaSpan, §11.1).
+func rangeExpansion(r formats.Range, n int, span float64) (ys, yo, cs, co float64, err error) {
 	max := math.Exp2(float64(n)) - 1
 	q := math.Exp2(float64(n - 8))
 	switch r {
 	case formats.RangeLimited:
-		return max / (219 * q), -16.0 / 219, max / (224 * q), -128.0 / 224, nil
+		return max / (219 * q), -16.0 / 219, max / (span * q), -128.0 / span, nil
 	case formats.RangeFull:
 		return 1, 0, 1, -math.Exp2(float64(n-1)) / max, nil
 	}
@@ -175,6 +176,7 @@ func (p Params) shader(pf *formats.PixelFormat, width, height int, ss float64) (
 	c.Colour.Gamut = [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	var rows [3][3]float64
 	expand := true
+	span := 224.0 // Vulkan's ITU_NARROW (YCbCr identity), and every Kr/Kb matrix
 	ys, yo, cs, co := 1.0, 0.0, 1.0, 0.0
 	switch {
 	case p.YCbCrIdentity:
@@ -188,6 +190,7 @@ func (p Params) shader(pf *formats.PixelFormat, width, height int, ss float64) (
 		if err != nil {
 			return nil, fmt.Errorf("ycbcr: matrix %s: the shader path implements no such matrix: %w", p.Matrix, err)
 		}
+		span = form.ChromaSpan
 		switch form.System {
 		case formats.SystemKrKb:
 			rows = matrixRows(form.Kr, form.Kb)
@@ -212,7 +215,7 @@ func (p Params) shader(pf *formats.PixelFormat, width, height int, ss float64) (
 	}
 	if expand {
 		var err error
-		if ys, yo, cs, co, err = rangeExpansion(p.Range, pf.Depth); err != nil {
+		if ys, yo, cs, co, err = rangeExpansion(p.Range, pf.Depth, span); err != nil {
 			return nil, err
 		}
 	}
