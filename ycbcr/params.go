@@ -23,6 +23,10 @@ type Params struct {
 	Primaries formats.Primaries
 	HDR       formats.HDRMetadata
 	Tone      ToneCurve
+	// Output is what the target shows: SDR BT.709 (the zero value), or HDR10 (PQ, BT.2020
+	// primaries) on a swapchain with that colour space, where every picture keeps its display
+	// light and is PQ-encoded instead of tone-mapped (docs/ycbcr-math.md §13.5).
+	Output Output
 }
 
 func (p Params) String() string {
@@ -33,6 +37,9 @@ func (p Params) String() string {
 	s := fmt.Sprintf("%s/%s/%s", m, p.Range, p.ChromaLocation)
 	if k := p.Transfer.Kind(); p.Transfer != 0 && (k == formats.TransferPQ || k == formats.TransferHLG) {
 		s += fmt.Sprintf("/%s/%s/tonemap=%s", p.Transfer, p.Primaries, p.Tone)
+	}
+	if p.Output != OutputSDR {
+		s += "/output=" + p.Output.String()
 	}
 	return s
 }
@@ -63,13 +70,14 @@ type ShaderConstants struct {
 // formats.GamutMatrix).
 type ColourStage struct {
 	System formats.System // SystemCL selects the constant-luminance decoding; the others use Rows
-	Tone   int            // 0: none; 1: PQ; 2: HLG (toned to SDR)
+	Tone   int            // 0: none; 1: PQ; 2: HLG; 3: SDR by BT.1886 (HDR10 output only)
+	Output int            // 0: SDR BT.709; 1: HDR10 (PQ, BT.2020)
 	Curve  int            // 0: clip; 1: BT.2390 EETF
 	// Kr, Kb: the linear-light luminance weights (constant luminance, HLG's OOTF).
 	Kr, Kb float64
 	// CL's Table 4 divisors: Cb negative, positive, Cr negative, positive.
 	CL [4]float64
-	// Gamut: linear source R, G, B → linear BT.709 R, G, B.
+	// Gamut: linear source R, G, B → linear BT.709 R, G, B (HDR10 output: BT.2020).
 	Gamut [3][3]float64
 	// YCgCoRMax (SystemYCgCoR): 2^m − 1 of the m-bit R′G′B′ the lifting was applied to.
 	YCgCoRMax float64
@@ -114,6 +122,7 @@ func (c *ShaderConstants) Spec() Spec {
 		}
 	}
 	s[24] = fb(cs.YCgCoRMax)
+	s[25] = int32(cs.Output)
 	return s
 }
 
