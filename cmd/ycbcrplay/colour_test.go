@@ -7,11 +7,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
@@ -205,4 +207,28 @@ func diff(img image.Image, want [][4]float64, keep func(int) bool) (worst float6
 func nearHDR(a, b formats.HDRMetadata) bool {
 	return fmt.Sprintf("%.4f %.4f %.4f %.4f", a.MinLuminance, a.MaxLuminance, a.MaxCLL, a.MaxFALL) ==
 		fmt.Sprintf("%.4f %.4f %.4f %.4f", b.MinLuminance, b.MaxLuminance, b.MaxCLL, b.MaxFALL)
+}
+
+// TestHDROutputUnavailable: lavapipe under Xvfb offers no HDR10 surface format, so -hdr-output
+// fails with one error line that names what is missing (the colour space and the formats, and the
+// colour spaces the surface does offer); -headless with -hdr-output fails with one line too (no
+// swapchain). The HDR10 encoding itself is tested offscreen (ycbcr's TestHDR10Output).
+func TestHDROutputUnavailable(t *testing.T) {
+	if !window.Available() {
+		t.Fatal("no display: run under xvfb-run")
+	}
+	file := filepath.Join(colourDir, "pq.mkv")
+	for _, args := range [][]string{{"-frames", "1", "-hdr-output", file}, {"-headless", "-frames", "1", "-hdr-output", file}} {
+		_, stderr, code := play(t, args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		last := lines[len(lines)-1]
+		if code == 0 || !strings.HasPrefix(last, "error: ") || !strings.Contains(last, "-hdr-output") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+			continue
+		}
+		if args[0] != "-headless" && !strings.Contains(last, "VK_COLOR_SPACE_HDR10_ST2084_EXT") {
+			t.Errorf("%q: the error does not name the missing colour space: %s", args, last)
+		}
+		t.Logf("%q: %s", args, last)
+	}
 }
