@@ -27,6 +27,12 @@ type MatrixForm struct {
 	// AddedBits (SystemYCgCoR): how many bits the coded samples have beyond the R′G′B′ samples the
 	// lifting was applied to: 2 for YCgCo-Re ("even addition"), 1 for YCgCo-Ro ("odd addition").
 	AddedBits int
+	// ChromaSpan is the limited-range excursion of the chroma signals, in 8-bit codes: 224 where the
+	// matrix is applied before quantisation (H.264 Annex E.2.1 Equations E-11, E-12; H.273 §8.3),
+	// 219 for YCgCo, whose R′G′B′ is quantised as luma is first (E-13 to E-15) and whose Cg and Co
+	// are then sums of those codes (E-34 to E-36: the offsets 16 cancel, the 219 stays). Unused for
+	// SystemYCgCoR, whose lifting works on the codes at any range.
+	ChromaSpan float64
 	// CbNeg, CbPos, CrNeg, CrPos (SystemCL): BT.2020 Table 4's divisors of B′−Y′C and R′−Y′C for
 	// negative and positive differences; decoding multiplies by them.
 	CbNeg, CbPos, CrNeg, CrPos float64
@@ -35,11 +41,11 @@ type MatrixForm struct {
 // Form is the matrix's form for the shader path, or why it has none.
 func (m Matrix) Form() (MatrixForm, error) {
 	if kr, kb, ok := m.Coefficients(); ok {
-		return MatrixForm{System: SystemKrKb, Kr: kr, Kb: kb}, nil
+		return MatrixForm{System: SystemKrKb, Kr: kr, Kb: kb, ChromaSpan: 224}, nil
 	}
 	switch m {
 	case MatrixYCgCo:
-		return MatrixForm{System: SystemYCgCo}, nil
+		return MatrixForm{System: SystemYCgCo, ChromaSpan: 219}, nil
 	case MatrixYCgCoRe:
 		return MatrixForm{System: SystemYCgCoR, AddedBits: 2}, nil
 	case MatrixYCgCoRo:
@@ -48,7 +54,7 @@ func (m Matrix) Form() (MatrixForm, error) {
 		// BT.2020 Table 4: Y′C = (0.2627 R + 0.6780 G + 0.0593 B)′; CBC = (B′−Y′C)/1.9404 when
 		// −0.9702 ≤ B′−Y′C ≤ 0, /1.5816 when 0 < B′−Y′C ≤ 0.7908; CRC = (R′−Y′C)/1.7184 when
 		// −0.8592 ≤ R′−Y′C ≤ 0, /0.9936 when 0 < R′−Y′C ≤ 0.4968.
-		return MatrixForm{System: SystemCL, Kr: 0.2627, Kb: 0.0593, CbNeg: 1.9404, CbPos: 1.5816, CrNeg: 1.7184, CrPos: 0.9936}, nil
+		return MatrixForm{System: SystemCL, Kr: 0.2627, Kb: 0.0593, ChromaSpan: 224, CbNeg: 1.9404, CbPos: 1.5816, CrNeg: 1.7184, CrPos: 0.9936}, nil
 	}
 	if _, err := m.Model(); err != nil {
 		return MatrixForm{}, fmt.Errorf("formats: matrix %s: no form the shader path implements (%v)", m, err)

@@ -21,6 +21,9 @@ const (
 	extHeadlessSurface    = "VK_EXT_headless_surface"
 	extSurface            = "VK_KHR_surface"
 	extDebugUtils         = "VK_EXT_debug_utils"
+	// ExtSwapchainColorspace is the instance extension that adds swapchain colour spaces beyond
+	// sRGB (HDR10 among them); enabled with a window system's extensions when offered.
+	ExtSwapchainColorspace = "VK_EXT_swapchain_colorspace"
 )
 
 // Options choose how a Device is opened.
@@ -181,6 +184,9 @@ func createInstance(opts Options) (instance, error) {
 	var exts []string
 	for _, e := range opts.InstanceExtensions {
 		exts = append(exts, cstr(strings.TrimRight(e, "\x00")))
+	}
+	if len(opts.InstanceExtensions) > 0 && have[ExtSwapchainColorspace] {
+		exts = append(exts, cstr(ExtSwapchainColorspace))
 	}
 	headless := false
 	if have[extHeadlessSurface] && have[extSurface] && len(opts.InstanceExtensions) == 0 {

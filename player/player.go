@@ -48,9 +48,13 @@ type Config struct {
 	Range          *formats.Range
 	ChromaLocation *formats.ChromaLocation
 	// Tone is how PQ and HLG streams reach the SDR target (-tonemap; the zero value is BT.2390).
-	Tone     ycbcr.ToneCurve
-	Device   int
-	Validate bool
+	Tone ycbcr.ToneCurve
+	// HDROutput asks for an HDR10 swapchain (present.HDR10Formats): PQ and HLG keep their display
+	// light, PQ-encoded in BT.2020, instead of being tone-mapped (-hdr-output). Playback fails with
+	// the reason where the device, instance or surface offers none, and without a window.
+	HDROutput bool
+	Device    int
+	Validate  bool
 	// Video opens the device with what Vulkan Video decoding needs (gpu.Options.Video) and, for a
 	// DeviceSource, before decoding starts, handing the device to the source.
 	Video      bool
@@ -236,6 +240,9 @@ func (p *Player) play() error {
 
 func (p *Player) open() error {
 	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video}
+	if p.cfg.HDROutput && p.cfg.Headless {
+		return errors.New("-hdr-output needs a window's HDR10 swapchain; -headless has none")
+	}
 	if !p.cfg.Headless {
 		exts, err := window.Init()
 		if err != nil {
@@ -300,7 +307,10 @@ func (p *Player) openOutput(f *Frame) error {
 		win.ToggleFullscreen()
 	}
 	fw, fh := win.Size()
-	if p.swap, err = present.NewSwapchain(p.dev, win.Surface, fw, fh, p.cfg.Untimed); err != nil {
+	if p.swap, err = present.NewSwapchainWith(p.dev, win.Surface, fw, fh, present.SwapchainOptions{Immediate: p.cfg.Untimed, HDR10: p.cfg.HDROutput}); err != nil {
+		if p.cfg.HDROutput {
+			return fmt.Errorf("-hdr-output: %w", err)
+		}
 		return err
 	}
 	for range p.swap.Images {
@@ -330,6 +340,9 @@ func (p *Player) params(c formats.Color) ycbcr.Params {
 	}
 	prm := ycbcr.FromColor(c)
 	prm.Tone = p.cfg.Tone
+	if p.cfg.HDROutput {
+		prm.Output = ycbcr.OutputHDR10
+	}
 	return prm
 }
 
@@ -963,6 +976,9 @@ func (p *Player) fill(s *Stats) {
 		s.ToneMap = "none (SDR)"
 		if k := r.params.Transfer.Kind(); k == formats.TransferPQ || k == formats.TransferHLG {
 			s.ToneMap = r.params.Tone.String()
+		}
+		if r.params.Output == ycbcr.OutputHDR10 {
+			s.ToneMap = "none (hdr10 output)"
 		}
 		if r.Path == formats.PathShader {
 			s.ColourStage = r.params.Applied(r.format)

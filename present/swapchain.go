@@ -3,6 +3,8 @@ package present
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -30,7 +32,28 @@ type Swapchain struct {
 	Suboptimal bool
 	// Immediate asks for a present mode without vertical sync (MAILBOX, else IMMEDIATE).
 	Immediate bool
-	dev       *gpu.Device
+	// ColorSpace is the images' colour space: sRGB non-linear (SDR), or HDR10 ST 2084 when asked
+	// for (SwapchainOptions.HDR10).
+	ColorSpace vk.ColorSpace
+	dev        *gpu.Device
+}
+
+// SwapchainOptions choose the swapchain; the zero value is an SDR swapchain with vertical sync.
+type SwapchainOptions struct {
+	Immediate bool // present without vertical sync (MAILBOX, else IMMEDIATE)
+	// HDR10 asks for a surface format of HDR10Formats: the images then hold PQ-encoded BT.2020
+	// (ycbcr.OutputHDR10). Without one NewSwapchainWith fails, naming what is missing.
+	HDR10 bool
+}
+
+// HDR10Formats are the surface formats that show HDR10, in preference order:
+// VK_COLOR_SPACE_HDR10_ST2084_EXT (VK_EXT_swapchain_colorspace: ST 2084 with BT.2020 primaries)
+// with a 10-bit UNORM or a half-float format (Vulkan spec, "VkColorSpaceKHR"). The shader path
+// writes PQ values 0..1, which each of them stores as they are.
+var HDR10Formats = []vk.SurfaceFormat{
+	{Format: vk.FormatA2b10g10r10UnormPack32, ColorSpace: vk.ColorSpaceHdr10St2084},
+	{Format: vk.FormatA2r10g10b10UnormPack32, ColorSpace: vk.ColorSpaceHdr10St2084},
+	{Format: vk.FormatR16g16b16a16Sfloat, ColorSpace: vk.ColorSpaceHdr10St2084},
 }
 
 // Pass is the render pass drawing into the swapchain and its colour format.
@@ -39,13 +62,22 @@ func (s *Swapchain) Pass() (vk.RenderPass, vk.Format) { return s.RenderPass, s.F
 // NewSwapchain creates a swapchain for surface of about width×height (the surface's own extent wins
 // when it has one).
 func NewSwapchain(d *gpu.Device, surface vk.Surface, width, height int, immediate bool) (*Swapchain, error) {
+	return NewSwapchainWith(d, surface, width, height, SwapchainOptions{Immediate: immediate})
+}
+
+// NewSwapchainWith is NewSwapchain with options (an HDR10 swapchain).
+func NewSwapchainWith(d *gpu.Device, surface vk.Surface, width, height int, o SwapchainOptions) (*Swapchain, error) {
 	var ok vk.Bool32
 	vk.GetPhysicalDeviceSurfaceSupport(d.Physical, d.QueueFamily, surface, &ok)
 	if ok == vk.False {
 		return nil, fmt.Errorf("present: queue family %d of %s cannot present to this surface", d.QueueFamily, d.Info.Name)
 	}
-	s := &Swapchain{Surface: surface, dev: d, Immediate: immediate}
-	if err := s.pickFormat(); err != nil {
+	s := &Swapchain{Surface: surface, dev: d, Immediate: o.Immediate, ColorSpace: vk.ColorSpaceSrgbNonlinear}
+	pick := s.pickFormat
+	if o.HDR10 {
+		pick = s.pickHDR10
+	}
+	if err := pick(); err != nil {
 		return nil, err
 	}
 	rp, err := d.NewRenderPass(s.Format, vk.ImageLayoutPresentSrc)
@@ -60,14 +92,61 @@ func NewSwapchain(d *gpu.Device, surface vk.Surface, width, height int, immediat
 	return s, nil
 }
 
-func (s *Swapchain) pickFormat() error {
+// surfaceFormats lists the surface's formats.
+func (s *Swapchain) surfaceFormats() []vk.SurfaceFormat {
 	var n uint32
 	vk.GetPhysicalDeviceSurfaceFormats(s.dev.Physical, s.Surface, &n, nil)
 	fs := make([]vk.SurfaceFormat, n)
 	vkx.NoGC(func() { vk.GetPhysicalDeviceSurfaceFormats(s.dev.Physical, s.Surface, &n, fs) })
+	for i := range fs[:n] {
+		fs[i].Deref()
+	}
+	return fs[:n]
+}
+
+// pickHDR10 takes the first of HDR10Formats the surface offers, or says what is missing.
+func (s *Swapchain) pickHDR10() error {
+	fs := s.surfaceFormats()
+	for _, want := range HDR10Formats {
+		for _, f := range fs {
+			if f.Format == want.Format && f.ColorSpace == want.ColorSpace {
+				s.Format, s.ColorSpace = f.Format, f.ColorSpace
+				return nil
+			}
+		}
+	}
+	var missing []string
+	if !slices.Contains(s.dev.InstanceExtensions, gpu.ExtSwapchainColorspace) {
+		missing = append(missing, "the instance has no "+gpu.ExtSwapchainColorspace)
+	}
+	spaces := map[vk.ColorSpace]bool{}
+	for _, f := range fs {
+		spaces[f.ColorSpace] = true
+	}
+	var names []string
+	for c := range spaces {
+		names = append(names, colorSpaceName(c))
+	}
+	slices.Sort(names)
+	missing = append(missing, fmt.Sprintf("the surface offers no VK_COLOR_SPACE_HDR10_ST2084_EXT format (A2B10G10R10_UNORM, A2R10G10B10_UNORM or R16G16B16A16_SFLOAT), only %s",
+		strings.Join(names, ", ")))
+	return fmt.Errorf("present: no HDR10 output on %s: %s", s.dev.Info.Name, strings.Join(missing, "; "))
+}
+
+func colorSpaceName(c vk.ColorSpace) string {
+	switch c {
+	case vk.ColorSpaceSrgbNonlinear:
+		return "SRGB_NONLINEAR"
+	case vk.ColorSpaceHdr10St2084:
+		return "HDR10_ST2084"
+	}
+	return fmt.Sprintf("colour space %d", int(c))
+}
+
+func (s *Swapchain) pickFormat() error {
+	fs := s.surfaceFormats()
 	for _, want := range []vk.Format{vk.FormatB8g8r8a8Unorm, vk.FormatR8g8b8a8Unorm, vk.FormatA2b10g10r10UnormPack32} {
-		for _, f := range fs[:n] {
-			f.Deref()
+		for _, f := range fs {
 			if f.Format == want && f.ColorSpace == vk.ColorSpaceSrgbNonlinear {
 				s.Format = want
 				return nil
@@ -130,7 +209,7 @@ func (s *Swapchain) Recreate(width, height int) error {
 	old := s.Handle
 	ci := &vk.SwapchainCreateInfo{
 		SType: vk.StructureTypeSwapchainCreateInfo, Surface: s.Surface, MinImageCount: count,
-		ImageFormat: s.Format, ImageColorSpace: vk.ColorSpaceSrgbNonlinear, ImageExtent: ext, ImageArrayLayers: 1,
+		ImageFormat: s.Format, ImageColorSpace: s.ColorSpace, ImageExtent: ext, ImageArrayLayers: 1,
 		ImageUsage:       vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit),
 		ImageSharingMode: vk.SharingModeExclusive, PreTransform: caps.CurrentTransform,
 		CompositeAlpha: vk.CompositeAlphaOpaqueBit, PresentMode: s.PresentMode, Clipped: vk.True, OldSwapchain: old,

@@ -23,6 +23,7 @@ layout(constant_id = 21) const float G20 = 0.0;
 layout(constant_id = 22) const float G21 = 0.0;
 layout(constant_id = 23) const float G22 = 1.0;
 layout(constant_id = 24) const float YCGCOR_MAX = 255.0; // YCgCo-R: 2^m − 1 of the m-bit R′G′B′
+layout(constant_id = 25) const int OUTPUT = 0; // 0: SDR BT.709 (BT.709 OETF); 1: HDR10 (PQ, BT.2020)
 
 const int SYSTEM_YCGCOR = 2, SYSTEM_CL = 3;
 
@@ -94,18 +95,28 @@ vec3 bt709Oetf(vec3 l) {
 // The tone stage: PQ or HLG R′G′B′ → display light (cd/m²) → BT.2390 EETF (in PQ) or clip → SDR
 // linear (1 = t1.w⁻¹ cd/m²) → BT.709 gamut, clipped → BT.709 OETF. t0 = (PQ(LB), PQ(LW), minLum,
 // maxLum), t1 = (KS, HLG LW, HLG γ, 1/SDR peak).
+// With OUTPUT 1 (an HDR10 swapchain) the picture keeps its display light instead: PQ as it is, HLG
+// through its OOTF, SDR (TONE 3) by BT.1886's EOTF (γ 2.4, black 0) with white at t1.y cd/m²
+// (BT.2408's HDR reference white); converted to BT.2020 primaries (G), clipped to 0..10000 cd/m² and
+// PQ-encoded, for the display to tone-map with the stream's metadata.
 vec3 toneStage(vec3 rgb, vec4 t0, vec4 t1) {
     if (TONE == 0) {
         return rgb;
     }
     vec3 nits;
-    if (TONE == 1) {
+    if (TONE == 3) {
+        nits = t1.y * pow(clamp(rgb, 0.0, 1.0), vec3(2.4));
+    } else if (TONE == 1) {
         nits = pqEotf(rgb) * 10000.0;
     } else {
         vec3 s = clamp(rgb, 0.0, 1.0);
         vec3 e = vec3(hlgInverse(s.r), hlgInverse(s.g), hlgInverse(s.b));
         float ys = dot(vec3(KR, 1.0 - KR - KB, KB), e);
         nits = t1.y * pow(max(ys, 0.0), t1.z - 1.0) * e; // BT.2100 Table 5 OOTF, black level 0
+    }
+    if (OUTPUT == 1) {
+        vec3 b = vec3(dot(vec3(G00, G01, G02), nits), dot(vec3(G10, G11, G12), nits), dot(vec3(G20, G21, G22), nits));
+        return pqInverseEotf(clamp(b, 0.0, 10000.0) / 10000.0);
     }
     if (CURVE == 1) {
         nits = pqEotf(eetf(pqInverseEotf(nits / 10000.0), t0, t1.x)) * 10000.0;

@@ -23,8 +23,8 @@ var ShaderFrag []byte
 const ShaderParamsSize = 128
 
 // ShaderSpecConstants is the number of shader.frag's specialization constants (constant_id 0..5:
-// texture and component of Y, Cb and Cr; 6..24: the colour stage of colour.glsl).
-const ShaderSpecConstants = 25
+// texture and component of Y, Cb and Cr; 6..25: the colour stage of colour.glsl).
+const ShaderSpecConstants = 26
 
 // SamplerParamsSize is the size in bytes of sampler.frag's push-constant block.
 const SamplerParamsSize = 8

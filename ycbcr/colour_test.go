@@ -38,11 +38,12 @@ func lsb(img *image.RGBA, w int, want [][3]float64, keep func(i int) bool) (wors
 // with zscale too (to float precision), which makes it the judge of the depths and ranges zscale is
 // not used for (TestColourSystemsDepths).
 //
-// Two differences of zimg 3.0.4 are left out, measured: for YCgCo in limited range it scales Cg and
-// Co by 219 (luma's excursion) where H.273 quantizes every chroma signal with 224, so YCgCo is
-// compared in full range only; for constant luminance it returns 0 for negative R′ or B′ (outside
-// BT.2020 Table 4's ranges), so pixels whose exact R′ or B′ is negative are skipped. zscale's CL
-// output is linear light (see testvectors/zscale), encoded here with BT.2020's OETF.
+// Both ranges are compared: in limited range YCgCo's Cg and Co have luma's 219 excursion (H.264
+// Annex E.2.1 Equations E-13 to E-15 and E-34 to E-36, docs/ycbcr-math.md §11.1), as in zimg. One
+// difference of zimg 3.0.4 is left out, measured: for constant luminance it returns 0 for negative
+// R′ or B′ (outside BT.2020 Table 4's ranges), so pixels whose exact R′ or B′ is negative are
+// skipped. zscale's CL output is linear light (see testvectors/zscale), encoded here with BT.2020's
+// OETF.
 func TestColourSystemsAgainstZscale(t *testing.T) {
 	dev := vktest.Open(t)
 	conv, err := ycbcr.NewConverter(dev)
@@ -62,11 +63,7 @@ func TestColourSystemsAgainstZscale(t *testing.T) {
 			if name != "yuv420p" {
 				locs = []formats.ChromaLocation{formats.ChromaLeft}
 			}
-			ranges := []formats.Range{formats.RangeLimited, formats.RangeFull}
-			if m == formats.MatrixYCgCo {
-				ranges = ranges[1:]
-			}
-			for _, r := range ranges {
+			for _, r := range []formats.Range{formats.RangeLimited, formats.RangeFull} {
 				for _, loc := range locs {
 					ref, err := zscale.Convert(f, m, r, loc)
 					if err != nil {
@@ -395,6 +392,86 @@ func TestGamutMatrix(t *testing.T) {
 			if math.Abs(toolkit[i][j]-bt2087[i][j]) > 1e-4 || math.Abs(orc[i][j]-bt2087[i][j]) > 1e-4 {
 				t.Errorf("[%d][%d]: toolkit %.5f, oracle %.5f, BT.2087 %.4f", i, j, toolkit[i][j], orc[i][j], bt2087[i][j])
 			}
+		}
+	}
+}
+
+// TestHDR10Output checks the shader path's HDR10 output (Params.Output = OutputHDR10: display light
+// kept, BT.2020 primaries, PQ-encoded; docs/ycbcr-math.md §13.5), drawn into the 8-bit offscreen
+// target:
+//   - every pixel of PQ (BT.2020), HLG (BT.2020) and SDR (BT.709, limited) pictures, grey ramp and
+//     colour noise, within 1/255 of the oracle's encoding (ST 2084 inverse EOTF of the BT.2087
+//     gamut conversion of the display light);
+//   - two values from the standards themselves, not from the oracle: a PQ BT.2020 grey passes
+//     through unchanged (the pass-through's definition), and SDR white lands on BT.2408's HDR
+//     reference white, 203 cd/m², which BT.2408 Table 1 gives as PQ signal 58 %.
+func TestHDR10Output(t *testing.T) {
+	dev := vktest.Open(t)
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Destroy()
+	f := hdrFrame(t)
+	pic := ycbcrcheck.OraclePicture(f)
+	sdr := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter,
+		Transfer: formats.TransferBT709, Primaries: formats.PrimariesBT709, Output: ycbcr.OutputHDR10}
+	pq := hdrParams(formats.TransferSMPTE2084, formats.HDRMetadata{MaxLuminance: 1000}, ycbcr.ToneBT2390)
+	pq.Output = ycbcr.OutputHDR10
+	hlg := hdrParams(formats.TransferARIBSTDB67, formats.HDRMetadata{}, ycbcr.ToneBT2390)
+	hlg.Output = ycbcr.OutputHDR10
+	for _, p := range []ycbcr.Params{pq, hlg, sdr} {
+		prm, err := ycbcrcheck.OracleParams(f.Format, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := oracle.Image(pic, prm)
+		want3 := make([][3]float64, len(want))
+		for i := range want {
+			want3[i] = [3]float64{want[i][0], want[i][1], want[i][2]}
+		}
+		img, err := conv.Convert(f, p, formats.PathShader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, at := lsb(img, f.Width, want3, nil)
+		t.Logf("%s: %.3f LSB from the oracle; applied: %s", p, d, p.Applied(f.Format))
+		if d > 1 {
+			t.Errorf("%s: %.2f LSB from the oracle at pixel %d", p, d, at)
+		}
+		switch p.Transfer {
+		case formats.TransferSMPTE2084:
+			for x := 0; x < 64; x++ { // row 0: full-range grey codes 4x, Cb = Cr = 128
+				if got := int(img.Pix[img.PixOffset(x, 0)]); math.Abs(float64(got-4*x)) > 1 {
+					t.Errorf("PQ grey %d came out as %d", 4*x, got)
+				}
+			}
+		}
+	}
+	if _, err := conv.Convert(f, pq, formats.PathSampler); err == nil {
+		t.Error("the sampler path accepted HDR10 output")
+	}
+
+	// SDR white (Y′ 235, Cb = Cr = 128) → 203 cd/m² → PQ 0.58 (BT.2408 Table 1).
+	pf, _ := formats.Lookup("yuv444p")
+	w, err := synth.Noise(pf, 4, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for y := 0; y < 2; y++ {
+		for x := 0; x < 4; x++ {
+			w.SetCode(formats.Y, x, y, 235)
+			w.SetCode(formats.Cb, x, y, 128)
+			w.SetCode(formats.Cr, x, y, 128)
+		}
+	}
+	img, err := conv.Convert(w, sdr, formats.PathShader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := 0; c < 3; c++ {
+		if v := float64(img.Pix[c]) / 255; math.Abs(v-0.58) > 0.005+1.0/255 {
+			t.Errorf("SDR white: channel %d = %.4f, want BT.2408's PQ 0.58", c, v)
 		}
 	}
 }

@@ -50,6 +50,9 @@ func SamplerKey(dev *gpu.Device, pf *formats.PixelFormat, p Params) (Key, error)
 	if k := p.Transfer.Kind(); p.Transfer != 0 && p.Tone != ToneOff && (k == formats.TransferPQ || k == formats.TransferHLG) {
 		return Key{}, fmt.Errorf("transfer %s: tone mapping to SDR (-tonemap %s) runs in the shader path's colour stage", p.Transfer, p.Tone)
 	}
+	if p.Output != OutputSDR {
+		return Key{}, fmt.Errorf("%s output: PQ encoding in BT.2020 runs in the shader path's colour stage", p.Output)
+	}
 	var err error
 	if p.YCbCrIdentity {
 		k.Model = formats.ModelYCbCrIdentity

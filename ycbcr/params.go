@@ -23,6 +23,10 @@ type Params struct {
 	Primaries formats.Primaries
 	HDR       formats.HDRMetadata
 	Tone      ToneCurve
+	// Output is what the target shows: SDR BT.709 (the zero value), or HDR10 (PQ, BT.2020
+	// primaries) on a swapchain with that colour space, where every picture keeps its display
+	// light and is PQ-encoded instead of tone-mapped (docs/ycbcr-math.md §13.5).
+	Output Output
 }
 
 func (p Params) String() string {
@@ -33,6 +37,9 @@ func (p Params) String() string {
 	s := fmt.Sprintf("%s/%s/%s", m, p.Range, p.ChromaLocation)
 	if k := p.Transfer.Kind(); p.Transfer != 0 && (k == formats.TransferPQ || k == formats.TransferHLG) {
 		s += fmt.Sprintf("/%s/%s/tonemap=%s", p.Transfer, p.Primaries, p.Tone)
+	}
+	if p.Output != OutputSDR {
+		s += "/output=" + p.Output.String()
 	}
 	return s
 }
@@ -63,13 +70,14 @@ type ShaderConstants struct {
 // formats.GamutMatrix).
 type ColourStage struct {
 	System formats.System // SystemCL selects the constant-luminance decoding; the others use Rows
-	Tone   int            // 0: none; 1: PQ; 2: HLG (toned to SDR)
+	Tone   int            // 0: none; 1: PQ; 2: HLG; 3: SDR by BT.1886 (HDR10 output only)
+	Output int            // 0: SDR BT.709; 1: HDR10 (PQ, BT.2020)
 	Curve  int            // 0: clip; 1: BT.2390 EETF
 	// Kr, Kb: the linear-light luminance weights (constant luminance, HLG's OOTF).
 	Kr, Kb float64
 	// CL's Table 4 divisors: Cb negative, positive, Cr negative, positive.
 	CL [4]float64
-	// Gamut: linear source R, G, B → linear BT.709 R, G, B.
+	// Gamut: linear source R, G, B → linear BT.709 R, G, B (HDR10 output: BT.2020).
 	Gamut [3][3]float64
 	// YCgCoRMax (SystemYCgCoR): 2^m − 1 of the m-bit R′G′B′ the lifting was applied to.
 	YCgCoRMax float64
@@ -114,17 +122,19 @@ func (c *ShaderConstants) Spec() Spec {
 		}
 	}
 	s[24] = fb(cs.YCgCoRMax)
+	s[25] = int32(cs.Output)
 	return s
 }
 
 // rangeExpansion returns, for n-bit codes normalised to code/(2^n−1), the scale and offset that give
-// Y′ and Cb/Cr (docs/ycbcr-math.md §2.1, §2.2).
-func rangeExpansion(r formats.Range, n int) (ys, yo, cs, co float64, err error) {
+// Y′ and Cb/Cr (docs/ycbcr-math.md §2.1, §2.2); span is the matrix's limited-range chroma excursion
+// (224, or 219 for YCgCo: formats.MatrixForm.ChromaSpan, §11.1).
+func rangeExpansion(r formats.Range, n int, span float64) (ys, yo, cs, co float64, err error) {
 	max := math.Exp2(float64(n)) - 1
 	q := math.Exp2(float64(n - 8))
 	switch r {
 	case formats.RangeLimited:
-		return max / (219 * q), -16.0 / 219, max / (224 * q), -128.0 / 224, nil
+		return max / (219 * q), -16.0 / 219, max / (span * q), -128.0 / span, nil
 	case formats.RangeFull:
 		return 1, 0, 1, -math.Exp2(float64(n-1)) / max, nil
 	}
@@ -175,6 +185,7 @@ func (p Params) shader(pf *formats.PixelFormat, width, height int, ss float64) (
 	c.Colour.Gamut = [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	var rows [3][3]float64
 	expand := true
+	span := 224.0 // Vulkan's ITU_NARROW (YCbCr identity), and every Kr/Kb matrix
 	ys, yo, cs, co := 1.0, 0.0, 1.0, 0.0
 	switch {
 	case p.YCbCrIdentity:
@@ -188,6 +199,7 @@ func (p Params) shader(pf *formats.PixelFormat, width, height int, ss float64) (
 		if err != nil {
 			return nil, fmt.Errorf("ycbcr: matrix %s: the shader path implements no such matrix: %w", p.Matrix, err)
 		}
+		span = form.ChromaSpan
 		switch form.System {
 		case formats.SystemKrKb:
 			rows = matrixRows(form.Kr, form.Kb)
@@ -212,7 +224,7 @@ func (p Params) shader(pf *formats.PixelFormat, width, height int, ss float64) (
 	}
 	if expand {
 		var err error
-		if ys, yo, cs, co, err = rangeExpansion(p.Range, pf.Depth); err != nil {
+		if ys, yo, cs, co, err = rangeExpansion(p.Range, pf.Depth, span); err != nil {
 			return nil, err
 		}
 	}

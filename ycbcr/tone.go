@@ -98,10 +98,75 @@ func (p Params) ToneInputs() ToneInputs {
 	return in
 }
 
+// Output is what the conversion's target shows.
+type Output int
+
+const (
+	OutputSDR   Output = iota // SDR BT.709 R′G′B′ (BT.709 OETF): PQ and HLG are tone-mapped
+	OutputHDR10               // HDR10: PQ (SMPTE ST 2084) with BT.2020 primaries, display light kept
+)
+
+func (o Output) String() string {
+	switch o {
+	case OutputSDR:
+		return "sdr"
+	case OutputHDR10:
+		return "hdr10"
+	}
+	return fmt.Sprintf("Output(%d)", int(o))
+}
+
+// HDRReferenceWhite is where SDR white lands on an HDR10 output: BT.2408's HDR reference white,
+// 203 cd/m² (PQ signal 0.58).
+const HDRReferenceWhite = 203.0
+
+// hdr10Stage fills c's constants for an HDR10 output (§13.5): every stream keeps its display light
+// — PQ as it is, HLG through its OOTF (rendered for HLGDisplayPeak), SDR by BT.1886's EOTF with
+// white at HDRReferenceWhite — converted to BT.2020 primaries and PQ-encoded. No tone curve: the
+// display maps it with the metadata the swapchain passes on.
+func (p Params) hdr10Stage(c *ShaderConstants) error {
+	kind := p.Transfer.Kind()
+	if c.Colour.System == formats.SystemCL && (kind == formats.TransferPQ || kind == formats.TransferHLG) {
+		return fmt.Errorf("ycbcr: BT.2020 constant luminance with %s: not implemented", p.Transfer)
+	}
+	g, err := formats.GamutMatrix(p.Primaries, formats.PrimariesBT2020)
+	if err != nil {
+		return fmt.Errorf("ycbcr: HDR10 output from %s: %w", p.Primaries, err)
+	}
+	prim, _ := p.Primaries.Chromaticities()
+	lum := formats.RGBToXYZ(prim)[1]
+	in := p.ToneInputs()
+	c.Colour.Gamut, c.Colour.Output = g, 1
+	if c.Colour.System != formats.SystemCL {
+		c.Colour.Kr, c.Colour.Kb = lum[0], lum[2]
+	}
+	switch kind {
+	case formats.TransferPQ:
+		c.Colour.Tone = 1
+		c.Colour.Applied = fmt.Sprintf("smpte2084 passed through: %s → bt2020 gamut, PQ (HDR10 output)", p.Primaries)
+	case formats.TransferHLG:
+		c.Colour.Tone = 2
+		c.Tone[1] = [4]float32{0, float32(in.HLGPeak), float32(in.HLGGamma), 0}
+		c.Colour.Applied = fmt.Sprintf("arib-std-b67 → OOTF (%g cd/m², γ %.3g), %s → bt2020 gamut, PQ (HDR10 output)", in.HLGPeak, in.HLGGamma, p.Primaries)
+	default:
+		c.Colour.Tone = 3
+		c.Tone[1] = [4]float32{0, HDRReferenceWhite, 0, 0}
+		c.Colour.Applied = fmt.Sprintf("SDR → BT.1886 (white %g cd/m²), %s → bt2020 gamut, PQ (HDR10 output)", HDRReferenceWhite, p.Primaries)
+	}
+	return nil
+}
+
 // toneStage fills c's tone constants for p: nothing unless the transfer is PQ or HLG and the curve
 // is not off. Tone[0] = (PQ(LB), PQ(LW), minLum, maxLum), Tone[1] = (KS, HLG LW, HLG γ, 1/SDR peak),
 // in BT.2390 §5.4's terms.
 func (p Params) toneStage(c *ShaderConstants) error {
+	switch p.Output {
+	case OutputSDR:
+	case OutputHDR10:
+		return p.hdr10Stage(c)
+	default:
+		return fmt.Errorf("ycbcr: output %s", p.Output)
+	}
 	kind := p.Transfer.Kind()
 	if p.Transfer == 0 || (kind != formats.TransferPQ && kind != formats.TransferHLG) || p.Tone == ToneOff {
 		return nil

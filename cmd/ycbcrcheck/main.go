@@ -42,6 +42,14 @@ the device does not offer is listed with the feature bit and VUID that rule it o
 checks the features the spec makes mandatory (G8_B8_R8_3PLANE_420 and G8_B8R8_2PLANE_420:
 SAMPLED_IMAGE, TRANSFER_SRC/DST, COSITED_CHROMA_SAMPLES).
 
+Then the colour systems no sampler model expresses, which only the shader path implements
+(-systems=false leaves them out), one report row each: YCgCo (limited, full), YCgCo-Re,
+YCgCo-Ro, BT.2020 constant luminance (limited, full), PQ to SDR (BT.2390 with no metadata and
+with mastering metadata, clip) and HLG to SDR, on yuv420p, yuv422p10le and yuv444p16le
+(-quick: yuv420p). YCgCo is judged by the oracle's bounds, the non-linear systems by the
+distance from the oracle's exact value (1 LSB; YCgCo-R on subsampled layouts two more codes of
+its R′G′B′ depth).
+
 Progress goes to stderr; a table (or, with -json, one JSON document) to stdout.
 Exit status: 0 all combinations within bounds, 1 failures (or a mandatory feature missing),
 2 error (no device, bad flags, nothing to check, device lost, validation messages).
@@ -59,6 +67,7 @@ type options struct {
 	verbose   bool
 	size      string
 	validate  bool
+	systems   bool
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -75,6 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.quick, "quick", false, "check the RGB_IDENTITY and YCBCR_709 models only")
 	fs.BoolVar(&o.verbose, "v", false, "print a line per combination and per skipped format on stderr")
 	fs.StringVar(&o.size, "size", "16x8", "frame size `WxH` (even numbers)")
+	fs.BoolVar(&o.systems, "systems", true, "also check the colour systems only the shader path implements (YCgCo, YCgCo-R, BT.2020-CL, PQ/HLG tone mapping)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -98,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "-size: %v", err)
 	}
-	opts := check.Options{Quick: o.quick, Width: w, Height: h, Progress: stderr, Verbose: o.verbose}
+	opts := check.Options{Quick: o.quick, Width: w, Height: h, Progress: stderr, Verbose: o.verbose, SkipSystems: !o.systems}
 	if o.formats != "" {
 		opts.Formats = strings.Split(o.formats, ",")
 	}
@@ -142,15 +152,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "%d validation messages: the checker misused Vulkan, results are not trustworthy", len(msgs))
 	}
 	if !rep.OK() {
-		fmt.Fprintf(stderr, "FAIL: %d of %d combinations outside the oracle's bounds, %d mandatory features missing\n",
-			rep.Totals.Failed, rep.Totals.Combinations, len(rep.MandatoryMissing))
+		fmt.Fprintf(stderr, "FAIL: %d of %d combinations outside the oracle's bounds, %d of %d colour systems failing, %d mandatory features missing\n",
+			rep.Totals.Failed, rep.Totals.Combinations, rep.Totals.SystemsFailed, len(rep.Systems), len(rep.MandatoryMissing))
 		return 1
 	}
 	if rep.Totals.Combinations == 0 {
 		return fail(stderr, "nothing checked: the device offers no combination of the selected formats (-v says why)")
 	}
-	fmt.Fprintf(stderr, "PASS: %d combinations on %d format(s) within the oracle's bounds (%.1f s)\n",
-		rep.Totals.Combinations, rep.Totals.Formats, rep.Seconds)
+	fmt.Fprintf(stderr, "PASS: %d combinations on %d format(s) within the oracle's bounds, %d colour systems (%.1f s)\n",
+		rep.Totals.Combinations, rep.Totals.Formats, len(rep.Systems), rep.Seconds)
 	return 0
 }
 

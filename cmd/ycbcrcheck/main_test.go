@@ -67,17 +67,31 @@ func TestQuickRun(t *testing.T) {
 	if rep.Totals.Formats != 2 || rep.Totals.Combinations == 0 || !strings.HasPrefix(rep.Command, "ycbcrcheck -quick") {
 		t.Errorf("report: %+v, command %q", rep.Totals, rep.Command)
 	}
+	// The colour systems run by default, one row each, with -quick on yuv420p only.
+	if len(rep.Systems) < 10 || rep.Totals.SystemsFailed != 0 {
+		t.Errorf("colour systems: %d rows, %d failing", len(rep.Systems), rep.Totals.SystemsFailed)
+	}
+	for _, s := range rep.Systems {
+		if !s.Pass || s.Pixels == 0 || len(s.Layouts) != 1 || s.Layouts[0] != "yuv420p" {
+			t.Errorf("colour system %+v", s)
+		}
+	}
 	if !strings.Contains(errOut, "[1/2] VK_FORMAT_G8B8G8R8_422_UNORM (yuyv422)") || !strings.Contains(errOut, "PASS: ") {
 		t.Errorf("progress:\n%s", errOut)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
-	if err != nil || !bytes.Contains(md, []byte("`ycbcrcheck -quick -formats nv12,yuyv422")) {
+	if err != nil || !bytes.Contains(md, []byte("`ycbcrcheck -quick -formats nv12,yuyv422")) || !bytes.Contains(md, []byte("| YCgCo limited | yuv420p |")) {
 		t.Errorf("report.md: %v\n%s", err, md)
 	}
 
 	// Without -json the table goes to stdout.
 	code, out, _ = runCmd("-quick", "-formats", "nv12")
-	if code != 0 || !strings.Contains(out, "G8_B8R8_2PLANE_420_UNORM") || !strings.Contains(out, "total: 1 formats") {
+	if code != 0 || !strings.Contains(out, "G8_B8R8_2PLANE_420_UNORM") || !strings.Contains(out, "total: 1 formats") || !strings.Contains(out, "HLG → SDR") {
 		t.Errorf("exit %d, table:\n%s", code, out)
+	}
+	// -systems=false leaves them out.
+	code, out, _ = runCmd("-quick", "-formats", "nv12", "-systems=false")
+	if code != 0 || strings.Contains(out, "COLOUR SYSTEM") {
+		t.Errorf("-systems=false: exit %d, table:\n%s", code, out)
 	}
 }

@@ -89,6 +89,10 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             topleft, top, bottomleft, bottom)
   -tonemap bt2390|clip|off  PQ and HLG to SDR BT.709: BT.2390 EETF (default; uses the mastering and
                             content light metadata), clip, or off (the HDR R′G′B′ as it is)
+  -hdr-output               show HDR10 instead of tone-mapping: a swapchain in
+                            VK_COLOR_SPACE_HDR10_ST2084_EXT (VK_EXT_swapchain_colorspace) gets PQ
+                            in BT.2020 (PQ passed through, HLG by its OOTF, SDR at 203 cd/m²);
+                            fails with the reason where the display offers no HDR10 format
   -scale NAME               the filter that scales the converted picture into the window:
                             lanczos (default), catmull-rom (bicubic), mitchell, bilinear; the
                             conversion runs at the picture's size, the scale pass only when sizes
@@ -198,6 +202,7 @@ func parseArgs(args []string) (options, error) {
 	speed := fs.Float64("speed", 1, "")
 	fullscreen := fs.Bool("fs", false, "")
 	tone := fs.String("tonemap", "bt2390", "")
+	hdrOut := fs.Bool("hdr-output", false, "")
 	scale := fs.String("scale", ycbcr.DefaultFilter.String(), "")
 	zoom := fs.String("zoom", "fit", "")
 	rotate := fs.String("rotate", "auto", "")
@@ -254,6 +259,7 @@ func parseArgs(args []string) (options, error) {
 	if cfg.Tone, err = ycbcr.ParseToneCurve(*tone); err != nil {
 		return o, err
 	}
+	cfg.HDROutput = *hdrOut
 	if cfg.Filter, err = ycbcr.ParseFilter(*scale); err != nil {
 		return o, err
 	}

@@ -46,6 +46,15 @@ func TestDeviceConforms(t *testing.T) {
 			}
 		}
 	}
+	if len(rep.Systems) != len(colourSystems) {
+		t.Errorf("%d colour systems reported, want %d", len(rep.Systems), len(colourSystems))
+	}
+	for _, s := range rep.Systems {
+		// Both frames at both samplings on each layout.
+		if want := len(systemLayouts) * 2 * (rep.Width*rep.Height + 4*rep.Width*rep.Height); !s.Pass || s.Pixels != want {
+			t.Errorf("colour system %s: pass %v, %d pixels (want %d), %d failing, worst %s %s", s.Name, s.Pass, s.Pixels, want, s.Failed, s.Worst, s.Error)
+		}
+	}
 	if !rep.OK() {
 		t.Fatalf("%d of %d combinations fail", rep.Totals.Failed, rep.Totals.Combinations)
 	}
@@ -155,6 +164,18 @@ func TestFaultsAreCaught(t *testing.T) {
 			}
 			if shaderRuns == 0 && fault != FaultSamplerSwap {
 				t.Fatal("no shader-path comparison ran")
+			}
+			// The colour systems run on the shader path: its faults must show in every one (but the
+			// range fault in YCgCo-R, whose lifting reads the codes at any range), the sampler's
+			// fault in none.
+			if len(rep.Systems) != len(colourSystems) {
+				t.Fatalf("%d colour systems reported", len(rep.Systems))
+			}
+			for _, s := range rep.Systems {
+				immune := fault == FaultSamplerSwap || (fault == FaultRange && strings.HasPrefix(s.Name, "YCgCo-R"))
+				if immune != s.Pass || (!immune && s.WorstLSB < 8) {
+					t.Errorf("colour system %s: pass %v, worst %.2f LSB (immune to the fault: %v)", s.Name, s.Pass, s.WorstLSB, immune)
+				}
 			}
 
 			dir := t.TempDir()

@@ -21,4 +21,8 @@
 // MIDPOINT implicit and explicit reconstruction differ and filter weights are not trivial).
 //
 // Everything the device does not offer is listed with the feature bit (and VUID) that rules it out.
+//
+// Then, unless Options.SkipSystems, the colour systems no sampler model expresses (YCgCo, YCgCo-R,
+// BT.2020 constant luminance, PQ and HLG tone-mapped to SDR) run through the shader path on a few
+// layouts, a SystemReport row each, judged against the oracle (systems.go).
 package check

@@ -129,6 +129,8 @@ func (r *Report) WriteMarkdown(dir string) error {
 		verdict = "**The run stopped early: " + r.Error + "**"
 	} else if t.Failed > 0 {
 		verdict = fmt.Sprintf("**%d of %d combinations fail.**", t.Failed, t.Combinations)
+	} else if t.SystemsFailed > 0 {
+		verdict = fmt.Sprintf("**%d of %d colour systems fail on the shader path.**", t.SystemsFailed, len(r.Systems))
 	} else if len(r.MandatoryMissing) > 0 {
 		verdict = "**Mandatory format features are missing (see below); all combinations run are within bounds.**"
 	}
@@ -157,6 +159,28 @@ treat COSITED_EVEN as MIDPOINT.
 	fmt.Fprintf(&b, "| **total** | | | %d | %d | %d | %s | %s | %s | %s | %d |\n\n", t.Combinations, t.Passed, t.Failed,
 		lsb(t.WorstSampler, t.Combinations > 0), lsb(t.DiffSampler, t.LinearRuns > 0),
 		lsb(t.WorstShader, t.ShaderRuns > 0), lsb(t.DiffShader, t.ShaderRuns > 0), t.Permitted)
+
+	if len(r.Systems) > 0 {
+		b.WriteString("## Colour systems (shader path only)\n\n")
+		b.WriteString(`No VkSamplerYcbcrConversion model expresses these (docs/ycbcr-math.md §11–§14); the shader path
+draws the same noise and probe frames, left-sited, at both samplings. YCgCo is judged by the oracle's
+interval bounds (ShaderTolerance); the non-linear systems by the distance from the oracle's exact
+value ("exact ±L"), YCgCo-R on subsampled layouts with two more m-bit codes for a rounding step of
+interpolated chroma. "Diff" is the largest difference from the exact value, "worst" the largest
+distance outside the criterion, both in 8-bit LSB.
+
+`)
+		b.WriteString("| System | Layouts | Pixels | Fail px | Worst | Diff | Criterion | Colour stage |\n|---|---|---|---|---|---|---|---|\n")
+		for _, s := range r.Systems {
+			applied := s.Applied
+			if applied == "" {
+				applied = "matrix only"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %.2f | %.2f | %s | %s |\n", s.Name, strings.Join(s.Layouts, ", "), s.Pixels, s.Failed,
+				s.WorstLSB, s.MaxDiffLSB, s.Criterion, applied)
+		}
+		b.WriteString("\n")
+	}
 
 	b.WriteString("## Failures\n\n")
 	for _, m := range r.MandatoryMissing {
@@ -199,6 +223,19 @@ treat COSITED_EVEN as MIDPOINT.
 				maps++
 			}
 			b.WriteString("\n")
+		}
+	}
+	for _, s := range r.Systems {
+		if s.Pass {
+			continue
+		}
+		failures++
+		fmt.Fprintf(&b, "### Colour system: %s\n\n", s.Name)
+		if s.Error != "" {
+			fmt.Fprintf(&b, "Error: `%s`\n\n", s.Error)
+		}
+		if s.Failed > 0 {
+			fmt.Fprintf(&b, "- shader path: %d of %d pixels outside %s, worst %.2f LSB at %s\n\n", s.Failed, s.Pixels, s.Criterion, s.WorstLSB, s.Worst)
 		}
 	}
 	if failures == 0 {

@@ -87,6 +87,22 @@ func OracleParams(pf *formats.PixelFormat, p ycbcr.Params) (oracle.Params, error
 // from the standards itself.
 func oracleTone(p ycbcr.Params) (*oracle.Tone, error) {
 	kind := p.Transfer.Kind()
+	if p.Output == ycbcr.OutputHDR10 {
+		prim, ok := p.Primaries.Chromaticities()
+		if !ok {
+			return nil, fmt.Errorf("check: primaries %s: no chromaticities", p.Primaries)
+		}
+		in := p.ToneInputs()
+		t := &oracle.Tone{Transfer: oracle.ToneSDR, HDR10: true, SDRWhite: ycbcr.HDRReferenceWhite, Primaries: prim,
+			HLGPeak: in.HLGPeak, HLGGamma: in.HLGGamma}
+		switch kind {
+		case formats.TransferPQ:
+			t.Transfer = oracle.TonePQ
+		case formats.TransferHLG:
+			t.Transfer = oracle.ToneHLG
+		}
+		return t, nil
+	}
 	if p.Transfer == 0 || p.Tone == ycbcr.ToneOff || (kind != formats.TransferPQ && kind != formats.TransferHLG) {
 		return nil, nil
 	}

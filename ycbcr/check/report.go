@@ -25,7 +25,9 @@ type Report struct {
 	// MandatoryMissing lists format features the spec requires of every device with
 	// samplerYcbcrConversion that this one lacks; any entry fails the run.
 	MandatoryMissing []string `json:"mandatory_missing,omitempty"`
-	Totals           Totals   `json:"totals"`
+	// Systems are the colour systems only the shader path implements, one row each (systems.go).
+	Systems []SystemReport `json:"colour_systems,omitempty"`
+	Totals  Totals         `json:"totals"`
 	// Error is set when the run stopped early (a device fault); the report holds what was done.
 	Error string `json:"error,omitempty"`
 }
@@ -58,6 +60,8 @@ type Totals struct {
 	DiffSampler  float64 `json:"max_diff_sampler_lsb"` // over LinearRuns combinations
 	DiffShader   float64 `json:"max_diff_shader_lsb"`
 	LinearRuns   int     `json:"linear_combinations"`
+	// SystemsFailed counts the colour systems (Report.Systems) with a pixel outside the criterion.
+	SystemsFailed int `json:"colour_systems_failed"`
 }
 
 // FormatReport is one exercised format.
@@ -132,7 +136,7 @@ type Failure struct {
 
 // OK reports whether every combination is within bounds and the run finished.
 func (r *Report) OK() bool {
-	return r.Error == "" && r.Totals.Failed == 0 && len(r.MandatoryMissing) == 0
+	return r.Error == "" && r.Totals.Failed == 0 && r.Totals.SystemsFailed == 0 && len(r.MandatoryMissing) == 0
 }
 
 func (r *Report) total() {
@@ -155,6 +159,11 @@ func (r *Report) total() {
 					t.Pixels += p.Pixels
 				}
 			}
+		}
+	}
+	for _, s := range r.Systems {
+		if !s.Pass {
+			t.SystemsFailed++
 		}
 	}
 	r.Totals = t
@@ -210,6 +219,20 @@ func (r *Report) WriteTable(w io.Writer) error {
 		lsb(t.WorstShader, t.ShaderRuns > 0), lsb(t.DiffShader, t.ShaderRuns > 0), t.Permitted)
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(r.Systems) > 0 {
+		fmt.Fprintln(tw, "\nCOLOUR SYSTEM (shader path)\tLAYOUTS\tPIXELS\tFAIL PX\tWORST\tDIFF\tCRITERION")
+		for _, s := range r.Systems {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%.2f\t%s\n", s.Name, strings.Join(s.Layouts, ","), s.Pixels, s.Failed, s.WorstLSB, s.MaxDiffLSB, s.Criterion)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, s := range r.Systems {
+			if s.Error != "" {
+				fmt.Fprintf(w, "%s: ERROR %s\n", s.Name, s.Error)
+			}
+		}
 	}
 	whole := 0
 	for _, n := range r.NotOffered {

@@ -65,6 +65,9 @@ type Options struct {
 	Verbose bool
 	// Fault injects a fault into one path (tests of the checker only).
 	Fault Fault
+	// SkipSystems leaves out the colour systems only the shader path implements (YCgCo, YCgCo-R,
+	// BT.2020 constant luminance, PQ and HLG tone mapping; systems.go), which run by default.
+	SkipSystems bool
 }
 
 // MaxFrameSize bounds the frame's width and height. The oracle validates the whole picture on every
@@ -151,9 +154,38 @@ func Run(dev *gpu.Device, opts Options) (*Report, error) {
 			return rep, err
 		}
 	}
+	if !opts.SkipSystems {
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, "colour systems (shader path): %d systems ...", len(colourSystems))
+		}
+		rep.Systems, err = r.systems()
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, " %s\n", systemsStatus(rep.Systems))
+		}
+		if err != nil {
+			rep.Error = err.Error()
+			rep.total()
+			rep.Seconds = time.Since(start).Seconds()
+			return rep, err
+		}
+	}
 	rep.total()
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// systemsStatus is the progress line's verdict on the colour systems.
+func systemsStatus(s []SystemReport) string {
+	failed := 0
+	for _, r := range s {
+		if !r.Pass {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Sprintf("%d FAILING", failed)
+	}
+	return "all within the oracle's criteria"
 }
 
 // mandatoryFormats must have mandatoryFeatures in optimal tiling on every device with
@@ -476,14 +508,7 @@ func (r *runner) shaderConstants(c Combination, im *planes.Image) (*ycbcr.Shader
 	if err != nil {
 		return nil, fmt.Errorf("check: shader constants for %s: %w", c, err)
 	}
-	switch r.opts.Fault {
-	case FaultSiting:
-		cw, _ := c.Layout.ChromaSize(r.w, r.h)
-		consts.Chroma[2] += float32(0.5 / float64(cw)) // chroma uv = uv·xy + zw, normalised by the chroma width
-	case FaultSwapCbCr:
-		consts.SrcTex[formats.Cb], consts.SrcTex[formats.Cr] = consts.SrcTex[formats.Cr], consts.SrcTex[formats.Cb]
-		consts.SrcComp[formats.Cb], consts.SrcComp[formats.Cr] = consts.SrcComp[formats.Cr], consts.SrcComp[formats.Cb]
-	}
+	r.fault(consts, c.Layout)
 	return consts, nil
 }
 

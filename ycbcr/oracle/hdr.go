@@ -114,6 +114,9 @@ type ToneTransfer int
 const (
 	TonePQ  ToneTransfer = iota + 1 // SMPTE ST 2084
 	ToneHLG                         // ARIB STD-B67
+	// ToneSDR: an SDR signal, displayed by BT.1886's EOTF (Annex 1, black 0: L = Lw·V^2.4); only
+	// with HDR10 output.
+	ToneSDR
 )
 
 // Tone takes PQ or HLG R′G′B′ to SDR BT.709 R′G′B′ (§13): display light in cd/m² (HLG through its
@@ -127,9 +130,21 @@ type Tone struct {
 	HLGPeak, HLGGamma       float64 // the OOTF's LW and γ (HLG only)
 	// Primaries are the source's xy of red, green, blue and white.
 	Primaries [4][2]float64
+	// HDR10 keeps the display light instead of mapping it to SDR: converted to BT.2020 primaries,
+	// clipped to 0..10000 cd/m² and encoded with ST 2084's inverse EOTF (no curve, no SDR
+	// target). SDRWhite is Lw of ToneSDR.
+	HDR10    bool
+	SDRWhite float64
 }
 
 func (t *Tone) validate() error {
+	if t.HDR10 {
+		if (t.Transfer == ToneSDR && !(t.SDRWhite > 0)) || (t.Transfer == ToneHLG && !(t.HLGPeak > 0 && t.HLGGamma > 0)) ||
+			(t.Transfer != TonePQ && t.Transfer != ToneHLG && t.Transfer != ToneSDR) {
+			return errors.New("oracle: tone: bad HDR10 source")
+		}
+		return nil
+	}
 	if t.Transfer != TonePQ && t.Transfer != ToneHLG {
 		return errors.New("oracle: tone: bad transfer")
 	}
@@ -151,9 +166,15 @@ var BT2020Primaries = [4][2]float64{{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.04
 // Linear is the stage up to display light: cd/m² per component, before any tone curve.
 func (t *Tone) Linear(rgb [3]float64) [3]float64 {
 	var out [3]float64
-	if t.Transfer == TonePQ {
+	switch t.Transfer {
+	case TonePQ:
 		for k := range out {
 			out[k] = PQEOTF(rgb[k])
+		}
+		return out
+	case ToneSDR:
+		for k := range out {
+			out[k] = t.SDRWhite * math.Pow(math.Max(0, math.Min(1, rgb[k])), 2.4)
 		}
 		return out
 	}
@@ -170,9 +191,18 @@ func (t *Tone) Linear(rgb [3]float64) [3]float64 {
 	return out
 }
 
-// Apply is the whole tone stage.
+// Apply is the whole tone stage (or, with HDR10, the PQ BT.2020 encoding of the display light).
 func (t *Tone) Apply(rgb [3]float64) [3]float64 {
 	nits := t.Linear(rgb)
+	if t.HDR10 {
+		g := GamutMatrix(t.Primaries, BT2020Primaries)
+		var out [3]float64
+		for i := range out {
+			v := g[i][0]*nits[0] + g[i][1]*nits[1] + g[i][2]*nits[2]
+			out[i] = PQInverseEOTF(math.Max(0, math.Min(10000, v)))
+		}
+		return out
+	}
 	if !t.Clip {
 		for k := range nits {
 			nits[k] = PQEOTF(EETF(PQInverseEOTF(nits[k]), t.SourceBlack, t.SourcePeak, t.TargetBlack, t.TargetPeak))

@@ -307,9 +307,19 @@ func sampleUV(p *Picture, prm Params, u, v float64) [4]float64 {
 	return [4]float64{rgb[0], rgb[1], rgb[2], 1}
 }
 
-// expandFor is expand, or for YCgCo-R the lifting's own scaling (§11.2): the codes over 2^m − 1,
-// chroma centred at 2^(n−1), m = n − added bits, at any range.
+// expandFor is expand (with YCgCo's own limited range, §11.1), or for YCgCo-R the lifting's own
+// scaling (§11.2): the codes over 2^m − 1, chroma centred at 2^(n−1), m = n − added bits, at any
+// range.
 func expandFor(prm Params, n int, g, b, rr float64) (y, cg, co float64) {
+	if prm.Model == ModelYCgCo && prm.Range == RangeNarrow {
+		// H.264 Annex E.2.1 (as H.273 §8.3) quantises YCgCo's R′G′B′ first, as luma:
+		// R = 2^(n−8)·(219·E′R + 16) and likewise G, B (E-13 to E-15); then Y = G/2 + (R + B)/4,
+		// Cg = G/2 − (R + B)/4 + 2^(n−1), Co = (R − B)/2 + 2^(n−1) (E-34 to E-36). The offsets
+		// 16 cancel in Cg and Co, so Cg = 2^(n−8)·219·E′Cg + 2^(n−1): chroma's excursion is 219.
+		max := float64(uint32(1)<<n - 1)
+		q := math.Ldexp(1, n-8)
+		return (g*max - 16*q) / (219 * q), (b*max - 128*q) / (219 * q), (rr*max - 128*q) / (219 * q)
+	}
 	if prm.Model != ModelYCgCoR {
 		return expand(prm.Range, n, g, b, rr)
 	}

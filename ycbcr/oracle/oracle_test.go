@@ -497,3 +497,33 @@ func TestBoundsAlternatives(t *testing.T) {
 		t.Errorf("bottom siting NEAREST at v=1.8: %v, want row 0 %v", got, m)
 	}
 }
+
+// TestYCgCoLimited checks limited-range YCgCo against H.264 Annex E.2.1's forward equations (H.273
+// §8.3 has the same), written out here: R′G′B′ is quantised as luma, R = 2^(n−8)·(219·E′R + 16) and
+// likewise G and B (E-13 to E-15), then Y = Round(G/2 + (R + B)/4), Cg = Round(G/2 − (R + B)/4) +
+// 2^(n−1), Co = Round((R − B)/2) + 2^(n−1) (E-34 to E-36). The codes are chosen so that no rounding
+// happens (G even, R + B a multiple of 4, R − B even): decoding must give E′ back exactly. A chroma
+// excursion of 224 (the Kr/Kb matrices') would miss saturated colours by several codes.
+func TestYCgCoLimited(t *testing.T) {
+	for _, n := range []int{8, 10} {
+		q := 1 << (n - 8)
+		for _, rgb := range [][3]int{{16, 16, 16}, {234, 234, 234}, {232, 16, 16}, {16, 234, 20}, {18, 20, 230}, {100, 150, 200}} {
+			r, g, b := rgb[0]*q, rgb[1]*q, rgb[2]*q
+			y := g/2 + (r+b)/4
+			cg := g/2 - (r+b)/4 + 1<<(n-1)
+			co := (r-b)/2 + 1<<(n-1)
+			if g%2 != 0 || (r+b)%4 != 0 || (r-b)%2 != 0 {
+				t.Fatalf("%v: codes need rounding", rgb)
+			}
+			p := NewPicture(1, 1, 0, 0, n)
+			p.Y[0], p.Cb[0], p.Cr[0] = uint16(y), uint16(cg), uint16(co)
+			got := Sample(p, Params{Model: ModelYCgCo, Range: RangeNarrow}, 0.5, 0.5)
+			for c, code := range []int{r, g, b} {
+				want := (float64(code)/float64(q) - 16) / 219
+				if math.Abs(got[c]-want) > 1e-12 {
+					t.Errorf("%d-bit R′G′B′ codes %v (Y %d Cg %d Co %d): channel %d = %v, want %v", n, rgb, y, cg, co, c, got[c], want)
+				}
+			}
+		}
+	}
+}
