@@ -1,8 +1,9 @@
 #version 450
 // The scale pass, second half: resamples the columns of scale.comp's output (binding 0: the picture
-// resampled along its rows, float16) onto the target, turned for display. The fragment at display
-// pixel (i, j) of the viewport is mapped to the picture-aligned output pixel (x, y): the display
-// picture is the output flipped horizontally (flip) and then rotated clockwise by rotate × 90°.
+// resampled along its rows, float16; binding 1: the weight table) onto the target, turned for
+// display. The fragment at display pixel (i, j) of the viewport is mapped to the picture-aligned
+// output pixel (x, y): the display picture is the output flipped horizontally (flip) and then
+// rotated clockwise by rotate × 90°.
 // Output row y is centred at source y = offset + (y + 0.5)·step.
 #extension GL_GOOGLE_include_directive : require
 #include "scale.glsl"
@@ -23,7 +24,13 @@ layout(push_constant) uniform Params {
     int outH;     // picture-aligned output height
     int rotate;   // 0..3: clockwise quarter turns
     int flip;     // 1: flipped horizontally before the rotation
+    int taps;     // the table's taps per output row
+    int base;     // the table's first float for this axis
 } p;
+
+vec3 fetch(int x, int y) {
+    return texelFetch(rows, ivec2(x, clamp(y, 0, p.srcSize - 1)), 0).rgb;
+}
 
 void main() {
     int P = p.outW, Q = p.outH;
@@ -44,23 +51,30 @@ void main() {
         a.x = P - 1 - a.x;
     }
     a = clamp(a, ivec2(0), ivec2(P - 1, Q - 1));
-    float c = p.offset + (float(a.y) + 0.5) * p.step - 0.5;
-    vec3 acc;
-    if (p.step == 1.0 && fract(c) == 0.0) {
-        acc = texelFetch(rows, ivec2(a.x, clamp(int(c), 0, p.srcSize - 1)), 0).rgb;
-    } else {
-        float f = max(p.step, 1.0);
-        float r = p.radius * f;
-        int lo = int(floor(c - r)) + 1;
-        int hi = int(floor(c + r));
-        vec3 sum = vec3(0.0);
-        float wsum = 0.0;
-        for (int t = lo; t <= hi; t++) {
-            float w = kernel(p.kind, (float(t) - c) / f, p.radius, p.B, p.C);
-            sum += w * texelFetch(rows, ivec2(a.x, clamp(t, 0, p.srcSize - 1)), 0).rgb;
-            wsum += w;
+    vec3 acc = vec3(0.0);
+    if (DIRECT == 0) {
+        int e = p.base + a.y * (p.taps + 1);
+        int lo = int(table.w[e]);
+        for (int k = 0; k < p.taps; k++) {
+            acc += table.w[e + 1 + k] * fetch(a.x, lo + k);
         }
-        acc = sum / wsum;
+    } else {
+        float c = p.offset + (float(a.y) + 0.5) * p.step - 0.5;
+        if (p.step == 1.0 && fract(c) == 0.0) {
+            acc = fetch(a.x, int(c));
+        } else {
+            float f = max(p.step, 1.0);
+            float r = p.radius * f;
+            int lo = int(floor(c - r)) + 1;
+            int hi = int(floor(c + r));
+            float wsum = 0.0;
+            for (int t = lo; t <= hi; t++) {
+                float w = kernel(p.kind, (float(t) - c) / f, p.radius, p.B, p.C);
+                acc += w * fetch(a.x, t);
+                wsum += w;
+            }
+            acc /= wsum;
+        }
     }
     color = vec4(clamp(acc, 0.0, 1.0), 1.0);
 }

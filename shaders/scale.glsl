@@ -11,6 +11,18 @@
 //     Graphics Gems, 1990), a = radius.
 // Downscaling by a factor f > 1 stretches the kernel by f (the prefilter: its support covers
 // radius·f source pixels on each side, for any ratio); the weights are normalised by their sum.
+//
+// The passes normally read their weights from a table (binding 1, made on the CPU once per view by
+// ycbcr/scale.go, the same kernels in float64): for output index i, the first source index lo and
+// `taps` normalised weights, so that a sample costs one fetch and one multiply-add per tap and no
+// sin, division or data-dependent loop bound (a polyphase filter bank, as swscale's
+// hLumFilter/filterPos arrays and zimg's FilterContext are). DIRECT = 1 evaluates the kernel per
+// sample instead: the pass as it first was, kept as the table's reference in tests and benchmarks.
+layout(constant_id = 0) const int DIRECT = 0;
+
+layout(std430, set = 0, binding = 1) readonly buffer Weights {
+    float w[];
+} table;
 const float PI = 3.14159265358979;
 
 float kernel(int kind, float x, float radius, float B, float C) {

@@ -98,23 +98,26 @@ var FloorFrag []byte
 var FloorComp []byte
 
 // ScaleComp is the scale pass's first half: the converted picture (binding 0, a combined image
-// sampler read with texelFetch) resampled along its rows into an rgba16f storage image (binding
-// 1), with push constants of ScaleCompParamsSize bytes. Its workgroup is ComputeGroup.
+// sampler read with texelFetch) resampled along its rows with the weight table (binding 1, a
+// storage buffer) into an rgba16f storage image (binding 2), with push constants of
+// ScaleCompParamsSize bytes and one specialization constant (1: the kernel evaluated per sample
+// instead of the table). Its workgroup is ComputeGroup.
 //
 //go:embed scale.comp.spv
 var ScaleComp []byte
 
 // ScaleCompParamsSize is the size in bytes of scale.comp's push-constant block.
-const ScaleCompParamsSize = 36
+const ScaleCompParamsSize = 44
 
 // ScaleFrag is the scale pass's second half: scale.comp's output (binding 0) resampled along its
-// columns onto the target, turned for display, with push constants of ScaleFragParamsSize bytes.
+// columns with the weight table (binding 1) onto the target, turned for display, with push
+// constants of ScaleFragParamsSize bytes and ScaleComp's specialization constant.
 //
 //go:embed scale.frag.spv
 var ScaleFrag []byte
 
 // ScaleFragParamsSize is the size in bytes of scale.frag's push-constant block.
-const ScaleFragParamsSize = 44
+const ScaleFragParamsSize = 52
 
 // OSDVert draws the on-screen display's quads: a storage buffer of quads at binding 1 (rect, uv,
 // colour: 3 vec4 each), one instance per quad, 6 vertices; push constants: the target size (vec2).

@@ -76,6 +76,90 @@ func (f Filter) kernel() (kind int32, radius, b, c float32) {
 	return 2, 3, 0, 0
 }
 
+// weight is the filter's kernel at distance x (source pixels at unit scale) in float64, the
+// function scale.glsl's kernel evaluates in float32, and its radius.
+func (f Filter) weight(x float64) float64 {
+	x = math.Abs(x)
+	switch f {
+	case FilterCatmullRom, FilterMitchell:
+		b, c := 0.0, 0.5
+		if f == FilterMitchell {
+			b, c = 1.0/3, 1.0/3
+		}
+		if x < 1 {
+			return ((12-9*b-6*c)*x*x*x + (-18+12*b+6*c)*x*x + (6 - 2*b)) / 6
+		}
+		if x < 2 {
+			return ((-b-6*c)*x*x*x + (6*b+30*c)*x*x + (-12*b-48*c)*x + (8*b + 24*c)) / 6
+		}
+		return 0
+	case FilterBilinear:
+		return max(0, 1-x)
+	}
+	const a = 3
+	if x >= a {
+		return 0
+	}
+	if x < 1e-9 {
+		return 1
+	}
+	px := math.Pi * x
+	return a * math.Sin(px) * math.Sin(px/a) / (px * px)
+}
+
+// table is the weight table of one axis of v (horizontal: along the rows), the scale pass's
+// polyphase filter bank: for output index i, the first source index lo and taps weights for
+// lo..lo+taps−1 (normalised to sum 1; zero past an output's own support), packed as lo, w0, …;
+// indices past the picture's edge are clamped to it by the shader. Output i is centred at source
+// c = off + (i + ½)·step; a downscale by f stretches the kernel by f; at 1:1 on whole pixels the
+// weight is the pixel's alone (scale.glsl's kernel, per sample, computes the same).
+func (v ScaleView) table(horizontal bool) (taps int, tab []float32) {
+	off, step, n := v.OffY, v.StepY, v.OutH
+	if horizontal {
+		off, step, n = v.OffX, v.StepX, v.OutW
+	}
+	_, radius, _, _ := v.Filter.kernel()
+	f := max(step, 1)
+	r := float64(radius) * f
+	type span struct {
+		lo int
+		w  []float64
+	}
+	spans := make([]span, n)
+	for i := range spans {
+		c := off + (float64(i)+0.5)*step - 0.5
+		if step == 1 && c == math.Floor(c) {
+			spans[i] = span{int(c), []float64{1}}
+			continue
+		}
+		lo, hi := int(math.Floor(c-r))+1, int(math.Floor(c+r))
+		w := make([]float64, 0, hi-lo+1)
+		sum := 0.0
+		for t := lo; t <= hi; t++ {
+			w = append(w, v.Filter.weight((float64(t)-c)/f))
+			sum += w[len(w)-1]
+		}
+		if sum == 0 { // cannot happen with these kernels (support ≥ 1 pixel); the nearest pixel then
+			lo, w, sum = int(math.Round(c)), []float64{1}, 1
+		}
+		for k := range w {
+			w[k] /= sum
+		}
+		spans[i] = span{lo, w}
+		taps = max(taps, len(w))
+	}
+	taps = max(taps, 1)
+	tab = make([]float32, n*(taps+1))
+	for i, s := range spans {
+		e := tab[i*(taps+1):]
+		e[0] = float32(s.lo)
+		for k, w := range s.w {
+			e[1+k] = float32(w)
+		}
+	}
+	return taps, tab
+}
+
 // ScaleView is how a picture of SrcW×SrcH pixels is shown: a picture-aligned output grid of
 // OutW×OutH pixels whose column i is centred at source x = OffX + (i + 0.5)·StepX and row j at
 // source y = OffY + (j + 0.5)·StepY, turned by Orient onto the viewport (OutW×OutH, or OutH×OutW
@@ -109,7 +193,7 @@ func (v ScaleView) Exact() bool {
 // DisplaySize is the viewport's size for v.
 func (v ScaleView) DisplaySize() (int, int) { return v.Orient.DisplaySize(v.OutW, v.OutH) }
 
-func (v ScaleView) push(horizontal bool) []byte {
+func (v ScaleView) push(horizontal bool, taps, base int) []byte {
 	kind, radius, b, c := v.Filter.kernel()
 	off, step, src := v.OffY, v.StepY, v.SrcH
 	if horizontal {
@@ -120,32 +204,36 @@ func (v ScaleView) push(horizontal bool) []byte {
 	p := f(f(f(f(f(nil, float32(off)), float32(step)), radius), b), c)
 	p = i(i(p, int(kind)), src)
 	if horizontal {
-		return i(i(p, v.OutW), v.SrcH)
+		return i(i(i(i(p, v.OutW), v.SrcH), taps), base)
 	}
 	flip := 0
 	if v.Orient.Flip {
 		flip = 1
 	}
-	return i(i(i(i(p, v.OutW), v.OutH), v.Orient.Rotate%4), flip)
+	return i(i(i(i(i(i(p, v.OutW), v.OutH), v.Orient.Rotate%4), flip), taps), base)
 }
 
-// Scaler is the scale pass's pipelines, sampler and descriptor pools, shared by its targets.
+// Scaler is the scale pass's pipelines, sampler, layouts and descriptor pool, shared by its
+// targets.
 type Scaler struct {
-	sampler   vk.Sampler
-	rows      *computeKit
-	setLayout vk.DescriptorSetLayout
-	cols      pipelines
-	pool      vk.DescriptorPool
-	dev       *gpu.Device
+	sampler    vk.Sampler
+	rowsSetL   vk.DescriptorSetLayout // 0: picture, 1: weights, 2: storage image (compute)
+	rowsLayout vk.PipelineLayout
+	rowsPipes  map[int32]vk.Pipeline // by scale.glsl's DIRECT
+	colsSetL   vk.DescriptorSetLayout // 0: rows, 1: weights (fragment)
+	cols       pipelines
+	pool       vk.DescriptorPool
+	direct     int32 // scale.glsl's DIRECT: 1 evaluates the kernel per sample (tests, benchmarks)
+	dev        *gpu.Device
 }
 
-// scaleSets is how many scale targets one Scaler's pools hold at once (per slot, plus those retired
+// scaleSets is how many scale targets one Scaler's pool holds at once (per slot, plus those retired
 // and not yet freed).
 const scaleSets = 64
 
 // NewScaler prepares the scale pass.
 func NewScaler(dev *gpu.Device) (*Scaler, error) {
-	s := &Scaler{dev: dev}
+	s := &Scaler{dev: dev, rowsPipes: map[int32]vk.Pipeline{}}
 	if err := s.init(); err != nil {
 		s.Destroy()
 		return nil, fmt.Errorf("ycbcr: scale: %w", err)
@@ -159,32 +247,81 @@ func (s *Scaler) init() error {
 	if s.sampler, err = newNearestSampler(d); err != nil {
 		return err
 	}
-	if s.rows, err = newComputeKit(s.dev, textureBindings(1, vk.ShaderStageComputeBit), 1, shaders.ScaleComp, shaders.ScaleCompParamsSize, 0); err != nil {
+	comp, frag := vk.ShaderStageFlags(vk.ShaderStageComputeBit), vk.ShaderStageFlags(vk.ShaderStageFragmentBit)
+	if s.rowsSetL, err = newSetLayout(d, []vk.DescriptorSetLayoutBinding{
+		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
+		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: comp},
+		{Binding: 2, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}}); err != nil {
 		return err
 	}
-	if s.setLayout, err = newSetLayout(d, textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
+	pci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
+		PSetLayouts: []vk.DescriptorSetLayout{s.rowsSetL}, PushConstantRangeCount: 1,
+		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: comp, Size: shaders.ScaleCompParamsSize}}}
+	var layout vk.PipelineLayout // a standalone variable: cgo refuses the address of a field next to Go pointers
+	err = vkx.Check(vk.CreatePipelineLayout(d, pci, nil, &layout), "vkCreatePipelineLayout")
+	pci.Free()
+	s.rowsLayout = layout
+	if err != nil {
 		return err
 	}
-	if s.cols.layout, err = newPipelineLayout(d, s.setLayout, shaders.ScaleFragParamsSize); err != nil {
+	if s.colsSetL, err = newSetLayout(d, []vk.DescriptorSetLayoutBinding{
+		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: frag},
+		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: frag}}); err != nil {
 		return err
 	}
-	s.cols.frag = shaders.ScaleFrag
-	s.pool, err = newPool(s.dev, scaleSets, scaleSets)
+	if s.cols.layout, err = newPipelineLayout(d, s.colsSetL, shaders.ScaleFragParamsSize); err != nil {
+		return err
+	}
+	s.cols.frag, s.cols.nspec = shaders.ScaleFrag, 1
+	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
+		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: 2 * scaleSets, PoolSizeCount: 3,
+		PPoolSizes: []vk.DescriptorPoolSize{
+			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 2 * scaleSets},
+			{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 2 * scaleSets},
+			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: scaleSets}}}
+	var pool vk.DescriptorPool
+	err = vkx.Check(vk.CreateDescriptorPool(d, ci, nil, &pool), "vkCreateDescriptorPool")
+	ci.Free()
+	s.pool = pool
 	return err
+}
+
+func (s *Scaler) rowsPipeline() (vk.Pipeline, error) {
+	if p, ok := s.rowsPipes[s.direct]; ok {
+		return p, nil
+	}
+	d := s.dev.Device
+	cs, err := vkx.ShaderModule(d, shaders.ScaleComp)
+	if err != nil {
+		return vk.NullPipeline, err
+	}
+	defer vk.DestroyShaderModule(d, cs, nil)
+	p, err := vkx.ComputePipeline(d, s.rowsLayout, cs, []int32{s.direct})
+	if err != nil {
+		return vk.NullPipeline, fmt.Errorf("ycbcr: scale: %w", err)
+	}
+	s.rowsPipes[s.direct] = p
+	return p, nil
 }
 
 // Destroy frees what NewScaler made. The GPU must be done with it and its targets destroyed.
 func (s *Scaler) Destroy() {
 	d := s.dev.Device
 	s.cols.destroy(d)
-	if s.rows != nil {
-		s.rows.destroy(d)
+	for _, p := range s.rowsPipes {
+		vk.DestroyPipeline(d, p, nil)
+	}
+	s.rowsPipes = nil
+	if s.rowsLayout != vk.NullPipelineLayout {
+		vk.DestroyPipelineLayout(d, s.rowsLayout, nil)
 	}
 	if s.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(d, s.pool, nil)
 	}
-	if s.setLayout != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(d, s.setLayout, nil)
+	for _, l := range []vk.DescriptorSetLayout{s.rowsSetL, s.colsSetL} {
+		if l != vk.NullDescriptorSetLayout {
+			vk.DestroyDescriptorSetLayout(d, l, nil)
+		}
 	}
 	if s.sampler != vk.NullSampler {
 		vk.DestroySampler(d, s.sampler, nil)
@@ -192,7 +329,7 @@ func (s *Scaler) Destroy() {
 }
 
 // ScaleTarget is one picture's scale pass: the float16 image of its rows resampled (Width × the
-// picture's Height) and the descriptor sets of both halves.
+// picture's Height), the weight table of its view and the descriptor sets of both halves.
 type ScaleTarget struct {
 	Width, Height int
 	picture       vk.ImageView
@@ -201,6 +338,10 @@ type ScaleTarget struct {
 	view          vk.ImageView
 	rowsSet       vk.DescriptorSet
 	colsSet       vk.DescriptorSet
+	weights       *gpu.Buffer // both axes' tables, host-visible, rewritten when the view changes
+	tabView       ScaleView   // the view the table is of
+	taps          [2]int      // taps per output along the rows and the columns
+	base          int         // the columns' table's first float
 	s             *Scaler
 }
 
@@ -213,14 +354,15 @@ func (s *Scaler) Bind(picture vk.ImageView, outW, pictureH int) (*ScaleTarget, e
 		vk.ImageUsageStorageBit|vk.ImageUsageSampledBit); err != nil {
 		return nil, fmt.Errorf("ycbcr: scale: %dx%d: %w", outW, pictureH, err)
 	}
-	if t.rowsSet, err = s.rows.bind(s.dev, []vk.ImageView{picture}, s.sampler, t.view); err != nil {
+	if t.rowsSet, err = allocateSet(s.dev.Device, s.pool, s.rowsSetL); err == nil {
+		t.colsSet, err = allocateSet(s.dev.Device, s.pool, s.colsSetL)
+	}
+	if err != nil {
 		t.Destroy()
 		return nil, fmt.Errorf("ycbcr: scale: %w", err)
 	}
-	if t.colsSet, err = allocateSet(s.dev.Device, s.pool, s.setLayout); err != nil {
-		t.Destroy()
-		return nil, fmt.Errorf("ycbcr: scale: %w", err)
-	}
+	writeImages(s.dev.Device, t.rowsSet, []vk.ImageView{picture}, s.sampler)
+	vkx.WriteStorageImage(s.dev.Device, t.rowsSet, 2, t.view)
 	writeImages(s.dev.Device, t.colsSet, []vk.ImageView{t.view}, s.sampler)
 	return t, nil
 }
@@ -230,14 +372,58 @@ func (t *ScaleTarget) Fits(picture vk.ImageView, v ScaleView) bool {
 	return t.picture == picture && t.Width == v.OutW && t.Height == v.SrcH
 }
 
+// prepare makes t's weight table v's, rewriting it (or replacing its buffer, when it grows) if it
+// was another view's. The GPU must be done with t's earlier frames: a stream's targets are its
+// slots', and a slot is begun after its fence.
+func (t *ScaleTarget) prepare(v ScaleView) error {
+	if t.weights != nil && t.tabView == v {
+		return nil
+	}
+	tx, x := v.table(true)
+	ty, y := v.table(false)
+	size := 4 * (len(x) + len(y))
+	if t.weights == nil || t.weights.Size < size {
+		t.weights.Destroy()
+		t.weights = nil
+		b, err := t.s.newTable(size + size/2) // room for views that need a few more taps
+		if err != nil {
+			return fmt.Errorf("ycbcr: scale: weights: %w", err)
+		}
+		t.weights = b
+		vkx.WriteBuffer(t.s.dev.Device, t.rowsSet, 1, b.Handle)
+		vkx.WriteBuffer(t.s.dev.Device, t.colsSet, 1, b.Handle)
+	}
+	mem := unsafe.Slice((*float32)(t.weights.Mapped), t.weights.Size/4)
+	copy(mem, x)
+	copy(mem[len(x):], y)
+	t.tabView, t.taps, t.base = v, [2]int{tx, ty}, len(x)
+	return nil
+}
+
+// newTable makes a weight table's buffer: host-visible and coherent (written between frames, no
+// flush), device-local where the device has such memory (read by every sample).
+func (s *Scaler) newTable(size int) (*gpu.Buffer, error) {
+	const host = vk.MemoryPropertyHostVisibleBit | vk.MemoryPropertyHostCoherentBit
+	b, err := s.dev.NewBuffer(size, vk.BufferUsageStorageBufferBit, host|vk.MemoryPropertyDeviceLocalBit)
+	if err != nil {
+		b, err = s.dev.NewBuffer(size, vk.BufferUsageStorageBufferBit, host)
+	}
+	return b, err
+}
+
 // Record records the first half, outside a render pass: the picture's rows resampled into t's
 // image, left for the second half's fragment shader. The picture was written just before, by a
-// compute conversion or a render pass, in this command buffer or an earlier submission.
+// compute conversion or a render pass, in this command buffer or an earlier submission. When v is
+// not the view of t's last Record, t's weight table is rewritten: the GPU must be done with t's
+// earlier frames.
 func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
 	if v.OutW != t.Width || v.SrcH != t.Height {
 		return fmt.Errorf("ycbcr: scale: view %dx%d on a target of %dx%d", v.OutW, v.SrcH, t.Width, t.Height)
 	}
-	pipe, err := t.s.rows.pipeline(t.s.dev.Device, Spec{})
+	if err := t.prepare(v); err != nil {
+		return err
+	}
+	pipe, err := t.s.rowsPipeline()
 	if err != nil {
 		return err
 	}
@@ -252,11 +438,11 @@ func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
 			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit),
 			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
 	})
-	push := v.push(true)
+	push := v.push(true, t.taps[0], 0)
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
 	vkx.NoGC(func() {
-		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.rows.layout, 0, 1, []vk.DescriptorSet{t.rowsSet}, 0, nil)
-		vk.CmdPushConstants(cb, t.s.rows.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.rowsLayout, 0, 1, []vk.DescriptorSet{t.rowsSet}, 0, nil)
+		vk.CmdPushConstants(cb, t.s.rowsLayout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
 	})
 	g := shaders.ComputeGroup
 	vk.CmdDispatch(cb, uint32((t.Width+g[0]-1)/g[0]), uint32((t.Height+g[1]-1)/g[1]), 1)
@@ -275,29 +461,32 @@ func (t *ScaleTarget) layoutBarrier(from, to vk.ImageLayout, src, dst vk.AccessF
 		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
 }
 
-// Draw records the second half inside target's render pass: the viewport (set by the caller, of
-// v.DisplaySize()) gets the columns resampled and the picture turned.
+// Draw records the second half inside target's render pass, after Record of the same view: the
+// viewport (set by the caller, of v.DisplaySize()) gets the columns resampled and the picture turned.
 func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) error {
-	pipe, err := t.s.cols.get(t.s.dev.Device, target, Spec{})
+	if t.weights == nil || t.tabView != v {
+		return fmt.Errorf("ycbcr: scale: Draw of a view that Record did not prepare")
+	}
+	var spec Spec
+	spec[0] = t.s.direct
+	pipe, err := t.s.cols.get(t.s.dev.Device, target, spec)
 	if err != nil {
 		return err
 	}
-	push := v.push(false)
+	push := v.push(false, t.taps[1], t.base)
 	vkx.NoGC(func() { draw(cb, pipe, t.s.cols.layout, t.colsSet, push) })
 	return nil
 }
 
-// Destroy frees t's image and descriptor sets. The GPU must be done with them.
+// Destroy frees t's image, weight table and descriptor sets. The GPU must be done with them.
 func (t *ScaleTarget) Destroy() {
 	d := t.s.dev.Device
-	if t.rowsSet != vk.NullDescriptorSet {
-		set := t.rowsSet
-		vk.FreeDescriptorSets(d, t.s.rows.pool, 1, &set)
+	for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet} {
+		if set != vk.NullDescriptorSet {
+			vk.FreeDescriptorSets(d, t.s.pool, 1, &set)
+		}
 	}
-	if t.colsSet != vk.NullDescriptorSet {
-		set := t.colsSet
-		vk.FreeDescriptorSets(d, t.s.pool, 1, &set)
-	}
+	t.weights.Destroy()
 	t.s.dev.DestroyImage2D(t.image, t.memory, t.view)
 }
 
@@ -305,6 +494,12 @@ func (t *ScaleTarget) Destroy() {
 // display size with the scale pass, and reads the result back: the player's pipeline for one frame
 // (tests compare it with FFmpeg's scale; screenshots of turned pictures use it at 1:1).
 func (c *Converter) ConvertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
+	return c.convertScaled(f, p, path, v, false)
+}
+
+// convertScaled is ConvertScaled, with the kernel evaluated per sample instead of the weight table
+// when direct.
+func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView, direct bool) (*image.RGBA, error) {
 	im, err := c.staged(f, path)
 	if err != nil {
 		return nil, err
@@ -331,6 +526,9 @@ func (c *Converter) ConvertScaled(f *formats.Frame, p Params, path formats.Path,
 		return nil, err
 	}
 	defer s.Destroy()
+	if direct {
+		s.direct = 1
+	}
 	st, err := s.Bind(pic.View, v.OutW, f.Height)
 	if err != nil {
 		return nil, err
