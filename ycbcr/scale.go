@@ -219,7 +219,7 @@ type Scaler struct {
 	sampler    vk.Sampler
 	rowsSetL   vk.DescriptorSetLayout // 0: picture, 1: weights, 2: storage image (compute)
 	rowsLayout vk.PipelineLayout
-	rowsPipes  map[int32]vk.Pipeline // by scale.glsl's DIRECT
+	rowsPipes  map[int32]vk.Pipeline  // by scale.glsl's DIRECT
 	colsSetL   vk.DescriptorSetLayout // 0: rows, 1: weights (fragment)
 	cols       pipelines
 	pool       vk.DescriptorPool
