@@ -72,7 +72,7 @@ func (f *Frame) Scale(v ycbcr.ScaleView) error {
 		if old := sc.target; old != nil {
 			f.Slot.Retire(old.Destroy) // this slot's earlier frames used it: its fence has passed, this one's will too
 		}
-		if sc.target, err = s.scaler.Bind(picture, v.OutW, v.SrcH); err != nil {
+		if sc.target, err = s.scaler.Bind(picture, v); err != nil {
 			return fmt.Errorf("stream: %w", err)
 		}
 	}

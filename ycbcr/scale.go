@@ -18,7 +18,8 @@ import (
 
 // The scale pass: a converted picture (R′G′B′ at the picture's size, exact) resampled into a
 // target of another size with a separable filter, rows first (scale.comp, into a float16 image of
-// the output's width and the picture's height), then columns onto the target (scale.frag), turned
+// the output's width and the picture's height), then columns (scale.comp again, into a float16
+// image of the output's size), then drawn onto the target (scale.frag, one fetch per pixel), turned
 // for display on the way. It works on the non-linear R′G′B′ the conversion yields, as FFmpeg's
 // scale and zscale do by default: docs/scaling.md says why and what linear light would change.
 
@@ -193,6 +194,7 @@ func (v ScaleView) Exact() bool {
 // DisplaySize is the viewport's size for v.
 func (v ScaleView) DisplaySize() (int, int) { return v.Orient.DisplaySize(v.OutW, v.OutH) }
 
+// push is scale.comp's push constants for one axis of v.
 func (v ScaleView) push(horizontal bool, taps, base int) []byte {
 	kind, radius, b, c := v.Filter.kernel()
 	off, step, src := v.OffY, v.StepY, v.SrcH
@@ -206,25 +208,32 @@ func (v ScaleView) push(horizontal bool, taps, base int) []byte {
 	if horizontal {
 		return i(i(i(i(p, v.OutW), v.SrcH), taps), base)
 	}
+	return i(i(i(i(p, v.OutW), v.OutH), taps), base)
+}
+
+// drawPush is scale.frag's push constants for v.
+func (v ScaleView) drawPush() []byte {
+	p := v.push(false, 0, 0)[:36]
 	flip := 0
 	if v.Orient.Flip {
 		flip = 1
 	}
-	return i(i(i(i(i(i(p, v.OutW), v.OutH), v.Orient.Rotate%4), flip), taps), base)
+	p = binary.LittleEndian.AppendUint32(p, uint32(v.Orient.Rotate%4))
+	return binary.LittleEndian.AppendUint32(p, uint32(flip))
 }
 
 // Scaler is the scale pass's pipelines, sampler, layouts and descriptor pool, shared by its
 // targets.
 type Scaler struct {
-	sampler    vk.Sampler
-	rowsSetL   vk.DescriptorSetLayout // 0: picture, 1: weights, 2: storage image (compute)
-	rowsLayout vk.PipelineLayout
-	rowsPipes  map[int32]vk.Pipeline  // by scale.glsl's DIRECT
-	colsSetL   vk.DescriptorSetLayout // 0: rows, 1: weights (fragment)
-	cols       pipelines
-	pool       vk.DescriptorPool
-	direct     int32 // scale.glsl's DIRECT: 1 evaluates the kernel per sample (tests, benchmarks)
-	dev        *gpu.Device
+	sampler   vk.Sampler
+	compSetL  vk.DescriptorSetLayout // 0: source, 1: weights, 2: storage image (compute)
+	compL     vk.PipelineLayout
+	compPipes map[[2]int32]vk.Pipeline // by scale.glsl's DIRECT and scale.comp's AXIS
+	drawSetL  vk.DescriptorSetLayout   // 0: the filtered picture (fragment)
+	draw      pipelines
+	pool      vk.DescriptorPool
+	direct    int32 // scale.glsl's DIRECT: 1 evaluates the kernel per sample (tests, benchmarks)
+	dev       *gpu.Device
 }
 
 // scaleSets is how many scale targets one Scaler's pool holds at once (per slot, plus those retired
@@ -233,7 +242,7 @@ const scaleSets = 64
 
 // NewScaler prepares the scale pass.
 func NewScaler(dev *gpu.Device) (*Scaler, error) {
-	s := &Scaler{dev: dev, rowsPipes: map[int32]vk.Pipeline{}}
+	s := &Scaler{dev: dev, compPipes: map[[2]int32]vk.Pipeline{}}
 	if err := s.init(); err != nil {
 		s.Destroy()
 		return nil, fmt.Errorf("ycbcr: scale: %w", err)
@@ -247,38 +256,36 @@ func (s *Scaler) init() error {
 	if s.sampler, err = newNearestSampler(d); err != nil {
 		return err
 	}
-	comp, frag := vk.ShaderStageFlags(vk.ShaderStageComputeBit), vk.ShaderStageFlags(vk.ShaderStageFragmentBit)
-	if s.rowsSetL, err = newSetLayout(d, []vk.DescriptorSetLayoutBinding{
+	comp := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
+	if s.compSetL, err = newSetLayout(d, []vk.DescriptorSetLayoutBinding{
 		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
 		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: comp},
 		{Binding: 2, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}}); err != nil {
 		return err
 	}
 	pci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
-		PSetLayouts: []vk.DescriptorSetLayout{s.rowsSetL}, PushConstantRangeCount: 1,
+		PSetLayouts: []vk.DescriptorSetLayout{s.compSetL}, PushConstantRangeCount: 1,
 		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: comp, Size: shaders.ScaleCompParamsSize}}}
 	var layout vk.PipelineLayout // a standalone variable: cgo refuses the address of a field next to Go pointers
 	err = vkx.Check(vk.CreatePipelineLayout(d, pci, nil, &layout), "vkCreatePipelineLayout")
 	pci.Free()
-	s.rowsLayout = layout
+	s.compL = layout
 	if err != nil {
 		return err
 	}
-	if s.colsSetL, err = newSetLayout(d, []vk.DescriptorSetLayoutBinding{
-		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: frag},
-		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: frag}}); err != nil {
+	if s.drawSetL, err = newSetLayout(d, textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
 		return err
 	}
-	if s.cols.layout, err = newPipelineLayout(d, s.colsSetL, shaders.ScaleFragParamsSize); err != nil {
+	if s.draw.layout, err = newPipelineLayout(d, s.drawSetL, shaders.ScaleFragParamsSize); err != nil {
 		return err
 	}
-	s.cols.frag, s.cols.nspec = shaders.ScaleFrag, 1
+	s.draw.frag, s.draw.nspec = shaders.ScaleFrag, 1
 	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
-		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: 2 * scaleSets, PoolSizeCount: 3,
+		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: 3 * scaleSets, PoolSizeCount: 3,
 		PPoolSizes: []vk.DescriptorPoolSize{
-			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 2 * scaleSets},
+			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 3 * scaleSets},
 			{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 2 * scaleSets},
-			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: scaleSets}}}
+			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: 2 * scaleSets}}}
 	var pool vk.DescriptorPool
 	err = vkx.Check(vk.CreateDescriptorPool(d, ci, nil, &pool), "vkCreateDescriptorPool")
 	ci.Free()
@@ -286,8 +293,9 @@ func (s *Scaler) init() error {
 	return err
 }
 
-func (s *Scaler) rowsPipeline() (vk.Pipeline, error) {
-	if p, ok := s.rowsPipes[s.direct]; ok {
+func (s *Scaler) compPipeline(axis int32) (vk.Pipeline, error) {
+	k := [2]int32{s.direct, axis}
+	if p, ok := s.compPipes[k]; ok {
 		return p, nil
 	}
 	d := s.dev.Device
@@ -296,29 +304,29 @@ func (s *Scaler) rowsPipeline() (vk.Pipeline, error) {
 		return vk.NullPipeline, err
 	}
 	defer vk.DestroyShaderModule(d, cs, nil)
-	p, err := vkx.ComputePipeline(d, s.rowsLayout, cs, []int32{s.direct})
+	p, err := vkx.ComputePipeline(d, s.compL, cs, k[:])
 	if err != nil {
 		return vk.NullPipeline, fmt.Errorf("ycbcr: scale: %w", err)
 	}
-	s.rowsPipes[s.direct] = p
+	s.compPipes[k] = p
 	return p, nil
 }
 
 // Destroy frees what NewScaler made. The GPU must be done with it and its targets destroyed.
 func (s *Scaler) Destroy() {
 	d := s.dev.Device
-	s.cols.destroy(d)
-	for _, p := range s.rowsPipes {
+	s.draw.destroy(d)
+	for _, p := range s.compPipes {
 		vk.DestroyPipeline(d, p, nil)
 	}
-	s.rowsPipes = nil
-	if s.rowsLayout != vk.NullPipelineLayout {
-		vk.DestroyPipelineLayout(d, s.rowsLayout, nil)
+	s.compPipes = nil
+	if s.compL != vk.NullPipelineLayout {
+		vk.DestroyPipelineLayout(d, s.compL, nil)
 	}
 	if s.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(d, s.pool, nil)
 	}
-	for _, l := range []vk.DescriptorSetLayout{s.rowsSetL, s.colsSetL} {
+	for _, l := range []vk.DescriptorSetLayout{s.compSetL, s.drawSetL} {
 		if l != vk.NullDescriptorSetLayout {
 			vk.DestroyDescriptorSetLayout(d, l, nil)
 		}
@@ -328,48 +336,75 @@ func (s *Scaler) Destroy() {
 	}
 }
 
-// ScaleTarget is one picture's scale pass: the float16 image of its rows resampled (Width × the
-// picture's Height), the weight table of its view and the descriptor sets of both halves.
+// image2D is a float16 image of the scale pass with its memory and view.
+type image2D struct {
+	image  vk.Image
+	memory vk.DeviceMemory
+	view   vk.ImageView
+}
+
+// ScaleTarget is one picture's scale pass: the float16 images of its rows resampled (Width × the
+// picture's Height) and of its rows and columns resampled (Width × OutH), the weight table of its
+// view, and the descriptor sets of the three steps. Views up to its sizes fit it (Fits).
 type ScaleTarget struct {
-	Width, Height int
-	picture       vk.ImageView
-	image         vk.Image
-	memory        vk.DeviceMemory
-	view          vk.ImageView
-	rowsSet       vk.DescriptorSet
-	colsSet       vk.DescriptorSet
-	weights       *gpu.Buffer // both axes' tables, host-visible, rewritten when the view changes
-	tabView       ScaleView   // the view the table is of
-	taps          [2]int      // taps per output along the rows and the columns
-	base          int         // the columns' table's first float
-	s             *Scaler
+	Width, Height, OutH int
+	picture             vk.ImageView
+	rows, out           image2D
+	rowsSet, colsSet    vk.DescriptorSet // compute: picture → rows, rows → out
+	drawSet             vk.DescriptorSet // fragment: out (rows with DIRECT)
+	weights             *gpu.Buffer      // both axes' tables, host-visible, rewritten when the view changes
+	tabView             ScaleView        // the view the table is of
+	taps                [2]int           // taps per output along the rows and the columns
+	base                int              // the columns' table's first float
+	s                   *Scaler
 }
 
 // Bind makes the scale pass of picture (an RGBA image in SHADER_READ_ONLY_OPTIMAL when the pass
-// runs) into an output width outW; pictureH is the picture's height.
-func (s *Scaler) Bind(picture vk.ImageView, outW, pictureH int) (*ScaleTarget, error) {
-	t := &ScaleTarget{Width: outW, Height: pictureH, picture: picture, s: s}
-	var err error
-	if t.image, t.memory, t.view, err = s.dev.NewImage2D(vk.FormatR16g16b16a16Sfloat, outW, pictureH,
-		vk.ImageUsageStorageBit|vk.ImageUsageSampledBit); err != nil {
-		return nil, fmt.Errorf("ycbcr: scale: %dx%d: %w", outW, pictureH, err)
-	}
-	if t.rowsSet, err = allocateSet(s.dev.Device, s.pool, s.rowsSetL); err == nil {
-		t.colsSet, err = allocateSet(s.dev.Device, s.pool, s.colsSetL)
-	}
-	if err != nil {
+// runs) for view v and the views that fit in it.
+func (s *Scaler) Bind(picture vk.ImageView, v ScaleView) (*ScaleTarget, error) {
+	t := &ScaleTarget{Width: v.OutW, Height: v.SrcH, OutH: v.OutH, picture: picture, s: s}
+	if err := t.init(); err != nil {
 		t.Destroy()
-		return nil, fmt.Errorf("ycbcr: scale: %w", err)
+		return nil, fmt.Errorf("ycbcr: scale: %dx%d from %dx%d: %w", v.OutW, v.OutH, v.SrcW, v.SrcH, err)
 	}
-	writeImages(s.dev.Device, t.rowsSet, []vk.ImageView{picture}, s.sampler)
-	vkx.WriteStorageImage(s.dev.Device, t.rowsSet, 2, t.view)
-	writeImages(s.dev.Device, t.colsSet, []vk.ImageView{t.view}, s.sampler)
 	return t, nil
 }
 
-// Fits says whether t serves view v of picture.
+func (t *ScaleTarget) init() error {
+	s := t.s
+	d := s.dev.Device
+	var err error
+	usage := vk.ImageUsageStorageBit | vk.ImageUsageSampledBit
+	if t.rows.image, t.rows.memory, t.rows.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.Height, usage); err != nil {
+		return err
+	}
+	if t.rowsSet, err = allocateSet(d, s.pool, s.compSetL); err != nil {
+		return err
+	}
+	writeImages(d, t.rowsSet, []vk.ImageView{t.picture}, s.sampler)
+	vkx.WriteStorageImage(d, t.rowsSet, 2, t.rows.view)
+	if t.drawSet, err = allocateSet(d, s.pool, s.drawSetL); err != nil {
+		return err
+	}
+	if s.direct != 0 {
+		writeImages(d, t.drawSet, []vk.ImageView{t.rows.view}, s.sampler)
+		return nil
+	}
+	if t.out.image, t.out.memory, t.out.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.OutH, usage); err != nil {
+		return err
+	}
+	if t.colsSet, err = allocateSet(d, s.pool, s.compSetL); err != nil {
+		return err
+	}
+	writeImages(d, t.colsSet, []vk.ImageView{t.rows.view}, s.sampler)
+	vkx.WriteStorageImage(d, t.colsSet, 2, t.out.view)
+	writeImages(d, t.drawSet, []vk.ImageView{t.out.view}, s.sampler)
+	return nil
+}
+
+// Fits says whether t serves view v of picture: the same picture, and v's output no larger.
 func (t *ScaleTarget) Fits(picture vk.ImageView, v ScaleView) bool {
-	return t.picture == picture && t.Width == v.OutW && t.Height == v.SrcH
+	return t.picture == picture && v.OutW <= t.Width && v.SrcH == t.Height && v.OutH <= t.OutH
 }
 
 // prepare makes t's weight table v's, rewriting it (or replacing its buffer, when it grows) if it
@@ -390,8 +425,11 @@ func (t *ScaleTarget) prepare(v ScaleView) error {
 			return fmt.Errorf("ycbcr: scale: weights: %w", err)
 		}
 		t.weights = b
-		vkx.WriteBuffer(t.s.dev.Device, t.rowsSet, 1, b.Handle)
-		vkx.WriteBuffer(t.s.dev.Device, t.colsSet, 1, b.Handle)
+		for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet} {
+			if set != vk.NullDescriptorSet {
+				vkx.WriteBuffer(t.s.dev.Device, set, 1, b.Handle)
+			}
+		}
 	}
 	mem := unsafe.Slice((*float32)(t.weights.Mapped), t.weights.Size/4)
 	copy(mem, x)
@@ -411,83 +449,111 @@ func (s *Scaler) newTable(size int) (*gpu.Buffer, error) {
 	return b, err
 }
 
-// Record records the first half, outside a render pass: the picture's rows resampled into t's
-// image, left for the second half's fragment shader. The picture was written just before, by a
-// compute conversion or a render pass, in this command buffer or an earlier submission. When v is
-// not the view of t's last Record, t's weight table is rewritten: the GPU must be done with t's
-// earlier frames.
+// Record records the filtering, outside a render pass: the picture's rows resampled into t's rows
+// image, then its columns into t's output image, left for Draw's fragment shader. The picture was
+// written just before, by a compute conversion or a render pass, in this command buffer or an
+// earlier submission. When v is not the view of t's last Record, t's weight table is rewritten:
+// the GPU must be done with t's earlier frames.
 func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
-	if v.OutW != t.Width || v.SrcH != t.Height {
-		return fmt.Errorf("ycbcr: scale: view %dx%d on a target of %dx%d", v.OutW, v.SrcH, t.Width, t.Height)
+	if !t.Fits(t.picture, v) {
+		return fmt.Errorf("ycbcr: scale: view %dx%d of a %d-row picture on a target of %dx%d of %d rows",
+			v.OutW, v.OutH, v.SrcH, t.Width, t.OutH, t.Height)
 	}
 	if err := t.prepare(v); err != nil {
 		return err
 	}
-	pipe, err := t.s.rowsPipeline()
-	if err != nil {
-		return err
-	}
+	direct := t.s.direct != 0
 	// The picture's writes (a compute conversion, or a pass's colour output) before the reads; the
-	// previous frame's reads of t's image (a fragment shader) before this frame's writes.
+	// previous frame's reads of t's images (compute, fragment shaders) before this frame's writes.
 	mb := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
 		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit | vk.AccessColorAttachmentWriteBit),
 		DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit)}
-	ib := t.layoutBarrier(vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)
+	ibs := []vk.ImageMemoryBarrier{layoutBarrier(t.rows.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)}
+	if !direct {
+		ibs = append(ibs, layoutBarrier(t.out.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit))
+	}
 	vkx.NoGC(func() { // vulkan-go frees its copy of slice arguments from a finalizer (vkx.NoGC says why)
 		vk.CmdPipelineBarrier(cb,
 			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit),
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
+			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, uint32(len(ibs)), ibs)
 	})
-	push := v.push(true, t.taps[0], 0)
+	if err := t.dispatch(cb, 0, t.rowsSet, v.push(true, t.taps[0], 0), v.OutW, v.SrcH); err != nil {
+		return err
+	}
+	next, dst := vk.PipelineStageComputeShaderBit, t.rows.image
+	if direct {
+		next = vk.PipelineStageFragmentShaderBit
+	}
+	for {
+		ib := layoutBarrier(dst, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit)
+		vkx.NoGC(func() {
+			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(next),
+				0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
+		})
+		if direct || dst == t.out.image {
+			return nil
+		}
+		if err := t.dispatch(cb, 1, t.colsSet, v.push(false, t.taps[1], t.base), v.OutW, v.OutH); err != nil {
+			return err
+		}
+		next, dst = vk.PipelineStageFragmentShaderBit, t.out.image
+	}
+}
+
+// dispatch records scale.comp along axis (0 rows, 1 columns) over a w×h output.
+func (t *ScaleTarget) dispatch(cb vk.CommandBuffer, axis int32, set vk.DescriptorSet, push []byte, w, h int) error {
+	pipe, err := t.s.compPipeline(axis)
+	if err != nil {
+		return err
+	}
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
 	vkx.NoGC(func() {
-		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.rowsLayout, 0, 1, []vk.DescriptorSet{t.rowsSet}, 0, nil)
-		vk.CmdPushConstants(cb, t.s.rowsLayout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.compL, 0, 1, []vk.DescriptorSet{set}, 0, nil)
+		vk.CmdPushConstants(cb, t.s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
 	})
 	g := shaders.ComputeGroup
-	vk.CmdDispatch(cb, uint32((t.Width+g[0]-1)/g[0]), uint32((t.Height+g[1]-1)/g[1]), 1)
-	ib = t.layoutBarrier(vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit)
-	vkx.NoGC(func() {
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
-			0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
-	})
+	vk.CmdDispatch(cb, uint32((w+g[0]-1)/g[0]), uint32((h+g[1]-1)/g[1]), 1)
 	return nil
 }
 
-func (t *ScaleTarget) layoutBarrier(from, to vk.ImageLayout, src, dst vk.AccessFlagBits) vk.ImageMemoryBarrier {
+func layoutBarrier(image vk.Image, from, to vk.ImageLayout, src, dst vk.AccessFlagBits) vk.ImageMemoryBarrier {
 	return vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
 		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: t.image,
+		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: image,
 		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
 }
 
-// Draw records the second half inside target's render pass, after Record of the same view: the
-// viewport (set by the caller, of v.DisplaySize()) gets the columns resampled and the picture turned.
+// Draw records the last step inside target's render pass, after Record of the same view: the
+// viewport (set by the caller, of v.DisplaySize()) gets the filtered picture, turned.
 func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) error {
 	if t.weights == nil || t.tabView != v {
 		return fmt.Errorf("ycbcr: scale: Draw of a view that Record did not prepare")
 	}
 	var spec Spec
 	spec[0] = t.s.direct
-	pipe, err := t.s.cols.get(t.s.dev.Device, target, spec)
+	pipe, err := t.s.draw.get(t.s.dev.Device, target, spec)
 	if err != nil {
 		return err
 	}
-	push := v.push(false, t.taps[1], t.base)
-	vkx.NoGC(func() { draw(cb, pipe, t.s.cols.layout, t.colsSet, push) })
+	push := v.drawPush()
+	vkx.NoGC(func() { draw(cb, pipe, t.s.draw.layout, t.drawSet, push) })
 	return nil
 }
 
-// Destroy frees t's image, weight table and descriptor sets. The GPU must be done with them.
+// Destroy frees t's images, weight table and descriptor sets. The GPU must be done with them.
 func (t *ScaleTarget) Destroy() {
 	d := t.s.dev.Device
-	for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet} {
+	for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet, t.drawSet} {
 		if set != vk.NullDescriptorSet {
 			vk.FreeDescriptorSets(d, t.s.pool, 1, &set)
 		}
 	}
 	t.weights.Destroy()
-	t.s.dev.DestroyImage2D(t.image, t.memory, t.view)
+	for _, im := range []image2D{t.rows, t.out} {
+		if im.image != vk.NullImage {
+			t.s.dev.DestroyImage2D(im.image, im.memory, im.view)
+		}
+	}
 }
 
 // ConvertScaled converts f through path at its own size, then scales it into a target of v's
@@ -529,7 +595,7 @@ func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path,
 	if direct {
 		s.direct = 1
 	}
-	st, err := s.Bind(pic.View, v.OutW, f.Height)
+	st, err := s.Bind(pic.View, v)
 	if err != nil {
 		return nil, err
 	}

@@ -113,7 +113,7 @@ func BenchmarkScalePass(b *testing.B) {
 				}
 				defer s.Destroy()
 				ycbcr.SetScalerDirect(s, i == 0)
-				if targets[i], err = s.Bind(pic.View, v.OutW, h); err != nil {
+				if targets[i], err = s.Bind(pic.View, v); err != nil {
 					b.Fatal(err)
 				}
 				defer targets[i].Destroy()
