@@ -48,8 +48,12 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 	if sar := f.SampleAspect.Float64(); sar > 0 {
 		aspect *= sar
 	}
-	return &player.Frame{Picture: pic, PTS: f.PTS, Color: f.Color, Aspect: aspect, Damaged: f.Damaged, Orient: f.Orient,
-		Release: f.Release}, nil
+	out := &player.Frame{Picture: pic, PTS: f.PTS, Color: f.Color, Aspect: aspect, Damaged: f.Damaged, Orient: f.Orient,
+		Release: f.Release}
+	if f.Field {
+		out.Duration = f.Duration
+	}
+	return out, nil
 }
 
 func (s *decoderSource) Seek(seconds float64) error {
