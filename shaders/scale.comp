@@ -1,7 +1,7 @@
 #version 450
 // The scale pass's filtering: resamples the picture along one axis (AXIS 0: each row to the output's
 // width; 1: each column to the output's height) from binding 0 (fetched whole texels) into a
-// float16 storage image (binding 2), with the weight table (binding 1). Run twice, rows then
+// float32 storage image (binding 2), with the weight table (binding 1). Run twice, rows then
 // columns, it leaves the picture-aligned output for scale.frag to draw turned. Output index i is
 // centred at source offset + (i + 0.5)·step along the axis.
 #extension GL_GOOGLE_include_directive : require

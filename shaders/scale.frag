@@ -1,5 +1,5 @@
 #version 450
-// The scale pass, drawn: the picture-aligned output of scale.comp (binding 0, float16: the picture
+// The scale pass, drawn: the picture-aligned output of scale.comp (binding 0, float32: the picture
 // resampled along its rows, then its columns) onto the target, turned for display. The fragment at
 // display pixel (i, j) of the viewport is mapped to the picture-aligned output pixel (x, y): the
 // display picture is the output flipped horizontally (flip) and then rotated clockwise by rotate ×

@@ -99,7 +99,7 @@ var FloorComp []byte
 
 // ScaleComp is the scale pass's filtering along one axis (specialization constant 1: 0 the rows,
 // 1 the columns): binding 0 (a combined image sampler read with texelFetch) resampled with the
-// weight table (binding 1, a storage buffer) into an rgba16f storage image (binding 2), with push
+// weight table (binding 1, a storage buffer) into an rgba32f storage image (binding 2), with push
 // constants of ScaleCompParamsSize bytes; specialization constant 0 (DIRECT) evaluates the kernel
 // per sample instead of the table. Its workgroup is ComputeGroup.
 //

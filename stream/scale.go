@@ -26,8 +26,8 @@ func (s *scaled) destroy() {
 }
 
 // Scale records, after Load and Convert and outside a render pass, the conversion at the picture's
-// size (drawn into the slot's picture image, for the drawn variant) and the first half of the scale
-// pass for view v; Draw then draws the second half. A view that is Exact needs no scale pass: Scale
+// size (drawn into the slot's picture image, for the drawn variant) and the scale pass's filtering
+// for view v (compute); Draw then draws its result onto the target. A view that is Exact needs no scale pass: Scale
 // records nothing and Draw draws the conversion as before, at no extra cost. Comparisons (both
 // paths) are not scaled.
 func (f *Frame) Scale(v ycbcr.ScaleView) error {

@@ -17,8 +17,8 @@ import (
 )
 
 // The scale pass: a converted picture (R′G′B′ at the picture's size, exact) resampled into a
-// target of another size with a separable filter, rows first (scale.comp, into a float16 image of
-// the output's width and the picture's height), then columns (scale.comp again, into a float16
+// target of another size with a separable filter, rows first (scale.comp, into a float32 image of
+// the output's width and the picture's height), then columns (scale.comp again, into a float32
 // image of the output's size), then drawn onto the target (scale.frag, one fetch per pixel), turned
 // for display on the way. It works on the non-linear R′G′B′ the conversion yields, as FFmpeg's
 // scale and zscale do by default: docs/scaling.md says why and what linear light would change.
@@ -336,14 +336,14 @@ func (s *Scaler) Destroy() {
 	}
 }
 
-// image2D is a float16 image of the scale pass with its memory and view.
+// image2D is a float32 image of the scale pass with its memory and view.
 type image2D struct {
 	image  vk.Image
 	memory vk.DeviceMemory
 	view   vk.ImageView
 }
 
-// ScaleTarget is one picture's scale pass: the float16 images of its rows resampled (Width × the
+// ScaleTarget is one picture's scale pass: the float32 images of its rows resampled (Width × the
 // picture's Height) and of its rows and columns resampled (Width × OutH), the weight table of its
 // view, and the descriptor sets of the three steps. Views up to its sizes fit it (Fits).
 type ScaleTarget struct {
