@@ -1,7 +1,10 @@
 package decode
 
 import (
+	"fmt"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -59,4 +62,49 @@ func bwdifMD5(t *testing.T, ffmpeg, path string) []string {
 		}
 	}
 	return sums
+}
+
+// TestDeinterlaceTimestamps: each deinterlaced field has the presentation time and duration of the
+// same build's ffmpeg -vf bwdif=mode=send_field output (framemd5's pts and duration on its time
+// base): one field every half coded frame, not both fields at the coded frame's time.
+func TestDeinterlaceTimestamps(t *testing.T) {
+	ffmpeg := referenceFFmpeg(t)
+	inter := filepath.Join(t.TempDir(), "tff.mkv")
+	ffmpegMake(t, "-f", "lavfi", "-i", "testsrc2=s=64x48:r=50", "-vf", "interlace=scan=tff", "-frames:v", "4",
+		"-c:v", "libx264", "-flags", "+ildct+ilme", "-x264-params", "tff=1", "-field_order", "tb", inter)
+	out := string(run(t, ffmpeg, "-hide_banner", "-nostdin", "-loglevel", "error", "-i", inter, "-map", "0:v:0",
+		"-vf", "bwdif=mode=send_field:parity=auto:deint=all", "-fps_mode", "passthrough", "-f", "framemd5", "-"))
+	var tb Rational
+	var want [][2]float64 // pts, duration in seconds
+	for _, line := range strings.Split(out, "\n") {
+		if _, err := fmt.Sscanf(line, "#tb 0: %d/%d", &tb.Num, &tb.Den); err == nil {
+			continue
+		}
+		f := strings.Split(line, ",")
+		if len(f) != 6 || strings.HasPrefix(line, "#") {
+			continue
+		}
+		pts, _ := strconv.ParseInt(strings.TrimSpace(f[2]), 10, 64)
+		dur, _ := strconv.ParseInt(strings.TrimSpace(f[3]), 10, 64)
+		want = append(want, [2]float64{float64(pts) * tb.Float64(), float64(dur) * tb.Float64()})
+	}
+	if tb.Den == 0 || len(want) != 8 {
+		t.Fatalf("ffmpeg: time base %v, %d fields: %s", tb, len(want), out)
+	}
+	d, err := Open(inter, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for i, w := range want {
+		f, err := d.Next()
+		if err != nil {
+			t.Fatalf("field %d: %v", i, err)
+		}
+		if math.Abs(f.PTS-(w[0]-want[0][0])) > 1e-6 || math.Abs(f.Duration-w[1]) > 1e-6 || !f.Field {
+			t.Errorf("field %d: pts %.4f s, duration %.4f s, field %v; want %.4f s, %.4f s (ffmpeg's bwdif)", i, f.PTS, f.Duration, f.Field,
+				w[0]-want[0][0], w[1])
+		}
+		f.Release()
+	}
 }

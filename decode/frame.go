@@ -28,6 +28,9 @@ type Frame struct {
 	PTS float64
 	// Duration is the frame's duration in seconds (0 when unknown).
 	Duration float64
+	// Field: the frame is one field of an interlaced frame, deinterlaced (bwdif, one frame per
+	// field): it lasts half a coded frame (Duration), at twice the stream's frame rate.
+	Field bool
 	// Color is the resolved colour metadata of Picture: every field specified and valid.
 	Color formats.Color
 	// Tagged is the metadata as the input states it (frame fields, then the stream's), before

@@ -325,13 +325,20 @@ func (d *Decoder) finish(fl avx.Fields, out *Frame) {
 		ts = fl.PTS
 	}
 	tb, start := d.tb, d.start
-	if d.deint != nil { // a field of the deinterlacer, on its time base
-		tb, start = d.deint.tb, d.deint.start
+	if d.deint != nil {
+		// A field of the deinterlacer, on its time base: its pts is the filter's (one per field);
+		// best_effort_timestamp is the coded frame's, copied to both fields with the frame's
+		// properties (av_frame_copy_props), on the decoder's time base.
+		tb, start, ts = d.deint.tb, d.deint.start, fl.PTS
+		out.Field = true
 	}
 	if fl.PktDuration > 0 {
 		out.Duration = float64(fl.PktDuration) * tb
 	} else if fr := d.info.FrameRate.Float64(); fr > 0 {
 		out.Duration = 1 / fr
+		if out.Field {
+			out.Duration /= 2
+		}
 	}
 	switch {
 	case ts != avx.NoPTS:

@@ -53,3 +53,55 @@ func TestSeeksAddUpWhilePaused(t *testing.T) {
 	checkScreenshot(t, filepath.Join(dir, "ycbcrplay-0001.png"), src, 931)
 	checkScreenshot(t, filepath.Join(dir, "ycbcrplay-0002.png"), src, 930)
 }
+
+// TestMousePanning: in a window at 1:1, dragging with the left button moves the picture with the
+// pointer (DragBy feeds the drag as GLFW's cursor callbacks do, whole pixels taken, fractions kept);
+// a drag or arrow keys far past the edge leave panKeep pixels of it in the window; in fit a drag
+// does nothing.
+func TestMousePanning(t *testing.T) {
+	if !window.Available() {
+		t.Fatal("no display: run the tests under xvfb-run (make test does)")
+	}
+	const w, h = 320, 180
+	var pans [][2]int
+	var tw, th int
+	_, err := playWithin(t, 60*time.Second, synthetic(t, "yuv420p", w, h, 600), Config{Device: -1, Validate: true, Untimed: true,
+		Zoom: 1, Width: 400, Height: 300,
+		OnFrame: func(p *Player, n int) {
+			switch n {
+			case 3:
+				p.win.DragBy(40.5, -25.25)
+			case 6:
+				pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
+				p.win.DragBy(1e5, 1e5)
+			case 9:
+				pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
+				for range 40 {
+					p.win.Press(window.KeyRight) // zoomed: each moves the picture 64 pixels left
+				}
+			case 12:
+				pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
+				tw, th = p.win.Size()
+				p.win.Press(window.Key1) // back to fit
+			case 15:
+				p.win.DragBy(30, 30)
+			case 18:
+				pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
+				p.win.Press(window.KeyQuit)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pans) != 4 {
+		t.Fatalf("pans %v: playback ended early", pans)
+	}
+	limX, limY := (tw+w)/2-64, (th+h)/2-64
+	want := [][2]int{{40, -25}, {limX, limY}, {-limX, limY}, {0, 0}}
+	t.Logf("window %dx%d: pans %v", tw, th, pans)
+	for i := range want {
+		if pans[i] != want[i] {
+			t.Errorf("step %d: pan %v, want %v (all: %v)", i, pans[i], want[i], pans)
+		}
+	}
+}

@@ -47,6 +47,8 @@ var osdHelp = []string{
 	"s            screenshot of the picture",
 	"p            path: auto, sampler, shader",
 	"c            compare: off, split, diff",
+	"z 1          zoom fit, 1:1, 2:1 / 1:1 on-off",
+	"drag ← → ↑ ↓ move the zoomed picture",
 	"i            info panel",
 	"f            fullscreen",
 	"9 0 m        volume down / up, mute",
@@ -91,10 +93,17 @@ func clockText(t float64) string {
 	return fmt.Sprintf("%d:%04.1f", m, sec)
 }
 
-// mouse shows the bar when the pointer moved over the window.
+// mouse shows the bar when the pointer moved over the window, and pans a zoomed picture by the
+// left button's drags.
 func (p *Player) mouse() {
 	if p.win.MouseMoved() {
 		p.osd.showBar()
+	}
+	// Dragging with the left button moves a zoomed picture with the pointer (the renderer keeps it
+	// in the window: clampPan).
+	if dx, dy := p.win.Drag(); (dx != 0 || dy != 0) && p.rend.Zoom > 0 {
+		p.rend.PanX += dx
+		p.rend.PanY += dy
 	}
 }
 

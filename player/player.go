@@ -789,6 +789,9 @@ func (p *Player) loop(dec decoding) error {
 			}
 		}
 		step = false
+		if d.f.Duration > 0 { // deinterlaced fields: twice the stream's frame rate
+			frameDur = d.f.Duration
+		}
 		if clock != nil && !p.paused && !fresh {
 			// The audio clock is the master: a frame whose time the sound has passed by more than a frame
 			// is dropped; otherwise it waits for the sound to reach it. (A fresh frame, the first since

@@ -325,6 +325,7 @@ func (r *Renderer) Draw(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, asp
 		// The conversion at the picture's size, then the scale pass into the viewport (nothing when
 		// the picture is shown as it is).
 		tw, th := t.size()
+		r.PanX, r.PanY = clampPan(f.Width, f.Height, r.Orient, r.Zoom, r.PanX, r.PanY, tw, th) // keys, drags and resizes alike
 		x, y, vw, vh, v, visible := layout(f.Width, f.Height, aspect, r.Orient, r.Zoom, r.PanX, r.PanY, tw, th, r.Filter)
 		if visible {
 			if err := fr.Scale(v); err != nil {

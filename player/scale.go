@@ -60,8 +60,7 @@ func layout(w, h int, aspect float64, o formats.Orientation, zoom float64, panX,
 		return x, y, vw, vh, ycbcr.Fit(w, h, vw, vh, o, f), true
 	}
 	// The picture-aligned grid of the zoomed picture, and its display size.
-	P, Q := max(1, int(float64(w)*zoom+0.5)), max(1, int(float64(h)*zoom+0.5))
-	DW, DH := o.DisplaySize(P, Q)
+	P, Q, DW, DH := zoomed(w, h, o, zoom)
 	ox, oy := (tw-DW)/2+panX, (th-DH)/2+panY
 	a0, a1 := max(0, -ox), min(DW, tw-ox)
 	b0, b1 := max(0, -oy), min(DH, th-oy)
@@ -76,6 +75,34 @@ func layout(w, h int, aspect float64, o formats.Orientation, zoom float64, panX,
 	v = ycbcr.ScaleView{SrcW: w, SrcH: h, OutW: p1 - p0, OutH: q1 - q0, OffX: float64(p0) * sx, OffY: float64(q0) * sy,
 		StepX: sx, StepY: sy, Orient: o, Filter: f}
 	return ox + a0, oy + b0, a1 - a0, b1 - b0, v, true
+}
+
+// zoomed is the picture-aligned size P×Q of a w×h picture at zoom (> 0) and its display size DW×DH.
+func zoomed(w, h int, o formats.Orientation, zoom float64) (P, Q, DW, DH int) {
+	P, Q = max(1, int(float64(w)*zoom+0.5)), max(1, int(float64(h)*zoom+0.5))
+	DW, DH = o.DisplaySize(P, Q)
+	return P, Q, DW, DH
+}
+
+// panKeep is how much of a zoomed picture panning leaves in the window, in screen pixels along each
+// axis (less when the picture or the window is smaller).
+const panKeep = 64
+
+// clampPan limits the pan of a w×h picture zoomed (> 0) and turned by o in a tw×th target so that
+// the picture cannot leave the window: at least panKeep pixels of it (or all of it, or the whole
+// window, when smaller) stay visible along each axis. Fit (zoom 0) is not panned: (0, 0).
+func clampPan(w, h int, o formats.Orientation, zoom float64, panX, panY, tw, th int) (int, int) {
+	if zoom <= 0 {
+		return 0, 0
+	}
+	_, _, DW, DH := zoomed(w, h, o, zoom)
+	// The picture spans [ox, ox+DW) with ox = (tw−DW)/2 + pan: it overlaps [0, tw) by keep or more
+	// while |pan| ≤ (tw+DW)/2 − keep (rounded inwards).
+	lim := func(pan, d, t int) int {
+		l := (t+d)/2 - min(panKeep, d, t)
+		return max(-l, min(l, pan))
+	}
+	return lim(panX, DW, tw), lim(panY, DH, th)
 }
 
 // scaleName says what the scale pass did for -stats and the info line.

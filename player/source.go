@@ -17,8 +17,12 @@ type Frame struct {
 	Aspect  float64       // display aspect ratio (sample aspect ratio included)
 	Damaged bool
 	// Orient is how the stream's display matrix turns the picture (identity without one).
-	Orient  formats.Orientation
-	Release func() // returns the decoder's buffers; nil when there is nothing to return
+	Orient formats.Orientation
+	// Duration, when not 0, is how long the frame lasts where the stream's frame rate says otherwise:
+	// a deinterlaced field (bwdif, one frame per field) lasts half a coded frame. The player's frame
+	// duration (the lateness that drops a frame, the gap that makes a discontinuity) follows it.
+	Duration float64
+	Release  func() // returns the decoder's buffers; nil when there is nothing to return
 	// HW, if set, holds the picture: a hardware-decoded frame in FFmpeg's image (Picture has its
 	// format and size, no planes), sampled in place or copied on the GPU (Config.HWRoute).
 	HW stream.Foreign

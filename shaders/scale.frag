@@ -1,13 +1,16 @@
 #version 450
-// The scale pass, second half: resamples the columns of scale.comp's output (binding 0: the picture
-// resampled along its rows, float16) onto the target, turned for display. The fragment at display
-// pixel (i, j) of the viewport is mapped to the picture-aligned output pixel (x, y): the display
-// picture is the output flipped horizontally (flip) and then rotated clockwise by rotate × 90°.
-// Output row y is centred at source y = offset + (y + 0.5)·step.
+// The scale pass, drawn: the picture-aligned output of scale.comp (binding 0, float32: the picture
+// resampled along its rows, then its columns) onto the target, turned for display. The fragment at
+// display pixel (i, j) of the viewport is mapped to the picture-aligned output pixel (x, y): the
+// display picture is the output flipped horizontally (flip) and then rotated clockwise by rotate ×
+// 90°. One fetch per fragment: the filtering runs in compute, as some GPUs run fragment shaders on
+// a small part of their cores (the H100: two TPCs of 66, NVIDIA's H100 whitepaper). With DIRECT = 1
+// binding 0 holds the rows only and the columns are resampled here, output row y centred at source
+// y = offset + (y + 0.5)·step (the pass as it first was).
 #extension GL_GOOGLE_include_directive : require
 #include "scale.glsl"
 
-layout(set = 0, binding = 0) uniform sampler2D rows;
+layout(set = 0, binding = 0) uniform sampler2D src;
 layout(location = 0) in vec2 uv;
 layout(location = 0) out vec4 color;
 
@@ -19,11 +22,15 @@ layout(push_constant) uniform Params {
     float C;
     int kind;
     int srcSize;  // source height
-    int outW;     // picture-aligned output width (scale.comp's output width)
+    int outW;     // picture-aligned output width
     int outH;     // picture-aligned output height
     int rotate;   // 0..3: clockwise quarter turns
     int flip;     // 1: flipped horizontally before the rotation
 } p;
+
+vec3 fetch(int x, int y) {
+    return texelFetch(src, ivec2(x, clamp(y, 0, p.srcSize - 1)), 0).rgb;
+}
 
 void main() {
     int P = p.outW, Q = p.outH;
@@ -44,23 +51,27 @@ void main() {
         a.x = P - 1 - a.x;
     }
     a = clamp(a, ivec2(0), ivec2(P - 1, Q - 1));
-    float c = p.offset + (float(a.y) + 0.5) * p.step - 0.5;
     vec3 acc;
-    if (p.step == 1.0 && fract(c) == 0.0) {
-        acc = texelFetch(rows, ivec2(a.x, clamp(int(c), 0, p.srcSize - 1)), 0).rgb;
+    if (DIRECT == 0) {
+        acc = texelFetch(src, a, 0).rgb;
     } else {
-        float f = max(p.step, 1.0);
-        float r = p.radius * f;
-        int lo = int(floor(c - r)) + 1;
-        int hi = int(floor(c + r));
-        vec3 sum = vec3(0.0);
-        float wsum = 0.0;
-        for (int t = lo; t <= hi; t++) {
-            float w = kernel(p.kind, (float(t) - c) / f, p.radius, p.B, p.C);
-            sum += w * texelFetch(rows, ivec2(a.x, clamp(t, 0, p.srcSize - 1)), 0).rgb;
-            wsum += w;
+        float c = p.offset + (float(a.y) + 0.5) * p.step - 0.5;
+        if (p.step == 1.0 && fract(c) == 0.0) {
+            acc = fetch(a.x, int(c));
+        } else {
+            float f = max(p.step, 1.0);
+            float r = p.radius * f;
+            int lo = int(floor(c - r)) + 1;
+            int hi = int(floor(c + r));
+            vec3 sum = vec3(0.0);
+            float wsum = 0.0;
+            for (int t = lo; t <= hi; t++) {
+                float w = kernel(p.kind, (float(t) - c) / f, p.radius, p.B, p.C);
+                sum += w * fetch(a.x, t);
+                wsum += w;
+            }
+            acc = sum / wsum;
         }
-        acc = sum / wsum;
     }
     color = vec4(clamp(acc, 0.0, 1.0), 1.0);
 }

@@ -1,5 +1,4 @@
-// The scale pass's filter kernels and one-dimensional resampling, shared by scale.comp (along the
-// picture's rows) and scale.frag (along its columns, onto the target).
+// The scale pass's filter kernels, shared by scale.comp and scale.frag.
 //
 // Kernels, as functions of the distance x in source pixels at unit scale:
 //   0 bilinear: the triangle max(0, 1 − |x|);
@@ -11,6 +10,16 @@
 //     Graphics Gems, 1990), a = radius.
 // Downscaling by a factor f > 1 stretches the kernel by f (the prefilter: its support covers
 // radius·f source pixels on each side, for any ratio); the weights are normalised by their sum.
+//
+// The compute passes normally read their weights from a table (scale.comp's binding 1, made on the
+// CPU once per view by ycbcr/scale.go, the same kernels in float64): for output index i, the first
+// source index lo and `taps` normalised weights, so that a sample costs one fetch and one
+// multiply-add per tap and no sin, division or data-dependent loop bound (a polyphase filter bank,
+// as swscale's filter/filterPos arrays and zimg's FilterContext are). DIRECT = 1 is the pass as it
+// first was, kept as the reference of tests and benchmarks: the kernel evaluated per sample, the
+// rows in scale.comp and the columns in scale.frag.
+layout(constant_id = 0) const int DIRECT = 0;
+
 const float PI = 3.14159265358979;
 
 float kernel(int kind, float x, float radius, float B, float C) {

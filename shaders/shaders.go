@@ -97,18 +97,21 @@ var FloorFrag []byte
 //go:embed floor.comp.spv
 var FloorComp []byte
 
-// ScaleComp is the scale pass's first half: the converted picture (binding 0, a combined image
-// sampler read with texelFetch) resampled along its rows into an rgba16f storage image (binding
-// 1), with push constants of ScaleCompParamsSize bytes. Its workgroup is ComputeGroup.
+// ScaleComp is the scale pass's filtering along one axis (specialization constant 1: 0 the rows,
+// 1 the columns): binding 0 (a combined image sampler read with texelFetch) resampled with the
+// weight table (binding 1, a storage buffer) into an rgba32f storage image (binding 2), with push
+// constants of ScaleCompParamsSize bytes; specialization constant 0 (DIRECT) evaluates the kernel
+// per sample instead of the table. Its workgroup is ComputeGroup.
 //
 //go:embed scale.comp.spv
 var ScaleComp []byte
 
 // ScaleCompParamsSize is the size in bytes of scale.comp's push-constant block.
-const ScaleCompParamsSize = 36
+const ScaleCompParamsSize = 44
 
-// ScaleFrag is the scale pass's second half: scale.comp's output (binding 0) resampled along its
-// columns onto the target, turned for display, with push constants of ScaleFragParamsSize bytes.
+// ScaleFrag draws ScaleComp's output (binding 0) onto the target, turned for display, with push
+// constants of ScaleFragParamsSize bytes; with DIRECT (specialization constant 0) binding 0 holds
+// the rows only and it resamples the columns itself.
 //
 //go:embed scale.frag.spv
 var ScaleFrag []byte

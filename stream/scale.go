@@ -26,8 +26,8 @@ func (s *scaled) destroy() {
 }
 
 // Scale records, after Load and Convert and outside a render pass, the conversion at the picture's
-// size (drawn into the slot's picture image, for the drawn variant) and the first half of the scale
-// pass for view v; Draw then draws the second half. A view that is Exact needs no scale pass: Scale
+// size (drawn into the slot's picture image, for the drawn variant) and the scale pass's filtering
+// for view v (compute); Draw then draws its result onto the target. A view that is Exact needs no scale pass: Scale
 // records nothing and Draw draws the conversion as before, at no extra cost. Comparisons (both
 // paths) are not scaled.
 func (f *Frame) Scale(v ycbcr.ScaleView) error {
@@ -72,7 +72,7 @@ func (f *Frame) Scale(v ycbcr.ScaleView) error {
 		if old := sc.target; old != nil {
 			f.Slot.Retire(old.Destroy) // this slot's earlier frames used it: its fence has passed, this one's will too
 		}
-		if sc.target, err = s.scaler.Bind(picture, v.OutW, v.SrcH); err != nil {
+		if sc.target, err = s.scaler.Bind(picture, v); err != nil {
 			return fmt.Errorf("stream: %w", err)
 		}
 	}

@@ -17,8 +17,9 @@ import (
 )
 
 // The scale pass: a converted picture (R′G′B′ at the picture's size, exact) resampled into a
-// target of another size with a separable filter, rows first (scale.comp, into a float16 image of
-// the output's width and the picture's height), then columns onto the target (scale.frag), turned
+// target of another size with a separable filter, rows first (scale.comp, into a float32 image of
+// the output's width and the picture's height), then columns (scale.comp again, into a float32
+// image of the output's size), then drawn onto the target (scale.frag, one fetch per pixel), turned
 // for display on the way. It works on the non-linear R′G′B′ the conversion yields, as FFmpeg's
 // scale and zscale do by default: docs/scaling.md says why and what linear light would change.
 
@@ -76,6 +77,90 @@ func (f Filter) kernel() (kind int32, radius, b, c float32) {
 	return 2, 3, 0, 0
 }
 
+// weight is the filter's kernel at distance x (source pixels at unit scale) in float64, the
+// function scale.glsl's kernel evaluates in float32, and its radius.
+func (f Filter) weight(x float64) float64 {
+	x = math.Abs(x)
+	switch f {
+	case FilterCatmullRom, FilterMitchell:
+		b, c := 0.0, 0.5
+		if f == FilterMitchell {
+			b, c = 1.0/3, 1.0/3
+		}
+		if x < 1 {
+			return ((12-9*b-6*c)*x*x*x + (-18+12*b+6*c)*x*x + (6 - 2*b)) / 6
+		}
+		if x < 2 {
+			return ((-b-6*c)*x*x*x + (6*b+30*c)*x*x + (-12*b-48*c)*x + (8*b + 24*c)) / 6
+		}
+		return 0
+	case FilterBilinear:
+		return max(0, 1-x)
+	}
+	const a = 3
+	if x >= a {
+		return 0
+	}
+	if x < 1e-9 {
+		return 1
+	}
+	px := math.Pi * x
+	return a * math.Sin(px) * math.Sin(px/a) / (px * px)
+}
+
+// table is the weight table of one axis of v (horizontal: along the rows), the scale pass's
+// polyphase filter bank: for output index i, the first source index lo and taps weights for
+// lo..lo+taps−1 (normalised to sum 1; zero past an output's own support), packed as lo, w0, …;
+// indices past the picture's edge are clamped to it by the shader. Output i is centred at source
+// c = off + (i + ½)·step; a downscale by f stretches the kernel by f; at 1:1 on whole pixels the
+// weight is the pixel's alone (scale.glsl's kernel, per sample, computes the same).
+func (v ScaleView) table(horizontal bool) (taps int, tab []float32) {
+	off, step, n := v.OffY, v.StepY, v.OutH
+	if horizontal {
+		off, step, n = v.OffX, v.StepX, v.OutW
+	}
+	_, radius, _, _ := v.Filter.kernel()
+	f := max(step, 1)
+	r := float64(radius) * f
+	type span struct {
+		lo int
+		w  []float64
+	}
+	spans := make([]span, n)
+	for i := range spans {
+		c := off + (float64(i)+0.5)*step - 0.5
+		if step == 1 && c == math.Floor(c) {
+			spans[i] = span{int(c), []float64{1}}
+			continue
+		}
+		lo, hi := int(math.Floor(c-r))+1, int(math.Floor(c+r))
+		w := make([]float64, 0, hi-lo+1)
+		sum := 0.0
+		for t := lo; t <= hi; t++ {
+			w = append(w, v.Filter.weight((float64(t)-c)/f))
+			sum += w[len(w)-1]
+		}
+		if sum == 0 { // cannot happen with these kernels (support ≥ 1 pixel); the nearest pixel then
+			lo, w, sum = int(math.Round(c)), []float64{1}, 1
+		}
+		for k := range w {
+			w[k] /= sum
+		}
+		spans[i] = span{lo, w}
+		taps = max(taps, len(w))
+	}
+	taps = max(taps, 1)
+	tab = make([]float32, n*(taps+1))
+	for i, s := range spans {
+		e := tab[i*(taps+1):]
+		e[0] = float32(s.lo)
+		for k, w := range s.w {
+			e[1+k] = float32(w)
+		}
+	}
+	return taps, tab
+}
+
 // ScaleView is how a picture of SrcW×SrcH pixels is shown: a picture-aligned output grid of
 // OutW×OutH pixels whose column i is centred at source x = OffX + (i + 0.5)·StepX and row j at
 // source y = OffY + (j + 0.5)·StepY, turned by Orient onto the viewport (OutW×OutH, or OutH×OutW
@@ -109,7 +194,8 @@ func (v ScaleView) Exact() bool {
 // DisplaySize is the viewport's size for v.
 func (v ScaleView) DisplaySize() (int, int) { return v.Orient.DisplaySize(v.OutW, v.OutH) }
 
-func (v ScaleView) push(horizontal bool) []byte {
+// push is scale.comp's push constants for one axis of v.
+func (v ScaleView) push(horizontal bool, taps, base int) []byte {
 	kind, radius, b, c := v.Filter.kernel()
 	off, step, src := v.OffY, v.StepY, v.SrcH
 	if horizontal {
@@ -120,32 +206,43 @@ func (v ScaleView) push(horizontal bool) []byte {
 	p := f(f(f(f(f(nil, float32(off)), float32(step)), radius), b), c)
 	p = i(i(p, int(kind)), src)
 	if horizontal {
-		return i(i(p, v.OutW), v.SrcH)
+		return i(i(i(i(p, v.OutW), v.SrcH), taps), base)
 	}
+	return i(i(i(i(p, v.OutW), v.OutH), taps), base)
+}
+
+// drawPush is scale.frag's push constants for v.
+func (v ScaleView) drawPush() []byte {
+	p := v.push(false, 0, 0)[:36]
 	flip := 0
 	if v.Orient.Flip {
 		flip = 1
 	}
-	return i(i(i(i(p, v.OutW), v.OutH), v.Orient.Rotate%4), flip)
+	p = binary.LittleEndian.AppendUint32(p, uint32(v.Orient.Rotate%4))
+	return binary.LittleEndian.AppendUint32(p, uint32(flip))
 }
 
-// Scaler is the scale pass's pipelines, sampler and descriptor pools, shared by its targets.
+// Scaler is the scale pass's pipelines, sampler, layouts and descriptor pool, shared by its
+// targets.
 type Scaler struct {
 	sampler   vk.Sampler
-	rows      *computeKit
-	setLayout vk.DescriptorSetLayout
-	cols      pipelines
+	compSetL  vk.DescriptorSetLayout // 0: source, 1: weights, 2: storage image (compute)
+	compL     vk.PipelineLayout
+	compPipes map[[2]int32]vk.Pipeline // by scale.glsl's DIRECT and scale.comp's AXIS
+	drawSetL  vk.DescriptorSetLayout   // 0: the filtered picture (fragment)
+	draw      pipelines
 	pool      vk.DescriptorPool
+	direct    int32 // scale.glsl's DIRECT: 1 evaluates the kernel per sample (tests, benchmarks)
 	dev       *gpu.Device
 }
 
-// scaleSets is how many scale targets one Scaler's pools hold at once (per slot, plus those retired
+// scaleSets is how many scale targets one Scaler's pool holds at once (per slot, plus those retired
 // and not yet freed).
 const scaleSets = 64
 
 // NewScaler prepares the scale pass.
 func NewScaler(dev *gpu.Device) (*Scaler, error) {
-	s := &Scaler{dev: dev}
+	s := &Scaler{dev: dev, compPipes: map[[2]int32]vk.Pipeline{}}
 	if err := s.init(); err != nil {
 		s.Destroy()
 		return nil, fmt.Errorf("ycbcr: scale: %w", err)
@@ -159,152 +256,316 @@ func (s *Scaler) init() error {
 	if s.sampler, err = newNearestSampler(d); err != nil {
 		return err
 	}
-	if s.rows, err = newComputeKit(s.dev, textureBindings(1, vk.ShaderStageComputeBit), 1, shaders.ScaleComp, shaders.ScaleCompParamsSize, 0); err != nil {
+	comp := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
+	if s.compSetL, err = newSetLayout(d, []vk.DescriptorSetLayoutBinding{
+		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
+		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: comp},
+		{Binding: 2, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}}); err != nil {
 		return err
 	}
-	if s.setLayout, err = newSetLayout(d, textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
+	pci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
+		PSetLayouts: []vk.DescriptorSetLayout{s.compSetL}, PushConstantRangeCount: 1,
+		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: comp, Size: shaders.ScaleCompParamsSize}}}
+	var layout vk.PipelineLayout // a standalone variable: cgo refuses the address of a field next to Go pointers
+	err = vkx.Check(vk.CreatePipelineLayout(d, pci, nil, &layout), "vkCreatePipelineLayout")
+	pci.Free()
+	s.compL = layout
+	if err != nil {
 		return err
 	}
-	if s.cols.layout, err = newPipelineLayout(d, s.setLayout, shaders.ScaleFragParamsSize); err != nil {
+	if s.drawSetL, err = newSetLayout(d, textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
 		return err
 	}
-	s.cols.frag = shaders.ScaleFrag
-	s.pool, err = newPool(s.dev, scaleSets, scaleSets)
+	if s.draw.layout, err = newPipelineLayout(d, s.drawSetL, shaders.ScaleFragParamsSize); err != nil {
+		return err
+	}
+	s.draw.frag, s.draw.nspec = shaders.ScaleFrag, 1
+	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
+		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: 3 * scaleSets, PoolSizeCount: 3,
+		PPoolSizes: []vk.DescriptorPoolSize{
+			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 3 * scaleSets},
+			{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 2 * scaleSets},
+			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: 2 * scaleSets}}}
+	var pool vk.DescriptorPool
+	err = vkx.Check(vk.CreateDescriptorPool(d, ci, nil, &pool), "vkCreateDescriptorPool")
+	ci.Free()
+	s.pool = pool
 	return err
+}
+
+func (s *Scaler) compPipeline(axis int32) (vk.Pipeline, error) {
+	k := [2]int32{s.direct, axis}
+	if p, ok := s.compPipes[k]; ok {
+		return p, nil
+	}
+	d := s.dev.Device
+	cs, err := vkx.ShaderModule(d, shaders.ScaleComp)
+	if err != nil {
+		return vk.NullPipeline, err
+	}
+	defer vk.DestroyShaderModule(d, cs, nil)
+	p, err := vkx.ComputePipeline(d, s.compL, cs, k[:])
+	if err != nil {
+		return vk.NullPipeline, fmt.Errorf("ycbcr: scale: %w", err)
+	}
+	s.compPipes[k] = p
+	return p, nil
 }
 
 // Destroy frees what NewScaler made. The GPU must be done with it and its targets destroyed.
 func (s *Scaler) Destroy() {
 	d := s.dev.Device
-	s.cols.destroy(d)
-	if s.rows != nil {
-		s.rows.destroy(d)
+	s.draw.destroy(d)
+	for _, p := range s.compPipes {
+		vk.DestroyPipeline(d, p, nil)
+	}
+	s.compPipes = nil
+	if s.compL != vk.NullPipelineLayout {
+		vk.DestroyPipelineLayout(d, s.compL, nil)
 	}
 	if s.pool != vk.NullDescriptorPool {
 		vk.DestroyDescriptorPool(d, s.pool, nil)
 	}
-	if s.setLayout != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(d, s.setLayout, nil)
+	for _, l := range []vk.DescriptorSetLayout{s.compSetL, s.drawSetL} {
+		if l != vk.NullDescriptorSetLayout {
+			vk.DestroyDescriptorSetLayout(d, l, nil)
+		}
 	}
 	if s.sampler != vk.NullSampler {
 		vk.DestroySampler(d, s.sampler, nil)
 	}
 }
 
-// ScaleTarget is one picture's scale pass: the float16 image of its rows resampled (Width × the
-// picture's Height) and the descriptor sets of both halves.
+// image2D is a float32 image of the scale pass with its memory and view.
+type image2D struct {
+	image  vk.Image
+	memory vk.DeviceMemory
+	view   vk.ImageView
+}
+
+// ScaleTarget is one picture's scale pass: the float32 images of its rows resampled (Width × the
+// picture's Height) and of its rows and columns resampled (Width × OutH), the weight table of its
+// view, and the descriptor sets of the three steps. Views up to its sizes fit it (Fits).
 type ScaleTarget struct {
-	Width, Height int
-	picture       vk.ImageView
-	image         vk.Image
-	memory        vk.DeviceMemory
-	view          vk.ImageView
-	rowsSet       vk.DescriptorSet
-	colsSet       vk.DescriptorSet
-	s             *Scaler
+	Width, Height, OutH int
+	picture             vk.ImageView
+	rows, out           image2D
+	rowsSet, colsSet    vk.DescriptorSet // compute: picture → rows, rows → out
+	drawSet             vk.DescriptorSet // fragment: out (rows with DIRECT)
+	weights             *gpu.Buffer      // both axes' tables, host-visible, rewritten when the view changes
+	tabView             ScaleView        // the view the table is of
+	taps                [2]int           // taps per output along the rows and the columns
+	base                int              // the columns' table's first float
+	s                   *Scaler
 }
 
 // Bind makes the scale pass of picture (an RGBA image in SHADER_READ_ONLY_OPTIMAL when the pass
-// runs) into an output width outW; pictureH is the picture's height.
-func (s *Scaler) Bind(picture vk.ImageView, outW, pictureH int) (*ScaleTarget, error) {
-	t := &ScaleTarget{Width: outW, Height: pictureH, picture: picture, s: s}
-	var err error
-	if t.image, t.memory, t.view, err = s.dev.NewImage2D(vk.FormatR16g16b16a16Sfloat, outW, pictureH,
-		vk.ImageUsageStorageBit|vk.ImageUsageSampledBit); err != nil {
-		return nil, fmt.Errorf("ycbcr: scale: %dx%d: %w", outW, pictureH, err)
-	}
-	if t.rowsSet, err = s.rows.bind(s.dev, []vk.ImageView{picture}, s.sampler, t.view); err != nil {
+// runs) for view v and the views that fit in it.
+func (s *Scaler) Bind(picture vk.ImageView, v ScaleView) (*ScaleTarget, error) {
+	t := &ScaleTarget{Width: v.OutW, Height: v.SrcH, OutH: v.OutH, picture: picture, s: s}
+	if err := t.init(); err != nil {
 		t.Destroy()
-		return nil, fmt.Errorf("ycbcr: scale: %w", err)
+		return nil, fmt.Errorf("ycbcr: scale: %dx%d from %dx%d: %w", v.OutW, v.OutH, v.SrcW, v.SrcH, err)
 	}
-	if t.colsSet, err = allocateSet(s.dev.Device, s.pool, s.setLayout); err != nil {
-		t.Destroy()
-		return nil, fmt.Errorf("ycbcr: scale: %w", err)
-	}
-	writeImages(s.dev.Device, t.colsSet, []vk.ImageView{t.view}, s.sampler)
 	return t, nil
 }
 
-// Fits says whether t serves view v of picture.
-func (t *ScaleTarget) Fits(picture vk.ImageView, v ScaleView) bool {
-	return t.picture == picture && t.Width == v.OutW && t.Height == v.SrcH
-}
-
-// Record records the first half, outside a render pass: the picture's rows resampled into t's
-// image, left for the second half's fragment shader. The picture was written just before, by a
-// compute conversion or a render pass, in this command buffer or an earlier submission.
-func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
-	if v.OutW != t.Width || v.SrcH != t.Height {
-		return fmt.Errorf("ycbcr: scale: view %dx%d on a target of %dx%d", v.OutW, v.SrcH, t.Width, t.Height)
-	}
-	pipe, err := t.s.rows.pipeline(t.s.dev.Device, Spec{})
-	if err != nil {
+func (t *ScaleTarget) init() error {
+	s := t.s
+	d := s.dev.Device
+	var err error
+	usage := vk.ImageUsageStorageBit | vk.ImageUsageSampledBit
+	if t.rows.image, t.rows.memory, t.rows.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.Height, usage); err != nil {
 		return err
 	}
+	if t.rowsSet, err = allocateSet(d, s.pool, s.compSetL); err != nil {
+		return err
+	}
+	writeImages(d, t.rowsSet, []vk.ImageView{t.picture}, s.sampler)
+	vkx.WriteStorageImage(d, t.rowsSet, 2, t.rows.view)
+	if t.drawSet, err = allocateSet(d, s.pool, s.drawSetL); err != nil {
+		return err
+	}
+	if s.direct != 0 {
+		writeImages(d, t.drawSet, []vk.ImageView{t.rows.view}, s.sampler)
+		return nil
+	}
+	if t.out.image, t.out.memory, t.out.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.OutH, usage); err != nil {
+		return err
+	}
+	if t.colsSet, err = allocateSet(d, s.pool, s.compSetL); err != nil {
+		return err
+	}
+	writeImages(d, t.colsSet, []vk.ImageView{t.rows.view}, s.sampler)
+	vkx.WriteStorageImage(d, t.colsSet, 2, t.out.view)
+	writeImages(d, t.drawSet, []vk.ImageView{t.out.view}, s.sampler)
+	return nil
+}
+
+// Fits says whether t serves view v of picture: the same picture, and v's output no larger.
+func (t *ScaleTarget) Fits(picture vk.ImageView, v ScaleView) bool {
+	return t.picture == picture && v.OutW <= t.Width && v.SrcH == t.Height && v.OutH <= t.OutH
+}
+
+// prepare makes t's weight table v's, rewriting it (or replacing its buffer, when it grows) if it
+// was another view's. The GPU must be done with t's earlier frames: a stream's targets are its
+// slots', and a slot is begun after its fence.
+func (t *ScaleTarget) prepare(v ScaleView) error {
+	if t.weights != nil && t.tabView == v {
+		return nil
+	}
+	tx, x := v.table(true)
+	ty, y := v.table(false)
+	size := 4 * (len(x) + len(y))
+	if t.weights == nil || t.weights.Size < size {
+		t.weights.Destroy()
+		t.weights = nil
+		b, err := t.s.newTable(size + size/2) // room for views that need a few more taps
+		if err != nil {
+			return fmt.Errorf("ycbcr: scale: weights: %w", err)
+		}
+		t.weights = b
+		for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet} {
+			if set != vk.NullDescriptorSet {
+				vkx.WriteBuffer(t.s.dev.Device, set, 1, b.Handle)
+			}
+		}
+	}
+	mem := unsafe.Slice((*float32)(t.weights.Mapped), t.weights.Size/4)
+	copy(mem, x)
+	copy(mem[len(x):], y)
+	t.tabView, t.taps, t.base = v, [2]int{tx, ty}, len(x)
+	return nil
+}
+
+// newTable makes a weight table's buffer: host-visible and coherent (written between frames, no
+// flush), device-local where the device has such memory (read by every sample).
+func (s *Scaler) newTable(size int) (*gpu.Buffer, error) {
+	const host = vk.MemoryPropertyHostVisibleBit | vk.MemoryPropertyHostCoherentBit
+	b, err := s.dev.NewBuffer(size, vk.BufferUsageStorageBufferBit, host|vk.MemoryPropertyDeviceLocalBit)
+	if err != nil {
+		b, err = s.dev.NewBuffer(size, vk.BufferUsageStorageBufferBit, host)
+	}
+	return b, err
+}
+
+// Record records the filtering, outside a render pass: the picture's rows resampled into t's rows
+// image, then its columns into t's output image, left for Draw's fragment shader. The picture was
+// written just before, by a compute conversion or a render pass, in this command buffer or an
+// earlier submission. When v is not the view of t's last Record, t's weight table is rewritten:
+// the GPU must be done with t's earlier frames.
+func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
+	if !t.Fits(t.picture, v) {
+		return fmt.Errorf("ycbcr: scale: view %dx%d of a %d-row picture on a target of %dx%d of %d rows",
+			v.OutW, v.OutH, v.SrcH, t.Width, t.OutH, t.Height)
+	}
+	if err := t.prepare(v); err != nil {
+		return err
+	}
+	direct := t.s.direct != 0
 	// The picture's writes (a compute conversion, or a pass's colour output) before the reads; the
-	// previous frame's reads of t's image (a fragment shader) before this frame's writes.
+	// previous frame's reads of t's images (compute, fragment shaders) before this frame's writes.
 	mb := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
 		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit | vk.AccessColorAttachmentWriteBit),
 		DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit)}
-	ib := t.layoutBarrier(vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)
+	ibs := []vk.ImageMemoryBarrier{layoutBarrier(t.rows.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)}
+	if !direct {
+		ibs = append(ibs, layoutBarrier(t.out.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit))
+	}
 	vkx.NoGC(func() { // vulkan-go frees its copy of slice arguments from a finalizer (vkx.NoGC says why)
 		vk.CmdPipelineBarrier(cb,
 			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit),
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
+			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, uint32(len(ibs)), ibs)
 	})
-	push := v.push(true)
-	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
-	vkx.NoGC(func() {
-		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.rows.layout, 0, 1, []vk.DescriptorSet{t.rowsSet}, 0, nil)
-		vk.CmdPushConstants(cb, t.s.rows.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
-	})
-	g := shaders.ComputeGroup
-	vk.CmdDispatch(cb, uint32((t.Width+g[0]-1)/g[0]), uint32((t.Height+g[1]-1)/g[1]), 1)
-	ib = t.layoutBarrier(vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit)
-	vkx.NoGC(func() {
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
-			0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
-	})
-	return nil
+	if err := t.dispatch(cb, 0, t.rowsSet, v.push(true, t.taps[0], 0), v.OutW, v.SrcH); err != nil {
+		return err
+	}
+	next, dst := vk.PipelineStageComputeShaderBit, t.rows.image
+	if direct {
+		next = vk.PipelineStageFragmentShaderBit
+	}
+	for {
+		ib := layoutBarrier(dst, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit)
+		vkx.NoGC(func() {
+			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(next),
+				0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
+		})
+		if direct || dst == t.out.image {
+			return nil
+		}
+		if err := t.dispatch(cb, 1, t.colsSet, v.push(false, t.taps[1], t.base), v.OutW, v.OutH); err != nil {
+			return err
+		}
+		next, dst = vk.PipelineStageFragmentShaderBit, t.out.image
+	}
 }
 
-func (t *ScaleTarget) layoutBarrier(from, to vk.ImageLayout, src, dst vk.AccessFlagBits) vk.ImageMemoryBarrier {
-	return vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: t.image,
-		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
-}
-
-// Draw records the second half inside target's render pass: the viewport (set by the caller, of
-// v.DisplaySize()) gets the columns resampled and the picture turned.
-func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) error {
-	pipe, err := t.s.cols.get(t.s.dev.Device, target, Spec{})
+// dispatch records scale.comp along axis (0 rows, 1 columns) over a w×h output.
+func (t *ScaleTarget) dispatch(cb vk.CommandBuffer, axis int32, set vk.DescriptorSet, push []byte, w, h int) error {
+	pipe, err := t.s.compPipeline(axis)
 	if err != nil {
 		return err
 	}
-	push := v.push(false)
-	vkx.NoGC(func() { draw(cb, pipe, t.s.cols.layout, t.colsSet, push) })
+	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
+	vkx.NoGC(func() {
+		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.compL, 0, 1, []vk.DescriptorSet{set}, 0, nil)
+		vk.CmdPushConstants(cb, t.s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+	})
+	g := shaders.ComputeGroup
+	vk.CmdDispatch(cb, uint32((w+g[0]-1)/g[0]), uint32((h+g[1]-1)/g[1]), 1)
 	return nil
 }
 
-// Destroy frees t's image and descriptor sets. The GPU must be done with them.
+func layoutBarrier(image vk.Image, from, to vk.ImageLayout, src, dst vk.AccessFlagBits) vk.ImageMemoryBarrier {
+	return vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
+		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
+		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: image,
+		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
+}
+
+// Draw records the last step inside target's render pass, after Record of the same view: the
+// viewport (set by the caller, of v.DisplaySize()) gets the filtered picture, turned.
+func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) error {
+	if t.weights == nil || t.tabView != v {
+		return fmt.Errorf("ycbcr: scale: Draw of a view that Record did not prepare")
+	}
+	var spec Spec
+	spec[0] = t.s.direct
+	pipe, err := t.s.draw.get(t.s.dev.Device, target, spec)
+	if err != nil {
+		return err
+	}
+	push := v.drawPush()
+	vkx.NoGC(func() { draw(cb, pipe, t.s.draw.layout, t.drawSet, push) })
+	return nil
+}
+
+// Destroy frees t's images, weight table and descriptor sets. The GPU must be done with them.
 func (t *ScaleTarget) Destroy() {
 	d := t.s.dev.Device
-	if t.rowsSet != vk.NullDescriptorSet {
-		set := t.rowsSet
-		vk.FreeDescriptorSets(d, t.s.rows.pool, 1, &set)
+	for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet, t.drawSet} {
+		if set != vk.NullDescriptorSet {
+			vk.FreeDescriptorSets(d, t.s.pool, 1, &set)
+		}
 	}
-	if t.colsSet != vk.NullDescriptorSet {
-		set := t.colsSet
-		vk.FreeDescriptorSets(d, t.s.pool, 1, &set)
+	t.weights.Destroy()
+	for _, im := range []image2D{t.rows, t.out} {
+		if im.image != vk.NullImage {
+			t.s.dev.DestroyImage2D(im.image, im.memory, im.view)
+		}
 	}
-	t.s.dev.DestroyImage2D(t.image, t.memory, t.view)
 }
 
 // ConvertScaled converts f through path at its own size, then scales it into a target of v's
 // display size with the scale pass, and reads the result back: the player's pipeline for one frame
 // (tests compare it with FFmpeg's scale; screenshots of turned pictures use it at 1:1).
 func (c *Converter) ConvertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
+	return c.convertScaled(f, p, path, v, false)
+}
+
+// convertScaled is ConvertScaled, with the kernel evaluated per sample instead of the weight table
+// when direct.
+func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView, direct bool) (*image.RGBA, error) {
 	im, err := c.staged(f, path)
 	if err != nil {
 		return nil, err
@@ -331,7 +592,10 @@ func (c *Converter) ConvertScaled(f *formats.Frame, p Params, path formats.Path,
 		return nil, err
 	}
 	defer s.Destroy()
-	st, err := s.Bind(pic.View, v.OutW, f.Height)
+	if direct {
+		s.direct = 1
+	}
+	st, err := s.Bind(pic.View, v)
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,7 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             conversion runs at the picture's size, the scale pass only when sizes
                             differ (docs/scaling.md)
   -zoom fit|1|N             fit (default): letterboxed; 1: one video pixel per screen pixel, exact;
-                            N: N screen pixels per video pixel (arrow keys then move the picture)
+                            N: N screen pixels per video pixel (arrow keys or a drag then move it)
   -rotate auto|0|90|180|270 turn the picture clockwise; auto (default): the stream's display matrix
                             (rotation and flips), as FFmpeg's autorotation reads it
   -geometry WxH             window (or headless target) size
@@ -127,8 +127,8 @@ SIGTERM, which end playback as q does (figures printed, screenshot written), 130
 Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s (repeated seeks add up), . step, , step back,
 [ ] speed, Backspace speed 1, s screenshot (ycbcrplay-NNNN.png, the video picture), p switch
 path, c compare, i info panel, ? or F1 the key list, f fullscreen, 9/0 volume down/up, m mute,
-z zoom (fit, 1:1, 2:1; arrows pan when zoomed), 1 1:1 on/off, Enter or > next file, < previous
-file, q/Esc quit. The window shows a progress bar on seeks, while paused and when the mouse moves.
+z zoom (fit, 1:1, 2:1; when zoomed the arrows or a drag with the left button move the picture),
+1 1:1 on/off, Enter or > next file, < previous file, q/Esc quit. The window shows a progress bar on seeks, while paused and when the mouse moves.
 `
 
 func main() {

@@ -122,6 +122,34 @@ func TestPathFallbackMidStream(t *testing.T) {
 	}
 }
 
+// TestDeinterlaceTimed: an interlaced clip (10 coded frames a second, top field first) played timed
+// shows its 20 fields over their 0.95 s (one every 50 ms, bwdif's field timestamps), none dropped
+// as late: the player's frame duration is the field's, not the coded frame's (until the fix, both
+// fields of a frame had its timestamp and the clip played in half its time).
+func TestDeinterlaceTimed(t *testing.T) {
+	clip := filepath.Join(t.TempDir(), "tff.mkv")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=20", "-vf", "interlace=scan=tff",
+		"-frames:v", "10", "-c:v", "libx264", "-flags", "+ildct+ilme", "-x264-params", "tff=1", "-field_order", "tb", clip).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
+	}
+	out, stderr, code := play(t, "-headless", "-stats", clip)
+	var st struct {
+		Presented int     `json:"frames_presented"`
+		Dropped   int     `json:"frames_dropped"`
+		Wall      float64 `json:"wall_s"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+	t.Logf("%d presented, %d dropped in %.3f s", st.Presented, st.Dropped, st.Wall)
+	if st.Presented != 20 || st.Dropped != 0 {
+		t.Errorf("%d fields presented, %d dropped; want 20 and 0", st.Presented, st.Dropped)
+	}
+	if st.Wall < 0.9 { // 19 field periods of 50 ms: the last field is shown at 0.95 s
+		t.Errorf("played in %.3f s, want ≥ 0.9 s (20 fields at 20 a second)", st.Wall)
+	}
+}
+
 // TestDeinterlaceFlag: an interlaced clip (top field first) plays one picture per field with
 // -deinterlace auto (the default) and yes, its coded frames with no; a bad value is refused.
 func TestDeinterlaceFlag(t *testing.T) {

@@ -13,11 +13,19 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 )
 
+// zscaleRGB is the reference conversion: zscale itself converts to planar R′G′B′ (format=gbrp; PNG's
+// rgb24 then only repacks). With format=rgb24 instead, which zscale does not output, the filter graph
+// keeps zscale's output Y′CbCr (yuv444p, only its range converted) and swscale's 8-bit integer
+// conversion makes the R′G′B′: up to 9/255 off where a channel clips (ffmpeg -v verbose shows
+// auto_scale_0 converting yuv444p to rgb24).
+const zscaleRGB = "zscale=matrixin=709:rangein=limited:filter=bilinear:range=full,format=gbrp"
+
 // TestDisplayMatrix tags a clip with display matrices (rotations and a flip) with the build's own
 // ffmpeg (-display_rotation, -display_hflip, -display_vflip) and plays each: the screenshot is the
 // picture turned as FFmpeg turns it — Debian's ffmpeg, which rotates automatically by the matrix,
-// then zscale — exactly (shader path, within 1/255), portrait for 90° and 270°; -stats says the
-// rotation; -rotate 0 shows it unturned.
+// then zscale — within 1/255 (shader path), and the unturned screenshot within 1/255 of zscale's
+// unturned picture; the turn is exact (the screenshot is the unturned one turned as FFmpeg turns
+// it); portrait for 90° and 270°; -stats says the rotation; -rotate 0 shows it unturned.
 func TestDisplayMatrix(t *testing.T) {
 	tagger := os.Getenv("YCBCRKIT_FFMPEG")
 	if tagger == "" {
@@ -50,7 +58,7 @@ func TestDisplayMatrix(t *testing.T) {
 			}
 			ref := filepath.Join(dir, c.name+"-ref.png")
 			if out, err := exec.Command("ffmpeg", "-v", "error", "-i", clip, "-frames:v", "1",
-				"-vf", "zscale=matrixin=709:rangein=limited:filter=bilinear:range=full,format=rgb24", ref).CombinedOutput(); err != nil {
+				"-vf", zscaleRGB, ref).CombinedOutput(); err != nil {
 				t.Fatalf("ffmpeg reference: %v\n%s", err, out)
 			}
 			shot := filepath.Join(dir, c.name+".png")
@@ -66,7 +74,7 @@ func TestDisplayMatrix(t *testing.T) {
 			// picture onto its turned one.
 			unref := filepath.Join(dir, c.name+"-unref.png")
 			if out, err := exec.Command("ffmpeg", "-v", "error", "-noautorotate", "-i", clip, "-frames:v", "1",
-				"-vf", "zscale=matrixin=709:rangein=limited:filter=bilinear:range=full,format=rgb24", unref).CombinedOutput(); err != nil {
+				"-vf", zscaleRGB, unref).CombinedOutput(); err != nil {
 				t.Fatalf("ffmpeg reference: %v\n%s", err, out)
 			}
 			unshot := filepath.Join(dir, c.name+"-unturned.png")
@@ -92,6 +100,16 @@ func TestDisplayMatrix(t *testing.T) {
 			if !turned(gotFrom, got, *ffmpegTurn) {
 				t.Errorf("the screenshot is not the unturned screenshot turned %v, as FFmpeg turns it", *ffmpegTurn)
 			}
+			for _, c := range []struct {
+				name      string
+				got, want *image.NRGBA
+			}{{"turned", got, want}, {"unturned", gotFrom, wantFrom}} {
+				d := largestDiff(c.got, c.want)
+				t.Logf("%s: %d/255 from zscale", c.name, d)
+				if d > 1 {
+					t.Errorf("%s: the screenshot is %d/255 from zscale's, want ≤ 1", c.name, d)
+				}
+			}
 		})
 	}
 	t.Run("-rotate 0", func(t *testing.T) {
@@ -103,6 +121,18 @@ func TestDisplayMatrix(t *testing.T) {
 			t.Errorf("-rotate 0: %v, want 96x64", b)
 		}
 	})
+}
+
+// largestDiff is the largest difference of R, G or B between a and b (the same size), in 1/255.
+func largestDiff(a, b *image.NRGBA) int {
+	worst := 0
+	for i := range a.Pix {
+		if i%4 != 3 {
+			d := int(a.Pix[i]) - int(b.Pix[i])
+			worst = max(worst, d, -d)
+		}
+	}
+	return worst
 }
 
 // turned says whether b is a turned by o, pixel for pixel.

@@ -56,6 +56,9 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 	if f.HW != nil {
 		pf.HW = f.HW.Foreign() // in place or one GPU copy (the player's HWRoute)
 	}
+	if f.Field {
+		pf.Duration = f.Duration
+	}
 	return pf, nil
 }
 

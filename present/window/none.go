@@ -31,6 +31,8 @@ func (w *Window) Poll() []Key               { return []Key{KeyQuit} }
 func (w *Window) Press(Key)                 {}
 func (w *Window) Resized() bool             { return false }
 func (w *Window) MouseMoved() bool          { return false }
+func (w *Window) DragBy(dx, dy float64)     {}
+func (w *Window) Drag() (int, int)          { return 0, 0 }
 func (w *Window) Size() (int, int)          { return 0, 0 }
 func (w *Window) Pos() (int, int)           { return 0, 0 }
 func (w *Window) SetSize(width, height int) {}

@@ -75,6 +75,10 @@ type Window struct {
 	keysMu   sync.Mutex
 	resized  bool
 	moved    bool
+	// dragging: the left button is down; drag is the pointer's motion meanwhile not yet taken by
+	// Drag, in framebuffer pixels (under keysMu: DragBy comes from any goroutine).
+	dragging bool
+	drag     [2]float64
 	// windowed position and size, restored when leaving fullscreen
 	wx, wy, ww, wh int
 }
@@ -118,8 +122,21 @@ func New(instance vk.Instance, title string, width, height int) (*Window, error)
 	win.SetCursorPosCallback(func(_ *glfw.Window, x, y float64) {
 		if !entered && (x != lx || y != ly) {
 			w.moved = true
+			if w.dragging {
+				// Cursor positions are in screen coordinates, the picture in framebuffer pixels (HiDPI).
+				ww, wh := win.GetSize()
+				fw, fh := win.GetFramebufferSize()
+				if ww > 0 && wh > 0 {
+					w.DragBy((x-lx)*float64(fw)/float64(ww), (y-ly)*float64(fh)/float64(wh))
+				}
+			}
 		}
 		entered, lx, ly = false, x, y
+	})
+	win.SetMouseButtonCallback(func(_ *glfw.Window, b glfw.MouseButton, action glfw.Action, _ glfw.ModifierKey) {
+		if b == glfw.MouseButtonLeft {
+			w.dragging = action == glfw.Press
+		}
 	})
 	win.SetFramebufferSizeCallback(func(_ *glfw.Window, _, _ int) { w.resized = true })
 	return w, nil
@@ -130,6 +147,26 @@ func (w *Window) Press(k Key) {
 	w.keysMu.Lock()
 	w.keys = append(w.keys, k)
 	w.keysMu.Unlock()
+}
+
+// DragBy adds a drag with the left button of (dx, dy) framebuffer pixels, as if the pointer had
+// moved so with the button down (tests drive the player with it). Safe from any goroutine.
+func (w *Window) DragBy(dx, dy float64) {
+	w.keysMu.Lock()
+	w.drag[0] += dx
+	w.drag[1] += dy
+	w.keysMu.Unlock()
+}
+
+// Drag returns the left button's drag since the last call in whole framebuffer pixels (right and
+// down positive), keeping the fractions for the next.
+func (w *Window) Drag() (dx, dy int) {
+	w.keysMu.Lock()
+	defer w.keysMu.Unlock()
+	dx, dy = int(w.drag[0]), int(w.drag[1])
+	w.drag[0] -= float64(dx)
+	w.drag[1] -= float64(dy)
+	return dx, dy
 }
 
 // Poll processes window events and returns the keys pressed since the last call.
