@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/asticode/go-astiav"
@@ -16,6 +17,10 @@ import (
 type Decoder struct {
 	url  string
 	opts Options
+
+	// infoMu guards info: the decoding goroutine rewrites it (a stream change, deinterlacing
+	// starting) while a player reads Info from its own goroutine.
+	infoMu sync.Mutex
 
 	fc       *astiav.FormatContext
 	fcOpened bool // OpenInput succeeded: CloseInput is needed (and only then safe)

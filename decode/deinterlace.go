@@ -48,7 +48,9 @@ func (d *Decoder) deinterlaceThis() (bool, error) {
 		out := f.TimeBase().Float64()
 		d.deint = &deinterlacer{f: f, w: fl.Width, h: fl.Height, format: fl.Format, tb: out,
 			start: int64(math.Round(float64(d.start) * d.tb / out))}
+		d.infoMu.Lock()
 		d.info.Deinterlaced = true
+		d.infoMu.Unlock()
 		d.notice(fmt.Sprintf("notice: deinterlacing with bwdif (%s field first, one frame per field)", fieldOrder(fl)))
 	}
 	return true, nil

@@ -66,7 +66,11 @@ type Info struct {
 }
 
 // Info returns the stream description gathered by Open.
-func (d *Decoder) Info() Info { return d.info }
+func (d *Decoder) Info() Info {
+	d.infoMu.Lock()
+	defer d.infoMu.Unlock()
+	return d.info
+}
 
 func (d *Decoder) fillInfo(codec *astiav.Codec) {
 	st, cp := d.st, d.st.CodecParameters()
@@ -103,7 +107,9 @@ func (d *Decoder) fillInfo(codec *astiav.Codec) {
 	} else if dur := d.fc.Duration(); dur > 0 {
 		info.Duration = float64(dur) / float64(astiav.TimeBase)
 	}
+	d.infoMu.Lock()
 	d.info = info
+	d.infoMu.Unlock()
 }
 
 // sampleAspect maps FFmpeg's "unknown" (0/x) to square pixels.
