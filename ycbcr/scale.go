@@ -237,7 +237,7 @@ func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
 	if v.OutW != t.Width || v.SrcH != t.Height {
 		return fmt.Errorf("ycbcr: scale: view %dx%d on a target of %dx%d", v.OutW, v.SrcH, t.Width, t.Height)
 	}
-	pipe, err := t.s.rows.pipeline(t.s.dev.Device, Spec{})
+	pipe, err := t.s.rows.pipeline(t.s.dev, Spec{})
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (t *ScaleTarget) layoutBarrier(from, to vk.ImageLayout, src, dst vk.AccessF
 // Draw records the second half inside target's render pass: the viewport (set by the caller, of
 // v.DisplaySize()) gets the columns resampled and the picture turned.
 func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) error {
-	pipe, err := t.s.cols.get(t.s.dev.Device, target, Spec{})
+	pipe, err := t.s.cols.get(t.s.dev, target, Spec{})
 	if err != nil {
 		return err
 	}
