@@ -117,9 +117,19 @@ func checkPipelineCacheHeader(p []byte, id Identity) error {
 	return nil
 }
 
-// writePipelineCache writes payload to file atomically: a temporary file in the same folder, then
-// a rename (rename(2) replaces the old file in one step, so a reader never sees half a file).
+// writePipelineCache writes payload to file atomically, with its checksum.
 func writePipelineCache(file string, payload []byte) error {
+	head := make([]byte, fileHeader)
+	copy(head, fileMagic[:])
+	binary.LittleEndian.PutUint64(head[8:], uint64(len(payload)))
+	sum := sha256.Sum256(payload)
+	copy(head[16:], sum[:])
+	return writeAtomic(file, append(head, payload...))
+}
+
+// writeAtomic writes data to file through a temporary file in the same folder and a rename
+// (rename(2) replaces the old file in one step, so a reader never sees half a file).
+func writeAtomic(file string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
@@ -127,12 +137,7 @@ func writePipelineCache(file string, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	head := make([]byte, fileHeader)
-	copy(head, fileMagic[:])
-	binary.LittleEndian.PutUint64(head[8:], uint64(len(payload)))
-	sum := sha256.Sum256(payload)
-	copy(head[16:], sum[:])
-	_, err = tmp.Write(append(head, payload...))
+	_, err = tmp.Write(data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -143,6 +148,24 @@ func writePipelineCache(file string, payload []byte) error {
 		os.Remove(tmp.Name())
 	}
 	return err
+}
+
+// ReadCacheFile reads name from the device's cache folder (Options.CacheDir); with no folder it
+// returns os.ErrNotExist.
+func (d *Device) ReadCacheFile(name string) ([]byte, error) {
+	if d.CacheDir == "" {
+		return nil, os.ErrNotExist
+	}
+	return os.ReadFile(filepath.Join(d.CacheDir, name))
+}
+
+// WriteCacheFile replaces name in the device's cache folder atomically; with no folder it does
+// nothing.
+func (d *Device) WriteCacheFile(name string, data []byte) error {
+	if d.CacheDir == "" {
+		return nil
+	}
+	return writeAtomic(filepath.Join(d.CacheDir, name), data)
 }
 
 // openPipelineCache creates the device's pipeline cache, seeded from dir's file for this device

@@ -81,7 +81,31 @@ type Config struct {
 	// Stop, when closed, ends playback as the q key does (the programs close it on SIGINT and
 	// SIGTERM): the figures are made and the screenshot written.
 	Stop <-chan struct{}
+	// CacheDir is where the device's pipeline cache is kept between runs (gpu.Options.CacheDir; the
+	// programs pass gpu.DefaultCacheDir()); "" keeps nothing.
+	CacheDir string
 }
+
+// Startup is where the time before the first picture went, in milliseconds (-stats startup_ms).
+// Decoding runs on its own goroutine meanwhile: first_decoded is when the first frame was ready,
+// wait_decoded how long the main thread then waited for it.
+type Startup struct {
+	BeforePlay    float64 `json:"before_play,omitempty"` // the program, before Play: opening the input (set by the program)
+	OpenInput     float64 `json:"open_input,omitempty"`  // of which opening the input and its decoder
+	Instance      float64 `json:"instance"`
+	Device        float64 `json:"device"`
+	PipelineCache float64 `json:"pipeline_cache"`
+	Renderer      float64 `json:"renderer"` // the stream: conversion paths, slots, timer
+	FirstDecoded  float64 `json:"first_decoded"`
+	WaitDecoded   float64 `json:"wait_decoded"`
+	Output        float64 `json:"output"`     // offscreen target, or window and swapchain
+	FirstDraw     float64 `json:"first_draw"` // configuration, probe, pipelines, upload, recording, submission
+	Probe         float64 `json:"probe"`      // of which the conversion-variant probe
+	Pipelines     float64 `json:"pipelines"`  // pipeline creation before the first picture (in the probe or not)
+	FirstFrame    float64 `json:"first_frame"`
+}
+
+func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Stats is what -stats prints.
 type Stats struct {
@@ -126,9 +150,20 @@ type Stats struct {
 	HWDec       string `json:"hwdec,omitempty"`
 	HWDecReason string `json:"hwdec_reason,omitempty"`
 	HWDecRoute  string `json:"hwdec_route,omitempty"`
+	// Startup is where the time to the first picture went; PipelineCache where the device's
+	// pipeline cache came from and how many pipelines were made before the first picture.
+	Startup       Startup            `json:"startup_ms"`
+	PipelineCache PipelineCacheStats `json:"pipeline_cache"`
 	// End is how playback ended (not printed): the input's end or Config.Frames, or what the user
 	// asked for (quit, or the next or previous input of a list).
 	End End `json:"-"`
+}
+
+// PipelineCacheStats is the device's pipeline cache at start and the pipelines made before the
+// first picture.
+type PipelineCacheStats struct {
+	gpu.PipelineCacheState
+	PipelinesBeforeFirstFrame int `json:"pipelines_before_first_frame"`
 }
 
 // End is how playback ended.
@@ -164,6 +199,9 @@ type Player struct {
 	osd    display
 	paused bool
 	speed  float64 // playback speed (1: as timed)
+	// The process's pipeline creations when Play began (vkx counts them process-wide).
+	pipes0    int
+	pipeTime0 time.Duration
 }
 
 // Window is the player's window (nil when headless).
@@ -178,6 +216,7 @@ func (p *Player) logf(format string, args ...any) {
 // Play plays src until it ends, Frames are presented, or the user quits.
 func Play(src Source, cfg Config) (*Stats, error) {
 	p := &Player{cfg: cfg, src: src, start: time.Now(), speed: 1}
+	p.pipes0, p.pipeTime0 = vkx.PipelineTime()
 	if cfg.Speed > 0 {
 		p.speed = cfg.Speed
 	}
@@ -233,7 +272,7 @@ func (p *Player) play() error {
 }
 
 func (p *Player) open() error {
-	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video}
+	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video, CacheDir: p.cfg.CacheDir}
 	if !p.cfg.Headless {
 		exts, err := window.Init()
 		if err != nil {
@@ -247,9 +286,14 @@ func (p *Player) open() error {
 	}
 	p.dev = dev
 	p.stats.Device = dev.Info.Name
+	su := &p.stats.Startup
+	su.Instance, su.Device, su.PipelineCache = msOf(dev.OpenTimes.Instance), msOf(dev.OpenTimes.Device), msOf(dev.OpenTimes.PipelineCache)
+	p.stats.PipelineCache.PipelineCacheState = dev.PipelineCacheState
+	t := time.Now()
 	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare, p.cfg.Upload); err != nil {
 		return err
 	}
+	su.Renderer = msOf(time.Since(t))
 	p.rend.Notice = func(n string) { p.logf("%s", n) }
 	p.rend.Variant = p.cfg.Conversion
 	p.rend.Filter, p.rend.Zoom = p.cfg.Filter, p.cfg.Zoom
@@ -334,6 +378,8 @@ type decoded struct {
 	err error
 	dur time.Duration
 	gen int
+	// ready is when the decoder had the frame (start-up figures).
+	ready time.Time
 }
 
 // decodeLoop runs on its own goroutine: frames into a bounded queue, seeks from the main thread.
@@ -361,7 +407,7 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 		}
 		t := time.Now()
 		f, err := p.src.Next()
-		d := decoded{f: f, err: err, dur: time.Since(t), gen: gen}
+		d := decoded{f: f, err: err, dur: time.Since(t), gen: gen, ready: time.Now()}
 		select {
 		case out <- d:
 		case <-quit:
@@ -723,9 +769,18 @@ func (p *Player) loop(dec decoding) error {
 		if waited {
 			d, ok, pending = *pending, true, nil
 		} else {
+			var waitFrom time.Time
+			if p.stats.FramesDecoded == 0 {
+				waitFrom = time.Now()
+			}
 			select {
 			case d, ok = <-queue:
 				p.watch.reset()
+				if !waitFrom.IsZero() && d.f != nil && p.stats.Startup.FirstDecoded == 0 {
+					now := time.Now()
+					p.stats.Startup.WaitDecoded += msOf(now.Sub(waitFrom))
+					p.stats.Startup.FirstDecoded = msOf(d.ready.Sub(p.start))
+				}
 			case <-time.After(slice):
 				if err := p.watch.check(p.src); err != nil {
 					return err
@@ -830,6 +885,12 @@ func (p *Player) loop(dec decoding) error {
 		p.stats.FramesPresented++
 		if p.stats.FramesPresented == 1 {
 			p.stats.FirstFrameMs = float64(time.Since(p.start).Microseconds()) / 1000
+			su := &p.stats.Startup
+			su.FirstFrame = p.stats.FirstFrameMs
+			su.Probe = msOf(p.rend.Stream.ProbeTime())
+			n, made := vkx.PipelineTime()
+			su.Pipelines = msOf(made - p.pipeTime0)
+			p.stats.PipelineCache.PipelinesBeforeFirstFrame = n - p.pipes0
 		}
 		if p.cfg.OnFrame != nil {
 			p.cfg.OnFrame(p, p.stats.FramesPresented)
@@ -843,9 +904,14 @@ func (p *Player) loop(dec decoding) error {
 // present draws f into the output (creating it on the first frame) and presents it.
 func (p *Player) present(f *Frame) error {
 	if p.off == nil && p.swap == nil {
+		t := time.Now()
 		if err := p.openOutput(f); err != nil {
 			return err
 		}
+		p.stats.Startup.Output = msOf(time.Since(t))
+	}
+	if p.stats.FramesPresented == 0 && p.stats.Startup.FirstDraw == 0 {
+		defer func(t time.Time) { p.stats.Startup.FirstDraw = msOf(time.Since(t)) }(time.Now())
 	}
 	prm := p.params(f.Color)
 	p.rend.Orient = p.orientation(f)

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -84,6 +85,7 @@ type Stream struct {
 	variantReason string
 	measure       MeasureFunc
 	probes        map[ProbeKey]measured
+	probeTime     time.Duration // spent in the variant probe, in all
 	blit          *ycbcr.Blit // draws compute pictures onto targets; made on first need
 	scaler        *ycbcr.Scaler
 }
