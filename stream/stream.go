@@ -86,7 +86,7 @@ type Stream struct {
 	measure       MeasureFunc
 	probes        map[ProbeKey]measured
 	probeTime     time.Duration // spent in the variant probe, in all
-	blit          *ycbcr.Blit // draws compute pictures onto targets; made on first need
+	blit          *ycbcr.Blit   // draws compute pictures onto targets; made on first need
 	scaler        *ycbcr.Scaler
 }
 

@@ -128,6 +128,10 @@ z zoom (fit, 1:1, 2:1; arrows pan when zoomed), 1 1:1 on/off, Enter or > next fi
 file, q/Esc quit. The window shows a progress bar on seeks, while paused and when the mouse moves.
 `
 
+// defaultCacheDir is -cache's default (the tests make it "off": a run's figures must not depend on
+// what earlier runs left in the user's cache).
+var defaultCacheDir = gpu.DefaultCacheDir
+
 // fileStart is when the program began, then when the last file's playback ended: from there to
 // playback is -stats startup_ms.before_play.
 var fileStart = time.Now()
@@ -213,7 +217,7 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.noAudio, "no-audio", false, "")
 	fs.IntVar(&o.volume, "volume", 100, "")
 	timeout := fs.Float64("timeout", decode.DefaultTimeout.Seconds(), "")
-	cacheDir := fs.String("cache", gpu.DefaultCacheDir(), "")
+	cacheDir := fs.String("cache", defaultCacheDir(), "")
 	// Flags may come before or after FILE, as with most players.
 	var inputs []string
 	for {
