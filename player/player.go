@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -81,10 +82,28 @@ type Config struct {
 	// Stop, when closed, ends playback as the q key does (the programs close it on SIGINT and
 	// SIGTERM): the figures are made and the screenshot written.
 	Stop <-chan struct{}
+	// DecodeAhead is how many bytes of decoded frames may wait for the GPU side before the first
+	// picture is shown: the decoder keeps decoding while the device, the output and the conversion
+	// are made, instead of stopping a few frames in. 0 means DefaultDecodeAhead; negative, only the
+	// few frames of steady playback. Hardware decoding (Video) never runs ahead: its frames come
+	// from a pool of fixed size.
+	DecodeAhead int
 	// CacheDir is where the device's pipeline cache is kept between runs (gpu.Options.CacheDir; the
 	// programs pass gpu.DefaultCacheDir()); "" keeps nothing.
 	CacheDir string
 }
+
+// DefaultDecodeAhead is Config.DecodeAhead's default: 256 MiB, 86 frames of 1080p 4:2:0 or 21 of
+// 2160p, about what a GPU machine decodes while the player's device and pipelines are made.
+const DefaultDecodeAhead = 256 << 20
+
+// queueAhead is how many decoded frames may wait for the main thread in steady playback (as many
+// as a queue of two and the decoder blocked sending a third held before); maxAhead caps the
+// start-up queue, in frames.
+const (
+	queueAhead = 3
+	maxAhead   = 256
+)
 
 // Startup is where the time before the first picture went, in milliseconds (-stats startup_ms).
 // Decoding runs on its own goroutine meanwhile: first_decoded is when the first frame was ready,
@@ -103,6 +122,8 @@ type Startup struct {
 	Probe         float64 `json:"probe"`      // of which the conversion-variant probe
 	Pipelines     float64 `json:"pipelines"`  // pipeline creation before the first picture (in the probe or not)
 	FirstFrame    float64 `json:"first_frame"`
+	// DecodedAhead is how many decoded frames were waiting when the first picture was shown.
+	DecodedAhead int `json:"decoded_ahead_frames"`
 }
 
 func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -152,7 +173,10 @@ type Stats struct {
 	HWDecRoute  string `json:"hwdec_route,omitempty"`
 	// Startup is where the time to the first picture went; PipelineCache where the device's
 	// pipeline cache came from and how many pipelines were made before the first picture.
-	Startup       Startup            `json:"startup_ms"`
+	Startup Startup `json:"startup_ms"`
+	// ShutdownMs is closing after the last frame: the source, the GPU objects, device and instance,
+	// and writing the pipeline cache back (not in wall_s, which ends at the last frame).
+	ShutdownMs    float64            `json:"shutdown_ms"`
 	PipelineCache PipelineCacheStats `json:"pipeline_cache"`
 	// End is how playback ended (not printed): the input's end or Config.Frames, or what the user
 	// asked for (quit, or the next or previous input of a list).
@@ -199,6 +223,10 @@ type Player struct {
 	osd    display
 	paused bool
 	speed  float64 // playback speed (1: as timed)
+	// presented is set at the first presented frame: the decoder's run-ahead ends there.
+	presented atomic.Bool
+	// taken wakes a decoder waiting for room in the queue (cap 1).
+	taken chan struct{}
 	// The process's pipeline creations when Play began (vkx counts them process-wide).
 	pipes0    int
 	pipeTime0 time.Duration
@@ -224,7 +252,9 @@ func Play(src Source, cfg Config) (*Stats, error) {
 	// Close before draining the validation messages: destroying the device is when the layer
 	// reports objects that were never destroyed.
 	validating := p.dev != nil && cfg.Validate
+	t := time.Now()
 	p.close()
+	p.stats.ShutdownMs = msOf(time.Since(t))
 	if validating {
 		if msgs := vkx.Messages(); len(msgs) > 0 {
 			for _, m := range msgs {
@@ -382,6 +412,22 @@ type decoded struct {
 	ready time.Time
 }
 
+// startAhead is how many frames like f may wait in the queue before the first picture.
+func (p *Player) startAhead(f *Frame) int {
+	budget := p.cfg.DecodeAhead
+	if budget == 0 {
+		budget = DefaultDecodeAhead
+	}
+	if budget < 0 || p.cfg.Video || f.Picture == nil {
+		return queueAhead
+	}
+	size := 0
+	for _, pl := range f.Picture.Planes {
+		size += len(pl)
+	}
+	return min(max(budget/max(size, 1), queueAhead), maxAhead)
+}
+
 // decodeLoop runs on its own goroutine: frames into a bounded queue, seeks from the main thread.
 func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan struct{}) {
 	defer close(out)
@@ -395,6 +441,7 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 		}
 		return true
 	}
+	ahead := queueAhead // frames that may wait in out before the next is decoded
 	for {
 		select {
 		case s := <-seek:
@@ -405,8 +452,24 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 			return
 		default:
 		}
+		if p.presented.Load() {
+			ahead = queueAhead
+		}
+		for len(out) >= ahead {
+			select {
+			case <-p.taken:
+			case <-quit:
+				return
+			}
+			if p.presented.Load() {
+				ahead = queueAhead
+			}
+		}
 		t := time.Now()
 		f, err := p.src.Next()
+		if f != nil && ahead == queueAhead && !p.presented.Load() {
+			ahead = p.startAhead(f)
+		}
 		d := decoded{f: f, err: err, dur: time.Since(t), gen: gen, ready: time.Now()}
 		select {
 		case out <- d:
@@ -487,7 +550,10 @@ type decoding struct {
 }
 
 func (p *Player) startDecoding() decoding {
-	queue := make(chan decoded, 2) // bounded: decoding runs at most 2 frames ahead
+	// Bounded: in steady playback decoding runs queueAhead frames ahead (decodeLoop waits for room);
+	// before the first picture, up to Config.DecodeAhead bytes of frames.
+	queue := make(chan decoded, maxAhead)
+	p.taken = make(chan struct{}, 1)
 	seek := make(chan float64, 1)
 	quit := make(chan struct{})
 	go p.decodeLoop(queue, seek, quit)
@@ -776,6 +842,10 @@ func (p *Player) loop(dec decoding) error {
 			select {
 			case d, ok = <-queue:
 				p.watch.reset()
+				select { // room for the decoder, if it waits
+				case p.taken <- struct{}{}:
+				default:
+				}
 				if !waitFrom.IsZero() && d.f != nil && p.stats.Startup.FirstDecoded == 0 {
 					now := time.Now()
 					p.stats.Startup.WaitDecoded += msOf(now.Sub(waitFrom))
@@ -884,6 +954,8 @@ func (p *Player) loop(dec decoding) error {
 		p.measureDiff()
 		p.stats.FramesPresented++
 		if p.stats.FramesPresented == 1 {
+			p.presented.Store(true)
+			p.stats.Startup.DecodedAhead = len(queue)
 			p.stats.FirstFrameMs = float64(time.Since(p.start).Microseconds()) / 1000
 			su := &p.stats.Startup
 			su.FirstFrame = p.stats.FirstFrameMs

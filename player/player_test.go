@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -225,4 +226,56 @@ func TestCompareDiff(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d values differ between the paths", nonzero, 3*len(a.Pix)/4)
+}
+
+// counting is a Synthetic source that counts the frames asked of it.
+type counting struct {
+	*Synthetic
+	calls atomic.Int32
+}
+
+func (c *counting) Next() (*Frame, error) {
+	c.calls.Add(1)
+	return c.Synthetic.Next()
+}
+
+// TestDecodeAhead: before the first picture the decoder goes on while the device and the stream
+// are made, up to Config.DecodeAhead bytes of frames (8 frames here), and no further; with run-ahead
+// off it stops at the steady queue's 3 frames. The synthetic source makes a 64×36 frame in
+// microseconds, the device takes tens of milliseconds: the queue is full when the first frame shows.
+// Once the first frame is presented, the queue goes back to 3 frames.
+func TestDecodeAhead(t *testing.T) {
+	frame := 64 * 36 * 3 / 2
+	for _, tc := range []struct {
+		ahead, want int
+	}{{8 * frame, 8}, {-1, queueAhead}} {
+		src := &counting{Synthetic: synthetic(t, "nv12", 64, 36, 40)}
+		atFirst, atLast := int32(0), int32(0)
+		cfg := Config{Headless: true, Untimed: true, Device: -1, Validate: true, DecodeAhead: tc.ahead,
+			OnFrame: func(p *Player, n int) {
+				switch n {
+				case 1:
+					atFirst = src.calls.Load()
+				case 30:
+					time.Sleep(50 * time.Millisecond) // the decoder fills what room there is
+					atLast = src.calls.Load()
+				}
+			}}
+		stats, err := Play(src, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// At the first picture: that frame, the want waiting, and at most one more being decoded.
+		if atFirst < int32(1+tc.want) || atFirst > int32(2+tc.want) || stats.Startup.DecodedAhead != tc.want {
+			t.Errorf("DecodeAhead %d: %d frames asked for at the first picture, %d waiting; want %d waiting",
+				tc.ahead, atFirst, stats.Startup.DecodedAhead, tc.want)
+		}
+		// At the 30th: 30 taken, at most the steady 3 waiting, one being decoded.
+		if atLast > 30+queueAhead+1 {
+			t.Errorf("DecodeAhead %d: %d frames asked for at the 30th picture: the queue did not shrink back to %d", tc.ahead, atLast, queueAhead)
+		}
+		if stats.FramesPresented != 40 {
+			t.Errorf("DecodeAhead %d: %d frames presented, want 40", tc.ahead, stats.FramesPresented)
+		}
+	}
 }

@@ -63,6 +63,10 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             file (input: the file's name, frames, fps, paths and why, metadata, GPU
                             and decode ms per frame, process CPU time and peak RSS so far)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
+  -decode-ahead MB          before the first picture, decoding goes on while the Vulkan device and
+                            the conversion are made, until this many MB of frames wait (default
+                            256; 0: only the 3 frames of steady playback); software decoding
+                            only (hardware frames come from a pool of fixed size)
   -deinterlace auto|yes|no  FFmpeg's bwdif on the CPU, one frame per field (auto: from the first
                             frame marked interlaced; progressive video is never touched)
   -hwdec auto|vulkan|no     Vulkan Video decoding on the player's device (FFmpeg's hwaccel): auto
@@ -218,6 +222,7 @@ func parseArgs(args []string) (options, error) {
 	fs.IntVar(&o.volume, "volume", 100, "")
 	timeout := fs.Float64("timeout", decode.DefaultTimeout.Seconds(), "")
 	cacheDir := fs.String("cache", defaultCacheDir(), "")
+	ahead := fs.Int("decode-ahead", player.DefaultDecodeAhead>>20, "")
 	// Flags may come before or after FILE, as with most players.
 	var inputs []string
 	for {
@@ -329,6 +334,12 @@ func parseArgs(args []string) (options, error) {
 		return o, fmt.Errorf("bad -speed %g: 0.1 to 16", *speed)
 	}
 	cfg.Speed, cfg.Fullscreen = *speed, *fullscreen
+	if *ahead < 0 || *ahead > 1<<20 {
+		return o, fmt.Errorf("bad -decode-ahead %d: MB, 0 to 1048576", *ahead)
+	}
+	if cfg.DecodeAhead = *ahead << 20; *ahead == 0 {
+		cfg.DecodeAhead = -1
+	}
 	if cfg.CacheDir = *cacheDir; cfg.CacheDir == "off" {
 		cfg.CacheDir = ""
 	}
