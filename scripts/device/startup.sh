@@ -10,7 +10,10 @@
 # run (YP_ARGS="-hwdec vulkan" for hardware decoding).
 # Prepare here: scripts/device/build.sh. Run there with .gl, .gpu/decode.tar.xz and .gpu/clips carried:
 #   bash scripts/device/startup.sh [RUNS]
-# Output ($OUT): summary.txt (ratios and start-up phases), startup.jsonl (every run), gpu.txt.
+# First, the pipeline cache test on the device (gpu.test: does the driver keep pipelines in its
+# cache, and does a seeded cache hold them), validation layer on.
+# Output ($OUT): summary.txt (ratios and start-up phases), startup.jsonl (every run), gpu.txt,
+# pipecache.txt.
 set -u
 RUNS=${1:-10}
 root=$PWD
@@ -18,6 +21,8 @@ tar -C .gpu -xJf .gpu/decode.tar.xz
 B=$root/.gpu/nowindow
 . scripts/device/setup.sh "$B/ycbcrplay"
 T=$(($(nproc) / 2)) # ycbcrplay's default: half the cores decode
+(cd gpu && "$B/gpu.test" -test.run 'TestPipelineCache' -test.v -test.count=1 >"$OUT/pipecache.txt" 2>&1; echo "rc=$?" >>"$OUT/pipecache.txt")
+grep -E "stores|^(--- |ok|FAIL|PASS|rc=)" "$OUT/pipecache.txt"
 export XDG_CACHE_HOME=$root/.gpu/xdg
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $1 }"; }
