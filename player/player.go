@@ -85,13 +85,16 @@ type Config struct {
 	// DecodeAhead is how many bytes of decoded frames may wait for the GPU side before the first
 	// picture is shown: the decoder keeps decoding while the device, the output and the conversion
 	// are made, instead of stopping a few frames in. 0 means DefaultDecodeAhead; negative, only the
-	// few frames of steady playback. Hardware decoding (Video) never runs ahead: its frames come
-	// from a pool of fixed size.
+	// few frames of steady playback. Hardware decoding (Video) never runs ahead (its frames come
+	// from a pool of fixed size), nor does decoding for a device that renders on the CPU.
 	DecodeAhead int
 	// CacheDir is where the device's pipeline cache is kept between runs (gpu.Options.CacheDir; the
 	// programs pass gpu.DefaultCacheDir()); "" keeps nothing.
 	CacheDir string
 }
+
+// aheadOnCPU lets the decoder run ahead for a CPU device too (tests, on lavapipe).
+var aheadOnCPU = false
 
 // DefaultDecodeAhead is Config.DecodeAhead's default: 256 MiB, 86 frames of 1080p 4:2:0 or 21 of
 // 2160p, about what a GPU machine decodes while the player's device and pipelines are made.
@@ -223,8 +226,10 @@ type Player struct {
 	osd    display
 	paused bool
 	speed  float64 // playback speed (1: as timed)
-	// presented is set at the first presented frame: the decoder's run-ahead ends there.
+	// presented is set at the first presented frame: the decoder's run-ahead ends there. cpuDevice:
+	// the device renders on the CPU (lavapipe), whose cores decoding ahead would take from it.
 	presented atomic.Bool
+	cpuDevice atomic.Bool
 	// taken wakes a decoder waiting for room in the queue (cap 1).
 	taken chan struct{}
 	// The process's pipeline creations when Play began (vkx counts them process-wide).
@@ -316,6 +321,10 @@ func (p *Player) open() error {
 	}
 	p.dev = dev
 	p.stats.Device = dev.Info.Name
+	// On a CPU device the variant probe and the first draws run on the cores that decode: decoding
+	// ahead made lavapipe's probe 10–25 % slower and its verdict wrong under load
+	// (docs/performance.md, "Start-up"), and gains nothing where the conversion is the bound.
+	p.cpuDevice.Store(dev.Info.Type == "CPU" && !aheadOnCPU)
 	su := &p.stats.Startup
 	su.Instance, su.Device, su.PipelineCache = msOf(dev.OpenTimes.Instance), msOf(dev.OpenTimes.Device), msOf(dev.OpenTimes.PipelineCache)
 	p.stats.PipelineCache.PipelineCacheState = dev.PipelineCacheState
@@ -441,7 +450,13 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 		}
 		return true
 	}
-	ahead := queueAhead // frames that may wait in out before the next is decoded
+	startAhead := 0       // frames that may wait before the first picture, from the first frame's size
+	ahead := func() int { // frames that may wait in out before the next is decoded
+		if startAhead == 0 || p.presented.Load() || p.cpuDevice.Load() {
+			return queueAhead
+		}
+		return startAhead
+	}
 	for {
 		select {
 		case s := <-seek:
@@ -452,23 +467,17 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 			return
 		default:
 		}
-		if p.presented.Load() {
-			ahead = queueAhead
-		}
-		for len(out) >= ahead {
+		for len(out) >= ahead() {
 			select {
 			case <-p.taken:
 			case <-quit:
 				return
 			}
-			if p.presented.Load() {
-				ahead = queueAhead
-			}
 		}
 		t := time.Now()
 		f, err := p.src.Next()
-		if f != nil && ahead == queueAhead && !p.presented.Load() {
-			ahead = p.startAhead(f)
+		if f != nil && startAhead == 0 {
+			startAhead = p.startAhead(f)
 		}
 		d := decoded{f: f, err: err, dur: time.Since(t), gen: gen, ready: time.Now()}
 		select {

@@ -243,8 +243,11 @@ func (c *counting) Next() (*Frame, error) {
 // are made, up to Config.DecodeAhead bytes of frames (8 frames here), and no further; with run-ahead
 // off it stops at the steady queue's 3 frames. The synthetic source makes a 64×36 frame in
 // microseconds, the device takes tens of milliseconds: the queue is full when the first frame shows.
-// Once the first frame is presented, the queue goes back to 3 frames.
+// Once the first frame is presented, the queue goes back to 3 frames. (lavapipe renders on the CPU,
+// where the player does not decode ahead: aheadOnCPU lets it here.)
 func TestDecodeAhead(t *testing.T) {
+	aheadOnCPU = true
+	defer func() { aheadOnCPU = false }()
 	frame := 64 * 36 * 3 / 2
 	for _, tc := range []struct {
 		ahead, want int
