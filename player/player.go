@@ -125,8 +125,6 @@ type Startup struct {
 	Probe         float64 `json:"probe"`      // of which the conversion-variant probe
 	Pipelines     float64 `json:"pipelines"`  // pipeline creation before the first picture (in the probe or not)
 	FirstFrame    float64 `json:"first_frame"`
-	// DecodedAhead is how many decoded frames were waiting when the first picture was shown.
-	DecodedAhead int `json:"decoded_ahead_frames"`
 }
 
 func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -179,7 +177,10 @@ type Stats struct {
 	Startup Startup `json:"startup_ms"`
 	// ShutdownMs is closing after the last frame: the source, the GPU objects, device and instance,
 	// and writing the pipeline cache back (not in wall_s, which ends at the last frame).
-	ShutdownMs    float64            `json:"shutdown_ms"`
+	ShutdownMs float64 `json:"shutdown_ms"`
+	// DecodedAhead is how many decoded frames were waiting when the first picture was shown
+	// (Config.DecodeAhead).
+	DecodedAhead  int                `json:"decoded_ahead_frames"`
 	PipelineCache PipelineCacheStats `json:"pipeline_cache"`
 	// End is how playback ended (not printed): the input's end or Config.Frames, or what the user
 	// asked for (quit, or the next or previous input of a list).
@@ -964,7 +965,7 @@ func (p *Player) loop(dec decoding) error {
 		p.stats.FramesPresented++
 		if p.stats.FramesPresented == 1 {
 			p.presented.Store(true)
-			p.stats.Startup.DecodedAhead = len(queue)
+			p.stats.DecodedAhead = len(queue)
 			p.stats.FirstFrameMs = float64(time.Since(p.start).Microseconds()) / 1000
 			su := &p.stats.Startup
 			su.FirstFrame = p.stats.FirstFrameMs

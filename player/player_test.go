@@ -269,9 +269,9 @@ func TestDecodeAhead(t *testing.T) {
 			t.Fatal(err)
 		}
 		// At the first picture: that frame, the want waiting, and at most one more being decoded.
-		if atFirst < int32(1+tc.want) || atFirst > int32(2+tc.want) || stats.Startup.DecodedAhead != tc.want {
+		if atFirst < int32(1+tc.want) || atFirst > int32(2+tc.want) || stats.DecodedAhead != tc.want {
 			t.Errorf("DecodeAhead %d: %d frames asked for at the first picture, %d waiting; want %d waiting",
-				tc.ahead, atFirst, stats.Startup.DecodedAhead, tc.want)
+				tc.ahead, atFirst, stats.DecodedAhead, tc.want)
 		}
 		// At the 30th: 30 taken, at most the steady 3 waiting, one being decoded.
 		if atLast > 30+queueAhead+1 {

@@ -26,7 +26,7 @@ func TestCache(t *testing.T) {
 	}
 	runs := make([]stats, 2)
 	for i := range runs {
-		out, errOut, code := play(t, "-headless", "-untimed", "-frames", "3", "-stats", "-cache", dir, clip)
+		out, errOut, code := play(t, "-headless", "-untimed", "-frames", "3", "-stats", "-validate", "-cache", dir, clip)
 		if code != 0 || json.Unmarshal([]byte(out), &runs[i]) != nil {
 			t.Fatalf("run %d: exit %d, stdout %q, stderr %q", i+1, code, out, errOut)
 		}

@@ -84,7 +84,7 @@ for clip in dict.fromkeys(r['clip'] for r in runs):
         w = med(r['wall_s'] for r in rs)
         st = [r['stats'] for r in rs]
         cols = " ".join(f"{med(s['startup_ms'].get(p, s.get('first_frame_ms', 0)) for s in st):11.1f}" for p in phases)
-        print(f"{clip:13} {label:12} {k:6d} {w:7.3f} {k/w:7.1f} {ffw/w:6.3f} {med(s['startup_ms']['decoded_ahead_frames'] for s in st):5.0f} "
+        print(f"{clip:13} {label:12} {k:6d} {w:7.3f} {k/w:7.1f} {ffw/w:6.3f} {med(s['decoded_ahead_frames'] for s in st):5.0f} "
               f"{med(s['shutdown_ms'] for s in st):5.0f} {cols}  {st[-1]['conversion_reason']}")
 PY
 cat "$OUT/summary.txt"
