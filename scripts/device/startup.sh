@@ -59,8 +59,9 @@ med = statistics.median
 n = max(r['run'] for r in runs)
 print(f"decoder threads: {sys.argv[2]} (both tools); single plays; wall time from process start to exit;")
 print(f"ratio: ffmpeg's median wall time over the player's (whole-run throughput); cold: round 1 of 'cache' (empty cache), warm: median of rounds 2-{n}")
+print("RSS: peak resident MB (getrusage); ahead: decoded frames waiting at the first picture; shut: shutdown_ms; then startup_ms phases (medians)")
 phases = ["before_play", "instance", "device", "pipeline_cache", "renderer", "first_decoded", "output", "first_draw", "probe", "pipelines", "first_frame"]
-print(f"{'clip':13} {'run':12} {'frames':>6} {'wall s':>7} {'fps':>7} {'ratio':>6} {'ahead':>5} {'shut':>5} " + " ".join(f"{p[:11]:>11}" for p in phases) + "  conversion_reason")
+print(f"{'clip':13} {'run':12} {'frames':>6} {'wall s':>7} {'fps':>7} {'ratio':>6} {'RSS MB':>6} {'ahead':>5} {'shut':>5} " + " ".join(f"{p[:11]:>11}" for p in phases) + "  conversion_reason")
 for clip in dict.fromkeys(r['clip'] for r in runs):
     ff = [r['wall_s'] for r in runs if r['clip'] == clip and r['tool'] == 'ffmpeg' and r['rc'] == 0]
     if not ff:
@@ -84,7 +85,7 @@ for clip in dict.fromkeys(r['clip'] for r in runs):
         w = med(r['wall_s'] for r in rs)
         st = [r['stats'] for r in rs]
         cols = " ".join(f"{med(s['startup_ms'].get(p, s.get('first_frame_ms', 0)) for s in st):11.1f}" for p in phases)
-        print(f"{clip:13} {label:12} {k:6d} {w:7.3f} {k/w:7.1f} {ffw/w:6.3f} {med(s['decoded_ahead_frames'] for s in st):5.0f} "
+        print(f"{clip:13} {label:12} {k:6d} {w:7.3f} {k/w:7.1f} {ffw/w:6.3f} {med(s['peak_rss_mb'] for s in st):6.0f} {med(s['decoded_ahead_frames'] for s in st):5.0f} "
               f"{med(s['shutdown_ms'] for s in st):5.0f} {cols}  {st[-1]['conversion_reason']}")
 PY
 cat "$OUT/summary.txt"
