@@ -438,6 +438,21 @@ func (p *Player) startAhead(f *Frame) int {
 	return min(max(budget/max(size, 1), queueAhead), maxAhead)
 }
 
+// room says whether the decoder may decode a frame with queued frames waiting, and the limit from
+// now on. Draining (after the first picture, or on a CPU device) the limit follows the queue down,
+// so that a main thread taking the start-up backlog faster than frames are decoded never leaves
+// the decoder idle, and comes down by one each time the queue is found full, so that a backlog the
+// decoder keeps up with drains at the rate frames are taken; never below queueAhead.
+func room(limit, queued int, draining bool) (int, bool) {
+	if draining {
+		limit = max(queueAhead, min(limit, queued+2))
+		if queued >= limit {
+			limit = max(queueAhead, limit-1)
+		}
+	}
+	return limit, queued < limit
+}
+
 // decodeLoop runs on its own goroutine: frames into a bounded queue, seeks from the main thread.
 func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan struct{}) {
 	defer close(out)
@@ -451,13 +466,10 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 		}
 		return true
 	}
-	startAhead := 0       // frames that may wait before the first picture, from the first frame's size
-	ahead := func() int { // frames that may wait in out before the next is decoded
-		if startAhead == 0 || p.presented.Load() || p.cpuDevice.Load() {
-			return queueAhead
-		}
-		return startAhead
-	}
+	// limit is how many frames may wait in out before the next is decoded: up to the start-up budget
+	// before the first picture, then down to queueAhead (room).
+	limit, sized := queueAhead, false
+	draining := func() bool { return p.presented.Load() || p.cpuDevice.Load() }
 	for {
 		select {
 		case s := <-seek:
@@ -468,7 +480,11 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 			return
 		default:
 		}
-		for len(out) >= ahead() {
+		for {
+			var ok bool
+			if limit, ok = room(limit, len(out), draining()); ok {
+				break
+			}
 			select {
 			case <-p.taken:
 			case <-quit:
@@ -477,8 +493,11 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 		}
 		t := time.Now()
 		f, err := p.src.Next()
-		if f != nil && startAhead == 0 {
-			startAhead = p.startAhead(f)
+		if f != nil && !sized {
+			sized = true
+			if !draining() {
+				limit = p.startAhead(f)
+			}
 		}
 		d := decoded{f: f, err: err, dur: time.Since(t), gen: gen, ready: time.Now()}
 		select {

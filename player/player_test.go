@@ -282,3 +282,41 @@ func TestDecodeAhead(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomDrains: after the first picture, the start-up backlog (86 frames) drains without the
+// decoder waiting while the main thread takes frames faster than they are decoded (two per frame
+// decoded), and at the rate frames are taken while the decoder is the faster (it would decode two
+// per frame taken): the queue never grows again and ends at queueAhead either way.
+func TestRoomDrains(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		takes, decode int // per step
+		wantNoWait    bool
+	}{{"main faster", 2, 1, true}, {"decoder faster", 1, 2, false}} {
+		limit, queued := 86, 86
+		waited := false
+		for step := 0; step < 200; step++ {
+			queued = max(0, queued-tc.takes)
+			for i := 0; i < tc.decode; i++ {
+				var ok bool
+				if limit, ok = room(limit, queued, true); !ok {
+					waited = true
+					break
+				}
+				if queued++; queued > 86 {
+					t.Fatalf("%s: the queue grew to %d", tc.name, queued)
+				}
+			}
+			if tc.wantNoWait && waited && queued > queueAhead {
+				t.Fatalf("%s: the decoder waited at step %d with %d frames queued", tc.name, step, queued)
+			}
+		}
+		if limit != queueAhead || queued > queueAhead {
+			t.Errorf("%s: limit %d, %d queued after 200 steps; want %d", tc.name, limit, queued, queueAhead)
+		}
+	}
+	// Before the first picture nothing shrinks: a full queue waits.
+	if l, ok := room(86, 86, false); ok || l != 86 {
+		t.Errorf("start-up: room(86, 86) = %d, %v", l, ok)
+	}
+}
