@@ -4,7 +4,8 @@
 # Per clip, RUNS rounds (default 10), each: ffmpeg, then ycbcrplay three ways:
 #   cache   the default: the pipeline cache and the remembered conversion variant in
 #           $XDG_CACHE_HOME/ycbcrkit, emptied before the clip's first round (round 1 cold, then warm)
-#   off     -cache off: nothing kept (the variant probe and every pipeline compiled in each run)
+#   off     -cache off: nothing kept by the player (the variant probe in each run; the driver's own
+#           shader cache, below, still warm)
 #   noahead the default cache, -decode-ahead 0: the decoder stops 3 frames in until the first picture
 # Wall time is from process start to exit for every tool. $YP_ARGS adds arguments to every ycbcrplay
 # run (YP_ARGS="-hwdec vulkan" for hardware decoding).
@@ -24,6 +25,9 @@ T=$(($(nproc) / 2)) # ycbcrplay's default: half the cores decode
 (cd gpu && "$B/gpu.test" -test.run 'TestPipelineCache' -test.v -test.count=1 >"$OUT/pipecache.txt" 2>&1; echo "rc=$?" >>"$OUT/pipecache.txt")
 grep -E "stores|^(--- |ok|FAIL|PASS|rc=)" "$OUT/pipecache.txt"
 export XDG_CACHE_HOME=$root/.gpu/xdg
+# NVIDIA's driver keeps a disk cache of its own (GLCache): put it there too, so that emptying
+# $XDG_CACHE_HOME before a clip makes its first run cold for the driver as well.
+export __GL_SHADER_DISK_CACHE_PATH=$XDG_CACHE_HOME/nvidia
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $1 }"; }
 log=$OUT/startup.jsonl
@@ -39,7 +43,7 @@ player() { # label, clip, round, args...
 	[ $rc = 0 ] || { echo "ycbcrplay $label $clip: rc=$rc"; cat "$OUT/yp.err"; }
 }
 for clip in h264-1080p hevc-1080p h264-2160p hevc-2160p hevc10-2160p; do
-	rm -rf "$XDG_CACHE_HOME/ycbcrkit"
+	rm -rf "$XDG_CACHE_HOME"
 	for ((r = 1; r <= RUNS; r++)); do
 		t0=$(now)
 		"$B/ffmpeg" -hide_banner -nostdin -nostats -threads "$T" -i ".gpu/clips/$clip.mkv" -f null - 2>"$OUT/ff.err"
