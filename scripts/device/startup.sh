@@ -43,7 +43,7 @@ player() { # label, clip, round, args...
 	[ $rc = 0 ] || { echo "ycbcrplay $label $clip: rc=$rc"; cat "$OUT/yp.err"; }
 }
 for clip in h264-1080p hevc-1080p h264-2160p hevc-2160p hevc10-2160p; do
-	rm -rf "$XDG_CACHE_HOME"
+	rm -rf "$XDG_CACHE_HOME" && mkdir -p "$__GL_SHADER_DISK_CACHE_PATH"
 	for ((r = 1; r <= RUNS; r++)); do
 		t0=$(now)
 		"$B/ffmpeg" -hide_banner -nostdin -nostats -threads "$T" -i ".gpu/clips/$clip.mkv" -f null - 2>"$OUT/ff.err"
