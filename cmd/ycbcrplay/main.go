@@ -66,7 +66,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -decode-ahead MB          before the first picture, decoding goes on while the Vulkan device and
                             the conversion are made, until this many MB of frames wait (default
                             256; 0: only the 3 frames of steady playback); software decoding
-                            only (hardware frames come from a pool of fixed size)
+                            only (hardware frames come from a pool of fixed size), and not once
+                            the device turns out to render on the CPU (lavapipe: the same cores)
   -deinterlace auto|yes|no  FFmpeg's bwdif on the CPU, one frame per field (auto: from the first
                             frame marked interlaced; progressive video is never touched)
   -hwdec auto|vulkan|no     Vulkan Video decoding on the player's device (FFmpeg's hwaccel): auto
