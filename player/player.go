@@ -91,9 +91,6 @@ type Config struct {
 	// CacheDir is where the device's pipeline cache is kept between runs (gpu.Options.CacheDir; the
 	// programs pass gpu.DefaultCacheDir()); "" keeps nothing.
 	CacheDir string
-	// Opening, if set, is the device OpenDevice began opening for this Config: Play takes it
-	// instead of opening one. Play closes it as its own.
-	Opening *Opening
 }
 
 // aheadOnCPU lets the decoder run ahead for a CPU device too (tests, on lavapipe).
@@ -115,13 +112,10 @@ const (
 // Decoding runs on its own goroutine meanwhile: first_decoded is when the first frame was ready,
 // wait_decoded how long the main thread then waited for it.
 type Startup struct {
-	BeforePlay float64 `json:"before_play,omitempty"` // the program, before Play: opening the input (set by the program)
-	OpenInput  float64 `json:"open_input,omitempty"`  // of which opening the input and its decoder
-	// Instance and Device: gpu.Open's phases, which may have run before Play (Config.Opening);
-	// WaitDevice is how long Play then waited for the device.
+	BeforePlay    float64 `json:"before_play,omitempty"` // the program, before Play: opening the input (set by the program)
+	OpenInput     float64 `json:"open_input,omitempty"`  // of which opening the input and its decoder
 	Instance      float64 `json:"instance"`
 	Device        float64 `json:"device"`
-	WaitDevice    float64 `json:"wait_device"`
 	PipelineCache float64 `json:"pipeline_cache"`
 	Renderer      float64 `json:"renderer"` // the stream: conversion paths, slots, timer
 	FirstDecoded  float64 `json:"first_decoded"`
@@ -314,23 +308,15 @@ func (p *Player) play() error {
 }
 
 func (p *Player) open() error {
-	var dev *gpu.Device
-	var err error
-	if o := p.cfg.Opening; o != nil && !o.taken.Load() {
-		var wait time.Duration
-		dev, wait, err = o.take()
-		p.stats.Startup.WaitDevice = msOf(wait)
-	} else {
-		opts := deviceOptions(p.cfg)
-		if !p.cfg.Headless {
-			exts, err := window.Init()
-			if err != nil {
-				return err
-			}
-			opts.InstanceExtensions, opts.Swapchain = exts, true
+	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video, CacheDir: p.cfg.CacheDir}
+	if !p.cfg.Headless {
+		exts, err := window.Init()
+		if err != nil {
+			return err
 		}
-		dev, err = gpu.Open(opts)
+		opts.InstanceExtensions, opts.Swapchain = exts, true
 	}
+	dev, err := gpu.Open(opts)
 	if err != nil {
 		return err
 	}

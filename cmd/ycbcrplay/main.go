@@ -487,10 +487,6 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 			return failMain(stderr, errors.New(strings.ReplaceAll(err.Error(), u, in.url)))
 		}
 	}
-	// Headless, the device is made while the input opens (its stream probing decodes frames); the
-	// player takes it, or Discard closes it when the input fails to open.
-	cfg.Opening = player.OpenDevice(cfg)
-	defer cfg.Opening.Discard()
 	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
 	tOpen := time.Now()
 	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
