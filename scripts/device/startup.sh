@@ -64,7 +64,7 @@ n = max(r['run'] for r in runs)
 print(f"decoder threads: {sys.argv[2]} (both tools); single plays; wall time from process start to exit;")
 print(f"ratio: ffmpeg's median wall time over the player's (whole-run throughput); cold: round 1 of 'cache' (empty cache), warm: median of rounds 2-{n}")
 print("RSS: peak resident MB (getrusage); ahead: decoded frames waiting at the first picture; shut: shutdown_ms; then startup_ms phases (medians)")
-phases = ["before_play", "instance", "device", "pipeline_cache", "renderer", "first_decoded", "output", "first_draw", "probe", "pipelines", "first_frame"]
+phases = ["before_play", "open_input", "instance", "device", "pipeline_cache", "renderer", "first_decoded", "wait_decoded", "output", "first_draw", "probe", "pipelines", "first_frame"]
 print(f"{'clip':13} {'run':12} {'frames':>6} {'wall s':>7} {'fps':>7} {'ratio':>6} {'RSS MB':>6} {'ahead':>5} {'shut':>5} " + " ".join(f"{p[:11]:>11}" for p in phases) + "  conversion_reason")
 for clip in dict.fromkeys(r['clip'] for r in runs):
     ff = [r['wall_s'] for r in runs if r['clip'] == clip and r['tool'] == 'ffmpeg' and r['rc'] == 0]
