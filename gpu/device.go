@@ -5,6 +5,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -49,6 +50,16 @@ type Options struct {
 	// pictures uploaded into such frames test the in-place route of hardware frames where nothing
 	// decodes (lavapipe).
 	Frames bool
+	// CacheDir is the folder whose file seeds the device's pipeline cache, which Close writes back
+	// (DefaultCacheDir for the programs); "" keeps the cache in memory only, as tests want.
+	CacheDir string
+}
+
+// OpenTimes is how long Open took, by phase, for start-up figures.
+type OpenTimes struct {
+	Instance      time.Duration // loader, layers, vkCreateInstance
+	Device        time.Duration // physical device, vkCreateDevice, queue, command pool
+	PipelineCache time.Duration // reading the cache file and vkCreatePipelineCache
 }
 
 // DeviceInfo describes one physical device for -list-devices.
@@ -89,10 +100,20 @@ type Device struct {
 	APIVersion uint32
 	// Video is what the device offers for Vulkan Video decoding (Options.Video).
 	Video Video
+	// Identity keys what is cached about the device (pipeline cache header, driver version).
+	Identity Identity
+	// CacheDir is Options.CacheDir ("" when nothing is kept between runs).
+	CacheDir string
+	// PipelineCacheState says whether a file seeded the pipeline cache, or why not.
+	PipelineCacheState PipelineCacheState
+	// OpenTimes is how long Open's phases took.
+	OpenTimes OpenTimes
 
-	pool      vk.CommandPool
-	messenger vkx.Messenger
-	layerSpec uint32 // the validation layer's specVersion (0: no validation)
+	pool          vk.CommandPool
+	messenger     vkx.Messenger
+	layerSpec     uint32 // the validation layer's specVersion (0: no validation)
+	pipelineCache vk.PipelineCache
+	seedSum       [32]byte // SHA-256 of the cache's seed, so an unchanged cache is not written back
 }
 
 func cstr(s string) string { return s + "\x00" }
@@ -314,16 +335,26 @@ func pick(infos []DeviceInfo, index int) (int, error) {
 
 // Open creates the instance, picks a physical device and creates the logical device.
 func Open(opts Options) (*Device, error) {
+	t0 := time.Now()
 	in, err := createInstance(opts)
 	if err != nil {
 		return nil, err
 	}
 	d := &Device{Instance: in.handle, messenger: in.messenger, Validation: in.validation, HeadlessSurface: in.headless,
-		InstanceExtensions: in.exts, APIVersion: in.version, layerSpec: in.layerSpec}
+		InstanceExtensions: in.exts, APIVersion: in.version, layerSpec: in.layerSpec, CacheDir: opts.CacheDir}
+	t1 := time.Now()
+	d.OpenTimes.Instance = t1.Sub(t0)
 	if err := d.open(opts); err != nil {
 		d.Close()
 		return nil, err
 	}
+	t2 := time.Now()
+	d.OpenTimes.Device = t2.Sub(t1)
+	if err := d.openPipelineCache(opts.CacheDir); err != nil {
+		d.Close()
+		return nil, err
+	}
+	d.OpenTimes.PipelineCache = time.Since(t2)
 	return d, nil
 }
 
@@ -342,6 +373,7 @@ func (d *Device) open(opts Options) error {
 	props.Deref()
 	props.Limits.Deref()
 	d.Limits = props.Limits
+	d.Identity = identityOf(&props)
 	vk.GetPhysicalDeviceMemoryProperties(d.Physical, &d.Memory)
 	d.Memory.Deref()
 	for i := range d.Memory.MemoryTypes[:d.Memory.MemoryTypeCount] {
@@ -444,6 +476,7 @@ func framesFeatures(d *Device, opts Options) (vkx.VideoFeatures, bool) {
 func (d *Device) Close() {
 	if d.Device != nil {
 		vk.DeviceWaitIdle(d.Device)
+		d.closePipelineCache()
 		if d.pool != vk.NullCommandPool {
 			vk.DestroyCommandPool(d.Device, d.pool, nil)
 		}

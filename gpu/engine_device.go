@@ -35,6 +35,7 @@ func Wrap(instance vk.Instance, physical vk.PhysicalDevice, device vk.Device, qu
 	props.Deref()
 	props.Limits.Deref()
 	d.Limits = props.Limits
+	d.Identity = identityOf(&props)
 	d.Info = DeviceInfo{Index: -1, Name: vk.ToString(props.DeviceName[:]), Type: deviceTypeName(props.DeviceType),
 		APIVersion: apiString(props.ApiVersion),
 		Ycbcr:      props.ApiVersion >= vk.MakeVersion(1, 1, 0) && vkx.YcbcrConversionFeature(physical)}
@@ -66,12 +67,19 @@ func Wrap(instance vk.Instance, physical vk.PhysicalDevice, device vk.Device, qu
 		return nil, fmt.Errorf("gpu: wrap: %w", err)
 	}
 	d.pool = pool
+	// An engine's own pipeline cache is not reachable through the handles: the toolkit's pipelines
+	// go through one of its own, in memory.
+	if err := d.openPipelineCache(""); err != nil {
+		d.Release()
+		return nil, fmt.Errorf("gpu: wrap: %w", err)
+	}
 	return d, nil
 }
 
-// Release frees what Wrap made (the command pool) and leaves the engine's device, queue and
+// Release frees what Wrap made (the command pool, the pipeline cache) and leaves the engine's device, queue and
 // instance alone. The GPU must be done with the pool's command buffers.
 func (d *Device) Release() {
+	d.closePipelineCache()
 	if d.pool != vk.NullCommandPool {
 		vk.DestroyCommandPool(d.Device, d.pool, nil)
 		d.pool = vk.NullCommandPool

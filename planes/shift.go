@@ -90,7 +90,7 @@ func (s *gpuShift) init(im *Image) error {
 	if s.pass, err = vkx.NewPass(im.dev.Device, len(s.buffers), shaders.ShiftParamsSize, 1); err != nil {
 		return err
 	}
-	if s.pipe, err = s.pass.Pipeline(shaders.ShiftComp, nil); err != nil {
+	if s.pipe, err = s.pass.Pipeline(im.dev.PipelineCache(), shaders.ShiftComp, nil); err != nil {
 		return err
 	}
 	if s.set.Set, err = s.pass.AllocSet(); err != nil {

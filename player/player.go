@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -87,7 +88,52 @@ type Config struct {
 	// Stop, when closed, ends playback as the q key does (the programs close it on SIGINT and
 	// SIGTERM): the figures are made and the screenshot written.
 	Stop <-chan struct{}
+	// DecodeAhead is how many bytes of decoded frames may wait for the GPU side before the first
+	// picture is shown: the decoder keeps decoding while the device, the output and the conversion
+	// are made, instead of stopping a few frames in. 0 means DefaultDecodeAhead; negative, only the
+	// few frames of steady playback. Hardware decoding (Video) never runs ahead (its frames come
+	// from a pool of fixed size), nor does decoding for a device that renders on the CPU.
+	DecodeAhead int
+	// CacheDir is where the device's pipeline cache is kept between runs (gpu.Options.CacheDir; the
+	// programs pass gpu.DefaultCacheDir()); "" keeps nothing.
+	CacheDir string
 }
+
+// aheadOnCPU lets the decoder run ahead for a CPU device too (tests, on lavapipe).
+var aheadOnCPU = false
+
+// DefaultDecodeAhead is Config.DecodeAhead's default: 256 MiB, 86 frames of 1080p 4:2:0 or 21 of
+// 2160p, about what a GPU machine decodes while the player's device and pipelines are made.
+const DefaultDecodeAhead = 256 << 20
+
+// queueAhead is how many decoded frames may wait for the main thread in steady playback (as many
+// as a queue of two and the decoder blocked sending a third held before); maxAhead caps the
+// start-up queue, in frames.
+const (
+	queueAhead = 3
+	maxAhead   = 256
+)
+
+// Startup is where the time before the first picture went, in milliseconds (-stats startup_ms).
+// Decoding runs on its own goroutine meanwhile: first_decoded is when the first frame was ready,
+// wait_decoded how long the main thread then waited for it.
+type Startup struct {
+	BeforePlay    float64 `json:"before_play,omitempty"` // the program, before Play: opening the input (set by the program)
+	OpenInput     float64 `json:"open_input,omitempty"`  // of which opening the input and its decoder
+	Instance      float64 `json:"instance"`
+	Device        float64 `json:"device"`
+	PipelineCache float64 `json:"pipeline_cache"`
+	Renderer      float64 `json:"renderer"` // the stream: conversion paths, slots, timer
+	FirstDecoded  float64 `json:"first_decoded"`
+	WaitDecoded   float64 `json:"wait_decoded"`
+	Output        float64 `json:"output"`     // offscreen target, or window and swapchain
+	FirstDraw     float64 `json:"first_draw"` // configuration, probe, pipelines, upload, recording, submission
+	Probe         float64 `json:"probe"`      // of which the conversion-variant probe
+	Pipelines     float64 `json:"pipelines"`  // pipeline creation before the first picture (in the probe or not)
+	FirstFrame    float64 `json:"first_frame"`
+}
+
+func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Stats is what -stats prints.
 type Stats struct {
@@ -132,9 +178,26 @@ type Stats struct {
 	HWDec       string `json:"hwdec,omitempty"`
 	HWDecReason string `json:"hwdec_reason,omitempty"`
 	HWDecRoute  string `json:"hwdec_route,omitempty"`
+	// Startup is where the time to the first picture went; PipelineCache where the device's
+	// pipeline cache came from and how many pipelines were made before the first picture.
+	Startup Startup `json:"startup_ms"`
+	// ShutdownMs is closing after the last frame: the source, the GPU objects, device and instance,
+	// and writing the pipeline cache back (not in wall_s, which ends at the last frame).
+	ShutdownMs float64 `json:"shutdown_ms"`
+	// DecodedAhead is how many decoded frames were waiting when the first picture was shown
+	// (Config.DecodeAhead).
+	DecodedAhead  int                `json:"decoded_ahead_frames"`
+	PipelineCache PipelineCacheStats `json:"pipeline_cache"`
 	// End is how playback ended (not printed): the input's end or Config.Frames, or what the user
 	// asked for (quit, or the next or previous input of a list).
 	End End `json:"-"`
+}
+
+// PipelineCacheStats is the device's pipeline cache at start and the pipelines made before the
+// first picture.
+type PipelineCacheStats struct {
+	gpu.PipelineCacheState
+	PipelinesBeforeFirstFrame int `json:"pipelines_before_first_frame"`
 }
 
 // End is how playback ended.
@@ -170,6 +233,15 @@ type Player struct {
 	osd    display
 	paused bool
 	speed  float64 // playback speed (1: as timed)
+	// presented is set at the first presented frame: the decoder's run-ahead ends there. cpuDevice:
+	// the device renders on the CPU (lavapipe), whose cores decoding ahead would take from it.
+	presented atomic.Bool
+	cpuDevice atomic.Bool
+	// taken wakes a decoder waiting for room in the queue (cap 1).
+	taken chan struct{}
+	// The process's pipeline creations when Play began (vkx counts them process-wide).
+	pipes0    int
+	pipeTime0 time.Duration
 }
 
 // Window is the player's window (nil when headless).
@@ -184,6 +256,7 @@ func (p *Player) logf(format string, args ...any) {
 // Play plays src until it ends, Frames are presented, or the user quits.
 func Play(src Source, cfg Config) (*Stats, error) {
 	p := &Player{cfg: cfg, src: src, start: time.Now(), speed: 1}
+	p.pipes0, p.pipeTime0 = vkx.PipelineTime()
 	if cfg.Speed > 0 {
 		p.speed = cfg.Speed
 	}
@@ -191,7 +264,9 @@ func Play(src Source, cfg Config) (*Stats, error) {
 	// Close before draining the validation messages: destroying the device is when the layer
 	// reports objects that were never destroyed.
 	validating := p.dev != nil && cfg.Validate
+	t := time.Now()
 	p.close()
+	p.stats.ShutdownMs = msOf(time.Since(t))
 	if validating {
 		if msgs := vkx.Messages(); len(msgs) > 0 {
 			for _, m := range msgs {
@@ -239,7 +314,7 @@ func (p *Player) play() error {
 }
 
 func (p *Player) open() error {
-	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video}
+	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video, CacheDir: p.cfg.CacheDir}
 	if p.cfg.HDROutput && p.cfg.Headless {
 		return errors.New("-hdr-output needs a window's HDR10 swapchain; -headless has none")
 	}
@@ -256,12 +331,21 @@ func (p *Player) open() error {
 	}
 	p.dev = dev
 	p.stats.Device = dev.Info.Name
+	// On a CPU device the variant probe and the first draws run on the cores that decode: decoding
+	// ahead made lavapipe's probe 10–25 % slower and its verdict wrong under load
+	// (docs/performance.md, "Start-up"), and gains nothing where the conversion is the bound.
+	p.cpuDevice.Store(dev.Info.Type == "CPU" && !aheadOnCPU)
+	su := &p.stats.Startup
+	su.Instance, su.Device, su.PipelineCache = msOf(dev.OpenTimes.Instance), msOf(dev.OpenTimes.Device), msOf(dev.OpenTimes.PipelineCache)
+	p.stats.PipelineCache.PipelineCacheState = dev.PipelineCacheState
+	t := time.Now()
 	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare, p.cfg.Upload); err == nil {
 		p.rend.HWRoute = p.cfg.HWRoute
 	}
 	if err != nil {
 		return err
 	}
+	su.Renderer = msOf(time.Since(t))
 	p.rend.Notice = func(n string) { p.logf("%s", n) }
 	p.rend.Variant = p.cfg.Conversion
 	p.rend.Filter, p.rend.Zoom = p.cfg.Filter, p.cfg.Zoom
@@ -352,6 +436,39 @@ type decoded struct {
 	err error
 	dur time.Duration
 	gen int
+	// ready is when the decoder had the frame (start-up figures).
+	ready time.Time
+}
+
+// startAhead is how many frames like f may wait in the queue before the first picture.
+func (p *Player) startAhead(f *Frame) int {
+	budget := p.cfg.DecodeAhead
+	if budget == 0 {
+		budget = DefaultDecodeAhead
+	}
+	if budget < 0 || p.cfg.Video || f.Picture == nil {
+		return queueAhead
+	}
+	size := 0
+	for _, pl := range f.Picture.Planes {
+		size += len(pl)
+	}
+	return min(max(budget/max(size, 1), queueAhead), maxAhead)
+}
+
+// room says whether the decoder may decode a frame with queued frames waiting, and the limit from
+// now on. Draining (after the first picture, or on a CPU device) the limit follows the queue down,
+// so that a main thread taking the start-up backlog faster than frames are decoded never leaves
+// the decoder idle, and comes down by one each time the queue is found full, so that a backlog the
+// decoder keeps up with drains at the rate frames are taken; never below queueAhead.
+func room(limit, queued int, draining bool) (int, bool) {
+	if draining {
+		limit = max(queueAhead, min(limit, queued+2))
+		if queued >= limit {
+			limit = max(queueAhead, limit-1)
+		}
+	}
+	return limit, queued < limit
 }
 
 // decodeLoop runs on its own goroutine: frames into a bounded queue, seeks from the main thread.
@@ -367,6 +484,10 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 		}
 		return true
 	}
+	// limit is how many frames may wait in out before the next is decoded: up to the start-up budget
+	// before the first picture, then down to queueAhead (room).
+	limit, sized := queueAhead, false
+	draining := func() bool { return p.presented.Load() || p.cpuDevice.Load() }
 	for {
 		select {
 		case s := <-seek:
@@ -377,9 +498,26 @@ func (p *Player) decodeLoop(out chan<- decoded, seek <-chan float64, quit <-chan
 			return
 		default:
 		}
+		for {
+			var ok bool
+			if limit, ok = room(limit, len(out), draining()); ok {
+				break
+			}
+			select {
+			case <-p.taken:
+			case <-quit:
+				return
+			}
+		}
 		t := time.Now()
 		f, err := p.src.Next()
-		d := decoded{f: f, err: err, dur: time.Since(t), gen: gen}
+		if f != nil && !sized {
+			sized = true
+			if !draining() {
+				limit = p.startAhead(f)
+			}
+		}
+		d := decoded{f: f, err: err, dur: time.Since(t), gen: gen, ready: time.Now()}
 		select {
 		case out <- d:
 		case <-quit:
@@ -459,7 +597,10 @@ type decoding struct {
 }
 
 func (p *Player) startDecoding() decoding {
-	queue := make(chan decoded, 2) // bounded: decoding runs at most 2 frames ahead
+	// Bounded: in steady playback decoding runs queueAhead frames ahead (decodeLoop waits for room);
+	// before the first picture, up to Config.DecodeAhead bytes of frames.
+	queue := make(chan decoded, maxAhead)
+	p.taken = make(chan struct{}, 1)
 	seek := make(chan float64, 1)
 	quit := make(chan struct{})
 	go p.decodeLoop(queue, seek, quit)
@@ -741,9 +882,22 @@ func (p *Player) loop(dec decoding) error {
 		if waited {
 			d, ok, pending = *pending, true, nil
 		} else {
+			var waitFrom time.Time
+			if p.stats.FramesDecoded == 0 {
+				waitFrom = time.Now()
+			}
 			select {
 			case d, ok = <-queue:
 				p.watch.reset()
+				select { // room for the decoder, if it waits
+				case p.taken <- struct{}{}:
+				default:
+				}
+				if !waitFrom.IsZero() && d.f != nil && p.stats.Startup.FirstDecoded == 0 {
+					now := time.Now()
+					p.stats.Startup.WaitDecoded += msOf(now.Sub(waitFrom))
+					p.stats.Startup.FirstDecoded = msOf(d.ready.Sub(p.start))
+				}
 			case <-time.After(slice):
 				if err := p.watch.check(p.src); err != nil {
 					return err
@@ -850,7 +1004,15 @@ func (p *Player) loop(dec decoding) error {
 		p.measureDiff()
 		p.stats.FramesPresented++
 		if p.stats.FramesPresented == 1 {
+			p.presented.Store(true)
+			p.stats.DecodedAhead = len(queue)
 			p.stats.FirstFrameMs = float64(time.Since(p.start).Microseconds()) / 1000
+			su := &p.stats.Startup
+			su.FirstFrame = p.stats.FirstFrameMs
+			su.Probe = msOf(p.rend.Stream.ProbeTime())
+			n, made := vkx.PipelineTime()
+			su.Pipelines = msOf(made - p.pipeTime0)
+			p.stats.PipelineCache.PipelinesBeforeFirstFrame = n - p.pipes0
 		}
 		if p.cfg.OnFrame != nil {
 			p.cfg.OnFrame(p, p.stats.FramesPresented)
@@ -864,9 +1026,14 @@ func (p *Player) loop(dec decoding) error {
 // present draws f into the output (creating it on the first frame) and presents it.
 func (p *Player) present(f *Frame) error {
 	if p.off == nil && p.swap == nil {
+		t := time.Now()
 		if err := p.openOutput(f); err != nil {
 			return err
 		}
+		p.stats.Startup.Output = msOf(time.Since(t))
+	}
+	if p.stats.FramesPresented == 0 && p.stats.Startup.FirstDraw == 0 {
+		defer func(t time.Time) { p.stats.Startup.FirstDraw = msOf(time.Since(t)) }(time.Now())
 	}
 	prm := p.params(f.Color)
 	p.rend.Orient = p.orientation(f)

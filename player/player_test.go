@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -225,4 +226,99 @@ func TestCompareDiff(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d values differ between the paths", nonzero, 3*len(a.Pix)/4)
+}
+
+// counting is a Synthetic source that counts the frames asked of it.
+type counting struct {
+	*Synthetic
+	calls atomic.Int32
+}
+
+func (c *counting) Next() (*Frame, error) {
+	c.calls.Add(1)
+	return c.Synthetic.Next()
+}
+
+// TestDecodeAhead: before the first picture the decoder goes on while the device and the stream
+// are made, up to Config.DecodeAhead bytes of frames (8 frames here), and no further; with run-ahead
+// off it stops at the steady queue's 3 frames. The synthetic source makes a 64×36 frame in
+// microseconds, the device takes tens of milliseconds: the queue is full when the first frame shows.
+// Once the first frame is presented, the queue goes back to 3 frames. (lavapipe renders on the CPU,
+// where the player does not decode ahead: aheadOnCPU lets it here.)
+func TestDecodeAhead(t *testing.T) {
+	aheadOnCPU = true
+	defer func() { aheadOnCPU = false }()
+	frame := 64 * 36 * 3 / 2
+	for _, tc := range []struct {
+		ahead, want int
+	}{{8 * frame, 8}, {-1, queueAhead}} {
+		src := &counting{Synthetic: synthetic(t, "nv12", 64, 36, 40)}
+		atFirst, atLast := int32(0), int32(0)
+		cfg := Config{Headless: true, Untimed: true, Device: -1, Validate: true, DecodeAhead: tc.ahead,
+			OnFrame: func(p *Player, n int) {
+				switch n {
+				case 1:
+					atFirst = src.calls.Load()
+				case 30:
+					time.Sleep(50 * time.Millisecond) // the decoder fills what room there is
+					atLast = src.calls.Load()
+				}
+			}}
+		stats, err := Play(src, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Before the first picture want frames waited, the first of them that picture; the room it
+		// left is refilled (one more frame asked for) unless the decoder has not run yet when the
+		// queue is counted, right after the first picture.
+		if atFirst < int32(tc.want) || atFirst > int32(1+tc.want) || stats.DecodedAhead < tc.want-1 || stats.DecodedAhead > tc.want {
+			t.Errorf("DecodeAhead %d: %d frames asked for at the first picture, %d waiting; want %d waiting",
+				tc.ahead, atFirst, stats.DecodedAhead, tc.want)
+		}
+		// At the 30th: 30 taken, at most the steady 3 waiting, one being decoded.
+		if atLast > 30+queueAhead+1 {
+			t.Errorf("DecodeAhead %d: %d frames asked for at the 30th picture: the queue did not shrink back to %d", tc.ahead, atLast, queueAhead)
+		}
+		if stats.FramesPresented != 40 {
+			t.Errorf("DecodeAhead %d: %d frames presented, want 40", tc.ahead, stats.FramesPresented)
+		}
+	}
+}
+
+// TestRoomDrains: after the first picture, the start-up backlog (86 frames) drains without the
+// decoder waiting while the main thread takes frames faster than they are decoded (two per frame
+// decoded), and at the rate frames are taken while the decoder is the faster (it would decode two
+// per frame taken): the queue never grows again and ends at queueAhead either way.
+func TestRoomDrains(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		takes, decode int // per step
+		wantNoWait    bool
+	}{{"main faster", 2, 1, true}, {"decoder faster", 1, 2, false}} {
+		limit, queued := 86, 86
+		waited := false
+		for step := 0; step < 200; step++ {
+			queued = max(0, queued-tc.takes)
+			for i := 0; i < tc.decode; i++ {
+				var ok bool
+				if limit, ok = room(limit, queued, true); !ok {
+					waited = true
+					break
+				}
+				if queued++; queued > 86 {
+					t.Fatalf("%s: the queue grew to %d", tc.name, queued)
+				}
+			}
+			if tc.wantNoWait && waited && queued > queueAhead {
+				t.Fatalf("%s: the decoder waited at step %d with %d frames queued", tc.name, step, queued)
+			}
+		}
+		if limit != queueAhead || queued > queueAhead {
+			t.Errorf("%s: limit %d, %d queued after 200 steps; want %d", tc.name, limit, queued, queueAhead)
+		}
+	}
+	// Before the first picture nothing shrinks: a full queue waits.
+	if l, ok := room(86, 86, false); ok || l != 86 {
+		t.Errorf("start-up: room(86, 86) = %d, %v", l, ok)
+	}
 }

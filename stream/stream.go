@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -85,7 +86,8 @@ type Stream struct {
 	variantReason string
 	measure       MeasureFunc
 	probes        map[ProbeKey]measured
-	blit          *ycbcr.Blit // draws compute pictures onto targets; made on first need
+	probeTime     time.Duration // spent in the variant probe, in all
+	blit          *ycbcr.Blit   // draws compute pictures onto targets; made on first need
 	scaler        *ycbcr.Scaler
 	// locked is the foreign frame loaded and not yet submitted (LoadForeign), under its lock.
 	locked *foreignFrame

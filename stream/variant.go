@@ -3,6 +3,7 @@ package stream
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -158,7 +159,18 @@ func (s *Stream) chooseVariant(c Config, path formats.Path) (Variant, string, er
 	}
 	k := ProbeKey{Format: c.Format.Name, Width: c.Width, Height: c.Height, Path: path}
 	m, ok := s.probes[k]
+	var rememberedAt time.Time
+	if !ok && s.measure == nil {
+		// An earlier run on this device and driver measured the same configuration: its verdict
+		// holds, and the probe (pipelines of both variants, images, timed conversions: most of the
+		// start-up on some GPUs) is skipped.
+		m, rememberedAt, ok = s.remembered(k)
+		if ok {
+			s.probes[k] = m
+		}
+	}
 	if !ok {
+		defer func(t time.Time) { s.probeTime += time.Since(t) }(time.Now())
 		m = measured{}
 		for _, v := range []Variant{VariantDraw, VariantCompute} {
 			var ms float64
@@ -171,8 +183,17 @@ func (s *Stream) chooseVariant(c Config, path formats.Path) (Variant, string, er
 			m.ms[v], m.err[v] = ms, err
 		}
 		s.probes[k] = m
+		if s.measure == nil {
+			s.remember(k, m)
+		}
 	}
 	draw, comp := m.ms[VariantDraw], m.ms[VariantCompute]
+	if !rememberedAt.IsZero() {
+		if comp < draw {
+			return VariantCompute, rememberedReason(VariantCompute, m, rememberedAt), nil
+		}
+		return VariantDraw, rememberedReason(VariantDraw, m, rememberedAt), nil
+	}
 	switch {
 	case m.err[VariantDraw] != nil:
 		return VariantDraw, fmt.Sprintf("draw: not measured (%v)", m.err[VariantDraw]), nil
@@ -183,6 +204,9 @@ func (s *Stream) chooseVariant(c Config, path formats.Path) (Variant, string, er
 	}
 	return VariantDraw, fmt.Sprintf("draw: %.3f ms vs compute %.3f ms on the GPU", draw, comp), nil
 }
+
+// ProbeTime is how long the stream spent probing conversion variants (start-up figures).
+func (s *Stream) ProbeTime() time.Duration { return s.probeTime }
 
 // measured is one configuration's probe: GPU milliseconds per conversion, or why not.
 type measured struct {

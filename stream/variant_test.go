@@ -3,6 +3,8 @@ package stream_test
 import (
 	"fmt"
 	"image"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -135,6 +137,55 @@ func TestVariantProbe(t *testing.T) {
 	}
 	if chosen > other || chosen <= 0 {
 		t.Errorf("chose %s at %.3f ms over %s at %.3f ms", v, chosen, otherName, other)
+	}
+	vktest.Check(t, dev)
+}
+
+// TestVariantRemembered: with a cache folder, a probe's measurement is written there, and a later
+// stream on the same device and driver takes the verdict from it without probing, and says so with
+// the measured times; a damaged file, or one whose entry names another driver, costs only a probe.
+func TestVariantRemembered(t *testing.T) {
+	dev := vktest.Open(t)
+	dev.CacheDir = t.TempDir()
+	pf, _ := formats.Lookup("nv12")
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+	cfg := stream.Config{Format: pf, Width: 64, Height: 36, Params: p}
+	conf := func() (stream.Variant, string, bool) {
+		t.Helper()
+		s, err := stream.New(dev, stream.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, err := s.Configure(cfg); err != nil {
+			t.Fatal(err)
+		}
+		v, why := s.Conversion()
+		return v, why, s.ProbeTime() > 0
+	}
+	v1, why1, probed := conf()
+	if !probed || strings.Contains(why1, "remembered") {
+		t.Fatalf("first stream: probed %v, reason %q", probed, why1)
+	}
+	file := filepath.Join(dev.CacheDir, "variants.json")
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("nothing written: %v", err)
+	}
+	v2, why2, probed := conf()
+	if probed || v2 != v1 || !strings.HasPrefix(why2, why1+", remembered from a run at ") {
+		t.Fatalf("second stream: probed %v, %s %q; want %s %q, remembered", probed, v2, why2, v1, why1)
+	}
+	t.Logf("%s", why2)
+
+	raw, _ := os.ReadFile(file)
+	other := strings.Replace(string(raw), dev.Identity.String(), "10de:2330 driver 0x1 cache 00", 1)
+	for name, content := range map[string]string{"damaged": string(raw[:len(raw)/2]), "other driver": other} {
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, why, probed := conf(); !probed || strings.Contains(why, "remembered") {
+			t.Errorf("%s file: probed %v, reason %q", name, probed, why)
+		}
 	}
 	vktest.Check(t, dev)
 }

@@ -183,7 +183,7 @@ func (bp *BufferPath) Bind(pf *formats.PixelFormat, width, height int, p Params,
 	}
 	pipe, ok := bp.pipes[spec]
 	if !ok {
-		if pipe, err = bp.pass.Pipeline(shaders.BufferComp, spec[:]); err != nil {
+		if pipe, err = bp.pass.Pipeline(bp.dev.PipelineCache(), shaders.BufferComp, spec[:]); err != nil {
 			return nil, fmt.Errorf("ycbcr: buffer path %s: %w", pf.Name, err)
 		}
 		bp.pipes[spec] = pipe

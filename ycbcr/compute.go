@@ -68,7 +68,8 @@ func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampl
 	return k, nil
 }
 
-func (k *computeKit) pipeline(dev vk.Device, spec Spec) (vk.Pipeline, error) {
+func (k *computeKit) pipeline(d *gpu.Device, spec Spec) (vk.Pipeline, error) {
+	dev := d.Device
 	if p, ok := k.byKey[spec]; ok {
 		return p, nil
 	}
@@ -77,7 +78,7 @@ func (k *computeKit) pipeline(dev vk.Device, spec Spec) (vk.Pipeline, error) {
 		return vk.NullPipeline, err
 	}
 	defer vk.DestroyShaderModule(dev, cs, nil)
-	p, err := vkx.ComputePipeline(dev, k.layout, cs, spec[:k.nspec])
+	p, err := vkx.ComputePipeline(dev, d.PipelineCache(), k.layout, cs, spec[:k.nspec])
 	if err != nil {
 		return vk.NullPipeline, fmt.Errorf("ycbcr: compute pipeline: %w", err)
 	}
@@ -130,7 +131,7 @@ func (b *ComputeBinding) Dispatch(cb vk.CommandBuffer, width, height int) error 
 			return fmt.Errorf("ycbcr: compute: the last load was direct (the frame's memory in place), which only drawn bindings sample")
 		}
 	}
-	pipe, err := b.kit.pipeline(b.dev.Device, b.spec)
+	pipe, err := b.kit.pipeline(b.dev, b.spec)
 	if err != nil {
 		return err
 	}

@@ -334,7 +334,7 @@ func (b *Binding) Draw(cb vk.CommandBuffer, target Target) error {
 	if err := b.follow(); err != nil {
 		return err
 	}
-	pipe, err := b.pipes.get(b.dev.Device, target, b.spec)
+	pipe, err := b.pipes.get(b.dev, target, b.spec)
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,7 @@ func BenchmarkFloor(b *testing.B) {
 	b.Run("clear", func(b *testing.B) { run(b, drawWith(func(vk.CommandBuffer) {})) })
 
 	sp := conv.Shader
-	floorPipe, err := newPipeline(dev.Device, sp.pipes.layout, target.RenderPass, shaders.FloorFrag, nil)
+	floorPipe, err := newPipeline(dev, sp.pipes.layout, target.RenderPass, shaders.FloorFrag, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func BenchmarkFloor(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer out.Destroy()
-	floorComp, err := bp.pass.Pipeline(shaders.FloorComp, nil)
+	floorComp, err := bp.pass.Pipeline(dev.PipelineCache(), shaders.FloorComp, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

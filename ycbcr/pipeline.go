@@ -14,7 +14,8 @@ import (
 // newPipeline builds the full-screen-triangle pipeline with a fragment shader, for a render pass's
 // first subpass. Viewport and scissor are dynamic so one pipeline serves every target size. It is
 // made in C (vkx): vulkan-go's vkCreateGraphicsPipelines wrapper may free its arguments mid-call.
-func newPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag []byte, spec []int32) (vk.Pipeline, error) {
+func newPipeline(d *gpu.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag []byte, spec []int32) (vk.Pipeline, error) {
+	dev := d.Device
 	vs, err := vkx.ShaderModule(dev, shaders.FullscreenVert)
 	if err != nil {
 		return vk.NullPipeline, err
@@ -25,7 +26,7 @@ func newPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag
 		return vk.NullPipeline, err
 	}
 	defer vk.DestroyShaderModule(dev, fs, nil)
-	return vkx.FullscreenPipeline(dev, layout, rp, vs, fs, spec)
+	return vkx.FullscreenPipeline(dev, d.PipelineCache(), layout, rp, vs, fs, spec)
 }
 
 func newPipelineLayout(dev vk.Device, set vk.DescriptorSetLayout, pushBytes uint32) (vk.PipelineLayout, error) {
@@ -63,7 +64,7 @@ type pipelines struct {
 	byKey  map[pipelineKey]vk.Pipeline
 }
 
-func (p *pipelines) get(dev vk.Device, t Target, spec Spec) (vk.Pipeline, error) {
+func (p *pipelines) get(dev *gpu.Device, t Target, spec Spec) (vk.Pipeline, error) {
 	rp, format := t.Pass()
 	k := pipelineKey{format, spec}
 	if pl, ok := p.byKey[k]; ok {

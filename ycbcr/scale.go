@@ -304,7 +304,7 @@ func (s *Scaler) compPipeline(axis int32) (vk.Pipeline, error) {
 		return vk.NullPipeline, err
 	}
 	defer vk.DestroyShaderModule(d, cs, nil)
-	p, err := vkx.ComputePipeline(d, s.compL, cs, k[:])
+	p, err := vkx.ComputePipeline(d, s.dev.PipelineCache(), s.compL, cs, k[:])
 	if err != nil {
 		return vk.NullPipeline, fmt.Errorf("ycbcr: scale: %w", err)
 	}
@@ -531,7 +531,7 @@ func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) erro
 	}
 	var spec Spec
 	spec[0] = t.s.direct
-	pipe, err := t.s.draw.get(t.s.dev.Device, target, spec)
+	pipe, err := t.s.draw.get(t.s.dev, target, spec)
 	if err != nil {
 		return err
 	}

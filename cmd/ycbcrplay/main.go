@@ -63,6 +63,11 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             file (input: the file's name, frames, fps, paths and why, metadata, GPU
                             and decode ms per frame, process CPU time and peak RSS so far)
   -threads N                decoder threads (default: half the cores; the rest upload and draw)
+  -decode-ahead MB          before the first picture, decoding goes on while the Vulkan device and
+                            the conversion are made, until this many MB of frames wait (default
+                            256; 0: only the 3 frames of steady playback); software decoding
+                            only (hardware frames come from a pool of fixed size), and not once
+                            the device turns out to render on the CPU (lavapipe: the same cores)
   -deinterlace auto|yes|no  FFmpeg's bwdif on the CPU, one frame per field (auto: from the first
                             frame marked interlaced; progressive video is never touched)
   -hwdec auto|vulkan|no     Vulkan Video decoding on the player's device (FFmpeg's hwaccel): auto
@@ -103,6 +108,11 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             (rotation and flips), as FFmpeg's autorotation reads it
   -geometry WxH             window (or headless target) size
   -device N  -list-devices
+  -cache DIR|off            where what is learnt about the device is kept between runs: its Vulkan
+                            pipeline cache and the conversion variant measured per format and
+                            size (default $XDG_CACHE_HOME/ycbcrkit, else ~/.cache/ycbcrkit); off:
+                            nothing is read or written. -stats startup_ms says where the time
+                            before the first picture went
   -validate                 Khronos validation layer on; any message is an error
   -timeout SECONDS          the longest one blocking read of the input may wait (opening, probing,
                             reading, seeking; default 10): a stalled network stream or a pipe whose
@@ -130,6 +140,14 @@ path, c compare, i info panel, ? or F1 the key list, f fullscreen, 9/0 volume do
 z zoom (fit, 1:1, 2:1; when zoomed the arrows or a drag with the left button move the picture),
 1 1:1 on/off, Enter or > next file, < previous file, q/Esc quit. The window shows a progress bar on seeks, while paused and when the mouse moves.
 `
+
+// defaultCacheDir is -cache's default (the tests make it "off": a run's figures must not depend on
+// what earlier runs left in the user's cache).
+var defaultCacheDir = gpu.DefaultCacheDir
+
+// fileStart is when the program began, then when the last file's playback ended: from there to
+// playback is -stats startup_ms.before_play.
+var fileStart = time.Now()
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -213,6 +231,8 @@ func parseArgs(args []string) (options, error) {
 	fs.BoolVar(&o.noAudio, "no-audio", false, "")
 	fs.IntVar(&o.volume, "volume", 100, "")
 	timeout := fs.Float64("timeout", decode.DefaultTimeout.Seconds(), "")
+	cacheDir := fs.String("cache", defaultCacheDir(), "")
+	ahead := fs.Int("decode-ahead", player.DefaultDecodeAhead>>20, "")
 	// Flags may come before or after FILE, as with most players.
 	var inputs []string
 	for {
@@ -330,6 +350,15 @@ func parseArgs(args []string) (options, error) {
 		return o, fmt.Errorf("bad -speed %g: 0.1 to 16", *speed)
 	}
 	cfg.Speed, cfg.Fullscreen = *speed, *fullscreen
+	if *ahead < 0 || *ahead > 1<<20 {
+		return o, fmt.Errorf("bad -decode-ahead %d: MB, 0 to 1048576", *ahead)
+	}
+	if cfg.DecodeAhead = *ahead << 20; *ahead == 0 {
+		cfg.DecodeAhead = -1
+	}
+	if cfg.CacheDir = *cacheDir; cfg.CacheDir == "off" {
+		cfg.CacheDir = ""
+	}
 	if *loop == "inf" {
 		cfg.Loop = -1
 	} else if n, err := strconv.Atoi(*loop); err == nil && n >= 1 {
@@ -474,6 +503,7 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 		}
 	}
 	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
+	tOpen := time.Now()
 	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
 		Video: o.vid, Timeout: o.timeout})
 	if err != nil {
@@ -506,7 +536,10 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	if status != nil {
 		cfg.OnFrame = func(_ *player.Player, n int) { status.frame(n, src.position(), time.Now()) }
 	}
+	openInput := time.Since(tOpen)
+	beforePlay := time.Since(fileStart)
 	st, err := player.Play(src, cfg)
+	fileStart = time.Now()
 	status.clear()
 	notices()
 	if ds := d.Stats(); ds.Damaged+ds.Skipped+ds.ReadErrors > 0 {
@@ -523,6 +556,8 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 		return nil, fail(stderr, fmt.Errorf("%s: no picture could be decoded: the input ends before its first frame (%d video packet(s) read)", name, ds.Packets))
 	}
 	if o.stats {
+		st.Startup.OpenInput = float64(openInput.Microseconds()) / 1000
+		st.Startup.BeforePlay = float64(beforePlay.Microseconds()) / 1000
 		ps := withProcess(st, threads)
 		ps.Input = name
 		if err := json.NewEncoder(stdout).Encode(ps); err != nil {

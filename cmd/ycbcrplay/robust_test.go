@@ -20,11 +20,13 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
-// TestMain lets the robustness tests run this test binary as the ycbcrplay command: with
+// TestMain turns -cache off by default, and lets the robustness tests run this test binary as the ycbcrplay command: with
 // YCBCRPLAY_AS_MAIN=1 it is main() (the same run function, the process's real stdout, stderr and exit
 // status), without a separate go build. YCBCRPLAY_FAULT=call:result:afterN injects a Vulkan fault
 // first (vkx.InjectFault).
 func TestMain(m *testing.M) {
+	// Nothing is kept between the tests' runs unless a test asks with -cache (start_test.go).
+	defaultCacheDir = func() string { return "off" }
 	if os.Getenv("YCBCRPLAY_AS_MAIN") == "1" {
 		if f := os.Getenv("YCBCRPLAY_FAULT"); f != "" {
 			parts := strings.Split(f, ":")

@@ -13,6 +13,8 @@ static PFN_vkUpdateDescriptorSets p_update_sets;
 static PFN_vkCmdSetViewport p_set_viewport;
 static PFN_vkCmdSetScissor p_set_scissor;
 static PFN_vkCreateComputePipelines p_create_compute;
+static PFN_vkCreatePipelineCache p_create_cache;
+static PFN_vkGetPipelineCacheData p_cache_data;
 
 void vkx_calls_load(void *lib) {
 	p_submit = (PFN_vkQueueSubmit)dlsym(lib, "vkQueueSubmit");
@@ -21,6 +23,8 @@ void vkx_calls_load(void *lib) {
 	p_set_viewport = (PFN_vkCmdSetViewport)dlsym(lib, "vkCmdSetViewport");
 	p_set_scissor = (PFN_vkCmdSetScissor)dlsym(lib, "vkCmdSetScissor");
 	p_create_compute = (PFN_vkCreateComputePipelines)dlsym(lib, "vkCreateComputePipelines");
+	p_create_cache = (PFN_vkCreatePipelineCache)dlsym(lib, "vkCreatePipelineCache");
+	p_cache_data = (PFN_vkGetPipelineCacheData)dlsym(lib, "vkGetPipelineCacheData");
 }
 
 VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
@@ -43,19 +47,21 @@ VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPip
 	return r;
 }
 
-static VkResult graphics_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
-                                  VkShaderModule fs, const int32_t *spec, uint32_t nspec, int blend, VkPipeline *out);
+static VkResult graphics_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
+                                  VkShaderModule vs, VkShaderModule fs, const int32_t *spec, uint32_t nspec, int blend,
+                                  VkPipeline *out);
 
-VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
-                                 VkShaderModule fs, const int32_t *spec, uint32_t nspec, VkPipeline *out) {
-	return graphics_pipeline(d, layout, rp, vs, fs, spec, nspec, 0, out);
+VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
+                                 VkShaderModule vs, VkShaderModule fs, const int32_t *spec, uint32_t nspec,
+                                 VkPipeline *out) {
+	return graphics_pipeline(d, cache, layout, rp, vs, fs, spec, nspec, 0, out);
 }
 
 // vkx_blended_pipeline: the same shape with "over" blending of straight alpha (colour: src·a +
 // dst·(1−a); alpha: src + dst·(1−a)), for what is drawn on top of the video (the on-screen display).
-VkResult vkx_blended_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
-                              VkShaderModule fs, VkPipeline *out) {
-	return graphics_pipeline(d, layout, rp, vs, fs, NULL, 0, 1, out);
+VkResult vkx_blended_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
+                              VkShaderModule vs, VkShaderModule fs, VkPipeline *out) {
+	return graphics_pipeline(d, cache, layout, rp, vs, fs, NULL, 0, 1, out);
 }
 
 // vkx_write_buffer writes a storage buffer (its whole range) into binding of set.
@@ -67,8 +73,9 @@ void vkx_write_buffer(VkDevice d, VkDescriptorSet set, uint32_t binding, VkBuffe
 	p_update_sets(d, 1, &w, 0, NULL);
 }
 
-static VkResult graphics_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
-                                  VkShaderModule fs, const int32_t *spec, uint32_t nspec, int blend, VkPipeline *out) {
+static VkResult graphics_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
+                                  VkShaderModule vs, VkShaderModule fs, const int32_t *spec, uint32_t nspec, int blend,
+                                  VkPipeline *out) {
 	VkSpecializationMapEntry entries[32];
 	if (nspec > 32) return VK_ERROR_UNKNOWN;
 	for (uint32_t i = 0; i < nspec; i++)
@@ -111,7 +118,7 @@ static VkResult graphics_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderP
 	                                   .pViewportState = &vp, .pRasterizationState = &rs, .pMultisampleState = &ms,
 	                                   .pColorBlendState = &cb, .pDynamicState = &ds, .layout = layout,
 	                                   .renderPass = rp};
-	return p_create_pipelines(d, VK_NULL_HANDLE, 1, &ci, NULL, out);
+	return p_create_pipelines(d, cache, 1, &ci, NULL, out);
 }
 
 void vkx_write_images(VkDevice d, VkDescriptorSet set, const VkImageView *views, uint32_t n, VkSampler sampler,
@@ -138,8 +145,8 @@ void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint
 }
 
 
-VkResult vkx_compute_pipeline(VkDevice d, VkPipelineLayout layout, VkShaderModule cs, const int32_t *spec,
-                              uint32_t nspec, VkPipeline *out) {
+VkResult vkx_compute_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkShaderModule cs,
+                              const int32_t *spec, uint32_t nspec, VkPipeline *out) {
 	VkSpecializationMapEntry entries[32];
 	if (nspec > 32) return VK_ERROR_UNKNOWN;
 	for (uint32_t i = 0; i < nspec; i++)
@@ -150,7 +157,7 @@ VkResult vkx_compute_pipeline(VkDevice d, VkPipelineLayout layout, VkShaderModul
 		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
 		          .module = cs, .pName = "main", .pSpecializationInfo = nspec ? &si : NULL},
 		.layout = layout};
-	return p_create_compute(d, VK_NULL_HANDLE, 1, &ci, NULL, out);
+	return p_create_compute(d, cache, 1, &ci, NULL, out);
 }
 
 void vkx_write_storage(VkDevice d, VkDescriptorSet set, uint32_t binding, VkImageView view) {
@@ -159,4 +166,17 @@ void vkx_write_storage(VkDevice d, VkDescriptorSet set, uint32_t binding, VkImag
 	                          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
 	                          .pImageInfo = &info};
 	p_update_sets(d, 1, &w, 0, NULL);
+}
+
+// vkx_pipeline_cache creates a pipeline cache, seeded with size bytes of data (none when size is 0).
+// The data is C memory: a Go pointer must not be kept in a C struct across the call.
+VkResult vkx_pipeline_cache(VkDevice d, const void *data, size_t size, VkPipelineCache *out) {
+	VkPipelineCacheCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO, .initialDataSize = size,
+	                                .pInitialData = size ? data : NULL};
+	return p_create_cache(d, &ci, NULL, out);
+}
+
+// vkx_pipeline_cache_data is vkGetPipelineCacheData: the size with data NULL, else up to *size bytes.
+VkResult vkx_pipeline_cache_data(VkDevice d, VkPipelineCache cache, size_t *size, void *data) {
+	return p_cache_data(d, cache, size, data);
 }

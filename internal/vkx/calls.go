@@ -6,6 +6,7 @@ package vkx
 import "C"
 
 import (
+	"time"
 	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -28,13 +29,14 @@ func QueueSubmit(q vk.Queue, cb vk.CommandBuffer, wait vk.Semaphore, stage vk.Pi
 // FullscreenPipeline creates the project's one graphics pipeline shape: a vertex shader drawing one
 // triangle with no vertex input, a fragment shader with optional int32 specialization constants
 // (constant_id 0..n−1), no blending, dynamic viewport and scissor.
-func FullscreenPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, vs, fs vk.ShaderModule, spec []int32) (vk.Pipeline, error) {
+func FullscreenPipeline(dev vk.Device, cache vk.PipelineCache, layout vk.PipelineLayout, rp vk.RenderPass, vs, fs vk.ShaderModule, spec []int32) (vk.Pipeline, error) {
+	defer timePipeline(time.Now())
 	var out C.VkPipeline
 	var specPtr *C.int32_t
 	if len(spec) > 0 {
 		specPtr = (*C.int32_t)(unsafe.Pointer(&spec[0]))
 	}
-	r := C.vkx_fullscreen_pipeline(cDevice(dev), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
+	r := C.vkx_fullscreen_pipeline(cDevice(dev), cCache(cache), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
 		*(*C.VkRenderPass)(unsafe.Pointer(&rp)), *(*C.VkShaderModule)(unsafe.Pointer(&vs)),
 		*(*C.VkShaderModule)(unsafe.Pointer(&fs)), specPtr, C.uint32_t(len(spec)), &out)
 	if err := Check(vk.Result(r), "vkCreateGraphicsPipelines"); err != nil {
@@ -46,9 +48,10 @@ func FullscreenPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPas
 // BlendedPipeline creates FullscreenPipeline's shape (no vertex input, dynamic viewport and scissor)
 // with "over" blending of straight alpha, for drawing on top of a picture; the vertex shader decides
 // how many vertices and instances it draws.
-func BlendedPipeline(dev vk.Device, layout vk.PipelineLayout, rp vk.RenderPass, vs, fs vk.ShaderModule) (vk.Pipeline, error) {
+func BlendedPipeline(dev vk.Device, cache vk.PipelineCache, layout vk.PipelineLayout, rp vk.RenderPass, vs, fs vk.ShaderModule) (vk.Pipeline, error) {
+	defer timePipeline(time.Now())
 	var out C.VkPipeline
-	r := C.vkx_blended_pipeline(cDevice(dev), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
+	r := C.vkx_blended_pipeline(cDevice(dev), cCache(cache), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
 		*(*C.VkRenderPass)(unsafe.Pointer(&rp)), *(*C.VkShaderModule)(unsafe.Pointer(&vs)),
 		*(*C.VkShaderModule)(unsafe.Pointer(&fs)), &out)
 	if err := Check(vk.Result(r), "vkCreateGraphicsPipelines"); err != nil {
@@ -85,13 +88,14 @@ func SetViewport(cb vk.CommandBuffer, x, y, w, h, sx, sy, sw, sh int) {
 
 // ComputePipeline creates a compute pipeline from one module with optional int32 specialization
 // constants (constant_id 0..n−1).
-func ComputePipeline(dev vk.Device, layout vk.PipelineLayout, cs vk.ShaderModule, spec []int32) (vk.Pipeline, error) {
+func ComputePipeline(dev vk.Device, cache vk.PipelineCache, layout vk.PipelineLayout, cs vk.ShaderModule, spec []int32) (vk.Pipeline, error) {
+	defer timePipeline(time.Now())
 	var out C.VkPipeline
 	var specPtr *C.int32_t
 	if len(spec) > 0 {
 		specPtr = (*C.int32_t)(unsafe.Pointer(&spec[0]))
 	}
-	r := C.vkx_compute_pipeline(cDevice(dev), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
+	r := C.vkx_compute_pipeline(cDevice(dev), cCache(cache), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
 		*(*C.VkShaderModule)(unsafe.Pointer(&cs)), specPtr, C.uint32_t(len(spec)), &out)
 	if err := Check(vk.Result(r), "vkCreateComputePipelines"); err != nil {
 		return vk.NullPipeline, err

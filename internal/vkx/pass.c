@@ -68,14 +68,14 @@ VkResult vkx_pass_create(VkDevice d, uint32_t nbuffers, uint32_t push_bytes, uin
 	return p_create_pool(d, &poi, NULL, &s->pool);
 }
 
-VkResult vkx_pass_pipeline(VkDevice d, const VkxPass *s, const uint32_t *spv, size_t size, const int32_t *spec,
-                           uint32_t nspec, VkPipeline *out) {
+VkResult vkx_pass_pipeline(VkDevice d, VkPipelineCache cache, const VkxPass *s, const uint32_t *spv, size_t size,
+                           const int32_t *spec, uint32_t nspec, VkPipeline *out) {
 	VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
 	                               .pCode = spv};
 	VkShaderModule m;
 	VkResult r = p_create_module(d, &mi, NULL, &m);
 	if (r != VK_SUCCESS) return r;
-	r = vkx_compute_pipeline(d, s->layout, m, spec, nspec, out); // calls.c
+	r = vkx_compute_pipeline(d, cache, s->layout, m, spec, nspec, out); // calls.c
 	p_destroy_module(d, m, NULL);
 	return r;
 }

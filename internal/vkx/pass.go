@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"fmt"
+	"time"
 	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -33,8 +34,9 @@ func NewPass(dev vk.Device, buffers, pushBytes, maxSets int) (*Pass, error) {
 }
 
 // Pipeline makes a compute pipeline of the pass's layout from SPIR-V with specialization constants
-// 0..len(spec)−1 (int32 each).
-func (p *Pass) Pipeline(spv []byte, spec []int32) (vk.Pipeline, error) {
+// 0..len(spec)−1 (int32 each), through cache (vk.NullPipelineCache: none).
+func (p *Pass) Pipeline(cache vk.PipelineCache, spv []byte, spec []int32) (vk.Pipeline, error) {
+	defer timePipeline(time.Now())
 	if len(spv) == 0 || len(spv)%4 != 0 {
 		return vk.NullPipeline, fmt.Errorf("vkx: compute pass: SPIR-V of %d bytes", len(spv))
 	}
@@ -45,7 +47,7 @@ func (p *Pass) Pipeline(spv []byte, spec []int32) (vk.Pipeline, error) {
 		sp = (*C.int32_t)(unsafe.Pointer(&spec[0]))
 	}
 	var pipe vk.Pipeline
-	err := Check(vk.Result(C.vkx_pass_pipeline(cDevice(p.dev), &p.c, (*C.uint32_t)(code), C.size_t(len(spv)), sp,
+	err := Check(vk.Result(C.vkx_pass_pipeline(cDevice(p.dev), cCache(cache), &p.c, (*C.uint32_t)(code), C.size_t(len(spv)), sp,
 		C.uint32_t(len(spec)), (*C.VkPipeline)(unsafe.Pointer(&pipe)))), "compute pass: pipeline")
 	return pipe, err
 }

@@ -85,18 +85,21 @@ void vkx_cmd_copy_planes(VkCommandBuffer cb, VkImage src, VkImage dst, const Vkx
 void vkx_calls_load(void *lib);
 VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
                           VkSemaphore signal, VkFence fence);
-VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
-                                 VkShaderModule fs, const int32_t *spec, uint32_t nspec, VkPipeline *out);
-VkResult vkx_blended_pipeline(VkDevice d, VkPipelineLayout layout, VkRenderPass rp, VkShaderModule vs,
-                              VkShaderModule fs, VkPipeline *out);
+VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
+                                 VkShaderModule vs, VkShaderModule fs, const int32_t *spec, uint32_t nspec,
+                                 VkPipeline *out);
+VkResult vkx_blended_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
+                              VkShaderModule vs, VkShaderModule fs, VkPipeline *out);
+VkResult vkx_pipeline_cache(VkDevice d, const void *data, size_t size, VkPipelineCache *out);
+VkResult vkx_pipeline_cache_data(VkDevice d, VkPipelineCache cache, size_t *size, void *data);
 void vkx_write_buffer(VkDevice d, VkDescriptorSet set, uint32_t binding, VkBuffer buffer);
 void vkx_write_images(VkDevice d, VkDescriptorSet set, const VkImageView *views, uint32_t n, VkSampler sampler,
                       VkImageLayout layout);
 void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint32_t h, int32_t sx, int32_t sy,
                       uint32_t sw, uint32_t sh);
 void vkx_import_forget_device(VkDevice d);
-VkResult vkx_compute_pipeline(VkDevice d, VkPipelineLayout layout, VkShaderModule cs, const int32_t *spec,
-                              uint32_t nspec, VkPipeline *out);
+VkResult vkx_compute_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkShaderModule cs,
+                              const int32_t *spec, uint32_t nspec, VkPipeline *out);
 void vkx_write_storage(VkDevice d, VkDescriptorSet set, uint32_t binding, VkImageView view);
 // pass.c
 #define VKX_PASS_MAX_BUFFERS 8
@@ -108,8 +111,8 @@ typedef struct {
 } VkxPass;
 void vkx_pass_load(void *lib);
 VkResult vkx_pass_create(VkDevice d, uint32_t nbuffers, uint32_t push_bytes, uint32_t max_sets, VkxPass *s);
-VkResult vkx_pass_pipeline(VkDevice d, const VkxPass *s, const uint32_t *spv, size_t size, const int32_t *spec,
-                           uint32_t nspec, VkPipeline *out);
+VkResult vkx_pass_pipeline(VkDevice d, VkPipelineCache cache, const VkxPass *s, const uint32_t *spv, size_t size,
+                           const int32_t *spec, uint32_t nspec, VkPipeline *out);
 void vkx_pass_destroy_pipeline(VkDevice d, VkPipeline p);
 VkResult vkx_pass_alloc_set(VkDevice d, const VkxPass *s, VkDescriptorSet *out);
 void vkx_pass_free_set(VkDevice d, const VkxPass *s, VkDescriptorSet set);

@@ -169,7 +169,7 @@ func (p *Pass) pipeline(t Target) (vk.Pipeline, error) {
 		return vk.NullPipeline, err
 	}
 	defer vk.DestroyShaderModule(d, fs, nil)
-	pl, err := vkx.BlendedPipeline(d, p.pipeLayout, rp, vs, fs)
+	pl, err := vkx.BlendedPipeline(d, p.dev.PipelineCache(), p.pipeLayout, rp, vs, fs)
 	if err != nil {
 		return vk.NullPipeline, fmt.Errorf("osd: pipeline: %w", err)
 	}

@@ -3,7 +3,8 @@
 # no package manager; 64 MiB travel in all):
 #   .gpu/decode.tar.xz    what decodes, built with -tags nowindow (FFmpeg linked in statically, no
 #                         GLFW: ldd lists libc and libm only): ycbcrplay, ycbcrcube, the same build's
-#                         ffmpeg, and the ycbcrplay and videotex test binaries (scripts/device/player.sh)
+#                         ffmpeg, and the ycbcrplay, videotex and gpu test binaries (scripts/device/player.sh,
+#                         startup.sh)
 #   .gpu/gpu.tar.xz       the rest: ycbcrcheck, ycbcrbench, ycbcrdemo, the planes, ycbcr, stream and ycbcrcube
 #                         test binaries (scripts/device/tests.sh, bench.sh, conformance.sh)
 #   .gpu/clips/           testsrc2 clips, H.264 and HEVC (8- and 10-bit), made with Debian's ffmpeg
@@ -16,12 +17,12 @@ eval "$(scripts/build-ffmpeg.sh --env)"
 out=.gpu/nowindow
 rm -rf "$out" && mkdir -p "$out"
 cp bin/nowindow/* "$out/"
-for pkg in ./videotex ./cmd/ycbcrplay ./cmd/ycbcrcube ./planes ./ycbcr ./stream; do
+for pkg in ./videotex ./cmd/ycbcrplay ./cmd/ycbcrcube ./planes ./ycbcr ./stream ./gpu; do
 	go test -c -tags nowindow -ldflags=-s -o "$out/$(basename "$pkg").test" "$pkg"
 done
 # Two archives, so that a run carries only what it uses (xz -9: a third of the size).
 export XZ_OPT=-9
-(cd .gpu && tar -cJf decode.tar.xz nowindow/{ycbcrplay,ycbcrcube,ffmpeg,ycbcrplay.test,videotex.test} &&
+(cd .gpu && tar -cJf decode.tar.xz nowindow/{ycbcrplay,ycbcrcube,ffmpeg,ycbcrplay.test,videotex.test,gpu.test} &&
 	tar -cJf gpu.tar.xz nowindow/{ycbcrcheck,ycbcrbench,ycbcrdemo,planes.test,ycbcr.test,stream.test,ycbcrcube.test})
 rm -rf "$out"
 
