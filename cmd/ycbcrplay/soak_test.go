@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -49,8 +50,8 @@ var soakKeys = []struct {
 type procState struct {
 	rss, heap     uint64
 	fds, threads  int
-	at            time.Duration
-	frames, lives int64
+	at            time.Duration // since the first frame
+	frames, lives int64         // frames presented so far and player.Live then
 }
 
 func sampleState(t0 time.Time) procState {
@@ -79,19 +80,19 @@ func sampleState(t0 time.Time) procState {
 	return s
 }
 
-// TestSoakWindow plays a 4 s clip (H.264 320×180, top-left sited 4:2:0, looped) timed in a window with the
-// validation layer on, for YCBCRKIT_SOAK (25 s by default), pressing seeded random keys: seeks,
-// pause, step forward and back, path and compare modes, zoom, full screen, screenshots, speed, the
-// info and help overlays. The first third is the warm-up; it starts by visiting every path × compare
-// × zoom state, so that the renderer has held each state's objects once. Required:
+// TestSoakWindow plays a 4 s clip (H.264 320×180, top-left sited 4:2:0, looped) timed in a window
+// with the validation layer on, for YCBCRKIT_SOAK (25 s by default), pressing seeded random keys
+// every 100–400 ms: seeks, pause, step forward and back, path and compare modes, zoom and pan, full
+// screen, screenshots, speed, the info and help overlays, the volume keys. The warm-up (the first
+// third, 10 s at least) starts by visiting every path × compare × zoom state in the window and on the
+// full screen. At its end (checkpoint 1) and at the end of the soak (checkpoint 2) the keys return
+// the player to its first state and measure it there. Required:
 //
 //   - no validation message (sync validation on), teardown included: nothing outlives the device;
-//   - resident memory at the end within 5 % of the end of the warm-up;
-//   - the renderer's live Vulkan objects (player.Live) never above the warm-up's largest count: each
-//     state holds a fixed set, so a leak (an image, binding or release per seek, step or mode change)
-//     shows as growth;
-//   - open descriptors at most 2 more than after the warm-up (screenshots and the decoder's file
-//     come and go).
+//   - resident memory at checkpoint 2 within 5 % of checkpoint 1;
+//   - the renderer's live Vulkan objects (player.Live) the same at both checkpoints: a leak (an
+//     image, binding or release per seek, step or mode change) shows as growth;
+//   - open descriptors at most 2 more (screenshots and the decoder's file come and go).
 //
 // YCBCRKIT_SOAK_SEED changes the key sequence (default 1). It runs in the plain build only (make
 // test skips ^TestSoak under the race detector, whose own mappings grow).
@@ -100,7 +101,7 @@ func TestSoakWindow(t *testing.T) {
 		t.Fatal("no display: run under xvfb-run")
 	}
 	dur := soakDuration(t)
-	warm := dur / 3
+	warm := max(dur/3, 10*time.Second) // at least the state sweep (6 s) and a few seconds more
 	seed := uint64(1)
 	if v := os.Getenv("YCBCRKIT_SOAK_SEED"); v != "" {
 		var err error
@@ -125,14 +126,16 @@ func TestSoakWindow(t *testing.T) {
 	vkx.Messages() // start from an empty queue
 
 	var (
-		t0                  time.Time
-		frames, pressed     atomic.Int64
-		lives               atomic.Int64    // the latest player.Live
-		liveWarm, liveAfter int             // largest Live before and after the warm-up (main thread)
-		liveSeen            = map[int]int{} // frames presented with each Live count
-		atWarm, atEnd       procState
-		samples             []procState
-		keysDone            = make(chan struct{})
+		t0              time.Time
+		frames, pressed atomic.Int64
+		lives           atomic.Int64    // the latest player.Live
+		liveSeen        = map[int]int{} // frames presented with each Live count (main thread)
+		liveMax         [2]int          // largest Live before and after the warm-up (main thread)
+		measuring       atomic.Int32    // 1, 2: a checkpoint's measuring window is open
+		liveMin         = [3]int{0, 1 << 30, 1 << 30}
+		checks          [3]procState // at the checkpoints 1 and 2
+		samples         []procState
+		done            sync.WaitGroup
 	)
 	press := func(w *window.Window, k window.Key) {
 		w.Press(k)
@@ -144,72 +147,128 @@ func TestSoakWindow(t *testing.T) {
 			}
 		}
 	}
+	// sample records the process every dur/60 until the soak ends.
+	sample := func() {
+		defer done.Done()
+		for {
+			s := sampleState(t0)
+			s.frames, s.lives = frames.Load(), lives.Load()
+			samples = append(samples, s)
+			select {
+			case <-stop:
+				return
+			case <-time.After(dur / 60):
+			}
+		}
+	}
 	keys := func(w *window.Window) {
-		defer close(keysDone)
+		defer done.Done()
+		defer close(stop)
 		rng := rand.New(rand.NewPCG(seed, 0))
 		total := 0
 		for _, k := range soakKeys {
 			total += k.weight
 		}
-		// Every path × compare × zoom state once (z cycles fit → 1:1 → 2:1, c off → split → diff,
-		// p auto → sampler → shader), a few frames each.
-		for range 3 {
+		// What the keys pressed so far have made of the player's state, to return to the first one:
+		// p cycles auto → sampler → shader, c off → split → diff, z fit → 1:1 → 2:1, and 1 goes to
+		// 1:1 or, from 1:1, back to fit (player.go).
+		var path, compare, zoom int
+		var full, paused, info, help bool
+		var pausedAt time.Time
+		do := func(k window.Key) {
+			press(w, k)
+			switch k {
+			case window.KeyP:
+				path = (path + 1) % 3
+			case window.KeyC:
+				compare = (compare + 1) % 3
+			case window.KeyZ:
+				zoom = (zoom + 1) % 3
+			case window.Key1:
+				zoom = map[bool]int{true: 1, false: 0}[zoom != 1]
+			case window.KeyF:
+				full = !full
+			case window.KeyI:
+				info = !info
+			case window.KeyHelp:
+				help = !help
+			case window.KeySpace:
+				paused, pausedAt = !paused, time.Now()
+			case window.KeyPeriod, window.KeyComma: // a step pauses
+				if !paused {
+					paused, pausedAt = true, time.Now()
+				}
+			}
+		}
+		// checkpoint n returns to the first state (auto path, no compare, fit, in the window, playing
+		// at speed 1, no overlays) and measures it: the least Live over 1.5 s of frames (a release
+		// waiting for its fence comes and goes) and the process. Checkpoints 1 and 2 so compare like
+		// with like: resident memory swings with the state (a full-screen swapchain, a compare mode's
+		// second path) by more than the 5 % limit.
+		checkpoint := func(n int) {
+			for path != 0 {
+				do(window.KeyP)
+			}
+			for compare != 0 {
+				do(window.KeyC)
+			}
+			for zoom != 0 {
+				do(window.KeyZ)
+			}
+			for _, b := range []struct {
+				on *bool
+				k  window.Key
+			}{{&full, window.KeyF}, {&paused, window.KeySpace}, {&info, window.KeyI}, {&help, window.KeyHelp}} {
+				if *b.on {
+					do(b.k)
+				}
+			}
+			do(window.KeyBackspace)
+			time.Sleep(500 * time.Millisecond)
+			measuring.Store(int32(n))
+			time.Sleep(1500 * time.Millisecond)
+			measuring.Store(0)
+			checks[n] = sampleState(t0)
+			checks[n].frames, checks[n].lives = frames.Load(), lives.Load()
+		}
+		// The warm-up starts with every path × compare × zoom state, in the window and on the full
+		// screen, a few frames each, so that each has been built once.
+		for range 2 {
 			for range 3 {
 				for range 3 {
-					press(w, window.KeyZ)
-					time.Sleep(150 * time.Millisecond)
-				}
-				press(w, window.KeyC)
-			}
-			press(w, window.KeyP)
-		}
-		// Pauses last a second at most (space, or a step, which pauses): the soak is mostly playback.
-		paused, pausedAt := false, time.Time{}
-		next := time.Now()
-		nextSample := time.Now()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			now := time.Now()
-			if now.After(nextSample) {
-				s := sampleState(t0)
-				s.frames, s.lives = frames.Load(), lives.Load()
-				samples = append(samples, s)
-				if atWarm.rss == 0 && s.at >= warm {
-					atWarm = s
-				}
-				nextSample = now.Add(dur / 20)
-			}
-			if time.Since(t0) >= dur {
-				atEnd = sampleState(t0)
-				atEnd.frames, atEnd.lives = frames.Load(), lives.Load()
-				close(stop)
-				return
-			}
-			if paused && now.Sub(pausedAt) > time.Second {
-				press(w, window.KeySpace)
-				paused = false
-			} else if now.After(next) {
-				r := rng.IntN(total)
-				for _, k := range soakKeys {
-					if r -= k.weight; r < 0 {
-						press(w, k.k)
-						switch {
-						case k.k == window.KeySpace && paused:
-							paused = false
-						case k.k == window.KeySpace || (k.k == window.KeyPeriod || k.k == window.KeyComma) && !paused:
-							paused, pausedAt = true, now
-						}
-						break
+					for range 3 {
+						do(window.KeyZ)
+						time.Sleep(100 * time.Millisecond)
 					}
+					do(window.KeyC)
 				}
-				next = now.Add(time.Duration(100+rng.IntN(300)) * time.Millisecond)
+				do(window.KeyP)
 			}
-			time.Sleep(20 * time.Millisecond)
+			do(window.KeyF)
 		}
+		random := func(until time.Duration) {
+			next := time.Now()
+			for time.Since(t0) < until {
+				now := time.Now()
+				if paused && now.Sub(pausedAt) > time.Second { // pauses last a second at most: mostly playback
+					do(window.KeySpace)
+				} else if now.After(next) {
+					r := rng.IntN(total)
+					for _, k := range soakKeys {
+						if r -= k.weight; r < 0 {
+							do(k.k)
+							break
+						}
+					}
+					next = now.Add(time.Duration(100+rng.IntN(300)) * time.Millisecond)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		random(warm)
+		checkpoint(1)
+		random(dur - 2*time.Second)
+		checkpoint(2)
 	}
 	// The window is not the video's size: fitting scales (a scale pass), 1:1 and 2:1 do not.
 	cfg := player.Config{Width: 480, Height: 270, Loop: -1, Validate: true, ShotDir: shots, Stop: stop,
@@ -220,20 +279,25 @@ func TestSoakWindow(t *testing.T) {
 			liveSeen[l]++
 			if n == 1 {
 				t0 = time.Now()
+				done.Add(2)
 				go keys(p.Window())
+				go sample()
 				return
 			}
+			if c := measuring.Load(); c != 0 {
+				liveMin[c] = min(liveMin[c], l)
+			}
 			if time.Since(t0) < warm {
-				liveWarm = max(liveWarm, l)
+				liveMax[0] = max(liveMax[0], l)
 			} else {
-				liveAfter = max(liveAfter, l)
+				liveMax[1] = max(liveMax[1], l)
 			}
 		}}
 	st, err := player.Play(src, cfg)
 	if t0.IsZero() {
 		t.Fatalf("no frame presented: %v", err)
 	}
-	<-keysDone
+	done.Wait()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,21 +310,27 @@ func TestSoakWindow(t *testing.T) {
 		t.Logf("  %5.1fs: frame %6d, live %3d, RSS %6.1f MiB, heap %5.2f MiB, %2d fds, %2d threads",
 			s.at.Seconds(), s.frames, s.lives, mib(s.rss), mib(s.heap), s.fds, s.threads)
 	}
-	t.Logf("warm-up ends %.1fs: RSS %.1f MiB, %d fds; end %.1fs: RSS %.1f MiB (%+.1f %%), %d fds; live objects at most %d in the warm-up, %d after",
-		atWarm.at.Seconds(), mib(atWarm.rss), atWarm.fds, atEnd.at.Seconds(), mib(atEnd.rss),
-		(float64(atEnd.rss)/float64(atWarm.rss)-1)*100, atEnd.fds, liveWarm, liveAfter)
-	t.Logf("live objects: frames presented with each count: %v", liveSeen)
-	if st.End != player.EndQuit || atWarm.rss == 0 || atEnd.rss == 0 || st.FramesPresented < 50 {
-		t.Fatalf("end %v, %d frames presented, samples at warm-up %v and end %v: want a full soak ended by Stop",
-			st.End, st.FramesPresented, atWarm.rss != 0, atEnd.rss != 0)
+	c1, c2 := checks[1], checks[2]
+	growth := float64(c2.rss)/float64(c1.rss) - 1
+	t.Logf("checkpoint 1 (%.1fs, after the warm-up): RSS %.1f MiB, heap %.2f MiB, %d fds, %d threads, live %d",
+		c1.at.Seconds(), mib(c1.rss), mib(c1.heap), c1.fds, c1.threads, liveMin[1])
+	t.Logf("checkpoint 2 (%.1fs, the end): RSS %.1f MiB (%+.1f %%), heap %.2f MiB, %d fds, %d threads, live %d",
+		c2.at.Seconds(), mib(c2.rss), growth*100, mib(c2.heap), c2.fds, c2.threads, liveMin[2])
+	t.Logf("live objects: at most %d in the warm-up, %d after; frames presented with each count: %v", liveMax[0], liveMax[1], liveSeen)
+	if st.End != player.EndQuit || c1.rss == 0 || c2.rss == 0 || c2.frames-c1.frames < 20 {
+		t.Fatalf("end %v, %d frames presented, checkpoints at frames %d and %d: want a soak with playback, ended by Stop",
+			st.End, st.FramesPresented, c1.frames, c2.frames)
 	}
-	if growth := float64(atEnd.rss)/float64(atWarm.rss) - 1; growth >= 0.05 {
-		t.Errorf("RSS grew by %.1f %% after the warm-up (limit 5 %%)", growth*100)
+	if liveMin[1] == 1<<30 || liveMin[2] == 1<<30 {
+		t.Fatalf("no frame presented during a checkpoint's window (live %d, %d)", liveMin[1], liveMin[2])
 	}
-	if liveAfter > liveWarm {
-		t.Errorf("the renderer held %d Vulkan objects after the warm-up, at most %d during it", liveAfter, liveWarm)
+	if growth >= 0.05 {
+		t.Errorf("RSS grew by %.1f %% from checkpoint 1 to 2, in the same state (limit 5 %%)", growth*100)
 	}
-	if atEnd.fds > atWarm.fds+2 {
-		t.Errorf("open descriptors grew from %d to %d", atWarm.fds, atEnd.fds)
+	if liveMin[2] != liveMin[1] {
+		t.Errorf("the renderer held %d Vulkan objects at checkpoint 1, %d at checkpoint 2, in the same state", liveMin[1], liveMin[2])
+	}
+	if c2.fds > c1.fds+2 {
+		t.Errorf("open descriptors grew from %d to %d", c1.fds, c2.fds)
 	}
 }
