@@ -72,6 +72,25 @@ func stopped(stop <-chan struct{}) bool {
 	}
 }
 
+// whileOpening is stop for the time of an open: the returned channel is closed when stop is, until
+// opened is called. During playback the player ends reads itself when stop closes (decoderSource's
+// Interrupt, after it has seen the quit), so a decoder interrupted by the signal cannot race the
+// player's quit with an "interrupted" error.
+func whileOpening(stop <-chan struct{}) (opening <-chan struct{}, opened func()) {
+	if stop == nil {
+		return nil, func() {}
+	}
+	ch, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case <-stop:
+			close(ch)
+		case <-done:
+		}
+	}()
+	return ch, func() { close(done) }
+}
+
 // nonblockingStdin puts standard input in non-blocking mode when it is a pipe or a socket, and
 // returns what puts the previous mode back. FFmpeg's pipe protocol reads descriptor 0 with read(2):
 // blocking, a writer that stalls holds it for ever, deaf to the interrupt callback; non-blocking,

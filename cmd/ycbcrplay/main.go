@@ -471,8 +471,10 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
 	// Stop: a signal while FFmpeg opens and probes the input (a writer that stalled after a few
 	// bytes) ends the wait, as it ends playback; run then exits with the signal's status.
+	opening, opened := whileOpening(cfg.Stop)
 	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
-		Video: o.vid, Timeout: o.timeout, Stop: cfg.Stop})
+		Video: o.vid, Timeout: o.timeout, Stop: opening})
+	opened()
 	if errors.Is(err, decode.ErrInterrupted) && stopped(cfg.Stop) {
 		return nil, 0
 	} else if err != nil {
