@@ -38,6 +38,8 @@ type AudioOptions struct {
 	Channels int
 	// Timeout bounds each blocking demuxer call, as Options.Timeout; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Stop, when closed, interrupts the decoder, OpenAudio included, as Options.Stop does.
+	Stop <-chan struct{}
 }
 
 // AudioInfo describes the chosen audio stream and the output format.
@@ -75,12 +77,9 @@ func (c *Chunk) Frames(channels int) int { return len(c.Samples) / channels }
 // Decoder's), so that audio and video are read, buffered and sought independently, each at its own
 // pace. Not safe for concurrent use, except Interrupt.
 type AudioDecoder struct {
-	url  string
-	opts AudioOptions
+	input // the demuxer: format context, interrupt callback, timeout (input.go)
+	opts  AudioOptions
 
-	fc       *astiav.FormatContext
-	fcOpened bool
-	intr     *avx.Interrupter
 	stIdx    int
 	tb       float64
 	start    float64 // stream start in seconds, on the caller's clock
@@ -110,7 +109,7 @@ func OpenAudio(url string, opts AudioOptions) (*AudioDecoder, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	a := &AudioDecoder{url: url, opts: opts}
+	a := &AudioDecoder{input: input{url: url, timeout: opts.Timeout}, opts: opts}
 	if err := a.open(); err != nil {
 		a.Close()
 		return nil, err
@@ -119,31 +118,12 @@ func OpenAudio(url string, opts AudioOptions) (*AudioDecoder, error) {
 }
 
 func (a *AudioDecoder) open() error {
-	if a.url == "" {
-		return errors.New("decode: open audio: empty URL")
-	}
 	if a.opts.Channels < 0 || a.opts.Channels > 2 || a.opts.Rate < 0 {
 		return fmt.Errorf("decode: open audio %s: output of %d channels at %d Hz: want 1 or 2 channels", a.url,
 			a.opts.Channels, a.opts.Rate)
 	}
-	if a.fc = astiav.AllocFormatContext(); a.fc == nil {
-		return fmt.Errorf("decode: open audio %s: cannot allocate a format context", a.url)
-	}
-	var err error
-	if a.intr, err = avx.NewInterrupter(); err != nil {
-		return fmt.Errorf("decode: open audio %s: %w", a.url, err)
-	}
-	if err := a.intr.Install(a.fc); err != nil {
-		return fmt.Errorf("decode: open audio %s: %w", a.url, err)
-	}
-	a.intr.Arm(a.opts.Timeout)
-	if err := a.fc.OpenInput(a.url, nil, nil); err != nil {
-		return a.ioError("open audio", err)
-	}
-	a.fcOpened = true
-	a.intr.Arm(a.opts.Timeout)
-	if err := a.fc.FindStreamInfo(nil); err != nil {
-		return a.ioError("open audio", fmt.Errorf("read stream info: %w", err))
+	if err := a.input.open("open audio", a.opts.Stop); err != nil {
+		return err
 	}
 
 	var st *astiav.Stream
@@ -451,11 +431,7 @@ func (a *AudioDecoder) Seek(seconds float64) error {
 
 // Interrupt makes a blocking demuxer call return ErrInterrupted, now and from then on. It may be
 // called from any goroutine; it must not race with Close.
-func (a *AudioDecoder) Interrupt() {
-	if a.intr != nil {
-		a.intr.Abort()
-	}
-}
+func (a *AudioDecoder) Interrupt() { a.input.interrupt() }
 
 // Close frees the decoder.
 func (a *AudioDecoder) Close() error {
@@ -477,27 +453,6 @@ func (a *AudioDecoder) Close() error {
 	if a.cc != nil {
 		a.cc.Free()
 	}
-	if a.fc != nil {
-		if a.fcOpened {
-			a.fc.CloseInput()
-		}
-		a.fc.Free()
-	}
-	if a.intr != nil {
-		a.intr.Free()
-		a.intr = nil
-	}
+	a.input.close()
 	return nil
-}
-
-func (a *AudioDecoder) ioError(op string, err error) error {
-	if a.intr != nil {
-		switch {
-		case a.intr.Aborted():
-			return fmt.Errorf("decode: %s %s: %w", op, a.url, ErrInterrupted)
-		case a.intr.TimedOut():
-			return fmt.Errorf("decode: %s %s: %w after %s", op, a.url, ErrTimeout, a.opts.Timeout)
-		}
-	}
-	return fmt.Errorf("decode: %s %s: %w", op, a.url, err)
 }

@@ -15,16 +15,13 @@ import (
 
 // Decoder decodes the best video stream of one input. Open it, call Next until io.EOF, Close it.
 type Decoder struct {
-	url  string
-	opts Options
+	input // the demuxer: format context, interrupt callback, timeout (input.go)
+	opts  Options
 
 	// infoMu guards info: the decoding goroutine rewrites it (a stream change, deinterlacing
 	// starting) while a player reads Info from its own goroutine.
 	infoMu sync.Mutex
 
-	fc       *astiav.FormatContext
-	fcOpened bool // OpenInput succeeded: CloseInput is needed (and only then safe)
-	intr     *avx.Interrupter
 	st       *astiav.Stream
 	stIdx    int
 	tb       float64 // stream time base in seconds
@@ -81,7 +78,8 @@ type frameKey struct {
 // (av_find_best_stream) and opens its decoder with opts.Threads threads and page-aligned buffers.
 // Errors are one line, e.g. "decode: open foo.mp4: No such file or directory".
 func Open(url string, opts Options) (*Decoder, error) {
-	d := &Decoder{url: url, opts: opts.withDefaults(), noticed: map[string]bool{}}
+	opts = opts.withDefaults()
+	d := &Decoder{input: input{url: url, timeout: opts.Timeout}, opts: opts, noticed: map[string]bool{}}
 	if err := d.open(); err != nil {
 		d.Close()
 		return nil, err
@@ -90,33 +88,8 @@ func Open(url string, opts Options) (*Decoder, error) {
 }
 
 func (d *Decoder) open() error {
-	if d.url == "" {
-		return errors.New("decode: open: empty URL")
-	}
-	if err := avx.CheckLayout(); err != nil {
-		return fmt.Errorf("decode: open %s: %w", d.url, err)
-	}
-	if d.fc = astiav.AllocFormatContext(); d.fc == nil {
-		return fmt.Errorf("decode: open %s: cannot allocate a format context", d.url)
-	}
-	var err error
-	if d.intr, err = avx.NewInterrupter(); err != nil {
-		return fmt.Errorf("decode: open %s: %w", d.url, err)
-	}
-	// Installed on the pre-allocated context before avformat_open_input, so that opening (connecting,
-	// probing) is bounded too.
-	if err := d.intr.Install(d.fc); err != nil {
-		return fmt.Errorf("decode: open %s: %w", d.url, err)
-	}
-	d.intr.Arm(d.opts.Timeout)
-	if err := d.fc.OpenInput(d.url, nil, nil); err != nil {
-		// avformat_open_input has freed the context on failure; only Free (a no-op) is safe now.
-		return d.ioError("open", err)
-	}
-	d.fcOpened = true
-	d.intr.Arm(d.opts.Timeout)
-	if err := d.fc.FindStreamInfo(nil); err != nil {
-		return d.ioError("open", fmt.Errorf("read stream info: %w", err))
+	if err := d.input.open("open", d.opts.Stop); err != nil {
+		return err
 	}
 
 	idx, err := avx.FindBestVideoStream(d.fc)
@@ -325,11 +298,7 @@ func (d *Decoder) notice(s string) {
 // Interrupt makes a blocking demuxer call (a stalled network read) return ErrInterrupted, now and
 // from then on. It is the one method that may be called from another goroutine; it must not race
 // with Close.
-func (d *Decoder) Interrupt() {
-	if d.intr != nil {
-		d.intr.Abort()
-	}
-}
+func (d *Decoder) Interrupt() { d.input.interrupt() }
 
 // Close frees the decoder. Frames not yet released stay valid until their Release: their buffers are
 // reference counted and outlive the decoder.
@@ -350,16 +319,7 @@ func (d *Decoder) Close() error {
 	}
 	d.resetDeinterlacer()
 	d.closeStream()
-	if d.fc != nil {
-		if d.fcOpened {
-			d.fc.CloseInput()
-		}
-		d.fc.Free()
-	}
-	if d.intr != nil {
-		d.intr.Free()
-		d.intr = nil
-	}
+	d.input.close()
 	d.hwDev.Free() // decoders' frames hold their own references to the device
 	d.hwDev = nil
 	return nil

@@ -4,6 +4,8 @@
 // It owns:
 //
 //   - opening files and URLs, choosing the best video stream, threaded decoding (decoder.go, next.go);
+//     the demuxer both decoders open (input.go): format context, interrupt callback installed before
+//     avformat_open_input, so that Options.Timeout and Options.Stop bound probing as they bound reads;
 //   - Frame (frame.go): a formats.Frame whose planes alias the decoder's page-aligned buffers (no
 //     copy), its timestamp, colour metadata, sample aspect ratio and damage flag, and the lifetime
 //     rule (Release);

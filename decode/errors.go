@@ -2,7 +2,6 @@ package decode
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/asticode/go-astiav"
 )
@@ -26,20 +25,6 @@ var (
 	// ErrClosed: the decoder was used after Close.
 	ErrClosed = errors.New("decoder is closed")
 )
-
-// ioError names an FFmpeg failure of op on the decoder's URL, turning an interrupt into ErrTimeout or
-// ErrInterrupted so that the message says why rather than FFmpeg's "Immediate exit requested".
-func (d *Decoder) ioError(op string, err error) error {
-	if d.intr != nil {
-		switch {
-		case d.intr.Aborted():
-			return fmt.Errorf("decode: %s %s: %w", op, d.url, ErrInterrupted)
-		case d.intr.TimedOut():
-			return fmt.Errorf("decode: %s %s: %w after %s", op, d.url, ErrTimeout, d.opts.Timeout)
-		}
-	}
-	return fmt.Errorf("decode: %s %s: %w", op, d.url, err)
-}
 
 // isAgain and isEOF test FFmpeg's EAGAIN and AVERROR_EOF.
 func isAgain(err error) bool { return errors.Is(err, astiav.ErrEagain) }

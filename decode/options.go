@@ -50,6 +50,10 @@ type Options struct {
 	// Timeout bounds each blocking demuxer call, so that a stalled network URL returns ErrTimeout
 	// instead of hanging; 0 means DefaultTimeout, negative means no limit.
 	Timeout time.Duration
+	// Stop, when closed, interrupts the decoder as Interrupt does, from then on: Open too, which
+	// returns ErrInterrupted, so that a caller can end a wait for a stalled input before it has a
+	// Decoder to interrupt (a signal while FFmpeg probes a pipe whose writer stopped). nil: none.
+	Stop <-chan struct{}
 	// MaxWidth and MaxHeight refuse larger pictures with ErrTooLarge; 0 means DefaultMaxSize.
 	MaxWidth, MaxHeight int
 	// Deinterlace: the zero value deinterlaces frames marked interlaced (bwdif, one frame per

@@ -247,6 +247,17 @@ type Player struct {
 // Window is the player's window (nil when headless).
 func (p *Player) Window() *window.Window { return p.win }
 
+// Live counts the Vulkan objects the renderer holds for the video: the stream's (stream.Stream.Live:
+// images, bindings, releases waiting for a fence) and the diff mode's pictures. It depends on the
+// path, compare mode and zoom, and is bounded for each; a soak checks that it does not grow. Call it
+// on the main thread (OnFrame); 0 before the first frame.
+func (p *Player) Live() int {
+	if p.rend == nil {
+		return 0
+	}
+	return p.rend.live()
+}
+
 func (p *Player) logf(format string, args ...any) {
 	if p.cfg.Log != nil {
 		fmt.Fprintf(p.cfg.Log, format+"\n", args...)

@@ -108,6 +108,20 @@ type diffTarget struct {
 	pass     *ycbcr.Binding
 }
 
+// live counts the Vulkan objects the renderer holds: the stream's and the diff targets'.
+func (r *Renderer) live() int {
+	n := r.Stream.Live()
+	for _, d := range r.diffs {
+		if d != nil {
+			n += len(d.pictures)
+			if d.pass != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func (d *diffTarget) destroy() {
 	if d.pass != nil {
 		d.pass.Destroy()

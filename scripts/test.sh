@@ -27,7 +27,7 @@ echo "== go test (sound timing, alone)"
 # The race detector (checkptr on) over the packages with goroutines: the player's decode goroutine
 # and loop, decoding, videotex's engine-facing locks, planes' parallel staging, the stream's ring.
 echo "== go test -race (concurrent packages)"
-"${run[@]}" "$GO" test -race -count=1 -timeout 10m -skip "$sound|^TestSoak$" ./player ./decode ./videotex ./planes ./stream ./cmd/ycbcrplay 2>&1 | tee -a /tmp/ycbcrkit-test.log
+"${run[@]}" "$GO" test -race -count=1 -timeout 10m -skip "$sound|^TestSoak" ./player ./decode ./videotex ./planes ./stream ./cmd/ycbcrplay 2>&1 | tee -a /tmp/ycbcrkit-test.log
 echo "== fuzz (8 targets × 7 s)"
 scripts/fuzz.sh
 passed=$(grep -c '^ok ' /tmp/ycbcrkit-test.log || true)

@@ -486,6 +486,16 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	url, name := in.url, in.name
 	pipe := in.stdin
 	fail := failMain
+	if in.stdin {
+		// Non-blocking while it plays, as a FIFO is (fifo.go): a writer that stalls then leaves
+		// FFmpeg's pipe protocol polling the interrupt callback, so -timeout and the signals reach
+		// it, during probing too.
+		restore, err := nonblockingStdin()
+		if err != nil {
+			return nil, fail(stderr, err)
+		}
+		defer restore()
+	}
 	if !in.stdin && isFIFO(url) {
 		// A named pipe: opened here, interruptibly, and read through FFmpeg's pipe protocol on the
 		// descriptor (fifo.go). Like standard input it is read once: no seeking, no sound.
@@ -504,9 +514,15 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	}
 	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
 	tOpen := time.Now()
+	// Stop: a signal while FFmpeg opens and probes the input (a writer that stalled after a few
+	// bytes) ends the wait, as it ends playback; run then exits with the signal's status.
+	opening, opened := whileOpening(cfg.Stop)
 	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
-		Video: o.vid, Timeout: o.timeout})
-	if err != nil {
+		Video: o.vid, Timeout: o.timeout, Stop: opening})
+	opened()
+	if errors.Is(err, decode.ErrInterrupted) && stopped(cfg.Stop) {
+		return nil, 0
+	} else if err != nil {
 		return nil, fail(stderr, err)
 	}
 	// Notices accumulate (conversions met mid-stream add theirs); each is printed once.
@@ -523,7 +539,7 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	if pipe && !o.noAudio && !cfg.Untimed && !cfg.Headless {
 		fmt.Fprintf(stderr, "notice: %s plays without sound (the pipe is read once, by the video decoder)\n", map[bool]string{true: "standard input", false: name}[in.stdin])
 	} else if !o.noAudio && !cfg.Untimed && !cfg.Headless {
-		if snd := openSound(url, d.Info(), o, stderr); snd != nil {
+		if snd := openSound(url, d.Info(), o, cfg.Stop, stderr); snd != nil {
 			defer snd.close()
 			cfg.Clock, cfg.AudioInfo = snd.out, snd.info()
 		}

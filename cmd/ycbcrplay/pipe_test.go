@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/player"
+	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
 
 // mkfifo makes a named pipe in a temporary directory.
@@ -83,4 +89,150 @@ func TestSignalWhileWaitingForWriter(t *testing.T) {
 		}
 		t.Logf("%v: exit %d, %v after the signal", sig, code, took.Round(time.Millisecond))
 	}
+}
+
+// TestSignalWhileProbing: a writer that sends the first 300 bytes of a Matroska file and then
+// stalls with its end open, so that FFmpeg is still probing the input (avformat_open_input) when the
+// signal comes: through a named pipe and through standard input (-), SIGINT and SIGTERM end the
+// player within a second with 128 + the signal's number and no error line. No -timeout is given:
+// the default 10 s would end the wait much later.
+func TestSignalWhileProbing(t *testing.T) {
+	clip := filepath.Join(mediaDir, "default.mkv")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		for _, stdin := range []bool{false, true} {
+			var cmd *exec.Cmd
+			var e *bytes.Buffer
+			if stdin {
+				cmd, e = stalledStdin(t, clip, 300, "-headless", "-")
+			} else {
+				fifo := mkfifo(t)
+				w := exec.Command("sh", "-c", `exec 3>"$1"; head -c 300 "$2" >&3; sleep 30`, "sh", fifo, clip)
+				if err := w.Start(); err != nil {
+					t.Fatal(err)
+				}
+				defer func() { w.Process.Kill(); w.Wait() }()
+				cmd, _, e = asMain(t, nil, "-headless", fifo)
+			}
+			time.Sleep(700 * time.Millisecond) // past the FIFO's open: probing, waiting for more bytes
+			sent := time.Now()
+			cmd.Process.Signal(sig)
+			code := exitCode(t, cmd, 5*time.Second)
+			took := time.Since(sent)
+			if code != 128+int(sig) || strings.Contains(e.String(), "error:") {
+				t.Errorf("%v, stdin %v: exit %d, stderr %q: want %d and no error", sig, stdin, code, e.String(), 128+int(sig))
+			}
+			if took > time.Second {
+				t.Errorf("%v, stdin %v: ended %v after the signal: want within 1 s", sig, stdin, took)
+			}
+			t.Logf("%v, stdin %v: exit %d, %v after the signal", sig, stdin, code, took.Round(time.Millisecond))
+		}
+	}
+}
+
+// TestTimeoutWhileProbing: standard input that stalls after 300 bytes; -timeout 1 bounds the probe
+// as it bounds reads: one error line saying the open timed out, about 1 s after the start.
+func TestTimeoutWhileProbing(t *testing.T) {
+	cmd, e := stalledStdin(t, filepath.Join(mediaDir, "default.mkv"), 300, "-headless", "-timeout", "1", "-")
+	start := time.Now()
+	code := exitCode(t, cmd, 10*time.Second)
+	took := time.Since(start)
+	if code != 1 || strings.Count(e.String(), "error:") != 1 || !strings.Contains(e.String(), "open pipe:0: timed out after 1s") {
+		t.Fatalf("exit %d, stderr %q: want 1 and one error line saying the open timed out after 1s", code, e.String())
+	}
+	if took > 4*time.Second {
+		t.Errorf("ended after %v: want about 1 s", took)
+	}
+	t.Logf("ended after %v: %s", took.Round(time.Millisecond), strings.TrimSpace(e.String()))
+}
+
+// stalledStdin starts this binary as ycbcrplay with standard input a pipe that carries the first n
+// bytes of file and then stays open and silent until the test ends.
+func stalledStdin(t *testing.T, file string, n int, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	if _, err := w.Write(b[:n]); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "YCBCRPLAY_AS_MAIN=1")
+	var e bytes.Buffer
+	cmd.Stdin, cmd.Stderr = r, &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	return cmd, &e
+}
+
+// TestQuitStalledPipe: in a window, a pipe whose writer stalls after half of the 4 s clip. Once no
+// frame has come for 300 ms, q is pressed: playback ends within 1 s. The decoder's blocked read is
+// interrupted (decoderSource.Interrupt); without that the player waited 1 s for its decode goroutine
+// (1.03 s measured) and left the decoder open inside its read.
+func TestQuitStalledPipe(t *testing.T) {
+	if !window.Available() {
+		t.Fatal("no display: run under xvfb-run")
+	}
+	clip := filepath.Join(mediaDir, "default.mkv")
+	b, err := os.ReadFile(clip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_NONBLOCK|syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fds[0])
+	defer syscall.Close(fds[1])
+	go func() { // the pipe holds 64 KiB: the rest of the first half goes in as the player reads
+		for rest := b[:len(b)/2]; len(rest) > 0; {
+			n, err := syscall.Write(fds[1], rest)
+			if err == syscall.EAGAIN {
+				time.Sleep(time.Millisecond)
+				continue
+			} else if err != nil {
+				return
+			}
+			rest = rest[n:]
+		}
+	}()
+	d, err := decode.Open("pipe:"+strconv.Itoa(fds[0]), decode.Options{Threads: 1, Timeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &decoderSource{d: d, name: "pipe", pipe: true}
+	var last atomic.Int64 // time of the last frame, UnixNano
+	var pressed atomic.Int64
+	cfg := player.Config{Width: 320, Height: 240, Untimed: true, OnFrame: func(p *player.Player, n int) {
+		last.Store(time.Now().UnixNano())
+		if n == 1 {
+			w := p.Window()
+			go func() {
+				for time.Since(time.Unix(0, last.Load())) < 300*time.Millisecond {
+					time.Sleep(20 * time.Millisecond)
+				}
+				pressed.Store(time.Now().UnixNano())
+				w.Press(window.KeyQuit)
+			}()
+		}
+	}}
+	st, err := player.Play(src, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := time.Since(time.Unix(0, pressed.Load()))
+	if pressed.Load() == 0 || st.End != player.EndQuit || st.FramesPresented == 0 || st.FramesPresented >= 100 {
+		t.Fatalf("pressed %v, end %v, %d frames presented: want q after the frames of half the clip", pressed.Load() != 0, st.End, st.FramesPresented)
+	}
+	if after > time.Second {
+		t.Errorf("ended %v after q: want within 1 s", after)
+	}
+	t.Logf("%d frames presented; ended %v after q", st.FramesPresented, after.Round(time.Millisecond))
 }

@@ -19,11 +19,15 @@ type sound struct {
 // openSound opens url's audio (the best stream, or -aid's N-th) on the video's clock and starts it
 // through PulseAudio. No sound is not an error: a file without audio plays silently, and a missing
 // library or server gives one notice line; nil is returned then.
-func openSound(url string, video decode.Info, o options, stderr io.Writer) *sound {
+//
+// stop ends the open (a second connection to a URL that stalls) as it ends the video's.
+func openSound(url string, video decode.Info, o options, stop <-chan struct{}, stderr io.Writer) *sound {
+	opening, opened := whileOpening(stop)
 	dec, err := decode.OpenAudio(url, decode.AudioOptions{Track: o.aid, Related: video.StreamIndex, Origin: video.Start,
-		Timeout: o.timeout})
+		Timeout: o.timeout, Stop: opening})
+	opened()
 	if err != nil {
-		if errors.Is(err, decode.ErrNoAudio) && o.aid == 0 {
+		if errors.Is(err, decode.ErrNoAudio) && o.aid == 0 || errors.Is(err, decode.ErrInterrupted) && stopped(stop) {
 			return nil
 		}
 		fmt.Fprintf(stderr, "notice: no sound: %v\n", err)

@@ -129,7 +129,7 @@ func playKeys(t *testing.T, clip string, onFrame func(p *player.Player, n int)) 
 	}
 	defer d.Close()
 	var log bytes.Buffer
-	snd := openSound(clip, d.Info(), options{name: "test", volume: 100}, &log)
+	snd := openSound(clip, d.Info(), options{name: "test", volume: 100}, nil, &log)
 	if snd == nil {
 		t.Fatalf("no sound: %s", log.String())
 	}

@@ -73,3 +73,7 @@ func (s *decoderSource) Seek(seconds float64) error {
 func (s *decoderSource) CanSeek() bool   { return !s.pipe }
 func (s *decoderSource) Progress() int64 { return s.d.Progress() }
 func (s *decoderSource) Close() error    { return s.d.Close() }
+
+// Interrupt ends a read the decode goroutine is blocked in (a stalled pipe) when the player quits,
+// so that q ends playback at once and the decoder can be closed (player's decoding.stop).
+func (s *decoderSource) Interrupt() { s.d.Interrupt() }
