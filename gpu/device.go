@@ -5,6 +5,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -89,6 +90,10 @@ type Device struct {
 	APIVersion uint32
 	// Video is what the device offers for Vulkan Video decoding (Options.Video).
 	Video Video
+	// QueueLock, set on a wrapped device (Wrap) only, is the engine's lock on queue 0 of
+	// QueueFamily: FFmpeg's submissions to that queue (AVVulkanDeviceContext.lock_queue) take it
+	// instead of the toolkit's C lock, which the engine's own submissions do not take.
+	QueueLock sync.Locker
 
 	pool      vk.CommandPool
 	messenger vkx.Messenger
