@@ -290,6 +290,7 @@ func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
 		hw := p.hw
 		p.hw = nil
 		sl.Retire(hw.Release) // FFmpeg may reuse the image once the copy is done
+		t.stats.HWCopied++
 	} else if err := t.ring.Submit(sl, vk.NullSemaphore, sem); err != nil {
 		return err
 	}

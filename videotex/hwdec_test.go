@@ -152,6 +152,7 @@ func newHWEngine(t *testing.T) *hwEngine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		vk.DeviceWaitIdle(device) // the engine's exit: every queue's work (FFmpeg's included) is done
 		e.helper.Release()
 		vk.DestroyDevice(device, nil)
 		vkx.DestroyDebugMessenger(inst, msgr)
@@ -164,7 +165,7 @@ func newHWEngine(t *testing.T) *hwEngine {
 // submissions (FFmpeg submits to the same queue from its threads), one frame in flight, and keeps
 // what was drawn for the frame numbers in grab. It returns how the texture decoded.
 func (e *hwEngine) play(t *testing.T, url string, opts videotex.Options, frames int, w, h int,
-	next func(*videotex.Texture) (*videotex.Frame, error), grab map[int]bool) (videotex.Decoding, map[int]*image.RGBA, error) {
+	next func(*videotex.Texture) (*videotex.Frame, error), grab map[int]bool) (played, map[int]*image.RGBA, error) {
 	t.Helper()
 	te := newTestEngine(t, e.helper, w, h)
 	defer te.destroy() // before the device goes
@@ -172,9 +173,10 @@ func (e *hwEngine) play(t *testing.T, url string, opts videotex.Options, frames 
 	d := e.ed.Device
 	tex, err := videotex.Open(e.ed, url, opts)
 	if err != nil {
-		return videotex.Decoding{}, nil, err
+		return played{}, nil, err
 	}
 	defer tex.Close()
+	result := func() played { return played{tex.Decoding(), tex.Stats()} }
 	var gen uint64
 	var setLayout vk.DescriptorSetLayout
 	var pool vk.DescriptorPool
@@ -187,7 +189,7 @@ func (e *hwEngine) play(t *testing.T, url string, opts videotex.Options, frames 
 	for n := 0; n < frames; n++ {
 		f, err := next(tex)
 		if err != nil {
-			return tex.Decoding(), pics, err
+			return result(), pics, err
 		}
 		if f.Generation != gen {
 			vk.DestroyDescriptorPool(d, pool, nil)
@@ -213,7 +215,7 @@ func (e *hwEngine) play(t *testing.T, url string, opts videotex.Options, frames 
 			}
 			if err != nil {
 				f.Discard()
-				return tex.Decoding(), pics, err
+				return result(), pics, err
 			}
 			gen = f.Generation
 		}
@@ -224,7 +226,7 @@ func (e *hwEngine) play(t *testing.T, url string, opts videotex.Options, frames 
 		cb, err := te.Record(0, set, f.UVScale)
 		if err != nil {
 			f.Discard()
-			return tex.Decoding(), pics, err
+			return result(), pics, err
 		}
 		si := []vk.SubmitInfo{{SType: vk.StructureTypeSubmitInfo,
 			WaitSemaphoreCount: 1, PWaitSemaphores: []vk.Semaphore{f.Wait}, PWaitDstStageMask: []vk.PipelineStageFlags{f.WaitStage},
@@ -235,18 +237,24 @@ func (e *hwEngine) play(t *testing.T, url string, opts videotex.Options, frames 
 		si[0].Free()
 		if res != vk.Success {
 			f.Discard()
-			return tex.Decoding(), pics, fmt.Errorf("vkQueueSubmit: %d", res)
+			return result(), pics, fmt.Errorf("vkQueueSubmit: %d", res)
 		}
 		err = te.WaitSlot(0)
 		f.Done()
 		if err != nil {
-			return tex.Decoding(), pics, err
+			return result(), pics, err
 		}
 		if grab[n] {
 			pics[n] = te.Picture()
 		}
 	}
-	return tex.Decoding(), pics, nil
+	return result(), pics, nil
+}
+
+// played is how a texture decoded and what it counted.
+type played struct {
+	videotex.Decoding
+	videotex.Stats
 }
 
 func (e *hwEngine) checkValidation(t *testing.T) {
@@ -330,10 +338,13 @@ func TestHWFramesRoute(t *testing.T) {
 		want := pictest.ReadPNG(t, filepath.Join(mediaDir, v.PNG))
 		var path formats.Path
 		opts := videotex.WithHWUpload(videotex.Options{OnChange: func(c videotex.Change) { path = c.Path }})
-		_, pics, err := e.play(t, filepath.Join(mediaDir, v.File), opts, 1, v.Width, v.Height, step, map[int]bool{0: true})
+		got, pics, err := e.play(t, filepath.Join(mediaDir, v.File), opts, 1, v.Width, v.Height, step, map[int]bool{0: true})
 		if err != nil {
 			t.Errorf("%s: %v", v.Name, err)
 			continue
+		}
+		if got.HWCopied != 1 {
+			t.Errorf("%s: %d pictures copied from Vulkan frames, want 1", v.Name, got.HWCopied)
 		}
 		e.checkValidation(t)
 		d, err := maxDiff(pics[0], want)
@@ -349,6 +360,17 @@ func TestHWFramesRoute(t *testing.T) {
 	}
 	if tested < 3 {
 		t.Errorf("%d vectors went through Vulkan frames; want at least 3", tested)
+	}
+	// A run of pictures: the ring retires each Vulkan frame on its copy's fence.
+	const frames = 20
+	got, pics, err := e.play(t, defaultClip(t), videotex.WithHWUpload(videotex.Options{Loop: true}), frames, 64, 36, step,
+		map[int]bool{frames - 1: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.checkValidation(t)
+	if got.HWCopied != frames || pics[frames-1] == nil {
+		t.Errorf("%d frames: %+v", frames, got)
 	}
 	if ff, all := e.lock.counts(); ff == 0 {
 		t.Errorf("FFmpeg never took the engine's queue lock (%d locks in all)", all)
@@ -386,7 +408,7 @@ func TestHWDecodeEngineDevice(t *testing.T) {
 		t.Fatalf("hardware: %v (%+v)", err, hw)
 	}
 	e.checkValidation(t)
-	if hw.HWDec != "vulkan" || hw.Route == "" {
+	if hw.HWDec != "vulkan" || hw.Route == "" || hw.HWCopied != frames {
 		t.Fatalf("hardware decoding: %+v", hw)
 	}
 	t.Logf("hardware: %+v; %d frames in %v", hw, frames, elapsed)
@@ -416,5 +438,3 @@ func TestHWDecodeEngineDevice(t *testing.T) {
 		t.Logf("the engine's queue lock: %d times by FFmpeg's lock_queue, %d in all", ff, all)
 	}
 }
-
-

@@ -103,6 +103,9 @@ type Stats struct {
 	Decoded int64 // pictures decoded and staged
 	Shown   int64 // pictures uploaded for the engine
 	Dropped int64 // staged pictures skipped because a later one was already due
+	// HWCopied counts pictures shown from Vulkan frames (hardware decoding), each copied on the GPU
+	// into the texture's image.
+	HWCopied int64
 }
 
 // Texture is a video playing into images the engine samples. Its methods are safe for concurrent
