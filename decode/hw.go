@@ -206,7 +206,7 @@ func vulkanDevice(dev *gpu.Device) avx.VulkanDevice {
 		DecodeFamily: v.DecodeFamily, DecodeQueues: v.DecodeQueues, CodecOps: v.CodecOps,
 		Timeline: v.Features.Timeline, Sync2: v.Features.Sync2, Ycbcr: v.Features.Ycbcr,
 		VideoMaintenance1: v.Features.VideoMaintenance1, QueryRst: v.Features.HostQueryReset,
-		Lock: lock, Unlock: unlock,
+		Lock: lock, Unlock: unlock, EngineLock: dev.QueueLock,
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -108,6 +109,10 @@ type Device struct {
 	PipelineCacheState PipelineCacheState
 	// OpenTimes is how long Open's phases took.
 	OpenTimes OpenTimes
+	// QueueLock, set on a wrapped device (Wrap) only, is the engine's lock on queue 0 of
+	// QueueFamily: FFmpeg's submissions to that queue (AVVulkanDeviceContext.lock_queue) take it
+	// instead of the toolkit's C lock, which the engine's own submissions do not take.
+	QueueLock sync.Locker
 
 	pool          vk.CommandPool
 	messenger     vkx.Messenger

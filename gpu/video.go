@@ -140,3 +140,17 @@ func planVideo(inst vk.Instance, instVersion uint32, pd vk.PhysicalDevice, have 
 	}
 	return v
 }
+
+// PlanVideo is what Options.Video would enable on pd for decoding, or why it cannot, for an engine
+// that creates its device itself (package videotex): the same decision as the toolkit's own device,
+// with the loader's instance version and, where layerSpec is not 0, VK_KHR_video_maintenance1
+// withheld under a validation layer too old to validate it (layerSpec is the specVersion of the
+// layer the engine enables; ValidationLayerVersion reads the installed one). The instance's
+// entry points must be loaded (vkx.LoadInstance).
+func PlanVideo(inst vk.Instance, pd vk.PhysicalDevice, layerSpec uint32) Video {
+	return planVideo(inst, vkx.InstanceVersion(), pd, deviceExtensions(pd), layerSpec)
+}
+
+// ValidationLayerVersion is the installed Khronos validation layer's specVersion, 0 when it is not
+// installed.
+func ValidationLayerVersion() uint32 { return instanceLayers()[ValidationLayer] }

@@ -7,6 +7,9 @@
 //
 //  1. Before creating the device: Requirements lists what to enable (Vulkan 1.1, the
 //     samplerYcbcrConversion feature, optional extensions). FeatureChain builds the feature struct.
+//     For hardware decoding, HWRequirements lists more (Vulkan 1.3, the decode queue family, the
+//     video extensions, HWDecode.FeatureChain); pass it back as EngineDevice.HWDecode with a
+//     QueueLock (see "Hardware decoding" below).
 //  2. Open(EngineDevice{...}, url, Options{}) starts decoding and returns once the first picture is
 //     ready to upload.
 //  3. Each engine frame, once the engine's fence for the frame slot has signalled: call Done on the
@@ -65,6 +68,17 @@
 // (formats.PathShader). The engine's code is the same for both: one combined image sampler with an
 // immutable sampler. Texture.Path says which path is used and why. Both give non-linear R′G′B′
 // (UNORM): the transfer function is not undone.
+//
+// # Hardware decoding
+//
+// With EngineDevice.HWDecode (the device created from HWRequirements) and EngineDevice.QueueLock,
+// Options.HWDec's default decodes with Vulkan Video where the device decodes the stream, else in
+// software; Texture.Decoding says which and why. FFmpeg submits from its own threads to queue 0 of
+// QueueFamily under EngineDevice.QueueLock (lock_queue calls it), and to the decode queues, which
+// the engine hands over and never uses, under the toolkit's own lock. A decoded picture is copied on
+// the GPU into the texture's image in the upload's submission, which waits on and signals the
+// frame's timeline semaphore (hwcontext_vulkan.h's AVVkFrame contract); the engine samples the
+// texture as with software decoding.
 //
 // # Vulkan rules the engine must respect
 //

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 )
 
@@ -171,6 +172,7 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 	if i := pick(); i >= 0 {
 		fresh = t.ready[i]
 		for _, p := range t.ready[:i] { // due but superseded: never uploaded, straight back
+			p.dropHW()
 			p.state = picFree
 			t.stats.Dropped++
 		}
@@ -189,6 +191,7 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 	if fresh != nil {
 		err = t.upload(fresh, sem)
 		if err != nil {
+			fresh.dropHW()
 			fresh.state = picFree
 		} else {
 			if prev := t.current; prev != nil {
@@ -249,7 +252,17 @@ func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
 		return err
 	}
 	cb := sl.CB
-	p.img.RecordUpload(cb)
+	var waits, signals []vkx.SubmitSemaphore
+	var unlock func(submitted bool)
+	if p.hw != nil {
+		w, s, u, err := t.recordHWCopy(cb, p)
+		if err != nil {
+			return err // unsubmitted: the slot's next Begin resets the command buffer
+		}
+		waits, signals, unlock = []vkx.SubmitSemaphore{w}, []vkx.SubmitSemaphore{s, {Semaphore: sem}}, u
+	} else {
+		p.img.RecordUpload(cb)
+	}
 	if p.conv.path == formats.PathShader {
 		r := p.rgba
 		gpu.BeginPass(cb, r.rp, r.fb, r.width, r.height)
@@ -261,9 +274,24 @@ func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
 	}
 	if err != nil {
 		// Unsubmitted: the slot's next Begin resets the command buffer.
+		if unlock != nil {
+			unlock(false)
+		}
 		return err
 	}
-	if err := t.ring.Submit(sl, vk.NullSemaphore, sem); err != nil {
+	if unlock != nil {
+		// One submission waits on the decoder's timeline semaphore at its value and signals the
+		// next value with the Frame's semaphore (hwcontext_vulkan.h's AVVkFrame contract).
+		err = t.ring.SubmitSync(sl, waits, signals)
+		unlock(err == nil)
+		if err != nil {
+			return err
+		}
+		hw := p.hw
+		p.hw = nil
+		sl.Retire(hw.Release) // FFmpeg may reuse the image once the copy is done
+		t.stats.HWCopied++
+	} else if err := t.ring.Submit(sl, vk.NullSemaphore, sem); err != nil {
 		return err
 	}
 	p.inFlight++

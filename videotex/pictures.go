@@ -8,6 +8,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
@@ -64,6 +65,9 @@ type picture struct {
 	pts   time.Duration
 	index int64
 	meta  FrameInfo // the decoded frame's own description, handed out with it
+	// hw is a hardware-decoded picture staged into p: FFmpeg's image, copied into img by the
+	// upload's submission and released on its fence (or when p is dropped before it).
+	hw *decode.Frame
 }
 
 // tryFree returns p to the decoder when nothing can use it any more: no Frame references it, it is
@@ -142,6 +146,9 @@ func (t *Texture) decodeLoop() {
 			t.mu.Unlock()
 			return
 		}
+		if err == nil && t.uploader != nil && f.HW == nil {
+			f, err = t.hwUpload(f)
+		}
 		if err != nil {
 			t.fail(err)
 			return
@@ -183,11 +190,15 @@ func (t *Texture) decodeLoop() {
 		}
 		t.quiet.Lock()
 		err = t.prepare(s, cur)
-		if err == nil {
+		if err == nil && f.HW == nil {
 			err = s.img.Stage(pic)
 		}
 		t.quiet.Unlock()
-		f.Release()
+		if err == nil && f.HW != nil {
+			s.hw = f // copied on the GPU by the upload, released on its fence
+		} else {
+			f.Release()
+		}
 		t.mu.Lock()
 		if err != nil {
 			s.state = picFree
@@ -281,8 +292,24 @@ func (t *Texture) prepare(s *picture, c *conversion) error {
 	return nil
 }
 
+// hwUpload is the hwUpload test hook: f's picture in one of FFmpeg's Vulkan frames, as Vulkan
+// Video decoding outputs it, with f's description.
+func (t *Texture) hwUpload(f *decode.Frame) (*decode.Frame, error) {
+	defer f.Release()
+	t.quiet.Lock()
+	hw, err := t.uploader.Upload(f.Picture)
+	t.quiet.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	hw.PTS, hw.Duration, hw.Color, hw.Tagged, hw.Notes = f.PTS, f.Duration, f.Color, f.Tagged, f.Notes
+	hw.SampleAspect, hw.Orient, hw.KeyFrame = f.SampleAspect, f.Orient, f.KeyFrame
+	return hw, nil
+}
+
 // destroyPicture frees s's images; the GPU and the engine must be done with them.
 func (t *Texture) destroyPicture(s *picture) {
+	s.dropHW()
 	if s.draw != nil {
 		s.draw.Destroy()
 		s.draw = nil

@@ -36,8 +36,15 @@ type EngineDevice struct {
 	// Extensions are the device extensions the engine enabled (from DeviceRequirements.Optional).
 	Extensions []string
 	// QueueLock, if set, is held around each of the toolkit's vkQueueSubmit calls: for engines that
-	// submit to Queue from several goroutines under that lock.
+	// submit to Queue from several goroutines under that lock. With hardware decoding it must be
+	// the lock of queue 0 of QueueFamily (the queue FFmpeg is given there, whichever queue the
+	// engine lends as Queue): FFmpeg takes it, from its own threads, around its submissions to that
+	// queue (AVVulkanDeviceContext.lock_queue). Hardware decoding needs it.
 	QueueLock sync.Locker
+	// HWDecode, if set, says the device was created for hardware decoding with what it lists
+	// (HWRequirements: the extensions and features enabled, DecodeQueues queues of DecodeFamily
+	// created). The engine hands those decode queues to the texture: it never submits to them.
+	HWDecode *HWDecode
 }
 
 // Change describes a new stream configuration (pixel layout, size or colour metadata), as given to
@@ -70,8 +77,15 @@ type Options struct {
 	// OnChange, if set, is called on the goroutine of Acquire or Step, before it returns the first
 	// frame of a new configuration (the first frame included).
 	OnChange func(Change)
-	// Decode tunes the decoder (threads, timeouts, size limits).
+	// Decode tunes the decoder (threads, timeouts, size limits); its HWDec and Vulkan are ignored.
 	Decode decode.Options
+	// HWDec chooses Vulkan Video decoding on the engine's device. The zero value, auto, decodes in
+	// hardware where the engine created its device for it (EngineDevice.HWDecode, QueueLock) and the
+	// device decodes the stream's codec and profile, else in software: an engine that did nothing for
+	// hardware decoding gets software decoding as before, one that did gets hardware by default, as
+	// ycbcrplay does. decode.HWDecVulkan fails Open, naming what is missing, where it cannot;
+	// decode.HWDecNo is software. Texture.Decoding says which, and why.
+	HWDec decode.HWDec
 	// OpenTimeout bounds how long Open waits for the first picture; 0 means 10 s.
 	OpenTimeout time.Duration
 	// Audio, if set, decodes the input's audio too and hands it to the engine (see AudioOptions).
@@ -81,6 +95,7 @@ type Options struct {
 	Clock func() time.Duration
 
 	beforeNext func() // test hook: called before each decode
+	hwUpload   bool   // test hook: software pictures go through FFmpeg's Vulkan frames (decode.Uploader)
 }
 
 // Stats counts what a texture did.
@@ -88,6 +103,9 @@ type Stats struct {
 	Decoded int64 // pictures decoded and staged
 	Shown   int64 // pictures uploaded for the engine
 	Dropped int64 // staged pictures skipped because a later one was already due
+	// HWCopied counts pictures shown from Vulkan frames (hardware decoding), each copied on the GPU
+	// into the texture's image.
+	HWCopied int64
 }
 
 // Texture is a video playing into images the engine samples. Its methods are safe for concurrent
@@ -98,6 +116,10 @@ type Texture struct {
 	opts Options
 	dec  *decode.Decoder
 	info decode.Info
+	// hwOff is why decoding is not in hardware as far as the engine's device goes (planHW);
+	// the decoder's own reason (codec, profile) comes from decode.Decoder.HW.
+	hwOff    string
+	uploader *decode.Uploader // the hwUpload test hook's
 
 	audio     *decode.AudioDecoder // with Options.Audio and an input with audio
 	audioQuit chan struct{}
@@ -163,9 +185,24 @@ func open(ed EngineDevice, url string, opts Options) (*Texture, error) {
 		pd.Release()
 		return nil, err
 	}
-	if t.dec, err = decode.Open(url, opts.Decode); err != nil {
+	dopts, err := t.planHW()
+	if err != nil {
 		pd.Release()
 		return nil, err
+	}
+	if t.dec, err = decode.Open(url, dopts); err != nil {
+		pd.Release()
+		return nil, err
+	}
+	if opts.hwUpload {
+		if t.uploader, err = decode.NewUploader(pd); err != nil {
+			t.dec.Close()
+			pd.Release()
+			return nil, err
+		}
+		// Coded sizes in whole 16×16 macroblocks, as an H.264 decoder's frames (1920×1088 for 1080p):
+		// the texture crops them.
+		t.uploader.Pad = func(w, h int) (int, int) { return (w + 15) &^ 15, (h + 15) &^ 15 }
 	}
 	t.info = t.dec.Info()
 	if err := t.initObjects(); err != nil {
@@ -371,6 +408,9 @@ func (t *Texture) destroy() error {
 	}
 	if t.plain != vk.NullSampler {
 		vk.DestroySampler(d, t.plain, nil)
+	}
+	if t.uploader != nil {
+		t.uploader.Close()
 	}
 	if t.dec != nil {
 		t.dec.Close()

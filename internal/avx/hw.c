@@ -13,6 +13,12 @@
 
 typedef void (*queue_fn)(uint32_t family, uint32_t index);
 
+// The engine's queue lock, in Go (enginelock.go): FFmpeg calls lock_queue from its own threads, which
+// cgo allows to call into Go.
+extern void avxEngineQueueLock(uintptr_t h);
+extern void avxEngineQueueUnlock(uintptr_t h);
+extern void avxEngineQueueRelease(uintptr_t h);
+
 // What the device context owns beyond FFmpeg's struct: the feature chain and the extension lists it
 // points to, and the toolkit's queue lock. Freed by AVHWDeviceContext.free.
 typedef struct {
@@ -23,6 +29,8 @@ typedef struct {
 	char **inst_exts, **dev_exts;
 	int nb_inst, nb_dev;
 	queue_fn lock, unlock;
+	uintptr_t engine;       // the engine's lock on queue 0 of engine_family (0: none)
+	uint32_t engine_family; // the toolkit's family when it is an engine's (qf[0])
 } Owned;
 
 static void free_list(char **l, int n) {
@@ -46,16 +54,28 @@ static void device_free(AVHWDeviceContext *ctx) {
 	if (!o) return;
 	free_list(o->inst_exts, o->nb_inst);
 	free_list(o->dev_exts, o->nb_dev);
+	if (o->engine) avxEngineQueueRelease(o->engine);
 	free(o);
 	ctx->user_opaque = NULL;
 }
 
+// On an engine's device, qf[0] is the engine's family with one queue (index 0), which the engine
+// submits to under its own lock: FFmpeg takes that lock for it. Other families (the decode family,
+// handed to the toolkit exclusively) keep the toolkit's C lock, which only FFmpeg takes there.
 static void lock_queue(AVHWDeviceContext *ctx, uint32_t family, uint32_t index) {
-	((Owned *)ctx->user_opaque)->lock(family, index);
+	Owned *o = ctx->user_opaque;
+	if (o->engine && family == o->engine_family)
+		avxEngineQueueLock(o->engine);
+	else
+		o->lock(family, index);
 }
 
 static void unlock_queue(AVHWDeviceContext *ctx, uint32_t family, uint32_t index) {
-	((Owned *)ctx->user_opaque)->unlock(family, index);
+	Owned *o = ctx->user_opaque;
+	if (o->engine && family == o->engine_family)
+		avxEngineQueueUnlock(o->engine);
+	else
+		o->unlock(family, index);
 }
 
 AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
@@ -76,6 +96,8 @@ AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
 	ctx->free = device_free;
 	o->lock = (queue_fn)d->lock;
 	o->unlock = (queue_fn)d->unlock;
+	o->engine = d->engine_lock;
+	o->engine_family = d->family;
 	o->inst_exts = copy_list(d->inst_exts, d->nb_inst_exts);
 	o->nb_inst = o->inst_exts ? d->nb_inst_exts : 0;
 	o->dev_exts = copy_list(d->dev_exts, d->nb_dev_exts);

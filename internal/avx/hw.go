@@ -10,6 +10,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"unsafe"
 
 	"github.com/asticode/go-astiav"
@@ -27,6 +28,10 @@ type VulkanDevice struct {
 	Timeline, Sync2, Ycbcr      bool
 	VideoMaintenance1, QueryRst bool
 	Lock, Unlock                unsafe.Pointer // void (*)(uint32_t family, uint32_t index)
+	// EngineLock, if set, is an engine's lock on queue 0 of Family (the queue FFmpeg is given
+	// there): FFmpeg's lock_queue takes it for Family instead of Lock (the decode family keeps
+	// Lock). It is called from FFmpeg's threads.
+	EngineLock sync.Locker
 }
 
 // HWDevice is an initialised AV_HWDEVICE_TYPE_VULKAN device context (an AVBufferRef).
@@ -75,6 +80,10 @@ func NewVulkanDevice(d VulkanDevice) (*HWDevice, error) {
 		timeline: cb(d.Timeline), sync2: cb(d.Sync2), ycbcr: cb(d.Ycbcr),
 		video_maintenance1: cb(d.VideoMaintenance1), host_query_reset: cb(d.QueryRst),
 		lock: d.Lock, unlock: d.Unlock,
+	}
+	if d.EngineLock != nil {
+		// Owned by the device context from here on, failure included (its free drops it).
+		cd.engine_lock = C.uintptr_t(newEngineLock(d.EngineLock))
 	}
 	var e C.int
 	ref := C.avx_hw_vulkan_device(&cd, &e)

@@ -19,6 +19,10 @@ typedef struct {
 	uint32_t decode_family, decode_queues, caps; // the decode family, its video_caps
 	VkBool32 timeline, sync2, ycbcr, video_maintenance1, host_query_reset;
 	void *lock, *unlock; // void (*)(uint32_t family, uint32_t index): the toolkit's queue lock
+	// engine_lock, if not 0, is a handle (enginelock.go) of an engine's lock on queue 0 of family:
+	// lock_queue takes it for that family instead of lock (package videotex). The device context
+	// owns the handle from then on and drops it when it is freed.
+	uintptr_t engine_lock;
 } AvxVulkanDevice;
 
 // avx_hw_vulkan_device makes an AV_HWDEVICE_TYPE_VULKAN device context of d (copies what it needs)

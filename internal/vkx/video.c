@@ -1,6 +1,7 @@
 // video.c: the device Vulkan Video decoding runs on (see video.h).
 #include "video.h"
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 void vkx_video_probe(VkInstance in, VkPhysicalDevice pd, VkBool32 video_queue, VkBool32 vm1, VkxVideoProbe *out) {
@@ -85,6 +86,32 @@ VkResult vkx_create_device_video(VkInstance in, VkPhysicalDevice pd, uint32_t fa
 	                         .queueCreateInfoCount = nq, .pQueueCreateInfos = q,
 	                         .enabledExtensionCount = next, .ppEnabledExtensionNames = exts};
 	return create(pd, &ci, NULL, out);
+}
+
+typedef struct {
+	VkPhysicalDeviceVulkan11Features f11; // first: the block's address is f11's
+	VkPhysicalDeviceVulkan12Features f12;
+	VkPhysicalDeviceVulkan13Features f13;
+	VkPhysicalDeviceVideoMaintenance1FeaturesKHR vm;
+} feature_chain;
+
+void *vkx_video_feature_chain(const VkxVideoFeatures *f, void *next) {
+	feature_chain *c = calloc(1, sizeof(*c));
+	if (!c) return NULL;
+	c->vm = (VkPhysicalDeviceVideoMaintenance1FeaturesKHR){
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_MAINTENANCE_1_FEATURES_KHR, .pNext = next,
+		.videoMaintenance1 = f->video_maintenance1};
+	// The maintenance1 struct only where it is enabled: a layer or driver that predates it must not
+	// see it (gpu/video.go, layerKnowsVideoMaintenance1).
+	c->f13 = (VkPhysicalDeviceVulkan13Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+	                                            .pNext = f->video_maintenance1 ? (void *)&c->vm : next,
+	                                            .synchronization2 = f->sync2};
+	c->f12 = (VkPhysicalDeviceVulkan12Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+	                                            .pNext = &c->f13, .timelineSemaphore = f->timeline,
+	                                            .hostQueryReset = f->host_query_reset};
+	c->f11 = (VkPhysicalDeviceVulkan11Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+	                                            .pNext = &c->f12, .samplerYcbcrConversion = f->ycbcr};
+	return c;
 }
 
 // One mutex per queue; PTHREAD_MUTEX_INITIALIZER for every element through a designated range

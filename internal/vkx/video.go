@@ -87,6 +87,17 @@ func CreateVideoDevice(instance vk.Instance, pd vk.PhysicalDevice, family uint32
 	return *(*vk.Device)(unsafe.Pointer(&d)), nil
 }
 
+// VideoFeatureChain returns, in C memory, the feature structs CreateVideoDevice chains
+// (VkPhysicalDeviceVulkan11/12/13Features, VkPhysicalDeviceVideoMaintenance1FeaturesKHR when f
+// enables it) with f's bits, followed by next (nil or C memory): for VkDeviceCreateInfo.pNext of a
+// device an engine creates itself. Call free once vkCreateDevice has returned.
+func VideoFeatureChain(f VideoFeatures, next unsafe.Pointer) (pNext unsafe.Pointer, free func()) {
+	cf := C.VkxVideoFeatures{timeline: b32(f.Timeline), sync2: b32(f.Sync2), ycbcr: b32(f.Ycbcr),
+		video_maintenance1: b32(f.VideoMaintenance1), host_query_reset: b32(f.HostQueryReset)}
+	p := C.vkx_video_feature_chain(&cf, next)
+	return p, func() { C.free(p) }
+}
+
 // RegisterQueue names q's family and index, so that the toolkit's submissions to q take the lock
 // FFmpeg takes by (family, index) through AVVulkanDeviceContext.lock_queue.
 func RegisterQueue(q vk.Queue, family, index uint32) {

@@ -29,6 +29,12 @@ void vkx_video_probe(VkInstance in, VkPhysicalDevice pd, VkBool32 video_queue, V
 VkResult vkx_create_device_video(VkInstance in, VkPhysicalDevice pd, uint32_t family, int32_t decode_family, uint32_t decode_queues,
                                  const char *const *exts, uint32_t next, const VkxVideoFeatures *f, VkDevice *out);
 
+// vkx_video_feature_chain allocates, in one block to free with free(), the feature structs
+// vkx_create_device_video chains (VkPhysicalDeviceVulkan11/12/13Features and, with
+// video_maintenance1, VkPhysicalDeviceVideoMaintenance1FeaturesKHR) with f's bits, the last one
+// chained to next: for an engine that creates its device itself. NULL when out of memory.
+void *vkx_video_feature_chain(const VkxVideoFeatures *f, void *next);
+
 // The queue lock: one mutex per (family, index), taken by the toolkit around its vkQueueSubmit and
 // vkQueuePresentKHR and by FFmpeg through AVVulkanDeviceContext.lock_queue (hwcontext_vulkan.h: "Locks
 // a queue, preventing other threads from submitting any command buffers to this queue").

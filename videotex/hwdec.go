@@ -1,0 +1,257 @@
+package videotex
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// VideoFeatures are the device features of hardware decoding: what FFmpeg's Vulkan decoding asks
+// of a device it did not create (libavutil/hwcontext_vulkan.h, AVVulkanDeviceContext.device_features).
+type VideoFeatures struct {
+	SamplerYcbcrConversion bool // Vulkan 1.1
+	TimelineSemaphore      bool // Vulkan 1.2
+	HostQueryReset         bool // Vulkan 1.2, where offered (FFmpeg resets its decode queries with it)
+	Synchronization2       bool // Vulkan 1.3
+	VideoMaintenance1      bool // VK_KHR_video_maintenance1, where offered and validated (Withheld)
+}
+
+// HWDecode is what an engine enables on its device so that the texture decodes with Vulkan Video
+// (FFmpeg 7.1's Vulkan hwaccel) on that device, or why the device cannot (Missing). It is data:
+// HWRequirements fills it from the physical device, the engine creates its device with it and
+// hands it back in EngineDevice.HWDecode.
+type HWDecode struct {
+	// Available: the device decodes at least one of H.264, HEVC and AV1 with what is listed below.
+	Available bool
+	// Missing says why not (empty when Available): lavapipe "the device does not offer
+	// VK_KHR_video_decode_queue (no Vulkan Video decoding)".
+	Missing string
+	// APIVersion is the Vulkan version the instance (VkApplicationInfo.apiVersion) and the device
+	// must have: 1.3.
+	APIVersion uint32
+	// Extensions are the device extensions to enable: VK_KHR_video_queue,
+	// VK_KHR_video_decode_queue, the codecs' (only those the decode family decodes) and
+	// VK_KHR_video_maintenance1 where offered and not Withheld.
+	Extensions []string
+	// DecodeFamily is the queue family with VK_QUEUE_VIDEO_DECODE_BIT_KHR; create DecodeQueues
+	// queues of it (all of them: FFmpeg spreads its submissions over them). The engine hands them to
+	// the texture: it never submits to them itself (FFmpeg locks them with the toolkit's lock).
+	DecodeFamily uint32
+	DecodeQueues uint32
+	// Codecs are FFmpeg's names of what the decode family decodes: h264, hevc, av1.
+	Codecs []string
+	// Features are the features to enable (FeatureChain builds them). Where the device has no
+	// decoding but is Vulkan 1.3, they are what FFmpeg's Vulkan frames need without decoding
+	// (samplerYcbcrConversion, timelineSemaphore, synchronization2).
+	Features VideoFeatures
+	// Withheld says what the device offers and is left off, and why: VK_KHR_video_maintenance1
+	// under a validation layer older than 1.3.274, which does not know its feature struct.
+	Withheld string
+
+	codecOps uint32 // VkVideoCodecOperationFlagsKHR of Codecs
+}
+
+// HWQuery tunes HWRequirements. The zero value is an instance without the validation layer.
+type HWQuery struct {
+	// Validation says the engine enables the Khronos validation layer on its instance: the
+	// installed layer's version then decides whether VK_KHR_video_maintenance1 is listed.
+	Validation bool
+}
+
+// HWRequirements says what to enable on physical, a device of instance, for hardware decoding.
+// The instance's entry points are loaded as Requirements does. It fails only on unusable
+// arguments; a device that cannot decode comes back with Available false and the reason.
+func HWRequirements(instance vk.Instance, physical vk.PhysicalDevice, q HWQuery) (HWDecode, error) {
+	h := HWDecode{APIVersion: vkx.APIVersion13}
+	if instance == nil || physical == nil {
+		return h, fmt.Errorf("videotex: hardware decoding requirements: instance and physical device must be set")
+	}
+	if err := vkx.Load(); err != nil {
+		return h, fmt.Errorf("videotex: hardware decoding requirements: %w", err)
+	}
+	if err := vkx.LoadInstance(instance); err != nil {
+		return h, fmt.Errorf("videotex: hardware decoding requirements: %w", err)
+	}
+	var layer uint32
+	if q.Validation {
+		layer = gpu.ValidationLayerVersion()
+	}
+	v := gpu.PlanVideo(instance, physical, layer)
+	if !v.Enabled {
+		h.Missing = v.Reason
+		if p := vkx.ProbeVideo(instance, physical, false, false); p.APIVersion >= vkx.APIVersion13 {
+			h.Features = VideoFeatures{SamplerYcbcrConversion: p.Features.Ycbcr, TimelineSemaphore: p.Features.Timeline,
+				Synchronization2: p.Features.Sync2}
+		}
+		return h, nil
+	}
+	h.Available, h.Extensions, h.Withheld = true, v.Extensions, v.Withheld
+	h.DecodeFamily, h.DecodeQueues, h.codecOps = v.DecodeFamily, v.DecodeQueues, v.CodecOps
+	h.Features = VideoFeatures{SamplerYcbcrConversion: v.Features.Ycbcr, TimelineSemaphore: v.Features.Timeline,
+		HostQueryReset: v.Features.HostQueryReset, Synchronization2: v.Features.Sync2,
+		VideoMaintenance1: v.Features.VideoMaintenance1}
+	for _, c := range codecOps {
+		if v.CodecOps&c.op != 0 {
+			h.Codecs = append(h.Codecs, c.name)
+		}
+	}
+	return h, nil
+}
+
+var codecOps = []struct {
+	name string
+	op   uint32
+}{{"h264", vkx.CodecOpDecodeH264}, {"hevc", vkx.CodecOpDecodeH265}, {"av1", vkx.CodecOpDecodeAV1}}
+
+// FeatureChain returns VkPhysicalDeviceVulkan11Features, VkPhysicalDeviceVulkan12Features and
+// VkPhysicalDeviceVulkan13Features (and VkPhysicalDeviceVideoMaintenance1FeaturesKHR when it is
+// enabled) with h.Features on, in C memory, for VkDeviceCreateInfo.pNext; next is chained after
+// them (nil or C memory). It replaces DeviceRequirements.FeatureChain: samplerYcbcrConversion is in
+// the Vulkan 1.1 struct, and the two must not both be in one chain. Call free once vkCreateDevice
+// has returned.
+func (h HWDecode) FeatureChain(next unsafe.Pointer) (pNext unsafe.Pointer, free func()) {
+	f := h.Features
+	return vkx.VideoFeatureChain(vkx.VideoFeatures{Timeline: f.TimelineSemaphore, Sync2: f.Synchronization2,
+		Ycbcr: f.SamplerYcbcrConversion, VideoMaintenance1: f.VideoMaintenance1, HostQueryReset: f.HostQueryReset}, next)
+}
+
+// video is h as the toolkit's device description for FFmpeg.
+func (h HWDecode) video() gpu.Video {
+	f := h.Features
+	v := gpu.Video{Enabled: h.Available, Reason: h.Missing, DecodeFamily: h.DecodeFamily, DecodeQueues: h.DecodeQueues,
+		Features: vkx.VideoFeatures{Timeline: f.TimelineSemaphore, Sync2: f.Synchronization2, Ycbcr: f.SamplerYcbcrConversion,
+			VideoMaintenance1: f.VideoMaintenance1, HostQueryReset: f.HostQueryReset},
+		Extensions: h.Extensions, Withheld: h.Withheld}
+	for _, c := range codecOps {
+		for _, n := range h.Codecs {
+			if n == c.name {
+				v.CodecOps |= c.op
+			}
+		}
+	}
+	return v
+}
+
+// Decoding says how a texture's pictures are decoded and how hardware-decoded ones reach its
+// images.
+type Decoding struct {
+	// Decoder is FFmpeg's decoder, with " (vulkan)" while Vulkan Video decodes.
+	Decoder string
+	// HWDec is "vulkan" while Vulkan Video decodes, else "no".
+	HWDec string
+	// Reason says why decoding is in software (empty with hardware).
+	Reason string
+	// Route is how hardware-decoded pictures reach the engine's image, with why (empty in software).
+	Route string
+}
+
+// routeCopy is the one route hardware frames take into the texture, and why not in place.
+const routeCopy = "GPU copy (the engine samples in its own later submission: sampling FFmpeg's image in place " +
+	"would keep it, a reference picture of later decoding, from FFmpeg until the engine's fence)"
+
+// Decoding reports how the stream is decoded.
+func (t *Texture) Decoding() Decoding {
+	h := t.dec.HW()
+	d := Decoding{Decoder: h.Decoder, HWDec: "no", Reason: h.Reason}
+	if t.hwOff != "" {
+		d.Reason = t.hwOff
+	}
+	if h.Active {
+		d.HWDec, d.Reason, d.Route = "vulkan", "", routeCopy
+	}
+	return d
+}
+
+// planHW decides hardware decoding for the engine's device before the decoder opens: the decoder
+// options to use, and why not hardware where it cannot be (an error with HWDecVulkan).
+func (t *Texture) planHW() (decode.Options, error) {
+	ed, mode := t.ed, t.opts.HWDec
+	o := t.opts.Decode
+	o.Vulkan, o.HWDec = nil, decode.HWDecNo
+	if ed.HWDecode != nil {
+		t.dev.Video = ed.HWDecode.video()
+		t.dev.Video.Enabled = false // until every condition below holds
+		for _, e := range ed.HWDecode.Extensions {
+			t.dev.Extensions[e] = true
+		}
+	}
+	t.dev.QueueLock = ed.QueueLock
+	reason := ""
+	switch {
+	case mode == decode.HWDecNo:
+		reason = "Options.HWDec is no"
+	case ed.HWDecode == nil:
+		reason = "the engine's device was not created for it (EngineDevice.HWDecode is nil)"
+		if h, err := HWRequirements(ed.Instance, ed.Physical, HWQuery{}); err == nil && !h.Available {
+			reason += "; and the device cannot: " + h.Missing
+		}
+	case !ed.HWDecode.Available:
+		reason = ed.HWDecode.Missing
+	case ed.QueueLock == nil:
+		reason = "EngineDevice.QueueLock is nil: FFmpeg submits to queue 0 of the engine's queue family from its own threads, under the engine's lock"
+	default:
+		t.dev.Video.Enabled = true
+		o.Vulkan, o.HWDec = t.dev, mode
+	}
+	t.hwOff = reason
+	if reason != "" && mode == decode.HWDecVulkan {
+		return o, fmt.Errorf("%w: %s", decode.ErrNoHWDec, reason)
+	}
+	return o, nil
+}
+
+// errNoHW is the error of a hardware frame the texture cannot take.
+var errNoHW = errors.New("videotex: hardware frame")
+
+// recordHWCopy records the GPU copy of p's hardware frame into p's images, under the frame's lock
+// (lock_frame, hwcontext_vulkan.h: "just before command submission"), and returns what the
+// submission waits on and signals on the frame's timeline semaphore; unlock releases the lock
+// after the submission and writes the frame's new layout back when submitted is true.
+func (t *Texture) recordHWCopy(cb vk.CommandBuffer, p *picture) (wait, signal vkx.SubmitSemaphore, unlock func(submitted bool), err error) {
+	ff := p.hw.HW.Foreign()
+	st, err := ff.Lock()
+	if err != nil {
+		return wait, signal, nil, fmt.Errorf("%w: %v", errNoHW, err)
+	}
+	unlock = func(submitted bool) {
+		if submitted {
+			ff.Submitted(vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit))
+		}
+		ff.Unlock()
+	}
+	if st.QueueFamily != vk.QueueFamilyIgnored && st.QueueFamily != t.dev.QueueFamily {
+		// FFmpeg makes its images CONCURRENT over the families it is given, EXCLUSIVE only with a
+		// single family (hwcontext_vulkan.c, create_frame).
+		unlock(false)
+		return wait, signal, nil, fmt.Errorf("%w: the image belongs to queue family %d (EXCLUSIVE); the texture's is %d",
+			errNoHW, st.QueueFamily, t.dev.QueueFamily)
+	}
+	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/foreign.c)
+	stage := vk.PipelineStageFlags(vk.PipelineStageTransferBit)
+	// After the semaphore wait, at the same stage: the decoder's writes are visible, the layout
+	// changes after it (Vulkan spec, "Semaphore Waiting": the wait's second synchronization scope).
+	vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutTransferSrcOptimal,
+		DstAccess: vk.AccessFlags(vk.AccessTransferReadBit), SrcStage: stage, DstStage: stage,
+		SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored})
+	if err := p.img.CopyForeign(cb, st.Image); err != nil {
+		unlock(false)
+		return wait, signal, nil, err
+	}
+	wait = vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value, Stage: stage}
+	signal = vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value + 1}
+	return wait, signal, unlock, nil
+}
+
+// dropHW releases p's hardware frame, if any (FFmpeg may reuse its image from then on).
+func (p *picture) dropHW() {
+	if p.hw != nil {
+		p.hw.Release()
+		p.hw = nil
+	}
+}
