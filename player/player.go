@@ -240,6 +240,9 @@ func (p *Player) play() error {
 
 func (p *Player) open() error {
 	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video}
+	if fs, ok := p.src.(FramesSource); ok && p.cfg.Video {
+		opts.Frames = fs.VulkanFrames()
+	}
 	if p.cfg.HDROutput && p.cfg.Headless {
 		return errors.New("-hdr-output needs a window's HDR10 swapchain; -headless has none")
 	}
