@@ -396,7 +396,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// SIGINT and SIGTERM end playback as q does: the figures are printed and the screenshot written;
 	// the exit status is then 128 + the signal's number (130, 143), as a shell reports a process the
 	// signal ended. A second signal ends the process at once.
-	interrupted, stopSignals := catchSignals()
+	interrupted, stopSignals := catchSignals(stderr)
 	defer stopSignals()
 	cfg.Stop = interrupted.stop
 	// Output paths first: a bad one fails at once, not after the whole file has played.
@@ -563,9 +563,16 @@ func (s *signals) signal() int {
 	return int(s.first)
 }
 
-// catchSignals turns the first SIGINT or SIGTERM into a closed stop channel; a second one exits at
-// once with 128 + its number. The returned function stops catching.
-func catchSignals() (*signals, func()) {
+// stopGrace is how long playback may take to end after the first SIGINT or SIGTERM (the figures,
+// the screenshot) before the process exits without them: a wait that does not wake on the stop (a
+// device or decoder wait that never returns) must not keep it alive (issue 18: within one second).
+var stopGrace = time.Second
+
+// catchSignals turns the first SIGINT or SIGTERM into a closed stop channel; a second one, or
+// stopGrace without the returned function being called, exits at once with 128 + the first
+// signal's number (one error line on stderr in the second case). The returned function stops
+// catching.
+func catchSignals(stderr io.Writer) (*signals, func()) {
 	s := &signals{stop: make(chan struct{})}
 	ch := make(chan os.Signal, 2)
 	done := make(chan struct{})
@@ -583,6 +590,9 @@ func catchSignals() (*signals, func()) {
 		select {
 		case sig := <-ch:
 			os.Exit(128 + int(sig.(syscall.Signal)))
+		case <-time.After(stopGrace):
+			fmt.Fprintf(stderr, "error: %v: playback did not end within %v (a device or decoder wait that does not return); exiting without the figures\n", s.first, stopGrace)
+			os.Exit(128 + int(s.first))
 		case <-done:
 		}
 	}()
