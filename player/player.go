@@ -38,7 +38,7 @@ type Config struct {
 	Path    formats.Choice
 	Compare Compare
 	Upload  planes.Upload
-	// HWRoute is how hardware-decoded frames reach the conversion (stream.RouteInPlace by default).
+	// HWRoute is how hardware-decoded frames reach the conversion (stream.RouteAuto by default).
 	HWRoute stream.Route
 	// Conversion is how the conversion runs, drawn or compute; the zero value measures both on the
 	// device and takes the faster (stream.VariantAuto).

@@ -57,12 +57,13 @@ diag() {
 	done
 }
 
-pictures() {
+pictures() { # clips (comma-separated; default all)
 	P=$L/pictures
 	mkdir -p "$P"
-	for clip in h264-1080p hevc-1080p hevc-2160p hevc10-2160p h264-odd hevc-odd; do
+	local clips=${1:-h264-1080p,hevc-1080p,hevc-2160p,hevc10-2160p,h264-odd,hevc-odd}
+	for clip in ${clips//,/ }; do
 		for path in sampler shader; do
-			for m in "no auto" "vulkan inplace" "vulkan copy"; do
+			for m in "no auto" "vulkan inplace" "vulkan copy" "vulkan auto"; do
 				set -- $m
 				n=$clip-$path-$1-$2
 				timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -validate -stats -frames 30 -path $path -hwdec $1 -hwdec-route $2 \
@@ -71,14 +72,29 @@ pictures() {
 				[ $rc = 0 ] || say "pictures $n: rc=$rc $(head -c 400 "$P/$n.err" | tr '\n' ' ')"
 				grep -q . "$P/$n.err" && [ $rc = 0 ] && say "pictures $n: stderr: $(head -c 300 "$P/$n.err" | tr '\n' ' ')"
 			done
-			r=$(tr ',' '\n' <"$P/$clip-$path-vulkan-inplace.json" | grep -E '"(hwdec_route|decoder)"' | tr '\n' ' ')
-			say "pictures $clip $path: $r"
-			for route in inplace copy; do
+			r=$(tr ',' '\n' <"$P/$clip-$path-vulkan-auto.json" | grep -E '"(hwdec_route|decoder)"' | tr '\n' ' ')
+			say "pictures $clip $path: auto: $r"
+			for route in inplace copy auto; do
 				say "  $(timeout -s KILL 30 "$B/pngdiff" "$P/$clip-$path-no-auto.png" "$P/$clip-$path-vulkan-$route.png" 2>&1 | sed "s|$P/||g")"
 			done
 		done
 	done
 	rm -f "$P"/*.png
+}
+
+decodehang() { # decode.test HWDecClips on the HEVC clip alone; cuda-gdb after 20 s if still running
+	mkdir -p /tmp/c1 && cp "$C/hevc-1080p.mkv" /tmp/c1/
+	YCBCRKIT_HWDEC_CLIPS=/tmp/c1 "$B/decode.test" -test.run 'HWDecClips' -test.v -test.timeout 100s >"$L/decodehang.txt" 2>&1 &
+	local pid=$!
+	if waitfor $pid 200; then
+		wait $pid
+		say "decode.test HWDecClips hevc-1080p alone: rc=$? (no hang)"
+	else
+		timeout -s KILL 60 cuda-gdb -q -batch -p $pid -ex "set pagination off" -ex "thread apply all bt 14" >"$L/decodehang-bt.txt" 2>&1
+		kill -KILL $pid
+		say "decode.test HWDecClips hevc-1080p alone: still running after 20 s: stacks in decodehang-bt.txt"
+		grep -E "^#" "$L/decodehang-bt.txt" | grep -v "runtime\.\|futex_wait\|epoll\|nanosleep\|__GI___poll" | grep -iE "lock|wait|vk|av_|ff_|avx" | sort | uniq -c | sort -rn | head -25 | tee -a "$S"
+	fi
 }
 
 decode() {
@@ -134,6 +150,8 @@ for s in "$@"; do
 	case $s in
 	diag) diag ;;
 	pictures) pictures ;;
+	pictures:*) pictures "${s#pictures:}" ;;
+	decodehang) decodehang ;;
 	decode) decode ;;
 	speed:*) speed "${s#speed:}" ;;
 	esac
