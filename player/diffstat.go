@@ -15,9 +15,18 @@ const diffEvery = 500 * time.Millisecond
 
 // convertPath converts f again through path at the video's size, turned as shown (the screenshot's
 // picture).
+//
+// A hardware-decoded frame has no planes on the CPU: it is drawn again from FFmpeg's image through
+// the route it is played by (Renderer.Picture), so that the screenshot is what was shown.
 func (p *Player) convertPath(f *Frame, path formats.Path) (*image.RGBA, error) {
 	pic := f.Picture
-	if o := p.orientation(f); !o.Identity() { // turned as shown: the scale pass at 1:1 only moves pixels
+	o := p.orientation(f)
+	if f.HW != nil {
+		dw, dh := o.DisplaySize(pic.Width, pic.Height)
+		v := ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter) // Exact when not turned
+		return p.rend.Picture(pic, f.HW, p.params(f.Color), path, v)
+	}
+	if !o.Identity() { // turned as shown: the scale pass at 1:1 only moves pixels
 		dw, dh := o.DisplaySize(pic.Width, pic.Height)
 		return p.rend.Conv.ConvertScaled(pic, p.params(f.Color), path, ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter))
 	}

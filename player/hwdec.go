@@ -12,6 +12,15 @@ type DeviceSource interface {
 	Decoding() Decoding
 }
 
+// FramesSource is a DeviceSource that puts its pictures into FFmpeg's Vulkan frames without
+// decoding on the device (decode.Uploader): the player then opens its device with what those frames
+// need (gpu.Options.Frames), so that the hardware routes run on devices without Vulkan Video
+// (lavapipe, in tests).
+type FramesSource interface {
+	DeviceSource
+	VulkanFrames() bool
+}
+
 // Decoding is how a DeviceSource decodes.
 type Decoding struct {
 	Decoder string // FFmpeg's decoder, "hevc (vulkan)" under Vulkan Video

@@ -39,7 +39,7 @@ type Config struct {
 	Path    formats.Choice
 	Compare Compare
 	Upload  planes.Upload
-	// HWRoute is how hardware-decoded frames reach the conversion (stream.RouteInPlace by default).
+	// HWRoute is how hardware-decoded frames reach the conversion (stream.RouteAuto by default).
 	HWRoute stream.Route
 	// Conversion is how the conversion runs, drawn or compute; the zero value measures both on the
 	// device and takes the faster (stream.VariantAuto).
@@ -326,6 +326,9 @@ func (p *Player) play() error {
 
 func (p *Player) open() error {
 	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video, CacheDir: p.cfg.CacheDir}
+	if fs, ok := p.src.(FramesSource); ok && p.cfg.Video {
+		opts.Frames = fs.VulkanFrames()
+	}
 	if p.cfg.HDROutput && p.cfg.Headless {
 		return errors.New("-hdr-output needs a window's HDR10 swapchain; -headless has none")
 	}

@@ -29,25 +29,32 @@ type Foreign interface {
 type Route int
 
 const (
+	// RouteAuto samples the image in place where its coded size is the picture's (rounded to whole
+	// chroma samples), and copies it (RouteCopy) where the coded image is larger (1920×1088 for
+	// 1080p): there the conversion's chroma reconstruction at the picture's last row or column would
+	// read the decoder's coded padding instead of repeating the edge as every other route does. On
+	// the NVIDIA H100 (docs/hwdec.md, "The route choice") that padding made HEVC 1278×718 differ by
+	// up to 24/255 in place and 0 through the copy, while the copy cost no measurable throughput
+	// (HEVC 1080p, reuse_dst_dpb: 1461 vs 1442 frames/s steady state).
+	RouteAuto Route = iota
 	// RouteInPlace samples the foreign image itself: its Y′CbCr view on the sampler path, views of
 	// its planes on the shader path. Nothing is copied.
-	RouteInPlace Route = iota
+	RouteInPlace
 	// RouteCopy copies its planes into the slot's own images on the GPU (one vkCmdCopyImage per
 	// plane), which the conversion then samples as any uploaded picture.
 	RouteCopy
 )
 
 func (r Route) String() string {
-	if r == RouteCopy {
-		return "GPU copy"
-	}
-	return "in place"
+	return [...]string{"auto", "in place", "GPU copy"}[r]
 }
 
-// ParseRoute reads -hwdec-route's values: auto (in place), inplace, copy.
+// ParseRoute reads -hwdec-route's values: auto, inplace, copy.
 func ParseRoute(s string) (Route, error) {
 	switch s {
-	case "", "auto", "inplace":
+	case "", "auto":
+		return RouteAuto, nil
+	case "inplace":
 		return RouteInPlace, nil
 	case "copy":
 		return RouteCopy, nil
@@ -66,7 +73,7 @@ type foreignFrame struct {
 }
 
 // LoadForeign records what makes src's picture (the current configuration's format and size) the
-// frame's: through route, or in place where route is RouteInPlace. src stays locked until Submit,
+// frame's: through route (RouteAuto: chosen per frame by its coded size). src stays locked until Submit,
 // whose submission waits on and signals its semaphore. release, if not nil, runs once the GPU is done
 // with src's image (the slot's fence), or at once on failure. It returns the route taken and why.
 func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, string, error) {
@@ -93,12 +100,20 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/foreign.c)
 	c := s.cfg
 	reason := "asked for"
+	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
+	if route == RouteAuto {
+		if padded {
+			route, reason = RouteCopy, fmt.Sprintf("auto: the decoder's image is %dx%d for a %dx%d picture; in place, the edge's chroma would come from its coded padding", st.Image.Width, st.Image.Height, c.Width, c.Height)
+		} else {
+			route, reason = RouteInPlace, "auto: the decoder's image is the picture's size"
+		}
+	}
 	if route == RouteInPlace {
 		if err := st.Image.InPlace(c.Format, c.Width, c.Height, s.paths...); err != nil {
 			route, reason = RouteCopy, "in place impossible: "+err.Error()
-		} else {
+		} else if reason == "asked for" {
 			reason = "the decoder's image is sampled through the conversion"
-			if st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH) {
+			if padded {
 				reason += fmt.Sprintf(", cropped from %dx%d", st.Image.Width, st.Image.Height)
 			}
 		}

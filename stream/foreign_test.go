@@ -131,7 +131,7 @@ func TestForeignRoutes(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			want := drawOne(t, dev, s, pic)
-			for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy} {
+			for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy, stream.RouteAuto} {
 				hw, err := up.Upload(pic)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
@@ -149,7 +149,10 @@ func TestForeignRoutes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if taken != route {
+				// auto: in place where the coded image is the picture's size, the copy where it is padded.
+				if want := map[bool]stream.Route{false: stream.RouteInPlace, true: stream.RouteCopy}[tc.pad]; route == stream.RouteAuto && taken != want {
+					t.Fatalf("%s: auto took %s (%s), want %s", name, taken, why, want)
+				} else if route != stream.RouteAuto && taken != route {
 					t.Fatalf("%s: route %s taken for %s: %s", name, taken, route, why)
 				}
 				if rec.locks != 1 || rec.unlocks != 1 || !rec.submitted || after.Value != before.Value+1 || after.Layout != rec.layout {

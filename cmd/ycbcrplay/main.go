@@ -75,10 +75,12 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             -stats (decoder, hwdec, hwdec_reason) and the info line; vulkan: fail
                             where it cannot; no: software (default auto)
   -hwdec-route auto|inplace|copy|download
-                            how hardware frames reach the conversion: in place (auto: FFmpeg's
-                            image sampled through the conversion), copy (one GPU copy per plane
-                            into the player's image), download (one CPU copy per frame, for
-                            comparisons); -stats says which in hwdec_route, with the reason
+                            how hardware frames reach the conversion: inplace (FFmpeg's image
+                            sampled through the conversion), copy (one GPU copy per plane into
+                            the player's image), auto (in place where the decoder's image is the
+                            picture's size, else the copy: exact edges, docs/hwdec.md), download
+                            (one CPU copy per frame, for comparisons); -stats says which in
+                            hwdec_route, with the reason
   -loop N|inf               play the input N times in all (default 1), or until quit (not stdin)
   -start TIME               begin at TIME: seconds (12.5) or [[h:]m:]s (1:02:03.5)
   -speed X                  playback speed, 0.1 to 16 (default 1; keys [ and ] change it by
@@ -425,7 +427,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// SIGINT and SIGTERM end playback as q does: the figures are printed and the screenshot written;
 	// the exit status is then 128 + the signal's number (130, 143), as a shell reports a process the
 	// signal ended. A second signal ends the process at once.
-	interrupted, stopSignals := catchSignals()
+	interrupted, stopSignals := catchSignals(stderr)
 	defer stopSignals()
 	cfg.Stop = interrupted.stop
 	// Output paths first: a bad one fails at once, not after the whole file has played.
@@ -614,9 +616,16 @@ func (s *signals) signal() int {
 	return int(s.first)
 }
 
-// catchSignals turns the first SIGINT or SIGTERM into a closed stop channel; a second one exits at
-// once with 128 + its number. The returned function stops catching.
-func catchSignals() (*signals, func()) {
+// stopGrace is how long playback may take to end after the first SIGINT or SIGTERM (the figures,
+// the screenshot) before the process exits without them: a wait that does not wake on the stop (a
+// device or decoder wait that never returns) must not keep it alive (issue 18: within one second).
+var stopGrace = time.Second
+
+// catchSignals turns the first SIGINT or SIGTERM into a closed stop channel; a second one, or
+// stopGrace without the returned function being called, exits at once with 128 + the first
+// signal's number (one error line on stderr in the second case). The returned function stops
+// catching.
+func catchSignals(stderr io.Writer) (*signals, func()) {
 	s := &signals{stop: make(chan struct{})}
 	ch := make(chan os.Signal, 2)
 	done := make(chan struct{})
@@ -634,6 +643,9 @@ func catchSignals() (*signals, func()) {
 		select {
 		case sig := <-ch:
 			os.Exit(128 + int(sig.(syscall.Signal)))
+		case <-time.After(stopGrace):
+			fmt.Fprintf(stderr, "error: %v: playback did not end within %v (a device or decoder wait that does not return); exiting without the figures\n", s.first, stopGrace)
+			os.Exit(128 + int(s.first))
 		case <-done:
 		}
 	}()
