@@ -13,10 +13,14 @@ import (
 )
 
 // BenchmarkScalePass times, on the GPU (timestamps, one submission each), the scale pass of a
-// 3840×2160 picture into 1920×1080 — the case — with the weight table and with the kernel
-// evaluated per sample (the pass before the table), side by side in each iteration, and the
-// compute conversion of a 2160p yuv420p picture through the sampler path (the variant the H100
-// uses there) as the yardstick: table/conv is the pass's cost as a fraction of the conversion.
+// 3840×2160 picture into 1920×1080 — the case — side by side in each iteration: the pass
+// (both axes in one dispatch through shared memory, scale2d.comp, with 2 and with 4 output rows
+// per invocation: fused-r2, fused-r4, the player's being ycbcr's scale2DRows; fused-r2-fetch reads
+// every tap from the picture instead of its shared tile), the pass before it
+// (weight table, rows then columns in two dispatches through a float32 image: table) and the pass
+// as it first was (kernel per sample, columns drawn: direct), and the compute conversion of a 2160p
+// yuv420p picture through the sampler path (the variant the H100 uses there) as the yardstick:
+// fused/conv is the pass's cost as a fraction of the conversion.
 //
 //	go test -run '^$' -bench BenchmarkScalePass -benchtime 3x ./ycbcr/
 func BenchmarkScalePass(b *testing.B) {
@@ -98,8 +102,13 @@ func BenchmarkScalePass(b *testing.B) {
 	for _, filter := range []ycbcr.Filter{ycbcr.FilterLanczos, ycbcr.FilterCatmullRom} {
 		b.Run(filter.String(), func(b *testing.B) {
 			v := ycbcr.Fit(w, h, dw, dh, formats.Orientation{}, filter)
-			var timers [3]*gpu.GPUTimer // conversion, direct, table
-			var targets [2]*ycbcr.ScaleTarget
+			modes := [...]struct {
+				name             string
+				mode, rows, tile int
+			}{{"direct", ycbcr.ScaleDirect, 0, 0}, {"table", ycbcr.ScaleSeparate, 0, 0},
+				{"fused-r2-fetch", ycbcr.ScaleFused, 2, 0}, {"fused-r2", ycbcr.ScaleFused, 2, 1}, {"fused-r4", ycbcr.ScaleFused, 4, 1}}
+			var timers [1 + len(modes)]*gpu.GPUTimer // conversion, then each mode
+			var targets [len(modes)]*ycbcr.ScaleTarget
 			for i := range timers {
 				if timers[i], err = dev.NewGPUTimer(1); err != nil || timers[i] == nil {
 					b.Fatalf("GPU timer: %v (timestamps: %v)", err, timers[i] != nil)
@@ -112,7 +121,7 @@ func BenchmarkScalePass(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer s.Destroy()
-				ycbcr.SetScalerDirect(s, i == 0)
+				ycbcr.SetScalerMode(s, modes[i].mode, modes[i].rows, modes[i].tile)
 				if targets[i], err = s.Bind(pic.View, v); err != nil {
 					b.Fatal(err)
 				}
@@ -148,20 +157,26 @@ func BenchmarkScalePass(b *testing.B) {
 					store.EndCompute(cb)
 					return err
 				})
-				submit(timers[1], scale(targets[0]))
-				submit(timers[2], scale(targets[1]))
+				for j, t := range targets {
+					submit(timers[1+j], scale(t))
+				}
 			}
 			b.StopTimer()
 			for _, t := range timers {
 				t.Finish()
 			}
-			c, d, t := timers[0].MeanMs(), timers[1].MeanMs(), timers[2].MeanMs()
+			c, t := timers[0].MeanMs(), timers[2].MeanMs()
 			b.ReportMetric(c, "conv-ms")
-			b.ReportMetric(d, "direct-ms")
-			b.ReportMetric(t, "table-ms")
-			b.ReportMetric(t/d, "table/direct")
-			b.ReportMetric(d/c, "direct/conv")
-			b.ReportMetric(t/c, "table/conv")
+			f := 0.0
+			for i, m := range modes {
+				ms := timers[1+i].MeanMs()
+				b.ReportMetric(ms, m.name+"-ms")
+				if m.mode == ycbcr.ScaleFused && m.rows == ycbcr.Scale2DRows && m.tile == 1 {
+					f = ms // the player's
+				}
+			}
+			b.ReportMetric(f/t, "fused/table")
+			b.ReportMetric(f/c, "fused/conv")
 		})
 	}
 }
