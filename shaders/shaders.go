@@ -109,27 +109,6 @@ var ScaleComp []byte
 // ScaleCompParamsSize is the size in bytes of scale.comp's push-constant block.
 const ScaleCompParamsSize = 44
 
-// Scale2DComp is the scale pass's filtering of both axes in one dispatch (rows into shared memory,
-// then columns): the same bindings and pipeline layout as ScaleComp, the weight table planar (per
-// axis the n first source indices, then weight k of output i at n + k·n + i), push constants of
-// Scale2DParamsSize bytes; specialization constants 0 (ROWS: output rows per invocation), 1
-// (CHUNK: rows of the row-filtered intermediate in shared memory, 3 × 4 × Scale2DGroup[0] bytes
-// each) and 2 (TILE: 1 reads the picture through a shared tile of Scale2DTile texels, 4 bytes
-// each, where a workgroup's picture columns fit its width). Its workgroup is Scale2DGroup, its tile
-// of output Scale2DGroup[0] × Scale2DGroup[1]·ROWS pixels.
-//
-//go:embed scale2d.comp.spv
-var Scale2DComp []byte
-
-// Scale2DParamsSize is the size in bytes of scale2d.comp's push-constant block.
-const Scale2DParamsSize = 32
-
-// Scale2DGroup is scale2d.comp's workgroup size (local_size_x, local_size_y).
-var Scale2DGroup = [2]int{32, 8}
-
-// Scale2DTile is scale2d.comp's picture tile (IW columns, IB rows).
-var Scale2DTile = [2]int{128, 16}
-
 // ScaleFrag draws ScaleComp's output (binding 0) onto the target, turned for display, with push
 // constants of ScaleFragParamsSize bytes; with DIRECT (specialization constant 0) binding 0 holds
 // the rows only and it resamples the columns itself.

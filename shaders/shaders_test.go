@@ -24,7 +24,6 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"floor.frag":      FloorFrag,
 		"floor.comp":      FloorComp,
 		"scale.comp":      ScaleComp,
-		"scale2d.comp":    Scale2DComp,
 		"scale.frag":      ScaleFrag,
 		"osd.vert":        OSDVert,
 		"osd.frag":        OSDFrag,

@@ -17,12 +17,10 @@ import (
 )
 
 // The scale pass: a converted picture (R′G′B′ at the picture's size, exact) resampled into a
-// target of another size with a separable filter, rows then columns in one dispatch (scale2d.comp:
-// each workgroup filters the rows its tile needs into shared memory, then the columns, into a
-// float32 image of the output's size), then drawn onto the target (scale.frag, one fetch per
-// pixel), turned for display on the way. The pass as it was before (scale.comp twice, rows into a
-// float32 image of the output's width and the picture's height, then columns) and as it first was
-// (the kernel per sample) stay as the references of tests and benchmarks (scaleMode). It works on the non-linear R′G′B′ the conversion yields, as FFmpeg's
+// target of another size with a separable filter, rows first (scale.comp, into a float32 image of
+// the output's width and the picture's height), then columns (scale.comp again, into a float32
+// image of the output's size), then drawn onto the target (scale.frag, one fetch per pixel), turned
+// for display on the way. It works on the non-linear R′G′B′ the conversion yields, as FFmpeg's
 // scale and zscale do by default: docs/scaling.md says why and what linear light would change.
 
 // Filter is the scale pass's filter.
@@ -213,20 +211,6 @@ func (v ScaleView) push(horizontal bool, taps, base int) []byte {
 	return i(i(i(i(p, v.OutW), v.OutH), taps), base)
 }
 
-// push2D is scale2d.comp's push constants for v: taps of the row and column tables, the column
-// table's first float, and whether the picture tile serves every workgroup.
-func (v ScaleView) push2D(taps [2]int, base int, fits bool) []byte {
-	var p []byte
-	f := 0
-	if fits {
-		f = 1
-	}
-	for _, x := range []int{v.SrcW, v.SrcH, v.OutW, v.OutH, taps[0], taps[1], base, f} {
-		p = binary.LittleEndian.AppendUint32(p, uint32(int32(x)))
-	}
-	return p
-}
-
 // drawPush is scale.frag's push constants for v.
 func (v ScaleView) drawPush() []byte {
 	p := v.push(false, 0, 0)[:36]
@@ -238,61 +222,18 @@ func (v ScaleView) drawPush() []byte {
 	return binary.LittleEndian.AppendUint32(p, uint32(flip))
 }
 
-// scaleMode is how the scale pass filters: the player's is scaleFused; the others are the pass as
-// it was, kept as references (tests, BenchmarkScalePass).
-type scaleMode int
-
-const (
-	// scaleFused: both axes in one dispatch of scale2d.comp, the intermediate in shared memory.
-	scaleFused scaleMode = iota
-	// scaleSeparate: scale.comp along the rows into a float32 image, then along the columns.
-	scaleSeparate
-	// scaleDirect: the kernel evaluated per sample (scale.glsl's DIRECT), rows in scale.comp, columns
-	// in scale.frag.
-	scaleDirect
-)
-
 // Scaler is the scale pass's pipelines, sampler, layouts and descriptor pool, shared by its
 // targets.
 type Scaler struct {
 	sampler   vk.Sampler
 	compSetL  vk.DescriptorSetLayout // 0: source, 1: weights, 2: storage image (compute)
 	compL     vk.PipelineLayout
-	compPipes map[[4]int32]vk.Pipeline // scale.comp by {0, DIRECT, AXIS}; scale2d.comp by {1, ROWS, CHUNK, TILE}
+	compPipes map[[2]int32]vk.Pipeline // by scale.glsl's DIRECT and scale.comp's AXIS
 	drawSetL  vk.DescriptorSetLayout   // 0: the filtered picture (fragment)
 	draw      pipelines
 	pool      vk.DescriptorPool
-	mode      scaleMode
-	rows      int // scale2d.comp's ROWS: output rows per invocation
-	tile      int // scale2d.comp's TILE: 1 reads the picture through a shared tile where it fits
+	direct    int32 // scale.glsl's DIRECT: 1 evaluates the kernel per sample (tests, benchmarks)
 	dev       *gpu.Device
-}
-
-// scale2DRows is scale2d.comp's ROWS, output rows per invocation: a workgroup's tile is 32 × 8·ROWS
-// output pixels. Taller tiles filter fewer picture rows twice (a tile of 8·ROWS output rows needs
-// (8·ROWS − 1)·step + taps picture rows: at 2:1 with Lanczos 42 for 32 at ROWS = 2, 74 for 64 at
-// ROWS = 4) but keep more accumulators per invocation and make fewer workgroups;
-// BenchmarkScalePass measures the choice.
-const scale2DRows = 2
-
-// direct is scale.glsl's DIRECT for s's pipelines.
-func (s *Scaler) direct() int32 {
-	if s.mode == scaleDirect {
-		return 1
-	}
-	return 0
-}
-
-// chunk is scale2d.comp's CHUNK for s: the rows of the row-filtered intermediate held in shared
-// memory at once (3 floats × 32 columns each). The rows a tile filters are the same however they
-// are chunked (a chunk only adds barriers), so it is sized for the common case, a 2:1 Lanczos
-// ((8·ROWS − 1)·2 + 12 rows), within what the device's maxComputeSharedMemorySize (16 KiB at least,
-// Vulkan spec, "Required Limits") leaves beside the picture tile.
-func (s *Scaler) chunk() int32 {
-	want := (8*s.rows-1)*2 + 12
-	free := int(s.dev.Limits.MaxComputeSharedMemorySize) - 4*(s.tile*shaders.Scale2DTile[0]*shaders.Scale2DTile[1]+1)
-	limit := free / (3 * 4 * shaders.Scale2DGroup[0])
-	return int32(min((want+7)/8*8, limit/8*8))
 }
 
 // scaleSets is how many scale targets one Scaler's pool holds at once (per slot, plus those retired
@@ -301,7 +242,7 @@ const scaleSets = 64
 
 // NewScaler prepares the scale pass.
 func NewScaler(dev *gpu.Device) (*Scaler, error) {
-	s := &Scaler{dev: dev, compPipes: map[[4]int32]vk.Pipeline{}, rows: scale2DRows, tile: 1}
+	s := &Scaler{dev: dev, compPipes: map[[2]int32]vk.Pipeline{}}
 	if err := s.init(); err != nil {
 		s.Destroy()
 		return nil, fmt.Errorf("ycbcr: scale: %w", err)
@@ -352,24 +293,18 @@ func (s *Scaler) init() error {
 	return err
 }
 
-// compPipeline is scale.comp's pipeline along axis (0 rows, 1 columns), or scale2d.comp's when
-// axis is 2.
 func (s *Scaler) compPipeline(axis int32) (vk.Pipeline, error) {
-	k, n := [4]int32{0, s.direct(), axis}, 3
-	code := shaders.ScaleComp
-	if axis == 2 {
-		k, n, code = [4]int32{1, int32(s.rows), s.chunk(), int32(s.tile)}, 4, shaders.Scale2DComp
-	}
+	k := [2]int32{s.direct, axis}
 	if p, ok := s.compPipes[k]; ok {
 		return p, nil
 	}
 	d := s.dev.Device
-	cs, err := vkx.ShaderModule(d, code)
+	cs, err := vkx.ShaderModule(d, shaders.ScaleComp)
 	if err != nil {
 		return vk.NullPipeline, err
 	}
 	defer vk.DestroyShaderModule(d, cs, nil)
-	p, err := vkx.ComputePipeline(d, s.compL, cs, k[1:n])
+	p, err := vkx.ComputePipeline(d, s.compL, cs, k[:])
 	if err != nil {
 		return vk.NullPipeline, fmt.Errorf("ycbcr: scale: %w", err)
 	}
@@ -408,21 +343,19 @@ type image2D struct {
 	view   vk.ImageView
 }
 
-// ScaleTarget is one picture's scale pass: the float32 image of its rows and columns resampled
-// (Width × OutH; with the separate and direct references also that of its rows resampled, Width ×
-// the picture's Height), the weight table of its view, and the descriptor sets of its steps. Views
-// up to its sizes fit it (Fits).
+// ScaleTarget is one picture's scale pass: the float32 images of its rows resampled (Width × the
+// picture's Height) and of its rows and columns resampled (Width × OutH), the weight table of its
+// view, and the descriptor sets of the three steps. Views up to its sizes fit it (Fits).
 type ScaleTarget struct {
 	Width, Height, OutH int
 	picture             vk.ImageView
 	rows, out           image2D
-	rowsSet, colsSet    vk.DescriptorSet // compute: picture → rows (fused: → out), rows → out
+	rowsSet, colsSet    vk.DescriptorSet // compute: picture → rows, rows → out
 	drawSet             vk.DescriptorSet // fragment: out (rows with DIRECT)
 	weights             *gpu.Buffer      // both axes' tables, host-visible, rewritten when the view changes
 	tabView             ScaleView        // the view the table is of
 	taps                [2]int           // taps per output along the rows and the columns
 	base                int              // the columns' table's first float
-	fits                bool             // every scale2d.comp tile's picture columns fit its shared tile
 	s                   *Scaler
 }
 
@@ -442,26 +375,18 @@ func (t *ScaleTarget) init() error {
 	d := s.dev.Device
 	var err error
 	usage := vk.ImageUsageStorageBit | vk.ImageUsageSampledBit
+	if t.rows.image, t.rows.memory, t.rows.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.Height, usage); err != nil {
+		return err
+	}
 	if t.rowsSet, err = allocateSet(d, s.pool, s.compSetL); err != nil {
 		return err
 	}
 	writeImages(d, t.rowsSet, []vk.ImageView{t.picture}, s.sampler)
+	vkx.WriteStorageImage(d, t.rowsSet, 2, t.rows.view)
 	if t.drawSet, err = allocateSet(d, s.pool, s.drawSetL); err != nil {
 		return err
 	}
-	if s.mode == scaleFused {
-		if t.out.image, t.out.memory, t.out.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.OutH, usage); err != nil {
-			return err
-		}
-		vkx.WriteStorageImage(d, t.rowsSet, 2, t.out.view)
-		writeImages(d, t.drawSet, []vk.ImageView{t.out.view}, s.sampler)
-		return nil
-	}
-	if t.rows.image, t.rows.memory, t.rows.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.Height, usage); err != nil {
-		return err
-	}
-	vkx.WriteStorageImage(d, t.rowsSet, 2, t.rows.view)
-	if s.mode == scaleDirect {
+	if s.direct != 0 {
 		writeImages(d, t.drawSet, []vk.ImageView{t.rows.view}, s.sampler)
 		return nil
 	}
@@ -491,16 +416,6 @@ func (t *ScaleTarget) prepare(v ScaleView) error {
 	}
 	tx, x := v.table(true)
 	ty, y := v.table(false)
-	fits := true
-	if t.s.mode == scaleFused {
-		// A workgroup's outputs x0 … x0 + 31 read picture columns lo(x0) … lo(x0 + 31) + taps − 1.
-		g, iw := shaders.Scale2DGroup[0], shaders.Scale2DTile[0]
-		for x0 := 0; x0 < v.OutW; x0 += g {
-			last := min(x0+g, v.OutW) - 1
-			fits = fits && int(x[last*(tx+1)])+tx-int(x[x0*(tx+1)]) <= iw
-		}
-		x, y = planar(x, tx), planar(y, ty)
-	}
 	size := 4 * (len(x) + len(y))
 	if t.weights == nil || t.weights.Size < size {
 		t.weights.Destroy()
@@ -519,24 +434,8 @@ func (t *ScaleTarget) prepare(v ScaleView) error {
 	mem := unsafe.Slice((*float32)(t.weights.Mapped), t.weights.Size/4)
 	copy(mem, x)
 	copy(mem[len(x):], y)
-	t.tabView, t.taps, t.base, t.fits = v, [2]int{tx, ty}, len(x), fits
+	t.tabView, t.taps, t.base = v, [2]int{tx, ty}, len(x)
 	return nil
-}
-
-// planar is an axis's table as scale2d.comp reads it: the n first source indices, then weight k of
-// output i at n + k·n + i (neighbouring outputs' same tap side by side: one coalesced load for the
-// invocations along a row).
-func planar(tab []float32, taps int) []float32 {
-	n := len(tab) / (taps + 1)
-	out := make([]float32, len(tab))
-	for i := 0; i < n; i++ {
-		e := tab[i*(taps+1):]
-		out[i] = e[0]
-		for k := 0; k < taps; k++ {
-			out[n+k*n+i] = e[1+k]
-		}
-	}
-	return out
 }
 
 // newTable makes a weight table's buffer: host-visible and coherent (written between frames, no
@@ -550,12 +449,11 @@ func (s *Scaler) newTable(size int) (*gpu.Buffer, error) {
 	return b, err
 }
 
-// Record records the filtering, outside a render pass: the picture's rows and columns resampled
-// into t's output image (through shared memory, in one dispatch; the separate and direct references
-// through t's rows image), left for Draw's fragment shader. The picture was written just before, by
-// a compute conversion or a render pass, in this command buffer or an earlier submission. When v is
-// not the view of t's last Record, t's weight table is rewritten: the GPU must be done with t's
-// earlier frames.
+// Record records the filtering, outside a render pass: the picture's rows resampled into t's rows
+// image, then its columns into t's output image, left for Draw's fragment shader. The picture was
+// written just before, by a compute conversion or a render pass, in this command buffer or an
+// earlier submission. When v is not the view of t's last Record, t's weight table is rewritten:
+// the GPU must be done with t's earlier frames.
 func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
 	if !t.Fits(t.picture, v) {
 		return fmt.Errorf("ycbcr: scale: view %dx%d of a %d-row picture on a target of %dx%d of %d rows",
@@ -564,57 +462,46 @@ func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
 	if err := t.prepare(v); err != nil {
 		return err
 	}
-	mode := t.s.mode
+	direct := t.s.direct != 0
 	// The picture's writes (a compute conversion, or a pass's colour output) before the reads; the
 	// previous frame's reads of t's images (compute, fragment shaders) before this frame's writes.
 	mb := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
 		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit | vk.AccessColorAttachmentWriteBit),
 		DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit)}
-	var ibs []vk.ImageMemoryBarrier
-	for _, im := range []vk.Image{t.rows.image, t.out.image} {
-		if im != vk.NullImage {
-			ibs = append(ibs, layoutBarrier(im, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit))
-		}
+	ibs := []vk.ImageMemoryBarrier{layoutBarrier(t.rows.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)}
+	if !direct {
+		ibs = append(ibs, layoutBarrier(t.out.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit))
 	}
 	vkx.NoGC(func() { // vulkan-go frees its copy of slice arguments from a finalizer (vkx.NoGC says why)
 		vk.CmdPipelineBarrier(cb,
 			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit),
 			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, uint32(len(ibs)), ibs)
 	})
-	// done makes dst's writes visible to the stage next, in the layout it samples.
-	done := func(dst vk.Image, next vk.PipelineStageFlagBits) {
+	if err := t.dispatch(cb, 0, t.rowsSet, v.push(true, t.taps[0], 0), v.OutW, v.SrcH); err != nil {
+		return err
+	}
+	next, dst := vk.PipelineStageComputeShaderBit, t.rows.image
+	if direct {
+		next = vk.PipelineStageFragmentShaderBit
+	}
+	for {
 		ib := layoutBarrier(dst, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit)
 		vkx.NoGC(func() {
 			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(next),
 				0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
 		})
-	}
-	if mode == scaleFused {
-		g, rows := shaders.Scale2DGroup, t.s.rows
-		if err := t.dispatch(cb, 2, t.rowsSet, v.push2D(t.taps, t.base, t.fits), v.OutW, v.OutH, g[0], g[1]*rows); err != nil {
+		if direct || dst == t.out.image {
+			return nil
+		}
+		if err := t.dispatch(cb, 1, t.colsSet, v.push(false, t.taps[1], t.base), v.OutW, v.OutH); err != nil {
 			return err
 		}
-		done(t.out.image, vk.PipelineStageFragmentShaderBit)
-		return nil
+		next, dst = vk.PipelineStageFragmentShaderBit, t.out.image
 	}
-	g := shaders.ComputeGroup
-	if err := t.dispatch(cb, 0, t.rowsSet, v.push(true, t.taps[0], 0), v.OutW, v.SrcH, g[0], g[1]); err != nil {
-		return err
-	}
-	if mode == scaleDirect {
-		done(t.rows.image, vk.PipelineStageFragmentShaderBit)
-		return nil
-	}
-	done(t.rows.image, vk.PipelineStageComputeShaderBit)
-	if err := t.dispatch(cb, 1, t.colsSet, v.push(false, t.taps[1], t.base), v.OutW, v.OutH, g[0], g[1]); err != nil {
-		return err
-	}
-	done(t.out.image, vk.PipelineStageFragmentShaderBit)
-	return nil
 }
 
-// dispatch records compPipeline(axis) over a w×h output in tiles of tw×th pixels.
-func (t *ScaleTarget) dispatch(cb vk.CommandBuffer, axis int32, set vk.DescriptorSet, push []byte, w, h, tw, th int) error {
+// dispatch records scale.comp along axis (0 rows, 1 columns) over a w×h output.
+func (t *ScaleTarget) dispatch(cb vk.CommandBuffer, axis int32, set vk.DescriptorSet, push []byte, w, h int) error {
 	pipe, err := t.s.compPipeline(axis)
 	if err != nil {
 		return err
@@ -624,7 +511,8 @@ func (t *ScaleTarget) dispatch(cb vk.CommandBuffer, axis int32, set vk.Descripto
 		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.compL, 0, 1, []vk.DescriptorSet{set}, 0, nil)
 		vk.CmdPushConstants(cb, t.s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
 	})
-	vk.CmdDispatch(cb, uint32((w+tw-1)/tw), uint32((h+th-1)/th), 1)
+	g := shaders.ComputeGroup
+	vk.CmdDispatch(cb, uint32((w+g[0]-1)/g[0]), uint32((h+g[1]-1)/g[1]), 1)
 	return nil
 }
 
@@ -642,7 +530,7 @@ func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) erro
 		return fmt.Errorf("ycbcr: scale: Draw of a view that Record did not prepare")
 	}
 	var spec Spec
-	spec[0] = t.s.direct()
+	spec[0] = t.s.direct
 	pipe, err := t.s.draw.get(t.s.dev.Device, target, spec)
 	if err != nil {
 		return err
@@ -672,11 +560,12 @@ func (t *ScaleTarget) Destroy() {
 // display size with the scale pass, and reads the result back: the player's pipeline for one frame
 // (tests compare it with FFmpeg's scale; screenshots of turned pictures use it at 1:1).
 func (c *Converter) ConvertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
-	return c.convertScaled(f, p, path, v, scaleFused, 1)
+	return c.convertScaled(f, p, path, v, false)
 }
 
-// convertScaled is ConvertScaled, filtered as mode says (tile: scale2d.comp's TILE).
-func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView, mode scaleMode, tile int) (*image.RGBA, error) {
+// convertScaled is ConvertScaled, with the kernel evaluated per sample instead of the weight table
+// when direct.
+func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView, direct bool) (*image.RGBA, error) {
 	im, err := c.staged(f, path)
 	if err != nil {
 		return nil, err
@@ -703,7 +592,9 @@ func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path,
 		return nil, err
 	}
 	defer s.Destroy()
-	s.mode, s.tile = mode, tile
+	if direct {
+		s.direct = 1
+	}
 	st, err := s.Bind(pic.View, v)
 	if err != nil {
 		return nil, err

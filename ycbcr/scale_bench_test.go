@@ -13,17 +13,13 @@ import (
 )
 
 // BenchmarkScalePass times, on the GPU (timestamps, one submission each), the scale pass of a
-// 3840×2160 picture into 1920×1080 — the case — side by side in each iteration: the pass
-// (both axes in one dispatch through shared memory, scale2d.comp, with 2 and with 4 output rows
-// per invocation: fused-r2, fused-r4, the player's being ycbcr's scale2DRows; the -fetch variants
-// read every tap from the picture instead of its shared tile), the pass before it
-// (weight table, rows then columns in two dispatches through a float32 image: table) and the pass
-// as it first was (kernel per sample, columns drawn: direct), and the compute conversion of a 2160p
-// yuv420p picture through the sampler path (the variant the H100 uses there) as the yardstick:
-// fused/conv is the pass's cost as a fraction of the conversion. Each pass is also timed without
-// its last step (NAME-comp-ms: the filtering in compute, Record alone), and that step alone (draw-ms:
-// scale.frag's one fetch per pixel onto the 1080p target, Draw alone, in a submission of its own
-// after the last pass's Record: every pass but direct draws the same), as the pass's cost splits between them.
+// 3840×2160 picture into 1920×1080 — the case — with the weight table and with the kernel
+// evaluated per sample (the pass before the table), side by side in each iteration, and the
+// compute conversion of a 2160p yuv420p picture through the sampler path (the variant the H100
+// uses there) as the yardstick: table/conv is the pass's cost as a fraction of the conversion.
+// The table's pass is also timed in its two halves, each in a submission of its own: table-comp-ms
+// the filtering in compute (Record alone) and draw-ms the last step (Draw alone: scale.frag's one
+// fetch per pixel onto the 1080p target, after that Record), as its cost splits between them.
 //
 //	go test -run '^$' -bench BenchmarkScalePass -benchtime 3x ./ycbcr/
 func BenchmarkScalePass(b *testing.B) {
@@ -105,14 +101,8 @@ func BenchmarkScalePass(b *testing.B) {
 	for _, filter := range []ycbcr.Filter{ycbcr.FilterLanczos, ycbcr.FilterCatmullRom} {
 		b.Run(filter.String(), func(b *testing.B) {
 			v := ycbcr.Fit(w, h, dw, dh, formats.Orientation{}, filter)
-			modes := [...]struct {
-				name             string
-				mode, rows, tile int
-			}{{"direct", ycbcr.ScaleDirect, 0, 0}, {"table", ycbcr.ScaleSeparate, 0, 0},
-				{"fused-r1-fetch", ycbcr.ScaleFused, 1, 0}, {"fused-r2-fetch", ycbcr.ScaleFused, 2, 0},
-				{"fused-r4-fetch", ycbcr.ScaleFused, 4, 0}, {"fused-r2", ycbcr.ScaleFused, 2, 1}, {"fused-r4", ycbcr.ScaleFused, 4, 1}}
-			var timers [1 + 2*len(modes) + 1]*gpu.GPUTimer // conversion, each mode, each mode's Record, Draw
-			var targets [len(modes)]*ycbcr.ScaleTarget
+			var timers [5]*gpu.GPUTimer // conversion, direct, table, table's Record, table's Draw
+			var targets [2]*ycbcr.ScaleTarget
 			for i := range timers {
 				if timers[i], err = dev.NewGPUTimer(1); err != nil || timers[i] == nil {
 					b.Fatalf("GPU timer: %v (timestamps: %v)", err, timers[i] != nil)
@@ -125,7 +115,7 @@ func BenchmarkScalePass(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer s.Destroy()
-				ycbcr.SetScalerMode(s, modes[i].mode, modes[i].rows, modes[i].tile)
+				ycbcr.SetScalerDirect(s, i == 0)
 				if targets[i], err = s.Bind(pic.View, v); err != nil {
 					b.Fatal(err)
 				}
@@ -161,13 +151,12 @@ func BenchmarkScalePass(b *testing.B) {
 					store.EndCompute(cb)
 					return err
 				})
-				for j, t := range targets {
-					submit(timers[1+j], scale(t))
-					submit(timers[1+len(modes)+j], func(cb vk.CommandBuffer) error { return t.Record(cb, v) })
-				}
-				submit(timers[len(timers)-1], func(cb vk.CommandBuffer) error { // after the player's Record above
+				submit(timers[1], scale(targets[0]))
+				submit(timers[2], scale(targets[1]))
+				submit(timers[3], func(cb vk.CommandBuffer) error { return targets[1].Record(cb, v) })
+				submit(timers[4], func(cb vk.CommandBuffer) error {
 					target.Begin(cb)
-					err := targets[len(targets)-1].Draw(cb, target, v)
+					err := targets[1].Draw(cb, target, v)
 					vk.CmdEndRenderPass(cb)
 					return err
 				})
@@ -176,22 +165,15 @@ func BenchmarkScalePass(b *testing.B) {
 			for _, t := range timers {
 				t.Finish()
 			}
-			c, t := timers[0].MeanMs(), timers[2].MeanMs()
+			c, d, t := timers[0].MeanMs(), timers[1].MeanMs(), timers[2].MeanMs()
 			b.ReportMetric(c, "conv-ms")
-			f := 0.0
-			b.ReportMetric(timers[len(timers)-1].MeanMs(), "draw-ms")
-			for i, m := range modes {
-				ms := timers[1+i].MeanMs()
-				b.ReportMetric(ms, m.name+"-ms")
-				if m.mode != ycbcr.ScaleDirect {
-					b.ReportMetric(timers[1+len(modes)+i].MeanMs(), m.name+"-comp-ms")
-				}
-				if m.mode == ycbcr.ScaleFused && m.rows == ycbcr.Scale2DRows && m.tile == 1 {
-					f = ms // the player's
-				}
-			}
-			b.ReportMetric(f/t, "fused/table")
-			b.ReportMetric(f/c, "fused/conv")
+			b.ReportMetric(d, "direct-ms")
+			b.ReportMetric(t, "table-ms")
+			b.ReportMetric(timers[3].MeanMs(), "table-comp-ms")
+			b.ReportMetric(timers[4].MeanMs(), "draw-ms")
+			b.ReportMetric(t/d, "table/direct")
+			b.ReportMetric(d/c, "direct/conv")
+			b.ReportMetric(t/c, "table/conv")
 		})
 	}
 }
