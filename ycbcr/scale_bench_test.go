@@ -17,6 +17,9 @@ import (
 // evaluated per sample (the pass before the table), side by side in each iteration, and the
 // compute conversion of a 2160p yuv420p picture through the sampler path (the variant the H100
 // uses there) as the yardstick: table/conv is the pass's cost as a fraction of the conversion.
+// The table's pass is also timed in its two halves, each in a submission of its own: table-comp-ms
+// the filtering in compute (Record alone) and draw-ms the last step (Draw alone: scale.frag's one
+// fetch per pixel onto the 1080p target, after that Record), as its cost splits between them.
 //
 //	go test -run '^$' -bench BenchmarkScalePass -benchtime 3x ./ycbcr/
 func BenchmarkScalePass(b *testing.B) {
@@ -98,7 +101,7 @@ func BenchmarkScalePass(b *testing.B) {
 	for _, filter := range []ycbcr.Filter{ycbcr.FilterLanczos, ycbcr.FilterCatmullRom} {
 		b.Run(filter.String(), func(b *testing.B) {
 			v := ycbcr.Fit(w, h, dw, dh, formats.Orientation{}, filter)
-			var timers [3]*gpu.GPUTimer // conversion, direct, table
+			var timers [5]*gpu.GPUTimer // conversion, direct, table, table's Record, table's Draw
 			var targets [2]*ycbcr.ScaleTarget
 			for i := range timers {
 				if timers[i], err = dev.NewGPUTimer(1); err != nil || timers[i] == nil {
@@ -150,6 +153,13 @@ func BenchmarkScalePass(b *testing.B) {
 				})
 				submit(timers[1], scale(targets[0]))
 				submit(timers[2], scale(targets[1]))
+				submit(timers[3], func(cb vk.CommandBuffer) error { return targets[1].Record(cb, v) })
+				submit(timers[4], func(cb vk.CommandBuffer) error {
+					target.Begin(cb)
+					err := targets[1].Draw(cb, target, v)
+					vk.CmdEndRenderPass(cb)
+					return err
+				})
 			}
 			b.StopTimer()
 			for _, t := range timers {
@@ -159,6 +169,8 @@ func BenchmarkScalePass(b *testing.B) {
 			b.ReportMetric(c, "conv-ms")
 			b.ReportMetric(d, "direct-ms")
 			b.ReportMetric(t, "table-ms")
+			b.ReportMetric(timers[3].MeanMs(), "table-comp-ms")
+			b.ReportMetric(timers[4].MeanMs(), "draw-ms")
 			b.ReportMetric(t/d, "table/direct")
 			b.ReportMetric(d/c, "direct/conv")
 			b.ReportMetric(t/c, "table/conv")

@@ -5,7 +5,8 @@
 # is the GPU time per frame (upload + conversion + what follows). Then ycbcr's BenchmarkScalePass
 # times the pass itself with GPU timestamps, 3840x2160 -> 1920x1080: the weight table and compute
 # columns (now) against the per-sample kernel with the columns drawn (before), and both against the
-# 2160p compute conversion (table/conv: the bound is 0.10).
+# 2160p compute conversion (table/conv: the bound is 0.10), and the table's pass in its two
+# halves (table-comp-ms: the filtering in compute; draw-ms: the final fragment draw).
 # Prepare here (scripts/device/build.sh makes .gpu/clips and .gl):
 #   mkdir -p .gpu/scale; eval "$(scripts/build-ffmpeg.sh --env)"
 #   go build -tags nowindow -ldflags=-s -o .gpu/scale/ycbcrplay ./cmd/ycbcrplay && xz -9 .gpu/scale/ycbcrplay
