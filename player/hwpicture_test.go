@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
@@ -113,7 +114,7 @@ func TestHardwareFrameScreenshot(t *testing.T) {
 	} {
 		name := fmt.Sprintf("%s %dx%d %v compare %v", tc.format, tc.w, tc.h, tc.path, tc.compare)
 		cfg := Config{Headless: true, Untimed: true, Device: -1, Validate: true, Frames: 5, Path: tc.path,
-			Compare: tc.compare, Rotate: tc.rotate}
+			Compare: tc.compare, Rotate: tc.rotate, Log: tlog{t}}
 		cfg.Screenshot = filepath.Join(dir, "sw.png")
 		if _, err := Play(synthetic(t, tc.format, tc.w, tc.h, 12), cfg); err != nil {
 			t.Fatalf("%s, software: %v", name, err)
@@ -136,4 +137,12 @@ func TestHardwareFrameScreenshot(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tlog writes the player's log (its notices and validation messages) into the test's log.
+type tlog struct{ t *testing.T }
+
+func (w tlog) Write(b []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(b), "\n"))
+	return len(b), nil
 }

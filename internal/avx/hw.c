@@ -31,6 +31,7 @@ typedef struct {
 	queue_fn lock, unlock;
 	uintptr_t engine;       // the engine's lock on queue 0 of engine_family (0: none)
 	uint32_t engine_family; // the toolkit's family when it is an engine's (qf[0])
+	int wrapped;            // get_proc_addr is wrap_gipa (register_device)
 } Owned;
 
 static void free_list(char **l, int n) {
@@ -49,12 +50,136 @@ static char **copy_list(const char *const *l, int n) {
 	return out;
 }
 
+// ---- vkCreateImage for decode images ------------------------------------------------------------
+//
+// FFmpeg 7.1 creates its decode output images with VK_IMAGE_CREATE_ALIAS_BIT (and MUTABLE_FORMAT |
+// EXTENDED_USAGE for multi-planar formats) whatever the device lists (hwcontext_vulkan.c,
+// vulkan_frames_init), while an image whose pNext carries a decode VkVideoProfileListInfoKHR may only
+// use the flags vkGetPhysicalDeviceVideoFormatPropertiesKHR reports for its format and usage
+// (VUID-VkImageCreateInfo-pNext-06811; NVIDIA 580 does not list ALIAS). FFmpeg takes every Vulkan
+// entry point through AVVulkanDeviceContext.get_proc_addr, so the toolkit hands it a lookup that
+// returns its own vkCreateImage: for such images the flags are masked to the listed ones (FFmpeg's
+// decoding relies on none of the flags dropped; the in-place route reads the flags really used, see
+// avx_vk_frame_info), every other image is created unchanged.
+
+#define MAX_DEVICES 8
+
+static struct {
+	VkDevice dev;
+	VkPhysicalDevice phys;
+	PFN_vkGetInstanceProcAddr gipa;
+	PFN_vkGetDeviceProcAddr gdpa;
+	PFN_vkCreateImage create;
+	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts;
+	VkImageCreateFlags dropped; // the flags masked from any decode image so far (atomic)
+} devs[MAX_DEVICES];
+static pthread_mutex_t devs_mu = PTHREAD_MUTEX_INITIALIZER;
+static PFN_vkGetInstanceProcAddr real_gipa; // the loader's; one per process
+
+static int dev_slot(VkDevice dev) {
+	for (int i = 0; i < MAX_DEVICES; i++)
+		if (devs[i].dev == dev) return i;
+	return -1;
+}
+
+static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateInfo *ci,
+                                             const VkAllocationCallbacks *alloc, VkImage *img) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	PFN_vkCreateImage create = i >= 0 ? devs[i].create : NULL;
+	VkPhysicalDevice phys = i >= 0 ? devs[i].phys : VK_NULL_HANDLE;
+	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts = i >= 0 ? devs[i].fmts : NULL;
+	pthread_mutex_unlock(&devs_mu);
+	if (!create) return VK_ERROR_INITIALIZATION_FAILED;
+	const VkVideoProfileListInfoKHR *list = NULL;
+	for (const VkBaseInStructure *b = ci->pNext; b; b = b->pNext)
+		if (b->sType == VK_STRUCTURE_TYPE_VIDEO_PROFILE_LIST_INFO_KHR) list = (const VkVideoProfileListInfoKHR *)b;
+	const VkImageUsageFlags decode = VK_IMAGE_USAGE_VIDEO_DECODE_DST_BIT_KHR | VK_IMAGE_USAGE_VIDEO_DECODE_DPB_BIT_KHR;
+	if (!list || !fmts || !(ci->usage & decode) || !ci->flags) return create(dev, ci, alloc, img);
+	VkPhysicalDeviceVideoFormatInfoKHR fi = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VIDEO_FORMAT_INFO_KHR,
+	                                         .pNext = list, .imageUsage = ci->usage};
+	VkVideoFormatPropertiesKHR props[32];
+	uint32_t n = 32;
+	for (uint32_t k = 0; k < n; k++) props[k] = (VkVideoFormatPropertiesKHR){.sType = VK_STRUCTURE_TYPE_VIDEO_FORMAT_PROPERTIES_KHR};
+	VkResult r = fmts(phys, &fi, &n, props);
+	if (r != VK_SUCCESS && r != VK_INCOMPLETE) return create(dev, ci, alloc, img);
+	VkImageCreateFlags listed = 0;
+	int found = 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (props[k].format == ci->format && props[k].imageTiling == ci->tiling && props[k].imageType == ci->imageType) {
+			listed |= props[k].imageCreateFlags;
+			found = 1;
+		}
+	if (!found || !(ci->flags & ~listed)) return create(dev, ci, alloc, img);
+	VkImageCreateInfo masked = *ci;
+	masked.flags &= listed;
+	pthread_mutex_lock(&devs_mu);
+	if ((i = dev_slot(dev)) >= 0) devs[i].dropped |= ci->flags & ~listed;
+	pthread_mutex_unlock(&devs_mu);
+	return create(dev, &masked, alloc, img);
+}
+
+static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
+	if (!strcmp(name, "vkCreateImage")) return (PFN_vkVoidFunction)wrap_create_image;
+	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	PFN_vkGetDeviceProcAddr gdpa = i >= 0 ? devs[i].gdpa : NULL;
+	pthread_mutex_unlock(&devs_mu);
+	return gdpa ? gdpa(dev, name) : NULL;
+}
+
+static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name) {
+	if (!strcmp(name, "vkGetInstanceProcAddr")) return (PFN_vkVoidFunction)wrap_gipa;
+	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
+	if (!strcmp(name, "vkCreateImage")) return (PFN_vkVoidFunction)wrap_create_image;
+	return real_gipa(inst, name);
+}
+
+// register_device records what the wrappers need for dev; 0 when the table is full (FFmpeg then
+// gets the loader's entry points unwrapped).
+static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys, VkDevice dev) {
+	PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)gipa(inst, "vkGetDeviceProcAddr");
+	if (!gdpa) return 0;
+	PFN_vkCreateImage create = (PFN_vkCreateImage)gdpa(dev, "vkCreateImage");
+	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts =
+		(PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR)gipa(inst, "vkGetPhysicalDeviceVideoFormatPropertiesKHR");
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	if (i < 0) i = dev_slot(VK_NULL_HANDLE);
+	if (i < 0 || !create || (real_gipa && real_gipa != gipa)) {
+		pthread_mutex_unlock(&devs_mu);
+		return 0;
+	}
+	real_gipa = gipa;
+	devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gipa = gipa, .gdpa = gdpa, .create = create, .fmts = fmts};
+	pthread_mutex_unlock(&devs_mu);
+	return 1;
+}
+
+static void unregister_device(VkDevice dev) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	if (i >= 0) devs[i] = (typeof(devs[0])){0};
+	pthread_mutex_unlock(&devs_mu);
+}
+
+// dropped_flags is what wrap_create_image masked from dev's decode images.
+static VkImageCreateFlags dropped_flags(VkDevice dev) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	VkImageCreateFlags f = i >= 0 ? devs[i].dropped : 0;
+	pthread_mutex_unlock(&devs_mu);
+	return f;
+}
+
 static void device_free(AVHWDeviceContext *ctx) {
 	Owned *o = ctx->user_opaque;
 	if (!o) return;
 	free_list(o->inst_exts, o->nb_inst);
 	free_list(o->dev_exts, o->nb_dev);
 	if (o->engine) avxEngineQueueRelease(o->engine);
+	if (o->wrapped) unregister_device(((AVVulkanDeviceContext *)ctx->hwctx)->act_dev);
 	free(o);
 	ctx->user_opaque = NULL;
 }
@@ -123,6 +248,7 @@ AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
 	vk->device_features = (VkPhysicalDeviceFeatures2){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
 	                                                  .pNext = &o->f11};
 	vk->get_proc_addr = (PFN_vkGetInstanceProcAddr)d->get_proc_addr;
+	if ((o->wrapped = register_device(vk->get_proc_addr, d->inst, d->phys, d->dev))) vk->get_proc_addr = wrap_gipa;
 	vk->inst = d->inst;
 	vk->phys_dev = d->phys;
 	vk->act_dev = d->dev;
@@ -410,7 +536,9 @@ static int read_frame(const AVFrame *f, AvxVkFrame *out, int lock) {
 		.img = vf->img[0], .tiling = vf->tiling, .layout = vf->layout[0], .access = vf->access[0],
 		.sem = vf->sem[0], .sem_value = vf->sem_value[0], .queue_family = vf->queue_family[0], .nb_images = n,
 		.sw_format = fc->sw_format, .width = fc->width, .height = fc->height,
-		.usage = vfc->usage, .flags = vfc->img_flags, .format = vfc->format[0]};
+		.usage = vfc->usage, .format = vfc->format[0],
+		// The flags the image really has: wrap_create_image may have masked some from FFmpeg's.
+		.flags = vfc->img_flags & ~dropped_flags(((AVVulkanDeviceContext *)fc->device_ctx->hwctx)->act_dev)};
 	return 0;
 }
 
