@@ -480,10 +480,13 @@ func framesFeatures(d *Device, opts Options) (vkx.VideoFeatures, bool) {
 // Close waits for the device and destroys it and the instance.
 func (d *Device) Close() {
 	if d.Device != nil {
-		vk.DeviceWaitIdle(d.Device)
+		vkx.DeviceWaitIdle(d.Device)
 		d.closePipelineCache()
 		if d.pool != vk.NullCommandPool {
 			vk.DestroyCommandPool(d.Device, d.pool, nil)
+		}
+		if d.Queue != nil {
+			vkx.UnregisterQueue(d.Queue)
 		}
 		vk.DestroyDevice(d.Device, nil)
 		d.Device = nil

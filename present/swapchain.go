@@ -299,7 +299,7 @@ func (s *Swapchain) destroyImages() {
 // Destroy releases the swapchain (not the surface, which belongs to the window).
 func (s *Swapchain) Destroy() {
 	d := s.dev.Device
-	vk.DeviceWaitIdle(d)
+	vkx.DeviceWaitIdle(d)
 	s.destroyImages()
 	if s.Handle != vk.NullSwapchain {
 		vk.DestroySwapchain(d, s.Handle, nil)

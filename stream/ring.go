@@ -259,7 +259,7 @@ func (r *Ring) Close() error {
 	if r.opts.Borrowed {
 		err = r.Drain()
 	} else if r.dev.Device != nil {
-		vk.DeviceWaitIdle(r.dev.Device)
+		vkx.DeviceWaitIdle(r.dev.Device)
 	}
 	for _, s := range r.slots {
 		s.pending = false

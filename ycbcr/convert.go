@@ -8,6 +8,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 )
 
@@ -30,7 +31,7 @@ func NewConverter(dev *gpu.Device) (*Converter, error) {
 
 // Destroy releases both paths.
 func (c *Converter) Destroy() {
-	vk.DeviceWaitIdle(c.Dev.Device)
+	vkx.DeviceWaitIdle(c.Dev.Device)
 	c.Cache.Destroy()
 	c.Shader.Destroy()
 }

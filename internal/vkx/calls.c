@@ -15,6 +15,7 @@ static PFN_vkCmdSetScissor p_set_scissor;
 static PFN_vkCreateComputePipelines p_create_compute;
 static PFN_vkCreatePipelineCache p_create_cache;
 static PFN_vkGetPipelineCacheData p_cache_data;
+static PFN_vkDeviceWaitIdle p_wait_idle;
 
 void vkx_calls_load(void *lib) {
 	p_submit = (PFN_vkQueueSubmit)dlsym(lib, "vkQueueSubmit");
@@ -25,6 +26,7 @@ void vkx_calls_load(void *lib) {
 	p_create_compute = (PFN_vkCreateComputePipelines)dlsym(lib, "vkCreateComputePipelines");
 	p_create_cache = (PFN_vkCreatePipelineCache)dlsym(lib, "vkCreatePipelineCache");
 	p_cache_data = (PFN_vkGetPipelineCacheData)dlsym(lib, "vkGetPipelineCacheData");
+	p_wait_idle = (PFN_vkDeviceWaitIdle)dlsym(lib, "vkDeviceWaitIdle");
 }
 
 VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
@@ -179,4 +181,16 @@ VkResult vkx_pipeline_cache(VkDevice d, const void *data, size_t size, VkPipelin
 // vkx_pipeline_cache_data is vkGetPipelineCacheData: the size with data NULL, else up to *size bytes.
 VkResult vkx_pipeline_cache_data(VkDevice d, VkPipelineCache cache, size_t *size, void *data) {
 	return p_cache_data(d, cache, size, data);
+}
+
+// vkx_device_wait_idle is vkDeviceWaitIdle with every queue lock held: the spec makes host access to
+// all of the device's queues externally synchronized for that call (vkDeviceWaitIdle, "Host
+// Synchronization"), and FFmpeg's threads may be submitting to any of them (its decode queues
+// included).
+VkResult vkx_device_wait_idle(VkDevice dev) {
+	if (!p_wait_idle) return VK_ERROR_INITIALIZATION_FAILED;
+	vkx_queue_lock_all();
+	VkResult r = p_wait_idle(dev);
+	vkx_queue_unlock_all();
+	return r;
 }

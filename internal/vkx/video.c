@@ -133,6 +133,19 @@ void vkx_queue_unlock(uint32_t family, uint32_t index) {
 	if (family < VKX_MAX_QUEUE_FAMILIES && index < VKX_MAX_QUEUES) pthread_mutex_unlock(&qlocks[family][index]);
 }
 
+// vkx_queue_lock_all takes every queue lock, in one fixed order: no thread holds two queue locks
+// otherwise, so this cannot deadlock. For calls that need all of a device's queues.
+void vkx_queue_lock_all(void) {
+	pthread_once(&qlocks_once, qlocks_init);
+	for (int i = 0; i < VKX_MAX_QUEUE_FAMILIES; i++)
+		for (int j = 0; j < VKX_MAX_QUEUES; j++) pthread_mutex_lock(&qlocks[i][j]);
+}
+
+void vkx_queue_unlock_all(void) {
+	for (int i = VKX_MAX_QUEUE_FAMILIES - 1; i >= 0; i--)
+		for (int j = VKX_MAX_QUEUES - 1; j >= 0; j--) pthread_mutex_unlock(&qlocks[i][j]);
+}
+
 void *vkx_queue_lock_fn(void) { return (void *)vkx_queue_lock; }
 void *vkx_queue_unlock_fn(void) { return (void *)vkx_queue_unlock; }
 
@@ -149,11 +162,31 @@ void vkx_queue_register(VkQueue q, uint32_t family, uint32_t index) {
 	pthread_mutex_lock(&known_mu);
 	int i = 0;
 	while (i < nknown && known[i].q != q) i++;
-	if (i < VKX_MAX_QUEUE_FAMILIES) {
-		known[i].q = q;
-		known[i].family = family;
-		known[i].index = index;
-		if (i == nknown) nknown++;
+	if (i == VKX_MAX_QUEUE_FAMILIES) {
+		// Full: a queue left registered by a device closed without vkx_queue_unregister. Dropping
+		// the oldest keeps the newest device's submissions locked (a queue the toolkit submits to
+		// without its lock races FFmpeg's threads: UNASSIGNED-Threading-MultipleThreads).
+		memmove(&known[0], &known[1], (VKX_MAX_QUEUE_FAMILIES - 1) * sizeof known[0]);
+		i = VKX_MAX_QUEUE_FAMILIES - 1;
+		nknown = i;
+	}
+	known[i].q = q;
+	known[i].family = family;
+	known[i].index = index;
+	if (i == nknown) nknown++;
+	pthread_mutex_unlock(&known_mu);
+}
+
+// vkx_queue_unregister forgets q (its device is being destroyed; a later device may get the same
+// handle value).
+void vkx_queue_unregister(VkQueue q) {
+	pthread_mutex_lock(&known_mu);
+	for (int i = 0; i < nknown; i++) {
+		if (known[i].q == q) {
+			memmove(&known[i], &known[i + 1], (nknown - i - 1) * sizeof known[0]);
+			nknown--;
+			break;
+		}
 	}
 	pthread_mutex_unlock(&known_mu);
 }

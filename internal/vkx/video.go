@@ -104,10 +104,19 @@ func RegisterQueue(q vk.Queue, family, index uint32) {
 	C.vkx_queue_register(*(*C.VkQueue)(unsafe.Pointer(&q)), C.uint32_t(family), C.uint32_t(index))
 }
 
+// UnregisterQueue forgets q, before its device is destroyed.
+func UnregisterQueue(q vk.Queue) { C.vkx_queue_unregister(*(*C.VkQueue)(unsafe.Pointer(&q))) }
+
 // LockQueue and UnlockQueue hold q's lock around a queue call made outside vkx (vkQueuePresentKHR);
 // for a queue never registered they do nothing.
 func LockQueue(q vk.Queue)   { C.vkx_queue_lock_handle(*(*C.VkQueue)(unsafe.Pointer(&q))) }
 func UnlockQueue(q vk.Queue) { C.vkx_queue_unlock_handle(*(*C.VkQueue)(unsafe.Pointer(&q))) }
+
+// DeviceWaitIdle is vkDeviceWaitIdle holding every queue lock (the call needs all of the device's
+// queues externally synchronized, and FFmpeg's threads may be submitting).
+func DeviceWaitIdle(d vk.Device) vk.Result {
+	return vk.Result(C.vkx_device_wait_idle(*(*C.VkDevice)(unsafe.Pointer(&d))))
+}
 
 // QueueLockFuncs are the C functions lock(family, index) and unlock(family, index) for
 // AVVulkanDeviceContext.lock_queue and unlock_queue (through package avx).

@@ -46,7 +46,11 @@ void *vkx_queue_lock_fn(void);
 // A queue the toolkit submits to by handle: vkx_queue_submit and vkx_queue_lock_handle take its lock.
 uint32_t vkx_instance_version(void); // the loader's instance version
 void vkx_queue_register(VkQueue q, uint32_t family, uint32_t index);
+void vkx_queue_unregister(VkQueue q);
 void vkx_queue_lock_handle(VkQueue q);
 void vkx_queue_unlock_handle(VkQueue q);
 void *vkx_queue_unlock_fn(void);
+void vkx_queue_lock_all(void);
+void vkx_queue_unlock_all(void);
+VkResult vkx_device_wait_idle(VkDevice dev);
 #endif

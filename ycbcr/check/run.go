@@ -255,7 +255,7 @@ func (r *runner) init() error {
 }
 
 func (r *runner) destroy() {
-	vk.DeviceWaitIdle(r.dev.Device)
+	vkx.DeviceWaitIdle(r.dev.Device)
 	for p := range r.targets {
 		for f := range r.targets[p] {
 			for _, t := range r.targets[p][f] {
