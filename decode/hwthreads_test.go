@@ -34,6 +34,18 @@ func TestHWDecThreads(t *testing.T) {
 		t.Fatalf("-hwdec no: %d threads, %d frames; want 4 threads", ref.Threads(), len(want))
 	}
 	ref.Close()
+	if dev.Video.Enabled { // a device that decodes: Vulkan Video on one thread, to the end
+		d, err := Open(clip, Options{Threads: 4, Vulkan: dev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := decodeKind(t, d, true)
+		if d.Threads() != 1 || !d.HW().Active || n != len(want) {
+			t.Fatalf("auto on a device that decodes: %d threads, %+v, %d of %d frames; want 1 thread, hardware", d.Threads(), d.HW(), n, len(want))
+		}
+		d.Close()
+		t.Skip("the device decodes in hardware: the reopening is tested on devices without Vulkan Video")
+	}
 	if _, d := count(Options{Threads: 4, Vulkan: dev}); d.Threads() != 4 || d.HW().Active {
 		t.Fatalf("auto on a device that cannot decode: %d threads, %+v; want 4, software", d.Threads(), d.HW())
 	}
