@@ -62,6 +62,8 @@ type Decoder struct {
 	hwDev    *avx.HWDevice // FFmpeg's device context on Options.Vulkan (decode/hw.go)
 	hwReason string        // why decoding is in software, as decided at open
 	hwOff    string        // set by a mid-stream hardware failure: software from then on, and why
+	hwSingle bool          // opened without threads for Vulkan decoding (restoreThreads)
+	threads  int           // the open decoder's thread count (Threads)
 	// After a fallback (hwFallback) the software decoder restarts at a key frame at or before the
 	// last frame returned; frames up to dropUntil (that frame's PTS) are dropped.
 	dropping  bool
@@ -150,8 +152,6 @@ func (d *Decoder) openStream(idx int) error {
 	if err := avx.SetPacketTimeBase(d.cc, tb); err != nil {
 		return fmt.Errorf("decode: open %s: %w", d.url, err)
 	}
-	d.cc.SetThreadCount(d.opts.Threads)
-	d.cc.SetThreadType(astiav.ThreadTypeFrame | astiav.ThreadTypeSlice)
 	if d.pool, err = avx.NewPool(d.opts.MaxWidth, d.opts.MaxHeight); err != nil {
 		return fmt.Errorf("decode: open %s: %w", d.url, err)
 	}
@@ -165,9 +165,20 @@ func (d *Decoder) openStream(idx int) error {
 	if err := d.setupHW(codec); err != nil {
 		return fmt.Errorf("decode: open %s: %w", d.url, err)
 	}
+	// Threads are fixed by avcodec_open2, hardware is chosen later in get_format. Where Vulkan may
+	// decode, open without threads (hwThreads, decode/hw.go); restoreThreads reopens with
+	// opts.Threads if get_format then decodes in software.
+	threads := d.opts.Threads
+	d.hwSingle = d.pool.HWState().Installed && threads > 1
+	if d.hwSingle {
+		threads = 1
+	}
+	d.cc.SetThreadCount(threads)
+	d.cc.SetThreadType(astiav.ThreadTypeFrame | astiav.ThreadTypeSlice)
 	if err := d.cc.Open(codec, nil); err != nil {
 		return fmt.Errorf("decode: open %s: open %s decoder: %w", d.url, codec.Name(), err)
 	}
+	d.threads = max(1, d.cc.ThreadCount()) // what FFmpeg kept (1 for a decoder without threads)
 
 	d.fillInfo(codec)
 	d.streamCl = d.info.Color

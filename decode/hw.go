@@ -300,3 +300,56 @@ func (d *Decoder) UseVulkan(dev *gpu.Device, mode HWDec) error {
 	}
 	return nil
 }
+
+// Threads is the open decoder's thread count: 1 while Vulkan Video decodes (or may, before
+// get_format has chosen), Options.Threads (or what FFmpeg kept of it) in software.
+func (d *Decoder) Threads() int { return d.threads }
+
+// restoreThreads undoes the hardware decoder's single thread when get_format decoded in software
+// after all (the capability check or FFmpeg's hwaccel refused the stream): with HWDecAuto it reopens
+// the stream's decoder in software with Options.Threads, seeks back to the key frame at or before the
+// last frame returned and drops the frames up to it, as hwFallback does. An input that cannot seek
+// (a pipe) keeps its single-threaded decoder, rather than lose the frames up to the next key frame.
+//
+// Why decoders that may decode in hardware are opened without threads (issue 19): with FFmpeg
+// 7.1.5's Vulkan hwaccel, HEVC frame threads were seen to hang forever on the NVIDIA H100, every
+// frame thread waiting for a frame's lock_frame in ff_vk_exec_add_dep_frame (docs/hwdec.md), while
+// frame threads bring nothing there: FFmpeg's CLI decodes HEVC 1080p in hardware as fast with one
+// thread as with eight. The Vulkan hwaccel decodes whole pictures (HWACCEL_CAP_THREAD_SAFE, the
+// slices go to the hwaccel's decode_slice, not to slice threads), so one thread loses nothing.
+func (d *Decoder) restoreThreads() error {
+	s := d.pool.HWState()
+	if s.Calls == 0 { // get_format not called yet
+		return nil
+	}
+	h := d.HW()
+	if h.Active {
+		return nil // a later get_format (a size change) may still refuse: checked again
+	}
+	d.hwSingle = false
+	if d.opts.HWDec == HWDecVulkan {
+		return d.checkHW() // required: the refusal is final
+	}
+	resume, seekTo := 0.0, d.start
+	if d.hasPTS {
+		resume = d.lastPTS
+		seekTo = d.start + int64(math.Floor(resume/d.tb))
+	}
+	d.intr.Arm(d.opts.Timeout)
+	if err := d.fc.SeekFrame(d.stIdx, seekTo, astiav.NewSeekFlags(astiav.SeekFlagBackward)); err != nil {
+		return nil // not seekable: software on one thread, Threads says so
+	}
+	d.hwOff = h.Reason // the same reason from now on, and no second try
+	d.closeStream()
+	d.tried = d.tried[:len(d.tried)-1] // the same stream, reopened
+	if err := d.openStream(d.stIdx); err != nil {
+		d.fatal = err
+		return err
+	}
+	d.resetDeinterlacer()
+	d.pkt.Unref()
+	d.pktHeld = false
+	d.dropping, d.dropUntil = d.hasPTS, resume
+	d.inputDone, d.drained, d.endErr, d.errRun = false, false, nil, 0
+	return nil
+}

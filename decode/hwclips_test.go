@@ -155,7 +155,7 @@ func TestHWDecClips(t *testing.T) {
 			r.WallS = time.Since(t0).Seconds()
 			r.FPS = float64(r.Frames) / r.WallS
 			r.CPUMsPerFrame = float64((cpuTime() - c0).Microseconds()) / 1000 / float64(max(1, r.Frames))
-			r.Decoder = d.HW().Decoder
+			r.Decoder, r.Threads = d.HW().Decoder, d.Threads() // the threads used, not those asked for
 			return r
 		}
 		for _, r := range []clipRun{pass(HWDecNo, false), pass(HWDecVulkan, false), pass(HWDecVulkan, true)} {

@@ -82,6 +82,11 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 			}
 			return nil, io.EOF
 		}
+		if d.hwSingle {
+			if err := d.restoreThreads(); err != nil {
+				return nil, err
+			}
+		}
 		err := d.cc.ReceiveFrame(d.recv)
 		injected := false
 		if err == nil && avx.HWFailureDue() { // tests: this frame is a hardware failure

@@ -45,7 +45,8 @@ func ParseDeinterlace(s string) (Deinterlace, error) {
 
 // Options tune Open. The zero value is what a player wants.
 type Options struct {
-	// Threads is the decoder's thread count (frame and slice threading); 0 means runtime.NumCPU().
+	// Threads is the decoder's thread count (frame and slice threading) in software; 0 means
+	// runtime.NumCPU(). Vulkan Video decodes on one thread (Decoder.Threads, decode/hw.go).
 	Threads int
 	// Timeout bounds each blocking demuxer call, so that a stalled network URL returns ErrTimeout
 	// instead of hanging; 0 means DefaultTimeout, negative means no limit.

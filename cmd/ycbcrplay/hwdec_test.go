@@ -13,7 +13,7 @@ import (
 // -stats; vulkan ends with one error line naming what is missing; a bad value is refused.
 func TestHWDec(t *testing.T) {
 	clip := filepath.Join(mediaDir, "default.mkv")
-	out, stderr, code := play(t, "-headless", "-untimed", "-frames", "5", "-stats", "-validate", "-hwdec", "auto", clip)
+	out, stderr, code := play(t, "-headless", "-untimed", "-frames", "5", "-stats", "-validate", "-hwdec", "auto", "-threads", "3", clip)
 	if code != 0 {
 		t.Fatalf("auto: exit %d: %s", code, stderr)
 	}
@@ -23,6 +23,14 @@ func TestHWDec(t *testing.T) {
 	}
 	if st["decoder"] != "h264" || st["hwdec"] != "no" || !strings.Contains(st["hwdec_reason"].(string), "VK_KHR_video_decode_queue") {
 		t.Fatalf("auto on a device without Vulkan Video: decoder %v, hwdec %v, reason %v", st["decoder"], st["hwdec"], st["hwdec_reason"])
+	}
+	// Software decoding keeps its frame threads (Vulkan Video would decode on one: issue 19).
+	if st["decode_threads"] != 3.0 {
+		t.Fatalf("auto in software with -threads 3: decode_threads %v", st["decode_threads"])
+	}
+	out, stderr, code = play(t, "-headless", "-untimed", "-frames", "5", "-stats", "-hwdec", "no", "-threads", "3", clip)
+	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil || st["decode_threads"] != 3.0 {
+		t.Fatalf("-hwdec no -threads 3: exit %d, %v, decode_threads %v; %s", code, err, st["decode_threads"], stderr)
 	}
 	for _, args := range [][]string{{"-hwdec", "vulkan", clip}, {"-hwdec", "cuda", clip}, {"-hwdec-route", "zero-copy", clip}} {
 		_, stderr, code := play(t, append([]string{"-headless", "-untimed", "-frames", "3"}, args...)...)

@@ -62,7 +62,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -stats, -json             at the end of each file, print one JSON object to stdout, one line per
                             file (input: the file's name, frames, fps, paths and why, metadata, GPU
                             and decode ms per frame, process CPU time and peak RSS so far)
-  -threads N                decoder threads (default: half the cores; the rest upload and draw)
+  -threads N                decoder threads (default: half the cores; the rest upload and draw);
+                            Vulkan Video decodes on one thread (-stats decode_threads says which)
   -decode-ahead MB          before the first picture, decoding goes on while the Vulkan device and
                             the conversion are made, until this many MB of frames wait (default
                             256; 0: only the 3 frames of steady playback); software decoding
@@ -576,7 +577,7 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	if o.stats {
 		st.Startup.OpenInput = float64(openInput.Microseconds()) / 1000
 		st.Startup.BeforePlay = float64(beforePlay.Microseconds()) / 1000
-		ps := withProcess(st, threads)
+		ps := withProcess(st, d.Threads()) // what the decoder uses: 1 while Vulkan Video decodes
 		ps.Input = name
 		if err := json.NewEncoder(stdout).Encode(ps); err != nil {
 			return nil, fail(stderr, err)
