@@ -6,7 +6,7 @@
 
 layout(constant_id = 6) const int SYSTEM = 0; // formats.System: 3 = BT.2020 constant luminance
 layout(constant_id = 7) const int TONE = 0;   // 0: none; 1: PQ; 2: HLG
-layout(constant_id = 8) const int CURVE = 1;  // 0: clip; 1: BT.2390 EETF
+layout(constant_id = 8) const int CURVE = 1;  // 0: clip; 1: BT.2390 EETF per component; 2: on max(R, G, B)
 layout(constant_id = 9) const float KR = 0.2627; // linear-light luminance weights
 layout(constant_id = 10) const float KB = 0.0593;
 layout(constant_id = 11) const float CB_NEG = 1.9404; // BT.2020 Table 4 divisors
@@ -120,6 +120,13 @@ vec3 toneStage(vec3 rgb, vec4 t0, vec4 t1) {
     }
     if (CURVE == 1) {
         nits = pqEotf(eetf(pqInverseEotf(nits / 10000.0), t0, t1.x)) * 10000.0;
+    } else if (CURVE == 2) {
+        // The EETF on max(R, G, B), one of BT.2390's ways of applying it (§5.4): R, G and B are scaled
+        // by the same ratio, so their ratios survive. A black pixel (max 0) takes the curve's value
+        // at 0 on every component, the limit of the ratio form for greys.
+        float m = max(nits.r, max(nits.g, nits.b));
+        float f = pqEotf(eetf(pqInverseEotf(vec3(m / 10000.0)), t0, t1.x)).x * 10000.0;
+        nits = m > 0.0 ? nits * (f / m) : vec3(f);
     }
     vec3 lin = nits * t1.w;
     lin = clamp(vec3(dot(vec3(G00, G01, G02), lin), dot(vec3(G10, G11, G12), lin), dot(vec3(G20, G21, G22), lin)), 0.0, 1.0);

@@ -475,3 +475,155 @@ func TestHDR10Output(t *testing.T) {
 		}
 	}
 }
+
+// maxRGBFrame is a 4:4:4 16-bit full-range BT.2020 PQ frame (64×8): rows 0–1 a grey ramp over the
+// whole PQ signal; rows 2–3 BT.2020's primaries and secondaries (x mod 6) at PQ signals 0.3 to 1;
+// rows 4–7 four BT.709-gamut colours (hue rows) whose brightest BT.709 component goes from 20 to
+// 4000 cd/m² along x. hue lists the hue rows' BT.709 linear colours (any scale).
+func maxRGBFrame(t *testing.T) (f *formats.Frame, hue [4][3]float64) {
+	pf, _ := formats.Lookup("yuv444p16le")
+	f, err := synth.Noise(pf, 64, 8, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const kr, kb = 0.2627, 0.0593 // BT.2020 non-constant luminance (BT.2020 Table 4)
+	set := func(x, y int, rgb [3]float64) {
+		yy := kr*rgb[0] + (1-kr-kb)*rgb[1] + kb*rgb[2]
+		code := func(v, off float64) uint16 { return uint16(math.Round(v*65535 + off)) }
+		f.SetCode(formats.Y, x, y, code(yy, 0))
+		f.SetCode(formats.Cb, x, y, code((rgb[2]-yy)/(2*(1-kb)), 32768))
+		f.SetCode(formats.Cr, x, y, code((rgb[0]-yy)/(2*(1-kr)), 32768))
+	}
+	to2020 := oracle.GamutMatrix(oracle.BT709Primaries, oracle.BT2020Primaries)
+	hue = [4][3]float64{{1, 0.6, 0.3}, {0.35, 1, 0.5}, {0.45, 0.55, 1}, {1, 0.4, 0.85}}
+	secondaries := [6][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 1, 1}, {1, 0, 1}, {1, 1, 0}}
+	for x := 0; x < 64; x++ {
+		g := float64(x) / 63
+		set(x, 0, [3]float64{g, g, g})
+		set(x, 1, [3]float64{g, g, g})
+		s := 0.3 + 0.7*g
+		for y := 2; y < 4; y++ {
+			c := secondaries[(x+3*(y-2))%6]
+			set(x, y, [3]float64{c[0] * s, c[1] * s, c[2] * s})
+		}
+		peak := 20 * math.Pow(4000.0/20, g)
+		for i, c := range hue {
+			var pq [3]float64
+			for k := range pq {
+				nits := peak * (to2020[k][0]*c[0] + to2020[k][1]*c[1] + to2020[k][2]*c[2])
+				pq[k] = oracle.PQInverseEOTF(nits)
+			}
+			set(x, 4+i, pq)
+		}
+	}
+	return f, hue
+}
+
+// TestToneMaxRGB checks -tonemap bt2390-max, BT.2390's EETF applied to max(R, G, B) of the display
+// light with R, G and B scaled by the same ratio (docs/ycbcr-math.md §13.2):
+//   - the shader path against the oracle (its formula written from BT.2390 §5.4) over a grey ramp,
+//     BT.2020's primaries and secondaries and bright BT.709-gamut colours, with and without
+//     mastering metadata: within 1/255;
+//   - greys give the per-component curve's picture (max(R, G, B) is each component);
+//   - hue: on the hue rows, the drawn colours' BT.709 linear components must be one common multiple
+//     of the input's (a ratio k exists inside every component's ±1-code interval) at every pixel that
+//     is not clipped at code 255; the per-component curve fails that on the highlights, where it
+//     compresses the brightest component more than the others.
+func TestToneMaxRGB(t *testing.T) {
+	dev := vktest.Open(t)
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Destroy()
+	f, hue := maxRGBFrame(t)
+	pic := ycbcrcheck.OraclePicture(f)
+	master := formats.HDRMetadata{MinLuminance: 0.005, MaxLuminance: 4000}
+	oracleImage := func(p ycbcr.Params) [][3]float64 {
+		prm, err := ycbcrcheck.OracleParams(f.Format, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := oracle.Image(pic, prm)
+		out := make([][3]float64, len(img))
+		for i := range img {
+			out[i] = [3]float64{img[i][0], img[i][1], img[i][2]}
+		}
+		return out
+	}
+	draw := func(p ycbcr.Params) *image.RGBA {
+		img, err := conv.Convert(f, p, formats.PathShader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return img
+	}
+	for _, h := range []formats.HDRMetadata{{}, master} {
+		p := hdrParams(formats.TransferSMPTE2084, h, ycbcr.ToneBT2390Max)
+		img := draw(p)
+		d, at := lsb(img, f.Width, oracleImage(p), nil)
+		t.Logf("bt2390-max, %v: %.3f LSB from the oracle; applied: %s", h, d, p.Applied(f.Format))
+		if d > 1 {
+			t.Errorf("bt2390-max, %v: %.2f LSB from the oracle at pixel %d", h, d, at)
+		}
+		per := oracleImage(hdrParams(formats.TransferSMPTE2084, h, ycbcr.ToneBT2390))
+		if d, at := lsb(img, f.Width, per, func(i int) bool { return i < 2*f.Width }); d > 1 {
+			t.Errorf("bt2390-max, %v: greys %.2f LSB from the per-component curve at pixel %d", h, d, at)
+		}
+	}
+
+	// Hue: the input's BT.709 linear colour (before the tone stage, from the decoded codes) against
+	// the drawn one.
+	prm, err := ycbcrcheck.OracleParams(f.Format, hdrParams(formats.TransferSMPTE2084, master, ycbcr.ToneOff))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prm.Tone = nil
+	in := oracle.Image(pic, prm)
+	to709 := oracle.GamutMatrix(oracle.BT2020Primaries, oracle.BT709Primaries)
+	inv709 := func(v float64) float64 { // BT.709 OETF inverse
+		if v < 4.5*0.018 {
+			return v / 4.5
+		}
+		return math.Pow((v+0.099)/1.099, 1/0.45)
+	}
+	shifts := func(img *image.RGBA) (kept, shifted int) {
+		for y := 4; y < 8; y++ {
+			for x := 0; x < f.Width; x++ {
+				i := y*f.Width + x
+				var nits, lin [3]float64
+				for k := range nits {
+					nits[k] = oracle.PQEOTF(in[i][k])
+				}
+				for k := range lin {
+					lin[k] = to709[k][0]*nits[0] + to709[k][1]*nits[1] + to709[k][2]*nits[2]
+				}
+				lo, hi, clipped := 0.0, math.Inf(1), false
+				for c := 0; c < 3; c++ {
+					code := float64(img.Pix[img.PixOffset(x, y)+c])
+					clipped = clipped || code == 255
+					lo = math.Max(lo, inv709(math.Max(code-1, 0)/255)/lin[c])
+					hi = math.Min(hi, inv709(math.Min(code+1, 255)/255)/lin[c])
+				}
+				if clipped {
+					continue
+				}
+				kept++
+				if lo > hi {
+					shifted++
+				}
+			}
+		}
+		return kept, shifted
+	}
+	kept, shifted := shifts(draw(hdrParams(formats.TransferSMPTE2084, master, ycbcr.ToneBT2390Max)))
+	t.Logf("bt2390-max: %d of %d unclipped hue-row pixels off a common ratio (colours %v)", shifted, kept, hue)
+	if kept < 100 || shifted != 0 {
+		t.Errorf("bt2390-max: %d of %d unclipped hue-row pixels change R:G:B beyond 1 code", shifted, kept)
+	}
+	keptPer, shiftedPer := shifts(draw(hdrParams(formats.TransferSMPTE2084, master, ycbcr.ToneBT2390)))
+	t.Logf("bt2390 per component: %d of %d unclipped hue-row pixels off a common ratio", shiftedPer, keptPer)
+	if shiftedPer < 20 {
+		t.Errorf("bt2390 per component: only %d of %d hue-row pixels shifted; the test no longer shows the difference", shiftedPer, keptPer)
+	}
+}

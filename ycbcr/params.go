@@ -72,7 +72,7 @@ type ColourStage struct {
 	System formats.System // SystemCL selects the constant-luminance decoding; the others use Rows
 	Tone   int            // 0: none; 1: PQ; 2: HLG; 3: SDR by BT.1886 (HDR10 output only)
 	Output int            // 0: SDR BT.709; 1: HDR10 (PQ, BT.2020)
-	Curve  int            // 0: clip; 1: BT.2390 EETF
+	Curve  int            // 0: clip; 1: BT.2390 EETF per component; 2: BT.2390 EETF on max(R, G, B)
 	// Kr, Kb: the linear-light luminance weights (constant luminance, HLG's OOTF).
 	Kr, Kb float64
 	// CL's Table 4 divisors: Cb negative, positive, Cr negative, positive.

@@ -16,9 +16,13 @@ const (
 	ToneBT2390 ToneCurve = iota // ITU-R BT.2390 §5.4 EETF (the default)
 	ToneClip                    // no curve: luminance above the SDR peak clips
 	ToneOff                     // no HDR processing: the PQ/HLG R′G′B′ is shown as it is
+	// ToneBT2390Max applies the same EETF to max(R, G, B) of the display light and scales R, G and B
+	// by the ratio, which keeps their ratios (hue and saturation) where the per-component curve
+	// bends each component by a different amount (docs/ycbcr-math.md §13.2).
+	ToneBT2390Max
 )
 
-var toneNames = []string{"bt2390", "clip", "off"}
+var toneNames = []string{"bt2390", "clip", "off", "bt2390-max"}
 
 func (t ToneCurve) String() string {
 	if t >= 0 && int(t) < len(toneNames) {
@@ -27,7 +31,7 @@ func (t ToneCurve) String() string {
 	return fmt.Sprintf("ToneCurve(%d)", int(t))
 }
 
-// ParseToneCurve accepts "bt2390", "clip" and "off" (case-insensitive).
+// ParseToneCurve accepts "bt2390", "clip", "off" and "bt2390-max" (case-insensitive).
 func ParseToneCurve(s string) (ToneCurve, error) {
 	k := strings.ToLower(strings.TrimSpace(s))
 	for i, n := range toneNames {
@@ -171,7 +175,8 @@ func (p Params) toneStage(c *ShaderConstants) error {
 	if p.Transfer == 0 || (kind != formats.TransferPQ && kind != formats.TransferHLG) || p.Tone == ToneOff {
 		return nil
 	}
-	if p.Tone != ToneBT2390 && p.Tone != ToneClip {
+	curve, ok := map[ToneCurve]int{ToneClip: 0, ToneBT2390: 1, ToneBT2390Max: 2}[p.Tone]
+	if !ok {
 		return fmt.Errorf("ycbcr: tone curve %d", int(p.Tone))
 	}
 	if c.Colour.System == formats.SystemCL {
@@ -185,12 +190,9 @@ func (p Params) toneStage(c *ShaderConstants) error {
 	lum := formats.RGBToXYZ(prim)[1]
 	in := p.ToneInputs()
 	c.Colour.Gamut, c.Colour.Kr, c.Colour.Kb = g, lum[0], lum[2]
-	c.Colour.Tone, c.Colour.Curve = 1, 1
+	c.Colour.Tone, c.Colour.Curve = 1, curve
 	if kind == formats.TransferHLG {
 		c.Colour.Tone = 2
-	}
-	if p.Tone == ToneClip {
-		c.Colour.Curve = 0
 	}
 	b, w := PQInverseEOTF(in.SourceBlack), PQInverseEOTF(in.SourcePeak)
 	minLum := (PQInverseEOTF(in.TargetBlack) - b) / (w - b)

@@ -95,8 +95,11 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -matrix NAME -range tv|pc -chroma-loc NAME   override the stream's metadata (FFmpeg's names:
                             bt709, smpte170m, bt470bg, bt2020nc, smpte240m, ...; left, center,
                             topleft, top, bottomleft, bottom)
-  -tonemap bt2390|clip|off  PQ and HLG to SDR BT.709: BT.2390 EETF (default; uses the mastering and
-                            content light metadata), clip, or off (the HDR R′G′B′ as it is)
+  -tonemap bt2390|bt2390-max|clip|off
+                            PQ and HLG to SDR BT.709: BT.2390 EETF on each of R, G, B (default; uses
+                            the mastering and content light metadata), the same EETF on
+                            max(R,G,B) with R, G, B scaled alike (keeps hue in highlights), clip,
+                            or off (the HDR R′G′B′ as it is)
   -hdr-output               show HDR10 instead of tone-mapping: a swapchain in
                             VK_COLOR_SPACE_HDR10_ST2084_EXT (VK_EXT_swapchain_colorspace) gets PQ
                             in BT.2020 (PQ passed through, HLG by its OOTF, SDR at 203 cd/m²);

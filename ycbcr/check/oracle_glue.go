@@ -111,7 +111,7 @@ func oracleTone(p ycbcr.Params) (*oracle.Tone, error) {
 		return nil, fmt.Errorf("check: primaries %s: no chromaticities", p.Primaries)
 	}
 	in := p.ToneInputs()
-	t := &oracle.Tone{Transfer: oracle.TonePQ, Clip: p.Tone == ycbcr.ToneClip,
+	t := &oracle.Tone{Transfer: oracle.TonePQ, Clip: p.Tone == ycbcr.ToneClip, MaxRGB: p.Tone == ycbcr.ToneBT2390Max,
 		SourceBlack: in.SourceBlack, SourcePeak: in.SourcePeak, TargetBlack: in.TargetBlack, TargetPeak: in.TargetPeak,
 		HLGPeak: in.HLGPeak, HLGGamma: in.HLGGamma, Primaries: prim}
 	if kind == formats.TransferHLG {

@@ -45,6 +45,7 @@ var colourSystems = func() []colourSystem {
 		{"BT.2020-CL full", ycbcr.Params{Matrix: formats.MatrixBT2020CL, Range: formats.RangeFull}},
 		{"PQ → SDR, BT.2390, no metadata", pq(formats.HDRMetadata{}, ycbcr.ToneBT2390)},
 		{"PQ → SDR, BT.2390, mastering 0.005–4000, MaxCLL 2000", pq(formats.HDRMetadata{MinLuminance: 0.005, MaxLuminance: 4000, MaxCLL: 2000}, ycbcr.ToneBT2390)},
+		{"PQ → SDR, BT.2390 on max(R,G,B), mastering 0.005–4000", pq(formats.HDRMetadata{MinLuminance: 0.005, MaxLuminance: 4000}, ycbcr.ToneBT2390Max)},
 		{"PQ → SDR, clip", pq(formats.HDRMetadata{}, ycbcr.ToneClip)},
 		{"HLG → SDR, OOTF + BT.2390", hlg},
 	}

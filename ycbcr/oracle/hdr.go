@@ -120,11 +120,14 @@ const (
 )
 
 // Tone takes PQ or HLG R′G′B′ to SDR BT.709 R′G′B′ (§13): display light in cd/m² (HLG through its
-// OOTF), the EETF per component on the PQ signal (or none: Clip), scaled so that TargetPeak is 1,
+// OOTF), the EETF per component on the PQ signal (or on max(R, G, B): MaxRGB; or none: Clip), scaled so that TargetPeak is 1,
 // converted to BT.709 primaries, clipped to 0..1 and encoded with the BT.709 OETF.
 type Tone struct {
-	Transfer                ToneTransfer
-	Clip                    bool    // no EETF: luminance above TargetPeak clips
+	Transfer ToneTransfer
+	Clip     bool // no EETF: luminance above TargetPeak clips
+	// MaxRGB applies the EETF to max(R, G, B) of the display light and scales R, G and B by
+	// EETF(max)/max (BT.2390 §5.4's maxRGB application), instead of to each component.
+	MaxRGB                  bool
 	SourceBlack, SourcePeak float64 // LB, LW (cd/m²)
 	TargetBlack, TargetPeak float64 // Lmin, Lmax (cd/m²)
 	HLGPeak, HLGGamma       float64 // the OOTF's LW and γ (HLG only)
@@ -203,7 +206,20 @@ func (t *Tone) Apply(rgb [3]float64) [3]float64 {
 		}
 		return out
 	}
-	if !t.Clip {
+	if !t.Clip && t.MaxRGB {
+		eetf := func(y float64) float64 {
+			return PQEOTF(EETF(PQInverseEOTF(y), t.SourceBlack, t.SourcePeak, t.TargetBlack, t.TargetPeak))
+		}
+		m := math.Max(nits[0], math.Max(nits[1], nits[2]))
+		f := eetf(m)
+		for k := range nits {
+			if m > 0 {
+				nits[k] *= f / m
+			} else {
+				nits[k] = f // black: the curve's value at 0, the ratio form's limit for greys
+			}
+		}
+	} else if !t.Clip {
 		for k := range nits {
 			nits[k] = PQEOTF(EETF(PQInverseEOTF(nits[k]), t.SourceBlack, t.SourcePeak, t.TargetBlack, t.TargetPeak))
 		}
