@@ -7,8 +7,10 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 )
 
-// TestHDRMetadata: an HEVC stream whose SEI carries SMPTE ST 2086 mastering display luminance
-// (x265's master-display L(40000000,50): max 4000 and min 0.005 cd/m², in units of 0.0001) and a
+// TestHDRMetadata: an HEVC stream whose SEI carries SMPTE ST 2086 mastering display primaries and
+// luminance (x265's master-display: G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450), Display
+// P3's primaries and D65 in units of 0.00002, given green first, read back red first; and
+// L(40000000,50): max 4000 and min 0.005 cd/m², in units of 0.0001) and a
 // CTA-861.3 content light level (max-cll 1000,400) gives every frame that metadata; a stream without
 // it gives none.
 func TestHDRMetadata(t *testing.T) {
@@ -25,7 +27,8 @@ func TestHDRMetadata(t *testing.T) {
 		path string
 		want formats.HDRMetadata
 	}{
-		{hdr, formats.HDRMetadata{MinLuminance: 0.005, MaxLuminance: 4000, MaxCLL: 1000, MaxFALL: 400}},
+		{hdr, formats.HDRMetadata{MinLuminance: 0.005, MaxLuminance: 4000, MaxCLL: 1000, MaxFALL: 400,
+			Primaries: [3][2]float64{{0.68, 0.32}, {0.265, 0.69}, {0.15, 0.06}}, WhitePoint: [2]float64{0.3127, 0.329}}},
 		{plain, formats.HDRMetadata{}},
 	} {
 		d, err := Open(c.path, Options{})

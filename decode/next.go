@@ -314,7 +314,8 @@ func (d *Decoder) output() (*Frame, error) {
 	out.Picture = picture(avx.ReadFields(av), pf)
 	// Static HDR metadata rides along with the colour (the tone stage reads it); implausible values
 	// (formats.HDRMetadata.Valid) are dropped with a notice rather than steering the tone curve.
-	if h := (formats.HDRMetadata{MinLuminance: hdr.MinLuminance, MaxLuminance: hdr.MaxLuminance, MaxCLL: hdr.MaxCLL, MaxFALL: hdr.MaxFALL}); h.Valid() {
+	if h := (formats.HDRMetadata{MinLuminance: hdr.MinLuminance, MaxLuminance: hdr.MaxLuminance, MaxCLL: hdr.MaxCLL, MaxFALL: hdr.MaxFALL,
+		Primaries: hdr.Primaries, WhitePoint: hdr.WhitePoint}); h.Valid() {
 		out.Color.HDR = h
 	} else {
 		d.notice(fmt.Sprintf("notice: ignoring implausible HDR metadata (%s)", h))

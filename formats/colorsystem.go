@@ -186,26 +186,43 @@ func Inverse3(m [3][3]float64) [3][3]float64 {
 	return out
 }
 
-// HDRMetadata is a stream's static HDR metadata, in cd/m²: the mastering display's luminance range
-// (SMPTE ST 2086; AVMasteringDisplayMetadata) and the content light levels (CTA-861.3 MaxCLL and
-// MaxFALL; AVContentLightMetadata). 0 means absent.
+// HDRMetadata is a stream's static HDR metadata: the mastering display's colour volume (SMPTE ST
+// 2086; AVMasteringDisplayMetadata) — its primaries and white point as CIE 1931 xy, its luminance
+// range in cd/m² — and the content light levels in cd/m² (CTA-861.3 MaxCLL and MaxFALL;
+// AVContentLightMetadata). 0 means absent.
 type HDRMetadata struct {
 	MinLuminance, MaxLuminance float64 // mastering display
 	MaxCLL, MaxFALL            float64
+	// Primaries are the mastering display's xy of red, green and blue; WhitePoint its white's. They
+	// go to an HDR10 display (-hdr-output); the tone curve uses the luminances only.
+	Primaries  [3][2]float64
+	WhitePoint [2]float64
 }
 
 func (h HDRMetadata) String() string {
 	if h == (HDRMetadata{}) {
 		return "none"
 	}
-	return fmt.Sprintf("mastering %g–%g cd/m², MaxCLL %g, MaxFALL %g", h.MinLuminance, h.MaxLuminance, h.MaxCLL, h.MaxFALL)
+	s := fmt.Sprintf("mastering %g–%g cd/m², MaxCLL %g, MaxFALL %g", h.MinLuminance, h.MaxLuminance, h.MaxCLL, h.MaxFALL)
+	if h.WhitePoint != [2]float64{} {
+		p := h.Primaries
+		s += fmt.Sprintf(", mastering primaries R %g,%g G %g,%g B %g,%g white %g,%g",
+			p[0][0], p[0][1], p[1][0], p[1][1], p[2][0], p[2][1], h.WhitePoint[0], h.WhitePoint[1])
+	}
+	return s
 }
 
 // Valid reports whether the values are usable (finite, non-negative, min below max where both are
-// given).
+// given, chromaticities within 0..1 as ST 2086's 0.00002 steps from 0 to 50000 code them).
 func (h HDRMetadata) Valid() bool {
 	for _, v := range []float64{h.MinLuminance, h.MaxLuminance, h.MaxCLL, h.MaxFALL} {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 10000 {
+			return false
+		}
+	}
+	for _, v := range []float64{h.Primaries[0][0], h.Primaries[0][1], h.Primaries[1][0], h.Primaries[1][1],
+		h.Primaries[2][0], h.Primaries[2][1], h.WhitePoint[0], h.WhitePoint[1]} {
+		if !(v >= 0 && v <= 1) {
 			return false
 		}
 	}

@@ -20,9 +20,12 @@ const ValidationLayer = "VK_LAYER_KHRONOS_validation"
 const (
 	ExtExternalMemoryHost = "VK_EXT_external_memory_host"
 	ExtSwapchain          = "VK_KHR_swapchain"
-	extHeadlessSurface    = "VK_EXT_headless_surface"
-	extSurface            = "VK_KHR_surface"
-	extDebugUtils         = "VK_EXT_debug_utils"
+	// ExtHDRMetadata passes a stream's mastering display and content light levels to an HDR10
+	// swapchain (vkSetHdrMetadataEXT); it needs VK_KHR_swapchain, and is enabled with it when offered.
+	ExtHDRMetadata     = "VK_EXT_hdr_metadata"
+	extHeadlessSurface = "VK_EXT_headless_surface"
+	extSurface         = "VK_KHR_surface"
+	extDebugUtils      = "VK_EXT_debug_utils"
 	// ExtSwapchainColorspace is the instance extension that adds swapchain colour spaces beyond
 	// sRGB (HDR10 among them); enabled with a window system's extensions when offered.
 	ExtSwapchainColorspace = "VK_EXT_swapchain_colorspace"
@@ -422,6 +425,10 @@ func (d *Device) open(opts Options) error {
 		} else {
 			exts = append(exts, ExtSwapchain)
 			d.Extensions[ExtSwapchain] = true
+			if have[ExtHDRMetadata] {
+				exts = append(exts, ExtHDRMetadata)
+				d.Extensions[ExtHDRMetadata] = true
+			}
 		}
 	}
 	if opts.Video {

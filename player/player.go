@@ -137,35 +137,38 @@ func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Stats is what -stats prints.
 type Stats struct {
-	FramesDecoded          int      `json:"frames_decoded"`
-	FramesPresented        int      `json:"frames_presented"`
-	FramesDropped          int      `json:"frames_dropped"`
-	FramesDamaged          int      `json:"frames_damaged"`
-	Discontinuities        int      `json:"discontinuities"`
-	WallS                  float64  `json:"wall_s"`
-	FPS                    float64  `json:"fps"`
-	Path                   string   `json:"path"`
-	PathReason             string   `json:"path_reason"`
-	Conversion             string   `json:"conversion"`
-	ConversionReason       string   `json:"conversion_reason"`
-	Upload                 string   `json:"upload"`
-	UploadReason           string   `json:"upload_reason"`
-	CPUBytesCopiedPerFrame int      `json:"cpu_bytes_copied_per_frame"`
-	GPUMsPerFrame          float64  `json:"gpu_ms_per_frame"`
-	DecodeMsPerFrame       float64  `json:"decode_ms_per_frame"`
-	FirstFrameMs           float64  `json:"first_frame_ms"`
-	PixelFormat            string   `json:"pixel_format"`
-	VkFormat               string   `json:"vk_format"`
-	Matrix                 string   `json:"matrix"`
-	Range                  string   `json:"range"`
-	ChromaLocation         string   `json:"chroma_location"`
-	Transfer               string   `json:"transfer"`
-	Primaries              string   `json:"primaries"`
-	HDRMetadata            string   `json:"hdr_metadata"`
-	ToneMap                string   `json:"tonemap"`
-	ColourStage            string   `json:"colour_stage"` // what the shader path applied beyond range and matrix
-	Notices                []string `json:"notices,omitempty"`
-	Device                 string   `json:"device"`
+	FramesDecoded          int     `json:"frames_decoded"`
+	FramesPresented        int     `json:"frames_presented"`
+	FramesDropped          int     `json:"frames_dropped"`
+	FramesDamaged          int     `json:"frames_damaged"`
+	Discontinuities        int     `json:"discontinuities"`
+	WallS                  float64 `json:"wall_s"`
+	FPS                    float64 `json:"fps"`
+	Path                   string  `json:"path"`
+	PathReason             string  `json:"path_reason"`
+	Conversion             string  `json:"conversion"`
+	ConversionReason       string  `json:"conversion_reason"`
+	Upload                 string  `json:"upload"`
+	UploadReason           string  `json:"upload_reason"`
+	CPUBytesCopiedPerFrame int     `json:"cpu_bytes_copied_per_frame"`
+	GPUMsPerFrame          float64 `json:"gpu_ms_per_frame"`
+	DecodeMsPerFrame       float64 `json:"decode_ms_per_frame"`
+	FirstFrameMs           float64 `json:"first_frame_ms"`
+	PixelFormat            string  `json:"pixel_format"`
+	VkFormat               string  `json:"vk_format"`
+	Matrix                 string  `json:"matrix"`
+	Range                  string  `json:"range"`
+	ChromaLocation         string  `json:"chroma_location"`
+	Transfer               string  `json:"transfer"`
+	Primaries              string  `json:"primaries"`
+	HDRMetadata            string  `json:"hdr_metadata"`
+	// HDRDisplayMetadata: with a window, what became of the metadata for the display
+	// (vkSetHdrMetadataEXT on an HDR10 swapchain: sent, or why not).
+	HDRDisplayMetadata string   `json:"hdr_display_metadata,omitempty"`
+	ToneMap            string   `json:"tonemap"`
+	ColourStage        string   `json:"colour_stage"` // what the shader path applied beyond range and matrix
+	Notices            []string `json:"notices,omitempty"`
+	Device             string   `json:"device"`
 	// The scale pass (filter and sizes, or none), the zoom and the display orientation and whence.
 	Scale    string `json:"scale"`
 	Zoom     string `json:"zoom"`
@@ -1060,6 +1063,12 @@ func (p *Player) present(f *Frame) error {
 			return err
 		}
 	}
+	// The stream's mastering display and content light levels go to an HDR10 display
+	// (VK_EXT_hdr_metadata) before the first picture that carries them is presented.
+	if err := p.swap.SetHDRMetadata(prm.HDR); err != nil {
+		return err
+	}
+	p.stats.HDRDisplayMetadata = p.swap.HDRMetadataNote
 	for attempt := 0; ; attempt++ {
 		if err := p.rend.WaitNextSlot(); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
@@ -35,7 +36,12 @@ type Swapchain struct {
 	// ColorSpace is the images' colour space: sRGB non-linear (SDR), or HDR10 ST 2084 when asked
 	// for (SwapchainOptions.HDR10).
 	ColorSpace vk.ColorSpace
-	dev        *gpu.Device
+	// HDRMetadata is what the display was last given (SetHDRMetadata), and HDRMetadataNote what
+	// became of it: "" until then, else sent, or why not.
+	HDRMetadata     formats.HDRMetadata
+	HDRMetadataNote string
+	hdrSet          bool
+	dev             *gpu.Device
 }
 
 // SwapchainOptions choose the swapchain; the zero value is an SDR swapchain with vertical sync.
@@ -243,6 +249,59 @@ func (s *Swapchain) Recreate(width, height int) error {
 		s.Framebuffers = append(s.Framebuffers, fb)
 	}
 	s.Suboptimal = false
+	if s.hdrSet { // the metadata belongs to the swapchain object: a new one needs it again
+		if err := s.sendHDRMetadata(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HDRMetadataEXT is h as VkHdrMetadataEXT has it: the mastering display's primaries (red, green,
+// blue) and white point as xy, its maximum and minimum luminance, MaxCLL and MaxFALL, in cd/m².
+// SMPTE ST 2086 codes chromaticities in steps of 0.00002 and luminance in steps of 0.0001 cd/m²
+// (and CTA-861.3 content light levels in 1 cd/m²); FFmpeg's AVMasteringDisplayMetadata keeps them
+// as those fractions, which decode has already turned into xy and cd/m². Absent items stay 0,
+// "unknown" in CTA-861.3's static metadata.
+func HDRMetadataEXT(h formats.HDRMetadata) vkx.HDRMetadata {
+	xy := func(v [2]float64) vkx.XY { return vkx.XY{X: float32(v[0]), Y: float32(v[1])} }
+	return vkx.HDRMetadata{
+		Red: xy(h.Primaries[0]), Green: xy(h.Primaries[1]), Blue: xy(h.Primaries[2]), White: xy(h.WhitePoint),
+		MaxLuminance: float32(h.MaxLuminance), MinLuminance: float32(h.MinLuminance),
+		MaxCLL: float32(h.MaxCLL), MaxFALL: float32(h.MaxFALL),
+	}
+}
+
+// SetHDRMetadata gives an HDR10 swapchain's display the stream's static metadata (VK_EXT_hdr_metadata),
+// now and after every Recreate; nothing happens when h is what it already has. An SDR swapchain
+// ignores it; on an HDR10 one, a device without the extension or a stream without metadata leaves
+// the display to its defaults, and HDRMetadataNote says which.
+func (s *Swapchain) SetHDRMetadata(h formats.HDRMetadata) error {
+	if s.hdrSet && h == s.HDRMetadata {
+		return nil
+	}
+	s.HDRMetadata, s.hdrSet = h, true
+	return s.sendHDRMetadata()
+}
+
+func (s *Swapchain) sendHDRMetadata() error {
+	switch {
+	case s.ColorSpace != vk.ColorSpaceHdr10St2084: // SDR: the display has no use for it
+		s.HDRMetadataNote = ""
+		return nil
+	case !s.dev.Extensions[gpu.ExtHDRMetadata]:
+		s.HDRMetadataNote = "not sent: " + s.dev.Info.Name + " has no " + gpu.ExtHDRMetadata
+		return nil
+	case s.HDRMetadata == (formats.HDRMetadata{}):
+		s.HDRMetadataNote = "not sent: the stream has none"
+		return nil
+	case s.Handle == vk.NullSwapchain:
+		return nil // minimised: sent when Recreate makes the swapchain again
+	}
+	if err := vkx.SetHDRMetadata(s.dev.Device, s.Handle, HDRMetadataEXT(s.HDRMetadata)); err != nil {
+		return fmt.Errorf("present: %w", err)
+	}
+	s.HDRMetadataNote = "sent: " + s.HDRMetadata.String()
 	return nil
 }
 

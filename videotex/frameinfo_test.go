@@ -52,7 +52,8 @@ func TestFrameInfo(t *testing.T) {
 	if c.Transfer != formats.TransferSMPTE2084 || c.Primaries != formats.PrimariesBT2020 {
 		t.Errorf("transfer %s, primaries %s; want smpte2084, bt2020", c.Transfer, c.Primaries)
 	}
-	if want := (formats.HDRMetadata{MinLuminance: 0.005, MaxLuminance: 4000, MaxCLL: 1000, MaxFALL: 400}); c.HDR != want {
+	if want := (formats.HDRMetadata{MinLuminance: 0.005, MaxLuminance: 4000, MaxCLL: 1000, MaxFALL: 400,
+		Primaries: [3][2]float64{{0.68, 0.32}, {0.265, 0.69}, {0.15, 0.06}}, WhitePoint: [2]float64{0.3127, 0.329}}); c.HDR != want {
 		t.Errorf("HDR %v, want %v", c.HDR, want)
 	}
 	if f.SampleAspect != [2]int{4, 3} {

@@ -102,8 +102,10 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             or off (the HDR R′G′B′ as it is)
   -hdr-output               show HDR10 instead of tone-mapping: a swapchain in
                             VK_COLOR_SPACE_HDR10_ST2084_EXT (VK_EXT_swapchain_colorspace) gets PQ
-                            in BT.2020 (PQ passed through, HLG by its OOTF, SDR at 203 cd/m²);
-                            fails with the reason where the display offers no HDR10 format
+                            in BT.2020 (PQ passed through, HLG by its OOTF, SDR at 203 cd/m²),
+                            and the stream's mastering display and MaxCLL/MaxFALL go to the
+                            display (VK_EXT_hdr_metadata, where offered); fails with the reason
+                            where the display offers no HDR10 format
   -scale NAME               the filter that scales the converted picture into the window:
                             lanczos (default), catmull-rom (bicubic), mitchell, bilinear; the
                             conversion runs at the picture's size, the scale pass only when sizes

@@ -241,3 +241,25 @@ VkSamplerYcbcrConversionInfo *vkx_new_conversion_info(VkSamplerYcbcrConversion c
 // Lookups for the other C files of the package (import.c), which cannot see the statics above.
 void *vkx_instance_proc(VkInstance in, const char *name) { return gipa ? (void *)gipa(in, name) : NULL; }
 void *vkx_device_proc(VkDevice d, const char *name) { return gdpa ? (void *)gdpa(d, name) : NULL; }
+
+// vkx_set_hdr_metadata passes an HDR10 display's metadata to one swapchain (VK_EXT_hdr_metadata,
+// which vulkan-go does not bind). m: red, green, blue and white xy, then max and min luminance,
+// MaxCLL and MaxFALL, in VkHdrMetadataEXT's member order. The entry point is looked up on the
+// device each time: it is called once per swapchain, and each device may have its own dispatch.
+VkResult vkx_set_hdr_metadata(VkDevice d, VkSwapchainKHR sc, const float m[12]) {
+	PFN_vkSetHdrMetadataEXT set = (PFN_vkSetHdrMetadataEXT)gdpa(d, "vkSetHdrMetadataEXT");
+	if (!set) return VK_ERROR_EXTENSION_NOT_PRESENT;
+	VkHdrMetadataEXT h = {
+		.sType = VK_STRUCTURE_TYPE_HDR_METADATA_EXT,
+		.displayPrimaryRed = {m[0], m[1]},
+		.displayPrimaryGreen = {m[2], m[3]},
+		.displayPrimaryBlue = {m[4], m[5]},
+		.whitePoint = {m[6], m[7]},
+		.maxLuminance = m[8],
+		.minLuminance = m[9],
+		.maxContentLightLevel = m[10],
+		.maxFrameAverageLightLevel = m[11],
+	};
+	set(d, 1, &sc, &h);
+	return VK_SUCCESS;
+}

@@ -98,6 +98,7 @@ void vkx_write_images(VkDevice d, VkDescriptorSet set, const VkImageView *views,
 void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint32_t h, int32_t sx, int32_t sy,
                       uint32_t sw, uint32_t sh);
 void vkx_import_forget_device(VkDevice d);
+VkResult vkx_set_hdr_metadata(VkDevice d, VkSwapchainKHR sc, const float m[12]);
 VkResult vkx_compute_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkShaderModule cs,
                               const int32_t *spec, uint32_t nspec, VkPipeline *out);
 void vkx_write_storage(VkDevice d, VkDescriptorSet set, uint32_t binding, VkImageView view);
