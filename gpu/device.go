@@ -110,6 +110,8 @@ type Device struct {
 	CacheDir string
 	// PipelineCacheState says whether a file seeded the pipeline cache, or why not.
 	PipelineCacheState PipelineCacheState
+	// Closing is where Close's time went (set by Close).
+	Closing CloseTimes
 	// OpenTimes is how long Open's phases took.
 	OpenTimes OpenTimes
 	// QueueLock, set on a wrapped device (Wrap) only, is the engine's lock on queue 0 of
@@ -485,10 +487,42 @@ func framesFeatures(d *Device, opts Options) (vkx.VideoFeatures, bool) {
 }
 
 // Close waits for the device and destroys it and the instance.
-func (d *Device) Close() {
+// CloseTimes is where Device.Close's time went, in milliseconds.
+type CloseTimes struct {
+	WaitIdle      float64 `json:"wait_idle"`      // vkDeviceWaitIdle
+	PipelineCache float64 `json:"pipeline_cache"` // reading the cache back, writing its file when it changed
+	Device        float64 `json:"device"`         // the command pool and vkDestroyDevice
+	Instance      float64 `json:"instance"`       // the debug messenger and vkDestroyInstance
+	// Left: Leave left the device and instance to the operating system (Device and Instance 0).
+	Left bool `json:"left_to_os,omitempty"`
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+func (d *Device) Close() { d.close(false) }
+
+// Leave is Close for a process about to exit: it waits for the device to be idle and writes the
+// pipeline cache back, as Close does, but leaves the device and the instance for the operating system
+// to reclaim at exit (vkDestroyDevice and vkDestroyInstance are a large part of a short run's end on
+// some drivers). With the validation layer on it is Close: the layer reports objects never
+// destroyed when the device goes, which a test must see. Nothing may use d afterwards, and the
+// process should exit soon: what it holds stays allocated until then.
+func (d *Device) Leave() { d.close(d.layerSpec == 0) }
+
+func (d *Device) close(leave bool) {
 	if d.Device != nil {
+		t := time.Now()
 		vkx.DeviceWaitIdle(d.Device)
+		d.Closing.WaitIdle = msSince(t)
+		t = time.Now()
 		d.closePipelineCache()
+		d.Closing.PipelineCache = msSince(t)
+		if leave {
+			d.Closing.Left = true
+			d.Device, d.Instance = nil, nil
+			return
+		}
+		t = time.Now()
 		if d.pool != vk.NullCommandPool {
 			vk.DestroyCommandPool(d.Device, d.pool, nil)
 		}
@@ -497,11 +531,14 @@ func (d *Device) Close() {
 		}
 		vk.DestroyDevice(d.Device, nil)
 		d.Device = nil
+		d.Closing.Device = msSince(t)
 	}
 	if d.Instance != nil {
+		t := time.Now()
 		vkx.DestroyDebugMessenger(d.Instance, d.messenger)
 		vk.DestroyInstance(d.Instance, nil)
 		d.Instance = nil
+		d.Closing.Instance = msSince(t)
 	}
 }
 

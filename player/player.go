@@ -56,6 +56,10 @@ type Config struct {
 	HDROutput bool
 	Device    int
 	Validate  bool
+	// Exiting says the process exits when Play returns: without Validate, the source, the device
+	// and the instance are then left to the operating system after the GPU is idle and the pipeline
+	// cache written (gpu.Device.Leave). Not for a program that goes on using the source, or plays on.
+	Exiting bool
 	// Video opens the device with what Vulkan Video decoding needs (gpu.Options.Video) and, for a
 	// DeviceSource, before decoding starts, handing the device to the source.
 	Video      bool
@@ -133,6 +137,15 @@ type Startup struct {
 	FirstFrame    float64 `json:"first_frame"`
 }
 
+// Shutdown is where the time after the last frame went, in milliseconds.
+type Shutdown struct {
+	StopDecoding float64 `json:"stop_decoding"` // ending the decode goroutine (not in shutdown_ms)
+	Renderer     float64 `json:"renderer"`      // the last frame's release, the stream (waits for its fences)
+	Output       float64 `json:"output"`        // offscreen target or swapchain and window, semaphores
+	Source       float64 `json:"source"`        // closing the source (the decoder and FFmpeg's Vulkan objects)
+	gpu.CloseTimes
+}
+
 func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Stats is what -stats prints.
@@ -187,6 +200,9 @@ type Stats struct {
 	// ShutdownMs is closing after the last frame: the source, the GPU objects, device and instance,
 	// and writing the pipeline cache back (not in wall_s, which ends at the last frame).
 	ShutdownMs float64 `json:"shutdown_ms"`
+	// Shutdown is where the time after the last frame went: StopDecoding (ending the decode
+	// goroutine, before and not in ShutdownMs) and ShutdownMs's parts.
+	Shutdown Shutdown `json:"shutdown_phases_ms"`
 	// DecodedAhead is how many decoded frames were waiting when the first picture was shown
 	// (Config.DecodeAhead).
 	DecodedAhead  int                `json:"decoded_ahead_frames"`
@@ -317,7 +333,11 @@ func (p *Player) play() error {
 			return err
 		}
 	}
-	defer func() { p.srcBusy = !dec.stop(p.src) }()
+	defer func() {
+		t := time.Now()
+		p.srcBusy = !dec.stop(p.src)
+		p.stats.Shutdown.StopDecoding = msOf(time.Since(t))
+	}()
 	if err := p.loop(dec); err != nil {
 		return err
 	}
@@ -1251,12 +1271,16 @@ func writeScreenshot(path string, img *image.RGBA) error {
 }
 
 func (p *Player) close() {
+	sh := &p.stats.Shutdown
+	t := time.Now()
 	if p.last != nil {
 		p.last.release()
 	}
 	if p.rend != nil {
 		p.rend.Destroy() // waits for its frames' fences first
 	}
+	sh.Renderer = msOf(time.Since(t))
+	t = time.Now()
 	if p.osd.pass != nil {
 		p.osd.pass.Destroy() // after the frames that drew it (Destroy above waited for them)
 	}
@@ -1273,15 +1297,27 @@ func (p *Player) close() {
 		p.win.Destroy()
 		window.Terminate()
 	}
+	sh.Output = msOf(time.Since(t))
 	// The source first: a decoder on the device (hardware decoding) frees its Vulkan objects when it
 	// closes, which must happen before the device and instance go (the H100 crashed in
 	// avcodec_free_context after vkDestroyInstance). A source still busy in the decode goroutine
 	// (a read that could not be interrupted) is left open.
-	if !p.srcBusy {
+	t = time.Now()
+	// With Config.Exiting and no validation layer the source, device and instance are left to the
+	// operating system: the decode goroutine has ended (or is left behind, as above), and
+	// vkDeviceWaitIdle in Leave waits for the decoder's GPU work too.
+	leave := p.cfg.Exiting && !p.cfg.Validate && p.dev != nil
+	if !p.srcBusy && !leave {
 		p.src.Close()
 	}
+	sh.Source = msOf(time.Since(t))
 	if p.dev != nil {
-		p.dev.Close()
+		if leave {
+			p.dev.Leave()
+		} else {
+			p.dev.Close()
+		}
+		sh.CloseTimes = p.dev.Closing
 	}
 }
 

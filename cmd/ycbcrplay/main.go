@@ -122,6 +122,9 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             nothing is read or written. -stats startup_ms says where the time
                             before the first picture went
   -validate                 Khronos validation layer on; any message is an error
+  -teardown                 at exit without a window, destroy the Vulkan device and instance and
+                            close the decoder (by default they are left to the operating system
+                            once the GPU is idle; always destroyed with -validate)
   -timeout SECONDS          the longest one blocking read of the input may wait (opening, probing,
                             reading, seeking; default 10): a stalled network stream or a pipe whose
                             writer stops ends with one "error:" line; 0: no limit
@@ -182,6 +185,7 @@ type options struct {
 	aid, volume       int     // -aid (0: the best stream), -volume in percent
 	vid               int     // -vid (0: the best stream)
 	noAudio           bool    // -no-audio
+	keepTeardown      bool    // -teardown: destroy the device and close the decoder at exit, always
 	stdin             bool    // FILE is -: standard input, through FFmpeg's pipe protocol
 	url, name         string  // the first input: url "" means the bundled default clip; name is for titles and messages
 	inputs            []input // all of them, played in order
@@ -219,6 +223,7 @@ func parseArgs(args []string) (options, error) {
 	dev := fs.Int("device", -1, "")
 	fs.BoolVar(&o.list, "list-devices", false, "")
 	validate := fs.Bool("validate", false, "")
+	fs.BoolVar(&o.keepTeardown, "teardown", false, "")
 	fs.IntVar(&o.threads, "threads", 0, "")
 	deint := fs.String("deinterlace", "auto", "")
 	hwdec := fs.String("hwdec", "auto", "")
@@ -469,7 +474,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// file: the window closes and reopens between files). Enter or > goes to the next, < to the
 	// previous; q, Esc and the signals end the list. A file that fails ends it with its error.
 	for i := 0; i < len(inputs); {
-		st, code := playFile(inputs[i], o, cfg, threads, stdout, stderr)
+		// The last input without a window (no key goes back) ends the process: its device and
+		// decoder are left to the operating system (player.Config.Exiting; not with -validate).
+		c := cfg
+		c.Exiting = cfg.Headless && i == len(inputs)-1 && !o.keepTeardown
+		st, code := playFile(inputs[i], o, c, threads, stdout, stderr)
 		if code != 0 {
 			return code
 		}
