@@ -234,7 +234,7 @@ type Frame struct {
 	compute  *computeTarget
 	view     *ycbcr.ScaleView // set by Scale: Draw draws the scale pass's second half
 	scaled   *ycbcr.ScaleTarget
-	into     bool // set by ScaleInto when the pass wrote the target itself: Draw draws nothing
+	into     bool          // set by ScaleInto when the pass wrote the target itself: Draw draws nothing
 	foreign  *foreignFrame // set by LoadForeign: Submit waits on and signals its semaphore
 }
 
