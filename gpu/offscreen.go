@@ -20,8 +20,10 @@ type Offscreen struct {
 	// Sampled targets end their pass in SHADER_READ_ONLY_OPTIMAL, for a later pass to sample them
 	// (the compare modes); others end in TRANSFER_SRC_OPTIMAL, ready to be read back.
 	Sampled bool
-	// Storage targets can also be written by compute shaders (STORAGE usage).
+	// Storage targets can also be written by compute shaders (STORAGE usage); LoadPass then draws
+	// over what they wrote (NewLoadPass), with Framebuffer.
 	Storage     bool
+	LoadPass    vk.RenderPass
 	Image       vk.Image
 	Memory      vk.DeviceMemory
 	View        vk.ImageView
@@ -36,8 +38,16 @@ type PassSpec struct {
 	Format vk.Format
 	// Clear clears the attachment at load; otherwise its contents are DONT_CARE (the conversion's
 	// full-screen triangle writes every pixel, and a clear would be a pass of its own on some GPUs).
-	Clear       bool
-	FinalLayout vk.ImageLayout
+	Clear bool
+	// Load keeps what the image holds (LOAD_OP_LOAD), in InitialLayout: a pass that draws over what
+	// compute shaders wrote into the image before it (the scale pass written into the target).
+	Load          bool
+	InitialLayout vk.ImageLayout
+	FinalLayout   vk.ImageLayout
+	// AttachmentRead makes the earlier writes visible to colour attachment reads too: LOAD_OP_LOAD
+	// reads the attachment in COLOR_ATTACHMENT_OUTPUT with COLOR_ATTACHMENT_READ (Vulkan spec, "Load
+	// Operations"). Load sets it; a cleared pass sets it to stay compatible with a loading one.
+	AttachmentRead bool
 	// Before: what earlier uses of the image (beyond colour output) must finish before the pass
 	// writes it. After: the uses that follow the pass and must see its colour writes.
 	BeforeStages vk.PipelineStageFlagBits
@@ -49,8 +59,19 @@ type PassSpec struct {
 // NewPass makes the render pass s describes.
 func (d *Device) NewPass(s PassSpec) (vk.RenderPass, error) {
 	load := vk.AttachmentLoadOpDontCare
-	if s.Clear {
+	switch {
+	case s.Load:
+		load, s.AttachmentRead = vk.AttachmentLoadOpLoad, true
+	case s.Clear:
 		load = vk.AttachmentLoadOpClear
+	}
+	dstAccess := vk.AccessColorAttachmentWriteBit
+	if s.AttachmentRead {
+		dstAccess |= vk.AccessColorAttachmentReadBit
+	}
+	initial := vk.ImageLayoutUndefined
+	if s.Load {
+		initial = s.InitialLayout
 	}
 	ci := &vk.RenderPassCreateInfo{
 		SType:           vk.StructureTypeRenderPassCreateInfo,
@@ -59,7 +80,7 @@ func (d *Device) NewPass(s PassSpec) (vk.RenderPass, error) {
 			Format: s.Format, Samples: vk.SampleCount1Bit,
 			LoadOp: load, StoreOp: vk.AttachmentStoreOpStore,
 			StencilLoadOp: vk.AttachmentLoadOpDontCare, StencilStoreOp: vk.AttachmentStoreOpDontCare,
-			InitialLayout: vk.ImageLayoutUndefined, FinalLayout: s.FinalLayout,
+			InitialLayout: initial, FinalLayout: s.FinalLayout,
 		}},
 		SubpassCount: 1,
 		PSubpasses: []vk.SubpassDescription{{
@@ -73,7 +94,7 @@ func (d *Device) NewPass(s PassSpec) (vk.RenderPass, error) {
 			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit | s.BeforeStages),
 			DstStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
 			SrcAccessMask: vk.AccessFlags(s.BeforeAccess),
-			DstAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit),
+			DstAccessMask: vk.AccessFlags(dstAccess),
 		}, {
 			SrcSubpass: 0, DstSubpass: vk.SubpassExternal,
 			SrcStageMask:  vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit),
@@ -89,14 +110,43 @@ func (d *Device) NewPass(s PassSpec) (vk.RenderPass, error) {
 }
 
 // NewRenderPass makes the pass of offscreen targets and swapchain images: cleared, left in
-// finalLayout; the previous frame's copy-out, sampling and colour writes of the same image finish
-// first, and what follows (a copy-out, or a later pass sampling the image) sees the colour writes.
+// finalLayout; the previous frame's copy-out, sampling, colour writes and compute writes of the same
+// image finish first, and what follows (a copy-out, or a later pass sampling the image) sees the
+// colour writes.
 func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk.RenderPass, error) {
-	return d.NewPass(PassSpec{Format: format, Clear: true, FinalLayout: finalLayout,
-		BeforeStages: vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit,
-		BeforeAccess: vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit | vk.AccessShaderReadBit,
+	s := targetPass(format, finalLayout)
+	s.Clear = true
+	return d.NewPass(s)
+}
+
+// NewLoadPass makes the pass that follows compute shaders' writes into a target image (the scale
+// pass written into it, in GENERAL layout): it loads what they wrote instead of clearing, for the
+// on-screen display to draw over it, and leaves the image in finalLayout for what follows, as
+// NewRenderPass's does. The two differ only in the load operation and the initial layout, so they
+// are compatible (Vulkan spec, "Render Pass Compatibility"; their subpass dependencies must be
+// identical, VUID-VkRenderPassBeginInfo-renderPass-00904): the same pipelines serve both, and
+// framebuffers made with either.
+func (d *Device) NewLoadPass(format vk.Format, finalLayout vk.ImageLayout) (vk.RenderPass, error) {
+	s := targetPass(format, finalLayout)
+	s.Load, s.InitialLayout = true, vk.ImageLayoutGeneral
+	return d.NewPass(s)
+}
+
+// targetPass is what NewRenderPass's and NewLoadPass's passes share.
+func targetPass(format vk.Format, finalLayout vk.ImageLayout) PassSpec {
+	return PassSpec{Format: format, FinalLayout: finalLayout, AttachmentRead: true,
+		BeforeStages: vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit | vk.PipelineStageComputeShaderBit,
+		BeforeAccess: vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit | vk.AccessShaderReadBit | vk.AccessShaderWriteBit,
 		AfterStages:  vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit,
-		AfterAccess:  vk.AccessTransferReadBit | vk.AccessShaderReadBit})
+		AfterAccess:  vk.AccessTransferReadBit | vk.AccessShaderReadBit}
+}
+
+// StorageFormat says whether compute shaders can write images of format with optimal tiling
+// (VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT in optimalTilingFeatures; VUID-VkImageCreateInfo-usage-00002
+// asks it of STORAGE usage): R8G8B8A8_UNORM has it on every device (Vulkan spec, "Required Format
+// Support"), B8G8R8A8_UNORM, a common swapchain format, often does not.
+func (d *Device) StorageFormat(format vk.Format) bool {
+	return vkx.FormatProperties(d.Physical, uint32(format)).Optimal&vk.FormatFeatureFlags(vk.FormatFeatureStorageImageBit) != 0
 }
 
 // NewOffscreen creates a width×height TargetFormat image, its render pass and framebuffer, and a
@@ -149,6 +199,11 @@ func (o *Offscreen) init() error {
 	}
 	if o.Framebuffer, err = d.NewFramebuffer(o.RenderPass, o.Width, o.Height, o.View); err != nil {
 		return err
+	}
+	if o.Storage {
+		if o.LoadPass, err = d.NewLoadPass(TargetFormat, final); err != nil {
+			return err
+		}
 	}
 	if o.Sampled {
 		return nil
@@ -260,8 +315,10 @@ func (o *Offscreen) Destroy() {
 	if o.Framebuffer != vk.NullFramebuffer {
 		vk.DestroyFramebuffer(dev, o.Framebuffer, nil)
 	}
-	if o.RenderPass != vk.NullRenderPass {
-		vk.DestroyRenderPass(dev, o.RenderPass, nil)
+	for _, rp := range []vk.RenderPass{o.RenderPass, o.LoadPass} {
+		if rp != vk.NullRenderPass {
+			vk.DestroyRenderPass(dev, rp, nil)
+		}
 	}
 	o.dev.DestroyImage2D(o.Image, o.Memory, o.View)
 }

@@ -67,7 +67,10 @@ type Config struct {
 	// Filter is the scale pass's filter (-scale); Zoom is -zoom (0: fit); Rotate is -rotate in
 	// clockwise quarter turns, or nil for the stream's display matrix (auto); Width and Height, when
 	// set, are the window's or offscreen target's size (-geometry).
-	Filter        ycbcr.Filter
+	Filter ycbcr.Filter
+	// ScaleDraw draws the scale pass's last step (-scale-draw) even where the target allows compute
+	// to write it (a storage image): to compare the two.
+	ScaleDraw     bool
 	Zoom          float64
 	Rotate        *int
 	Width, Height int
@@ -385,7 +388,7 @@ func (p *Player) open() error {
 	su.Renderer = msOf(time.Since(t))
 	p.rend.Notice = func(n string) { p.logf("%s", n) }
 	p.rend.Variant = p.cfg.Conversion
-	p.rend.Filter, p.rend.Zoom = p.cfg.Filter, p.cfg.Zoom
+	p.rend.Filter, p.rend.Zoom, p.rend.ScaleDraw = p.cfg.Filter, p.cfg.Zoom, p.cfg.ScaleDraw
 	return nil
 }
 
@@ -396,8 +399,14 @@ func (p *Player) openOutput(f *Frame) error {
 		w, h = p.cfg.Width, p.cfg.Height
 	}
 	if p.cfg.Headless {
+		// With STORAGE usage where the device allows it, for the scale pass to write the target from
+		// compute (no fragment shader: docs/scaling.md).
+		newTarget := p.dev.NewOffscreen
+		if p.dev.StorageFormat(gpu.TargetFormat) {
+			newTarget = p.dev.NewStorageOffscreen
+		}
 		var err error
-		p.off, err = p.dev.NewOffscreen(w, h)
+		p.off, err = newTarget(w, h)
 		return err
 	}
 	// A window of the display size (aspect applied to the width, the picture turned), no larger than

@@ -75,7 +75,9 @@ type Renderer struct {
 	// Filter is the scale pass's filter; Zoom 0 fits the picture into the target, 1 shows it pixel for
 	// pixel, N at N screen pixels per video pixel, moved by PanX, PanY; Orient turns it for display
 	// (the player sets it per frame). Scaled says what the last frame's scale pass did.
-	Filter     ycbcr.Filter
+	Filter ycbcr.Filter
+	// ScaleDraw draws the scale pass's last step even where the target could be written by compute.
+	ScaleDraw  bool
 	Zoom       float64
 	PanX, PanY int
 	Orient     formats.Orientation
@@ -272,6 +274,12 @@ type Target interface {
 	ycbcr.Target
 	// Begin starts the render pass on cb (image idx for swapchains) and returns its size.
 	begin(cb vk.CommandBuffer) (w, h int)
+	// beginLoad starts the pass that loads what the scale pass wrote into the image from compute
+	// (gpu.Device.NewLoadPass) instead of clearing it.
+	beginLoad(cb vk.CommandBuffer)
+	// storage is the image as compute shaders write it (ycbcr.StorageTarget), or why it cannot be:
+	// the scale pass is then drawn.
+	storage() (ycbcr.StorageTarget, string)
 	size() (w, h int)
 	end(cb vk.CommandBuffer)
 }
@@ -341,14 +349,30 @@ func (r *Renderer) Draw(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, asp
 		tw, th := t.size()
 		r.PanX, r.PanY = clampPan(f.Width, f.Height, r.Orient, r.Zoom, r.PanX, r.PanY, tw, th) // keys, drags and resizes alike
 		x, y, vw, vh, v, visible := layout(f.Width, f.Height, aspect, r.Orient, r.Zoom, r.PanX, r.PanY, tw, th, r.Filter)
+		into := false
 		if visible {
-			if err := fr.Scale(v); err != nil {
+			// Written by compute straight into the target where it can be a storage image: the
+			// fragment stage is narrow on some GPUs (docs/scaling.md); drawn otherwise.
+			st, why := t.storage()
+			if r.ScaleDraw {
+				why = "-scale-draw"
+			}
+			var dst *ycbcr.StorageTarget
+			if why == "" {
+				dst = &st
+			}
+			var err error
+			if into, err = fr.ScaleInto(v, dst, x, y); err != nil {
 				return err
 			}
-			r.Scaled = scaleName(v)
+			r.Scaled = scaleName(v, into, why)
 		}
-		t.begin(cb)
-		if visible {
+		if into {
+			t.beginLoad(cb) // the compute pass wrote every pixel, the letterbox too
+		} else {
+			t.begin(cb)
+		}
+		if visible && !into {
 			gpu.SetViewport(cb, x, y, vw, vh)
 			if err := fr.Draw(t); err != nil {
 				return err

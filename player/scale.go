@@ -105,8 +105,9 @@ func clampPan(w, h int, o formats.Orientation, zoom float64, panX, panY, tw, th 
 	return lim(panX, DW, tw), lim(panY, DH, th)
 }
 
-// scaleName says what the scale pass did for -stats and the info line.
-func scaleName(v ycbcr.ScaleView) string {
+// scaleName says what the scale pass did for -stats and the info line: the view, and whether its
+// last step was written by compute into the target (into) or drawn, and why (noStorage).
+func scaleName(v ycbcr.ScaleView, into bool, noStorage string) string {
 	dw, dh := v.DisplaySize()
 	if v.Exact() {
 		return fmt.Sprintf("none: %dx%d shown 1:1", v.SrcW, v.SrcH)
@@ -118,5 +119,8 @@ func scaleName(v ycbcr.ScaleView) string {
 	if !v.Orient.Identity() {
 		s += ", turned " + v.Orient.String()
 	}
-	return s
+	if into {
+		return s + "; written into the target by compute"
+	}
+	return s + "; drawn (fragment shader): " + noStorage
 }

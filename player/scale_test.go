@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -250,4 +251,28 @@ func shownPanned(t *testing.T, src Source, cfg Config, w, h int, pan [2]int) (*i
 		t.Fatal(grabErr)
 	}
 	return got, st
+}
+
+// TestScaleIntoMatchesDrawn: the player writing the scale pass into its target from compute (a
+// storage target, the letterbox included, the pass after it loading instead of clearing) shows the
+// picture it shows when the pass is drawn (-scale-draw): within 1/255 everywhere, bars included,
+// unturned and turned 90° and 180° (-rotate), letterboxed both ways.
+func TestScaleIntoMatchesDrawn(t *testing.T) {
+	const w, h, tw, th = 640, 360, 400, 300
+	pic := zonePlate420(t, w, h)
+	for _, rot := range []int{0, 1, 2} {
+		cfg := Config{Rotate: &rot}
+		drawnCfg := cfg
+		drawnCfg.ScaleDraw = true
+		into, st := shown(t, &stillSource{pic: pic, color: bt709, n: 2}, cfg, tw, th)
+		drawn, dst := shown(t, &stillSource{pic: pic, color: bt709, n: 2}, drawnCfg, tw, th)
+		if !strings.Contains(st.Scale, "written into the target by compute") || !strings.Contains(dst.Scale, "drawn") {
+			t.Fatalf("rotate %d: scale %q and %q: want one written by compute and one drawn", rot, st.Scale, dst.Scale)
+		}
+		db, worst := psnr(into, drawn, into.Rect)
+		t.Logf("rotate %d: %.2f dB, largest difference %d/255; %q, %q", rot*90, db, worst, st.Scale, dst.Scale)
+		if worst > 1 {
+			t.Errorf("rotate %d: written by compute %d/255 from drawn, want ≤ 1", rot*90, worst)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 func vkCheck(r vk.Result, call string) error { return vkx.Check(r, call) }
@@ -18,8 +19,17 @@ func (t offscreenTarget) begin(cb vk.CommandBuffer) (int, int) {
 	gpu.BeginPass(cb, t.o.RenderPass, t.o.Framebuffer, t.o.Width, t.o.Height)
 	return t.o.Width, t.o.Height
 }
+func (t offscreenTarget) beginLoad(cb vk.CommandBuffer) {
+	gpu.BeginPass(cb, t.o.LoadPass, t.o.Framebuffer, t.o.Width, t.o.Height)
+}
 func (t offscreenTarget) end(cb vk.CommandBuffer) { vk.CmdEndRenderPass(cb) }
 func (t offscreenTarget) size() (int, int)        { return t.o.Width, t.o.Height }
+func (t offscreenTarget) storage() (ycbcr.StorageTarget, string) {
+	if !t.o.Storage {
+		return ycbcr.StorageTarget{}, "the device has no storage images of the target's format"
+	}
+	return ycbcr.StorageTarget{Image: t.o.Image, View: t.o.View, Format: gpu.TargetFormat, Width: t.o.Width, Height: t.o.Height}, ""
+}
 
 // swapchainTarget draws into one acquired swapchain image.
 type swapchainTarget struct {
@@ -32,5 +42,15 @@ func (t swapchainTarget) begin(cb vk.CommandBuffer) (int, int) {
 	gpu.BeginPass(cb, t.s.RenderPass, t.s.Framebuffers[t.idx], t.s.Width, t.s.Height)
 	return t.s.Width, t.s.Height
 }
+func (t swapchainTarget) beginLoad(cb vk.CommandBuffer) {
+	gpu.BeginPass(cb, t.s.LoadPass, t.s.Framebuffers[t.idx], t.s.Width, t.s.Height)
+}
 func (t swapchainTarget) end(cb vk.CommandBuffer) { vk.CmdEndRenderPass(cb) }
 func (t swapchainTarget) size() (int, int)        { return t.s.Width, t.s.Height }
+func (t swapchainTarget) storage() (ycbcr.StorageTarget, string) {
+	if !t.s.Storage {
+		return ycbcr.StorageTarget{}, t.s.NoStorage
+	}
+	return ycbcr.StorageTarget{Image: t.s.Images[t.idx], View: t.s.Views[t.idx], Format: t.s.Format,
+		Width: t.s.Width, Height: t.s.Height}, ""
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // ErrOutOfDate says the swapchain no longer matches its surface: recreate it and draw again.
@@ -28,6 +29,13 @@ type Swapchain struct {
 	Views         []vk.ImageView
 	Framebuffers  []vk.Framebuffer
 	RenderPass    vk.RenderPass
+	// LoadPass draws over what compute shaders wrote into an image (gpu.Device.NewLoadPass), with
+	// Framebuffers; used when Storage.
+	LoadPass vk.RenderPass
+	// Storage says the images were made with STORAGE usage, for the scale pass to write them from
+	// compute (ycbcr.ScaleTarget.RecordInto); NoStorage says why not, when they were not.
+	Storage   bool
+	NoStorage string
 	// Suboptimal is set when the last acquire or present said the swapchain still works but no longer
 	// matches the surface exactly (a resize in progress): recreate at the next chance.
 	Suboptimal bool
@@ -91,6 +99,10 @@ func NewSwapchainWith(d *gpu.Device, surface vk.Surface, width, height int, o Sw
 		return nil, fmt.Errorf("present: %w", err)
 	}
 	s.RenderPass = rp
+	if s.LoadPass, err = d.NewLoadPass(s.Format, vk.ImageLayoutPresentSrc); err != nil {
+		s.Destroy()
+		return nil, fmt.Errorf("present: %w", err)
+	}
 	if err := s.Recreate(width, height); err != nil {
 		s.Destroy()
 		return nil, err
@@ -212,11 +224,15 @@ func (s *Swapchain) Recreate(width, height int) error {
 		count = caps.MaxImageCount
 	}
 	s.PresentMode = s.presentMode()
+	usage := vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit
+	if s.Storage, s.NoStorage = s.storage(caps); s.Storage {
+		usage |= vk.ImageUsageStorageBit
+	}
 	old := s.Handle
 	ci := &vk.SwapchainCreateInfo{
 		SType: vk.StructureTypeSwapchainCreateInfo, Surface: s.Surface, MinImageCount: count,
 		ImageFormat: s.Format, ImageColorSpace: s.ColorSpace, ImageExtent: ext, ImageArrayLayers: 1,
-		ImageUsage:       vk.ImageUsageFlags(vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit),
+		ImageUsage:       vk.ImageUsageFlags(usage),
 		ImageSharingMode: vk.SharingModeExclusive, PreTransform: caps.CurrentTransform,
 		CompositeAlpha: vk.CompositeAlphaOpaqueBit, PresentMode: s.PresentMode, Clipped: vk.True, OldSwapchain: old,
 	}
@@ -305,6 +321,40 @@ func (s *Swapchain) sendHDRMetadata() error {
 	return nil
 }
 
+// storage says whether the images can be made with STORAGE usage for the scale pass to write them
+// from compute, or why not: the surface must allow it (VkSurfaceCapabilitiesKHR::supportedUsageFlags,
+// VUID-VkSwapchainCreateInfoKHR-imageUsage-01276), the device must have storage images of the format
+// with optimal tiling (VUID-VkImageCreateInfo-usage-00002 of the images the swapchain makes), and
+// the pass must write that format (ycbcr.CanScaleInto: its shader's rgba8).
+func (s *Swapchain) storage(caps vk.SurfaceCapabilities) (bool, string) {
+	switch {
+	case caps.SupportedUsageFlags&vk.ImageUsageFlags(vk.ImageUsageStorageBit) == 0:
+		return false, "the surface does not allow storage images"
+	case !ycbcr.CanScaleInto(s.Format):
+		return false, fmt.Sprintf("the swapchain's format %s is not the rgba8 the compute pass writes", formatName(s.Format))
+	case !s.dev.StorageFormat(s.Format):
+		return false, fmt.Sprintf("the device has no storage images of the swapchain's format %s", formatName(s.Format))
+	}
+	return true, ""
+}
+
+// formatName names the swapchain formats the toolkit picks.
+func formatName(f vk.Format) string {
+	switch f {
+	case vk.FormatB8g8r8a8Unorm:
+		return "B8G8R8A8_UNORM"
+	case vk.FormatR8g8b8a8Unorm:
+		return "R8G8B8A8_UNORM"
+	case vk.FormatA2b10g10r10UnormPack32:
+		return "A2B10G10R10_UNORM_PACK32"
+	case vk.FormatA2r10g10b10UnormPack32:
+		return "A2R10G10B10_UNORM_PACK32"
+	case vk.FormatR16g16b16a16Sfloat:
+		return "R16G16B16A16_SFLOAT"
+	}
+	return fmt.Sprintf("VkFormat %d", f)
+}
+
 // Acquire gets the next image to draw into, signalling sem when it is ready.
 func (s *Swapchain) Acquire(sem vk.Semaphore) (int, error) {
 	if s.Handle == vk.NullSwapchain || s.Width == 0 {
@@ -364,8 +414,10 @@ func (s *Swapchain) Destroy() {
 		vk.DestroySwapchain(d, s.Handle, nil)
 		s.Handle = vk.NullSwapchain
 	}
-	if s.RenderPass != vk.NullRenderPass {
-		vk.DestroyRenderPass(d, s.RenderPass, nil)
-		s.RenderPass = vk.NullRenderPass
+	for _, rp := range []*vk.RenderPass{&s.RenderPass, &s.LoadPass} {
+		if *rp != vk.NullRenderPass {
+			vk.DestroyRenderPass(d, *rp, nil)
+			*rp = vk.NullRenderPass
+		}
 	}
 }

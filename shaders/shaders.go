@@ -119,6 +119,18 @@ var ScaleFrag []byte
 // ScaleFragParamsSize is the size in bytes of scale.frag's push-constant block.
 const ScaleFragParamsSize = 44
 
+// ScaleTargetComp is the scale pass's columns written turned into the target itself (binding 2,
+// an rgba8 storage image: the letterbox too, in the clear colour), from the rows image (binding 0)
+// with the weight table (binding 1): ScaleComp's columns and ScaleFrag's draw in one dispatch, for
+// targets that allow storage writes. Push constants of ScaleTargetParamsSize bytes; its workgroup is
+// ComputeGroup; the same descriptor set layout as ScaleComp.
+//
+//go:embed scale_target.comp.spv
+var ScaleTargetComp []byte
+
+// ScaleTargetParamsSize is the size in bytes of scale_target.comp's push-constant block.
+const ScaleTargetParamsSize = 44
+
 // OSDVert draws the on-screen display's quads: a storage buffer of quads at binding 1 (rect, uv,
 // colour: 3 vec4 each), one instance per quad, 6 vertices; push constants: the target size (vec2).
 //

@@ -12,21 +12,22 @@ import (
 // committed, embedded SPIR-V: an edited source without `go generate` fails here.
 func TestSPIRVMatchesSources(t *testing.T) {
 	embedded := map[string][]byte{
-		"fullscreen.vert": FullscreenVert,
-		"sampler.frag":    SamplerFrag,
-		"shader.frag":     ShaderFrag,
-		"diff.frag":       DiffFrag,
-		"blit.frag":       BlitFrag,
-		"sampler.comp":    SamplerComp,
-		"shader.comp":     ShaderComp,
-		"shift.comp":      ShiftComp,
-		"buffer.comp":     BufferComp,
-		"floor.frag":      FloorFrag,
-		"floor.comp":      FloorComp,
-		"scale.comp":      ScaleComp,
-		"scale.frag":      ScaleFrag,
-		"osd.vert":        OSDVert,
-		"osd.frag":        OSDFrag,
+		"fullscreen.vert":   FullscreenVert,
+		"sampler.frag":      SamplerFrag,
+		"shader.frag":       ShaderFrag,
+		"diff.frag":         DiffFrag,
+		"blit.frag":         BlitFrag,
+		"sampler.comp":      SamplerComp,
+		"shader.comp":       ShaderComp,
+		"shift.comp":        ShiftComp,
+		"buffer.comp":       BufferComp,
+		"floor.frag":        FloorFrag,
+		"floor.comp":        FloorComp,
+		"scale.comp":        ScaleComp,
+		"scale.frag":        ScaleFrag,
+		"scale_target.comp": ScaleTargetComp,
+		"osd.vert":          OSDVert,
+		"osd.frag":          OSDFrag,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")

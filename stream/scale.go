@@ -31,12 +31,27 @@ func (s *scaled) destroy() {
 // records nothing and Draw draws the conversion as before, at no extra cost. Comparisons (both
 // paths) are not scaled.
 func (f *Frame) Scale(v ycbcr.ScaleView) error {
-	f.view = nil
+	_, err := f.scale(v, nil, 0, 0)
+	return err
+}
+
+// ScaleInto is Scale, but where dst is not nil (a target compute shaders can write:
+// ycbcr.StorageTarget) the whole pass is recorded in compute, written straight into dst with its
+// viewport at (x, y) and the rest of dst cleared (ycbcr.ScaleTarget.RecordInto): no fragment shader
+// runs, Draw draws nothing, and dst is left in GENERAL for a pass that loads it
+// (gpu.Device.NewLoadPass). into says whether it did so; when it did not (dst nil, or the view
+// Exact) the frame is drawn as after Scale.
+func (f *Frame) ScaleInto(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (into bool, err error) {
+	return f.scale(v, dst, x, y)
+}
+
+func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bool, error) {
+	f.view, f.into = nil, false
 	if v.Exact() {
-		return nil
+		return false, nil
 	}
 	if len(f.s.paths) != 1 {
-		return fmt.Errorf("stream: scale: comparisons draw both paths unscaled")
+		return false, fmt.Errorf("stream: scale: comparisons draw both paths unscaled")
 	}
 	s := f.s
 	p := s.pictures[f.Slot.Index]
@@ -52,7 +67,7 @@ func (f *Frame) Scale(v ycbcr.ScaleView) error {
 	} else {
 		if sc.flat == nil {
 			if sc.flat, err = s.Dev.NewSampledOffscreen(s.cfg.Width, s.cfg.Height); err != nil {
-				return fmt.Errorf("stream: scale: %w", err)
+				return false, fmt.Errorf("stream: scale: %w", err)
 			}
 		}
 		picture = sc.flat.View
@@ -60,25 +75,32 @@ func (f *Frame) Scale(v ycbcr.ScaleView) error {
 		err := f.Bindings[s.decision.Path].Draw(cb, sc.flat)
 		vk.CmdEndRenderPass(cb)
 		if err != nil {
-			return err
+			return false, err
 		}
 	}
 	if sc.target == nil || !sc.target.Fits(picture, v) {
 		if s.scaler == nil {
 			if s.scaler, err = ycbcr.NewScaler(s.Dev); err != nil {
-				return fmt.Errorf("stream: %w", err)
+				return false, fmt.Errorf("stream: %w", err)
 			}
 		}
 		if old := sc.target; old != nil {
 			f.Slot.Retire(old.Destroy) // this slot's earlier frames used it: its fence has passed, this one's will too
 		}
 		if sc.target, err = s.scaler.Bind(picture, v); err != nil {
-			return fmt.Errorf("stream: %w", err)
+			return false, fmt.Errorf("stream: %w", err)
 		}
 	}
+	if dst != nil {
+		if err := sc.target.RecordInto(cb, v, *dst, x, y); err != nil {
+			return false, err
+		}
+		f.view, f.scaled, f.into = &v, sc.target, true
+		return true, nil
+	}
 	if err := sc.target.Record(cb, v); err != nil {
-		return err
+		return false, err
 	}
 	f.view, f.scaled = &v, sc.target
-	return nil
+	return false, nil
 }

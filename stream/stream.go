@@ -234,6 +234,7 @@ type Frame struct {
 	compute  *computeTarget
 	view     *ycbcr.ScaleView // set by Scale: Draw draws the scale pass's second half
 	scaled   *ycbcr.ScaleTarget
+	into     bool          // set by ScaleInto when the pass wrote the target itself: Draw draws nothing
 	foreign  *foreignFrame // set by LoadForeign: Submit waits on and signals its semaphore
 }
 
@@ -266,6 +267,9 @@ func (f *Frame) Convert() error {
 // Draw draws the converted picture into target, inside its render pass: the path's drawn
 // conversion, or the compute variant's picture (Convert) drawn onto it.
 func (f *Frame) Draw(target ycbcr.Target) error {
+	if f.into {
+		return nil
+	}
 	if f.view != nil {
 		return f.scaled.Draw(f.Slot.CB, target, *f.view)
 	}

@@ -229,6 +229,7 @@ type Scaler struct {
 	compSetL  vk.DescriptorSetLayout // 0: source, 1: weights, 2: storage image (compute)
 	compL     vk.PipelineLayout
 	compPipes map[[2]int32]vk.Pipeline // by scale.glsl's DIRECT and scale.comp's AXIS
+	intoPipe  vk.Pipeline              // scale_target.comp: the columns written turned into the target
 	drawSetL  vk.DescriptorSetLayout   // 0: the filtered picture (fragment)
 	draw      pipelines
 	pool      vk.DescriptorPool
@@ -265,7 +266,7 @@ func (s *Scaler) init() error {
 	}
 	pci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
 		PSetLayouts: []vk.DescriptorSetLayout{s.compSetL}, PushConstantRangeCount: 1,
-		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: comp, Size: shaders.ScaleCompParamsSize}}}
+		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: comp, Size: max(shaders.ScaleCompParamsSize, shaders.ScaleTargetParamsSize)}}}
 	var layout vk.PipelineLayout // a standalone variable: cgo refuses the address of a field next to Go pointers
 	err = vkx.Check(vk.CreatePipelineLayout(d, pci, nil, &layout), "vkCreatePipelineLayout")
 	pci.Free()
@@ -281,11 +282,11 @@ func (s *Scaler) init() error {
 	}
 	s.draw.frag, s.draw.nspec = shaders.ScaleFrag, 1
 	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
-		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: 3 * scaleSets, PoolSizeCount: 3,
+		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: 4 * scaleSets, PoolSizeCount: 3,
 		PPoolSizes: []vk.DescriptorPoolSize{
-			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 3 * scaleSets},
-			{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 2 * scaleSets},
-			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: 2 * scaleSets}}}
+			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 4 * scaleSets},
+			{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 3 * scaleSets},
+			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: 3 * scaleSets}}}
 	var pool vk.DescriptorPool
 	err = vkx.Check(vk.CreateDescriptorPool(d, ci, nil, &pool), "vkCreateDescriptorPool")
 	ci.Free()
@@ -312,10 +313,32 @@ func (s *Scaler) compPipeline(axis int32) (vk.Pipeline, error) {
 	return p, nil
 }
 
+// intoPipeline is scale_target.comp's pipeline, made on first use (targets that allow storage).
+func (s *Scaler) intoPipeline() (vk.Pipeline, error) {
+	if s.intoPipe != vk.NullPipeline {
+		return s.intoPipe, nil
+	}
+	d := s.dev.Device
+	cs, err := vkx.ShaderModule(d, shaders.ScaleTargetComp)
+	if err != nil {
+		return vk.NullPipeline, err
+	}
+	defer vk.DestroyShaderModule(d, cs, nil)
+	p, err := vkx.ComputePipeline(d, s.dev.PipelineCache(), s.compL, cs, nil)
+	if err != nil {
+		return vk.NullPipeline, fmt.Errorf("ycbcr: scale into the target: %w", err)
+	}
+	s.intoPipe = p
+	return p, nil
+}
+
 // Destroy frees what NewScaler made. The GPU must be done with it and its targets destroyed.
 func (s *Scaler) Destroy() {
 	d := s.dev.Device
 	s.draw.destroy(d)
+	if s.intoPipe != vk.NullPipeline {
+		vk.DestroyPipeline(d, s.intoPipe, nil)
+	}
 	for _, p := range s.compPipes {
 		vk.DestroyPipeline(d, p, nil)
 	}
@@ -351,6 +374,7 @@ type ScaleTarget struct {
 	picture             vk.ImageView
 	rows, out           image2D
 	rowsSet, colsSet    vk.DescriptorSet // compute: picture → rows, rows → out
+	intoSet             vk.DescriptorSet // compute: rows → the target (RecordInto), made on first use
 	drawSet             vk.DescriptorSet // fragment: out (rows with DIRECT)
 	weights             *gpu.Buffer      // both axes' tables, host-visible, rewritten when the view changes
 	tabView             ScaleView        // the view the table is of
@@ -425,7 +449,7 @@ func (t *ScaleTarget) prepare(v ScaleView) error {
 			return fmt.Errorf("ycbcr: scale: weights: %w", err)
 		}
 		t.weights = b
-		for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet} {
+		for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet, t.intoSet} {
 			if set != vk.NullDescriptorSet {
 				vkx.WriteBuffer(t.s.dev.Device, set, 1, b.Handle)
 			}
@@ -500,6 +524,112 @@ func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
 	}
 }
 
+// StorageTarget is a target image that compute shaders can write (STORAGE usage, a format that
+// CanScaleInto takes, on a device where gpu.Device.StorageFormat says so), for RecordInto.
+type StorageTarget struct {
+	Image         vk.Image
+	View          vk.ImageView
+	Format        vk.Format
+	Width, Height int
+}
+
+// CanScaleInto says whether RecordInto can write a target of format: scale_target.comp declares its
+// storage image rgba8, which only R8G8B8A8_UNORM views match (Vulkan spec, "Compatibility Between
+// SPIR-V Image Formats and Vulkan Formats"; B8G8R8A8 would need shaderStorageImageWriteWithoutFormat).
+// The device must also allow storage images of it (gpu.Device.StorageFormat).
+func CanScaleInto(format vk.Format) bool { return format == vk.FormatR8g8b8a8Unorm }
+
+// RecordInto records the whole pass for view v outside a render pass, written by compute straight
+// into dst: the picture's rows resampled into t's rows image (as Record), then its columns resampled
+// and turned into dst (scale_target.comp), whose viewport of v.DisplaySize() is at (x, y) and whose
+// every other pixel gets the clear colour (black). It replaces Record and Draw: no fragment shader
+// runs, and dst is left in GENERAL with the compute writes for a pass that loads it
+// (gpu.Device.NewLoadPass) to draw the on-screen display over it and take it to its final layout.
+// dst's earlier uses (an earlier frame's render pass and copy-out; for a swapchain image, the
+// acquire semaphore waited at COLOR_ATTACHMENT_OUTPUT) finish before the writes: the barrier's
+// source stages chain with them (Vulkan spec, "Semaphore Waiting": the wait's dependency chains
+// with a barrier whose first scope includes the waited stage). t's descriptor of dst is rewritten
+// on each call: t must not be recorded twice in one command buffer (a slot's target is not).
+func (t *ScaleTarget) RecordInto(cb vk.CommandBuffer, v ScaleView, dst StorageTarget, x, y int) error {
+	s := t.s
+	if s.direct != 0 {
+		return fmt.Errorf("ycbcr: scale: RecordInto needs the weight table (a scaler without DIRECT)")
+	}
+	if !CanScaleInto(dst.Format) {
+		return fmt.Errorf("ycbcr: scale: RecordInto cannot write format %d (scale_target.comp writes rgba8)", dst.Format)
+	}
+	if !t.Fits(t.picture, v) {
+		return fmt.Errorf("ycbcr: scale: view %dx%d of a %d-row picture on a target of %dx%d of %d rows",
+			v.OutW, v.OutH, v.SrcH, t.Width, t.OutH, t.Height)
+	}
+	d := s.dev.Device
+	if t.intoSet == vk.NullDescriptorSet {
+		set, err := allocateSet(d, s.pool, s.compSetL)
+		if err != nil {
+			return fmt.Errorf("ycbcr: scale into the target: %w", err)
+		}
+		t.intoSet = set
+		writeImages(d, set, []vk.ImageView{t.rows.view}, s.sampler)
+		if t.weights != nil { // prepare writes the buffer into every set only when it makes one
+			vkx.WriteBuffer(d, set, 1, t.weights.Handle)
+		}
+	}
+	if err := t.prepare(v); err != nil {
+		return err
+	}
+	pipe, err := s.intoPipeline()
+	if err != nil {
+		return err
+	}
+	vkx.WriteStorageImage(d, t.intoSet, 2, dst.View)
+	mb := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
+		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit | vk.AccessColorAttachmentWriteBit),
+		DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit)}
+	ib := layoutBarrier(t.rows.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)
+	vkx.NoGC(func() {
+		vk.CmdPipelineBarrier(cb,
+			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit),
+			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
+	})
+	if err := t.dispatch(cb, 0, t.rowsSet, v.push(true, t.taps[0], 0), v.OutW, v.SrcH); err != nil {
+		return err
+	}
+	// The rows' writes before the columns read them; dst's earlier uses before its writes, its
+	// contents discarded (UNDEFINED: every pixel is written).
+	ibs := []vk.ImageMemoryBarrier{
+		layoutBarrier(t.rows.image, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit),
+		layoutBarrier(dst.Image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral,
+			vk.AccessShaderWriteBit|vk.AccessColorAttachmentWriteBit, vk.AccessShaderWriteBit)}
+	vkx.NoGC(func() {
+		vk.CmdPipelineBarrier(cb,
+			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageTransferBit),
+			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 0, nil, 0, nil, uint32(len(ibs)), ibs)
+	})
+	push := v.intoPush(t.taps[1], t.base, x, y, dst.Width, dst.Height)
+	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
+	vkx.NoGC(func() {
+		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, s.compL, 0, 1, []vk.DescriptorSet{t.intoSet}, 0, nil)
+		vk.CmdPushConstants(cb, s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+	})
+	g := shaders.ComputeGroup
+	vk.CmdDispatch(cb, uint32((dst.Width+g[0]-1)/g[0]), uint32((dst.Height+g[1]-1)/g[1]), 1)
+	return nil
+}
+
+// intoPush is scale_target.comp's push constants for v, the columns' table (taps, base) and a
+// viewport at (x, y) of a w×h target.
+func (v ScaleView) intoPush(taps, base, x, y, w, h int) []byte {
+	flip := 0
+	if v.Orient.Flip {
+		flip = 1
+	}
+	var p []byte
+	for _, n := range []int{v.SrcH, v.OutW, v.OutH, taps, base, x, y, w, h, v.Orient.Rotate % 4, flip} {
+		p = binary.LittleEndian.AppendUint32(p, uint32(int32(n)))
+	}
+	return p
+}
+
 // dispatch records scale.comp along axis (0 rows, 1 columns) over a w×h output.
 func (t *ScaleTarget) dispatch(cb vk.CommandBuffer, axis int32, set vk.DescriptorSet, push []byte, w, h int) error {
 	pipe, err := t.s.compPipeline(axis)
@@ -543,7 +673,7 @@ func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) erro
 // Destroy frees t's images, weight table and descriptor sets. The GPU must be done with them.
 func (t *ScaleTarget) Destroy() {
 	d := t.s.dev.Device
-	for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet, t.drawSet} {
+	for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet, t.drawSet, t.intoSet} {
 		if set != vk.NullDescriptorSet {
 			vk.FreeDescriptorSets(d, t.s.pool, 1, &set)
 		}
@@ -560,12 +690,20 @@ func (t *ScaleTarget) Destroy() {
 // display size with the scale pass, and reads the result back: the player's pipeline for one frame
 // (tests compare it with FFmpeg's scale; screenshots of turned pictures use it at 1:1).
 func (c *Converter) ConvertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
-	return c.convertScaled(f, p, path, v, false)
+	return c.convertScaled(f, p, path, v, scaleDrawn)
 }
 
-// convertScaled is ConvertScaled, with the kernel evaluated per sample instead of the weight table
-// when direct.
-func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView, direct bool) (*image.RGBA, error) {
+// scaleMode is how convertScaled runs the pass's last step.
+type scaleMode int
+
+const (
+	scaleDrawn  scaleMode = iota // Record, then Draw (scale.frag) onto the target
+	scaleKernel                  // the same with the kernel evaluated per sample (DIRECT)
+	scaleInto                    // RecordInto the target, a storage image, then a pass that loads it
+)
+
+// convertScaled is ConvertScaled with the pass's last step run as mode says.
+func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView, mode scaleMode) (*image.RGBA, error) {
 	im, err := c.staged(f, path)
 	if err != nil {
 		return nil, err
@@ -582,7 +720,11 @@ func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path,
 	}
 	defer pic.Destroy()
 	dw, dh := v.DisplaySize()
-	target, err := c.Dev.NewOffscreen(dw, dh)
+	newTarget := c.Dev.NewOffscreen
+	if mode == scaleInto {
+		newTarget = c.Dev.NewStorageOffscreen
+	}
+	target, err := newTarget(dw, dh)
 	if err != nil {
 		return nil, err
 	}
@@ -592,7 +734,7 @@ func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path,
 		return nil, err
 	}
 	defer s.Destroy()
-	if direct {
+	if mode == scaleKernel {
 		s.direct = 1
 	}
 	st, err := s.Bind(pic.View, v)
@@ -609,6 +751,15 @@ func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path,
 			return
 		}
 		vk.CmdEndRenderPass(cb)
+		if mode == scaleInto {
+			dst := StorageTarget{Image: target.Image, View: target.View, Format: gpu.TargetFormat, Width: dw, Height: dh}
+			if recErr = st.RecordInto(cb, v, dst, 0, 0); recErr != nil {
+				return
+			}
+			gpu.BeginPass(cb, target.LoadPass, target.Framebuffer, dw, dh)
+			target.End(cb)
+			return
+		}
 		if recErr = st.Record(cb, v); recErr != nil {
 			return
 		}

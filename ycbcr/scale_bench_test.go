@@ -20,6 +20,10 @@ import (
 // The table's pass is also timed in its two halves, each in a submission of its own: table-comp-ms
 // the filtering in compute (Record alone) and draw-ms the last step (Draw alone: scale.frag's one
 // fetch per pixel onto the 1080p target, after that Record), as its cost splits between them.
+// into-ms is the table's pass with its last step written by compute straight into a storage target
+// (RecordInto: the rows, then scale_target.comp's columns into the target, then the pass that loads
+// it for the on-screen display, empty here), the player's choice where the target allows storage:
+// into/table is its cost against the drawn pass's.
 //
 //	go test -run '^$' -bench BenchmarkScalePass -benchtime 3x ./ycbcr/
 func BenchmarkScalePass(b *testing.B) {
@@ -88,6 +92,12 @@ func BenchmarkScalePass(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer target.Destroy()
+	intoTarget, err := dev.NewStorageOffscreen(dw, dh)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer intoTarget.Destroy()
+	intoDst := ycbcr.StorageTarget{Image: intoTarget.Image, View: intoTarget.View, Format: gpu.TargetFormat, Width: dw, Height: dh}
 	// The picture the scale pass reads: converted once.
 	var recErr error
 	if err := dev.Submit(func(cb vk.CommandBuffer) {
@@ -101,7 +111,7 @@ func BenchmarkScalePass(b *testing.B) {
 	for _, filter := range []ycbcr.Filter{ycbcr.FilterLanczos, ycbcr.FilterCatmullRom} {
 		b.Run(filter.String(), func(b *testing.B) {
 			v := ycbcr.Fit(w, h, dw, dh, formats.Orientation{}, filter)
-			var timers [5]*gpu.GPUTimer // conversion, direct, table, table's Record, table's Draw
+			var timers [6]*gpu.GPUTimer // conversion, direct, table, table's Record, table's Draw, table into the target
 			var targets [2]*ycbcr.ScaleTarget
 			for i := range timers {
 				if timers[i], err = dev.NewGPUTimer(1); err != nil || timers[i] == nil {
@@ -160,6 +170,14 @@ func BenchmarkScalePass(b *testing.B) {
 					vk.CmdEndRenderPass(cb)
 					return err
 				})
+				submit(timers[5], func(cb vk.CommandBuffer) error {
+					if err := targets[1].RecordInto(cb, v, intoDst, 0, 0); err != nil {
+						return err
+					}
+					gpu.BeginPass(cb, intoTarget.LoadPass, intoTarget.Framebuffer, dw, dh)
+					vk.CmdEndRenderPass(cb)
+					return nil
+				})
 			}
 			b.StopTimer()
 			for _, t := range timers {
@@ -171,6 +189,10 @@ func BenchmarkScalePass(b *testing.B) {
 			b.ReportMetric(t, "table-ms")
 			b.ReportMetric(timers[3].MeanMs(), "table-comp-ms")
 			b.ReportMetric(timers[4].MeanMs(), "draw-ms")
+			into := timers[5].MeanMs()
+			b.ReportMetric(into, "into-ms")
+			b.ReportMetric(into/t, "into/table")
+			b.ReportMetric(into/c, "into/conv")
 			b.ReportMetric(t/d, "table/direct")
 			b.ReportMetric(d/c, "direct/conv")
 			b.ReportMetric(t/c, "table/conv")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -256,6 +257,66 @@ func TestScaleTableMatchesKernel(t *testing.T) {
 			if worst > 1 {
 				t.Errorf("%s %s: the table is %d/255 from the kernel, want ≤ 1", name, filter, worst)
 			}
+		}
+	}
+}
+
+// TestScaleIntoMatchesDrawn: the pass written by compute straight into the target (RecordInto,
+// scale_target.comp, for targets that allow storage) gives the picture the pass drawn onto it
+// (Record, then scale.frag) gives: within 1/255 anywhere (both filter the same float32 rows with the
+// same table; only the rounding into the 8-bit target may differ), unturned and turned every way,
+// down, up and zoomed at a fractional pan, on noise.
+func TestScaleIntoMatchesDrawn(t *testing.T) {
+	dev := vktest.Open(t)
+	if !dev.StorageFormat(gpu.TargetFormat) {
+		t.Skip("the device has no storage images of the target format")
+	}
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conv.Destroy()
+	const w, h = 480, 270
+	noise := func(x, y int) [3]uint8 {
+		s := uint32(x*7919+y*104729) * 2654435761
+		return [3]uint8{uint8(s >> 24), uint8(s >> 16), uint8(s >> 8)}
+	}
+	f := rgbFrame(t, w, h, noise)
+	views := map[string]ycbcr.ScaleView{
+		"2:1":         ycbcr.Fit(w, h, w/2, h/2, formats.Orientation{}, ycbcr.FilterLanczos),
+		"1:1.7 up":    ycbcr.Fit(w, h, 816, 459, formats.Orientation{}, ycbcr.FilterCatmullRom),
+		"zoom 2.5 at": {SrcW: w, SrcH: h, OutW: 300, OutH: 200, OffX: 10.2, OffY: 33.6, StepX: 0.4, StepY: 0.4, Filter: ycbcr.FilterLanczos},
+	}
+	for rot := 0; rot < 4; rot++ {
+		for _, flip := range []bool{false, true} {
+			o := formats.Orientation{Rotate: rot, Flip: flip}
+			if !o.Identity() {
+				views["3:2 turned "+o.String()] = ycbcr.Fit(w, h, 320, 180, o, ycbcr.FilterLanczos)
+			}
+		}
+	}
+	for name, v := range views {
+		drawn, err := conv.ConvertScaled(f, rgbParams, formats.PathShader, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		into, err := conv.ConvertScaledInto(f, rgbParams, formats.PathShader, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if drawn.Rect != into.Rect {
+			t.Fatalf("%s: drawn %v, written %v", name, drawn.Rect, into.Rect)
+		}
+		db, worst := psnr(drawn, into)
+		differ := 0
+		for i := range drawn.Pix {
+			if drawn.Pix[i] != into.Pix[i] {
+				differ++
+			}
+		}
+		t.Logf("%s %s: %d of %d values differ, largest %d/255 (%.1f dB)", name, v.Filter, differ, len(drawn.Pix), worst, db)
+		if worst > 1 {
+			t.Errorf("%s: written into the target %d/255 from drawn, want ≤ 1", name, worst)
 		}
 	}
 }

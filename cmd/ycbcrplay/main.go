@@ -110,6 +110,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             lanczos (default), catmull-rom (bicubic), mitchell, bilinear; the
                             conversion runs at the picture's size, the scale pass only when sizes
                             differ (docs/scaling.md)
+  -scale-draw               draw the scale pass's last step (a fragment shader) even where the
+                            target allows compute to write it (to compare; -stats scale says which)
   -zoom fit|1|N             fit (default): letterboxed; 1: one video pixel per screen pixel, exact;
                             N: N screen pixels per video pixel (arrow keys or a drag then move it)
   -rotate auto|0|90|180|270 turn the picture clockwise; auto (default): the stream's display matrix
@@ -235,6 +237,7 @@ func parseArgs(args []string) (options, error) {
 	tone := fs.String("tonemap", "bt2390", "")
 	hdrOut := fs.Bool("hdr-output", false, "")
 	scale := fs.String("scale", ycbcr.DefaultFilter.String(), "")
+	scaleDraw := fs.Bool("scale-draw", false, "")
 	zoom := fs.String("zoom", "fit", "")
 	rotate := fs.String("rotate", "auto", "")
 	geometry := fs.String("geometry", "", "")
@@ -296,6 +299,7 @@ func parseArgs(args []string) (options, error) {
 	if cfg.Filter, err = ycbcr.ParseFilter(*scale); err != nil {
 		return o, err
 	}
+	cfg.ScaleDraw = *scaleDraw
 	if cfg.Zoom, err = player.ParseZoom(*zoom); err != nil {
 		return o, err
 	}

@@ -6,7 +6,9 @@
 # times the pass itself with GPU timestamps, 3840x2160 -> 1920x1080: the weight table and compute
 # columns (now) against the per-sample kernel with the columns drawn (before), and both against the
 # 2160p compute conversion (table/conv: the issue's bound is 0.10), and the table's pass in its two
-# halves (table-comp-ms: the filtering in compute; draw-ms: the final fragment draw).
+# halves (table-comp-ms: the filtering in compute; draw-ms: the final fragment draw), and the pass
+# written by compute straight into a storage target (into-ms, into/table), the player's choice where
+# the target allows it; the player at 1920x1080 runs both ways (-scale-draw: the drawn last step).
 # Prepare here (scripts/device/build.sh makes .gpu/clips and .gl):
 #   mkdir -p .gpu/scale; eval "$(scripts/build-ffmpeg.sh --env)"
 #   go build -tags nowindow -ldflags=-s -o .gpu/scale/ycbcrplay ./cmd/ycbcrplay && xz -9 .gpu/scale/ycbcrplay
@@ -23,8 +25,10 @@ done
 for r in 1 2; do
 	for conv in compute draw; do
 		for filter in lanczos catmull-rom bilinear; do
-			for geom in 3840x2160 1920x1080; do
-				js=$(.gpu/scale/ycbcrplay -headless -untimed -no-audio -conversion $conv -scale $filter -geometry $geom -stats .gpu/scale/clip2160.mkv 2>>"$OUT/s/err.txt")
+			for geom in 3840x2160 1920x1080 1920x1080:draw; do
+				extra=""
+				[ "${geom#*:}" = draw ] && extra=-scale-draw
+				js=$(.gpu/scale/ycbcrplay -headless -untimed -no-audio -conversion $conv -scale $filter -geometry ${geom%:*} $extra -stats .gpu/scale/clip2160.mkv 2>>"$OUT/s/err.txt")
 				echo "$r $conv $filter $geom $(echo "$js" | python3 -c "import json,sys;d=json.load(sys.stdin);print(round(d['gpu_ms_per_frame'],4), '|', d.get('scale'))")"
 			done
 		done
