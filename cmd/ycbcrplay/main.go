@@ -35,7 +35,9 @@ import (
 const usageText = `usage: ycbcrplay [flags] [FILE|URL|-]...   no FILE: the bundled default clip; -: standard input
 
 Several FILEs play in order (Enter or > the next, < the previous; q ends the list). The window closes
-and opens again between files (each file gets its own player: device, window, pipelines).
+and opens again between files (each file gets its own player: device, window, pipelines). It opens
+before its input does, showing "opening NAME…" (a slow URL, a stalled pipe): q, Esc or closing it end
+the wait; it takes the video's size at the first frame.
 
 Plays video with FFmpeg decoding and Vulkan presentation. The picture goes through a
 VkSamplerYcbcrConversion (the sampler path) when the device expresses the stream's matrix, range
@@ -595,7 +597,7 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 		// Quit while the input was opening, and the open did not end in time (PlayOpening's notice):
 		// it still uses what it opened. The list ends (q) or goes on, and the process's exit frees it.
 		if err != nil {
-			return nil, fail(stderr, err)
+			return nil, failMain(stderr, err) // not fail: the opener may still set it
 		}
 		return st, 0
 	}
