@@ -67,7 +67,9 @@ func TestQuitWhileProbing(t *testing.T) {
 		{"q, FIFO without writer", "quit", "nowriter"},
 	} {
 		pressed := filepath.Join(t.TempDir(), "pressed")
-		env := []string{"YCBCRPLAY_TEST_OPENING=" + c.how, "YCBCRPLAY_TEST_PRESSED=" + pressed}
+		// GORACE: under -race a process that exits 0 first sleeps atexit_sleep_ms, 1 s by default
+		// (https://go.dev/doc/articles/race_detector#Options), which is not the player's time.
+		env := []string{"YCBCRPLAY_TEST_OPENING=" + c.how, "YCBCRPLAY_TEST_PRESSED=" + pressed, "GORACE=atexit_sleep_ms=0"}
 		args := []string{"-stats", "-no-audio"}
 		var cmd *exec.Cmd
 		var o, e *bytes.Buffer
