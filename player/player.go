@@ -77,6 +77,9 @@ type Config struct {
 	Log           io.Writer
 	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
 	OnFrame func(p *Player, n int)
+	// OnOpening, if set, is called on the main thread about every 20 ms while PlayOpening's window
+	// waits for the input to open, with the time since the window showed (tests press keys from it).
+	OnOpening func(p *Player, waited time.Duration)
 	// Clock, when set and not Untimed, is the master clock (the audio being played): each frame is
 	// shown when the clock reaches its PTS and dropped when the clock is already a frame past it;
 	// pause, step, seek and loop drive it too. Nil: the wall clock. AudioInfo describes its sound
@@ -125,8 +128,11 @@ const (
 // Decoding runs on its own goroutine meanwhile: first_decoded is when the first frame was ready,
 // wait_decoded how long the main thread then waited for it.
 type Startup struct {
-	BeforePlay    float64 `json:"before_play,omitempty"` // the program, before Play: opening the input (set by the program)
-	OpenInput     float64 `json:"open_input,omitempty"`  // of which opening the input and its decoder
+	// BeforePlay is the program's time before Play (set by the program), and headless OpenInput of it:
+	// opening the input and its decoder. In a window (PlayOpening) the input opens meanwhile, while
+	// the device and window are made, and OpenInput is within FirstFrame instead.
+	BeforePlay    float64 `json:"before_play,omitempty"`
+	OpenInput     float64 `json:"open_input,omitempty"`
 	Instance      float64 `json:"instance"`
 	Device        float64 `json:"device"`
 	PipelineCache float64 `json:"pipeline_cache"`
@@ -213,6 +219,9 @@ type Stats struct {
 	// End is how playback ended (not printed): the input's end or Config.Frames, or what the user
 	// asked for (quit, or the next or previous input of a list).
 	End End `json:"-"`
+	// Opened is false when PlayOpening ended before its input opened (q, Esc, closing the window,
+	// Enter or <, or Config.Stop while the input was opening): there are no figures to print.
+	Opened bool `json:"-"`
 }
 
 // PipelineCacheStats is the device's pipeline cache at start and the pipelines made before the
@@ -254,7 +263,9 @@ type Player struct {
 	// The on-screen display (a window only), and what it shows.
 	osd    display
 	paused bool
-	speed  float64 // playback speed (1: as timed)
+	// sized: the output has the first frame's size (openOutput); PlayOpening's window exists before.
+	sized bool
+	speed float64 // playback speed (1: as timed)
 	// presented is set at the first presented frame: the decoder's run-ahead ends there. cpuDevice:
 	// the device renders on the CPU (lavapipe), whose cores decoding ahead would take from it.
 	presented atomic.Bool
@@ -264,6 +275,9 @@ type Player struct {
 	// The process's pipeline creations when Play began (vkx counts them process-wide).
 	pipes0    int
 	pipeTime0 time.Duration
+	// hdrMeta is the mastering display and content light level of the picture being presented, for
+	// an HDR10 swapchain (VK_EXT_hdr_metadata).
+	hdrMeta formats.HDRMetadata
 }
 
 // Window is the player's window (nil when headless).
@@ -288,12 +302,23 @@ func (p *Player) logf(format string, args ...any) {
 
 // Play plays src until it ends, Frames are presented, or the user quits.
 func Play(src Source, cfg Config) (*Stats, error) {
-	p := &Player{cfg: cfg, src: src, start: time.Now(), speed: 1}
+	p := newPlayer(cfg)
+	p.src, p.stats.Opened = src, true
+	return p.end(p.play())
+}
+
+func newPlayer(cfg Config) *Player {
+	p := &Player{cfg: cfg, start: time.Now(), speed: 1}
 	p.pipes0, p.pipeTime0 = vkx.PipelineTime()
 	if cfg.Speed > 0 {
 		p.speed = cfg.Speed
 	}
-	err := p.play()
+	return p
+}
+
+// end closes what play opened and returns the figures, or err (or the validation layer's messages).
+func (p *Player) end(err error) (*Stats, error) {
+	cfg := p.cfg
 	// Close before draining the validation messages: destroying the device is when the layer
 	// reports objects that were never destroyed.
 	validating := p.dev != nil && cfg.Validate
@@ -321,9 +346,12 @@ func (p *Player) play() error {
 	// Vulkan instance, device and pipelines: both are start-up costs of the first picture.
 	var dec decoding
 	if ds, ok := p.src.(DeviceSource); ok && p.cfg.Video {
-		// Hardware decoding needs the device before the first packet: device first.
-		if err := p.open(); err != nil {
-			return err
+		// Hardware decoding needs the device before the first packet: device first (PlayOpening's
+		// window opened it already).
+		if p.dev == nil {
+			if err := p.open(); err != nil {
+				return err
+			}
 		}
 		if err := ds.UseDevice(p.dev); err != nil {
 			return err
@@ -331,9 +359,11 @@ func (p *Player) play() error {
 		dec = p.startDecoding()
 	} else {
 		dec = p.startDecoding()
-		if err := p.open(); err != nil {
-			p.srcBusy = !dec.stop(p.src)
-			return err
+		if p.dev == nil {
+			if err := p.open(); err != nil {
+				p.srcBusy = !dec.stop(p.src)
+				return err
+			}
 		}
 	}
 	defer func() {
@@ -352,6 +382,7 @@ func (p *Player) play() error {
 
 func (p *Player) open() error {
 	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video, CacheDir: p.cfg.CacheDir}
+	// PlayOpening opens the device before its source exists: a FramesSource's needs are then unknown.
 	if fs, ok := p.src.(FramesSource); ok && p.cfg.Video {
 		opts.Frames = fs.VulkanFrames()
 	}
@@ -392,8 +423,10 @@ func (p *Player) open() error {
 	return nil
 }
 
-// openOutput creates the window and swapchain, or the offscreen target, for the first frame's size.
+// openOutput creates the window and swapchain, or the offscreen target, for the first frame's size;
+// PlayOpening's window, open already, is resized to it.
 func (p *Player) openOutput(f *Frame) error {
+	p.sized = true
 	w, h := p.orientation(f).DisplaySize(f.Picture.Width, f.Picture.Height)
 	if p.cfg.Width > 0 && p.cfg.Height > 0 {
 		w, h = p.cfg.Width, p.cfg.Height
@@ -423,7 +456,16 @@ func (p *Player) openOutput(f *Frame) error {
 	if p.cfg.Width > 0 && p.cfg.Height > 0 {
 		ww, wh = p.cfg.Width, p.cfg.Height
 	}
-	win, err := window.New(p.dev.Instance, p.src.Info().Name+" — ycbcrplay", max(ww, 64), max(wh, 64))
+	ww, wh = max(ww, 64), max(wh, 64)
+	if p.win != nil {
+		return p.resizeWindow(ww, wh)
+	}
+	return p.openWindow(p.src.Info().Name, ww, wh)
+}
+
+// openWindow opens the window, its on-screen display and its swapchain.
+func (p *Player) openWindow(name string, ww, wh int) error {
+	win, err := window.New(p.dev.Instance, name+" — ycbcrplay", ww, wh)
 	if err != nil {
 		return err
 	}
@@ -1071,7 +1113,7 @@ func (p *Player) loop(dec decoding) error {
 
 // present draws f into the output (creating it on the first frame) and presents it.
 func (p *Player) present(f *Frame) error {
-	if p.off == nil && p.swap == nil {
+	if !p.sized {
 		t := time.Now()
 		if err := p.openOutput(f); err != nil {
 			return err
@@ -1087,6 +1129,16 @@ func (p *Player) present(f *Frame) error {
 		f.hold()
 		return p.rend.Draw(f.Picture, f.HW, prm, f.Aspect, offscreenTarget{p.off}, vk.NullSemaphore, vk.NullSemaphore, f.release)
 	}
+	p.hdrMeta = prm.HDR
+	return p.toSwapchain(func(t swapchainTarget, wait, signal vk.Semaphore) error {
+		f.hold()
+		return p.rend.Draw(f.Picture, f.HW, prm, f.Aspect, t, wait, signal, f.release)
+	})
+}
+
+// toSwapchain acquires a swapchain image, has draw record and submit into it (waiting on wait,
+// signalling signal), and presents it; the swapchain is made again when it is out of date.
+func (p *Player) toSwapchain(draw func(t swapchainTarget, wait, signal vk.Semaphore) error) error {
 	if p.win.Resized() || p.swap.Suboptimal {
 		if err := p.recreate(); err != nil {
 			return err
@@ -1094,7 +1146,7 @@ func (p *Player) present(f *Frame) error {
 	}
 	// The stream's mastering display and content light levels go to an HDR10 display
 	// (VK_EXT_hdr_metadata) before the first picture that carries them is presented.
-	if err := p.swap.SetHDRMetadata(prm.HDR); err != nil {
+	if err := p.swap.SetHDRMetadata(p.hdrMeta); err != nil {
 		return err
 	}
 	p.stats.HDRDisplayMetadata = p.swap.HDRMetadataNote
@@ -1120,8 +1172,7 @@ func (p *Player) present(f *Frame) error {
 		if err != nil {
 			return err
 		}
-		f.hold()
-		if err := p.rend.Draw(f.Picture, f.HW, prm, f.Aspect, swapchainTarget{p.swap, idx}, sem, p.done[idx], f.release); err != nil {
+		if err := draw(swapchainTarget{p.swap, idx}, sem, p.done[idx]); err != nil {
 			return err
 		}
 		err = p.swap.Present(idx, p.done[idx])
@@ -1316,7 +1367,7 @@ func (p *Player) close() {
 	// operating system: the decode goroutine has ended (or is left behind, as above), and
 	// vkDeviceWaitIdle in Leave waits for the decoder's GPU work too.
 	leave := p.cfg.Exiting && !p.cfg.Validate && p.dev != nil
-	if !p.srcBusy && !leave {
+	if !p.srcBusy && !leave && p.src != nil {
 		p.src.Close()
 	}
 	sh.Source = msOf(time.Since(t))

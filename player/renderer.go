@@ -406,6 +406,23 @@ func (r *Renderer) Draw(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, asp
 	return fr.Submit(wait, signal)
 }
 
+// DrawOverlay records only overlay (no picture) into t, cleared, and submits: the window's content
+// before the first frame (PlayOpening's "opening NAME…").
+func (r *Renderer) DrawOverlay(t Target, wait, signal vk.Semaphore, overlay func(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error) error {
+	sl, err := r.Stream.Ring.Next()
+	if err != nil {
+		return err
+	}
+	w, h := t.begin(sl.CB)
+	if err := overlay(sl.CB, sl.Index, t, w, h); err != nil {
+		t.end(sl.CB)
+		vk.EndCommandBuffer(sl.CB)
+		return err
+	}
+	t.end(sl.CB)
+	return r.Stream.Ring.Submit(sl, wait, signal)
+}
+
 func (r *Renderer) overlay(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error {
 	if r.Overlay == nil {
 		return nil

@@ -35,7 +35,9 @@ import (
 const usageText = `usage: ycbcrplay [flags] [FILE|URL|-]...   no FILE: the bundled default clip; -: standard input
 
 Several FILEs play in order (Enter or > the next, < the previous; q ends the list). The window closes
-and opens again between files (each file gets its own player: device, window, pipelines).
+and opens again between files (each file gets its own player: device, window, pipelines). It opens
+before its input does, showing "opening NAME…" (a slow URL, a stalled pipe): q, Esc or closing it end
+the wait; it takes the video's size at the first frame.
 
 Plays video with FFmpeg decoding and Vulkan presentation. The picture goes through a
 VkSamplerYcbcrConversion (the sampler path) when the device expresses the stream's matrix, range
@@ -165,6 +167,9 @@ var fileStart = time.Now()
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
+
+// onOpening is every file's player.Config.OnOpening (tests press keys from it: TestMain).
+var onOpening func(p *player.Player, waited time.Duration)
 
 // failMain is fail, for playFile, which shadows fail.
 var failMain = fail
@@ -439,6 +444,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := o.cfg
 	cfg.Log = stderr
+	cfg.OnOpening = onOpening
 	// SIGINT and SIGTERM end playback as q does: the figures are printed and the screenshot written;
 	// the exit status is then 128 + the signal's number (130, 143), as a shell reports a process the
 	// signal ended. A second signal ends the process at once.
@@ -503,51 +509,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // playFile plays one input; with -stats it prints the input's figures as one JSON line. A non-zero
 // code is the exit status (the error line written).
+//
+// The input is opened by player.PlayOpening's Opener: headless before the device, as before; in a
+// window on its own goroutine while the window, open already, shows "opening NAME…" and answers q,
+// Esc, closing and the list's keys (issue 18: a FIFO or pipe whose writer stalled mid-probe, a slow
+// URL). What the opener sets below is read only once it has returned (openDone).
 func playFile(in input, o options, cfg player.Config, threads int, stdout, stderr io.Writer) (*player.Stats, int) {
 	url, name := in.url, in.name
 	pipe := in.stdin
 	fail := failMain
-	if in.stdin {
-		// Non-blocking while it plays, as a FIFO is (fifo.go): a writer that stalls then leaves
-		// FFmpeg's pipe protocol polling the interrupt callback, so -timeout and the signals reach
-		// it, during probing too.
-		restore, err := nonblockingStdin()
-		if err != nil {
-			return nil, fail(stderr, err)
-		}
-		defer restore()
+	if !cfg.Headless {
+		// In a window the opener writes its notices while the player logs from the main thread.
+		stderr = &syncWriter{w: stderr}
+		cfg.Log = stderr
 	}
-	if !in.stdin && isFIFO(url) {
-		// A named pipe: opened here, interruptibly, and read through FFmpeg's pipe protocol on the
-		// descriptor (fifo.go). Like standard input it is read once: no seeking, no sound.
-		u, fd, err := openFIFO(url, cfg.Stop)
-		if errors.Is(err, errStopped) {
-			return nil, 0 // run sees the signal and exits with its status
-		} else if err != nil {
-			return nil, fail(stderr, err)
-		}
-		defer syscall.Close(fd) // deferred first, so it runs after the decoder's Close
-		url, pipe = u, true
-		// Messages name the file, not the descriptor FFmpeg reads.
-		fail = func(stderr io.Writer, err error) int {
-			return failMain(stderr, errors.New(strings.ReplaceAll(err.Error(), u, in.url)))
-		}
-	}
-	// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's mode).
-	tOpen := time.Now()
-	// Stop: a signal while FFmpeg opens and probes the input (a writer that stalled after a few
-	// bytes) ends the wait, as it ends playback; run then exits with the signal's status.
-	opening, opened := whileOpening(cfg.Stop)
-	d, err := decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
-		Video: o.vid, Timeout: o.timeout, Stop: opening})
-	opened()
-	if errors.Is(err, decode.ErrInterrupted) && stopped(cfg.Stop) {
-		return nil, 0
-	} else if err != nil {
-		return nil, fail(stderr, err)
-	}
-	// Notices accumulate (conversions met mid-stream add theirs); each is printed once.
-	shown := 0
+	var (
+		cleanups  []func() // the opener's, run in reverse after playback
+		d         *decode.Decoder
+		src       *decoderSource
+		status    *progress // -headless on a terminal: a status line (progress.go)
+		openInput time.Duration
+		openDone  = make(chan struct{})
+		shown     int // notices printed; they accumulate (conversions met mid-stream add theirs)
+	)
 	notices := func() {
 		all := d.Notices()
 		for _, n := range all[shown:] {
@@ -555,28 +539,97 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 		}
 		shown = len(all)
 	}
-	notices()
-	o.name = name
-	if pipe && !o.noAudio && !cfg.Untimed && !cfg.Headless {
-		fmt.Fprintf(stderr, "notice: %s plays without sound (the pipe is read once, by the video decoder)\n", map[bool]string{true: "standard input", false: name}[in.stdin])
-	} else if !o.noAudio && !cfg.Untimed && !cfg.Headless {
-		if snd := openSound(url, d.Info(), o, cfg.Stop, stderr); snd != nil {
-			defer snd.close()
-			cfg.Clock, cfg.AudioInfo = snd.out, snd.info()
+	open := func(stop <-chan struct{}) (player.Input, error) {
+		defer close(openDone)
+		tOpen := time.Now()
+		if in.stdin {
+			// Non-blocking while it plays, as a FIFO is (fifo.go): a writer that stalls then leaves
+			// FFmpeg's pipe protocol polling the interrupt callback, so -timeout, the signals and the
+			// window's keys reach it, during probing too.
+			restore, err := nonblockingStdin()
+			if err != nil {
+				return player.Input{}, err
+			}
+			cleanups = append(cleanups, restore)
+		}
+		if !in.stdin && isFIFO(url) {
+			// A named pipe: opened here, interruptibly, and read through FFmpeg's pipe protocol on the
+			// descriptor (fifo.go). Like standard input it is read once: no seeking, no sound.
+			u, fd, err := openFIFO(url, stop)
+			if err != nil {
+				return player.Input{}, err
+			}
+			cleanups = append(cleanups, func() { syscall.Close(fd) }) // after the decoder's Close
+			url, pipe = u, true
+			// Messages name the file, not the descriptor FFmpeg reads.
+			fail = func(stderr io.Writer, err error) int {
+				return failMain(stderr, errors.New(strings.ReplaceAll(err.Error(), u, in.url)))
+			}
+		}
+		// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's
+		// mode). stop is closed by a signal, or in a window by q, Esc or closing it, while FFmpeg
+		// opens and probes the input (a writer that stalled after a few bytes), and only then.
+		var err error
+		d, err = decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
+			Video: o.vid, Timeout: o.timeout, Stop: stop})
+		if err != nil {
+			return player.Input{}, err
+		}
+		notices()
+		var input player.Input
+		o.name = name
+		if pipe && !o.noAudio && !cfg.Untimed && !cfg.Headless {
+			fmt.Fprintf(stderr, "notice: %s plays without sound (the pipe is read once, by the video decoder)\n", map[bool]string{true: "standard input", false: name}[in.stdin])
+		} else if !o.noAudio && !cfg.Untimed && !cfg.Headless {
+			if snd := openSound(url, d.Info(), o, stop, stderr); snd != nil {
+				cleanups = append(cleanups, snd.close)
+				input.Clock, input.AudioInfo = snd.out, snd.info()
+			}
+		}
+		src = &decoderSource{d: d, name: name, hwdec: o.hwdec, download: o.hwDownload, pipe: pipe}
+		input.Source = src
+		if cfg.Headless {
+			status = newProgress(stderr, d.Info().Duration, time.Now())
+		}
+		openInput = time.Since(tOpen)
+		return input, nil
+	}
+	if cfg.Headless {
+		cfg.OnFrame = func(_ *player.Player, n int) {
+			if status != nil {
+				status.frame(n, src.position(), time.Now())
+			}
 		}
 	}
-	src := &decoderSource{d: d, name: name, hwdec: o.hwdec, download: o.hwDownload, pipe: pipe}
-	var status *progress // -headless on a terminal: a status line (progress.go)
-	if cfg.Headless {
-		status = newProgress(stderr, d.Info().Duration, time.Now())
-	}
-	if status != nil {
-		cfg.OnFrame = func(_ *player.Player, n int) { status.frame(n, src.position(), time.Now()) }
-	}
-	openInput := time.Since(tOpen)
 	beforePlay := time.Since(fileStart)
-	st, err := player.Play(src, cfg)
+	st, err := player.PlayOpening(name, open, cfg)
 	fileStart = time.Now()
+	select {
+	case <-openDone:
+		defer func() {
+			for i := len(cleanups) - 1; i >= 0; i-- {
+				cleanups[i]()
+			}
+		}()
+	default:
+		// Quit while the input was opening, and the open did not end in time (PlayOpening's notice):
+		// it still uses what it opened. The list ends (q) or goes on, and the process's exit frees it.
+		if err != nil {
+			return nil, failMain(stderr, err) // not fail: the opener may still set it
+		}
+		return st, 0
+	}
+	if d == nil || err == nil && !st.Opened {
+		// Ended before the input opened: a signal (run exits with its status), q, Esc, closing the
+		// window, or the list's keys. Nothing played: no figures.
+		if err == nil || errors.Is(err, errStopped) || errors.Is(err, decode.ErrInterrupted) && stopped(cfg.Stop) {
+			if st == nil {
+				st = &player.Stats{End: player.EndQuit}
+			}
+			return st, 0
+		}
+		return nil, fail(stderr, err)
+	}
 	status.clear()
 	notices()
 	if ds := d.Stats(); ds.Damaged+ds.Skipped+ds.ReadErrors > 0 {
@@ -595,6 +648,10 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	if o.stats {
 		st.Startup.OpenInput = float64(openInput.Microseconds()) / 1000
 		st.Startup.BeforePlay = float64(beforePlay.Microseconds()) / 1000
+		if cfg.Headless {
+			// The input opened before the player began (in a window it opens meanwhile: first_frame).
+			st.Startup.BeforePlay += st.Startup.OpenInput
+		}
 		ps := withProcess(st, d.Threads()) // what the decoder uses: 1 while Vulkan Video decodes
 		ps.Input = name
 		if err := json.NewEncoder(stdout).Encode(ps); err != nil {
@@ -602,6 +659,18 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 		}
 	}
 	return st, 0
+}
+
+// syncWriter serialises writes: the input's opener writes its notices from its own goroutine.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
 }
 
 // parseTime reads -start: seconds (12.5) or [[h:]m:]s (1:02:03.5, 2:30), as mpv's --start takes them.

@@ -149,6 +149,13 @@ func TestTimeoutWhileProbing(t *testing.T) {
 // bytes of file and then stays open and silent until the test ends.
 func stalledStdin(t *testing.T, file string, n int, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
+	cmd, _, e := stalledStdinEnv(t, nil, file, n, args...)
+	return cmd, e
+}
+
+// stalledStdinEnv is stalledStdin with extra environment, and the standard output too.
+func stalledStdinEnv(t *testing.T, env []string, file string, n int, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -162,14 +169,14 @@ func stalledStdin(t *testing.T, file string, n int, args ...string) (*exec.Cmd, 
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "YCBCRPLAY_AS_MAIN=1")
-	var e bytes.Buffer
-	cmd.Stdin, cmd.Stderr = r, &e
+	cmd.Env = append(append(os.Environ(), "YCBCRPLAY_AS_MAIN=1"), env...)
+	var o, e bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = r, &o, &e
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	r.Close()
-	return cmd, &e
+	return cmd, &o, &e
 }
 
 // TestQuitStalledPipe: in a window, a pipe whose writer stalls after half of the 4 s clip. Once no

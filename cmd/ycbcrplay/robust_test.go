@@ -41,6 +41,9 @@ func TestMain(m *testing.M) {
 			}
 			vkx.InjectFault(parts[0], vk.Result(res), after)
 		}
+		if how := os.Getenv("YCBCRPLAY_TEST_OPENING"); how != "" {
+			onOpening = pressWhileOpening(how, os.Getenv("YCBCRPLAY_TEST_PRESSED"))
+		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

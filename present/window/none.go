@@ -40,6 +40,7 @@ func (w *Window) SetTitle(t string)         {}
 func (w *Window) ToggleFullscreen()         {}
 func (w *Window) Fullscreen() bool          { return false }
 func (w *Window) Destroy()                  {}
+func (w *Window) Close()                    {}
 func (w *Window) Iconify()                  {}
 func (w *Window) Restore()                  {}
 func (w *Window) Iconified() bool           { return false }

@@ -203,8 +203,20 @@ func (w *Window) Size() (int, int) { return w.win.GetFramebufferSize() }
 // Pos is the position of the window's content area on the screen.
 func (w *Window) Pos() (int, int) { return w.win.GetPos() }
 
-// SetSize resizes the window (tests use it for resize storms).
-func (w *Window) SetSize(width, height int) { w.win.SetSize(width, height) }
+// SetSize resizes the window (the player, once the first frame gives the video's size; tests, for
+// resize storms). On the full screen it sets the size the window returns to when it leaves it.
+func (w *Window) SetSize(width, height int) {
+	if w.Fullscreen() {
+		w.ww, w.wh = width, height
+		return
+	}
+	w.win.SetSize(width, height)
+}
+
+// Close asks the window to close, as the window manager's close button does: GLFW turns
+// WM_DELETE_WINDOW into the same flag (glfwSetWindowShouldClose; x11_window.c), which Poll reports as
+// KeyQuit. Tests use it; call it from the thread that polls.
+func (w *Window) Close() { w.win.SetShouldClose(true) }
 
 // SetTitle sets the window title.
 func (w *Window) SetTitle(t string) { w.win.SetTitle(t) }
