@@ -165,7 +165,12 @@ var defaultCacheDir = gpu.DefaultCacheDir
 // playback is -stats startup_ms.before_play.
 var fileStart = time.Now()
 
+// processExits is set by main only: run is also called in-process by the tests, many times in one
+// process, where leaving a device and a decoder to "the operating system" would leak them.
+var processExits bool
+
 func main() {
+	processExits = true
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -488,7 +493,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		// The last input without a window (no key goes back) ends the process: its device and
 		// decoder are left to the operating system (player.Config.Exiting; not with -validate).
 		c := cfg
-		c.Exiting = cfg.Headless && i == len(inputs)-1 && !o.keepTeardown
+		c.Exiting = processExits && cfg.Headless && i == len(inputs)-1 && !o.keepTeardown
 		st, code := playFile(inputs[i], o, c, threads, stdout, stderr)
 		if code != 0 {
 			return code
