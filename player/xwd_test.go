@@ -6,12 +6,26 @@ import (
 	"image"
 	"image/color"
 	"os/exec"
+	"strings"
+	"time"
 )
 
 // screenGrab captures the X screen with xwd (what the X server shows, so what was presented) and
 // decodes the XWD image: 24/32-bit TrueColor, the format Xvfb uses.
 func screenGrab() (*image.RGBA, error) {
-	out, err := exec.Command("xwd", "-root", "-silent").Output()
+	// Other test packages open and close windows on the same X server meanwhile; xwd can fail while
+	// one goes away (a window it lists vanishes): a few tries, and its own words in the error.
+	var out []byte
+	var err error
+	for try := 0; try < 3; try++ {
+		if out, err = exec.Command("xwd", "-root", "-silent").Output(); err == nil {
+			break
+		}
+		if ee, ok := err.(*exec.ExitError); ok {
+			err = fmt.Errorf("%w: %s", err, strings.TrimSpace(string(ee.Stderr)))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("xwd: %w", err)
 	}

@@ -26,8 +26,10 @@ echo "== go test (sound timing, alone)"
 "${run[@]}" "$GO" test -count=1 -timeout 6m -p 1 -run "$sound" ./cmd/ycbcrplay ./audio 2>&1 | tee -a /tmp/ycbcrkit-test.log
 # The race detector (checkptr on) over the packages with goroutines: the player's decode goroutine
 # and loop, decoding, videotex's engine-facing locks, planes' parallel staging, the stream's ring.
+# Left out there, as the soaks are: TestZonePlateOnScreen reads the X server's screen (xwd), which the
+# race build's slower windows of other packages disturb; the plain run above has it.
 echo "== go test -race (concurrent packages)"
-"${run[@]}" "$GO" test -race -count=1 -timeout 10m -skip "$sound|^TestSoak" ./player ./decode ./videotex ./planes ./stream ./cmd/ycbcrplay 2>&1 | tee -a /tmp/ycbcrkit-test.log
+"${run[@]}" "$GO" test -race -count=1 -timeout 10m -skip "$sound|^TestSoak|^TestZonePlateOnScreen$" ./player ./decode ./videotex ./planes ./stream ./cmd/ycbcrplay 2>&1 | tee -a /tmp/ycbcrkit-test.log
 echo "== fuzz (8 targets × 7 s)"
 scripts/fuzz.sh
 passed=$(grep -c '^ok ' /tmp/ycbcrkit-test.log || true)
