@@ -397,6 +397,25 @@ func comboLine(res ComboResult) string {
 }
 
 // draw is one render pass: a binding into a target.
+// submitDraws records every draw into its target in one command buffer, submits it and waits: the
+// first draw's error, or the submission's.
+func (r *runner) submitDraws(draws []draw) error {
+	var drawErr error
+	err := r.dev.Submit(func(cb vk.CommandBuffer) {
+		for _, d := range draws {
+			d.t.Begin(cb)
+			if err := d.b.Draw(cb, d.t); err != nil && drawErr == nil {
+				drawErr = err
+			}
+			d.t.End(cb)
+		}
+	})
+	if err == nil {
+		err = drawErr
+	}
+	return err
+}
+
 type draw struct {
 	b *ycbcr.Binding
 	t *gpu.Offscreen
@@ -464,19 +483,7 @@ func (r *runner) combo(c Combination, cache *ycbcr.Cache, images [2]*planes.Imag
 			}
 		}
 	}
-	var drawErr error
-	err = r.dev.Submit(func(cb vk.CommandBuffer) {
-		for _, d := range draws {
-			d.t.Begin(cb)
-			if err := d.b.Draw(cb, d.t); err != nil && drawErr == nil {
-				drawErr = err
-			}
-			d.t.End(cb)
-		}
-	})
-	if err == nil {
-		err = drawErr
-	}
+	err = r.submitDraws(draws)
 	if err != nil {
 		return fail(err)
 	}

@@ -190,19 +190,7 @@ func (r *runner) system(s colourSystem, pf *formats.PixelFormat, images [2]*plan
 		}
 	}
 	sr.Applied = s.p.Applied(pf)
-	var drawErr error
-	err := r.dev.Submit(func(cb vk.CommandBuffer) {
-		for _, d := range draws {
-			d.t.Begin(cb)
-			if err := d.b.Draw(cb, d.t); err != nil && drawErr == nil {
-				drawErr = err
-			}
-			d.t.End(cb)
-		}
-	})
-	if err == nil {
-		err = drawErr
-	}
+	err := r.submitDraws(draws)
 	if err != nil {
 		return fail(err)
 	}
