@@ -396,7 +396,6 @@ func comboLine(res ComboResult) string {
 	return s
 }
 
-// draw is one render pass: a binding into a target.
 // submitDraws records every draw into its target in one command buffer, submits it and waits: the
 // first draw's error, or the submission's.
 func (r *runner) submitDraws(draws []draw) error {
@@ -416,6 +415,7 @@ func (r *runner) submitDraws(draws []draw) error {
 	return err
 }
 
+// draw is one render pass: a binding into a target.
 type draw struct {
 	b *ycbcr.Binding
 	t *gpu.Offscreen
