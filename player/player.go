@@ -77,6 +77,10 @@ type Config struct {
 	Log           io.Writer
 	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
 	OnFrame func(p *Player, n int)
+	// Keys, if set, are read with the window's keys, as if pressed on it, and also without a window
+	// (headless): scripted seeks, steps and screenshots (ycbcrplay's tests; keys that need a window,
+	// f, do nothing there).
+	Keys <-chan window.Key
 	// OnOpening, if set, is called on the main thread about every 20 ms while PlayOpening's window
 	// waits for the input to open, with the time since the window showed (tests press keys from it).
 	OnOpening func(p *Player, waited time.Duration)
@@ -818,9 +822,20 @@ func (p *Player) loop(dec decoding) error {
 			return p.finish(decodeTime)
 		default:
 		}
-		if p.win != nil {
-			keys := p.win.Poll()
-			p.mouse()
+		if p.win != nil || p.cfg.Keys != nil {
+			var keys []window.Key
+			if p.win != nil {
+				keys = p.win.Poll()
+				p.mouse()
+			}
+			for more := p.cfg.Keys != nil; more; {
+				select {
+				case k := <-p.cfg.Keys:
+					keys = append(keys, k)
+				default:
+					more = false
+				}
+			}
 			for _, k := range keys {
 				switch k {
 				case window.KeyQuit:
@@ -878,7 +893,7 @@ func (p *Player) loop(dec decoding) error {
 						p.logf("screenshot: %v", err)
 						p.osd.message("screenshot failed: " + err.Error())
 					} else {
-						p.logf("screenshot: %s", path)
+						p.logf("screenshot: %s (%.3f s)", path, p.last.PTS)
 						p.osd.message("screenshot: " + path)
 					}
 				case window.KeySlower:
@@ -928,7 +943,9 @@ func (p *Player) loop(dec decoding) error {
 				case window.KeyHelp:
 					p.osd.help = !p.osd.help
 				case window.KeyF:
-					p.win.ToggleFullscreen()
+					if p.win != nil {
+						p.win.ToggleFullscreen()
+					}
 				case window.Key9, window.Key0, window.KeyM:
 					if vc, ok := p.cfg.Clock.(volumeControl); ok {
 						v, muted := vc.Volume()

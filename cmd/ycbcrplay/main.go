@@ -177,6 +177,10 @@ func main() {
 // onOpening is every file's player.Config.OnOpening (tests press keys from it: TestMain).
 var onOpening func(p *player.Player, waited time.Duration)
 
+// keyScript, if set, gives the keys to press after the n-th presented frame, headless too, through
+// player.Config.Keys (tests script seeks and screenshots with it: TestMain, YCBCRPLAY_TEST_KEYS).
+var keyScript func(n int) []window.Key
+
 // failMain is fail, for playFile, which shadows fail.
 var failMain = fail
 
@@ -604,6 +608,22 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 		cfg.OnFrame = func(_ *player.Player, n int) {
 			if status != nil {
 				status.frame(n, src.position(), time.Now())
+			}
+		}
+	}
+	if keyScript != nil {
+		keys := make(chan window.Key, 64)
+		cfg.Keys = keys
+		onFrame := cfg.OnFrame
+		cfg.OnFrame = func(p *player.Player, n int) {
+			if onFrame != nil {
+				onFrame(p, n)
+			}
+			for _, k := range keyScript(n) {
+				select {
+				case keys <- k:
+				default:
+				}
 			}
 		}
 	}

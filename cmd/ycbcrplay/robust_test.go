@@ -17,13 +17,17 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
 
 // TestMain turns -cache off by default, and lets the robustness tests run this test binary as the ycbcrplay command: with
 // YCBCRPLAY_AS_MAIN=1 it is main() (the same run function, the process's real stdout, stderr and exit
 // status), without a separate go build. YCBCRPLAY_FAULT=call:result:afterN injects a Vulkan fault
-// first (vkx.InjectFault).
+// first (vkx.InjectFault); YCBCRPLAY_TEST_HWFAIL=N a hardware decoding failure after N frames
+// (avx.InjectHWFailure); YCBCRPLAY_TEST_KEYS presses keys after given frames, headless too
+// (parseKeyScript: scripts/device/hwdec-seek.sh seeks with it).
 func TestMain(m *testing.M) {
 	// Nothing is kept between the tests' runs unless a test asks with -cache (start_test.go).
 	defaultCacheDir = func() string { return "off" }
@@ -40,6 +44,22 @@ func TestMain(m *testing.M) {
 				os.Exit(3)
 			}
 			vkx.InjectFault(parts[0], vk.Result(res), after)
+		}
+		if v := os.Getenv("YCBCRPLAY_TEST_KEYS"); v != "" {
+			script, err := parseKeyScript(v)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "bad YCBCRPLAY_TEST_KEYS %q: %v\n", v, err)
+				os.Exit(3)
+			}
+			keyScript = func(n int) []window.Key { return script[n] }
+		}
+		if v := os.Getenv("YCBCRPLAY_TEST_HWFAIL"); v != "" { // avx.InjectHWFailure(N)
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "bad YCBCRPLAY_TEST_HWFAIL %q: want a frame count\n", v)
+				os.Exit(3)
+			}
+			avx.InjectHWFailure(n)
 		}
 		if how := os.Getenv("YCBCRPLAY_TEST_OPENING"); how != "" {
 			onOpening = pressWhileOpening(how, os.Getenv("YCBCRPLAY_TEST_PRESSED"))
@@ -323,4 +343,29 @@ func TestRobustSubprocess(t *testing.T) {
 		checkOutcome(t, name, outcome{code, o.String(), e.String(), time.Since(start)})
 		t.Logf("%-32s exit %d in %.2fs: %s", name, code, time.Since(start).Seconds(), strings.TrimSpace(e.String()))
 	}
+}
+
+// scriptKeys are the names YCBCRPLAY_TEST_KEYS takes.
+var scriptKeys = map[string]window.Key{"right": window.KeyRight, "left": window.KeyLeft, "up": window.KeyUp,
+	"down": window.KeyDown, "comma": window.KeyComma, "period": window.KeyPeriod, "space": window.KeySpace,
+	"s": window.KeyS, "q": window.KeyQuit}
+
+// parseKeyScript reads "N:key,key;M:key": the keys pressed after the N-th presented frame.
+func parseKeyScript(v string) (map[int][]window.Key, error) {
+	script := map[int][]window.Key{}
+	for _, step := range strings.Split(v, ";") {
+		at, names, ok := strings.Cut(step, ":")
+		n, err := strconv.Atoi(at)
+		if !ok || err != nil || n < 1 {
+			return nil, fmt.Errorf("step %q: want N:key[,key]", step)
+		}
+		for _, name := range strings.Split(names, ",") {
+			k, ok := scriptKeys[name]
+			if !ok {
+				return nil, fmt.Errorf("unknown key %q", name)
+			}
+			script[n] = append(script[n], k)
+		}
+	}
+	return script, nil
 }

@@ -1,0 +1,120 @@
+#!/bin/bash
+# Device run (issue 19's unexercised cases with real hardware decoding): seeking, mid-stream size
+# changes, EOF drain and a mid-stream hardware failure, every run with -validate.
+#   decode   decode.test -test.run 'TestHWDecSeekClips|TestHWDecSizeChangeClips': seeks (forward,
+#            back, to frames that are not key frames) and *-sizes.ts (1920x1080, 1278x718, 1920x1080
+#            joined with cat) in hardware vs software, downloaded and compared sample for sample.
+#   seek     the player (ycbcrplay.test as main, YCBCRPLAY_TEST_KEYS: keys scripted after given
+#            frames, headless) on hevc/h264-1080p looped 3 times (15 s, key frames at 0, 4.167, 5,
+#            9.167, 10, 14.167 s): → → ← , ↓ with a screenshot (s) after each, -hwdec vulkan and no;
+#            frames presented, the screenshots' times (the s key's log) and pictures compared.
+#   sizes    the player on *-sizes.ts to frames 30, 90 and the end, -hwdec vulkan and no, screenshots.
+#   loop     -loop 2 (EOF drain, then a seek to 0) and -start 2.5|4.167|4.3 -frames 10, hardware vs
+#            software (loopstart: -start only).
+#   fail     YCBCRPLAY_TEST_HWFAIL=100 (avx.InjectHWFailure) with -hwdec auto: the real hardware
+#            decoder is made to fail at frame 100; all 300 frames presented, the last picture compared.
+# Prepare here: scripts/device/hwdec-seek-build.sh DIR. Run there (carry .gl and DIR):
+#   bash DIR/run.sh DIR decode seek sizes loop fail
+# Output ($OUT): summary.txt, logs.tgz. Every command runs under timeout -s KILL.
+set -u
+H=$1
+shift
+R=$PWD
+tar -C "$H" -xJf "$H/bin.tar.xz"
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+[ -e /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+B=$R/$H/bin C=$R/$H/clips L=$OUT/logs S=$OUT/summary.txt
+mkdir -p "$L"
+say() { echo "$*" | tee -a "$S"; }
+say "gpu: $(timeout -s KILL 10 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1) date: $(date -u +%FT%TZ)"
+get() { tr ',' '\n' <"$1" | grep "\"$2\"" | head -1 | cut -d: -f2- | tr -d '"}'; }
+
+# yp NAME LIMIT [env...] -- ycbcrplay args: runs in $L/NAME/ (the s key writes there).
+yp() {
+	local n=$1 lim=$2
+	shift 2
+	local envs=()
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	mkdir -p "$L/$n"
+	(cd "$L/$n" && timeout -s KILL $lim env YCBCRPLAY_AS_MAIN=1 "${envs[@]}" "$B/ycbcrplay.test" -headless -untimed -validate -stats "$@" \
+		>out.json 2>err.txt)
+	local rc=$? j=$L/$n/out.json
+	say "$n: rc=$rc validation_lines=$(grep -ciE 'vuid|validation|unassigned' "$L/$n/err.txt") frames=$(get "$j" frames_presented) decoded=$(get "$j" frames_decoded) dropped=$(get "$j" frames_dropped) decoder=$(get "$j" decoder) hwdec=$(get "$j" hwdec) route=$(get "$j" hwdec_route | cut -c1-40) reason=$(get "$j" hwdec_reason | cut -c1-90)"
+	grep -E '^screenshot' "$L/$n/err.txt" | tr '\n' ' ' | sed 's/^/  /' | tee -a "$S"; echo >>"$S"
+	grep -vE '^screenshot' "$L/$n/err.txt" | head -c 300 | sed 's/^/  stderr: /' | tee -a "$S"
+}
+diffdir() { # A B: pngdiff every screenshot of A with B's of the same name
+	for f in "$L/$1"/*.png; do
+		say "  $(timeout -s KILL 30 "$B/pngdiff" "$f" "$L/$2/$(basename "$f")" 2>&1 | sed "s|$L/||g")"
+	done
+}
+
+decode() {
+	(cd decode && timeout -s KILL ${DECODE_LIMIT:-150} env YCBCRKIT_HWDEC_CLIPS="$C" "$B/decode.test" \
+		-test.run 'TestHWDecSeekClips$|TestHWDecSizeChangeClips$' -test.v -test.count=1 -test.timeout $((${DECODE_LIMIT:-150} - 5))s >"$L/decode.txt" 2>&1)
+	say "decode.test seek/sizes: rc=$?"
+	grep -E '^(--- |ok|FAIL|PASS|panic)|VUID|UNASSIGNED|hwseek_test' "$L/decode.txt" | cut -c1-300 | head -40 | tee -a "$S"
+}
+
+seek() {
+	local keys="30:right;33:s;60:right;63:s;90:left;93:s;120:comma;121:s,space;150:down;153:s"
+	for clip in hevc-1080p h264-1080p; do
+		long=/tmp/long-$clip.mkv
+		timeout -s KILL 60 "$B/ffmpeg" -v error -nostdin -stream_loop 2 -i "$C/$clip.mkv" -c copy -y "$long"
+		for hw in no vulkan; do
+			yp seek-$clip-$hw 100 YCBCRPLAY_TEST_KEYS="$keys" -- -hwdec $hw -path sampler "$long"
+		done
+		diffdir seek-$clip-vulkan seek-$clip-no
+		rm -f "$long"
+	done
+}
+
+sizes() {
+	for clip in hevc-sizes h264-sizes; do
+		for fr in 30 90 0; do
+			for hw in no vulkan; do
+				args=(-hwdec $hw -path sampler -screenshot shot.png)
+				[ $fr != 0 ] && args+=(-frames $fr)
+				yp sizes-$clip-$fr-$hw 60 -- "${args[@]}" "$C/$clip.ts"
+			done
+			diffdir sizes-$clip-$fr-vulkan sizes-$clip-$fr-no
+		done
+	done
+}
+
+loop() {
+	for clip in hevc-1080p h264-1080p; do
+		for hw in no vulkan; do
+			[ -z "${only_start:-}" ] && yp loop-$clip-$hw 60 -- -hwdec $hw -loop 2 -screenshot shot.png "$C/$clip.mkv"
+			for st in 2.5 4.167 4.3; do # 4.167: HEVC's CRA (open GOP; h264: an IDR); 4.3: after it
+				yp start$st-$clip-$hw 60 -- -hwdec $hw -start $st -frames 10 -screenshot shot.png "$C/$clip.mkv"
+			done
+		done
+		[ -z "${only_start:-}" ] && diffdir loop-$clip-vulkan loop-$clip-no
+		for st in 2.5 4.167 4.3; do diffdir start$st-$clip-vulkan start$st-$clip-no; done
+	done
+}
+
+fail() {
+	for clip in hevc-1080p h264-1080p; do
+		yp fail-$clip-auto 60 YCBCRPLAY_TEST_HWFAIL=100 -- -hwdec auto -screenshot shot.png -stats "$C/$clip.mkv"
+		yp fail-$clip-no 60 -- -hwdec no -screenshot shot.png "$C/$clip.mkv"
+		diffdir fail-$clip-auto fail-$clip-no
+	done
+}
+
+for s in "$@"; do
+	case $s in
+	decode) decode ;;
+	seek) seek ;;
+	sizes) sizes ;;
+	loop) loop ;;
+	loopstart) only_start=1 loop ;;
+	fail) fail ;;
+	esac
+done
+# The screenshots stay there (1080p PNGs: logs.tgz would be too large to come back).
+cd "$OUT" && find logs -name '*.png' -delete && tar czf logs.tgz logs && rm -rf logs
+ls -la "$OUT"
