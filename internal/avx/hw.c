@@ -71,7 +71,8 @@ static struct {
 	PFN_vkGetDeviceProcAddr gdpa;
 	PFN_vkCreateImage create;
 	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts;
-	VkImageCreateFlags dropped; // the flags masked from any decode image so far (atomic)
+	VkImageCreateFlags dropped; // the flags masked from any decode image so far
+	int refs;                   // device contexts on dev (each decoder makes its own)
 } devs[MAX_DEVICES];
 static pthread_mutex_t devs_mu = PTHREAD_MUTEX_INITIALIZER;
 static PFN_vkGetInstanceProcAddr real_gipa; // the loader's; one per process
@@ -152,7 +153,12 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		return 0;
 	}
 	real_gipa = gipa;
-	devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gipa = gipa, .gdpa = gdpa, .create = create, .fmts = fmts};
+	if (devs[i].dev == dev) {
+		devs[i].refs++;
+	} else {
+		devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gipa = gipa, .gdpa = gdpa, .create = create, .fmts = fmts,
+		                            .refs = 1};
+	}
 	pthread_mutex_unlock(&devs_mu);
 	return 1;
 }
@@ -160,7 +166,9 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 static void unregister_device(VkDevice dev) {
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
-	if (i >= 0) devs[i] = (typeof(devs[0])){0};
+	// Another decoder's device context on the same VkDevice may still be in use: the entry goes with
+	// the last one.
+	if (i >= 0 && --devs[i].refs <= 0) devs[i] = (typeof(devs[0])){0};
 	pthread_mutex_unlock(&devs_mu);
 }
 
