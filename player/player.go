@@ -279,9 +279,6 @@ type Player struct {
 	// The process's pipeline creations when Play began (vkx counts them process-wide).
 	pipes0    int
 	pipeTime0 time.Duration
-	// hdrMeta is the mastering display and content light level of the picture being presented, for
-	// an HDR10 swapchain (VK_EXT_hdr_metadata).
-	hdrMeta formats.HDRMetadata
 }
 
 // Window is the player's window (nil when headless).
@@ -1146,7 +1143,13 @@ func (p *Player) present(f *Frame) error {
 		f.hold()
 		return p.rend.Draw(f.Picture, f.HW, prm, f.Aspect, offscreenTarget{p.off}, vk.NullSemaphore, vk.NullSemaphore, f.release)
 	}
-	p.hdrMeta = prm.HDR
+	// The stream's mastering display and content light levels go to an HDR10 display
+	// (VK_EXT_hdr_metadata) before the first picture that carries them is presented; a swapchain made
+	// again re-sends them (present.Swapchain.Recreate).
+	if err := p.swap.SetHDRMetadata(prm.HDR); err != nil {
+		return err
+	}
+	p.stats.HDRDisplayMetadata = p.swap.HDRMetadataNote
 	return p.toSwapchain(func(t swapchainTarget, wait, signal vk.Semaphore) error {
 		f.hold()
 		return p.rend.Draw(f.Picture, f.HW, prm, f.Aspect, t, wait, signal, f.release)
@@ -1161,12 +1164,6 @@ func (p *Player) toSwapchain(draw func(t swapchainTarget, wait, signal vk.Semaph
 			return err
 		}
 	}
-	// The stream's mastering display and content light levels go to an HDR10 display
-	// (VK_EXT_hdr_metadata) before the first picture that carries them is presented.
-	if err := p.swap.SetHDRMetadata(p.hdrMeta); err != nil {
-		return err
-	}
-	p.stats.HDRDisplayMetadata = p.swap.HDRMetadataNote
 	for attempt := 0; ; attempt++ {
 		if err := p.rend.WaitNextSlot(); err != nil {
 			return err

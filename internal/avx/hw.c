@@ -67,7 +67,6 @@ static char **copy_list(const char *const *l, int n) {
 static struct {
 	VkDevice dev;
 	VkPhysicalDevice phys;
-	PFN_vkGetInstanceProcAddr gipa;
 	PFN_vkGetDeviceProcAddr gdpa;
 	PFN_vkCreateImage create;
 	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts;
@@ -156,7 +155,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	if (devs[i].dev == dev) {
 		devs[i].refs++;
 	} else {
-		devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gipa = gipa, .gdpa = gdpa, .create = create, .fmts = fmts,
+		devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gdpa = gdpa, .create = create, .fmts = fmts,
 		                            .refs = 1};
 	}
 	pthread_mutex_unlock(&devs_mu);
