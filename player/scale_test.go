@@ -102,23 +102,7 @@ func zscaleThen(t *testing.T, f *formats.Frame, w, h int, vf string) *image.RGBA
 
 // shown plays src headless into a w×h target and reads back what the last frame drew.
 func shown(t *testing.T, src Source, cfg Config, w, h int) (*image.RGBA, *Stats) {
-	t.Helper()
-	var got *image.RGBA
-	var grabErr error
-	cfg.Headless, cfg.Untimed, cfg.Device, cfg.Validate, cfg.Width, cfg.Height = true, true, -1, true, w, h
-	cfg.OnFrame = func(p *Player, n int) {
-		vk.QueueWaitIdle(p.dev.Queue)
-		grabErr = p.dev.Submit(func(cb vk.CommandBuffer) { p.off.RecordReadback(cb) })
-		got = p.off.RGBA()
-	}
-	st, err := Play(src, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if grabErr != nil {
-		t.Fatal(grabErr)
-	}
-	return got, st
+	return shownPanned(t, src, cfg, w, h, [2]int{})
 }
 
 func psnr(a, b *image.RGBA, r image.Rectangle) (float64, int) {
@@ -229,8 +213,10 @@ func TestOneToOne(t *testing.T) {
 	}
 }
 
+// shownPanned is shown with the picture panned by pan from the second frame on: the frames from
+// the second are read back, the last one's kept.
 func shownPanned(t *testing.T, src Source, cfg Config, w, h int, pan [2]int) (*image.RGBA, *Stats) {
-	cfg.OnFrame = nil
+	t.Helper()
 	var got *image.RGBA
 	var grabErr error
 	cfg.Headless, cfg.Untimed, cfg.Device, cfg.Validate, cfg.Width, cfg.Height = true, true, -1, true, w, h
