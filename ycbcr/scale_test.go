@@ -208,6 +208,15 @@ func TestScaleOneToOneAndTurned(t *testing.T) {
 	}
 }
 
+// noiseFrame is a w×h R′G′B′ frame of hashed noise: every spatial frequency, for comparing two ways
+// of scaling.
+func noiseFrame(t *testing.T, w, h int) *formats.Frame {
+	return rgbFrame(t, w, h, func(x, y int) [3]uint8 {
+		s := uint32(x*7919+y*104729) * 2654435761
+		return [3]uint8{uint8(s >> 24), uint8(s >> 16), uint8(s >> 8)}
+	})
+}
+
 // TestScaleTableMatchesKernel: the weight table (computed once per view on the CPU, in float64)
 // gives the pictures the kernel evaluated per sample on the GPU (the pass as it first was, float32)
 // gave: within 1/255 anywhere, on noise (every frequency) for each filter, down and up, at exact
@@ -220,11 +229,7 @@ func TestScaleTableMatchesKernel(t *testing.T) {
 	}
 	defer conv.Destroy()
 	const w, h = 480, 270
-	noise := func(x, y int) [3]uint8 {
-		s := uint32(x*7919+y*104729) * 2654435761
-		return [3]uint8{uint8(s >> 24), uint8(s >> 16), uint8(s >> 8)}
-	}
-	f := rgbFrame(t, w, h, noise)
+	f := noiseFrame(t, w, h)
 	turned := formats.Orientation{Rotate: 1, Flip: true}
 	views := map[string]ycbcr.ScaleView{
 		"2:1":         ycbcr.Fit(w, h, w/2, h/2, formats.Orientation{}, 0),
@@ -277,11 +282,7 @@ func TestScaleIntoMatchesDrawn(t *testing.T) {
 	}
 	defer conv.Destroy()
 	const w, h = 480, 270
-	noise := func(x, y int) [3]uint8 {
-		s := uint32(x*7919+y*104729) * 2654435761
-		return [3]uint8{uint8(s >> 24), uint8(s >> 16), uint8(s >> 8)}
-	}
-	f := rgbFrame(t, w, h, noise)
+	f := noiseFrame(t, w, h)
 	views := map[string]ycbcr.ScaleView{
 		"2:1":         ycbcr.Fit(w, h, w/2, h/2, formats.Orientation{}, ycbcr.FilterLanczos),
 		"1:1.7 up":    ycbcr.Fit(w, h, 816, 459, formats.Orientation{}, ycbcr.FilterCatmullRom),
