@@ -8,13 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static PFN_vkQueueSubmit f_submit;
 static PFN_vkCreateImageView f_create_view;
 static PFN_vkCmdPipelineBarrier f_barrier;
 static PFN_vkCmdCopyImage f_copy_image;
 
 void vkx_foreign_load(void *lib) {
-	f_submit = (PFN_vkQueueSubmit)dlsym(lib, "vkQueueSubmit");
 	f_create_view = (PFN_vkCreateImageView)dlsym(lib, "vkCreateImageView");
 	f_barrier = (PFN_vkCmdPipelineBarrier)dlsym(lib, "vkCmdPipelineBarrier");
 	f_copy_image = (PFN_vkCmdCopyImage)dlsym(lib, "vkCmdCopyImage");
@@ -31,10 +29,7 @@ VkResult vkx_queue_submit_sync(VkQueue q, VkCommandBuffer cb, uint32_t nwait, co
 	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &tl, .commandBufferCount = 1,
 	                   .pCommandBuffers = &cb, .waitSemaphoreCount = nwait, .pWaitSemaphores = wait,
 	                   .pWaitDstStageMask = stages, .signalSemaphoreCount = nsignal, .pSignalSemaphores = signal};
-	vkx_queue_lock_handle(q);
-	VkResult r = f_submit(q, 1, &si, fence);
-	vkx_queue_unlock_handle(q);
-	return r;
+	return vkx_submit_locked(q, &si, fence);
 }
 
 VkResult vkx_create_view(VkDevice d, VkImage img, VkFormat format, VkImageAspectFlags aspect,

@@ -83,6 +83,8 @@ void vkx_cmd_image_barrier(VkCommandBuffer cb, VkImage img, VkImageLayout from, 
 void vkx_cmd_copy_planes(VkCommandBuffer cb, VkImage src, VkImage dst, const VkxPlaneCopy *p, uint32_t n);
 // calls.c
 void vkx_calls_load(void *lib);
+// vkx_submit_locked is vkQueueSubmit of one VkSubmitInfo under q's queue lock (video.h).
+VkResult vkx_submit_locked(VkQueue q, const VkSubmitInfo *si, VkFence fence);
 VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
                           VkSemaphore signal, VkFence fence);
 VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
