@@ -63,17 +63,7 @@ func drawForeign(t *testing.T, dev *gpu.Device, s *stream.Stream, src stream.For
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := fr.Convert(); err != nil {
-		t.Fatal(err)
-	}
-	target.Begin(fr.Slot.CB)
-	if err := fr.Draw(target); err != nil {
-		t.Fatal(err)
-	}
-	target.End(fr.Slot.CB)
-	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
-		t.Fatal(err)
-	}
+	convertDrawSubmit(t, fr, target)
 	if err := s.Ring.Drain(); err != nil {
 		t.Fatal(err)
 	}

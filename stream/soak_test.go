@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	vk "github.com/vulkan-go/vulkan"
-
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/stream"
@@ -103,17 +101,7 @@ func TestSoak(t *testing.T) {
 		if _, err := fr.Load(pic, func() { released++ }); err != nil {
 			t.Fatal(err)
 		}
-		if err := fr.Convert(); err != nil {
-			t.Fatal(err)
-		}
-		target.Begin(fr.Slot.CB)
-		if err := fr.Draw(target); err != nil {
-			t.Fatal(err)
-		}
-		target.End(fr.Slot.CB)
-		if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
-			t.Fatal(err)
-		}
+		convertDrawSubmit(t, fr, target)
 		if inFlight := handed - released; inFlight > s.Ring.Len() {
 			t.Fatalf("frame %d: %d frames not released with %d slots", n, inFlight, s.Ring.Len())
 		}

@@ -33,17 +33,7 @@ func drawOne(t *testing.T, dev *gpu.Device, s *stream.Stream, pic *formats.Frame
 	if _, err := fr.Load(pic, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := fr.Convert(); err != nil {
-		t.Fatal(err)
-	}
-	target.Begin(fr.Slot.CB)
-	if err := fr.Draw(target); err != nil {
-		t.Fatal(err)
-	}
-	target.End(fr.Slot.CB)
-	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
-		t.Fatal(err)
-	}
+	convertDrawSubmit(t, fr, target)
 	if err := s.Ring.Drain(); err != nil {
 		t.Fatal(err)
 	}
@@ -188,4 +178,20 @@ func TestVariantRemembered(t *testing.T) {
 		}
 	}
 	vktest.Check(t, dev)
+}
+
+// convertDrawSubmit records fr's conversion and its draw into target, and submits the slot.
+func convertDrawSubmit(t *testing.T, fr *stream.Frame, target *gpu.Offscreen) {
+	t.Helper()
+	if err := fr.Convert(); err != nil {
+		t.Fatal(err)
+	}
+	target.Begin(fr.Slot.CB)
+	if err := fr.Draw(target); err != nil {
+		t.Fatal(err)
+	}
+	target.End(fr.Slot.CB)
+	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
+		t.Fatal(err)
+	}
 }
