@@ -13,16 +13,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 out=$here/colour
-mkdir -p "$out"
-cd "$out"
-
-command -v ffmpeg >/dev/null || { echo "error: ffmpeg not found" >&2; exit 1; }
-command -v ffprobe >/dev/null || { echo "error: ffprobe not found" >&2; exit 1; }
-ffver=$(ffmpeg -hide_banner -version | sed -n '1s/^ffmpeg version \([^ ]*\).*/\1/p')
-echo "ffmpeg $ffver"
-
-ff=(ffmpeg -hide_banner -nostdin -loglevel error -y)
-bitexact=(-fflags +bitexact -flags:v +bitexact -map_metadata -1 -threads 1)
+. "$here/common.sh"
+vectors_into "$out"
 
 # The picture, in R′G′B′ (gbrp, 8 bits), the same in every frame: rows 0–7 a grey ramp (R′ = G′ = B′,
 # where zimg's per-component HLG OOTF equals BT.2100's), the rest smooth colours of every hue. lo/hi

@@ -15,17 +15,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 out=$here/media
-mkdir -p "$out"
-cd "$out"
-
-command -v ffmpeg >/dev/null || { echo "error: ffmpeg not found" >&2; exit 1; }
-command -v ffprobe >/dev/null || { echo "error: ffprobe not found" >&2; exit 1; }
-ffver=$(ffmpeg -hide_banner -version | sed -n '1s/^ffmpeg version \([^ ]*\).*/\1/p')
-echo "ffmpeg $ffver"
-
-ff=(ffmpeg -hide_banner -nostdin -loglevel error -y)
-# No encoder/muxer version strings, random Matroska UIDs or dates: same input, same bytes.
-bitexact=(-fflags +bitexact -flags:v +bitexact -map_metadata -1 -threads 1)
+. "$here/common.sh"
+vectors_into "$out"
 
 # changes.h264 (not in the manifest: not one picture to compare): a raw H.264 stream whose size, then
 # chroma siting, change mid-way — 3 frames 64×48 top-left (x264 chromaloc 2), 3 frames 96×64
