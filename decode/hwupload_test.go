@@ -3,8 +3,10 @@ package decode
 import (
 	"testing"
 
+	"github.com/asticode/go-astiav"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 )
@@ -53,4 +55,74 @@ func TestVulkanContextsShareDevice(t *testing.T) {
 		t.Fatalf("upload: %+v", g.HW)
 	}
 	g.Release()
+}
+
+// TestHWFramesHeld: a decoder keeps the frames context of its hardware frames until no frame of it is
+// left (avx_hw_frame_allocated): FFmpeg 7.1's H.264 and HEVC decoders release a picture's frame
+// before its Vulkan data, whose release waits on the frame's semaphore, so after a size change the
+// old context must outlive its last frame. Frames from two contexts (two sizes, as across a size
+// change) stand in for a decoder's.
+func TestHWFramesHeld(t *testing.T) {
+	dev, err := gpu.Open(gpu.Options{Index: -1, Validation: true, Frames: true})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() {
+		dev.Close()
+		if msgs := vkx.Messages(); len(msgs) > 0 {
+			t.Errorf("validation: %v", msgs)
+		}
+	})
+	hwdev, err := avx.NewVulkanDevice(vulkanDevice(dev))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hwdev.Free()
+	pool, err := avx.NewPool(64, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := astiav.AllocCodecContext(astiav.FindDecoder(astiav.CodecIDH264))
+	if err := pool.Install(cc); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.InstallHW(cc, hwdev, false, false); err != nil {
+		t.Fatal(err)
+	}
+	up, err := NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	pf, _ := formats.Lookup("nv12")
+	picture := func(w, h int) *Frame {
+		pic, err := synth.Noise(pf, w, h, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := up.Upload(pic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	held := func(want int, when string) {
+		if got := pool.HeldHWFrames(); got != want {
+			t.Errorf("%s: %d frames contexts held, want %d", when, got, want)
+		}
+	}
+	a := picture(32, 16)
+	pool.NoteHWFrame(cc, a.HW.av)
+	pool.NoteHWFrame(cc, a.HW.av)
+	held(1, "a frame of the first size, noted twice")
+	b := picture(48, 32) // the uploader drops the first context: only a frame and the decoder hold it
+	pool.NoteHWFrame(cc, b.HW.av)
+	held(2, "a frame of the second size while the first's frame lives")
+	a.Release()
+	held(2, "after the first size's last frame, before the next picture") // the window FFmpeg's release needs
+	pool.NoteHWFrame(cc, b.HW.av)
+	held(1, "at the next picture")
+	b.Release()
+	avx.FreeCodecContext(cc)
+	pool.Free() // lets the second context go
 }

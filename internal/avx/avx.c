@@ -164,7 +164,12 @@ static int get_buffer2(AVCodecContext *avctx, AVFrame *frame, int flags) {
 	const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
 	// Hardware frames, and decoders that do not promise to honour a custom allocator (no DR1), get
 	// FFmpeg's own buffers; the Go side copies those frames into the pool.
-	if (!p || !desc || (desc->flags & AV_PIX_FMT_FLAG_HWACCEL) || avctx->codec_type != AVMEDIA_TYPE_VIDEO ||
+	if (p && desc && (desc->flags & AV_PIX_FMT_FLAG_HWACCEL)) {
+		int ret = avcodec_default_get_buffer2(avctx, frame, flags);
+		if (ret >= 0) avx_hw_frame_allocated(p->hw, avctx, frame);
+		return ret;
+	}
+	if (!p || !desc || avctx->codec_type != AVMEDIA_TYPE_VIDEO ||
 	    !avctx->codec || !(avctx->codec->capabilities & AV_CODEC_CAP_DR1))
 		return avcodec_default_get_buffer2(avctx, frame, flags);
 	if (frame->width > p->max_w || frame->height > p->max_h || frame->width <= 0 || frame->height <= 0) {

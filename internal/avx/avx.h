@@ -45,6 +45,10 @@ void avx_pool_refused(AvxPool *p, int *w, int *h);
 // share the context's opaque; hw_free frees it with the pool.
 void avx_pool_set_hw(AvxPool *p, void *hw, void (*hw_free)(void *));
 void *avx_pool_hw(AvxPool *p);
+// avx_hw_frame_allocated (hw.c) keeps the frames context of a hardware frame get_buffer2 made;
+// avx_hw_held_frames says how many the pool's decoder holds.
+void avx_hw_frame_allocated(void *hw, const AVCodecContext *avctx, const AVFrame *f);
+int avx_hw_held_frames(AvxPool *p);
 
 // AvxInterrupt is an AVIOInterruptCB with a deadline and an abort flag, so that blocking demuxer
 // calls (network reads above all) end instead of hanging.

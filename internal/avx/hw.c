@@ -290,11 +290,17 @@ AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
 
 // ---- get_format ---------------------------------------------------------------------------------
 
+// AVX_HELD_FRAMES bounds the frames contexts a decoder keeps (hold_frames): one per picture size the
+// stream has had recently.
+#define AVX_HELD_FRAMES 8
+
 struct AvxHwDecode {
 	int required, check;
 	int offered, chosen, failed, refused, calls; // atomics
-	pthread_mutex_t mu;                          // guards reason (frame threads each call get_format)
+	pthread_mutex_t mu;                          // guards reason (frame threads each call get_format) and held
 	char reason[320];
+	AVBufferRef *held[AVX_HELD_FRAMES]; // frames contexts decoded frames came from (hold_frames)
+	int nheld;
 };
 
 static int has_ext(const AVVulkanDeviceContext *vk, const char *name) {
@@ -486,8 +492,58 @@ static enum AVPixelFormat hw_get_format(AVCodecContext *avctx, const enum AVPixe
 	return avcodec_default_get_format(avctx, fmts);
 }
 
+// avx_hw_frame_allocated is get_buffer2's report of a hardware frame. FFmpeg 7.1's H.264 and HEVC
+// decoders release a picture's frame before its hwaccel data (ff_h264_unref_picture,
+// ff_hevc_unref_frame), and the Vulkan hwaccel's ff_vk_decode_free_frame then waits on the frame's
+// timeline semaphore. After a size change nothing else owns the old frames context, so releasing
+// the frame frees the context, its pool and its images and semaphores, and the wait reads a
+// destroyed semaphore: a SIGSEGV in the driver, seen on the H100 (docs/hwdec.md). The decoder
+// therefore holds a reference to every frames context its frames came from, and lets one go when
+// it is the only holder left, that is when no frame of it exists any more. The check runs here, on
+// the decoding thread between pictures; with frame threads another thread could be between the two
+// releases, so there a context is only let go when the list is full or at the end.
+void avx_hw_frame_allocated(void *hw, const AVCodecContext *avctx, const AVFrame *f) {
+	AvxHwDecode *h = hw;
+	if (!h || !f->hw_frames_ctx) return;
+	int sweep = avctx->active_thread_type != FF_THREAD_FRAME;
+	pthread_mutex_lock(&h->mu);
+	int have = 0;
+	for (int i = 0; i < h->nheld;) {
+		if (h->held[i]->data == f->hw_frames_ctx->data) {
+			have = 1, i++;
+		} else if (sweep && av_buffer_get_ref_count(h->held[i]) == 1) {
+			av_buffer_unref(&h->held[i]);
+			h->held[i] = h->held[--h->nheld];
+		} else {
+			i++;
+		}
+	}
+	if (!have) {
+		if (h->nheld == AVX_HELD_FRAMES) {
+			// Full: the oldest goes (it still has holders, or the sweep would have let it go).
+			av_buffer_unref(&h->held[0]);
+			memmove(h->held, h->held + 1, (AVX_HELD_FRAMES - 1) * sizeof h->held[0]);
+			h->nheld--;
+		}
+		AVBufferRef *ref = av_buffer_ref(f->hw_frames_ctx);
+		if (ref) h->held[h->nheld++] = ref;
+	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+int avx_hw_held_frames(AvxPool *p) {
+	AvxHwDecode *h = avx_pool_hw(p);
+	if (!h) return 0;
+	pthread_mutex_lock(&h->mu);
+	int n = h->nheld;
+	pthread_mutex_unlock(&h->mu);
+	return n;
+}
+
 static void hw_free(void *opaque) {
 	AvxHwDecode *h = opaque;
+	// After avcodec_free_context (the pool outlives the codec context): no picture is left to wait.
+	for (int i = 0; i < h->nheld; i++) av_buffer_unref(&h->held[i]);
 	pthread_mutex_destroy(&h->mu);
 	free(h);
 }

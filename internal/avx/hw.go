@@ -121,6 +121,16 @@ func (p *Pool) InstallHW(cc *astiav.CodecContext, dev *HWDevice, required, skipC
 	return nil
 }
 
+// NoteHWFrame is what the pool's get_buffer2 does with each hardware frame a decoder on cc
+// allocates: it keeps the frame's frames context until no frame of it is left (hw.c,
+// avx_hw_frame_allocated, says why). Tests call it to stand in for a decoder.
+func (p *Pool) NoteHWFrame(cc *astiav.CodecContext, f *astiav.Frame) {
+	C.avx_hw_frame_allocated(C.avx_pool_hw(p.p), (*C.AVCodecContext)(cc.UnsafePointer()), (*C.AVFrame)(f.UnsafePointer()))
+}
+
+// HeldHWFrames says how many frames contexts the pool's decoder keeps (NoteHWFrame).
+func (p *Pool) HeldHWFrames() int { return int(C.avx_hw_held_frames(p.p)) }
+
 // FreeCodecContext frees cc like cc.Free, but drops its hw_device_ctx and hw_frames_ctx only after
 // avcodec_free_context has joined the frame threads. go-astiav v0.39.0's CodecContext.Free unrefs
 // both first (codec_context.go, Free), while FFmpeg's frame threads work on copies of the context
