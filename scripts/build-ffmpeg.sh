@@ -51,16 +51,19 @@ FFMPEG_CONFIGURE=(
 	--enable-filter=buffer,buffersink,abuffer,abuffersink,format,aformat,null,anull,scale,aresample
 	--enable-filter=bwdif,yadif,setpts,trim,atrim,hwdownload,hwupload,copy,fps
 	--enable-encoder=rawvideo,wrapped_avframe,pcm_s16le,pcm_f32le,ffv1,png
-	--enable-muxer=null,framemd5,md5,framecrc,rawvideo,wav,s16le,f32le,matroska,mov,mp4,mpegts,h264,hevc,nut,ivf,yuv4mpegpipe,image2
+	--enable-muxer=null,framemd5,md5,framecrc,rawvideo,wav,pcm_s16le,pcm_f32le,matroska,mov,mp4,mpegts,h264,hevc,nut,ivf,yuv4mpegpipe,image2
 )
 # dav1d: a static library with no programs.
 DAV1D_MESON=(--default-library=static --buildtype=release -Denable_tools=false -Denable_tests=false -Denable_examples=false)
 # RECIPE changes by hand when a build step below changes in a way that changes the result.
 RECIPE=1
+# Fixes to FFmpeg's source, applied in name order after unpacking; each file's header says why.
+PATCHES=(scripts/ffmpeg-patches/*.patch)
 
 # The prefix is named by a hash of everything that decides what is built, so an edit to a version,
 # a switch or the recipe builds anew, and comments or the --env output do not.
-stamp=$({ echo "$FFMPEG_VERSION $VULKAN_LOADER_VERSION $DAV1D_VERSION $RECIPE"; declare -p FFMPEG_CONFIGURE DAV1D_MESON; } |
+stamp=$({ echo "$FFMPEG_VERSION $VULKAN_LOADER_VERSION $DAV1D_VERSION $RECIPE"; declare -p FFMPEG_CONFIGURE DAV1D_MESON
+	cat "${PATCHES[@]}"; } |
 	sha256sum | cut -c1-12)
 CACHE=${YCBCRKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ycbcrkit}
 PREFIX=$CACHE/ffmpeg-7.1.5-$stamp
@@ -94,7 +97,7 @@ if ! flock -n 9; then
 fi
 if [ -f "$PREFIX/.complete" ]; then exit 0; fi
 
-for t in gcc make nasm meson ninja pkg-config xz; do
+for t in gcc make nasm meson ninja pkg-config xz git; do
 	command -v "$t" >/dev/null || { echo "error: build-ffmpeg: $t missing (run scripts/install-deps.sh)" >&2; exit 1; }
 done
 [ -f /usr/lib/x86_64-linux-gnu/libz.a ] || { echo "error: build-ffmpeg: libz.a missing (zlib1g-dev)" >&2; exit 1; }
@@ -129,6 +132,9 @@ done
 rm -rf "$PREFIX"
 mkdir -p "$PREFIX/vulkan/include" "$PREFIX/zlib" "$PREFIX/lib/pkgconfig"
 for t in "$work"/src/*.orig.tar.xz; do tar -xJf "$t" -C "$work/src"; done
+for p in "${PATCHES[@]}"; do
+	(cd "$work"/src/ffmpeg-7.1.5 && GIT_CEILING_DIRECTORIES="$work" git apply -p1 "$OLDPWD/$p") >>"$log" 2>&1 || fail "applying $p"
+done
 cp -r "$work"/src/vulkan-loader-*/vulkan-headers/include/vulkan "$work"/src/vulkan-loader-*/vulkan-headers/include/vk_video "$PREFIX/vulkan/include/"
 cat >"$PREFIX/lib/pkgconfig/ycbcrkit-vulkan-headers.pc" <<PC
 Name: ycbcrkit-vulkan-headers
