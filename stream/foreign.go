@@ -70,6 +70,7 @@ type foreignFrame struct {
 	signal vkx.SubmitSemaphore
 	layout vk.ImageLayout
 	access vk.AccessFlags
+	split  bool // the copy is in the slot's Pre command buffer (Ring.SubmitSplit)
 }
 
 // LoadForeign records what makes src's picture (the current configuration's format and size) the
@@ -148,6 +149,13 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 		}
 		ff.layout, ff.access = vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessFlags(vk.AccessShaderReadBit)
 	} else {
+		// The copy goes in the slot's second command buffer, submitted as a batch of its own that
+		// signals the frame's semaphore (Submit): the decoder, which waits on that semaphore before
+		// decoding a picture that refers to this one, then waits for the copy alone.
+		if cb, err = s.Ring.Pre(f.Slot); err != nil {
+			return fail(err)
+		}
+		ff.split = true
 		stage = vk.PipelineStageFlags(vk.PipelineStageTransferBit)
 		vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutTransferSrcOptimal,
 			DstAccess: vk.AccessFlags(vk.AccessTransferReadBit), SrcStage: stage, DstStage: stage,

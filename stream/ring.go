@@ -17,9 +17,13 @@ type Slot struct {
 	CB      vk.CommandBuffer
 	Fence   vk.Fence
 	Acquire vk.Semaphore
+	// Pre, once Ring.Pre made it, is a second command buffer submitted ahead of CB as a batch of
+	// its own (Ring.SubmitSplit).
+	Pre vk.CommandBuffer
 
-	pending bool     // submitted, and its fence not yet waited for
-	retired []func() // run once Fence has signalled, in order
+	preBegun bool     // Pre is recording this frame's commands
+	pending  bool     // submitted, and its fence not yet waited for
+	retired  []func() // run once Fence has signalled, in order
 }
 
 // Retire hands f to s: f runs once the GPU has finished s's current (or, before it is submitted,
@@ -149,6 +153,7 @@ func (r *Ring) Next() (*Slot, error) {
 	if err := r.settle(s); err != nil {
 		return nil, err
 	}
+	s.preBegun = false
 	if s.CB != nil {
 		if err := gpu.Begin(s.CB); err != nil {
 			return nil, fmt.Errorf("stream: %w", err)
@@ -191,6 +196,52 @@ func (r *Ring) SubmitSync(s *Slot, waits, signals []vkx.SubmitSemaphore) error {
 		defer l.Unlock()
 	}
 	if err := vkx.QueueSubmitSync(r.dev.Queue, s.CB, waits, signals, s.Fence); err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	r.submitted(s)
+	return nil
+}
+
+// Pre begins and returns s's second command buffer (made on first use): what is recorded there is
+// submitted ahead of s's own command buffer by SubmitSplit, as a batch whose semaphores are
+// signalled as soon as that batch is done. A decoded frame's copy goes there, so that the decoder,
+// waiting on the frame's semaphore to decode the next picture from it, waits for the copy and not
+// for the whole frame's conversion and drawing.
+func (r *Ring) Pre(s *Slot) (vk.CommandBuffer, error) {
+	if s.Pre == nil {
+		cb, err := r.dev.NewCommandBuffer()
+		if err != nil {
+			return nil, fmt.Errorf("stream: slot %d: %w", s.Index, err)
+		}
+		s.Pre = cb
+	}
+	if err := gpu.Begin(s.Pre); err != nil {
+		return nil, fmt.Errorf("stream: %w", err)
+	}
+	s.preBegun = true
+	return s.Pre, nil
+}
+
+// SubmitSplit ends s's command buffers and submits, in one vkQueueSubmit, Pre (Ring.Pre) waiting on
+// preWaits and signalling preSignals, then CB waiting on waits and signalling signals and s's fence
+// (whose signal covers both batches: Vulkan spec, "Fences", a vkQueueSubmit fence's first scope
+// holds every batch of the call). Without Pre begun it is SubmitSync with all the semaphores.
+func (r *Ring) SubmitSplit(s *Slot, preWaits, preSignals, waits, signals []vkx.SubmitSemaphore) error {
+	if !s.preBegun {
+		return r.SubmitSync(s, append(preWaits, waits...), append(preSignals, signals...))
+	}
+	s.preBegun = false
+	for _, cb := range []vk.CommandBuffer{s.Pre, s.CB} {
+		if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
+			return fmt.Errorf("stream: %w", err)
+		}
+	}
+	if l := r.opts.QueueLock; l != nil {
+		l.Lock()
+		defer l.Unlock()
+	}
+	batches := []vkx.Batch{{CB: s.Pre, Waits: preWaits, Signals: preSignals}, {CB: s.CB, Waits: waits, Signals: signals}}
+	if err := vkx.QueueSubmitBatches(r.dev.Queue, batches, s.Fence); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
 	r.submitted(s)
@@ -268,6 +319,9 @@ func (r *Ring) Close() error {
 	for _, s := range r.slots {
 		if s.CB != nil {
 			r.dev.FreeCommandBuffer(s.CB)
+		}
+		if s.Pre != nil {
+			r.dev.FreeCommandBuffer(s.Pre)
 		}
 		if s.Fence != vk.NullFence {
 			vk.DestroyFence(r.dev.Device, s.Fence, nil)

@@ -310,14 +310,20 @@ func (f *Frame) Submit(wait, signal vk.Semaphore) error {
 	// written back and its lock released right after (hwcontext_vulkan.h).
 	f.foreign, f.s.locked = nil, nil
 	defer ff.src.Unlock()
-	waits, signals := []vkx.SubmitSemaphore{ff.wait}, []vkx.SubmitSemaphore{ff.signal}
+	var waits, signals []vkx.SubmitSemaphore
 	if wait != vk.NullSemaphore {
 		waits = append(waits, vkx.SubmitSemaphore{Semaphore: wait, Stage: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)})
 	}
 	if signal != vk.NullSemaphore {
 		signals = append(signals, vkx.SubmitSemaphore{Semaphore: signal})
 	}
-	if err := f.s.Ring.SubmitSync(f.Slot, waits, signals); err != nil {
+	var err error
+	if ff.split {
+		err = f.s.Ring.SubmitSplit(f.Slot, []vkx.SubmitSemaphore{ff.wait}, []vkx.SubmitSemaphore{ff.signal}, waits, signals)
+	} else {
+		err = f.s.Ring.SubmitSync(f.Slot, append([]vkx.SubmitSemaphore{ff.wait}, waits...), append([]vkx.SubmitSemaphore{ff.signal}, signals...))
+	}
+	if err != nil {
 		return err
 	}
 	ff.src.Submitted(ff.layout, ff.access)

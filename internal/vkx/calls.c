@@ -44,11 +44,13 @@ VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPip
 	return vkx_submit_locked(q, &si, fence);
 }
 
-VkResult vkx_submit_locked(VkQueue q, const VkSubmitInfo *si, VkFence fence) {
+VkResult vkx_submit_locked(VkQueue q, const VkSubmitInfo *si, VkFence fence) { return vkx_submit_locked_n(q, 1, si, fence); }
+
+VkResult vkx_submit_locked_n(VkQueue q, uint32_t n, const VkSubmitInfo *si, VkFence fence) {
 	// The queue may be shared with FFmpeg's decoder threads (video.h): vkQueueSubmit needs the
 	// queue externally synchronized (Vulkan spec, "Threading Behavior").
 	vkx_queue_lock_handle(q);
-	VkResult r = p_submit(q, 1, si, fence);
+	VkResult r = p_submit(q, n, si, fence);
 	vkx_queue_unlock_handle(q);
 	return r;
 }

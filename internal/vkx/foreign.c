@@ -18,18 +18,22 @@ void vkx_foreign_load(void *lib) {
 	f_copy_image = (PFN_vkCmdCopyImage)dlsym(lib, "vkCmdCopyImage");
 }
 
-VkResult vkx_queue_submit_sync(VkQueue q, VkCommandBuffer cb, uint32_t nwait, const VkSemaphore *wait,
-                               const uint64_t *wait_values, const VkPipelineStageFlags *stages, uint32_t nsignal,
-                               const VkSemaphore *signal, const uint64_t *signal_values, VkFence fence) {
-	// Timeline values for every semaphore of the submission; those of binary semaphores are ignored
+VkResult vkx_queue_submit_batches(VkQueue q, const VkxBatch *b, uint32_t n, VkFence fence) {
+	// Timeline values for every semaphore of each batch; those of binary semaphores are ignored
 	// (Vulkan spec, VkTimelineSemaphoreSubmitInfo).
-	VkTimelineSemaphoreSubmitInfo tl = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-	                                    .waitSemaphoreValueCount = nwait, .pWaitSemaphoreValues = wait_values,
-	                                    .signalSemaphoreValueCount = nsignal, .pSignalSemaphoreValues = signal_values};
-	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &tl, .commandBufferCount = 1,
-	                   .pCommandBuffers = &cb, .waitSemaphoreCount = nwait, .pWaitSemaphores = wait,
-	                   .pWaitDstStageMask = stages, .signalSemaphoreCount = nsignal, .pSignalSemaphores = signal};
-	return vkx_submit_locked(q, &si, fence);
+	VkTimelineSemaphoreSubmitInfo tl[VKX_MAX_BATCHES];
+	VkSubmitInfo si[VKX_MAX_BATCHES];
+	if (n > VKX_MAX_BATCHES) return VK_ERROR_INITIALIZATION_FAILED;
+	for (uint32_t i = 0; i < n; i++) {
+		tl[i] = (VkTimelineSemaphoreSubmitInfo){.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+		                                        .waitSemaphoreValueCount = b[i].nwait, .pWaitSemaphoreValues = b[i].wait_value,
+		                                        .signalSemaphoreValueCount = b[i].nsignal, .pSignalSemaphoreValues = b[i].signal_value};
+		si[i] = (VkSubmitInfo){.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &tl[i], .commandBufferCount = 1,
+		                       .pCommandBuffers = &b[i].cb, .waitSemaphoreCount = b[i].nwait, .pWaitSemaphores = b[i].wait,
+		                       .pWaitDstStageMask = b[i].stage, .signalSemaphoreCount = b[i].nsignal,
+		                       .pSignalSemaphores = b[i].signal};
+	}
+	return vkx_submit_locked_n(q, n, si, fence);
 }
 
 VkResult vkx_create_view(VkDevice d, VkImage img, VkFormat format, VkImageAspectFlags aspect,

@@ -19,24 +19,41 @@ type SubmitSemaphore struct {
 	Stage     vk.PipelineStageFlags
 }
 
+// Batch is one command buffer of a submission with the semaphores it waits on and signals.
+type Batch struct {
+	CB      vk.CommandBuffer
+	Waits   []SubmitSemaphore
+	Signals []SubmitSemaphore
+}
+
 // QueueSubmitSync submits one command buffer waiting on waits and signalling signals (binary or
 // timeline semaphores, VkTimelineSemaphoreSubmitInfo) and fence, under the queue's lock.
 func QueueSubmitSync(q vk.Queue, cb vk.CommandBuffer, waits, signals []SubmitSemaphore, fence vk.Fence) error {
-	const max = 4
-	var ws, ss [max]C.VkSemaphore
-	var wv, sv [max]C.uint64_t
-	var st [max]C.VkPipelineStageFlags
-	if len(waits) > max || len(signals) > max {
-		return Check(vk.ErrorInitializationFailed, "vkQueueSubmit (more than 4 semaphores)")
+	return QueueSubmitBatches(q, []Batch{{CB: cb, Waits: waits, Signals: signals}}, fence)
+}
+
+// QueueSubmitBatches submits the batches in one vkQueueSubmit, in order, and fence, under the queue's
+// lock (at most 2 batches of 4 semaphores each way).
+func QueueSubmitBatches(q vk.Queue, batches []Batch, fence vk.Fence) error {
+	var bs [C.VKX_MAX_BATCHES]C.VkxBatch
+	if len(batches) > len(bs) {
+		return Check(vk.ErrorInitializationFailed, "vkQueueSubmit (more than 2 batches)")
 	}
-	for i, w := range waits {
-		ws[i], wv[i], st[i] = *(*C.VkSemaphore)(unsafe.Pointer(&w.Semaphore)), C.uint64_t(w.Value), C.VkPipelineStageFlags(w.Stage)
+	for i, b := range batches {
+		c := &bs[i]
+		if len(b.Waits) > len(c.wait) || len(b.Signals) > len(c.signal) {
+			return Check(vk.ErrorInitializationFailed, "vkQueueSubmit (more than 4 semaphores)")
+		}
+		c.cb = cCommandBuffer(b.CB)
+		c.nwait, c.nsignal = C.uint32_t(len(b.Waits)), C.uint32_t(len(b.Signals))
+		for k, w := range b.Waits {
+			c.wait[k], c.wait_value[k], c.stage[k] = *(*C.VkSemaphore)(unsafe.Pointer(&w.Semaphore)), C.uint64_t(w.Value), C.VkPipelineStageFlags(w.Stage)
+		}
+		for k, s := range b.Signals {
+			c.signal[k], c.signal_value[k] = *(*C.VkSemaphore)(unsafe.Pointer(&s.Semaphore)), C.uint64_t(s.Value)
+		}
 	}
-	for i, s := range signals {
-		ss[i], sv[i] = *(*C.VkSemaphore)(unsafe.Pointer(&s.Semaphore)), C.uint64_t(s.Value)
-	}
-	r := C.vkx_queue_submit_sync(cQueue(q), cCommandBuffer(cb), C.uint32_t(len(waits)), &ws[0], &wv[0], &st[0],
-		C.uint32_t(len(signals)), &ss[0], &sv[0], *(*C.VkFence)(unsafe.Pointer(&fence)))
+	r := C.vkx_queue_submit_batches(cQueue(q), &bs[0], C.uint32_t(len(batches)), *(*C.VkFence)(unsafe.Pointer(&fence)))
 	return Check(vk.Result(r), "vkQueueSubmit")
 }
 

@@ -72,9 +72,20 @@ void vkx_foreign_load(void *lib);
 void vkx_foreign_image(uint64_t img);
 int vkx_foreign_known_message(const char *id, const char *text);
 int vkx_foreign_known_count(void);
-VkResult vkx_queue_submit_sync(VkQueue q, VkCommandBuffer cb, uint32_t nwait, const VkSemaphore *wait,
-                               const uint64_t *wait_values, const VkPipelineStageFlags *stages, uint32_t nsignal,
-                               const VkSemaphore *signal, const uint64_t *signal_values, VkFence fence);
+// VkxBatch is one VkSubmitInfo of vkx_queue_submit_batches: one command buffer, its waits and
+// signals (binary or timeline semaphores), kept inline so that Go can pass an array of them.
+#define VKX_MAX_SEMAPHORES 4
+#define VKX_MAX_BATCHES 2
+typedef struct {
+	VkCommandBuffer cb;
+	uint32_t nwait, nsignal;
+	VkSemaphore wait[VKX_MAX_SEMAPHORES];
+	uint64_t wait_value[VKX_MAX_SEMAPHORES];
+	VkPipelineStageFlags stage[VKX_MAX_SEMAPHORES];
+	VkSemaphore signal[VKX_MAX_SEMAPHORES];
+	uint64_t signal_value[VKX_MAX_SEMAPHORES];
+} VkxBatch;
+VkResult vkx_queue_submit_batches(VkQueue q, const VkxBatch *b, uint32_t n, VkFence fence);
 VkResult vkx_create_view(VkDevice d, VkImage img, VkFormat format, VkImageAspectFlags aspect,
                          VkSamplerYcbcrConversion conv, VkImageUsageFlags usage, VkImageView *out);
 void vkx_cmd_image_barrier(VkCommandBuffer cb, VkImage img, VkImageLayout from, VkImageLayout to,
@@ -85,6 +96,7 @@ void vkx_cmd_copy_planes(VkCommandBuffer cb, VkImage src, VkImage dst, const Vkx
 void vkx_calls_load(void *lib);
 // vkx_submit_locked is vkQueueSubmit of one VkSubmitInfo under q's queue lock (video.h).
 VkResult vkx_submit_locked(VkQueue q, const VkSubmitInfo *si, VkFence fence);
+VkResult vkx_submit_locked_n(VkQueue q, uint32_t n, const VkSubmitInfo *si, VkFence fence);
 VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
                           VkSemaphore signal, VkFence fence);
 VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
