@@ -1,6 +1,7 @@
 #!/bin/bash
 # Prepares, here, what scripts/device/hwdec-seek.sh carries to the GPU machine: DIR/bin.tar.xz (the
-# decode and cmd/ycbcrplay test binaries built with -tags nowindow, the same build's ffmpeg, pngdiff),
+# decode and cmd/ycbcrplay test binaries and ycbcrplay built with -tags nowindow, the same build's
+# ffmpeg, pngdiff),
 # DIR/clips (hevc/h264-1080p from SRC, the 60 fps testsrc2 clips of scripts/device/hwdec-build.sh,
 # and *-sizes.ts: 60 frames of the 1080p clip, 60 of the 1278x718 one, 45 of the 1080p one again,
 # each an MPEG-TS segment, joined with cat), DIR/run.sh.
@@ -13,6 +14,7 @@ eval "$(scripts/build-ffmpeg.sh --env)"
 mkdir -p "$D/clips" "$D/bin"
 go test -c -tags nowindow -ldflags=-s -o "$D/bin/decode.test" ./decode
 go test -c -tags nowindow -ldflags=-s -o "$D/bin/ycbcrplay.test" ./cmd/ycbcrplay
+go build -tags nowindow -ldflags=-s -o "$D/bin/ycbcrplay" ./cmd/ycbcrplay
 go build -ldflags=-s -o "$D/bin/pngdiff" ./scripts/device/pngdiff
 cp "$YCBCRKIT_FFMPEG" "$D/bin/ffmpeg"
 (cd "$D" && XZ_OPT=-9 tar -cJf bin.tar.xz bin && rm -rf bin)

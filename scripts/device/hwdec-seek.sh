@@ -11,6 +11,9 @@
 #   sizes    the player on *-sizes.ts to frames 30, 90 and the end, -hwdec vulkan and no, screenshots.
 #   loop     -loop 2 (EOF drain, then a seek to 0) and -start 2.5|4.167|4.3 -frames 10, hardware vs
 #            software (loopstart: -start only).
+#   cli      FFmpeg's own program with its validation layer from HEVC's CRA on (OLD=DIR: also an
+#            earlier build's, for the FFmpeg patch's before and after).
+#   ab       throughput, interleaved: ffmpeg -threads 1 hardware, OLD=DIR's ycbcrplay, this build's.
 #   fail     YCBCRPLAY_TEST_HWFAIL=100 (avx.InjectHWFailure) with -hwdec auto: the real hardware
 #            decoder is made to fail at frame 100; all 300 frames presented, the last picture compared.
 # Prepare here: scripts/device/hwdec-seek-build.sh DIR. Run there (carry .gl and DIR):
@@ -105,8 +108,52 @@ fail() {
 	done
 }
 
+# cli: FFmpeg's own program from HEVC's CRA on (-ss 4.167, and 4.3 after it), its Vulkan device with
+# the validation layer (debug=1): this build's ffmpeg and, with OLD=DIR (a bin folder of an earlier
+# build), that one's; the VUIDs each reports.
+cli() {
+	for ff in ${OLD:+$R/$OLD/ffmpeg} "$B/ffmpeg"; do
+		local which=new
+		[ "$ff" = "$B/ffmpeg" ] || which=old
+		for st in 4.167 4.3; do
+			# -threads 1: with its default frame threads it hung here under the layer (2026-11-24).
+			timeout -s KILL 60 "$ff" -hide_banner -nostdin -threads 1 -init_hw_device vulkan=vk:0,debug=1 -hwaccel vulkan \
+				-hwaccel_device vk -hwaccel_output_format vulkan -ss $st -i "$C/hevc-1080p.mkv" -frames:v 60 -f null - \
+				>"$L/cli.txt" 2>&1
+			say "cli $which ffmpeg -ss $st: rc=$? frames=$(tr '\r' '\n' <"$L/cli.txt" | grep -o 'frame= *[0-9]*' | tail -1 | tr -dc 0-9) vuid_lines=$(grep -c VUID "$L/cli.txt") $(grep -o 'VUID-[A-Za-z0-9_-]*' "$L/cli.txt" | sort | uniq -c | tr -s ' \n' ' ')"
+			mv "$L/cli.txt" "$L/cli-$which-$st.txt"
+		done
+	done
+}
+
+# ab: throughput side by side, interleaved, 3 rounds: this build's ffmpeg -threads 1 with frames kept
+# on the GPU, ycbcrplay of an earlier build (OLD=DIR, its bin folder) and this build's, both
+# -headless -untimed -stats -hwdec vulkan (no validation), on looped inputs.
+ab() {
+	for spec in h264-1080p:15 hevc-1080p:30; do
+		local clip=${spec%:*} n=${spec#*:} long=/tmp/long-${spec%:*}.mkv
+		timeout -s KILL 60 "$B/ffmpeg" -v error -nostdin -stream_loop $((n - 1)) -i "$C/$clip.mkv" -c copy -y "$long"
+		for round in 1 2 3; do
+			timeout -s KILL 60 "$B/ffmpeg" -hide_banner -nostdin -benchmark -threads 1 -init_hw_device vulkan=vk -hwaccel vulkan \
+				-hwaccel_device vk -hwaccel_output_format vulkan -i "$long" -f null - >"$L/ab.txt" 2>&1
+			local fr=$(tr '\r' '\n' <"$L/ab.txt" | grep -o 'frame= *[0-9]*' | tail -1 | tr -dc 0-9)
+			local rt=$(grep -o 'rtime=[0-9.]*' "$L/ab.txt" | tail -1 | tr -dc 0-9.)
+			say "ab $clip x$n round $round ffmpeg-t1: frames=$fr rtime=$rt fps=$(awk "BEGIN{printf \"%.0f\", $fr/$rt}")"
+			for which in ${OLD:+old} new; do
+				local yp=$B/ycbcrplay
+				[ $which = old ] && yp=$R/$OLD/ycbcrplay
+				timeout -s KILL 60 "$yp" -headless -untimed -stats -hwdec vulkan "$long" >"$L/ab.json" 2>"$L/ab.err"
+				say "ab $clip x$n round $round ycbcrplay-$which: rc=$? frames=$(get "$L/ab.json" frames_presented) wall_s=$(get "$L/ab.json" wall_s) first_frame_ms=$(get "$L/ab.json" first_frame_ms) cpu_ms_per_frame=$(get "$L/ab.json" cpu_ms_per_frame) route=$(get "$L/ab.json" hwdec_route | cut -c1-12)"
+			done
+		done
+		rm -f "$long"
+	done
+}
+
 for s in "$@"; do
 	case $s in
+	cli) cli ;;
+	ab) ab ;;
 	decode) decode ;;
 	seek) seek ;;
 	sizes) sizes ;;
