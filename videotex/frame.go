@@ -255,11 +255,17 @@ func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
 	var waits, signals []vkx.SubmitSemaphore
 	var unlock func(submitted bool)
 	if p.hw != nil {
-		w, s, u, err := t.recordHWCopy(cb, p)
+		// The copy in a batch of its own that signals the decoder's semaphore, ahead of the shader
+		// path's conversion (stream.Ring.SubmitSplit): the decoder waits for the copy alone.
+		pre, err := t.ring.Pre(sl)
 		if err != nil {
-			return err // unsubmitted: the slot's next Begin resets the command buffer
+			return err
 		}
-		waits, signals, unlock = []vkx.SubmitSemaphore{w}, []vkx.SubmitSemaphore{s, {Semaphore: sem}}, u
+		w, s, u, err := t.recordHWCopy(pre, p)
+		if err != nil {
+			return err // unsubmitted: the slot's next Begin resets the command buffers
+		}
+		waits, signals, unlock = []vkx.SubmitSemaphore{w}, []vkx.SubmitSemaphore{s}, u
 	} else {
 		p.img.RecordUpload(cb)
 	}
@@ -280,9 +286,10 @@ func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
 		return err
 	}
 	if unlock != nil {
-		// One submission waits on the decoder's timeline semaphore at its value and signals the
-		// next value with the Frame's semaphore (hwcontext_vulkan.h's AVVkFrame contract).
-		err = t.ring.SubmitSync(sl, waits, signals)
+		// One vkQueueSubmit: the copy's batch waits on the decoder's timeline semaphore at its value
+		// and signals the next value (hwcontext_vulkan.h's AVVkFrame contract), the second batch
+		// signals the Frame's semaphore.
+		err = t.ring.SubmitSplit(sl, waits, signals, nil, []vkx.SubmitSemaphore{{Semaphore: sem}})
 		unlock(err == nil)
 		if err != nil {
 			return err
