@@ -48,8 +48,8 @@ verify() {
 			done
 		done
 	done
-	(cd decode && timeout -s KILL 90 env YCBCRKIT_HWDEC_CLIPS="$C" YCBCRKIT_HWDEC_OUT="$L/decode.jsonl" "$B/decode.test" \
-		-test.run HWDec -test.v -test.count=1 -test.timeout 85s >"$L/decode.txt" 2>&1)
+	(cd decode && timeout -s KILL 240 env YCBCRKIT_HWDEC_CLIPS="$C" YCBCRKIT_HWDEC_OUT="$L/decode.jsonl" "$B/decode.test" \
+		-test.run HWDec -test.v -test.count=1 -test.timeout 235s >"$L/decode.txt" 2>&1)
 	say "decode.test -test.run HWDec: rc=$?"
 	grep -E '^(--- |ok|FAIL|PASS|panic)|VUID|UNASSIGNED' "$L/decode.txt" | cut -c1-300 | head -30 | tee -a "$S"
 	if [ "$V" != - ]; then
