@@ -65,7 +65,10 @@ type foreignFrame struct {
 	signal vkx.SubmitSemaphore
 	layout vk.ImageLayout
 	access vk.AccessFlags
-	split  bool // the copy is in the slot's Pre command buffer (Ring.SubmitSplit)
+	// early: the image's last read is in the slot's Pre command buffer (the copy, or in place the
+	// compute conversion when it is the frame's only reader), whose batch can signal the semaphore;
+	// split: it is recorded there, and Submit signals with that batch.
+	early, split bool
 }
 
 // LoadForeign records what makes src's picture (the current configuration's format and size) the
@@ -127,6 +130,18 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 			}
 			fi.Destroy()
 		})
+		if compute != nil && len(s.paths) == 1 {
+			// The compute conversion into the slot's own image is then the frame's only read of the
+			// decoder's image (scaling and drawing read the slot's image): the barrier here and the
+			// dispatch (Convert) go in the slot's Pre command buffer, whose batch signals the frame's
+			// semaphore, so the decoder, waiting on it to decode from this picture, waits for the
+			// conversion alone. Without Convert (a compare mode) the semaphore is signalled at the
+			// end of the frame, as the bindings are then drawn in the frame's own batch.
+			if cb, err = s.Ring.Pre(f.Slot); err != nil {
+				return fail(err)
+			}
+			ff.early = true
+		}
 		// After the semaphore wait (the same stage): the decoder's writes are visible to it, the
 		// layout changes after it (Vulkan spec, "Semaphore Waiting": the wait's second scope).
 		vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutShaderReadOnlyOptimal,
@@ -146,7 +161,7 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 		if cb, err = s.Ring.Pre(f.Slot); err != nil {
 			return fail(err)
 		}
-		ff.split = true
+		ff.early, ff.split = true, true
 		stage = vk.PipelineStageFlags(vk.PipelineStageTransferBit)
 		vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutTransferSrcOptimal,
 			DstAccess: vk.AccessFlags(vk.AccessTransferReadBit), SrcStage: stage, DstStage: stage,
@@ -178,6 +193,7 @@ const usageDecodeDPB = 0x00001000
 //     before decoding a later picture from it, so sampling in place holds decoding until the frame's
 //     conversion ends, while the copy, in a batch of its own, releases it after the copy (H100,
 //     interleaved runs: the copy 15–22% faster on HEVC 1080p/2160p and H.264 1080p);
+//
 // in place otherwise: nothing to copy and nothing to wait for.
 func autoRoute(img planes.Foreign, width, height int, padded bool) (Route, string) {
 	switch {

@@ -73,7 +73,9 @@ func drawForeign(t *testing.T, dev *gpu.Device, s *stream.Stream, src stream.For
 // TestForeignRoutes: software pictures uploaded into FFmpeg's own Vulkan frames (an
 // AVHWFramesContext on the toolkit's device, av_hwframe_transfer_data: FFmpeg's multi-planar images,
 // timeline semaphores and layouts, as a Vulkan decoder outputs them) and drawn in place and through
-// the GPU copy give the picture the normal upload of the same picture gives, on both paths, for
+// the GPU copy give the picture the normal upload of the same picture gives, on both paths and
+// both conversion variants (in place with the compute variant, the conversion is the image's last
+// read and its batch signals the frame's semaphore), for
 // 8- and 10-bit layouts, at the picture's size and cropped from a larger coded size (16-sample
 // coding blocks, odd picture sizes); each submission is made under the frame's lock, advances its
 // semaphore by one and writes its layout back. The validation layer, with synchronization
@@ -105,8 +107,13 @@ func TestForeignRoutes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, path := range []formats.Path{formats.PathSampler, formats.PathShader} {
-			name := fmt.Sprintf("%s %dx%d %s", tc.format, tc.w, tc.h, path)
+		for _, pv := range []struct {
+			path    formats.Path
+			variant stream.Variant
+		}{{formats.PathSampler, stream.VariantDraw}, {formats.PathShader, stream.VariantDraw},
+			{formats.PathSampler, stream.VariantCompute}, {formats.PathShader, stream.VariantCompute}} {
+			path := pv.path
+			name := fmt.Sprintf("%s %dx%d %s %s", tc.format, tc.w, tc.h, path, pv.variant)
 			s, err := stream.New(dev, stream.Options{Upload: planes.UploadCopy})
 			if err != nil {
 				t.Fatal(err)
@@ -117,7 +124,7 @@ func TestForeignRoutes(t *testing.T) {
 				choice = formats.ChooseShader
 			}
 			if _, err := s.Configure(stream.Config{Format: pf, Width: tc.w, Height: tc.h, Params: p,
-				Choice: choice, Variant: stream.VariantDraw}); err != nil {
+				Choice: choice, Variant: pv.variant}); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			want := drawOne(t, dev, s, pic)

@@ -261,6 +261,15 @@ func (f *Frame) Convert() error {
 	if f.compute == nil {
 		return nil
 	}
+	if ff := f.foreign; ff != nil && ff.early {
+		// In place, the conversion is the decoder's image's last read: into the Pre batch, which
+		// then signals the frame's semaphore (LoadForeign).
+		if err := f.compute.record(f.Slot.Pre); err != nil {
+			return err
+		}
+		ff.split = true
+		return nil
+	}
 	return f.compute.record(f.Slot.CB)
 }
 
@@ -317,13 +326,15 @@ func (f *Frame) Submit(wait, signal vk.Semaphore) error {
 	if signal != vk.NullSemaphore {
 		signals = append(signals, vkx.SubmitSemaphore{Semaphore: signal})
 	}
-	var err error
+	// The wait goes with the first batch (Pre where LoadForeign began it), the signal with the batch
+	// that holds the image's last read.
+	var preSignals []vkx.SubmitSemaphore
 	if ff.split {
-		err = f.s.Ring.SubmitSplit(f.Slot, []vkx.SubmitSemaphore{ff.wait}, []vkx.SubmitSemaphore{ff.signal}, waits, signals)
+		preSignals = []vkx.SubmitSemaphore{ff.signal}
 	} else {
-		err = f.s.Ring.SubmitSync(f.Slot, append([]vkx.SubmitSemaphore{ff.wait}, waits...), append([]vkx.SubmitSemaphore{ff.signal}, signals...))
+		signals = append(signals, ff.signal)
 	}
-	if err != nil {
+	if err := f.s.Ring.SubmitSplit(f.Slot, []vkx.SubmitSemaphore{ff.wait}, preSignals, waits, signals); err != nil {
 		return err
 	}
 	ff.src.Submitted(ff.layout, ff.access)
