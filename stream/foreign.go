@@ -100,8 +100,11 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 	c := s.cfg
 	reason := "asked for"
 	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
+	// early: with the compute conversion and one path, the conversion is the frame's only read of
+	// the image and can go in a batch of its own (below).
+	early := f.compute != nil && len(s.paths) == 1
 	if route == RouteAuto {
-		route, reason = autoRoute(st.Image, c.Width, c.Height, padded)
+		route, reason = autoRoute(st.Image, c.Width, c.Height, padded, early)
 	}
 	if route == RouteInPlace {
 		if err := st.Image.InPlace(c.Format, c.Width, c.Height, s.paths...); err != nil {
@@ -130,7 +133,7 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 			}
 			fi.Destroy()
 		})
-		if compute != nil && len(s.paths) == 1 {
+		if early && compute != nil {
 			// The compute conversion into the slot's own image is then the frame's only read of the
 			// decoder's image (scaling and drawing read the slot's image): the barrier here and the
 			// dispatch (Convert) go in the slot's Pre command buffer, whose batch signals the frame's
@@ -183,24 +186,32 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 // usageDecodeDPB is VK_IMAGE_USAGE_VIDEO_DECODE_DPB_BIT_KHR (vulkan-go predates Vulkan Video).
 const usageDecodeDPB = 0x00001000
 
-// autoRoute is RouteAuto's choice for a foreign image holding a width×height picture (padded: the
-// image is larger than the picture, rounded to whole chroma samples), and why. The GPU copy where
+// autoRoute is RouteAuto's choice for a foreign image holding a width×height picture, and why.
+// padded: the image is larger than the picture (rounded to whole chroma samples); early: the frame's
+// conversion is its only read of the image and goes in a batch of its own (the compute variant, one
+// path). The GPU copy where
 //   - the image is padded (1920×1088 for 1080p): in place, the conversion's chroma reconstruction at
 //     the picture's last row or column reads the decoder's coded padding where every other route
 //     repeats the edge (H100: up to 10/255 at the edge in place, 0 through the copy);
 //   - the image is also the decoder's reference picture (usage VIDEO_DECODE_DPB: the decoder's
-//     output and DPB coincide, FFmpeg's reuse_dst_dpb): the decoder waits on the frame's semaphore
-//     before decoding a later picture from it, so sampling in place holds decoding until the frame's
-//     conversion ends, while the copy, in a batch of its own, releases it after the copy (H100,
-//     interleaved runs: the copy 15–22% faster on HEVC 1080p/2160p and H.264 1080p);
+//     output and DPB coincide, FFmpeg's reuse_dst_dpb) and not early: the decoder waits on the
+//     frame's semaphore before decoding a later picture from it, and sampled in the frame's own
+//     batch (the drawn conversion, a comparison) the image is held until the frame's end, while the
+//     copy's batch releases it at once (H100, interleaved: the copy 15–22% faster than such an
+//     in-place frame).
 //
-// in place otherwise: nothing to copy and nothing to wait for.
-func autoRoute(img planes.Foreign, width, height int, padded bool) (Route, string) {
+// In place otherwise: a reference picture whose conversion is early is released as soon as the
+// copy would be (H100: in place and copy within 2% of each other), and any other image has nothing
+// to wait for.
+func autoRoute(img planes.Foreign, width, height int, padded, early bool) (Route, string) {
+	ref := img.Usage&usageDecodeDPB != 0
 	switch {
 	case padded:
 		return RouteCopy, fmt.Sprintf("auto: the decoder's image is %dx%d for a %dx%d picture; in place, the edge's chroma would come from its coded padding", img.Width, img.Height, width, height)
-	case img.Usage&usageDecodeDPB != 0:
-		return RouteCopy, "auto: the decoder's image is also its reference picture; sampled in place it would hold decoding until the frame's conversion ends, the copy releases it sooner"
+	case ref && !early:
+		return RouteCopy, "auto: the decoder's image is also its reference picture, read until the frame's end by this conversion; the copy releases it to the decoder sooner"
+	case ref:
+		return RouteInPlace, "auto: the decoder's image is the picture's size; its reference picture is released once the conversion, in a batch of its own, has read it"
 	}
 	return RouteInPlace, "auto: the decoder's image is the picture's size and not a reference picture"
 }

@@ -80,12 +80,12 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -hwdec-route auto|inplace|copy|download
                             how hardware frames reach the conversion: inplace (FFmpeg's image
                             sampled through the conversion), copy (one GPU copy per plane into
-                            the player's image), auto (in place where the decoder's image is the
-                            picture's size and not also its reference picture, else the copy:
-                            exact edges, and decoding not held back by sampling, docs/hwdec.md;
-                            the shader path in place needs image flags the device may not list,
-                            else the copy), download (one CPU copy per frame, for comparisons);
-                            -stats says which in hwdec_route, with the reason
+                            the player's image), auto (in place where that is exact and does not
+                            hold the decoder back: the decoder's image is the picture's size, and
+                            a reference picture is read only by the compute conversion; else the
+                            copy, docs/hwdec.md; the shader path in place needs image flags the
+                            device may not list), download (one CPU copy per frame, for
+                            comparisons); -stats says which in hwdec_route, with the reason
   -loop N|inf               play the input N times in all (default 1), or until quit (not stdin)
   -start TIME               begin at TIME: seconds (12.5) or [[h:]m:]s (1:02:03.5)
   -speed X                  playback speed, 0.1 to 16 (default 1; keys [ and ] change it by
