@@ -5,6 +5,7 @@
 #            hevc10-2160p, h264-1080p, hevc-odd (exit codes, every validation message, hwdec_route);
 #            pngdiff against the software picture; decode.test -test.run HWDec (run from decode/ so
 #            ../testvectors/media exists); videotex.test -test.run 'TestHWDecodeEngineDevice|TestHWFramesRoute'.
+#   routes   the route -hwdec-route auto takes on each clip and path, with -validate.
 #   speed    throughput on looped inputs (ffmpeg -stream_loop N -c copy, made there): the same build's
 #            ffmpeg -threads 1 -hwaccel vulkan (frames kept on the GPU; default threads tried on the clip once), ffmpeg
 #            software, ycbcrplay -headless -untimed -stats -hwdec vulkan (auto route) and -hwdec no.
@@ -105,8 +106,21 @@ speed() {
 	done
 }
 
+# routes: the route auto takes per clip and path, with -validate (120 frames; the clips there).
+routes() {
+	for f in "$C"/*.mkv; do
+		clip=$(basename "$f" .mkv)
+		for path in sampler shader; do
+			timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -validate -stats -frames 120 -path $path -hwdec vulkan \
+				"$f" >"$L/route-$clip-$path.json" 2>"$L/route-$clip-$path.err"
+			say "route $clip $path: rc=$? validation_lines=$(grep -ciE 'vuid|validation|unassigned' "$L/route-$clip-$path.err") frames=$(get "$L/route-$clip-$path.json" frames_presented) conversion=$(get "$L/route-$clip-$path.json" conversion) route=$(get "$L/route-$clip-$path.json" hwdec_route | cut -c1-110)"
+		done
+	done
+}
+
 for s in "$@"; do
 	case $s in
+	routes) routes ;;
 	verify) verify ;;
 	speed) speed ;;
 	esac
