@@ -13,6 +13,7 @@
 #            software (loopstart: -start only).
 #   cli      FFmpeg's own program with its validation layer from HEVC's CRA on (OLD=DIR: also an
 #            earlier build's, for the FFmpeg patch's before and after).
+#   routes   throughput of the in-place route against the GPU copy, interleaved.
 #   ab       throughput, interleaved: ffmpeg -threads 1 hardware, OLD=DIR's ycbcrplay, this build's.
 #   fail     YCBCRPLAY_TEST_HWFAIL=100 (avx.InjectHWFailure) with -hwdec auto: the real hardware
 #            decoder is made to fail at frame 100; all 300 frames presented, the last picture compared.
@@ -150,8 +151,27 @@ ab() {
 	done
 }
 
+# routes: in place against the GPU copy, interleaved, 3 rounds: this build's ycbcrplay -headless
+# -untimed -stats -hwdec vulkan -hwdec-route inplace|copy (no validation) on looped inputs of each clip
+# of ROUTE_CLIPS that DIR/clips has (default: hevc-1080p, h264-1080p, hevc-2160p, hevc10-2160p).
+routes() {
+	for spec in ${ROUTE_CLIPS:-hevc-1080p:30 h264-1080p:15 hevc-2160p:15 hevc10-2160p:15}; do
+		local clip=${spec%:*} n=${spec#*:} long=/tmp/long-${spec%:*}.mkv
+		[ -f "$C/$clip.mkv" ] || continue
+		timeout -s KILL 60 "$B/ffmpeg" -v error -nostdin -stream_loop $((n - 1)) -i "$C/$clip.mkv" -c copy -y "$long"
+		for round in 1 2 3; do
+			for route in inplace copy; do
+				timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -stats -hwdec vulkan -hwdec-route $route "$long" >"$L/rt.json" 2>"$L/rt.err"
+				say "routes $clip x$n round $round $route: rc=$? frames=$(get "$L/rt.json" frames_presented) wall_s=$(get "$L/rt.json" wall_s) first_frame_ms=$(get "$L/rt.json" first_frame_ms) cpu_ms_per_frame=$(get "$L/rt.json" cpu_ms_per_frame) route=$(get "$L/rt.json" hwdec_route | cut -c1-12)"
+			done
+		done
+		rm -f "$long"
+	done
+}
+
 for s in "$@"; do
 	case $s in
+	routes) routes ;;
 	cli) cli ;;
 	ab) ab ;;
 	decode) decode ;;
