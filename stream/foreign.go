@@ -65,9 +65,9 @@ type foreignFrame struct {
 	signal vkx.SubmitSemaphore
 	layout vk.ImageLayout
 	access vk.AccessFlags
-	// early: the image's last read is in the slot's Pre command buffer (the copy, or in place the
-	// compute conversion when it is the frame's only reader), whose batch can signal the semaphore;
-	// split: it is recorded there, and Submit signals with that batch.
+	// early: in place, the compute conversion is the image's only read and goes in the slot's Pre
+	// command buffer (Convert); split: the image's last read (the copy, or that conversion) is
+	// recorded there, and Submit signals the semaphore with that batch.
 	early, split bool
 }
 
@@ -164,7 +164,7 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 		if cb, err = s.Ring.Pre(f.Slot); err != nil {
 			return fail(err)
 		}
-		ff.early, ff.split = true, true
+		ff.split = true
 		stage = vk.PipelineStageFlags(vk.PipelineStageTransferBit)
 		vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutTransferSrcOptimal,
 			DstAccess: vk.AccessFlags(vk.AccessTransferReadBit), SrcStage: stage, DstStage: stage,
