@@ -133,7 +133,7 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 			}
 			fi.Destroy()
 		})
-		if early && compute != nil {
+		if early { // bindForeign made compute: the slot has the compute variant
 			// The compute conversion into the slot's own image is then the frame's only read of the
 			// decoder's image (scaling and drawing read the slot's image): the barrier here and the
 			// dispatch (Convert) go in the slot's Pre command buffer, whose batch signals the frame's

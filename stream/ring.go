@@ -188,18 +188,7 @@ func (r *Ring) SubmitWait(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlag
 // SubmitSync ends s's command buffer and submits it waiting on waits and signalling signals (binary
 // or timeline semaphores) and s's fence.
 func (r *Ring) SubmitSync(s *Slot, waits, signals []vkx.SubmitSemaphore) error {
-	if err := vkx.Check(vk.EndCommandBuffer(s.CB), "vkEndCommandBuffer"); err != nil {
-		return fmt.Errorf("stream: %w", err)
-	}
-	if l := r.opts.QueueLock; l != nil {
-		l.Lock()
-		defer l.Unlock()
-	}
-	if err := vkx.QueueSubmitSync(r.dev.Queue, s.CB, waits, signals, s.Fence); err != nil {
-		return fmt.Errorf("stream: %w", err)
-	}
-	r.submitted(s)
-	return nil
+	return r.submitBatches(s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
 }
 
 // Pre begins and returns s's second command buffer (made on first use): what is recorded there is
@@ -231,8 +220,14 @@ func (r *Ring) SubmitSplit(s *Slot, preWaits, preSignals, waits, signals []vkx.S
 		return r.SubmitSync(s, append(preWaits, waits...), append(preSignals, signals...))
 	}
 	s.preBegun = false
-	for _, cb := range []vk.CommandBuffer{s.Pre, s.CB} {
-		if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
+	return r.submitBatches(s, []vkx.Batch{{CB: s.Pre, Waits: preWaits, Signals: preSignals}, {CB: s.CB, Waits: waits, Signals: signals}})
+}
+
+// submitBatches ends each batch's command buffer and submits the batches in one vkQueueSubmit with
+// s's fence, under the ring's queue lock if it has one.
+func (r *Ring) submitBatches(s *Slot, batches []vkx.Batch) error {
+	for _, b := range batches {
+		if err := vkx.Check(vk.EndCommandBuffer(b.CB), "vkEndCommandBuffer"); err != nil {
 			return fmt.Errorf("stream: %w", err)
 		}
 	}
@@ -240,7 +235,6 @@ func (r *Ring) SubmitSplit(s *Slot, preWaits, preSignals, waits, signals []vkx.S
 		l.Lock()
 		defer l.Unlock()
 	}
-	batches := []vkx.Batch{{CB: s.Pre, Waits: preWaits, Signals: preSignals}, {CB: s.CB, Waits: waits, Signals: signals}}
 	if err := vkx.QueueSubmitBatches(r.dev.Queue, batches, s.Fence); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}

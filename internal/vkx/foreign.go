@@ -26,14 +26,9 @@ type Batch struct {
 	Signals []SubmitSemaphore
 }
 
-// QueueSubmitSync submits one command buffer waiting on waits and signalling signals (binary or
-// timeline semaphores, VkTimelineSemaphoreSubmitInfo) and fence, under the queue's lock.
-func QueueSubmitSync(q vk.Queue, cb vk.CommandBuffer, waits, signals []SubmitSemaphore, fence vk.Fence) error {
-	return QueueSubmitBatches(q, []Batch{{CB: cb, Waits: waits, Signals: signals}}, fence)
-}
-
 // QueueSubmitBatches submits the batches in one vkQueueSubmit, in order, and fence, under the queue's
-// lock (at most 2 batches of 4 semaphores each way).
+// lock (at most 2 batches of 4 semaphores each way); binary or timeline semaphores
+// (VkTimelineSemaphoreSubmitInfo).
 func QueueSubmitBatches(q vk.Queue, batches []Batch, fence vk.Fence) error {
 	var bs [C.VKX_MAX_BATCHES]C.VkxBatch
 	if len(batches) > len(bs) {
