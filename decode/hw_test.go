@@ -8,23 +8,14 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
 // openVideoDevice opens the test device as the player does for -hwdec (gpu.Options.Video).
 func openVideoDevice(t *testing.T) *gpu.Device {
 	t.Helper()
-	dev, err := gpu.Open(gpu.Options{Index: -1, Validation: true, Video: true})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(func() {
-		dev.Close()
-		if msgs := vkx.Messages(); len(msgs) > 0 {
-			t.Errorf("validation: %v", msgs)
-		}
-	})
-	return dev
+	return vktest.OpenWith(t, gpu.Options{Video: true})
 }
 
 // decodeKind decodes the whole input and checks every frame's kind against hw.

@@ -7,7 +7,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/avx"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 )
 
@@ -16,16 +16,7 @@ import (
 // its images (FFmpeg takes vkCreateImage through the toolkit's get_proc_addr, whose per-device
 // entry must outlive the first context).
 func TestVulkanContextsShareDevice(t *testing.T) {
-	dev, err := gpu.Open(gpu.Options{Index: -1, Validation: true, Frames: true})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(func() {
-		dev.Close()
-		if msgs := vkx.Messages(); len(msgs) > 0 {
-			t.Errorf("validation: %v", msgs)
-		}
-	})
+	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
 	pf, _ := formats.Lookup("nv12")
 	pic, err := synth.Noise(pf, 32, 16, 1)
 	if err != nil {
@@ -63,16 +54,7 @@ func TestVulkanContextsShareDevice(t *testing.T) {
 // old context must outlive its last frame. Frames from two contexts (two sizes, as across a size
 // change) stand in for a decoder's.
 func TestHWFramesHeld(t *testing.T) {
-	dev, err := gpu.Open(gpu.Options{Index: -1, Validation: true, Frames: true})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(func() {
-		dev.Close()
-		if msgs := vkx.Messages(); len(msgs) > 0 {
-			t.Errorf("validation: %v", msgs)
-		}
-	})
+	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
 	hwdev, err := avx.NewVulkanDevice(vulkanDevice(dev))
 	if err != nil {
 		t.Fatal(err)

@@ -21,15 +21,7 @@ import (
 // openFrames opens the test device with what FFmpeg's Vulkan frames need (gpu.Options.Frames).
 func openFrames(t *testing.T) *gpu.Device {
 	t.Helper()
-	dev, err := gpu.Open(gpu.Options{Index: -1, Validation: true, Frames: true})
-	if err != nil {
-		t.Fatalf("no usable Vulkan device: %v", err)
-	}
-	t.Cleanup(func() {
-		dev.Close()
-		vktest.Check(t, dev)
-	})
-	return dev
+	return vktest.OpenWith(t, gpu.Options{Frames: true})
 }
 
 // recorder is a stream.Foreign that records what the stream does with the frame.

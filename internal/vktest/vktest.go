@@ -11,7 +11,14 @@ import (
 // Open opens the default device (lavapipe in CI) with validation, closing it when the test ends.
 func Open(t testing.TB) *gpu.Device {
 	t.Helper()
-	d, err := gpu.Open(gpu.Options{Index: -1, Validation: true})
+	return OpenWith(t, gpu.Options{})
+}
+
+// OpenWith is Open with opts (Frames, Video, ...); the default device and validation always.
+func OpenWith(t testing.TB, opts gpu.Options) *gpu.Device {
+	t.Helper()
+	opts.Index, opts.Validation = -1, true
+	d, err := gpu.Open(opts)
 	if err != nil {
 		t.Fatalf("vktest: no usable Vulkan device: %v", err)
 	}
