@@ -3,9 +3,6 @@ package player
 import (
 	"fmt"
 	"image"
-	"image/draw"
-	"image/png"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +10,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 )
 
@@ -61,22 +59,6 @@ func (u *uploaded) Close() error {
 	return nil
 }
 
-func readPNG(t *testing.T, path string) *image.NRGBA {
-	t.Helper()
-	file, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	img, err := png.Decode(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := image.NewNRGBA(img.Bounds())
-	draw.Draw(n, n.Rect, img, img.Bounds().Min, draw.Src)
-	return n
-}
-
 // largest is the largest difference of two pictures' samples (8-bit steps); -1 when their sizes differ.
 func largest(a, b *image.NRGBA) int {
 	if a.Rect != b.Rect {
@@ -119,7 +101,7 @@ func TestHardwareFrameScreenshot(t *testing.T) {
 		if _, err := Play(synthetic(t, tc.format, tc.w, tc.h, 12), cfg); err != nil {
 			t.Fatalf("%s, software: %v", name, err)
 		}
-		want := readPNG(t, cfg.Screenshot)
+		want := pictest.ReadNRGBA(t, cfg.Screenshot)
 		for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy} {
 			c := cfg
 			c.Video, c.HWRoute = true, route
@@ -132,7 +114,7 @@ func TestHardwareFrameScreenshot(t *testing.T) {
 				t.Fatalf("%s, %v: route %q, %d frames presented", name, route, st.HWDecRoute, st.FramesPresented)
 			}
 			t.Logf("%s: %s", name, st.HWDecRoute)
-			if d := largest(readPNG(t, c.Screenshot), want); d != 0 {
+			if d := largest(pictest.ReadNRGBA(t, c.Screenshot), want); d != 0 {
 				t.Errorf("%s, %v (%s): screenshot differs from the software frame's by %d (sizes differ: -1)", name, route, st.HWDecRoute, d)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
@@ -36,15 +37,7 @@ func synthetic(t *testing.T, name string, w, h, n int) *Synthetic {
 // checkScreenshot compares the PNG with the oracle's picture of the last frame (frame n−1).
 func checkScreenshot(t *testing.T, path string, src *Synthetic, n int) {
 	t.Helper()
-	file, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	img, err := png.Decode(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := pictest.ReadPNG(t, path)
 	if img.Bounds() != image.Rect(0, 0, src.Width, src.Height) {
 		t.Fatalf("screenshot is %v, want the video size %dx%d", img.Bounds(), src.Width, src.Height)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 )
 
 // statsLines reads -stats output: one JSON object per line.
@@ -160,7 +162,7 @@ func TestCompareDiffScreenshot(t *testing.T) {
 		}
 		shots[mode[1]] = shot
 	}
-	s, h, d := readRGB(t, shots["sampler"]), readRGB(t, shots["shader"]), readRGB(t, shots["diff"])
+	s, h, d := pictest.ReadNRGBA(t, shots["sampler"]), pictest.ReadNRGBA(t, shots["shader"]), pictest.ReadNRGBA(t, shots["diff"])
 	if s.Rect != d.Rect || h.Rect != d.Rect {
 		t.Fatalf("sizes: sampler %v, shader %v, diff %v", s.Rect, h.Rect, d.Rect)
 	}

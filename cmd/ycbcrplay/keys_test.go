@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
 
@@ -37,7 +38,7 @@ func TestHeadlessKeys(t *testing.T) {
 	if _, stderr, code := play(t, "-headless", "-untimed", "-frames", "9", "-path", "shader", "-screenshot", "ref.png", clip); code != 0 {
 		t.Fatalf("-frames 9: exit %d: %s", code, stderr)
 	}
-	a, b := readRGB(t, filepath.Join(dir, "ycbcrplay-0001.png")), readRGB(t, filepath.Join(dir, "ref.png"))
+	a, b := pictest.ReadNRGBA(t, filepath.Join(dir, "ycbcrplay-0001.png")), pictest.ReadNRGBA(t, filepath.Join(dir, "ref.png"))
 	if !bytes.Equal(a.Pix, b.Pix) {
 		t.Fatal("the picture after , differs from frame 9's")
 	}

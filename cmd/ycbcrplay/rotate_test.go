@@ -2,15 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 )
 
 // zscaleRGB is the reference conversion: zscale itself converts to planar R′G′B′ (format=gbrp; PNG's
@@ -81,8 +80,8 @@ func TestDisplayMatrix(t *testing.T) {
 			if _, stderr, code := play(t, "-headless", "-untimed", "-frames", "1", "-path", "shader", "-rotate", "0", "-screenshot", unshot, clip); code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			want, wantFrom := readRGB(t, ref), readRGB(t, unref)
-			got, gotFrom := readRGB(t, shot), readRGB(t, unshot)
+			want, wantFrom := pictest.ReadNRGBA(t, ref), pictest.ReadNRGBA(t, unref)
+			got, gotFrom := pictest.ReadNRGBA(t, shot), pictest.ReadNRGBA(t, unshot)
 			if got.Bounds().Dx() != c.w || got.Bounds().Dy() != c.h || got.Bounds() != want.Bounds() {
 				t.Fatalf("screenshot %v, FFmpeg's %v, want %dx%d", got.Bounds(), want.Bounds(), c.w, c.h)
 			}
@@ -117,7 +116,7 @@ func TestDisplayMatrix(t *testing.T) {
 		if _, stderr, code := play(t, "-headless", "-untimed", "-frames", "1", "-rotate", "0", "-screenshot", shot, filepath.Join(dir, "rot90.mp4")); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if b := readRGB(t, shot).Bounds(); b.Dx() != 96 || b.Dy() != 64 {
+		if b := pictest.ReadNRGBA(t, shot).Bounds(); b.Dx() != 96 || b.Dy() != 64 {
 			t.Errorf("-rotate 0: %v, want 96x64", b)
 		}
 	})
@@ -150,24 +149,4 @@ func turned(a, b *image.NRGBA, o formats.Orientation) bool {
 		}
 	}
 	return true
-}
-
-func readRGB(t *testing.T, path string) *image.NRGBA {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(fmt.Errorf("%s: %w", path, err))
-	}
-	out := image.NewNRGBA(img.Bounds())
-	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
-		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
-			out.Set(x, y, img.At(x, y))
-		}
-	}
-	return out
 }

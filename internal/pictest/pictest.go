@@ -65,6 +65,19 @@ func ReadPNG(t testing.TB, path string) image.Image {
 	return img
 }
 
+// ReadNRGBA decodes the PNG at path into an NRGBA picture (screenshots compared sample by sample).
+func ReadNRGBA(t testing.TB, path string) *image.NRGBA {
+	t.Helper()
+	img := ReadPNG(t, path)
+	out := image.NewNRGBA(img.Bounds())
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			out.Set(x, y, img.At(x, y))
+		}
+	}
+	return out
+}
+
 // VectorColor is colour metadata as the manifest spells it (FFmpeg's names).
 type VectorColor struct {
 	Matrix         string `json:"matrix"`
