@@ -57,35 +57,14 @@ func (l *bridgeLock) counts() (ffmpeg, all int) {
 
 func newHWEngine(t *testing.T) *hwEngine {
 	t.Helper()
-	if err := vkx.Load(); err != nil {
-		t.Fatal(err)
-	}
-	vkx.Messages() // drop what earlier tests left
-	app := &vk.ApplicationInfo{SType: vk.StructureTypeApplicationInfo, PApplicationName: "engine\x00",
-		PEngineName: "engine\x00", ApiVersion: vkx.APIVersion13}
-	ici := &vk.InstanceCreateInfo{SType: vk.StructureTypeInstanceCreateInfo, PApplicationInfo: app,
-		EnabledLayerCount: 1, PpEnabledLayerNames: []string{gpu.ValidationLayer + "\x00"},
-		EnabledExtensionCount: 1, PpEnabledExtensionNames: []string{"VK_EXT_debug_utils\x00"}}
-	var inst vk.Instance
-	if r := vk.CreateInstance(ici, nil, &inst); r != vk.Success {
-		t.Fatalf("vkCreateInstance: %d", r)
-	}
-	ici.Free()
-	app.Free()
-	if err := vk.InitInstance(inst); err != nil {
-		t.Fatal(err)
-	}
-	var n uint32
-	vk.EnumeratePhysicalDevices(inst, &n, nil)
-	pds := make([]vk.PhysicalDevice, n)
-	vk.EnumeratePhysicalDevices(inst, &n, pds)
-	if n == 0 {
+	inst, pds := engineInstance(t, vkx.APIVersion13)
+	if len(pds) == 0 {
 		t.Fatal("no Vulkan device")
 	}
 	// The first device that decodes, else the first.
 	pd := pds[0]
 	var req videotex.HWDecode
-	for i := int(n) - 1; i >= 0; i-- {
+	for i := len(pds) - 1; i >= 0; i-- {
 		r, err := videotex.HWRequirements(inst, pds[i], videotex.HWQuery{Validation: true})
 		if err != nil {
 			t.Fatal(err)
@@ -105,18 +84,7 @@ func newHWEngine(t *testing.T) *hwEngine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var nq uint32
-	vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nq, nil)
-	qs := make([]vk.QueueFamilyProperties, nq)
-	vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nq, qs)
-	family := uint32(0)
-	for i, q := range qs[:nq] {
-		q.Deref()
-		if vk.QueueFlags(q.QueueFlags)&base.QueueFlags == base.QueueFlags {
-			family = uint32(i)
-			break
-		}
-	}
+	family := queueFamily(pd, base.QueueFlags)
 	exts := append([]string{}, req.Extensions...)
 	cexts := make([]string, len(exts))
 	for i, e := range exts {

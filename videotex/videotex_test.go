@@ -85,15 +85,18 @@ func TestPlayback(t *testing.T) {
 	}
 }
 
-// TestEngineOwnedDevice is an engine in plain vulkan-go: it creates its instance and device itself,
-// enabling what Requirements lists with FeatureChain, and lends them to the texture.
-func TestEngineOwnedDevice(t *testing.T) {
-	if err := vkx.Load(); err != nil { // what vk.SetDefaultGetInstanceProcAddr and vk.Init do for an engine
+// engineInstance is what an engine in plain vulkan-go does first: the loader (what
+// vk.SetDefaultGetInstanceProcAddr and vk.Init do), an instance of api with the validation layer and
+// VK_EXT_debug_utils, and its physical devices. Validation messages left by earlier tests are dropped.
+// The caller destroys the instance.
+func engineInstance(t *testing.T, api uint32) (vk.Instance, []vk.PhysicalDevice) {
+	t.Helper()
+	if err := vkx.Load(); err != nil {
 		t.Fatal(err)
 	}
-	vkx.Messages() // drop what earlier tests left
+	vkx.Messages()
 	app := &vk.ApplicationInfo{SType: vk.StructureTypeApplicationInfo, PApplicationName: "engine\x00",
-		PEngineName: "engine\x00", ApiVersion: vk.MakeVersion(1, 1, 0)}
+		PEngineName: "engine\x00", ApiVersion: api}
 	ici := &vk.InstanceCreateInfo{SType: vk.StructureTypeInstanceCreateInfo, PApplicationInfo: app,
 		EnabledLayerCount: 1, PpEnabledLayerNames: []string{gpu.ValidationLayer + "\x00"},
 		EnabledExtensionCount: 1, PpEnabledExtensionNames: []string{"VK_EXT_debug_utils\x00"}}
@@ -106,15 +109,37 @@ func TestEngineOwnedDevice(t *testing.T) {
 	if err := vk.InitInstance(inst); err != nil {
 		t.Fatal(err)
 	}
-	defer vk.DestroyInstance(inst, nil)
 	var n uint32
 	vk.EnumeratePhysicalDevices(inst, &n, nil)
 	pds := make([]vk.PhysicalDevice, n)
 	vk.EnumeratePhysicalDevices(inst, &n, pds)
+	return inst, pds[:n]
+}
+
+// queueFamily is the first queue family of pd with every flag of want, or 0.
+func queueFamily(pd vk.PhysicalDevice, want vk.QueueFlags) uint32 {
+	var nq uint32
+	vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nq, nil)
+	qs := make([]vk.QueueFamilyProperties, nq)
+	vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nq, qs)
+	for i, q := range qs[:nq] {
+		q.Deref()
+		if vk.QueueFlags(q.QueueFlags)&want == want {
+			return uint32(i)
+		}
+	}
+	return 0
+}
+
+// TestEngineOwnedDevice is an engine in plain vulkan-go: it creates its instance and device itself,
+// enabling what Requirements lists with FeatureChain, and lends them to the texture.
+func TestEngineOwnedDevice(t *testing.T) {
+	inst, pds := engineInstance(t, vk.MakeVersion(1, 1, 0))
+	defer vk.DestroyInstance(inst, nil)
 	var pd vk.PhysicalDevice
 	var req videotex.DeviceRequirements
 	var reqErr error
-	for _, p := range pds[:n] {
+	for _, p := range pds {
 		if req, reqErr = videotex.Requirements(inst, p); reqErr == nil {
 			pd = p
 			break
@@ -130,18 +155,7 @@ func TestEngineOwnedDevice(t *testing.T) {
 	}
 	defer vkx.DestroyDebugMessenger(inst, msgr)
 
-	family := uint32(0)
-	var nq uint32
-	vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nq, nil)
-	qs := make([]vk.QueueFamilyProperties, nq)
-	vk.GetPhysicalDeviceQueueFamilyProperties(pd, &nq, qs)
-	for i, q := range qs[:nq] {
-		q.Deref()
-		if vk.QueueFlags(q.QueueFlags)&req.QueueFlags == req.QueueFlags {
-			family = uint32(i)
-			break
-		}
-	}
+	family := queueFamily(pd, req.QueueFlags)
 	exts := append(append([]string{}, req.Extensions...), req.Optional...)
 	cexts := make([]string, len(exts))
 	for i, e := range exts {
