@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/zscale"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -45,12 +44,7 @@ func lsb(img *image.RGBA, w int, want [][3]float64, keep func(i int) bool) (wors
 // skipped. zscale's CL output is linear light (see testvectors/zscale), encoded here with BT.2020's
 // OETF.
 func TestColourSystemsAgainstZscale(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	_, conv := openConverter(t)
 	worst, oworst := 0.0, 0.0
 	for _, m := range []formats.Matrix{formats.MatrixYCgCo, formats.MatrixBT2020CL} {
 		for _, name := range []string{"yuv420p", "yuv422p", "yuv444p"} {
@@ -119,12 +113,7 @@ func TestColourSystemsAgainstZscale(t *testing.T) {
 // shader path at 8 to 16 bits, planar and semi-planar, and compares every pixel with the oracle's
 // exact value: within 1/255.
 func TestColourSystemsDepths(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	_, conv := openConverter(t)
 	for _, name := range []string{"yuv420p", "nv12", "yuv422p10le", "p010le", "yuv444p12le", "yuv420p16le", "yuv444p16le"} {
 		pf, ok := formats.Lookup(name)
 		if !ok {
@@ -231,12 +220,7 @@ func hdrParams(tr formats.Transfer, h formats.HDRMetadata, tone ycbcr.ToneCurve)
 //   - mastering metadata: a 4000 cd/m² mastering peak gives another picture than 1000, each within
 //     1/255 of the EETF with its own LW, and the difference is large where the formula says it is.
 func TestToneMapping(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	_, conv := openConverter(t)
 	f := hdrFrame(t)
 	pic := ycbcrcheck.OraclePicture(f)
 	expand := func(p ycbcr.Params) [][3]float64 { // R′G′B′ before the tone stage, for the masks
@@ -406,12 +390,7 @@ func TestGamutMatrix(t *testing.T) {
 //     through unchanged (the pass-through's definition), and SDR white lands on BT.2408's HDR
 //     reference white, 203 cd/m², which BT.2408 Table 1 gives as PQ signal 58 %.
 func TestHDR10Output(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	_, conv := openConverter(t)
 	f := hdrFrame(t)
 	pic := ycbcrcheck.OraclePicture(f)
 	sdr := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter,
@@ -530,12 +509,7 @@ func maxRGBFrame(t *testing.T) (f *formats.Frame, hue [4][3]float64) {
 //     is not clipped at code 255; the per-component curve fails that on the highlights, where it
 //     compresses the brightest component more than the others.
 func TestToneMaxRGB(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	_, conv := openConverter(t)
 	f, hue := maxRGBFrame(t)
 	pic := ycbcrcheck.OraclePicture(f)
 	master := formats.HDRMetadata{MinLuminance: 0.005, MaxLuminance: 4000}

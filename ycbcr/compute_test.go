@@ -5,7 +5,6 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
@@ -16,12 +15,7 @@ import (
 // bounds, like the drawn ones, for layouts of every kind (3-plane, 2-plane, packed, 10-bit, gray)
 // and an odd size.
 func TestComputeMatchesOracle(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	dev, conv := openConverter(t)
 	sampled := 0
 	for _, name := range []string{"yuv420p", "nv12", "yuv422p", "yuyv422", "p010le", "yuv444p10le", "gray"} {
 		pf, _ := formats.Lookup(name)

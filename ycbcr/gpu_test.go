@@ -25,6 +25,19 @@ func tolerance(dev *gpu.Device, pf *formats.PixelFormat, path formats.Path) orac
 	return tol
 }
 
+// openConverter opens the validated test device and a converter on it, both freed when the test ends
+// (the converter first).
+func openConverter(t *testing.T) (*gpu.Device, *ycbcr.Converter) {
+	t.Helper()
+	dev := vktest.Open(t)
+	conv, err := ycbcr.NewConverter(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conv.Destroy)
+	return dev, conv
+}
+
 // check converts f through path and compares every pixel with the oracle's bounds.
 func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params, path formats.Path) {
 	t.Helper()
@@ -81,12 +94,7 @@ func eachParams(t *testing.T, pf *formats.PixelFormat, w, h int, fn func(f *form
 // oracle. The sampler path runs where the device can express the stream; what it cannot is logged
 // with the reason.
 func TestBothPathsMatchOracle(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	dev, conv := openConverter(t)
 	sampled, skipped := 0, map[string]bool{}
 	for _, pf := range formats.All() {
 		t.Run(pf.Name, func(t *testing.T) {
@@ -113,12 +121,7 @@ func TestBothPathsMatchOracle(t *testing.T) {
 // TestWrongSitingIsCaught proves the comparison can fail: converting at one siting and checking
 // against the oracle at another must report mismatches.
 func TestWrongSitingIsCaught(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	dev, conv := openConverter(t)
 	pf, _ := formats.Lookup("yuv420p")
 	f, err := synth.SitingProbe(pf, 16, 8)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/testvectors"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/zscale"
@@ -40,12 +39,7 @@ func loadExample(t *testing.T) example {
 // y siting has no effect), MIDPOINT the center one.
 func TestWorkedExample(t *testing.T) {
 	ex := loadExample(t)
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	dev, conv := openConverter(t)
 	sitings := map[string]formats.ChromaLocation{"COSITED_EVEN": formats.ChromaTopLeft, "MIDPOINT": formats.ChromaCenter}
 	samplerRuns := 0
 	for _, name := range []string{"yuv420p", "nv12"} {
@@ -110,12 +104,7 @@ func TestWorkedExample(t *testing.T) {
 // planes in 8-bit fixed point and the matrix amplifies that (measured 2.2 LSB). A half-sample siting
 // error on this noise is ~100 LSB.
 func TestAgainstZscale(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	dev, conv := openConverter(t)
 	limits := map[formats.Path]float64{formats.PathShader: 0.5 + 0.01, formats.PathSampler: 4}
 	worst := map[formats.Path]float64{}
 	samplerRuns := 0

@@ -104,12 +104,7 @@ func zonePlate(w, h int) func(x, y int) [3]uint8 {
 // it with FFmpeg's Lanczos downscale (swscale, `scale=1280:720:flags=lanczos`), the issue's
 // reference. An aliased, point-sampled picture scores 16.6 dB against it.
 func TestScaleZonePlate(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	_, conv := openConverter(t)
 	const w, h, dw, dh = 3840, 2160, 1280, 720
 	f := rgbFrame(t, w, h, zonePlate(w, h))
 	ref := ffmpegScale(t, f, dw, dh, "lanczos")
@@ -144,12 +139,7 @@ func smooth(w, h int) func(x, y int) [3]uint8 {
 // param1), Mitchell B = C = 1/3, Lanczos swscale's lanczos (3 lobes), bilinear its bilinear. Within
 // 2/255 everywhere (swscale computes in fixed point).
 func TestScaleMatchesSwscale(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	_, conv := openConverter(t)
 	const w, h = 320, 180
 	f := rgbFrame(t, w, h, smooth(w, h))
 	flags := map[ycbcr.Filter]string{
@@ -177,12 +167,7 @@ func TestScaleMatchesSwscale(t *testing.T) {
 // TestScaleOneToOneAndTurned: at the picture's size every filter (Mitchell's too, which blurs at
 // whole-pixel offsets) returns the picture's pixels, and each orientation turns them exactly.
 func TestScaleOneToOneAndTurned(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	_, conv := openConverter(t)
 	const w, h = 37, 21
 	px := func(x, y int) [3]uint8 { return [3]uint8{uint8(x * 7), uint8(y * 11), uint8((x*y*13 + 5) % 256)} }
 	f := rgbFrame(t, w, h, px)
@@ -222,12 +207,7 @@ func noiseFrame(t *testing.T, w, h int) *formats.Frame {
 // gave: within 1/255 anywhere, on noise (every frequency) for each filter, down and up, at exact
 // and odd ratios, panned by fractions of a pixel and turned.
 func TestScaleTableMatchesKernel(t *testing.T) {
-	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conv.Destroy()
+	_, conv := openConverter(t)
 	const w, h = 480, 270
 	f := noiseFrame(t, w, h)
 	turned := formats.Orientation{Rotate: 1, Flip: true}
