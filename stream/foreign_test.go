@@ -42,24 +42,13 @@ func (r *recorder) Submitted(l vk.ImageLayout, a vk.AccessFlags) {
 // drawForeign draws src (FFmpeg's Vulkan frame) through route into a fresh target and reads it back.
 func drawForeign(t *testing.T, dev *gpu.Device, s *stream.Stream, src stream.Foreign, w, h int, route stream.Route) (*image.RGBA, stream.Route, string) {
 	t.Helper()
-	target, err := dev.NewOffscreen(w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer target.Destroy()
-	fr, err := s.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, why, err := fr.LoadForeign(src, route, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	convertDrawSubmit(t, fr, target)
-	if err := s.Ring.Drain(); err != nil {
-		t.Fatal(err)
-	}
-	return target.RGBA(), got, why
+	var got stream.Route
+	var why string
+	img := drawFrame(t, dev, s, w, h, func(fr *stream.Frame) (err error) {
+		got, why, err = fr.LoadForeign(src, route, nil)
+		return err
+	})
+	return img, got, why
 }
 
 // TestForeignRoutes: software pictures uploaded into FFmpeg's own Vulkan frames (an

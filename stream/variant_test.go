@@ -21,7 +21,17 @@ import (
 // drawOne plays pic through s into a fresh offscreen target and reads it back.
 func drawOne(t *testing.T, dev *gpu.Device, s *stream.Stream, pic *formats.Frame) *image.RGBA {
 	t.Helper()
-	target, err := dev.NewOffscreen(pic.Width, pic.Height)
+	return drawFrame(t, dev, s, pic.Width, pic.Height, func(fr *stream.Frame) error {
+		_, err := fr.Load(pic, nil)
+		return err
+	})
+}
+
+// drawFrame takes s's next frame, loads it with load, converts and draws it into a fresh w×h
+// offscreen target, submits, waits and reads the target back.
+func drawFrame(t *testing.T, dev *gpu.Device, s *stream.Stream, w, h int, load func(*stream.Frame) error) *image.RGBA {
+	t.Helper()
+	target, err := dev.NewOffscreen(w, h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +40,7 @@ func drawOne(t *testing.T, dev *gpu.Device, s *stream.Stream, pic *formats.Frame
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fr.Load(pic, nil); err != nil {
+	if err := load(fr); err != nil {
 		t.Fatal(err)
 	}
 	convertDrawSubmit(t, fr, target)
