@@ -86,10 +86,6 @@ func newHWEngine(t *testing.T) *hwEngine {
 	}
 	family := queueFamily(pd, base.QueueFlags)
 	exts := append([]string{}, req.Extensions...)
-	cexts := make([]string, len(exts))
-	for i, e := range exts {
-		cexts[i] = e + "\x00"
-	}
 	qcis := []vk.DeviceQueueCreateInfo{{SType: vk.StructureTypeDeviceQueueCreateInfo, QueueFamilyIndex: family,
 		QueueCount: 1, PQueuePriorities: []float32{1}}}
 	if req.Available && req.DecodeFamily != family {
@@ -101,16 +97,8 @@ func newHWEngine(t *testing.T) *hwEngine {
 			QueueFamilyIndex: req.DecodeFamily, QueueCount: req.DecodeQueues, PQueuePriorities: prio})
 	}
 	chain, free := req.FeatureChain(nil) // samplerYcbcrConversion included: not base.FeatureChain too
-	dci := &vk.DeviceCreateInfo{SType: vk.StructureTypeDeviceCreateInfo, PNext: chain,
-		QueueCreateInfoCount: uint32(len(qcis)), PQueueCreateInfos: qcis,
-		EnabledExtensionCount: uint32(len(cexts)), PpEnabledExtensionNames: cexts}
-	var device vk.Device
-	r := vk.CreateDevice(pd, dci, nil, &device)
-	dci.Free()
+	device := createEngineDevice(t, pd, qcis, exts, chain)
 	free()
-	if r != vk.Success {
-		t.Fatalf("vkCreateDevice: %d", r)
-	}
 	var queue vk.Queue
 	vk.GetDeviceQueue(device, family, 0, &queue)
 	e := &hwEngine{req: req, lock: &bridgeLock{}}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -131,6 +132,26 @@ func queueFamily(pd vk.PhysicalDevice, want vk.QueueFlags) uint32 {
 	return 0
 }
 
+// createEngineDevice creates the engine's device on pd: the queues of qcis, the extensions exts and the
+// feature chain chain (the caller frees it).
+func createEngineDevice(t *testing.T, pd vk.PhysicalDevice, qcis []vk.DeviceQueueCreateInfo, exts []string, chain unsafe.Pointer) vk.Device {
+	t.Helper()
+	cexts := make([]string, len(exts))
+	for i, e := range exts {
+		cexts[i] = e + "\x00"
+	}
+	dci := &vk.DeviceCreateInfo{SType: vk.StructureTypeDeviceCreateInfo, PNext: chain,
+		QueueCreateInfoCount: uint32(len(qcis)), PQueueCreateInfos: qcis,
+		EnabledExtensionCount: uint32(len(cexts)), PpEnabledExtensionNames: cexts}
+	var device vk.Device
+	r := vk.CreateDevice(pd, dci, nil, &device)
+	dci.Free()
+	if r != vk.Success {
+		t.Fatalf("vkCreateDevice: %d", r)
+	}
+	return device
+}
+
 // TestEngineOwnedDevice is an engine in plain vulkan-go: it creates its instance and device itself,
 // enabling what Requirements lists with FeatureChain, and lends them to the texture.
 func TestEngineOwnedDevice(t *testing.T) {
@@ -157,22 +178,10 @@ func TestEngineOwnedDevice(t *testing.T) {
 
 	family := queueFamily(pd, req.QueueFlags)
 	exts := append(append([]string{}, req.Extensions...), req.Optional...)
-	cexts := make([]string, len(exts))
-	for i, e := range exts {
-		cexts[i] = e + "\x00"
-	}
 	chain, free := req.FeatureChain(nil)
-	dci := &vk.DeviceCreateInfo{SType: vk.StructureTypeDeviceCreateInfo, PNext: chain,
-		QueueCreateInfoCount: 1, PQueueCreateInfos: []vk.DeviceQueueCreateInfo{{SType: vk.StructureTypeDeviceQueueCreateInfo,
-			QueueFamilyIndex: family, QueueCount: 1, PQueuePriorities: []float32{1}}},
-		EnabledExtensionCount: uint32(len(cexts)), PpEnabledExtensionNames: cexts}
-	var device vk.Device
-	r := vk.CreateDevice(pd, dci, nil, &device)
-	dci.Free()
+	device := createEngineDevice(t, pd, []vk.DeviceQueueCreateInfo{{SType: vk.StructureTypeDeviceQueueCreateInfo,
+		QueueFamilyIndex: family, QueueCount: 1, PQueuePriorities: []float32{1}}}, exts, chain)
 	free()
-	if r != vk.Success {
-		t.Fatalf("vkCreateDevice: %d", r)
-	}
 	defer vk.DestroyDevice(device, nil)
 	var queue vk.Queue
 	vk.GetDeviceQueue(device, family, 0, &queue)
