@@ -31,6 +31,25 @@ func lsb(img *image.RGBA, w int, want [][3]float64, keep func(i int) bool) (wors
 	return worst, at
 }
 
+// rgb drops the oracle's alpha: R′G′B′ per pixel, as lsb reads them.
+func rgb(img [][4]float64) [][3]float64 {
+	out := make([][3]float64, len(img))
+	for i := range img {
+		out[i] = [3]float64{img[i][0], img[i][1], img[i][2]}
+	}
+	return out
+}
+
+// oracleRGB is the oracle's R′G′B′ of pic (a frame of pf) under p.
+func oracleRGB(t *testing.T, pf *formats.PixelFormat, pic *oracle.Picture, p ycbcr.Params) [][3]float64 {
+	t.Helper()
+	prm, err := ycbcrcheck.OracleParams(pf, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rgb(oracle.Image(pic, prm))
+}
+
 // TestColourSystemsAgainstZscale draws YCgCo and BT.2020 constant-luminance noise through the shader
 // path (drawn and computed) and compares it with zscale (matrixin=ycgco, matrixin=2020_cl): within
 // 1/255 at every pixel, for 4:2:0 at every chroma location, 4:2:2 and 4:4:4. The oracle must agree
@@ -126,18 +145,10 @@ func TestColourSystemsDepths(t *testing.T) {
 		for _, m := range []formats.Matrix{formats.MatrixYCgCo, formats.MatrixYCgCoRe, formats.MatrixYCgCoRo, formats.MatrixBT2020CL} {
 			for _, r := range []formats.Range{formats.RangeLimited, formats.RangeFull} {
 				p := ycbcr.Params{Matrix: m, Range: r, ChromaLocation: formats.ChromaTopLeft}
-				prm, err := ycbcrcheck.OracleParams(pf, p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want := oracle.Image(ycbcrcheck.OraclePicture(f), prm)
+				want3 := oracleRGB(t, pf, ycbcrcheck.OraclePicture(f), p)
 				img, err := conv.Convert(f, p, formats.PathShader)
 				if err != nil {
 					t.Fatal(err)
-				}
-				want3 := make([][3]float64, len(want))
-				for i := range want {
-					want3[i] = [3]float64{want[i][0], want[i][1], want[i][2]}
 				}
 				limit := 1.0
 				if form, _ := m.Form(); form.System == formats.SystemYCgCoR && pf.Log2ChromaW+pf.Log2ChromaH > 0 {
@@ -229,12 +240,7 @@ func TestToneMapping(t *testing.T) {
 			t.Fatal(err)
 		}
 		prm.Tone = nil
-		img := oracle.Image(pic, prm)
-		out := make([][3]float64, len(img))
-		for i := range img {
-			out[i] = [3]float64{img[i][0], img[i][1], img[i][2]}
-		}
-		return out
+		return rgb(oracle.Image(pic, prm))
 	}
 	hdr1000 := formats.HDRMetadata{MinLuminance: 0, MaxLuminance: 1000}
 	for _, tc := range []struct {
@@ -249,15 +255,7 @@ func TestToneMapping(t *testing.T) {
 	} {
 		p := hdrParams(tc.tr, tc.h, tc.tone)
 		what := fmt.Sprintf("%s %v %s", tc.tr, tc.h, tc.tone)
-		prm, err := ycbcrcheck.OracleParams(f.Format, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := oracle.Image(pic, prm)
-		want3 := make([][3]float64, len(want))
-		for i := range want {
-			want3[i] = [3]float64{want[i][0], want[i][1], want[i][2]}
-		}
+		want3 := oracleRGB(t, f.Format, pic, p)
 		img, err := conv.Convert(f, p, formats.PathShader)
 		if err != nil {
 			t.Fatal(err)
@@ -400,15 +398,7 @@ func TestHDR10Output(t *testing.T) {
 	hlg := hdrParams(formats.TransferARIBSTDB67, formats.HDRMetadata{}, ycbcr.ToneBT2390)
 	hlg.Output = ycbcr.OutputHDR10
 	for _, p := range []ycbcr.Params{pq, hlg, sdr} {
-		prm, err := ycbcrcheck.OracleParams(f.Format, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := oracle.Image(pic, prm)
-		want3 := make([][3]float64, len(want))
-		for i := range want {
-			want3[i] = [3]float64{want[i][0], want[i][1], want[i][2]}
-		}
+		want3 := oracleRGB(t, f.Format, pic, p)
 		img, err := conv.Convert(f, p, formats.PathShader)
 		if err != nil {
 			t.Fatal(err)
@@ -513,18 +503,6 @@ func TestToneMaxRGB(t *testing.T) {
 	f, hue := maxRGBFrame(t)
 	pic := ycbcrcheck.OraclePicture(f)
 	master := formats.HDRMetadata{MinLuminance: 0.005, MaxLuminance: 4000}
-	oracleImage := func(p ycbcr.Params) [][3]float64 {
-		prm, err := ycbcrcheck.OracleParams(f.Format, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img := oracle.Image(pic, prm)
-		out := make([][3]float64, len(img))
-		for i := range img {
-			out[i] = [3]float64{img[i][0], img[i][1], img[i][2]}
-		}
-		return out
-	}
 	draw := func(p ycbcr.Params) *image.RGBA {
 		img, err := conv.Convert(f, p, formats.PathShader)
 		if err != nil {
@@ -535,12 +513,12 @@ func TestToneMaxRGB(t *testing.T) {
 	for _, h := range []formats.HDRMetadata{{}, master} {
 		p := hdrParams(formats.TransferSMPTE2084, h, ycbcr.ToneBT2390Max)
 		img := draw(p)
-		d, at := lsb(img, f.Width, oracleImage(p), nil)
+		d, at := lsb(img, f.Width, oracleRGB(t, f.Format, pic, p), nil)
 		t.Logf("bt2390-max, %v: %.3f LSB from the oracle; applied: %s", h, d, p.Applied(f.Format))
 		if d > 1 {
 			t.Errorf("bt2390-max, %v: %.2f LSB from the oracle at pixel %d", h, d, at)
 		}
-		per := oracleImage(hdrParams(formats.TransferSMPTE2084, h, ycbcr.ToneBT2390))
+		per := oracleRGB(t, f.Format, pic, hdrParams(formats.TransferSMPTE2084, h, ycbcr.ToneBT2390))
 		if d, at := lsb(img, f.Width, per, func(i int) bool { return i < 2*f.Width }); d > 1 {
 			t.Errorf("bt2390-max, %v: greys %.2f LSB from the per-component curve at pixel %d", h, d, at)
 		}
