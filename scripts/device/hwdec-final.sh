@@ -17,17 +17,8 @@
 set -u
 H=$1 V=$2
 shift 2
-R=$PWD
-tar -C "$H" -xJf "$H/bin.tar.xz"
+. scripts/device/hwdec-common.sh
 [ "$V" != - ] && tar -C "$V" -xJf "$V/bin.tar.xz"
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-[ -e /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-B=$R/$H/bin C=$R/$H/clips L=$OUT/logs S=$OUT/summary.txt
-mkdir -p "$L"
-say() { echo "$*" | tee -a "$S"; }
-say "gpu: $(timeout -s KILL 10 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1) date: $(date -u +%FT%TZ)"
-get() { tr ',' '\n' <"$1" | grep "\"$2\"" | head -1 | cut -d: -f2- | tr -d '"}'; }
 
 verify() {
 	P=$L/pictures
