@@ -1,4 +1,5 @@
 #version 450
+#extension GL_GOOGLE_include_directive : require
 // Sampler path as a compute shader: the same sampling through the immutable Y′CbCr sampler, one
 // invocation per output pixel, written to a storage image. On GPUs with little raster hardware
 // (Hopper) this runs on every SM, where the fragment pipeline does not.
@@ -8,6 +9,7 @@ layout(set = 0, binding = 1, rgba8) uniform writeonly image2D target;
 layout(push_constant) uniform Params {
     vec2 uvScale; // crops a padded image: picture size / image size
 } params;
+#include "dither.glsl"
 
 void main() {
     ivec2 size = imageSize(target);
@@ -16,5 +18,5 @@ void main() {
         return;
     }
     vec2 uv = (vec2(at) + 0.5) / vec2(size);
-    imageStore(target, at, vec4(texture(picture, uv * params.uvScale).rgb, 1.0));
+    imageStore(target, at, vec4(dither(texture(picture, uv * params.uvScale).rgb, at), 1.0));
 }

@@ -9,6 +9,7 @@
 // y = offset + (y + 0.5)·step (the pass as it first was).
 #extension GL_GOOGLE_include_directive : require
 #include "scale.glsl"
+#include "dither.glsl"
 
 layout(set = 0, binding = 0) uniform sampler2D src;
 layout(location = 0) in vec2 uv;
@@ -73,5 +74,5 @@ void main() {
             acc = sum / wsum;
         }
     }
-    color = vec4(clamp(acc, 0.0, 1.0), 1.0);
+    color = vec4(dither(clamp(acc, 0.0, 1.0), ivec2(gl_FragCoord.xy)), 1.0);
 }

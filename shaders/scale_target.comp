@@ -7,6 +7,8 @@
 // pixel, the letterbox included: outside the viewport it writes the render pass's clear colour, so
 // the render pass that follows (the on-screen display) loads the target instead of clearing it.
 // The mapping from display to picture-aligned pixels is scale.frag's.
+#extension GL_GOOGLE_include_directive : require
+#include "dither.glsl"
 
 layout(local_size_x = 16, local_size_y = 8) in;
 layout(set = 0, binding = 0) uniform sampler2D src;
@@ -58,7 +60,7 @@ void main() {
         for (int k = 0; k < p.taps; k++) {
             acc += table.w[e + 1 + k] * texelFetch(src, ivec2(a.x, clamp(lo + k, 0, p.srcSize - 1)), 0).rgb;
         }
-        colour = vec4(clamp(acc, 0.0, 1.0), 1.0);
+        colour = vec4(dither(clamp(acc, 0.0, 1.0), g), 1.0);
     }
     imageStore(dst, g, colour);
 }

@@ -23,6 +23,7 @@ layout(constant_id = 3) const int CB_COMP = 0;
 layout(constant_id = 4) const int CR_TEX = 2;
 layout(constant_id = 5) const int CR_COMP = 0;
 #include "colour.glsl"
+#include "dither.glsl"
 
 vec4 gather(int t, int c, vec2 at) {
     // textureGather's component must be a constant expression: one call per component.
@@ -62,5 +63,5 @@ void main() {
                     fetch(CB_TEX, CB_COMP, chromaUV),
                     fetch(CR_TEX, CR_COMP, chromaUV));
     ycc = ycc * p.scale.xyz + p.offset.xyz;
-    imageStore(target, at, vec4(toneStage(colourMatrix(ycc, p.row0.xyz, p.row1.xyz, p.row2.xyz), p.tone0, p.tone1), 1.0));
+    imageStore(target, at, vec4(dither(toneStage(colourMatrix(ycc, p.row0.xyz, p.row1.xyz, p.row2.xyz), p.tone0, p.tone1), at), 1.0));
 }

@@ -22,6 +22,7 @@ layout(constant_id = 3) const int CB_COMP = 0;
 layout(constant_id = 4) const int CR_TEX = 2;
 layout(constant_id = 5) const int CR_COMP = 0;
 #include "colour.glsl"
+#include "dither.glsl"
 layout(location = 0) in vec2 uv;
 layout(location = 0) out vec4 color;
 
@@ -57,5 +58,5 @@ void main() {
                     fetch(CB_TEX, CB_COMP, chromaUV),
                     fetch(CR_TEX, CR_COMP, chromaUV));
     ycc = ycc * p.scale.xyz + p.offset.xyz;
-    color = vec4(toneStage(colourMatrix(ycc, p.row0.xyz, p.row1.xyz, p.row2.xyz), p.tone0, p.tone1), 1.0);
+    color = vec4(dither(toneStage(colourMatrix(ycc, p.row0.xyz, p.row1.xyz, p.row2.xyz), p.tone0, p.tone1), ivec2(gl_FragCoord.xy)), 1.0);
 }

@@ -23,8 +23,14 @@ var ShaderFrag []byte
 const ShaderParamsSize = 128
 
 // ShaderSpecConstants is the number of shader.frag's specialization constants (constant_id 0..5:
-// texture and component of Y, Cb and Cr; 6..25: the colour stage of colour.glsl).
-const ShaderSpecConstants = 26
+// texture and component of Y, Cb and Cr; 6..25: the colour stage of colour.glsl; 26..27: dither.glsl).
+const ShaderSpecConstants = 28
+
+// DitherConstant is the constant_id of dither.glsl's DITHER (0 off, 1 blue noise, 2 ordered); the
+// next is DITHER_BITS, the target's bits per component. Every shader that writes the picture into
+// its target declares them: sampler.frag, shader.frag, sampler.comp, shader.comp, scale.frag and
+// scale_target.comp.
+const DitherConstant = 26
 
 // SamplerParamsSize is the size in bytes of sampler.frag's push-constant block.
 const SamplerParamsSize = 8

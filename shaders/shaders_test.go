@@ -2,6 +2,7 @@ package shaders
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,5 +55,69 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		if !bytes.Equal(fresh, committed) || !bytes.Equal(fresh, embedded[src]) {
 			t.Errorf("%s.spv is stale: run `go generate ./shaders`", src)
 		}
+	}
+}
+
+// TestBlueNoise checks bluenoise.glsl: what bluenoise.go writes (an edited generator without `go
+// generate` fails here), and a permutation of the ranks 0..255, which dither.glsl's exact block
+// means rest on. It also checks the matrix is blue: the 32 lowest ranks (the dots of a 1/8 grey
+// half-tone) and the 32 highest never touch, not even diagonally (tiled, so across the edges too);
+// among 32 cells of white noise about 16 such pairs touch.
+func TestBlueNoise(t *testing.T) {
+	fresh, err := exec.Command("go", "run", "bluenoise.go").Output()
+	if err != nil {
+		t.Fatalf("go run bluenoise.go: %v", err)
+	}
+	committed, _ := os.ReadFile("bluenoise.glsl")
+	if !bytes.Equal(fresh, committed) {
+		t.Fatal("bluenoise.glsl is stale: run `go generate ./shaders`")
+	}
+	var m [256]int
+	i := 0
+	for _, f := range bytes.Fields(committed[bytes.IndexByte(committed, '(')+1:]) {
+		f = bytes.TrimRight(f, ",);")
+		if !bytes.HasPrefix(f, []byte("0x")) {
+			continue
+		}
+		var w uint32
+		if _, err := fmt.Sscanf(string(f), "0x%08xu", &w); err != nil {
+			t.Fatalf("word %q: %v", f, err)
+		}
+		for b := 0; b < 4; b++ {
+			m[i] = int(w >> (8 * b) & 255)
+			i++
+		}
+	}
+	if i != 256 {
+		t.Fatalf("%d ranks, want 256", i)
+	}
+	seen := map[int]bool{}
+	for _, r := range m {
+		seen[r] = true
+	}
+	if len(seen) != 256 {
+		t.Fatalf("%d distinct ranks, want 256 (each once)", len(seen))
+	}
+	touching := func(in func(r int) bool) int {
+		n := 0
+		for y := 0; y < 16; y++ {
+			for x := 0; x < 16; x++ {
+				if !in(m[y*16+x]) {
+					continue
+				}
+				for _, d := range [][2]int{{1, 0}, {0, 1}, {1, 1}, {1, 15}} {
+					if in(m[(y+d[1])%16*16+(x+d[0])%16]) {
+						n++
+					}
+				}
+			}
+		}
+		return n
+	}
+	if n := touching(func(r int) bool { return r < 32 }); n > 0 {
+		t.Errorf("%d pairs of the 32 lowest ranks touch, want none (blue noise)", n)
+	}
+	if n := touching(func(r int) bool { return r >= 256-32 }); n > 0 {
+		t.Errorf("%d pairs of the 32 highest ranks touch, want none (blue noise)", n)
 	}
 }

@@ -157,7 +157,7 @@ func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*Compu
 	if cv.compute == nil {
 		k, err := newComputeKit(cv.dev, []vk.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
 			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit), PImmutableSamplers: []vk.Sampler{cv.Sampler}}},
-			cv.DescriptorCount, shaders.SamplerComp, shaders.SamplerParamsSize, 0)
+			cv.DescriptorCount, shaders.SamplerComp, shaders.SamplerParamsSize, shaders.ShaderSpecConstants) // dither.glsl's
 		if err != nil {
 			return nil, fmt.Errorf("ycbcr: compute: %w", err)
 		}
@@ -198,5 +198,5 @@ func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageVie
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: compute: %w", err)
 	}
-	return &ComputeBinding{set: set, kit: sp.compute, spec: consts.Spec(), push: consts.Bytes(), dev: sp.dev}, nil
+	return &ComputeBinding{set: set, kit: sp.compute, spec: withDither(consts.Spec(), p.Dither, vk.FormatR8g8b8a8Unorm), push: consts.Bytes(), dev: sp.dev}, nil
 }

@@ -204,7 +204,7 @@ func (cv *Conversion) init() error {
 	if cv.pipes.layout, err = newPipelineLayout(d.Device, layout, shaders.SamplerParamsSize); err != nil {
 		return err
 	}
-	cv.pipes.frag = shaders.SamplerFrag
+	cv.pipes.frag, cv.pipes.nspec = shaders.SamplerFrag, shaders.ShaderSpecConstants // dither.glsl's
 	cv.pool, err = newPool(d, setsPerPool, setsPerPool*cv.DescriptorCount)
 	return err
 }
@@ -245,6 +245,7 @@ type Binding struct {
 	pool   vk.DescriptorPool
 	pipes  *pipelines
 	spec   Spec // specialization constants of the shader path's pipeline
+	dither Dither
 	push   []byte
 	dev    *gpu.Device
 	Reason string // which path and why, for info displays
@@ -334,7 +335,7 @@ func (b *Binding) Draw(cb vk.CommandBuffer, target Target) error {
 	if err := b.follow(); err != nil {
 		return err
 	}
-	pipe, err := b.pipes.get(b.dev, target, b.spec)
+	pipe, err := b.pipes.get(b.dev, target, b.spec, b.dither)
 	if err != nil {
 		return err
 	}

@@ -36,20 +36,29 @@ func (c *Converter) Destroy() {
 	c.Shader.Destroy()
 }
 
-// Bind makes the binding of im for a path (the sampler path only where SamplerKey allows).
+// Bind makes the binding of im for a path (the sampler path only where SamplerKey allows), drawn
+// with p's dither.
 func (c *Converter) Bind(im *planes.Image, p Params, path formats.Path) (*Binding, error) {
+	var b *Binding
 	if path == formats.PathShader {
 		consts, err := p.ShaderFor(im)
 		if err != nil {
 			return nil, err
 		}
-		return c.Shader.Bind(im, consts)
+		if b, err = c.Shader.Bind(im, consts); err != nil {
+			return nil, err
+		}
+	} else {
+		cv, err := c.conversion(im.Format, p)
+		if err != nil {
+			return nil, err
+		}
+		if b, err = cv.Bind(im); err != nil {
+			return nil, err
+		}
 	}
-	cv, err := c.conversion(im.Format, p)
-	if err != nil {
-		return nil, err
-	}
-	return cv.Bind(im)
+	b.dither = p.Dither
+	return b, nil
 }
 
 // conversion is the cached sampler-path conversion for pf with p, or why the sampler cannot express it.
@@ -119,16 +128,25 @@ func (c *Converter) staged(f *formats.Frame, paths ...formats.Path) (*planes.Ima
 	return im, nil
 }
 
-// BindCompute is Bind for the path's compute variant, writing the storage image target.
+// BindCompute is Bind for the path's compute variant, writing the storage image target (RGBA8),
+// with p's dither.
 func (c *Converter) BindCompute(im *planes.Image, p Params, path formats.Path, target vk.ImageView) (*ComputeBinding, error) {
+	var b *ComputeBinding
+	var err error
 	if path == formats.PathShader {
-		return c.Shader.BindCompute(im, p, target)
+		b, err = c.Shader.BindCompute(im, p, target)
+	} else {
+		var cv *Conversion
+		if cv, err = c.conversion(im.Format, p); err != nil {
+			return nil, err
+		}
+		b, err = cv.BindCompute(im, target)
 	}
-	cv, err := c.conversion(im.Format, p)
 	if err != nil {
 		return nil, err
 	}
-	return cv.BindCompute(im, target)
+	b.spec = withDither(b.spec, p.Dither, vk.FormatR8g8b8a8Unorm)
+	return b, nil
 }
 
 // ConvertCompute is Convert through the path's compute variant (a storage image written by a compute

@@ -27,6 +27,10 @@ type Params struct {
 	// primaries) on a swapchain with that colour space, where every picture keeps its display
 	// light and is PQ-encoded instead of tone-mapped (docs/ycbcr-math.md §13.5).
 	Output Output
+	// Dither is how the picture is rounded to the target's depth, by the conversion and by the
+	// scale pass: the zero value rounds to the nearest code (the exact answer; the conformance
+	// checker and the exactness tests use it).
+	Dither Dither
 }
 
 func (p Params) String() string {
@@ -40,6 +44,9 @@ func (p Params) String() string {
 	}
 	if p.Output != OutputSDR {
 		s += "/output=" + p.Output.String()
+	}
+	if p.Dither != DitherOff {
+		s += "/dither=" + p.Dither.String()
 	}
 	return s
 }

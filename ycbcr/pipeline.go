@@ -56,7 +56,8 @@ type pipelineKey struct {
 	spec   Spec
 }
 
-// pipelines caches the pipelines of a layout and fragment shader by key.
+// pipelines caches the pipelines of a layout and fragment shader by key. get fills in dither.glsl's
+// constants (shaders.DitherConstant) for the target's format.
 type pipelines struct {
 	layout vk.PipelineLayout
 	frag   []byte
@@ -64,8 +65,9 @@ type pipelines struct {
 	byKey  map[pipelineKey]vk.Pipeline
 }
 
-func (p *pipelines) get(dev *gpu.Device, t Target, spec Spec) (vk.Pipeline, error) {
+func (p *pipelines) get(dev *gpu.Device, t Target, spec Spec, d Dither) (vk.Pipeline, error) {
 	rp, format := t.Pass()
+	spec = withDither(spec, d, format)
 	k := pipelineKey{format, spec}
 	if pl, ok := p.byKey[k]; ok {
 		return pl, nil

@@ -229,7 +229,7 @@ type Scaler struct {
 	compSetL  vk.DescriptorSetLayout // 0: source, 1: weights, 2: storage image (compute)
 	compL     vk.PipelineLayout
 	compPipes map[[2]int32]vk.Pipeline // by scale.glsl's DIRECT and scale.comp's AXIS
-	intoPipe  vk.Pipeline              // scale_target.comp: the columns written turned into the target
+	intoPipes map[Spec]vk.Pipeline     // scale_target.comp (the columns written turned into the target), by dither
 	drawSetL  vk.DescriptorSetLayout   // 0: the filtered picture (fragment)
 	draw      pipelines
 	pool      vk.DescriptorPool
@@ -243,7 +243,7 @@ const scaleSets = 64
 
 // NewScaler prepares the scale pass.
 func NewScaler(dev *gpu.Device) (*Scaler, error) {
-	s := &Scaler{dev: dev, compPipes: map[[2]int32]vk.Pipeline{}}
+	s := &Scaler{dev: dev, compPipes: map[[2]int32]vk.Pipeline{}, intoPipes: map[Spec]vk.Pipeline{}}
 	if err := s.init(); err != nil {
 		s.Destroy()
 		return nil, fmt.Errorf("ycbcr: scale: %w", err)
@@ -280,7 +280,7 @@ func (s *Scaler) init() error {
 	if s.draw.layout, err = newPipelineLayout(d, s.drawSetL, shaders.ScaleFragParamsSize); err != nil {
 		return err
 	}
-	s.draw.frag, s.draw.nspec = shaders.ScaleFrag, 1
+	s.draw.frag, s.draw.nspec = shaders.ScaleFrag, shaders.ShaderSpecConstants // DIRECT at 0, dither.glsl's at 26..27
 	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
 		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: 4 * scaleSets, PoolSizeCount: 3,
 		PPoolSizes: []vk.DescriptorPoolSize{
@@ -313,22 +313,24 @@ func (s *Scaler) compPipeline(axis int32) (vk.Pipeline, error) {
 	return p, nil
 }
 
-// intoPipeline is scale_target.comp's pipeline, made on first use (targets that allow storage).
-func (s *Scaler) intoPipeline() (vk.Pipeline, error) {
-	if s.intoPipe != vk.NullPipeline {
-		return s.intoPipe, nil
+// intoPipeline is scale_target.comp's pipeline with dither d into an rgba8 target, made on first
+// use (targets that allow storage).
+func (s *Scaler) intoPipeline(d Dither) (vk.Pipeline, error) {
+	spec := withDither(Spec{}, d, vk.FormatR8g8b8a8Unorm)
+	if p, ok := s.intoPipes[spec]; ok {
+		return p, nil
 	}
-	d := s.dev.Device
-	cs, err := vkx.ShaderModule(d, shaders.ScaleTargetComp)
+	dev := s.dev.Device
+	cs, err := vkx.ShaderModule(dev, shaders.ScaleTargetComp)
 	if err != nil {
 		return vk.NullPipeline, err
 	}
-	defer vk.DestroyShaderModule(d, cs, nil)
-	p, err := vkx.ComputePipeline(d, s.dev.PipelineCache(), s.compL, cs, nil)
+	defer vk.DestroyShaderModule(dev, cs, nil)
+	p, err := vkx.ComputePipeline(dev, s.dev.PipelineCache(), s.compL, cs, spec[:])
 	if err != nil {
 		return vk.NullPipeline, fmt.Errorf("ycbcr: scale into the target: %w", err)
 	}
-	s.intoPipe = p
+	s.intoPipes[spec] = p
 	return p, nil
 }
 
@@ -336,9 +338,10 @@ func (s *Scaler) intoPipeline() (vk.Pipeline, error) {
 func (s *Scaler) Destroy() {
 	d := s.dev.Device
 	s.draw.destroy(d)
-	if s.intoPipe != vk.NullPipeline {
-		vk.DestroyPipeline(d, s.intoPipe, nil)
+	for _, p := range s.intoPipes {
+		vk.DestroyPipeline(d, p, nil)
 	}
+	s.intoPipes = nil
 	for _, p := range s.compPipes {
 		vk.DestroyPipeline(d, p, nil)
 	}
@@ -381,6 +384,9 @@ type ScaleTarget struct {
 	taps                [2]int           // taps per output along the rows and the columns
 	base                int              // the columns' table's first float
 	s                   *Scaler
+	// Dither is how the pass's last step rounds to the target's depth (the picture's own dither,
+	// Params.Dither, as the stream sets it).
+	Dither Dither
 }
 
 // Bind makes the scale pass of picture (an RGBA image in SHADER_READ_ONLY_OPTIMAL when the pass
@@ -577,7 +583,7 @@ func (t *ScaleTarget) RecordInto(cb vk.CommandBuffer, v ScaleView, dst StorageTa
 	if err := t.prepare(v); err != nil {
 		return err
 	}
-	pipe, err := s.intoPipeline()
+	pipe, err := s.intoPipeline(t.Dither)
 	if err != nil {
 		return err
 	}
@@ -661,7 +667,7 @@ func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) erro
 	}
 	var spec Spec
 	spec[0] = t.s.direct
-	pipe, err := t.s.draw.get(t.s.dev, target, spec)
+	pipe, err := t.s.draw.get(t.s.dev, target, spec, t.Dither)
 	if err != nil {
 		return err
 	}
@@ -742,6 +748,7 @@ func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path,
 		return nil, err
 	}
 	defer st.Destroy()
+	st.Dither = p.Dither
 	var recErr error
 	err = c.Dev.Submit(func(cb vk.CommandBuffer) {
 		im.RecordUpload(cb)
