@@ -154,3 +154,11 @@ const OSDParamsSize = 8
 
 // OSDQuadSize is the size in bytes of one quad in osd.vert's storage buffer.
 const OSDQuadSize = 48
+
+// PeakComp measures a PQ picture's peak and mean signal (HDR peak detection) from the shader path's
+// textures (bindings 0..2, its push constants and specialization constants 0..25) into a storage
+// buffer at binding 3 of two words (peak: float bits; sum: fixed point, 1/256). One invocation per
+// point of the dispatched grid (ComputeGroup), which spans the picture.
+//
+//go:embed peak.comp.spv
+var PeakComp []byte

@@ -29,6 +29,7 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"scale_target.comp": ScaleTargetComp,
 		"osd.vert":          OSDVert,
 		"osd.frag":          OSDFrag,
+		"peak.comp":         PeakComp,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")

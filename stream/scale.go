@@ -90,6 +90,7 @@ func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bo
 		if sc.target, err = s.scaler.Bind(picture, v); err != nil {
 			return false, fmt.Errorf("stream: %w", err)
 		}
+		sc.target.Dither = s.cfg.Params.Dither
 	}
 	if dst != nil {
 		if err := sc.target.RecordInto(cb, v, *dst, x, y); err != nil {

@@ -19,22 +19,24 @@ import (
 // docs/performance.md) convert much faster this way; the pictures are the same.
 
 // computeKit is what a path needs to run as a compute shader: its sampled bindings plus a storage
-// image in one set layout, the pipeline layout, a descriptor pool and pipelines by specialization.
+// image (or buffer: the peak pass) in one set layout, the pipeline layout, a descriptor pool and
+// pipelines by specialization.
 type computeKit struct {
 	setLayout vk.DescriptorSetLayout
 	layout    vk.PipelineLayout
 	pool      vk.DescriptorPool
 	module    []byte
 	nspec     int
-	storage   uint32 // binding of the storage image
+	storage   uint32 // binding of the storage image or buffer
+	kind      vk.DescriptorType
 	byKey     map[Spec]vk.Pipeline
 }
 
 func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampledPerSet uint32,
-	module []byte, pushBytes uint32, nspec int) (*computeKit, error) {
-	k := &computeKit{module: module, nspec: nspec, storage: uint32(len(sampled)), byKey: map[Spec]vk.Pipeline{}}
+	module []byte, pushBytes uint32, nspec int, kind vk.DescriptorType) (*computeKit, error) {
+	k := &computeKit{module: module, nspec: nspec, storage: uint32(len(sampled)), kind: kind, byKey: map[Spec]vk.Pipeline{}}
 	bindings := append(append([]vk.DescriptorSetLayoutBinding{}, sampled...), vk.DescriptorSetLayoutBinding{
-		Binding: k.storage, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1,
+		Binding: k.storage, DescriptorType: kind, DescriptorCount: 1,
 		StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit)})
 	sl, err := newSetLayout(d.Device, bindings)
 	if err != nil {
@@ -56,7 +58,7 @@ func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampl
 		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: setsPerPool, PoolSizeCount: 2,
 		PPoolSizes: []vk.DescriptorPoolSize{
 			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: setsPerPool * sampledPerSet},
-			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: setsPerPool}}}
+			{Type: kind, DescriptorCount: setsPerPool}}}
 	var pool vk.DescriptorPool
 	err = vkx.Check(vk.CreateDescriptorPool(d.Device, poolCI, nil, &pool), "vkCreateDescriptorPool")
 	poolCI.Free()
@@ -119,7 +121,9 @@ func (k *computeKit) bind(d *gpu.Device, sampled []vk.ImageView, sampler vk.Samp
 		return set, err
 	}
 	writeImages(d.Device, set, sampled, sampler)
-	vkx.WriteStorageImage(d.Device, set, k.storage, target)
+	if k.kind == vk.DescriptorTypeStorageImage {
+		vkx.WriteStorageImage(d.Device, set, k.storage, target)
+	}
 	return set, nil
 }
 
@@ -157,7 +161,7 @@ func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*Compu
 	if cv.compute == nil {
 		k, err := newComputeKit(cv.dev, []vk.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
 			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit), PImmutableSamplers: []vk.Sampler{cv.Sampler}}},
-			cv.DescriptorCount, shaders.SamplerComp, shaders.SamplerParamsSize, shaders.ShaderSpecConstants) // dither.glsl's
+			cv.DescriptorCount, shaders.SamplerComp, shaders.SamplerParamsSize, shaders.ShaderSpecConstants, vk.DescriptorTypeStorageImage) // dither.glsl's
 		if err != nil {
 			return nil, fmt.Errorf("ycbcr: compute: %w", err)
 		}
@@ -188,7 +192,7 @@ func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageVie
 		return nil, err
 	}
 	if sp.compute == nil {
-		k, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, shaders.ShaderComp, shaders.ShaderParamsSize, shaders.ShaderSpecConstants)
+		k, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, shaders.ShaderComp, shaders.ShaderParamsSize, shaders.ShaderSpecConstants, vk.DescriptorTypeStorageImage)
 		if err != nil {
 			return nil, fmt.Errorf("ycbcr: compute: %w", err)
 		}

@@ -332,10 +332,16 @@ func (cv *Conversion) view(im *planes.Image) (vk.ImageView, error) {
 
 // Draw records the conversion draw into target's render pass, begun on cb with the viewport set.
 func (b *Binding) Draw(cb vk.CommandBuffer, target Target) error {
+	return b.DrawWith(cb, target, b.dither)
+}
+
+// DrawWith is Draw with dither d instead of the binding's own (Params.Dither): a screenshot of the
+// exact picture from the bindings that show it dithered.
+func (b *Binding) DrawWith(cb vk.CommandBuffer, target Target, d Dither) error {
 	if err := b.follow(); err != nil {
 		return err
 	}
-	pipe, err := b.pipes.get(b.dev, target, b.spec, b.dither)
+	pipe, err := b.pipes.get(b.dev, target, b.spec, d)
 	if err != nil {
 		return err
 	}

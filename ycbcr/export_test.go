@@ -3,6 +3,8 @@ package ycbcr
 import (
 	"image"
 
+	vk "github.com/vulkan-go/vulkan"
+
 	"github.com/ycbcrkit/ycbcrkit/formats"
 )
 
@@ -24,4 +26,26 @@ func SetScalerDirect(s *Scaler, direct bool) {
 	if direct {
 		s.direct = 1
 	}
+}
+
+// MeasurePeak uploads f and runs the peak pass on it (the shader path's textures), for tests.
+func (c *Converter) MeasurePeak(f *formats.Frame, p Params) (PeakMeasure, error) {
+	im, err := c.staged(f, formats.PathShader)
+	if err != nil {
+		return PeakMeasure{}, err
+	}
+	defer im.Destroy()
+	b, err := c.Shader.BindPeak(im, p)
+	if err != nil {
+		return PeakMeasure{}, err
+	}
+	defer b.Destroy()
+	var recErr error
+	if err := c.Dev.Submit(func(cb vk.CommandBuffer) {
+		im.RecordUpload(cb)
+		recErr = b.Record(cb, f.Width, f.Height)
+	}); err != nil {
+		return PeakMeasure{}, err
+	}
+	return b.Result(), recErr
 }

@@ -22,6 +22,7 @@ type ShaderPath struct {
 	pipes     pipelines
 	pool      vk.DescriptorPool
 	compute   *computeKit // made by the first BindCompute
+	peak      *computeKit // made by the first BindPeak
 	dev       *gpu.Device
 }
 
@@ -99,6 +100,9 @@ func (sp *ShaderPath) Destroy() {
 	d := sp.dev.Device
 	if sp.compute != nil {
 		sp.compute.destroy(d)
+	}
+	if sp.peak != nil {
+		sp.peak.destroy(d)
 	}
 	sp.pipes.destroy(d)
 	if sp.pool != vk.NullDescriptorPool {

@@ -1,0 +1,229 @@
+package ycbcr
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/shaders"
+)
+
+// HDR peak detection: PQ streams whose metadata states a mastering peak (say 4000 cd/m²) far above
+// what their pictures reach come out dim, as the tone curve keeps room for highlights that never
+// come. The peak pass (shaders/peak.comp) measures each picture's brightest and mean PQ signal on
+// the GPU; PeakFilter smooths the measurements over frames and starts again at a scene cut; the
+// tone stage then takes the detected peak as the source's where it is below the metadata's
+// (Params.DetectedPeak). libplacebo's pl_shader_detect_peak and mpv's --hdr-compute-peak do the
+// same; here the measurement is read back after the frame's fence, so it steers the frames that are
+// recorded after that (a slot's ring later: two frames with two slots).
+
+// PeakMeasure is one picture's measurement.
+type PeakMeasure struct {
+	Peak float64 // cd/m²: the largest max(R, G, B) over the 2×2-averaged picture
+	Mean float64 // the mean of max(R′, G′, B′), as a PQ signal (0..1)
+}
+
+// PeakBinding is a picture's peak pass: the shader path's textures of a planes.Image, and a
+// host-visible buffer the pass writes its result to.
+type PeakBinding struct {
+	set         vk.DescriptorSet
+	kit         *computeKit
+	spec        Spec
+	push        []byte
+	buf         *gpu.Buffer
+	invocations int // of the last Record
+	dev         *gpu.Device
+}
+
+// BindPeak makes the peak pass of im (its shader path textures) for a PQ stream with p.
+func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error) {
+	if p.Transfer.Kind() != formats.TransferPQ {
+		return nil, fmt.Errorf("ycbcr: peak detection: %s is not PQ", p.Transfer)
+	}
+	views, err := textureViews(im)
+	if err != nil {
+		return nil, err
+	}
+	consts, err := p.ShaderFor(im)
+	if err != nil {
+		return nil, err
+	}
+	if sp.peak == nil {
+		k, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, shaders.PeakComp,
+			shaders.ShaderParamsSize, shaders.ShaderSpecConstants, vk.DescriptorTypeStorageBuffer)
+		if err != nil {
+			return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
+		}
+		sp.peak = k
+	}
+	// Host-visible and coherent: the CPU reads the two words after the frame's fence.
+	buf, err := sp.dev.NewBuffer(8, vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferDstBit,
+		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
+	}
+	set, err := sp.peak.bind(sp.dev, views, sp.Sampler, vk.NullImageView)
+	if err != nil {
+		buf.Destroy()
+		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
+	}
+	vkx.WriteBuffer(sp.dev.Device, set, int(sp.peak.storage), buf.Handle)
+	return &PeakBinding{set: set, kit: sp.peak, spec: consts.Spec(), push: consts.Bytes(), buf: buf, dev: sp.dev}, nil
+}
+
+// Record records the measurement of a width×height picture, outside a render pass, after the
+// upload of its planes: the result cleared, the pass, and its writes made visible to the host.
+func (b *PeakBinding) Record(cb vk.CommandBuffer, width, height int) error {
+	pipe, err := b.kit.pipeline(b.dev, b.spec)
+	if err != nil {
+		return err
+	}
+	vk.CmdFillBuffer(cb, b.buf.Handle, 0, 8, 0)
+	toShader := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
+		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit | vk.AccessShaderWriteBit)}
+	vkx.NoGC(func() {
+		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit),
+			0, 1, []vk.MemoryBarrier{toShader}, 0, nil, 0, nil)
+	})
+	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
+	vkx.NoGC(func() {
+		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, b.kit.layout, 0, 1, []vk.DescriptorSet{b.set}, 0, nil)
+		vk.CmdPushConstants(cb, b.kit.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(b.push)), unsafe.Pointer(&b.push[0]))
+	})
+	// The grid: half the picture's width and height (peak.comp spreads it over the whole picture).
+	g := shaders.ComputeGroup
+	gx, gy := ((width+1)/2+g[0]-1)/g[0], ((height+1)/2+g[1]-1)/g[1]
+	vk.CmdDispatch(cb, uint32(gx), uint32(gy), 1)
+	b.invocations = gx * gy * g[0] * g[1]
+	toHost := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
+		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit)}
+	vkx.NoGC(func() {
+		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
+			0, 1, []vk.MemoryBarrier{toHost}, 0, nil, 0, nil)
+	})
+	return nil
+}
+
+// Result is the last Record's measurement; the submission that ran it must have completed (its
+// fence signalled).
+func (b *PeakBinding) Result() PeakMeasure {
+	mem := b.buf.Bytes()
+	peak := math.Float32frombits(binary.LittleEndian.Uint32(mem))
+	sum := binary.LittleEndian.Uint32(mem[4:])
+	m := PeakMeasure{Peak: PQEOTF(float64(peak))}
+	if b.invocations > 0 {
+		m.Mean = float64(sum) / 256 / float64(b.invocations)
+	}
+	return m
+}
+
+// Destroy frees the binding's buffer and descriptor set. The GPU must be done with them.
+func (b *PeakBinding) Destroy() {
+	set := b.set // a standalone variable: cgo refuses the address of a field next to Go pointers
+	vk.FreeDescriptorSets(b.dev.Device, b.kit.pool, 1, &set)
+	b.buf.Destroy()
+}
+
+// PQEOTF is SMPTE ST 2084's EOTF: the luminance in cd/m² of PQ signal e.
+func PQEOTF(e float64) float64 {
+	const m1, m2 = 2610.0 / 16384, 2523.0 / 4096 * 128
+	const c1, c2, c3 = 3424.0 / 4096, 2413.0 / 4096 * 32, 2392.0 / 4096 * 32
+	p := math.Pow(math.Max(0, math.Min(1, e)), 1/m2)
+	return 10000 * math.Pow(math.Max(p-c1, 0)/(c2-c3*p), 1/m1)
+}
+
+// PeakFilter smooths per-picture measurements into the peak the tone stage uses. Within a scene the
+// peak follows the measurements as an exponential moving average over Period frames of their PQ
+// signal (a perceptual scale), so that a highlight entering the picture does not make the picture
+// jump; a scene cut, seen as the mean brightness changing by more than SceneHigh dB (10·log10 of
+// the ratio of the mean's luminances), starts the average again from the new picture; between
+// SceneLow and SceneHigh dB the average moves proportionally faster. The zero value uses the
+// defaults (20 frames, 1 and 3 dB: mpv's --hdr-peak-decay-rate and --hdr-scene-threshold-low/-high).
+type PeakFilter struct {
+	Period              float64
+	SceneLow, SceneHigh float64
+	peak, mean          float64 // smoothed, PQ signals
+	primed              bool
+}
+
+// Update takes the next picture's measurement and returns the smoothed peak in cd/m².
+func (f *PeakFilter) Update(m PeakMeasure) float64 {
+	period, low, high := f.Period, f.SceneLow, f.SceneHigh
+	if period <= 0 {
+		period = 20
+	}
+	if high <= 0 {
+		low, high = 1, 3
+	}
+	pk := PQInverseEOTF(m.Peak)
+	if !f.primed {
+		f.peak, f.mean, f.primed = pk, m.Mean, true
+		return PQEOTF(f.peak)
+	}
+	// Luminances below 0.01 cd/m² (black frames) count as 0.01, so that a fade from black is a cut
+	// of finite size.
+	db := 10 * math.Abs(math.Log10(math.Max(PQEOTF(m.Mean), 0.01)/math.Max(PQEOTF(f.mean), 0.01)))
+	a := 1 / period
+	switch {
+	case db >= high:
+		a = 1
+	case db > low:
+		a += (1 - a) * (db - low) / (high - low)
+	}
+	f.peak += a * (pk - f.peak)
+	f.mean += a * (m.Mean - f.mean)
+	return PQEOTF(f.peak)
+}
+
+// Reset forgets the measurements (a seek, a new stream).
+func (f *PeakFilter) Reset() { f.primed = false }
+
+// WithPeak is p with the detected peak (cd/m²) as the source's content light level (MaxCLL) where
+// it is below the peak the metadata gives the tone stage (ToneInputs), or where the stream has no
+// luminance metadata: the tone stage then maps the picture's real highlights, not the mastering
+// display's, to the target's peak. Peaks below the SDR target's count as SDRPeak (the curve is then
+// the identity up to the target's peak: a dark picture is not brightened). peak 0 leaves p as it is.
+func (p Params) WithPeak(peak float64) Params {
+	if peak <= 0 || p.Transfer.Kind() != formats.TransferPQ {
+		return p
+	}
+	peak = math.Min(math.Max(peak, SDRPeak), 10000)
+	h := p.HDR
+	switch {
+	case !h.Valid():
+		p.HDR = formats.HDRMetadata{MaxCLL: peak}
+	case h.MaxLuminance == 0 && h.MaxCLL == 0:
+		p.HDR.MaxCLL = peak
+	case peak < p.ToneInputs().SourcePeak:
+		p.HDR.MaxCLL = peak
+	}
+	return p
+}
+
+// SetConstants replaces the push constants of a shader-path binding with c's (Params.WithPeak's
+// new tone constants, each frame); c must be of the same image and specialization. The GPU must be
+// done with the binding's earlier draws, or the caller records the new constants only into a
+// command buffer recorded after this call (push constants are recorded, not referenced).
+func (b *Binding) SetConstants(c *ShaderConstants) error {
+	if b.spec != c.Spec() {
+		return fmt.Errorf("ycbcr: set constants: another specialization (the stream's configuration changed)")
+	}
+	b.push = c.Bytes()
+	return nil
+}
+
+// SetConstants is Binding.SetConstants for the compute variant.
+func (b *ComputeBinding) SetConstants(c *ShaderConstants) error {
+	if withDither(b.spec, DitherOff, 0) != withDither(c.Spec(), DitherOff, 0) {
+		return fmt.Errorf("ycbcr: set constants: another specialization (the stream's configuration changed)")
+	}
+	b.push = c.Bytes()
+	return nil
+}
