@@ -75,7 +75,7 @@ type clipRun struct {
 	Coded         string  `json:"coded,omitempty"`
 }
 
-// TestHWDecClips runs on a machine with Vulkan Video (scripts/device/hwdec.sh): each clip of
+// TestHWDecClips runs on a machine with Vulkan Video (scripts/device/run.sh hwdec): each clip of
 // $YCBCRKIT_HWDEC_CLIPS is decoded in software and in hardware on the toolkit's device (decode
 // alone: frames not downloaded, decode rate and CPU time per frame), then every 10th hardware frame
 // is downloaded and compared byte for byte with the software decoder's (H.264 and HEVC decoding is

@@ -61,7 +61,7 @@ func takeFrame(t *testing.T, d *Decoder, what string) (sampleRef, bool) {
 	return r, true
 }
 
-// TestHWDecSeekClips runs on a machine with Vulkan Video (scripts/device/hwdec-seek.sh): on
+// TestHWDecSeekClips runs on a machine with Vulkan Video (scripts/device/run.sh hwdec): on
 // $YCBCRKIT_HWDEC_CLIPS' hevc-1080p and h264-1080p, a hardware decoder and a software decoder make
 // the same seeks (hwSeekTargets); after each, the next 3 frames must have the same times and, the
 // hardware's downloaded, the same samples, and come from the hardware; after the last seek both
@@ -140,7 +140,7 @@ func TestHWDecSeekClips(t *testing.T) {
 	}
 }
 
-// TestHWDecSizeChangeClips (scripts/device/hwdec-seek.sh): $YCBCRKIT_HWDEC_CLIPS' *-sizes.ts change
+// TestHWDecSizeChangeClips (scripts/device/run.sh hwdec): $YCBCRKIT_HWDEC_CLIPS' *-sizes.ts change
 // size mid-stream (1920×1080, 1278×718, 1920×1080: MPEG-TS segments joined with cat). Every frame,
 // decoded in hardware and downloaded, has the software decoder's time, size and samples, and comes
 // from the hardware.

@@ -335,7 +335,7 @@ func TestHWFramesRoute(t *testing.T) {
 	}
 }
 
-// TestHWDecodeEngineDevice runs on a machine with Vulkan Video (scripts/device/videotex-hw.sh):
+// TestHWDecodeEngineDevice runs on a machine with Vulkan Video (scripts/device/run.sh hwdec):
 // an engine creates its device with HWRequirements (the decode queue family, extensions, feature
 // chain; VK_KHR_video_maintenance1 withheld under an old validation layer) and plays
 // $YCBCRKIT_HWDEC_CLIPS/hevc-1080p.mkv through Vulkan Video decoding into the texture; frames 0,

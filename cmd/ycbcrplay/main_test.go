@@ -54,7 +54,7 @@ func play(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // half-pixel siting error or a wrong matrix moves these strongly coloured pictures by far more.
 //
 // YCBCRKIT_SAMPLER_LIMIT tightens the sampler path's limit for a device known to filter more
-// precisely (scripts/device/player.sh sets 2 on NVIDIA, whose worst difference from exact is 0.56 LSB
+// precisely (scripts/device/run.sh player sets 2 on NVIDIA, whose worst difference from exact is 0.56 LSB
 // in docs/conformance/nvidia-h200.md); it can only lower the 4, never raise it.
 func TestVectorsMatchZscale(t *testing.T) { matchZscale(t) }
 

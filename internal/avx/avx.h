@@ -21,8 +21,11 @@
 #define AVX_PAGE 4096
 // Every plane starts on a 64 KiB boundary and owns the bytes up to the next one (or the buffer's
 // end): the granularity NVIDIA rounds the memory of a LINEAR image plane to, so that a plane with
-// its padding can be bound in place as one (planes' direct route).
+// its padding can be bound in place as one (planes' direct route). A build may set another power of
+// two (-DAVX_PLANE_ALIGN=4096) to measure what the alignment costs (scripts/device, variants).
+#ifndef AVX_PLANE_ALIGN
 #define AVX_PLANE_ALIGN 65536
+#endif
 
 // AvxPool hands out page-aligned picture buffers: one buffer per frame, each plane starting on its own
 // page. It is the get_buffer2 of a codec context and the allocator for copies and conversions.

@@ -1,44 +1,119 @@
 #!/usr/bin/env bash
-# Prepares, here, what the decoding runs on the GPU machine carry (it has no FFmpeg, no X server and
-# no package manager; 64 MiB travel in all):
-#   .gpu/decode.tar.xz    what decodes, built with -tags nowindow (FFmpeg linked in statically, no
-#                         GLFW: ldd lists libc and libm only): ycbcrplay, ycbcrcube, the same build's
-#                         ffmpeg, and the ycbcrplay, videotex and gpu test binaries (scripts/device/player.sh,
-#                         startup.sh)
-#   .gpu/gpu.tar.xz       the rest: ycbcrcheck, ycbcrbench, ycbcrdemo, the planes, ycbcr, stream and ycbcrcube
-#                         test binaries (scripts/device/tests.sh, bench.sh, conformance.sh)
-#   .gpu/clips/           testsrc2 clips, H.264 and HEVC (8- and 10-bit), made with Debian's ffmpeg
-#   .gl/                  the Vulkan loader, the GL vendor-neutral libraries, the validation layer
-# Usage: scripts/device/build.sh   (then the scripts/device/*.sh runs name .gl and .gpu in carry)
+# Prepares, here, what scripts/device/run.sh carries to the GPU machine (no FFmpeg, no X server, no
+# package manager there; a run carries 64 MiB in all, in at most 8 paths). Programs are built with
+# -tags nowindow (FFmpeg linked in statically, no GLFW: ldd lists libc and libm only) and stripped;
+# SYMBOLS=1 keeps the symbols (for the hang section's debugger).
+#
+# Usage: scripts/device/build.sh SET...      (no SET: gpu decode)
+#   gpu       .gpu/gpu.tar.xz: ycbcrcheck, ycbcrbench, ycbcrdemo and the planes, ycbcr, stream and
+#             ycbcrcube test binaries                     (sections tests, conformance, bench, scale)
+#   decode    .gpu/decode.tar.xz: ycbcrplay, ycbcrcube, the same build's ffmpeg and the ycbcrplay,
+#             videotex and gpu test binaries; .gpu/clips  (player, startup, scale, and every hwdec one)
+#   hwdec     .gpu/hwdec.tar.xz: the decode test binary and pngdiff; .gpu/hwclips: the clips the
+#             hardware-decoding sections use (needs decode's clips; HWDEC_4320=1 adds a 4320p HEVC
+#             clip: 87 s of encoding on 2 cores, 5.4 MB)
+#   variants  .gpu/variants.tar.xz: ycbcrplay with the decoder's planes on 4 KiB instead of 64 KiB
+#             boundaries (AVX_PLANE_ALIGN=4096)           (section variants)
+# Every set also fetches .gl: the Vulkan loader, the GL vendor-neutral libraries and the validation
+# layer for the GPU machine's architecture. Which paths each section carries: scripts/device/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-make -s nowindow >/dev/null
+sets=("$@")
+[ ${#sets[@]} = 0 ] && sets=(gpu decode)
 eval "$(scripts/build-ffmpeg.sh --env)"
-out=.gpu/nowindow
-rm -rf "$out" && mkdir -p "$out"
-cp bin/nowindow/* "$out/"
-for pkg in ./videotex ./cmd/ycbcrplay ./cmd/ycbcrcube ./planes ./ycbcr ./stream ./gpu; do
-	go test -c -tags nowindow -ldflags=-s -o "$out/$(basename "$pkg").test" "$pkg"
-done
-# Two archives, so that a run carries only what it uses (xz -9: a third of the size).
-export XZ_OPT=-9
-(cd .gpu && tar -cJf decode.tar.xz nowindow/{ycbcrplay,ycbcrcube,ffmpeg,ycbcrplay.test,videotex.test,gpu.test} &&
-	tar -cJf gpu.tar.xz nowindow/{ycbcrcheck,ycbcrbench,ycbcrdemo,planes.test,ycbcr.test,stream.test,ycbcrcube.test})
-rm -rf "$out"
-
-# Clips: testsrc2 at 60 fps, 300 frames at 1080p and 120 at 2160p (5 and 2 s): 18 MB in all, so that
-# the programs, the clips and the loader fit in the 64 MiB a run carries.
+[ -x "$YCBCRKIT_FFMPEG" ] || { echo "error: FFmpeg 7.1 is not built: run make deps" >&2; exit 1; }
+strip=-ldflags=-s
+[ "${SYMBOLS:-}" = 1 ] && strip=
+export XZ_OPT=-9 # a third of the size
+W=.gpu/nowindow  # what the archives unpack to on the GPU machine
 mkdir -p .gpu/clips
-clip() { # name, size, frames, encoder args...
-	local f=.gpu/clips/$1.mkv size=$2 n=$3; shift 3
+
+tests() { # test binaries of packages into $W
+	local p
+	for p in "$@"; do go test -c -tags nowindow $strip -o "$W/$(basename "$p").test" "./$p"; done
+}
+progs() { # programs into $W
+	local p
+	for p in "$@"; do go build -tags nowindow $strip -o "$W/" "./cmd/$p"; done
+}
+pack() { # archive, files in $W
+	local a=$1
+	shift
+	(cd .gpu && tar -cJf "$a" "${@/#/nowindow/}")
+	rm -rf "$W"
+	echo "$(du -h ".gpu/$a")"
+}
+# Clips: testsrc2 at 60 fps, BT.709 limited, left-sited (made with Debian's ffmpeg, which has the
+# encoders the static build leaves out). clip DIR NAME SIZE FRAMES encoder args...
+clip() {
+	local f=$1/$2.mkv size=$3 n=$4
+	shift 4
 	[ -s "$f" ] || ffmpeg -hide_banner -loglevel error -nostdin -f lavfi -i "testsrc2=size=$size:rate=60" \
 		-frames:v "$n" "$@" -color_range tv -colorspace bt709 -color_primaries bt709 -color_trc bt709 -y "$f"
 }
-clip h264-1080p 1920x1080 300 -c:v libx264 -preset veryfast -pix_fmt yuv420p
-clip hevc-1080p 1920x1080 300 -c:v libx265 -preset ultrafast -x265-params log-level=error -pix_fmt yuv420p
-clip h264-2160p 3840x2160 120 -c:v libx264 -preset veryfast -pix_fmt yuv420p
-clip hevc-2160p 3840x2160 120 -c:v libx265 -preset ultrafast -x265-params log-level=error -pix_fmt yuv420p
-clip hevc10-2160p 3840x2160 120 -c:v libx265 -preset ultrafast -x265-params log-level=error -pix_fmt yuv420p10le
+x265=(-c:v libx265 -preset ultrafast -x265-params log-level=error)
+x264=(-c:v libx264 -preset veryfast)
+
+for set in "${sets[@]}"; do
+	rm -rf "$W" && mkdir -p "$W"
+	case $set in
+	gpu)
+		progs ycbcrcheck ycbcrbench ycbcrdemo
+		tests planes ycbcr stream cmd/ycbcrcube
+		pack gpu.tar.xz ycbcrcheck ycbcrbench ycbcrdemo planes.test ycbcr.test stream.test ycbcrcube.test
+		;;
+	decode)
+		progs ycbcrplay ycbcrcube
+		cp "$YCBCRKIT_FFMPEG" "$W/ffmpeg"
+		tests cmd/ycbcrplay videotex gpu
+		pack decode.tar.xz ycbcrplay ycbcrcube ffmpeg ycbcrplay.test videotex.test gpu.test
+		# 300 frames at 1080p, 120 at 2160p (5 and 2 s): 18 MB, so that a run's programs, clips and
+		# loader fit in what it carries.
+		clip .gpu/clips h264-1080p 1920x1080 300 "${x264[@]}" -pix_fmt yuv420p
+		clip .gpu/clips hevc-1080p 1920x1080 300 "${x265[@]}" -pix_fmt yuv420p
+		clip .gpu/clips h264-2160p 3840x2160 120 "${x264[@]}" -pix_fmt yuv420p
+		clip .gpu/clips hevc-2160p 3840x2160 120 "${x265[@]}" -pix_fmt yuv420p
+		clip .gpu/clips hevc10-2160p 3840x2160 120 "${x265[@]}" -pix_fmt yuv420p10le
+		;;
+	hwdec)
+		tests decode
+		go build $strip -o "$W/pngdiff" ./scripts/device/pngdiff
+		pack hwdec.tar.xz decode.test pngdiff
+		H=.gpu/hwclips
+		mkdir -p "$H"
+		for c in h264-1080p hevc-1080p hevc-2160p hevc10-2160p; do
+			[ -s .gpu/clips/$c.mkv ] || { echo "error: .gpu/clips/$c.mkv missing: build the decode set first" >&2; exit 1; }
+			ln -f .gpu/clips/$c.mkv "$H/"
+		done
+		# 1278x718: coded 1280x720, so the decoder's image is larger than the picture (padding).
+		clip "$H" h264-odd 1278x718 60 "${x264[@]}" -pix_fmt yuv420p
+		clip "$H" hevc-odd 1278x718 60 "${x265[@]}" -pix_fmt yuv420p
+		[ "${HWDEC_4320:-}" = 1 ] && clip "$H" hevc-4320p 7680x4320 60 "${x265[@]}" -pix_fmt yuv420p
+		# *-sizes.ts: 60 frames of the 1080p clip, 60 of the 1278x718 one, 45 of the 1080p one again,
+		# each an MPEG-TS segment, joined with cat (two mid-stream size changes).
+		T=$(mktemp -d)
+		for c in hevc h264; do
+			[ -s "$H/$c-sizes.ts" ] && continue
+			bsf=(-c copy -bsf:v ${c}_mp4toannexb -f mpegts)
+			ffmpeg -v error -nostdin -y -i "$H/$c-1080p.mkv" -frames:v 60 "${bsf[@]}" "$T/a.ts"
+			ffmpeg -v error -nostdin -y -i "$H/$c-odd.mkv" -frames:v 60 -output_ts_offset 1 "${bsf[@]}" "$T/b.ts"
+			ffmpeg -v error -nostdin -y -i "$H/$c-1080p.mkv" -frames:v 45 -output_ts_offset 2 "${bsf[@]}" "$T/c.ts"
+			cat "$T/a.ts" "$T/b.ts" "$T/c.ts" >"$H/$c-sizes.ts"
+		done
+		rm -rf "$T"
+		du -sh "$H"
+		;;
+	variants)
+		CGO_CFLAGS="${CGO_CFLAGS:-} -DAVX_PLANE_ALIGN=4096" go build -tags nowindow $strip -o "$W/ycbcrplay-a4k" ./cmd/ycbcrplay
+		pack variants.tar.xz ycbcrplay-a4k
+		;;
+	*)
+		echo "error: unknown set $set (gpu, decode, hwdec, variants)" >&2
+		exit 2
+		;;
+	esac
+done
+rm -rf "$W"
 
 # Loader, glvnd and the validation layer, for the GPU machine's architecture (amd64).
 if ! ls .gl/vulkan-validationlayers_*.deb >/dev/null 2>&1; then
@@ -48,4 +123,3 @@ if ! ls .gl/vulkan-validationlayers_*.deb >/dev/null 2>&1; then
 	(cd .gl && apt-get $o download -qq libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 vulkan-validationlayers)
 fi
 du -sh .gpu/*.tar.xz .gpu/clips .gl
-du -shc .gpu .gl | tail -1
