@@ -15,6 +15,8 @@ export DEBIAN_FRONTEND=noninteractive
 # Packages from bookworm itself. FFmpeg's libraries are not among them: scripts/build-ffmpeg.sh
 # builds FFmpeg 7.1 from Debian 13's source (nasm, meson, ninja for it and dav1d; zlib for PNG).
 # Debian 12's ffmpeg program (5.1) stays for making test vectors and zscale references (zimg).
+# libplacebo: its BT.2390 EETF and metadata inference are the outside reference of the tone stage's
+# tests (ycbcr/tone_reference_test.go). python3: make test's summary (scripts/test-summary.py).
 PKGS=(
   pkg-config gcc make
   libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools
@@ -24,6 +26,8 @@ PKGS=(
   libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev
   xvfb xauth x11-apps
   pulseaudio pulseaudio-utils
+  python3
+  libplacebo-dev
 )
 # lavapipe with Y'CbCr conversion support: bookworm's 22.3 has none, backports' 25.x has it.
 BACKPORTS_MIN_MESA=25
