@@ -162,3 +162,13 @@ const OSDQuadSize = 48
 //
 //go:embed peak.comp.spv
 var PeakComp []byte
+
+// DebandComp debands a converted picture (binding 0, a combined image sampler with linear
+// filtering) into an rgba16f storage image of its size (binding 1), with push constants of
+// DebandParamsSize bytes (iterations, samples, threshold, radius, grain). Its workgroup is ComputeGroup.
+//
+//go:embed deband.comp.spv
+var DebandComp []byte
+
+// DebandParamsSize is the size in bytes of deband.comp's push-constant block.
+const DebandParamsSize = 20

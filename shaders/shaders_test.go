@@ -30,6 +30,7 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"osd.vert":          OSDVert,
 		"osd.frag":          OSDFrag,
 		"peak.comp":         PeakComp,
+		"deband.comp":       DebandComp,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")

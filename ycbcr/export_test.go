@@ -1,11 +1,14 @@
 package ycbcr
 
 import (
+	"encoding/binary"
 	"image"
+	"math"
 
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
 // ConvertScaledDirect is ConvertScaled with scale.glsl's kernel evaluated per sample (DIRECT = 1),
@@ -48,4 +51,94 @@ func (c *Converter) MeasurePeak(f *formats.Frame, p Params) (PeakMeasure, error)
 		return PeakMeasure{}, err
 	}
 	return b.Result(), recErr
+}
+
+// ConvertDebanded converts f through path at its own size, debands it with prm and reads the
+// rgba16f result back as R′G′B′ (0..1), for tests.
+func (c *Converter) ConvertDebanded(f *formats.Frame, p Params, path formats.Path, prm DebandParams) ([][3]float64, error) {
+	im, err := c.staged(f, path)
+	if err != nil {
+		return nil, err
+	}
+	defer im.Destroy()
+	b, err := c.Bind(im, p, path)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Destroy()
+	pic, err := c.Dev.NewSampledOffscreen(f.Width, f.Height)
+	if err != nil {
+		return nil, err
+	}
+	defer pic.Destroy()
+	d, err := NewDebander(c.Dev)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Destroy()
+	t, err := d.Bind(pic.View, f.Width, f.Height)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Destroy()
+	out, err := c.Dev.NewBuffer(f.Width*f.Height*8, vk.BufferUsageTransferDstBit, vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Destroy()
+	var recErr error
+	err = c.Dev.Submit(func(cb vk.CommandBuffer) {
+		im.RecordUpload(cb)
+		pic.Begin(cb)
+		recErr = b.Draw(cb, pic)
+		vk.CmdEndRenderPass(cb)
+		if recErr == nil {
+			recErr = t.Record(cb, prm)
+		}
+		ib := layoutBarrier(t.Image, vk.ImageLayoutShaderReadOnlyOptimal, vk.ImageLayoutTransferSrcOptimal, vk.AccessShaderWriteBit, vk.AccessTransferReadBit)
+		region := vk.BufferImageCopy{ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
+			ImageExtent: vk.Extent3D{Width: uint32(f.Width), Height: uint32(f.Height), Depth: 1}}
+		bb := vk.BufferMemoryBarrier{SType: vk.StructureTypeBufferMemoryBarrier,
+			SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
+			SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Buffer: out.Handle, Size: vk.DeviceSize(vk.WholeSize)}
+		vkx.NoGC(func() {
+			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit),
+				0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
+			vk.CmdCopyImageToBuffer(cb, t.Image, vk.ImageLayoutTransferSrcOptimal, out.Handle, 1, []vk.BufferImageCopy{region})
+			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
+				0, 0, nil, 1, []vk.BufferMemoryBarrier{bb}, 0, nil)
+		})
+	})
+	if err == nil {
+		err = recErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	mem := out.Bytes()
+	rgb := make([][3]float64, f.Width*f.Height)
+	for i := range rgb {
+		for k := 0; k < 3; k++ {
+			rgb[i][k] = half(binary.LittleEndian.Uint16(mem[8*i+2*k:]))
+		}
+	}
+	return rgb, nil
+}
+
+// half is an IEEE 754 binary16 value.
+func half(h uint16) float64 {
+	e, m := int(h>>10&31), float64(h&1023)
+	v := 0.0
+	switch e {
+	case 0:
+		v = m / 1024 * math.Exp2(-14)
+	case 31:
+		v = math.Inf(1)
+	default:
+		v = (1 + m/1024) * math.Exp2(float64(e-15))
+	}
+	if h&0x8000 != 0 {
+		v = -v
+	}
+	return v
 }

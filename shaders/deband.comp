@@ -1,0 +1,65 @@
+#version 450
+// Debanding (ycbcr.DebandParams): libplacebo's algorithm (pl_shader_deband). An 8-bit source's
+// smooth gradients are stored as flat steps one code apart: each step's edge is a band. For each
+// pixel, iteration i (1..iterations) takes the mean of four bilinear samples at a random distance
+// below i·radius pixels, in a random direction, mirrored into the four quadrants; where a component
+// of the pixel is within threshold/(1000·i) of that mean, the pixel is on a gentle slope (a band's
+// edge) and takes the mean; where it differs more, it is detail and keeps its value. One change:
+// the mean is taken over `samples` random directions (libplacebo takes one), as one direction's
+// mean is as noisy as the steps it replaces (TestDeband: +2.5 dB of PSNR on a stepped gradient with
+// one, +6.3 dB with four). Grain then adds noise of grain/1000 peak to peak, which hides what is
+// left of the steps. The random
+// numbers are a hash of the pixel's position and the draw (no state, the same every frame: a still
+// picture stays still). The converted picture (binding 0, sampled with linear filtering) is written
+// at its own size to an rgba16f image (binding 1), so that the scale pass and the target's dither
+// get the smooth values.
+layout(local_size_x = 16, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform sampler2D picture;
+layout(set = 0, binding = 1, rgba16f) uniform writeonly image2D dst;
+layout(push_constant) uniform Params {
+    int iterations;
+    int samples;     // random directions per iteration
+    float threshold; // in 1/1000 of the full range
+    float radius;    // pixels
+    float grain;     // in 1/1000 of the full range
+} p;
+
+// A 32-bit integer hash (the PCG output permutation of O'Neill, "PCG: a family of simple fast
+// space-efficient statistically good algorithms for random number generation", 2014), as a float in
+// [0, 1).
+uint state;
+float rand() {
+    state = state * 747796405u + 2891336453u;
+    uint w = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
+    return float((w >> 22u) ^ w) * (1.0 / 4294967296.0);
+}
+
+void main() {
+    ivec2 size = imageSize(dst);
+    ivec2 at = ivec2(gl_GlobalInvocationID.xy);
+    if (at.x >= size.x || at.y >= size.y) {
+        return;
+    }
+    state = uint(at.x) * 1973u + uint(at.y) * 9277u + 26699u;
+    rand();
+    vec2 px = 1.0 / vec2(size);
+    vec2 pos = (vec2(at) + 0.5) * px;
+    vec4 colour = texelFetch(picture, at, 0);
+    for (int i = 1; i <= p.iterations; i++) {
+        vec4 avg = vec4(0.0);
+        for (int s = 0; s < p.samples; s++) {
+            float dist = rand() * p.radius * float(i);
+            float dir = rand() * 6.28318530718;
+            vec2 o = dist * vec2(cos(dir), sin(dir)) * px;
+            avg += texture(picture, pos + vec2(o.x, o.y)) + texture(picture, pos + vec2(-o.x, o.y)) +
+                   texture(picture, pos + vec2(-o.x, -o.y)) + texture(picture, pos + vec2(o.x, -o.y));
+        }
+        avg *= 0.25 / float(p.samples);
+        vec4 diff = abs(colour - avg);
+        colour = mix(avg, colour, greaterThan(diff, vec4(p.threshold / (1000.0 * float(i)))));
+    }
+    if (p.grain > 0.0) {
+        colour.rgb += p.grain / 1000.0 * (vec3(rand(), rand(), rand()) - 0.5);
+    }
+    imageStore(dst, at, vec4(clamp(colour.rgb, 0.0, 1.0), 1.0));
+}

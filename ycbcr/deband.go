@@ -1,0 +1,254 @@
+package ycbcr
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/shaders"
+)
+
+// DebandParams are the debanding pass's settings (shaders/deband.comp), libplacebo's
+// pl_deband_params: Iterations steps, the i-th of which replaces a pixel's component by the mean of
+// 4·Samples samples at random distances below i·Radius pixels where it is within Threshold/(1000·i)
+// of it; then Grain/1000 of noise. Samples is this toolkit's: libplacebo's algorithm is Samples 1,
+// whose mean is too noisy to take a band's steps away (see deband.comp). Iterations 0 is off.
+type DebandParams struct {
+	Iterations int
+	Samples    int     // random directions per iteration (libplacebo: 1)
+	Threshold  float64 // 1/1000 of the full range
+	Radius     float64 // pixels
+	Grain      float64 // 1/1000 of the full range, peak to peak
+}
+
+// DefaultDeband is libplacebo's default (pl_deband_default_params) with four directions per step.
+var DefaultDeband = DebandParams{Iterations: 1, Samples: 4, Threshold: 4, Radius: 16, Grain: 6}
+
+func (d DebandParams) String() string {
+	if d.Iterations <= 0 {
+		return "off"
+	}
+	return fmt.Sprintf("iterations=%d:samples=%d:threshold=%g:radius=%g:grain=%g", d.Iterations, d.Samples, d.Threshold, d.Radius, d.Grain)
+}
+
+// ParseDeband reads -deband's value: "" or "on" for DefaultDeband, "off", or settings that replace
+// the defaults' ("iterations=2:threshold=6", any of iterations, samples, threshold, radius, grain).
+func ParseDeband(s string) (DebandParams, error) {
+	switch s {
+	case "", "on", "yes":
+		return DefaultDeband, nil
+	case "off", "no":
+		return DebandParams{}, nil
+	}
+	d := DefaultDeband
+	for _, kv := range strings.Split(s, ":") {
+		k, v, ok := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if !ok || err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+			return d, fmt.Errorf("bad deband setting %q: name=value, a number ≥ 0", kv)
+		}
+		switch k {
+		case "iterations":
+			if f != math.Trunc(f) || f > 16 {
+				return d, fmt.Errorf("bad deband iterations %q: a whole number up to 16", v)
+			}
+			d.Iterations = int(f)
+		case "samples":
+			if f != math.Trunc(f) || f < 1 || f > 16 {
+				return d, fmt.Errorf("bad deband samples %q: a whole number from 1 to 16", v)
+			}
+			d.Samples = int(f)
+		case "threshold":
+			d.Threshold = f
+		case "radius":
+			if f > 256 {
+				return d, fmt.Errorf("bad deband radius %q: up to 256 pixels", v)
+			}
+			d.Radius = f
+		case "grain":
+			d.Grain = f
+		default:
+			return d, fmt.Errorf("bad deband setting %q: iterations, samples, threshold, radius or grain", k)
+		}
+	}
+	return d, nil
+}
+
+func (d DebandParams) push() []byte {
+	p := binary.LittleEndian.AppendUint32(nil, uint32(int32(d.Iterations)))
+	p = binary.LittleEndian.AppendUint32(p, uint32(int32(max(d.Samples, 1))))
+	for _, f := range []float64{d.Threshold, d.Radius, d.Grain} {
+		p = binary.LittleEndian.AppendUint32(p, math.Float32bits(float32(f)))
+	}
+	return p
+}
+
+// Debander is the debanding pass's pipeline, sampler, layouts and descriptor pool, shared by its
+// targets.
+type Debander struct {
+	sampler vk.Sampler // linear, clamped to the edge: the pass samples between pixels
+	setL    vk.DescriptorSetLayout
+	layout  vk.PipelineLayout
+	pipe    vk.Pipeline
+	pool    vk.DescriptorPool
+	dev     *gpu.Device
+}
+
+// debandSets is how many targets one Debander's pool holds at once.
+const debandSets = 16
+
+// NewDebander prepares the pass.
+func NewDebander(dev *gpu.Device) (*Debander, error) {
+	d := &Debander{dev: dev}
+	if err := d.init(); err != nil {
+		d.Destroy()
+		return nil, fmt.Errorf("ycbcr: deband: %w", err)
+	}
+	return d, nil
+}
+
+func (d *Debander) init() error {
+	dev := d.dev.Device
+	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
+		MagFilter: vk.FilterLinear, MinFilter: vk.FilterLinear, MipmapMode: vk.SamplerMipmapModeNearest,
+		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
+		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
+	var sampler vk.Sampler // a standalone variable: cgo refuses the address of a field next to Go pointers
+	err := vkx.Check(vk.CreateSampler(dev, si, nil, &sampler), "vkCreateSampler")
+	si.Free()
+	if err != nil {
+		return err
+	}
+	d.sampler = sampler
+	comp := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
+	if d.setL, err = newSetLayout(dev, []vk.DescriptorSetLayoutBinding{
+		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
+		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}}); err != nil {
+		return err
+	}
+	pci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
+		PSetLayouts: []vk.DescriptorSetLayout{d.setL}, PushConstantRangeCount: 1,
+		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: comp, Size: shaders.DebandParamsSize}}}
+	var layout vk.PipelineLayout
+	err = vkx.Check(vk.CreatePipelineLayout(dev, pci, nil, &layout), "vkCreatePipelineLayout")
+	pci.Free()
+	if err != nil {
+		return err
+	}
+	d.layout = layout
+	cs, err := vkx.ShaderModule(dev, shaders.DebandComp)
+	if err != nil {
+		return err
+	}
+	defer vk.DestroyShaderModule(dev, cs, nil)
+	if d.pipe, err = vkx.ComputePipeline(dev, d.dev.PipelineCache(), d.layout, cs, nil); err != nil {
+		return err
+	}
+	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
+		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: debandSets, PoolSizeCount: 2,
+		PPoolSizes: []vk.DescriptorPoolSize{
+			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: debandSets},
+			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: debandSets}}}
+	var pool vk.DescriptorPool
+	err = vkx.Check(vk.CreateDescriptorPool(dev, ci, nil, &pool), "vkCreateDescriptorPool")
+	ci.Free()
+	d.pool = pool
+	return err
+}
+
+// Destroy frees what NewDebander made. The GPU must be done with it and its targets destroyed.
+func (d *Debander) Destroy() {
+	dev := d.dev.Device
+	if d.pipe != vk.NullPipeline {
+		vk.DestroyPipeline(dev, d.pipe, nil)
+	}
+	if d.layout != vk.NullPipelineLayout {
+		vk.DestroyPipelineLayout(dev, d.layout, nil)
+	}
+	if d.pool != vk.NullDescriptorPool {
+		vk.DestroyDescriptorPool(dev, d.pool, nil)
+	}
+	if d.setL != vk.NullDescriptorSetLayout {
+		vk.DestroyDescriptorSetLayout(dev, d.setL, nil)
+	}
+	if d.sampler != vk.NullSampler {
+		vk.DestroySampler(dev, d.sampler, nil)
+	}
+}
+
+// DebandTarget is one picture's debanding: the converted picture it reads and the rgba16f image of
+// the picture's size it writes, which the scale pass or a blit then reads (View).
+type DebandTarget struct {
+	Width, Height int
+	Image         vk.Image
+	View          vk.ImageView
+	memory        vk.DeviceMemory
+	set           vk.DescriptorSet
+	d             *Debander
+}
+
+// Bind makes the debanding of picture (a width×height RGBA image, in SHADER_READ_ONLY_OPTIMAL when
+// the pass runs).
+func (d *Debander) Bind(picture vk.ImageView, width, height int) (*DebandTarget, error) {
+	t := &DebandTarget{Width: width, Height: height, d: d}
+	var err error
+	usage := vk.ImageUsageStorageBit | vk.ImageUsageSampledBit | vk.ImageUsageTransferSrcBit
+	if t.Image, t.memory, t.View, err = d.dev.NewImage2D(vk.FormatR16g16b16a16Sfloat, width, height, usage); err != nil {
+		return nil, fmt.Errorf("ycbcr: deband: %w", err)
+	}
+	if t.set, err = allocateSet(d.dev.Device, d.pool, d.setL); err != nil {
+		t.Destroy()
+		return nil, fmt.Errorf("ycbcr: deband: %w", err)
+	}
+	writeImages(d.dev.Device, t.set, []vk.ImageView{picture}, d.sampler)
+	vkx.WriteStorageImage(d.dev.Device, t.set, 1, t.View)
+	return t, nil
+}
+
+// Record records the pass with settings prm, outside a render pass, after the picture was written
+// (by a compute conversion or a render pass) in this command buffer or an earlier submission. t's
+// image is left in SHADER_READ_ONLY_OPTIMAL for the compute and fragment stages.
+func (t *DebandTarget) Record(cb vk.CommandBuffer, prm DebandParams) error {
+	if prm.Iterations <= 0 && prm.Grain <= 0 {
+		return fmt.Errorf("ycbcr: deband: recorded with debanding off")
+	}
+	mb := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
+		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit | vk.AccessColorAttachmentWriteBit),
+		DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit)}
+	ib := layoutBarrier(t.Image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)
+	vkx.NoGC(func() { // the previous frame's reads of t's image end before this frame's writes
+		vk.CmdPipelineBarrier(cb,
+			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit),
+			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
+	})
+	push := prm.push()
+	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, t.d.pipe)
+	vkx.NoGC(func() {
+		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.d.layout, 0, 1, []vk.DescriptorSet{t.set}, 0, nil)
+		vk.CmdPushConstants(cb, t.d.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+	})
+	g := shaders.ComputeGroup
+	vk.CmdDispatch(cb, uint32((t.Width+g[0]-1)/g[0]), uint32((t.Height+g[1]-1)/g[1]), 1)
+	ib = layoutBarrier(t.Image, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit)
+	vkx.NoGC(func() {
+		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit),
+			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit), 0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
+	})
+	return nil
+}
+
+// Destroy frees t's image and descriptor set. The GPU must be done with them.
+func (t *DebandTarget) Destroy() {
+	if t.set != vk.NullDescriptorSet {
+		set := t.set
+		vk.FreeDescriptorSets(t.d.dev.Device, t.d.pool, 1, &set)
+	}
+	t.d.dev.DestroyImage2D(t.Image, t.memory, t.View)
+}
