@@ -18,19 +18,25 @@ const diffEvery = 500 * time.Millisecond
 //
 // A hardware-decoded frame has no planes on the CPU: it is drawn again from FFmpeg's image through
 // the route it is played by (Renderer.Picture), so that the screenshot is what was shown.
+//
+// It is not dithered (the exact picture) unless Config.ScreenshotDither asks for the dither shown.
 func (p *Player) convertPath(f *Frame, path formats.Path) (*image.RGBA, error) {
 	pic := f.Picture
 	o := p.orientation(f)
+	prm := p.params(f.Color)
+	if p.cfg.ScreenshotDither {
+		prm.Dither = p.cfg.Dither.For(pic.Format, prm)
+	}
 	if f.HW != nil {
 		dw, dh := o.DisplaySize(pic.Width, pic.Height)
 		v := ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter) // Exact when not turned
-		return p.rend.Picture(pic, f.HW, p.params(f.Color), path, v)
+		return p.rend.Picture(pic, f.HW, prm, path, v)
 	}
 	if !o.Identity() { // turned as shown: the scale pass at 1:1 only moves pixels
 		dw, dh := o.DisplaySize(pic.Width, pic.Height)
-		return p.rend.Conv.ConvertScaled(pic, p.params(f.Color), path, ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter))
+		return p.rend.Conv.ConvertScaled(pic, prm, path, ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter))
 	}
-	return p.rend.Conv.Convert(pic, p.params(f.Color), path)
+	return p.rend.Conv.Convert(pic, prm, path)
 }
 
 // diffPicture is the compare diff of f, as the diff mode shows it: |sampler − shader| × DiffGain per

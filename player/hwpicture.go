@@ -18,8 +18,13 @@ import (
 // reads it back: the screenshot and the compare figures of a frame whose planes are not on the CPU.
 // It takes the route the frames are drawn through (HWRoute: in place, or the GPU copy) on one of the
 // stream's slots, so the picture is the one the player shows, not a download's. path must be one
-// of the stream's paths (both in the compare modes).
+// of the stream's paths (both in the compare modes). It is drawn with p's dither, on the stream's
+// configuration as it is (whose dither may be another).
 func (r *Renderer) Picture(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, path formats.Path, v ycbcr.ScaleView) (*image.RGBA, error) {
+	dither := p.Dither
+	if r.format != nil {
+		p.Dither = r.params.Dither // not a new configuration for the screenshot's dither alone
+	}
 	if err := r.configure(f, p); err != nil {
 		return nil, err
 	}
@@ -57,6 +62,7 @@ func (r *Renderer) Picture(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, 
 			return nil, err
 		}
 		made = append(made, scaled)
+		scaled.Dither = dither
 	}
 	fr, err := r.Stream.Begin()
 	if err != nil {
@@ -69,11 +75,11 @@ func (r *Renderer) Picture(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, 
 	b := fr.Bindings[path]
 	if scaled == nil {
 		target.Begin(cb)
-		err = b.Draw(cb, target)
+		err = b.DrawWith(cb, target, dither)
 		target.End(cb)
 	} else {
 		flat.Begin(cb)
-		err = b.Draw(cb, flat)
+		err = b.DrawWith(cb, flat, dither)
 		vk.CmdEndRenderPass(cb)
 		if err == nil {
 			err = scaled.Record(cb, v)

@@ -54,8 +54,12 @@ type Config struct {
 	// light, PQ-encoded in BT.2020, instead of being tone-mapped (-hdr-output). Playback fails with
 	// the reason where the device, instance or surface offers none, and without a window.
 	HDROutput bool
-	Device    int
-	Validate  bool
+	// Dither is how the shown picture is rounded to the target's depth (-dither; the zero value is
+	// off). Screenshots of the picture are not dithered unless ScreenshotDither (-screenshot-dither).
+	Dither           Dither
+	ScreenshotDither bool
+	Device           int
+	Validate         bool
 	// Exiting says the process exits when Play returns: without Validate, the source, the device
 	// and the instance are then left to the operating system after the GPU is idle and the pipeline
 	// cache written (gpu.Device.Leave). Not for a program that goes on using the source, or plays on.
@@ -192,6 +196,7 @@ type Stats struct {
 	// (vkSetHdrMetadataEXT on an HDR10 swapchain: sent, or why not).
 	HDRDisplayMetadata string   `json:"hdr_display_metadata,omitempty"`
 	ToneMap            string   `json:"tonemap"`
+	Dither             string   `json:"dither"`       // how the shown picture is rounded to the target's depth
 	ColourStage        string   `json:"colour_stage"` // what the shader path applied beyond range and matrix
 	Notices            []string `json:"notices,omitempty"`
 	Device             string   `json:"device"`
@@ -1138,6 +1143,7 @@ func (p *Player) present(f *Frame) error {
 		defer func(t time.Time) { p.stats.Startup.FirstDraw = msOf(time.Since(t)) }(time.Now())
 	}
 	prm := p.params(f.Color)
+	prm.Dither = p.cfg.Dither.For(f.Picture.Format, prm)
 	p.rend.Orient = p.orientation(f)
 	if p.off != nil {
 		f.hold()
@@ -1246,6 +1252,7 @@ func (p *Player) fill(s *Stats) {
 		s.Rotation = p.rotationName(p.last)
 	}
 	s.Conversion, s.ConversionReason = r.Conversion.String(), r.ConversionReason
+	s.Dither = r.params.Dither.String()
 	s.Upload, s.UploadReason = r.Loaded.Upload.String(), r.Loaded.Reason
 	if r.format != nil {
 		s.PixelFormat = r.format.Name
@@ -1299,9 +1306,9 @@ func (p *Player) infoLine() string {
 	if p.last != nil {
 		turn = ", rotation " + p.rotationName(p.last)
 	}
-	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | scale %s, zoom %s%s | %.1f fps, %d dropped",
+	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | scale %s, zoom %s%s | dither %s | %.1f fps, %d dropped",
 		r.format.Name, r.width, r.height, r.format.Subsampling(), vkf, r.params.Matrix, r.params.Range,
-		r.params.ChromaLocation, r.Path, r.PathReason, dec, r.Scaled, zoomName(r.Zoom), turn,
+		r.params.ChromaLocation, r.Path, r.PathReason, dec, r.Scaled, zoomName(r.Zoom), turn, r.params.Dither,
 		float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
 }
 

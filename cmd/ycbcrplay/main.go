@@ -60,7 +60,16 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             decoder's own page-aligned buffers (no CPU copy); auto: import where
                             the device and layout allow it
   -screenshot FILE.png|.jpg at exit, write the last presented frame (PNG or JPEG by the extension):
-                            video size, cropped, RGB; checked before playing, never the input file
+                            video size, cropped, RGB; checked before playing, never the input file;
+                            not dithered (the exact picture) unless -screenshot-dither
+  -dither auto|blue|ordered|off
+                            round the picture to the display's depth with a 16×16 threshold
+                            matrix instead of to the nearest code, so that smooth gradients of
+                            10-bit, tone-mapped or scaled pictures show no bands: blue noise (no
+                            visible pattern), ordered (Bayer), or off; auto (default): blue noise
+                            where the picture carries more bits than the display (sources of more
+                            than 8 bits, tone mapping, HDR10 output), off otherwise
+  -screenshot-dither        screenshots (-screenshot, the s key) dithered as shown
   -stats, -json             at the end of each file, print one JSON object to stdout, one line per
                             file (input: the file's name, frames, fps, paths and why, metadata, GPU
                             and decode ms per frame, process CPU time and peak RSS so far)
@@ -252,6 +261,8 @@ func parseArgs(args []string) (options, error) {
 	fullscreen := fs.Bool("fs", false, "")
 	tone := fs.String("tonemap", "bt2390", "")
 	hdrOut := fs.Bool("hdr-output", false, "")
+	dither := fs.String("dither", "auto", "")
+	shotDither := fs.Bool("screenshot-dither", false, "")
 	scale := fs.String("scale", ycbcr.DefaultFilter.String(), "")
 	scaleDraw := fs.Bool("scale-draw", false, "")
 	zoom := fs.String("zoom", "fit", "")
@@ -312,6 +323,10 @@ func parseArgs(args []string) (options, error) {
 		return o, err
 	}
 	cfg.HDROutput = *hdrOut
+	if cfg.Dither, err = player.ParseDither(*dither); err != nil {
+		return o, err
+	}
+	cfg.ScreenshotDither = *shotDither
 	if cfg.Filter, err = ycbcr.ParseFilter(*scale); err != nil {
 		return o, err
 	}
