@@ -145,6 +145,13 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             writer stops ends with one "error:" line; 0: no limit
   -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
                             damaged input gets one summary notice
+  -config FILE              the config file to read (default $XDG_CONFIG_HOME/ycbcrkit/ycbcrplay.conf,
+                            else ~/.config/ycbcrkit/ycbcrplay.conf): mpv.conf's syntax, one
+                            name=value per line (a flag alone or =yes/no), # comments, [NAME]
+                            profiles; the command line wins; an unknown option is an error naming
+                            the file and line
+  -no-config                read no config file
+  -profile NAME[,NAME...]   apply the config file's [NAME] sections after its top level
 
 Sound plays through PulseAudio in a window, timed (not -headless, not -untimed), and is then the
 master clock: each picture is shown when the sound reaches its time. -stats adds "audio" (codec,
@@ -276,6 +283,10 @@ func parseArgs(args []string) (options, error) {
 	timeout := fs.Float64("timeout", decode.DefaultTimeout.Seconds(), "")
 	cacheDir := fs.String("cache", defaultCacheDir(), "")
 	ahead := fs.Int("decode-ahead", player.DefaultDecodeAhead>>20, "")
+	// Read before parsing, by withConfig (config.go): here only so that they parse.
+	fs.String("config", "", "")
+	fs.Bool("no-config", false, "")
+	fs.String("profile", "", "")
 	// Flags may come before or after FILE, as with most players.
 	var inputs []string
 	for {
@@ -443,6 +454,11 @@ func parseArgs(args []string) (options, error) {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	args, err := withConfig(args, parseProbe{})
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
+		return 2
+	}
 	o, err := parseArgs(args)
 	if err != nil {
 		// A malformed command line or a bad flag value: one line, as fail writes it (a flag name may

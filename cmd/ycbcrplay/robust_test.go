@@ -66,7 +66,18 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	// Neither the user's config file nor their watch_later positions: a folder of the tests' own
+	// (subprocesses inherit it, or get a test's own through their environment).
+	home, err := os.MkdirTemp("", "ycbcrplay-test-home-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
+	os.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
 }
 
 // caseTimeout bounds every corpus case: bad input must end in an error, never in a hang.
