@@ -16,6 +16,11 @@
 #                    2160p→1080p: ycbcr's BenchmarkScalePass (GPU timestamps) twice, then ycbcrplay
 #                    -headless -untimed into 3840x2160 (no scale pass) and 1920x1080 (drawn and
 #                    compute last step), each conversion variant and filter, twice (gpu_ms_per_frame).
+#   quality          .gpu/gpu.tar.xz .gpu/decode.tar.xz .gpu/clips. What issue 27's passes cost at
+#                    2160p→1080p: ycbcr's BenchmarkQualityPasses (GPU timestamps: the compute
+#                    conversions and the scale pass with dither off and blue, the peak pass, the deband
+#                    pass) twice; then ycbcrplay -headless -untimed -geometry 1920x1080 on h264-2160p
+#                    and hevc10-2160p with -dither off and blue, twice (gpu_ms_per_frame).
 #   player[:RUNS]    .gpu/decode.tar.xz .gpu/clips. Throughput: ycbcrplay -headless -untimed against
 #                    the same build's ffmpeg -f null, same decoder threads, RUNS (3) interleaved rounds,
 #                    each clip played once and LOOPS (10) times; the test vectors through ycbcrplay
@@ -150,6 +155,23 @@ scale() {
 						-geometry ${geom%:*} $extra -stats "$C/h264-2160p.mkv" 2>>"$L/scale.err")
 					say "scale $r $conv $filter $geom $(echo "$js" | python3 -c "import json,sys;d=json.load(sys.stdin);print(round(d['gpu_ms_per_frame'],4), '|', d.get('scale'))")"
 				done
+			done
+		done
+	done
+}
+
+quality() {
+	local r clip d js
+	for r in 1 2; do
+		(cd ycbcr && timeout -s KILL 180 "$B/ycbcr.test" -test.run '^$' -test.bench BenchmarkQualityPasses -test.benchtime 20x 2>&1) |
+			grep -E 'Benchmark|sampler path|FAIL' | tee -a "$S"
+	done
+	for r in 1 2; do
+		for clip in h264-2160p hevc10-2160p; do
+			for d in off blue; do
+				js=$(timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -no-audio -geometry 1920x1080 -dither $d -stats \
+					"$C/$clip.mkv" 2>>"$L/quality.err")
+				say "quality $r $clip -dither $d $(echo "$js" | python3 -c "import json,sys;d=json.load(sys.stdin);print(round(d['gpu_ms_per_frame'],4), '|', d.get('dither'), '|', d.get('conversion'), '|', d.get('scale'))")"
 			done
 		done
 	done
@@ -562,7 +584,7 @@ for s in "$@"; do
 	[ "$name" != "$s" ] && arg=${s#*:}
 	say "== $s ($(date -u +%T))"
 	case $name in
-	tests | conformance | bench | scale | player | variants | startup | hwdec | pictures | routes | inplace | speed | \
+	tests | conformance | bench | scale | quality | player | variants | startup | hwdec | pictures | routes | inplace | speed | \
 		ffthreads | seek | sizes | loop | fail | cli | ab | hang) $name $arg ;;
 	loopstart) loop only_start ;;
 	*) say "error: unknown section $s" ;;
