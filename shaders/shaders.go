@@ -172,3 +172,19 @@ var DebandComp []byte
 
 // DebandParamsSize is the size in bytes of deband.comp's push-constant block.
 const DebandParamsSize = 20
+
+// SubtitleVert draws the subtitle overlay's one quad (6 vertices) from push constants: its rect in
+// target pixels (vec4), the target's size (vec2), the image's stride in pixels and the output mode
+// (ints): SubtitleParamsSize bytes, read by both stages.
+//
+//go:embed subtitle.vert.spv
+var SubtitleVert []byte
+
+// SubtitleFrag shades the subtitle overlay from a storage buffer of premultiplied RGBA8 pixels
+// (binding 0), into the output's colour space (SDR as is; HDR10: PQ at 203 cd/m² graphics white).
+//
+//go:embed subtitle.frag.spv
+var SubtitleFrag []byte
+
+// SubtitleParamsSize is the size in bytes of the subtitle shaders' push-constant block.
+const SubtitleParamsSize = 32

@@ -31,6 +31,8 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"osd.frag":          OSDFrag,
 		"peak.comp":         PeakComp,
 		"deband.comp":       DebandComp,
+		"subtitle.vert":     SubtitleVert,
+		"subtitle.frag":     SubtitleFrag,
 	}
 	srcs, _ := filepath.Glob("*.vert")
 	frags, _ := filepath.Glob("*.frag")
