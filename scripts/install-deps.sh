@@ -17,6 +17,8 @@ export DEBIAN_FRONTEND=noninteractive
 # Debian 12's ffmpeg program (5.1) stays for making test vectors and zscale references (zimg).
 # libplacebo: its BT.2390 EETF and metadata inference are the outside reference of the tone stage's
 # tests (ycbcr/tone_reference_test.go). python3: make test's summary (scripts/test-summary.py).
+# libass9: text subtitles (the player loads it at run time and plays without it); fonts-dejavu-core:
+# the fonts the subtitle tests style their lines with (found through fontconfig).
 PKGS=(
   pkg-config gcc make
   libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools
@@ -28,6 +30,7 @@ PKGS=(
   pulseaudio pulseaudio-utils
   python3
   libplacebo-dev
+  libass9 fonts-dejavu-core
 )
 # lavapipe with Y'CbCr conversion support: bookworm's 22.3 has none, backports' 25.x has it.
 BACKPORTS_MIN_MESA=25
