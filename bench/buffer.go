@@ -106,9 +106,7 @@ func (r *runner) measureBuffer(pf *formats.PixelFormat, sz Size, frames []*forma
 		copy(stage.Bytes()[offs[i]:], pl)
 	}
 	if err := r.dev.Submit(func(cb vk.CommandBuffer) {
-		vkx.NoGC(func() {
-			vk.CmdCopyBuffer(cb, stage.Handle, dev.Handle, 1, []vk.BufferCopy{{Size: vk.DeviceSize(total)}})
-		})
+		vkx.CmdCopyBuffer(cb, stage.Handle, dev.Handle, 0, 0, uint64(total))
 	}); err != nil {
 		return err
 	}

@@ -122,10 +122,7 @@ func measureReference(d *gpu.Device, o *Options) (Reference, error) {
 	}
 	defer q.destroy()
 	copyBuf := func(cb vk.CommandBuffer, from, to *gpu.Buffer, srcOff, dstOff, size int64) {
-		vkx.NoGC(func() { // vkx.NoGC says why
-			vk.CmdCopyBuffer(cb, from.Handle, to.Handle, 1, []vk.BufferCopy{{SrcOffset: vk.DeviceSize(srcOff),
-				DstOffset: vk.DeviceSize(dstOff), Size: vk.DeviceSize(size)}})
-		})
+		vkx.CmdCopyBuffer(cb, from.Handle, to.Handle, uint64(srcOff), uint64(dstOff), uint64(size))
 	}
 	err = d.Submit(func(cb vk.CommandBuffer) {
 		q.reset(cb, 0, 2*n)

@@ -59,7 +59,7 @@ func deviceInfo(d *gpu.Device) DeviceInfo {
 	// driverInfo names what driverVersion cannot ("Mesa 25.0.7"). The instance asks for Vulkan 1.1,
 	// so the 1.2 struct is used only through the extension the device advertises.
 	if hasDeviceExtension(d.Physical, "VK_KHR_driver_properties") {
-		if name, di, ok := vkx.DriverProperties(d.Instance, d.Physical); ok && (name != "" || di != "") {
+		if name, di := vkx.DriverProperties(d.Physical); name != "" || di != "" {
 			info.Driver = strings.TrimSpace(name+" "+di) + " (driverVersion " + info.Driver + ")"
 		}
 	}

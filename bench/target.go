@@ -71,21 +71,8 @@ func (t *target) begin(cb vk.CommandBuffer) {
 // recordReadback copies the image (TRANSFER_SRC after the pass) into buf and makes it visible to
 // the host.
 func (t *target) recordReadback(cb vk.CommandBuffer, buf *gpu.Buffer) {
-	region := vk.BufferImageCopy{
-		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
-		ImageExtent:      vk.Extent3D{Width: uint32(t.w), Height: uint32(t.h), Depth: 1},
-	}
-	vkx.NoGC(func() { // vkx.NoGC says why
-		vk.CmdCopyImageToBuffer(cb, t.image, vk.ImageLayoutTransferSrcOptimal, buf.Handle, 1, []vk.BufferImageCopy{region})
-	})
-	barrier := vk.BufferMemoryBarrier{SType: vk.StructureTypeBufferMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
-		Buffer: buf.Handle, Size: vk.DeviceSize(vk.WholeSize)}
-	vkx.NoGC(func() { // vkx.NoGC says why
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
-			0, 0, nil, 1, []vk.BufferMemoryBarrier{barrier}, 0, nil)
-	})
+	vkx.CmdCopyImageToBuffer(cb, t.image, vk.ImageLayoutTransferSrcOptimal, buf.Handle, t.w, t.h)
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
 }
 
 func (t *target) destroy() {

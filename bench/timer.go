@@ -91,11 +91,6 @@ func (q *queries) destroy() {
 
 // serialize records an execution and memory dependency from all earlier commands to all later ones.
 func serialize(cb vk.CommandBuffer) {
-	mb := []vk.MemoryBarrier{{SType: vk.StructureTypeMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessMemoryWriteBit),
-		DstAccessMask: vk.AccessFlags(vk.AccessMemoryReadBit | vk.AccessMemoryWriteBit)}}
-	vkx.NoGC(func() { // vkx.NoGC says why
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit),
-			vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit), 0, 1, mb, 0, nil, 0, nil)
-	})
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageAllCommandsBit, vk.AccessMemoryWriteBit,
+		vk.PipelineStageAllCommandsBit, vk.AccessMemoryReadBit|vk.AccessMemoryWriteBit)
 }

@@ -79,7 +79,7 @@ func (u *Uploader) Upload(pic *formats.Frame) (*Frame, error) {
 		av.Free()
 		return nil, fmt.Errorf("decode: upload: %w", err)
 	}
-	vkx.ForeignImage(handle[vk.Image](v.Image)) // before FFmpeg first uses it (vkx/foreign.c)
+	vkx.ForeignImage(handle[vk.Image](v.Image)) // before FFmpeg first uses it (vkx/messages.c)
 	if err := u.frames.Upload(av, src); err != nil {
 		av.Free()
 		return nil, fmt.Errorf("decode: %w", err)

@@ -441,11 +441,11 @@ func (d *Device) open(opts Options) error {
 			exts = append(exts, e)
 			d.Extensions[e] = true
 		}
-		d.Device, err = vkx.CreateVideoDevice(d.Instance, d.Physical, d.QueueFamily, int(d.Video.DecodeFamily),
+		d.Device, err = vkx.CreateVideoDevice(d.Physical, d.QueueFamily, int(d.Video.DecodeFamily),
 			d.Video.DecodeQueues, exts, d.Video.Features)
 	} else if f, ok := framesFeatures(d, opts); ok {
 		d.Video.Features = f
-		d.Device, err = vkx.CreateVideoDevice(d.Instance, d.Physical, d.QueueFamily, -1, 0, exts, f)
+		d.Device, err = vkx.CreateVideoDevice(d.Physical, d.QueueFamily, -1, 0, exts, f)
 	} else {
 		d.Device, err = vkx.CreateDevice(d.Physical, d.QueueFamily, exts, true)
 	}
@@ -479,7 +479,7 @@ func framesFeatures(d *Device, opts Options) (vkx.VideoFeatures, bool) {
 	if !opts.Frames || d.APIVersion < vkx.APIVersion13 {
 		return vkx.VideoFeatures{}, false
 	}
-	p := vkx.ProbeVideo(d.Instance, d.Physical, false, false)
+	p := vkx.ProbeVideo(d.Physical, false, false)
 	if p.APIVersion < vkx.APIVersion13 || !p.Features.Timeline || !p.Features.Sync2 || !p.Features.Ycbcr {
 		return vkx.VideoFeatures{}, false
 	}

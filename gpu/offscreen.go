@@ -241,11 +241,7 @@ func (o *Offscreen) Begin(cb vk.CommandBuffer) {
 
 // BeginPass begins a render pass over the whole framebuffer, clearing to black.
 func BeginPass(cb vk.CommandBuffer, rp vk.RenderPass, fb vk.Framebuffer, w, h int) {
-	bi := &vk.RenderPassBeginInfo{SType: vk.StructureTypeRenderPassBeginInfo, RenderPass: rp, Framebuffer: fb,
-		RenderArea:      vk.Rect2D{Extent: vk.Extent2D{Width: uint32(w), Height: uint32(h)}},
-		ClearValueCount: 1, PClearValues: []vk.ClearValue{vk.NewClearValue([]float32{0, 0, 0, 1})}}
-	vk.CmdBeginRenderPass(cb, bi, vk.SubpassContentsInline)
-	bi.Free()
+	vkx.CmdBeginRenderPass(cb, rp, fb, w, h, [4]float32{0, 0, 0, 1})
 }
 
 // SetViewport sets the viewport and scissor to a rectangle (letterboxing uses a smaller one).
@@ -262,21 +258,8 @@ func (o *Offscreen) End(cb vk.CommandBuffer) {
 // RecordReadback copies the image (in TRANSFER_SRC layout, as the render pass leaves it) into the
 // readback buffer for RGBA.
 func (o *Offscreen) RecordReadback(cb vk.CommandBuffer) {
-	region := vk.BufferImageCopy{
-		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
-		ImageExtent:      vk.Extent3D{Width: uint32(o.Width), Height: uint32(o.Height), Depth: 1},
-	}
-	vkx.NoGC(func() {
-		vk.CmdCopyImageToBuffer(cb, o.Image, vk.ImageLayoutTransferSrcOptimal, o.readback.Handle, 1, []vk.BufferImageCopy{region})
-	})
-	barrier := vk.BufferMemoryBarrier{SType: vk.StructureTypeBufferMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
-		Buffer: o.readback.Handle, Size: vk.DeviceSize(vk.WholeSize)}
-	vkx.NoGC(func() {
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
-			0, 0, nil, 1, []vk.BufferMemoryBarrier{barrier}, 0, nil)
-	})
+	vkx.CmdCopyImageToBuffer(cb, o.Image, vk.ImageLayoutTransferSrcOptimal, o.readback.Handle, o.Width, o.Height)
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
 }
 
 // RGBA returns what the last submitted End copied back, once its submission has completed.
@@ -299,13 +282,7 @@ func (o *Offscreen) EndCompute(cb vk.CommandBuffer) {
 }
 
 func (o *Offscreen) layoutBarrier(cb vk.CommandBuffer, from, to vk.ImageLayout, src, dst vk.AccessFlagBits, srcStage, dstStage vk.PipelineStageFlagBits) {
-	b := vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: o.Image,
-		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
-	vkx.NoGC(func() { // vulkan-go frees its copy of slice arguments from a finalizer (vkx.NoGC says why)
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(srcStage), vk.PipelineStageFlags(dstStage), 0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{b})
-	})
+	vkx.CmdBarrier(cb, srcStage, dstStage, 0, 0, vkx.Transition{Image: o.Image, From: from, To: to, SrcAccess: src, DstAccess: dst})
 }
 
 // Destroy releases everything the target owns.

@@ -97,7 +97,7 @@ func planVideo(inst vk.Instance, instVersion uint32, pd vk.PhysicalDevice, have 
 		return Video{Reason: fmt.Sprintf("the device does not offer %s (no Vulkan Video decoding)", ExtVideoDecodeQueue)}
 	}
 	vm1, withheld := videoMaintenance1(have[ExtVideoMaintenance1], layerSpec)
-	p := vkx.ProbeVideo(inst, pd, true, vm1)
+	p := vkx.ProbeVideo(pd, true, vm1)
 	if p.APIVersion < vkx.APIVersion13 {
 		return Video{Reason: fmt.Sprintf("the device is Vulkan %s; FFmpeg's Vulkan decoding needs 1.3", apiString(p.APIVersion))}
 	}

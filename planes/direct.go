@@ -187,14 +187,8 @@ func (im *Image) loadDirect(cb vk.CommandBuffer, f *formats.Frame) (Loaded, erro
 		if err := im.recordImport(cb, f); err != nil {
 			return Loaded{}, err
 		}
-		vkx.NoGC(func() { // vulkan-go frees its copy of the slice from a finalizer (vkx.NoGC)
-			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTopOfPipeBit),
-				vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit), 0, 0, nil, 0, nil, 1,
-				[]vk.ImageMemoryBarrier{{SType: vk.StructureTypeImageMemoryBarrier, DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit),
-					OldLayout: vk.ImageLayoutUndefined, NewLayout: vk.ImageLayoutGeneral,
-					SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: d.img,
-					SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}})
-		})
+		vkx.CmdBarrier(cb, vk.PipelineStageTopOfPipeBit, vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit, 0, 0,
+			vkx.Transition{Image: d.img, From: vk.ImageLayoutUndefined, To: vk.ImageLayoutGeneral, DstAccess: vk.AccessShaderReadBit})
 		d.ready = true
 		return Loaded{Upload: UploadImport, Reason: "direct: the first frame in this memory is copied while its image is prepared; " +
 			"later frames in it are sampled in place"}, nil

@@ -143,60 +143,37 @@ func (im *Image) CopyForeign(cb vk.CommandBuffer, f Foreign) error {
 	if im.foreign {
 		return fmt.Errorf("planes: copy a foreign image into an image that is itself foreign")
 	}
-	type target struct {
-		img    vk.Image
-		reader bool // a plane alias: filled through the plane's memory
-		copies []vkx.PlaneCopy
-	}
-	var ts []target
+	// One copy into the multi-planar image (every plane) and one into each shader texture that is
+	// not a plane alias; CmdUploadImage takes them all to their reading layout, as CmdUpload does for
+	// the staged copies.
+	im.listTargets()
+	var copies [1 + maxPlanes]vkx.Copy
+	var regions [2 * maxPlanes]vkx.PlaneCopy
+	nc, nr := 0, 0
 	if im.Multi != vk.NullImage {
-		t := target{img: im.Multi}
+		copies[nc] = vkx.Copy{Image: vkx.ImageHandle(im.Multi), Count: uint32(len(pf.Planes))}
+		nc++
 		for k := range pf.Planes {
 			w, h := pf.PlaneSize(k, im.PaddedWidth, im.PaddedHeight)
 			a := vk.ImageAspectFlags(planeAspect(k))
-			t.copies = append(t.copies, vkx.PlaneCopy{Src: a, Dst: a, Width: w, Height: h})
+			regions[nr] = vkx.PlaneCopy{Src: a, Dst: a, Width: uint32(w), Height: uint32(h)}
+			nr++
 		}
-		ts = append(ts, t)
 	}
 	for k, tex := range im.Textures {
 		if tex.Alias {
-			ts = append(ts, target{img: tex.Image, reader: true})
 			continue
 		}
 		if err := planeTextures(pf); err != nil {
 			return fmt.Errorf("planes: copy a foreign image into %s's shader textures: %w", pf.Name, err)
 		}
-		ts = append(ts, target{img: tex.Image, copies: []vkx.PlaneCopy{{Src: vk.ImageAspectFlags(planeAspect(k)),
-			Dst: vk.ImageAspectFlags(vk.ImageAspectColorBit), Width: tex.Width, Height: tex.Height}}})
+		copies[nc] = vkx.Copy{Image: vkx.ImageHandle(tex.Image), First: uint32(nr), Count: 1}
+		nc++
+		regions[nr] = vkx.PlaneCopy{Src: vk.ImageAspectFlags(planeAspect(k)), Dst: vk.ImageAspectFlags(vk.ImageAspectColorBit),
+			Width: uint32(tex.Width), Height: uint32(tex.Height)}
+		nr++
 	}
-	// As vkx_cmd_upload does for the staged copies: the contents are discarded (UNDEFINED; the
-	// slot's fence ordered the previous frame's reads), plane aliases go straight to their reading
-	// layout and see the copies into their planes through the barrier after them.
-	for _, t := range ts {
-		b := vkx.ImageBarrier{Image: t.img, From: vk.ImageLayoutUndefined, To: vk.ImageLayoutTransferDstOptimal,
-			DstAccess: vk.AccessFlags(vk.AccessTransferWriteBit), SrcStage: vk.PipelineStageFlags(vk.PipelineStageTopOfPipeBit),
-			DstStage: vk.PipelineStageFlags(vk.PipelineStageTransferBit), SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored}
-		if t.reader {
-			b.To, b.DstAccess = vk.ImageLayoutShaderReadOnlyOptimal, 0
-		}
-		vkx.CmdImageBarrier(cb, b)
-	}
-	for _, t := range ts {
-		if len(t.copies) > 0 {
-			vkx.CmdCopyPlanes(cb, f.Image, t.img, t.copies)
-		}
-	}
-	for _, t := range ts {
-		from := vk.ImageLayoutTransferDstOptimal
-		if t.reader {
-			from = vk.ImageLayoutShaderReadOnlyOptimal
-		}
-		vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: t.img, From: from, To: vk.ImageLayoutShaderReadOnlyOptimal,
-			SrcAccess: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccess: vk.AccessFlags(vk.AccessShaderReadBit),
-			SrcStage:  vk.PipelineStageFlags(vk.PipelineStageTransferBit),
-			DstStage:  vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit | vk.PipelineStageComputeShaderBit),
-			SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored})
-	}
+	vkx.CmdUploadImage(cb, im.targets, im.readers, vk.ImageLayoutUndefined, f.Image, copies[:nc], regions[:nr])
 	im.Done()
 	im.direct.current = nil
 	return nil

@@ -94,10 +94,7 @@ func NewImporter(dev *gpu.Device, capacity int) (*Importer, error) {
 	if capacity < maxPlanes {
 		return nil, fmt.Errorf("planes: importer: capacity %d below one frame's %d planes", capacity, maxPlanes)
 	}
-	align, err := vkx.ImportAlignment(dev.Instance, dev.Physical)
-	if err != nil {
-		return nil, fmt.Errorf("planes: importer: %w", err)
-	}
+	align := vkx.ImportAlignment(dev.Physical)
 	if align == 0 || align&(align-1) != 0 {
 		return nil, fmt.Errorf("planes: importer: minImportedHostPointerAlignment %d is not a power of two", align)
 	}

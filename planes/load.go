@@ -348,7 +348,7 @@ func (im *Image) recordImport(cb vk.CommandBuffer, f *formats.Frame) error {
 			vk.ImageAspectColorBit, 0, 0, t.Width, t.Height))
 	}
 	im.imported.copies, im.imported.regions = copies, regions
-	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, copies, regions)
+	vkx.CmdUpload(cb, im.targets, im.readers, vk.ImageLayoutUndefined, copies, regions)
 	return nil
 }
 

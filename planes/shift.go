@@ -163,7 +163,7 @@ func (im *Image) recordStageShift(cb vk.CommandBuffer) {
 	}
 	// Staged offsets are 16-byte aligned: recordShift cannot fail here.
 	_ = im.recordShift(cb, &bufs, &src)
-	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.lsb.pass.stageCopies, im.staged.regions)
+	vkx.CmdUpload(cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.lsb.pass.stageCopies, im.staged.regions)
 }
 
 func (s *gpuShift) destroy(dev vk.Device) {

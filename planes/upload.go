@@ -98,29 +98,13 @@ func (im *Image) RecordUpload(cb vk.CommandBuffer) {
 		im.recordStageShift(cb)
 		return
 	}
-	vkx.CmdUpload(im.dev.Device, cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.staged.copies, im.staged.regions)
+	vkx.CmdUpload(cb, im.targets, im.readers, vk.ImageLayoutUndefined, im.staged.copies, im.staged.regions)
 }
 
 // buildStageRegions computes the copy path's regions from the staging layout, and the list of images
 // every upload writes.
 func (im *Image) buildStageRegions() {
-	im.targets = im.targets[:0]
-	if im.Multi != vk.NullImage {
-		im.targets = append(im.targets, vkx.ImageHandle(im.Multi))
-	}
-	for _, t := range im.Textures {
-		if !t.Alias {
-			im.targets = append(im.targets, vkx.ImageHandle(t.Image))
-		}
-	}
-	// Aliases last: CmdUpload makes the copies into their planes visible to them.
-	im.readers = 0
-	for _, t := range im.Textures {
-		if t.Alias {
-			im.targets = append(im.targets, vkx.ImageHandle(t.Image))
-			im.readers++
-		}
-	}
+	im.listTargets()
 	staging := vkx.BufferHandle(im.staged.staging.Handle)
 	pf := im.Format
 	if im.Multi != vk.NullImage {
@@ -171,4 +155,26 @@ func (im *Image) StagedBytes() int {
 		n *= 2
 	}
 	return n
+}
+
+// listTargets lists the images every upload writes (CmdUpload's images): the multi-planar image and
+// the shader textures, the plane aliases last (CmdUpload makes the copies into their planes visible
+// to them).
+func (im *Image) listTargets() {
+	im.targets = im.targets[:0]
+	if im.Multi != vk.NullImage {
+		im.targets = append(im.targets, vkx.ImageHandle(im.Multi))
+	}
+	for _, t := range im.Textures {
+		if !t.Alias {
+			im.targets = append(im.targets, vkx.ImageHandle(t.Image))
+		}
+	}
+	im.readers = 0
+	for _, t := range im.Textures {
+		if t.Alias {
+			im.targets = append(im.targets, vkx.ImageHandle(t.Image))
+			im.readers++
+		}
+	}
 }

@@ -375,13 +375,8 @@ func (s *Swapchain) Acquire(sem vk.Semaphore) (int, error) {
 
 // Present queues image idx for display once wait is signalled.
 func (s *Swapchain) Present(idx int, wait vk.Semaphore) error {
-	pi := &vk.PresentInfo{SType: vk.StructureTypePresentInfo, WaitSemaphoreCount: 1, PWaitSemaphores: []vk.Semaphore{wait},
-		SwapchainCount: 1, PSwapchains: []vk.Swapchain{s.Handle}, PImageIndices: []uint32{uint32(idx)}}
-	// The queue may be shared with FFmpeg's Vulkan decoding (gpu.Options.Video): its lock.
-	vkx.LockQueue(s.dev.Queue)
-	r := vk.QueuePresent(s.dev.Queue, pi)
-	vkx.UnlockQueue(s.dev.Queue)
-	pi.Free()
+	// Under the queue's lock: the queue may be shared with FFmpeg's Vulkan decoding (gpu.Options.Video).
+	r := vkx.QueuePresent(s.dev.Queue, s.Handle, idx, wait)
 	switch r {
 	case vk.Success:
 		return nil

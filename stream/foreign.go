@@ -96,7 +96,7 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 		// only when that is the toolkit's one family (hwcontext_vulkan.c, create_frame).
 		return fail(fmt.Errorf("the image belongs to queue family %d (EXCLUSIVE); the toolkit's is %d", st.QueueFamily, s.Dev.QueueFamily))
 	}
-	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/foreign.c)
+	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/messages.c)
 	c := s.cfg
 	reason := "asked for"
 	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)

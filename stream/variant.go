@@ -109,13 +109,7 @@ func (t *computeTarget) record(cb vk.CommandBuffer) error {
 }
 
 func (t *computeTarget) barrier(cb vk.CommandBuffer, from, to vk.ImageLayout, src, dst vk.AccessFlagBits, srcStage, dstStage vk.PipelineStageFlagBits) {
-	b := vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: t.image,
-		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
-	vkx.NoGC(func() { // vulkan-go frees its copy of slice arguments from a finalizer (vkx.NoGC says why)
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(srcStage), vk.PipelineStageFlags(dstStage), 0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{b})
-	})
+	vkx.CmdBarrier(cb, srcStage, dstStage, 0, 0, vkx.Transition{Image: t.image, From: from, To: to, SrcAccess: src, DstAccess: dst})
 }
 
 func (t *computeTarget) destroy() {

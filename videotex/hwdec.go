@@ -85,7 +85,7 @@ func HWRequirements(instance vk.Instance, physical vk.PhysicalDevice, q HWQuery)
 	v := gpu.PlanVideo(instance, physical, layer)
 	if !v.Enabled {
 		h.Missing = v.Reason
-		if p := vkx.ProbeVideo(instance, physical, false, false); p.APIVersion >= vkx.APIVersion13 {
+		if p := vkx.ProbeVideo(physical, false, false); p.APIVersion >= vkx.APIVersion13 {
 			h.Features = VideoFeatures{SamplerYcbcrConversion: p.Features.Ycbcr, TimelineSemaphore: p.Features.Timeline,
 				Synchronization2: p.Features.Sync2}
 		}
@@ -232,7 +232,7 @@ func (t *Texture) recordHWCopy(cb vk.CommandBuffer, p *picture) (wait, signal vk
 		return wait, signal, nil, fmt.Errorf("%w: the image belongs to queue family %d (EXCLUSIVE); the texture's is %d",
 			errNoHW, st.QueueFamily, t.dev.QueueFamily)
 	}
-	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/foreign.c)
+	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/messages.c)
 	stage := vk.PipelineStageFlags(vk.PipelineStageTransferBit)
 	// After the semaphore wait, at the same stage: the decoder's writes are visible, the layout
 	// changes after it (Vulkan spec, "Semaphore Waiting": the wait's second synchronization scope).

@@ -495,18 +495,12 @@ func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
 	direct := t.s.direct != 0
 	// The picture's writes (a compute conversion, or a pass's colour output) before the reads; the
 	// previous frame's reads of t's images (compute, fragment shaders) before this frame's writes.
-	mb := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit | vk.AccessColorAttachmentWriteBit),
-		DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit)}
-	ibs := []vk.ImageMemoryBarrier{layoutBarrier(t.rows.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)}
+	ibs := []vkx.Transition{layoutBarrier(t.rows.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)}
 	if !direct {
 		ibs = append(ibs, layoutBarrier(t.out.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit))
 	}
-	vkx.NoGC(func() { // vulkan-go frees its copy of slice arguments from a finalizer (vkx.NoGC says why)
-		vk.CmdPipelineBarrier(cb,
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit),
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, uint32(len(ibs)), ibs)
-	})
+	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit,
+		vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit|vk.AccessColorAttachmentWriteBit, vk.AccessShaderReadBit, ibs...)
 	if err := t.dispatch(cb, 0, t.rowsSet, v.push(true, t.taps[0], 0), v.OutW, v.SrcH); err != nil {
 		return err
 	}
@@ -516,10 +510,7 @@ func (t *ScaleTarget) Record(cb vk.CommandBuffer, v ScaleView) error {
 	}
 	for {
 		ib := layoutBarrier(dst, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit)
-		vkx.NoGC(func() {
-			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(next),
-				0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
-		})
+		vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit, next, 0, 0, ib)
 		if direct || dst == t.out.image {
 			return nil
 		}
@@ -588,35 +579,23 @@ func (t *ScaleTarget) RecordInto(cb vk.CommandBuffer, v ScaleView, dst StorageTa
 		return err
 	}
 	vkx.WriteStorageImage(d, t.intoSet, 2, dst.View)
-	mb := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit | vk.AccessColorAttachmentWriteBit),
-		DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit)}
-	ib := layoutBarrier(t.rows.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)
-	vkx.NoGC(func() {
-		vk.CmdPipelineBarrier(cb,
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit),
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
-	})
+	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit,
+		vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit|vk.AccessColorAttachmentWriteBit, vk.AccessShaderReadBit,
+		layoutBarrier(t.rows.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit))
 	if err := t.dispatch(cb, 0, t.rowsSet, v.push(true, t.taps[0], 0), v.OutW, v.SrcH); err != nil {
 		return err
 	}
 	// The rows' writes before the columns read them; dst's earlier uses before its writes, its
 	// contents discarded (UNDEFINED: every pixel is written).
-	ibs := []vk.ImageMemoryBarrier{
+	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageTransferBit,
+		vk.PipelineStageComputeShaderBit, 0, 0,
 		layoutBarrier(t.rows.image, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit),
 		layoutBarrier(dst.Image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral,
-			vk.AccessShaderWriteBit|vk.AccessColorAttachmentWriteBit, vk.AccessShaderWriteBit)}
-	vkx.NoGC(func() {
-		vk.CmdPipelineBarrier(cb,
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageTransferBit),
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 0, nil, 0, nil, uint32(len(ibs)), ibs)
-	})
+			vk.AccessShaderWriteBit|vk.AccessColorAttachmentWriteBit, vk.AccessShaderWriteBit))
 	push := v.intoPush(t.taps[1], t.base, x, y, dst.Width, dst.Height)
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
-	vkx.NoGC(func() {
-		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, s.compL, 0, 1, []vk.DescriptorSet{t.intoSet}, 0, nil)
-		vk.CmdPushConstants(cb, s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
-	})
+	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, s.compL, 0, 1, []vk.DescriptorSet{t.intoSet}, 0, nil)
+	vk.CmdPushConstants(cb, s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
 	g := shaders.ComputeGroup
 	vk.CmdDispatch(cb, uint32((dst.Width+g[0]-1)/g[0]), uint32((dst.Height+g[1]-1)/g[1]), 1)
 	return nil
@@ -643,20 +622,15 @@ func (t *ScaleTarget) dispatch(cb vk.CommandBuffer, axis int32, set vk.Descripto
 		return err
 	}
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
-	vkx.NoGC(func() {
-		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.compL, 0, 1, []vk.DescriptorSet{set}, 0, nil)
-		vk.CmdPushConstants(cb, t.s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
-	})
+	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.compL, 0, 1, []vk.DescriptorSet{set}, 0, nil)
+	vk.CmdPushConstants(cb, t.s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
 	g := shaders.ComputeGroup
 	vk.CmdDispatch(cb, uint32((w+g[0]-1)/g[0]), uint32((h+g[1]-1)/g[1]), 1)
 	return nil
 }
 
-func layoutBarrier(image vk.Image, from, to vk.ImageLayout, src, dst vk.AccessFlagBits) vk.ImageMemoryBarrier {
-	return vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: image,
-		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
+func layoutBarrier(image vk.Image, from, to vk.ImageLayout, src, dst vk.AccessFlagBits) vkx.Transition {
+	return vkx.Transition{Image: image, From: from, To: to, SrcAccess: src, DstAccess: dst}
 }
 
 // Draw records the last step inside target's render pass, after Record of the same view: the
@@ -672,7 +646,7 @@ func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) erro
 		return err
 	}
 	push := v.drawPush()
-	vkx.NoGC(func() { draw(cb, pipe, t.s.draw.layout, t.drawSet, push) })
+	draw(cb, pipe, t.s.draw.layout, t.drawSet, push)
 	return nil
 }
 

@@ -523,20 +523,14 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 		}
 	}
 	// The picture's image changes from frame to frame: write it into this slot's set each time.
-	w := []vk.WriteDescriptorSet{{SType: vk.StructureTypeWriteDescriptorSet, DstSet: e.sets[si], DstBinding: 0,
-		DescriptorCount: 1, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
-		PImageInfo: []vk.DescriptorImageInfo{f.ImageInfo()}}}
-	vkx.NoGC(func() { vk.UpdateDescriptorSets(d, 1, w, 0, nil) })
+	ii := f.ImageInfo()
+	vkx.WriteImages(d, e.sets[si], []vk.ImageView{ii.ImageView}, ii.Sampler, ii.ImageLayout)
 
 	cb := s.cb
 	if err := gpu.Begin(cb); err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}
-	bi := &vk.RenderPassBeginInfo{SType: vk.StructureTypeRenderPassBeginInfo, RenderPass: e.rp, Framebuffer: e.fbs[img],
-		RenderArea: vk.Rect2D{Extent: vk.Extent2D{Width: uint32(e.width), Height: uint32(e.height)}}, ClearValueCount: 2,
-		PClearValues: []vk.ClearValue{vk.NewClearValue(background[:]), vk.NewClearDepthStencil(1, 0)}}
-	vk.CmdBeginRenderPass(cb, bi, vk.SubpassContentsInline)
-	bi.Free()
+	vkx.CmdBeginRenderPass(cb, e.rp, e.fbs[img], e.width, e.height, background, 1)
 	gpu.SetViewport(cb, 0, 0, e.width, e.height)
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, e.pipe)
 	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, e.pipeLayout, 0, 1, []vk.DescriptorSet{e.sets[si]}, 0, nil)
@@ -552,23 +546,13 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 	}
 	// Wait for videotex's upload before the fragment shader samples, and (windowed) for the
 	// swapchain image before writing colour.
-	waits := []vk.Semaphore{f.Wait}
-	stages := []vk.PipelineStageFlags{f.WaitStage}
-	var signal []vk.Semaphore
+	b := vkx.Batch{CB: cb, Waits: []vkx.SubmitSemaphore{{Semaphore: f.Wait, Stage: f.WaitStage}}}
 	if e.swap != nil {
-		waits = append(waits, s.acquired)
-		stages = append(stages, vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit))
-		signal = []vk.Semaphore{e.renderDone[img]}
+		b.Waits = append(b.Waits, vkx.SubmitSemaphore{Semaphore: s.acquired, Stage: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)})
+		b.Signals = []vkx.SubmitSemaphore{{Semaphore: e.renderDone[img]}}
 	}
-	sub := []vk.SubmitInfo{{SType: vk.StructureTypeSubmitInfo, WaitSemaphoreCount: uint32(len(waits)), PWaitSemaphores: waits,
-		PWaitDstStageMask: stages, CommandBufferCount: 1, PCommandBuffers: []vk.CommandBuffer{cb},
-		SignalSemaphoreCount: uint32(len(signal)), PSignalSemaphores: signal}}
-	var r vk.Result
-	vkx.NoGC(func() { r = vk.QueueSubmit(e.dev.Queue, 1, sub, s.fence) }) // vkx.NoGC says why
-	err := e.check(r, "vkQueueSubmit")
-	sub[0].Free()
-	if err != nil {
-		return err
+	if err := vkx.QueueSubmitBatches(e.dev.Queue, []vkx.Batch{b}, s.fence); err != nil {
+		return fmt.Errorf("ycbcrcube: %w", err)
 	}
 	s.used, s.held = true, f // keep f until this submission's fence signals
 	if e.swap != nil {
@@ -582,38 +566,20 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 // recordReadback copies the colour image into the readback buffer, bringing it into
 // TRANSFER_SRC and (windowed) back into PRESENT_SRC.
 func (e *engine) recordReadback(cb vk.CommandBuffer, img vk.Image) {
-	rng := vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}
 	if e.finalLayout != vk.ImageLayoutTransferSrcOptimal {
-		b := []vk.ImageMemoryBarrier{{SType: vk.StructureTypeImageMemoryBarrier,
-			SrcAccessMask: vk.AccessFlags(vk.AccessColorAttachmentWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessTransferReadBit),
-			OldLayout: e.finalLayout, NewLayout: vk.ImageLayoutTransferSrcOptimal,
-			SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: img, SubresourceRange: rng}}
-		vkx.NoGC(func() { // vkx.NoGC says why
-			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit),
-				0, 0, nil, 0, nil, 1, b)
-		})
+		vkx.CmdBarrier(cb, vk.PipelineStageColorAttachmentOutputBit, vk.PipelineStageTransferBit, 0, 0,
+			vkx.Transition{Image: img, From: e.finalLayout, To: vk.ImageLayoutTransferSrcOptimal,
+				SrcAccess: vk.AccessColorAttachmentWriteBit, DstAccess: vk.AccessTransferReadBit})
 	}
-	region := vk.BufferImageCopy{
-		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
-		ImageExtent:      vk.Extent3D{Width: uint32(e.width), Height: uint32(e.height), Depth: 1},
-	}
-	vkx.NoGC(func() { // vkx.NoGC says why
-		vk.CmdCopyImageToBuffer(cb, img, vk.ImageLayoutTransferSrcOptimal, e.readback.Handle, 1, []vk.BufferImageCopy{region})
-	})
-	bb := []vk.BufferMemoryBarrier{{SType: vk.StructureTypeBufferMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
-		Buffer: e.readback.Handle, Size: vk.DeviceSize(vk.WholeSize)}}
-	var ib []vk.ImageMemoryBarrier
+	vkx.CmdCopyImageToBuffer(cb, img, vk.ImageLayoutTransferSrcOptimal, e.readback.Handle, e.width, e.height)
+	// The copy's writes to the host (a global barrier covers the buffer), and the image back to its
+	// final layout.
+	var back []vkx.Transition
 	if e.finalLayout != vk.ImageLayoutTransferSrcOptimal {
-		ib = []vk.ImageMemoryBarrier{{SType: vk.StructureTypeImageMemoryBarrier,
-			SrcAccessMask: vk.AccessFlags(vk.AccessTransferReadBit), OldLayout: vk.ImageLayoutTransferSrcOptimal, NewLayout: e.finalLayout,
-			SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: img, SubresourceRange: rng}}
+		back = []vkx.Transition{{Image: img, From: vk.ImageLayoutTransferSrcOptimal, To: e.finalLayout, SrcAccess: vk.AccessTransferReadBit}}
 	}
-	vkx.NoGC(func() { // vkx.NoGC says why
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit),
-			vk.PipelineStageFlags(vk.PipelineStageHostBit|vk.PipelineStageBottomOfPipeBit), 0, 0, nil, 1, bb, uint32(len(ib)), ib)
-	})
+	vkx.CmdBarrier(cb, vk.PipelineStageTransferBit, vk.PipelineStageHostBit|vk.PipelineStageBottomOfPipeBit,
+		vk.AccessTransferWriteBit, vk.AccessHostReadBit, back...)
 }
 
 // readPixels returns the read-back picture as RGBA (swapping B and R for BGRA swapchains).

@@ -81,16 +81,6 @@ func FormatName(fc *astiav.FormatContext) string {
 	return C.GoString(c.iformat.name)
 }
 
-// TimestampDiscontinuities reports whether the input's format declares that its timestamps may jump
-// (AVFMT_TS_DISCONT: MPEG-TS, MPEG-PS and other broadcast formats).
-func TimestampDiscontinuities(fc *astiav.FormatContext) bool {
-	c, err := formatContext(fc)
-	if err != nil || c.iformat == nil {
-		return false
-	}
-	return c.iformat.flags&C.AVFMT_TS_DISCONT != 0
-}
-
 func unsafeStreams(c *C.AVFormatContext) []*C.AVStream {
 	if c.nb_streams == 0 || c.streams == nil {
 		return nil

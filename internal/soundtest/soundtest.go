@@ -154,16 +154,6 @@ func (s *Server) pactl(args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// Pactl runs pactl against the server and returns its output; a failure fails the test.
-func (s *Server) Pactl(t testing.TB, args ...string) string {
-	t.Helper()
-	out, err := s.pactl(args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
-}
-
 // Setenv points this process's PulseAudio clients at the server for the rest of the test.
 func (s *Server) Setenv(t testing.TB) {
 	for _, kv := range s.Env {

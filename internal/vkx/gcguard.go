@@ -5,11 +5,12 @@ import (
 	"sync"
 )
 
-// NoGC runs f with the garbage collector paused, for calls into vulkan-go that pass a slice of
-// structs (vk.QueueSubmit, vk.CreateGraphicsPipelines, vk.UpdateDescriptorSets, vk.CmdSetViewport,
-// vk.CmdSetScissor, vk.CmdPipelineBarrier, vk.CmdCopyImageToBuffer, ...) or fill one
-// (vk.Enumerate*Properties, vk.GetPhysicalDeviceQueueFamilyProperties,
-// vk.GetPhysicalDeviceSurfaceFormats).
+// NoGC runs f with the garbage collector paused, for set-up calls into vulkan-go that pass a slice
+// of structs as an argument or fill one (vk.Enumerate*Properties,
+// vk.GetPhysicalDeviceQueueFamilyProperties, vk.GetPhysicalDeviceSurfaceFormats). Per-frame code
+// never uses it: debug.SetGCPercent waits for a collection in progress to end (a stall of the
+// frame's goroutine) and the pause holds for the whole process; what per-frame code records goes
+// through this package's C wrappers instead (docs/architecture.md, "Calling Vulkan").
 //
 // Why: vulkan-go copies such a slice into C memory whose only owner is a finalizer set on a local
 // variable of its converter (unpackArgS*/unpackS*: runtime.SetFinalizer(&unpacked, func(...) { go

@@ -14,7 +14,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 )
 
-// Pass is a compute pass over storage buffers (pass.c): a set layout of n storage-buffer bindings,
+// Pass is a compute pass over storage buffers (pass.c, pipeline.c): a set layout of n storage-buffer bindings,
 // a pipeline layout with one push-constant block, a descriptor pool, and pipelines made from SPIR-V
 // with specialization constants. Sets come from the pool, one per user that records concurrently.
 type Pass struct {
@@ -47,14 +47,14 @@ func (p *Pass) Pipeline(cache vk.PipelineCache, spv []byte, spec []int32) (vk.Pi
 		sp = (*C.int32_t)(unsafe.Pointer(&spec[0]))
 	}
 	var pipe vk.Pipeline
-	err := Check(vk.Result(C.vkx_pass_pipeline(cDevice(p.dev), cCache(cache), &p.c, (*C.uint32_t)(code), C.size_t(len(spv)), sp,
+	err := Check(vk.Result(C.vkx_spirv_compute_pipeline(cDevice(p.dev), cCache(cache), p.c.layout, (*C.uint32_t)(code), C.size_t(len(spv)), sp,
 		C.uint32_t(len(spec)), (*C.VkPipeline)(unsafe.Pointer(&pipe)))), "compute pass: pipeline")
 	return pipe, err
 }
 
 // DestroyPipeline frees a pipeline made by Pipeline.
 func (p *Pass) DestroyPipeline(pipe vk.Pipeline) {
-	C.vkx_pass_destroy_pipeline(cDevice(p.dev), *(*C.VkPipeline)(unsafe.Pointer(&pipe)))
+	C.vkx_destroy_pipeline(cDevice(p.dev), *(*C.VkPipeline)(unsafe.Pointer(&pipe)))
 }
 
 // AllocSet takes a set from the pool.
@@ -118,11 +118,4 @@ func (p *Pass) CmdBindSet(cb vk.CommandBuffer, pipe vk.Pipeline, s *PassSet, buf
 // workgroups, as a 2-D grid of at most 32768 in x (shaders index by x + y·numWorkGroups.x·width).
 func (p *Pass) CmdDispatch(cb vk.CommandBuffer, push unsafe.Pointer, groups int) {
 	C.vkx_cmd_pass_dispatch(cCommandBuffer(cb), &p.c, push, C.uint32_t(groups))
-}
-
-// CmdMemoryBarrier records a global memory barrier.
-func CmdMemoryBarrier(cb vk.CommandBuffer, srcStage vk.PipelineStageFlagBits, srcAccess vk.AccessFlagBits,
-	dstStage vk.PipelineStageFlagBits, dstAccess vk.AccessFlagBits) {
-	C.vkx_cmd_memory_barrier(cCommandBuffer(cb), C.VkPipelineStageFlags(srcStage), C.VkAccessFlags(srcAccess),
-		C.VkPipelineStageFlags(dstStage), C.VkAccessFlags(dstAccess))
 }

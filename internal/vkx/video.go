@@ -47,9 +47,9 @@ func b32(b bool) C.VkBool32 {
 
 // ProbeVideo reads what pd offers for decoding; videoQueue and maintenance1 say whether pd offers
 // VK_KHR_video_queue and VK_KHR_video_maintenance1.
-func ProbeVideo(instance vk.Instance, pd vk.PhysicalDevice, videoQueue, maintenance1 bool) VideoProbe {
+func ProbeVideo(pd vk.PhysicalDevice, videoQueue, maintenance1 bool) VideoProbe {
 	var p C.VkxVideoProbe
-	C.vkx_video_probe(cInstance(instance), cPhysical(pd), b32(videoQueue), b32(maintenance1), &p)
+	C.vkx_video_probe(cPhysical(pd), b32(videoQueue), b32(maintenance1), &p)
 	return VideoProbe{
 		APIVersion: uint32(p.api_version), DecodeFamily: int(p.decode_family),
 		DecodeQueues: uint32(p.decode_queues), CodecOps: uint32(p.codec_ops),
@@ -61,7 +61,7 @@ func ProbeVideo(instance vk.Instance, pd vk.PhysicalDevice, videoQueue, maintena
 // CreateVideoDevice creates a device with one queue of family and decodeQueues queues of
 // decodeFamily (none when decodeFamily < 0), the extensions exts and the features f (Vulkan 1.1–1.3
 // feature structs: the device must be Vulkan 1.3).
-func CreateVideoDevice(instance vk.Instance, pd vk.PhysicalDevice, family uint32, decodeFamily int, decodeQueues uint32,
+func CreateVideoDevice(pd vk.PhysicalDevice, family uint32, decodeFamily int, decodeQueues uint32,
 	exts []string, f VideoFeatures) (vk.Device, error) {
 	cexts := make([]*C.char, len(exts))
 	for i, e := range exts {
@@ -79,7 +79,7 @@ func CreateVideoDevice(instance vk.Instance, pd vk.PhysicalDevice, family uint32
 	cf := C.VkxVideoFeatures{timeline: b32(f.Timeline), sync2: b32(f.Sync2), ycbcr: b32(f.Ycbcr),
 		video_maintenance1: b32(f.VideoMaintenance1), host_query_reset: b32(f.HostQueryReset)}
 	var d C.VkDevice
-	r := C.vkx_create_device_video(cInstance(instance), cPhysical(pd), C.uint32_t(family), C.int32_t(decodeFamily),
+	r := C.vkx_create_device_video(cPhysical(pd), C.uint32_t(family), C.int32_t(decodeFamily),
 		C.uint32_t(decodeQueues), arr, C.uint32_t(len(exts)), &cf, &d)
 	if err := Check(vk.Result(r), "vkCreateDevice"); err != nil {
 		return nil, err
@@ -97,39 +97,3 @@ func VideoFeatureChain(f VideoFeatures, next unsafe.Pointer) (pNext unsafe.Point
 	p := C.vkx_video_feature_chain(&cf, next)
 	return p, func() { C.free(p) }
 }
-
-// RegisterQueue names q's family and index, so that the toolkit's submissions to q take the lock
-// FFmpeg takes by (family, index) through AVVulkanDeviceContext.lock_queue.
-func RegisterQueue(q vk.Queue, family, index uint32) {
-	C.vkx_queue_register(*(*C.VkQueue)(unsafe.Pointer(&q)), C.uint32_t(family), C.uint32_t(index))
-}
-
-// UnregisterQueue forgets q, before its device is destroyed.
-func UnregisterQueue(q vk.Queue) { C.vkx_queue_unregister(*(*C.VkQueue)(unsafe.Pointer(&q))) }
-
-// LockQueue and UnlockQueue hold q's lock around a queue call made outside vkx (vkQueuePresentKHR);
-// for a queue never registered they do nothing.
-func LockQueue(q vk.Queue)   { C.vkx_queue_lock_handle(*(*C.VkQueue)(unsafe.Pointer(&q))) }
-func UnlockQueue(q vk.Queue) { C.vkx_queue_unlock_handle(*(*C.VkQueue)(unsafe.Pointer(&q))) }
-
-// DeviceWaitIdle is vkDeviceWaitIdle holding every queue lock (the call needs all of the device's
-// queues externally synchronized, and FFmpeg's threads may be submitting).
-func DeviceWaitIdle(d vk.Device) vk.Result {
-	return vk.Result(C.vkx_device_wait_idle(*(*C.VkDevice)(unsafe.Pointer(&d))))
-}
-
-// QueueLockFuncs are the C functions lock(family, index) and unlock(family, index) for
-// AVVulkanDeviceContext.lock_queue and unlock_queue (through package avx).
-func QueueLockFuncs() (lock, unlock unsafe.Pointer) {
-	return C.vkx_queue_lock_fn(), C.vkx_queue_unlock_fn()
-}
-
-// GetInstanceProcAddr is the loader's vkGetInstanceProcAddr (AVVulkanDeviceContext.get_proc_addr).
-func GetInstanceProcAddr() unsafe.Pointer { return C.vkx_get_instance_proc_addr() }
-
-// InstanceVersion is the loader's vkEnumerateInstanceVersion (1.0 where it has none). Load first.
-func InstanceVersion() uint32 { return uint32(C.vkx_instance_version()) }
-
-// FFmpegKnownMessages counts the validation messages left out as FFmpeg 7.1's property query that
-// this validation layer predates (video.c says which, exactly).
-func FFmpegKnownMessages() int { return int(C.vkx_ffmpeg_known_count()) }

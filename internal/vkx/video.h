@@ -1,7 +1,7 @@
 // video.h: what Vulkan Video decoding needs from the device (VK_KHR_video_queue and friends, the
-// Vulkan 1.3 features FFmpeg's hwcontext_vulkan.h asks of a user-created device), its creation, and
-// the queue lock the toolkit shares with FFmpeg. Compiled against the Vulkan headers FFmpeg was built
-// with (ycbcrkit-vulkan-headers), which carry the video structs.
+// Vulkan 1.3 features FFmpeg's hwcontext_vulkan.h asks of a user-created device) and its creation.
+// Compiled against the Vulkan headers FFmpeg was built with (ycbcrkit-vulkan-headers), which carry the
+// video structs.
 #ifndef YCBCRKIT_VKX_VIDEO_H
 #define YCBCRKIT_VKX_VIDEO_H
 #include "vkx.h"
@@ -22,11 +22,11 @@ typedef struct {
 
 // vkx_video_probe reads what pd offers; video_queue and vm1 say whether the device offers
 // VK_KHR_video_queue and VK_KHR_video_maintenance1 (their structs may only be chained then).
-void vkx_video_probe(VkInstance in, VkPhysicalDevice pd, VkBool32 video_queue, VkBool32 vm1, VkxVideoProbe *out);
+void vkx_video_probe(VkPhysicalDevice pd, VkBool32 video_queue, VkBool32 vm1, VkxVideoProbe *out);
 // vkx_create_device_video creates a device with one queue of family and, when decode_family >= 0,
 // decode_queues queues of decode_family, with the features of f (as Vulkan 1.1/1.2/1.3 feature structs
 // and VkPhysicalDeviceVideoMaintenance1FeaturesKHR).
-VkResult vkx_create_device_video(VkInstance in, VkPhysicalDevice pd, uint32_t family, int32_t decode_family, uint32_t decode_queues,
+VkResult vkx_create_device_video(VkPhysicalDevice pd, uint32_t family, int32_t decode_family, uint32_t decode_queues,
                                  const char *const *exts, uint32_t next, const VkxVideoFeatures *f, VkDevice *out);
 
 // vkx_video_feature_chain allocates, in one block to free with free(), the feature structs
@@ -34,23 +34,4 @@ VkResult vkx_create_device_video(VkInstance in, VkPhysicalDevice pd, uint32_t fa
 // video_maintenance1, VkPhysicalDeviceVideoMaintenance1FeaturesKHR) with f's bits, the last one
 // chained to next: for an engine that creates its device itself. NULL when out of memory.
 void *vkx_video_feature_chain(const VkxVideoFeatures *f, void *next);
-
-// The queue lock: one mutex per (family, index), taken by the toolkit around its vkQueueSubmit and
-// vkQueuePresentKHR and by FFmpeg through AVVulkanDeviceContext.lock_queue (hwcontext_vulkan.h: "Locks
-// a queue, preventing other threads from submitting any command buffers to this queue").
-#define VKX_MAX_QUEUE_FAMILIES 16
-#define VKX_MAX_QUEUES 32
-void vkx_queue_lock(uint32_t family, uint32_t index);
-void vkx_queue_unlock(uint32_t family, uint32_t index);
-void *vkx_queue_lock_fn(void);
-// A queue the toolkit submits to by handle: vkx_queue_submit and vkx_queue_lock_handle take its lock.
-uint32_t vkx_instance_version(void); // the loader's instance version
-void vkx_queue_register(VkQueue q, uint32_t family, uint32_t index);
-void vkx_queue_unregister(VkQueue q);
-void vkx_queue_lock_handle(VkQueue q);
-void vkx_queue_unlock_handle(VkQueue q);
-void *vkx_queue_unlock_fn(void);
-void vkx_queue_lock_all(void);
-void vkx_queue_unlock_all(void);
-VkResult vkx_device_wait_idle(VkDevice dev);
 #endif

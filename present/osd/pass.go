@@ -70,7 +70,7 @@ func (p *Pass) init(slots int) error {
 	defer staging.Destroy()
 	copy(staging.Bytes(), m.Pix)
 	err = p.dev.Submit(func(cb vk.CommandBuffer) {
-		vkx.CmdUpload(d, cb, []uint64{vkx.ImageHandle(p.image)}, 0, vk.ImageLayoutUndefined,
+		vkx.CmdUpload(cb, []uint64{vkx.ImageHandle(p.image)}, 0, vk.ImageLayoutUndefined,
 			[]vkx.Copy{{Buffer: vkx.BufferHandle(staging.Handle), Image: vkx.ImageHandle(p.image), First: 0, Count: 1}},
 			[]vkx.BufferImageCopy{{AspectMask: uint32(vk.ImageAspectColorBit), LayerCount: 1,
 				Width: uint32(w), Height: uint32(h), Depth: 1}})

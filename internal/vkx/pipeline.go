@@ -1,30 +1,18 @@
 package vkx
 
 /*
+#include <stdlib.h>
 #include "vkx.h"
 */
 import "C"
 
 import (
+	"sync/atomic"
 	"time"
 	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
 )
-
-// vulkan-go frees its C copy of a slice argument in a finalizer that may run while the call is
-// still in the driver (calls.c says more). The calls below replace the ones the project makes
-// with such slices.
-
-func cQueue(h vk.Queue) C.VkQueue { return *(*C.VkQueue)(unsafe.Pointer(&h)) }
-
-// QueueSubmit submits one command buffer, waiting on wait at stage (if wait is not null) and
-// signalling signal (if not null) and fence.
-func QueueSubmit(q vk.Queue, cb vk.CommandBuffer, wait vk.Semaphore, stage vk.PipelineStageFlags, signal vk.Semaphore, fence vk.Fence) error {
-	r := C.vkx_queue_submit(cQueue(q), cCommandBuffer(cb), *(*C.VkSemaphore)(unsafe.Pointer(&wait)),
-		C.VkPipelineStageFlags(stage), *(*C.VkSemaphore)(unsafe.Pointer(&signal)), *(*C.VkFence)(unsafe.Pointer(&fence)))
-	return Check(vk.Result(r), "vkQueueSubmit")
-}
 
 // FullscreenPipeline creates the project's one graphics pipeline shape: a vertex shader drawing one
 // triangle with no vertex input, a fragment shader with optional int32 specialization constants
@@ -60,32 +48,6 @@ func BlendedPipeline(dev vk.Device, cache vk.PipelineCache, layout vk.PipelineLa
 	return *(*vk.Pipeline)(unsafe.Pointer(&out)), nil
 }
 
-// WriteBuffer writes a storage buffer, its whole range, into binding of set.
-func WriteBuffer(dev vk.Device, set vk.DescriptorSet, binding int, buf vk.Buffer) {
-	C.vkx_write_buffer(cDevice(dev), *(*C.VkDescriptorSet)(unsafe.Pointer(&set)), C.uint32_t(binding),
-		*(*C.VkBuffer)(unsafe.Pointer(&buf)))
-}
-
-// WriteImages writes combined image samplers into bindings 0..len(views)−1 of set (8 at most).
-func WriteImages(dev vk.Device, set vk.DescriptorSet, views []vk.ImageView, sampler vk.Sampler, layout vk.ImageLayout) {
-	if len(views) == 0 {
-		return
-	}
-	cviews := make([]C.VkImageView, len(views))
-	for i := range views {
-		v := views[i]
-		cviews[i] = *(*C.VkImageView)(unsafe.Pointer(&v))
-	}
-	C.vkx_write_images(cDevice(dev), *(*C.VkDescriptorSet)(unsafe.Pointer(&set)), &cviews[0], C.uint32_t(len(views)),
-		*(*C.VkSampler)(unsafe.Pointer(&sampler)), C.VkImageLayout(layout))
-}
-
-// SetViewport sets the viewport to (x, y, w, h) and the scissor to (sx, sy, sw, sh).
-func SetViewport(cb vk.CommandBuffer, x, y, w, h, sx, sy, sw, sh int) {
-	C.vkx_set_viewport(cCommandBuffer(cb), C.int32_t(x), C.int32_t(y), C.uint32_t(w), C.uint32_t(h),
-		C.int32_t(sx), C.int32_t(sy), C.uint32_t(sw), C.uint32_t(sh))
-}
-
 // ComputePipeline creates a compute pipeline from one module with optional int32 specialization
 // constants (constant_id 0..n−1).
 func ComputePipeline(dev vk.Device, cache vk.PipelineCache, layout vk.PipelineLayout, cs vk.ShaderModule, spec []int32) (vk.Pipeline, error) {
@@ -103,12 +65,6 @@ func ComputePipeline(dev vk.Device, cache vk.PipelineCache, layout vk.PipelineLa
 	return *(*vk.Pipeline)(unsafe.Pointer(&out)), nil
 }
 
-// WriteStorageImage writes a storage-image descriptor (layout GENERAL) into binding of set.
-func WriteStorageImage(dev vk.Device, set vk.DescriptorSet, binding uint32, view vk.ImageView) {
-	C.vkx_write_storage(cDevice(dev), *(*C.VkDescriptorSet)(unsafe.Pointer(&set)), C.uint32_t(binding),
-		*(*C.VkImageView)(unsafe.Pointer(&view)))
-}
-
 // ShaderModule makes a shader module from SPIR-V bytes (copied into 32-bit words, as the create info
 // needs them aligned).
 func ShaderModule(dev vk.Device, spv []byte) (vk.ShaderModule, error) {
@@ -119,4 +75,54 @@ func ShaderModule(dev vk.Device, spv []byte) (vk.ShaderModule, error) {
 	err := Check(vk.CreateShaderModule(dev, ci, nil, &m), "vkCreateShaderModule")
 	ci.Free()
 	return m, err
+}
+
+// NewPipelineCache creates a pipeline cache seeded with data (empty when data is empty). The driver
+// checks the data's header itself and may ignore it (Vulkan spec, "Pipeline Cache": initial data
+// that is incompatible is ignored, not an error).
+func NewPipelineCache(dev vk.Device, data []byte) (vk.PipelineCache, error) {
+	var p unsafe.Pointer
+	if len(data) > 0 {
+		p = C.CBytes(data)
+		defer C.free(p)
+	}
+	var out vk.PipelineCache
+	err := Check(vk.Result(C.vkx_pipeline_cache(cDevice(dev), p, C.size_t(len(data)),
+		(*C.VkPipelineCache)(unsafe.Pointer(&out)))), "vkCreatePipelineCache")
+	return out, err
+}
+
+// PipelineCacheData is vkGetPipelineCacheData: the cache's contents, header first.
+func PipelineCacheData(dev vk.Device, cache vk.PipelineCache) ([]byte, error) {
+	var n C.size_t
+	if err := Check(vk.Result(C.vkx_pipeline_cache_data(cDevice(dev), cCache(cache), &n, nil)), "vkGetPipelineCacheData"); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	buf := C.malloc(n)
+	defer C.free(buf)
+	// VK_INCOMPLETE would mean the cache grew between the calls: nothing else creates pipelines then,
+	// and a short read is still valid data (the spec writes whole entries only).
+	r := vk.Result(C.vkx_pipeline_cache_data(cDevice(dev), cCache(cache), &n, buf))
+	if r != vk.Incomplete {
+		if err := Check(r, "vkGetPipelineCacheData"); err != nil {
+			return nil, err
+		}
+	}
+	return C.GoBytes(buf, C.int(n)), nil
+}
+
+var pipelinesMade, pipelineNanos atomic.Int64
+
+func timePipeline(t time.Time) {
+	pipelinesMade.Add(1)
+	pipelineNanos.Add(int64(time.Since(t)))
+}
+
+// PipelineTime is how many pipelines the process created through vkx and the time those calls took
+// (shader compilation, mostly: what a pipeline cache saves), for start-up figures.
+func PipelineTime() (int, time.Duration) {
+	return int(pipelinesMade.Load()), time.Duration(pipelineNanos.Load())
 }

@@ -1,0 +1,90 @@
+package vkx
+
+/*
+#include "vkx.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+)
+
+// QueueSubmit submits one command buffer, waiting on wait at stage (if wait is not null) and
+// signalling signal (if not null) and fence.
+func QueueSubmit(q vk.Queue, cb vk.CommandBuffer, wait vk.Semaphore, stage vk.PipelineStageFlags, signal vk.Semaphore, fence vk.Fence) error {
+	r := C.vkx_queue_submit(cQueue(q), cCommandBuffer(cb), *(*C.VkSemaphore)(unsafe.Pointer(&wait)),
+		C.VkPipelineStageFlags(stage), *(*C.VkSemaphore)(unsafe.Pointer(&signal)), *(*C.VkFence)(unsafe.Pointer(&fence)))
+	return Check(vk.Result(r), "vkQueueSubmit")
+}
+
+// SubmitSemaphore is one semaphore of a submission: a binary one (Value ignored) or a timeline one
+// at Value. Stage is where a wait takes effect (ignored for signals).
+type SubmitSemaphore struct {
+	Semaphore vk.Semaphore
+	Value     uint64
+	Stage     vk.PipelineStageFlags
+}
+
+// Batch is one command buffer of a submission with the semaphores it waits on and signals.
+type Batch struct {
+	CB      vk.CommandBuffer
+	Waits   []SubmitSemaphore
+	Signals []SubmitSemaphore
+}
+
+// QueueSubmitBatches submits the batches in one vkQueueSubmit, in order, and fence, under the queue's
+// lock (at most 2 batches of 4 semaphores each way); binary or timeline semaphores
+// (VkTimelineSemaphoreSubmitInfo, chained only when a Value is set: a submission of binary
+// semaphores alone needs no timeline support).
+func QueueSubmitBatches(q vk.Queue, batches []Batch, fence vk.Fence) error {
+	var bs [C.VKX_MAX_BATCHES]C.VkxBatch
+	if len(batches) > len(bs) {
+		return Check(vk.ErrorInitializationFailed, "vkQueueSubmit (more than 2 batches)")
+	}
+	for i, b := range batches {
+		c := &bs[i]
+		if len(b.Waits) > len(c.wait) || len(b.Signals) > len(c.signal) {
+			return Check(vk.ErrorInitializationFailed, "vkQueueSubmit (more than 4 semaphores)")
+		}
+		c.cb = cCommandBuffer(b.CB)
+		c.nwait, c.nsignal = C.uint32_t(len(b.Waits)), C.uint32_t(len(b.Signals))
+		for k, w := range b.Waits {
+			c.wait[k], c.wait_value[k], c.stage[k] = *(*C.VkSemaphore)(unsafe.Pointer(&w.Semaphore)), C.uint64_t(w.Value), C.VkPipelineStageFlags(w.Stage)
+		}
+		for k, s := range b.Signals {
+			c.signal[k], c.signal_value[k] = *(*C.VkSemaphore)(unsafe.Pointer(&s.Semaphore)), C.uint64_t(s.Value)
+		}
+	}
+	r := C.vkx_queue_submit_batches(cQueue(q), &bs[0], C.uint32_t(len(batches)), *(*C.VkFence)(unsafe.Pointer(&fence)))
+	return Check(vk.Result(r), "vkQueueSubmit")
+}
+
+// QueuePresent queues swapchain image index for display once wait (if not null) is signalled,
+// under the queue's lock; the result is vkQueuePresentKHR's (VK_SUBOPTIMAL_KHR and
+// VK_ERROR_OUT_OF_DATE_KHR are the caller's to handle).
+func QueuePresent(q vk.Queue, sc vk.Swapchain, index int, wait vk.Semaphore) vk.Result {
+	return vk.Result(C.vkx_queue_present(cQueue(q), *(*C.VkSwapchainKHR)(unsafe.Pointer(&sc)), C.uint32_t(index), cSemaphore(wait)))
+}
+
+// RegisterQueue names q's family and index, so that the toolkit's submissions to q take the lock
+// FFmpeg takes by (family, index) through AVVulkanDeviceContext.lock_queue.
+func RegisterQueue(q vk.Queue, family, index uint32) {
+	C.vkx_queue_register(*(*C.VkQueue)(unsafe.Pointer(&q)), C.uint32_t(family), C.uint32_t(index))
+}
+
+// UnregisterQueue forgets q, before its device is destroyed.
+func UnregisterQueue(q vk.Queue) { C.vkx_queue_unregister(*(*C.VkQueue)(unsafe.Pointer(&q))) }
+
+// DeviceWaitIdle is vkDeviceWaitIdle holding every queue lock (the call needs all of the device's
+// queues externally synchronized, and FFmpeg's threads may be submitting).
+func DeviceWaitIdle(d vk.Device) vk.Result {
+	return vk.Result(C.vkx_device_wait_idle(*(*C.VkDevice)(unsafe.Pointer(&d))))
+}
+
+// QueueLockFuncs are the C functions lock(family, index) and unlock(family, index) for
+// AVVulkanDeviceContext.lock_queue and unlock_queue (through package avx).
+func QueueLockFuncs() (lock, unlock unsafe.Pointer) {
+	return C.vkx_queue_lock_fn(), C.vkx_queue_unlock_fn()
+}
