@@ -86,28 +86,17 @@ func (b *PeakBinding) Record(cb vk.CommandBuffer, width, height int) error {
 		return err
 	}
 	vk.CmdFillBuffer(cb, b.buf.Handle, 0, 8, 0)
-	toShader := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit | vk.AccessShaderWriteBit)}
-	vkx.NoGC(func() {
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit),
-			0, 1, []vk.MemoryBarrier{toShader}, 0, nil, 0, nil)
-	})
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit,
+		vk.PipelineStageComputeShaderBit, vk.AccessShaderReadBit|vk.AccessShaderWriteBit)
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
-	vkx.NoGC(func() {
-		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, b.kit.layout, 0, 1, []vk.DescriptorSet{b.set}, 0, nil)
-		vk.CmdPushConstants(cb, b.kit.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(b.push)), unsafe.Pointer(&b.push[0]))
-	})
+	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, b.kit.layout, 0, 1, []vk.DescriptorSet{b.set}, 0, nil)
+	vk.CmdPushConstants(cb, b.kit.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(b.push)), unsafe.Pointer(&b.push[0]))
 	// The grid: half the picture's width and height (peak.comp spreads it over the whole picture).
 	g := shaders.ComputeGroup
 	gx, gy := ((width+1)/2+g[0]-1)/g[0], ((height+1)/2+g[1]-1)/g[1]
 	vk.CmdDispatch(cb, uint32(gx), uint32(gy), 1)
 	b.invocations = gx * gy * g[0] * g[1]
-	toHost := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit)}
-	vkx.NoGC(func() {
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
-			0, 1, []vk.MemoryBarrier{toHost}, 0, nil, 0, nil)
-	})
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
 	return nil
 }
 
