@@ -219,28 +219,19 @@ func (t *DebandTarget) Record(cb vk.CommandBuffer, prm DebandParams) error {
 	if prm.Iterations <= 0 && prm.Grain <= 0 {
 		return fmt.Errorf("ycbcr: deband: recorded with debanding off")
 	}
-	mb := vk.MemoryBarrier{SType: vk.StructureTypeMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessShaderWriteBit | vk.AccessColorAttachmentWriteBit),
-		DstAccessMask: vk.AccessFlags(vk.AccessShaderReadBit)}
-	ib := layoutBarrier(t.Image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit)
-	vkx.NoGC(func() { // the previous frame's reads of t's image end before this frame's writes
-		vk.CmdPipelineBarrier(cb,
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit),
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), 0, 1, []vk.MemoryBarrier{mb}, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
-	})
+	// The picture's writes before the reads; the previous frame's reads of t's image before this
+	// frame's writes.
+	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit,
+		vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit|vk.AccessColorAttachmentWriteBit, vk.AccessShaderReadBit,
+		layoutBarrier(t.Image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit))
 	push := prm.push()
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, t.d.pipe)
-	vkx.NoGC(func() {
-		vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.d.layout, 0, 1, []vk.DescriptorSet{t.set}, 0, nil)
-		vk.CmdPushConstants(cb, t.d.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
-	})
+	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.d.layout, 0, 1, []vk.DescriptorSet{t.set}, 0, nil)
+	vk.CmdPushConstants(cb, t.d.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
 	g := shaders.ComputeGroup
 	vk.CmdDispatch(cb, uint32((t.Width+g[0]-1)/g[0]), uint32((t.Height+g[1]-1)/g[1]), 1)
-	ib = layoutBarrier(t.Image, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit)
-	vkx.NoGC(func() {
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit),
-			vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit), 0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
-	})
+	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit, vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit, 0, 0,
+		layoutBarrier(t.Image, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessShaderWriteBit, vk.AccessShaderReadBit))
 	return nil
 }
 

@@ -95,19 +95,10 @@ func (c *Converter) ConvertDebanded(f *formats.Frame, p Params, path formats.Pat
 		if recErr == nil {
 			recErr = t.Record(cb, prm)
 		}
-		ib := layoutBarrier(t.Image, vk.ImageLayoutShaderReadOnlyOptimal, vk.ImageLayoutTransferSrcOptimal, vk.AccessShaderWriteBit, vk.AccessTransferReadBit)
-		region := vk.BufferImageCopy{ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
-			ImageExtent: vk.Extent3D{Width: uint32(f.Width), Height: uint32(f.Height), Depth: 1}}
-		bb := vk.BufferMemoryBarrier{SType: vk.StructureTypeBufferMemoryBarrier,
-			SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
-			SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Buffer: out.Handle, Size: vk.DeviceSize(vk.WholeSize)}
-		vkx.NoGC(func() {
-			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageComputeShaderBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit),
-				0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{ib})
-			vk.CmdCopyImageToBuffer(cb, t.Image, vk.ImageLayoutTransferSrcOptimal, out.Handle, 1, []vk.BufferImageCopy{region})
-			vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
-				0, 0, nil, 1, []vk.BufferMemoryBarrier{bb}, 0, nil)
-		})
+		vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit, vk.PipelineStageTransferBit, 0, 0,
+			layoutBarrier(t.Image, vk.ImageLayoutShaderReadOnlyOptimal, vk.ImageLayoutTransferSrcOptimal, vk.AccessShaderWriteBit, vk.AccessTransferReadBit))
+		vkx.CmdCopyImageToBuffer(cb, t.Image, vk.ImageLayoutTransferSrcOptimal, out.Handle, f.Width, f.Height)
+		vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
 	})
 	if err == nil {
 		err = recErr
