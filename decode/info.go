@@ -63,6 +63,15 @@ type Info struct {
 	// Discontinuous: the container format declares that timestamps may jump (AVFMT_TS_DISCONT,
 	// e.g. MPEG-TS), so a player treats a jump as a new timeline rather than a pause.
 	Discontinuous bool
+	// Chapters are the container's chapters, on Frame.PTS's clock (from the video stream's start).
+	Chapters []Chapter
+}
+
+// Chapter is one chapter of the input: where it starts and ends (seconds, on Frame.PTS's clock)
+// and its title ("" when the container gives none).
+type Chapter struct {
+	Title      string
+	Start, End float64
 }
 
 // Info returns the stream description gathered by Open.
@@ -99,6 +108,9 @@ func (d *Decoder) fillInfo(codec *astiav.Codec) {
 		info.PixelFormat = pf.Name()
 	}
 	info.DisplayMatrix, info.Orient, info.OrientNote = displayMatrix(cp)
+	for _, ch := range avx.Chapters(d.fc) {
+		info.Chapters = append(info.Chapters, Chapter{Title: ch.Title, Start: ch.Start - info.Start, End: ch.End - info.Start})
+	}
 	if info.FrameRate.Den == 0 {
 		info.FrameRate = Rational{0, 1}
 	}

@@ -1,5 +1,5 @@
 // Package pictest helps tests with pictures: comparisons with the oracle's per-pixel bounds or with
-// each other, PNGs, and the test vectors' manifest.
+// each other, PNGs, the test vectors' manifest, and test files with chapters.
 package pictest
 
 import (
