@@ -81,7 +81,7 @@ type frameKey struct {
 // Errors are one line, e.g. "decode: open foo.mp4: No such file or directory".
 func Open(url string, opts Options) (*Decoder, error) {
 	opts = opts.withDefaults()
-	d := &Decoder{input: input{url: url, timeout: opts.Timeout}, opts: opts, noticed: map[string]bool{}}
+	d := &Decoder{input: input{url: url, timeout: opts.Timeout, cacheSize: opts.CacheSize}, opts: opts, noticed: map[string]bool{}}
 	if err := d.open(); err != nil {
 		d.Close()
 		return nil, err

@@ -1,11 +1,15 @@
 package decode
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"syscall"
 	"time"
 
 	"github.com/asticode/go-astiav"
 
+	"github.com/ycbcrkit/ycbcrkit/decode/readahead"
 	"github.com/ycbcrkit/ycbcrkit/internal/avx"
 )
 
@@ -22,6 +26,14 @@ type input struct {
 
 	// The goroutine that turns a closed stop channel into an abort, and its end.
 	unwatch, watched chan struct{}
+
+	// With a read-ahead cache (cacheSize > 0): the URL is read through src by the cache's goroutine,
+	// its blocking calls bounded by srcIntr, and the demuxer reads the cache through pb.
+	cacheSize int64
+	cache     *readahead.Cache
+	src       *avx.IO
+	srcIntr   *avx.Interrupter
+	pb        *astiav.IOContext
 }
 
 // open opens the URL and reads its stream information, as avformat_open_input and
@@ -53,6 +65,11 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 		in.watch(stop)
 	}
 	in.arm()
+	if in.cacheSize > 0 {
+		if err := in.openCache(op); err != nil {
+			return err
+		}
+	}
 	if err := in.fc.OpenInput(in.url, nil, nil); err != nil {
 		// avformat_open_input has freed the context on failure; only Free (a no-op) is safe now.
 		return in.ioError(op, err)
@@ -63,6 +80,71 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 		return in.ioError(op, fmt.Errorf("read stream info: %w", err))
 	}
 	return nil
+}
+
+// AVIO's seek requests beyond fseek's whence (libavformat/avio.h).
+const (
+	avseekSize  = 0x10000
+	avseekForce = 0x20000
+)
+
+// openCache opens the URL through FFmpeg's protocols, starts the read-ahead cache on it and makes
+// the cache the demuxer's AVIOContext (a custom one: avformat_open_input keeps it, and
+// avformat_close_input leaves it to close). The demuxer sees an input that seeks within what the
+// cache holds, so that an MP4 whose moov box is at the end plays from a pipe.
+func (in *input) openCache(op string) error {
+	var err error
+	if in.srcIntr, err = avx.NewInterrupter(); err != nil {
+		return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
+	}
+	in.srcIntr.Arm(in.timeout)
+	if in.src, err = avx.OpenIO(in.url, in.srcIntr); err != nil {
+		return in.ioError(op, err)
+	}
+	src := readahead.Source{
+		Read: func(p []byte) (int, error) {
+			in.srcIntr.Arm(in.timeout) // each read of the source is bounded, as the demuxer's are
+			return in.src.Read(p)
+		},
+		Interrupt: in.srcIntr.Abort,
+	}
+	if in.src.Seekable() {
+		src.Seek = func(off int64) error {
+			in.srcIntr.Arm(in.timeout)
+			return in.src.SeekTo(off)
+		}
+	}
+	in.cache = readahead.New(src, in.cacheSize)
+	seek := func(offset int64, whence int) (int64, error) {
+		if whence&avseekSize != 0 {
+			if size, ok := in.cache.Size(); ok {
+				return size, nil
+			}
+			return 0, astiav.Error(-int(syscall.ENOSYS))
+		}
+		return in.cache.Seek(offset, whence&^avseekForce)
+	}
+	read := func(p []byte) (int, error) {
+		n, err := in.cache.Read(p)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return n, astiav.ErrEio
+		}
+		return n, err
+	}
+	if in.pb, err = astiav.AllocIOContext(64<<10, false, read, seek, nil); err != nil {
+		return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
+	}
+	in.fc.SetPb(in.pb)
+	return nil
+}
+
+// Cached is the read-ahead cache's byte range [start, end) and whether there is a cache.
+func (in *input) cached() (start, end int64, ok bool) {
+	if in.cache == nil {
+		return 0, 0, false
+	}
+	start, end, _ = in.cache.Range()
+	return start, end, true
 }
 
 // watch aborts the input's blocking calls once stop is closed, until close.
@@ -87,18 +169,28 @@ func (in *input) interrupt() {
 	if in.intr != nil {
 		in.intr.Abort()
 	}
+	if in.srcIntr != nil {
+		in.srcIntr.Abort()
+	}
 }
 
 // ioError names an FFmpeg failure of op on the URL, turning an interrupt into ErrTimeout or
 // ErrInterrupted so that the message says why rather than FFmpeg's "Immediate exit requested".
 func (in *input) ioError(op string, err error) error {
-	if in.intr != nil {
+	for _, it := range []*avx.Interrupter{in.intr, in.srcIntr} {
+		if it == nil {
+			continue
+		}
 		switch {
-		case in.intr.Aborted():
+		case it.Aborted():
 			return fmt.Errorf("decode: %s %s: %w", op, in.url, ErrInterrupted)
-		case in.intr.TimedOut():
+		case it.TimedOut():
 			return fmt.Errorf("decode: %s %s: %w after %s", op, in.url, ErrTimeout, in.timeout)
 		}
+	}
+	if in.cache != nil && in.cache.Refused() > 0 {
+		return fmt.Errorf("decode: %s %s: %w (the demuxer sought outside the %d MB read-ahead cache: the input cannot go back that far; a larger cache may hold it)",
+			op, in.url, err, in.cacheSize>>20)
 	}
 	return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
 }
@@ -121,5 +213,23 @@ func (in *input) close() {
 	if in.intr != nil {
 		in.intr.Free()
 		in.intr = nil
+	}
+	// The cache's goroutine reads the source: stopped (its read interrupted) before the source
+	// closes; the demuxer's AVIOContext after the format context that used it.
+	if in.cache != nil {
+		in.cache.Close()
+		in.cache = nil
+	}
+	if in.pb != nil {
+		in.pb.Free()
+		in.pb = nil
+	}
+	if in.src != nil {
+		in.src.Close()
+		in.src = nil
+	}
+	if in.srcIntr != nil {
+		in.srcIntr.Free()
+		in.srcIntr = nil
 	}
 }

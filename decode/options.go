@@ -68,6 +68,12 @@ type Options struct {
 	// pictures not counted), as mpv's --vid does; 0: FFmpeg's best (av_find_best_stream).
 	Video int
 
+	// CacheSize, when positive, reads the input through a read-ahead cache of that many bytes
+	// (decode/readahead): for inputs read once, a pipe or a network stream, so that the demuxer
+	// can seek inside what was read (an MP4 whose moov box is at the end; seeks back). 0: none,
+	// FFmpeg's protocols are read directly.
+	CacheSize int64
+
 	hwSkipCheck bool // tests: no capability check in get_format, FFmpeg's hwaccel init decides
 }
 

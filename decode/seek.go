@@ -75,3 +75,21 @@ func (d *Decoder) Seek(seconds float64) error {
 		f.Release()
 	}
 }
+
+// CanSeekTo says whether a seek to seconds can be made. Without a read-ahead cache (Options.
+// CacheSize) it can always be tried; with one, the demuxer's index must place a key frame at or
+// before the target inside the bytes the cache still holds or may read ahead to, since the input
+// itself cannot go back (a pipe). A demuxer that has no index entry for the target yet (Matroska
+// learns its key frames as it reads them) cannot seek there.
+func (d *Decoder) CanSeekTo(seconds float64) bool {
+	start, _, ok := d.cached()
+	if !ok {
+		return true
+	}
+	if d.closed || d.fatal != nil || math.IsNaN(seconds) || math.IsInf(seconds, 0) {
+		return false
+	}
+	ts := d.start + int64(math.Floor(max(seconds, 0)/d.tb))
+	pos, found := avx.IndexPos(d.fc, d.stIdx, ts)
+	return found && pos >= start && pos-start <= d.cacheSize
+}

@@ -48,6 +48,8 @@ type Cache struct {
 	closed bool
 	// gen counts source seeks: a read that began before one is dropped.
 	gen int
+	// refused counts seeks refused with ErrOutside.
+	refused int
 
 	srcMu sync.Mutex // held by the filler while it reads the source, and by a source seek
 	done  chan struct{}
@@ -152,8 +154,9 @@ func (c *Cache) Read(p []byte) (int, error) {
 }
 
 // Seek moves the position as io.Seeker does. Inside the held range it is immediate; ahead of it,
-// it waits for the filler to read that far (at most to the source's end); behind it, the source is
-// moved if it can seek, else ErrOutside. io.SeekEnd needs the source's end to have been read.
+// it waits for the filler to read that far (at most to the source's end); behind it, or ahead by
+// more than the cache holds, the source is moved if it can seek, else ErrOutside. io.SeekEnd needs
+// the source's end to have been read.
 func (c *Cache) Seek(offset int64, whence int) (int64, error) {
 	c.mu.Lock()
 	var off int64
@@ -182,6 +185,14 @@ func (c *Cache) Seek(offset int64, whence int) (int64, error) {
 		c.mu.Unlock()
 		return off, nil
 	}
+	if off > c.end && c.src.Seek == nil && off-c.base > c.limit {
+		// So far ahead that the bytes from the oldest held to it do not fit: refused rather than
+		// read through, which would drop what the demuxer may come back to (Matroska's seek to
+		// its cues at the end, then back).
+		c.refused++
+		c.mu.Unlock()
+		return 0, fmt.Errorf("%w: %d is more than the cache's %d bytes past %d, the oldest byte held", ErrOutside, off, c.limit, c.base)
+	}
 	if off > c.end && (c.src.Seek == nil || off-c.end <= c.limit/2) {
 		// Ahead: read up to it (the bytes between are passed, so they may be dropped).
 		c.pos = c.end
@@ -203,6 +214,7 @@ func (c *Cache) Seek(offset int64, whence int) (int64, error) {
 		return off, nil
 	}
 	if c.src.Seek == nil {
+		c.refused++
 		c.mu.Unlock()
 		return 0, fmt.Errorf("%w: %d is before %d, the oldest byte held, and the input cannot seek", ErrOutside, off, c.base)
 	}
@@ -229,6 +241,13 @@ func (c *Cache) Seek(offset int64, whence int) (int64, error) {
 	}
 	c.cond.Broadcast()
 	return off, nil
+}
+
+// Refused counts the seeks refused with ErrOutside so far.
+func (c *Cache) Refused() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.refused
 }
 
 // Size is the source's size, known once its end was read.

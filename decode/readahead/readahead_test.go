@@ -116,6 +116,9 @@ func TestWindow(t *testing.T) {
 	if _, err := c.Seek(0, io.SeekStart); !errors.Is(err, ErrOutside) {
 		t.Fatalf("a seek before the window: %v", err)
 	}
+	if _, err := c.Seek(start+5*blockSize, io.SeekStart); !errors.Is(err, ErrOutside) {
+		t.Fatalf("a seek ahead by more than the cache holds: %v", err)
+	}
 	if _, err := c.Seek(0, io.SeekEnd); err == nil {
 		t.Fatal("SeekEnd before the end was read: no error")
 	}

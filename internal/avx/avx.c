@@ -255,6 +255,11 @@ void avx_interrupt_abort(AvxInterrupt *it) { __atomic_store_n(&it->fired, 2, __A
 
 int avx_interrupt_fired(AvxInterrupt *it) { return __atomic_load_n(&it->fired, __ATOMIC_ACQUIRE); }
 
+int avx_io_open(AVIOContext **pb, const char *url, AvxInterrupt *it) {
+	AVIOInterruptCB cb = {.callback = interrupt_cb, .opaque = it};
+	return avio_open2(pb, url, AVIO_FLAG_READ, &cb, NULL);
+}
+
 int avx_interrupt_poll(const AVFormatContext *fc) {
 	const AVIOInterruptCB *cb = &fc->interrupt_callback;
 	return cb->callback ? cb->callback(cb->opaque) : 0;

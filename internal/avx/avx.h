@@ -65,6 +65,9 @@ void avx_interrupt_arm(AvxInterrupt *it, int64_t timeout_ns);
 void avx_interrupt_abort(AvxInterrupt *it);
 // avx_interrupt_fired: 0 not fired, 1 deadline passed, 2 aborted.
 int avx_interrupt_fired(AvxInterrupt *it);
+// avx_io_open opens url for reading through FFmpeg's protocols (avio_open2) with it as the
+// interrupt callback of every blocking call.
+int avx_io_open(AVIOContext **pb, const char *url, AvxInterrupt *it);
 // avx_interrupt_poll calls fc's interrupt callback as FFmpeg does (tests).
 int avx_interrupt_poll(const AVFormatContext *fc);
 
