@@ -3,9 +3,14 @@ package decode
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // moovAtEnd makes an MP4 of default.mkv (100 frames, 0.5 MB) played loops times, as FFmpeg's mp4 muxer writes it without
@@ -123,4 +128,61 @@ func TestPipeCacheTooSmall(t *testing.T) {
 	}
 	oneLine(t, err)
 	t.Logf("%v", err)
+}
+
+// noRangeServer serves file over HTTP on 127.0.0.1 the way a simple server does that ignores Range
+// requests (every request gets the whole file, 200, no Accept-Ranges), and counts the requests.
+func noRangeServer(t *testing.T, file string) (url string, requests *atomic.Int32) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requests = new(atomic.Int32)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "video/x-matroska")
+		w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+		w.Write(data)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/" + filepath.Base(file), requests
+}
+
+// TestHTTPSeekBackInCache: over HTTP from a server without ranges, a seek back inside the cached
+// range lands on its frame from the cache, without a second request; frames after it have the
+// file's PTS.
+func TestHTTPSeekBackInCache(t *testing.T) {
+	url, requests := noRangeServer(t, filepath.Join(mediaDir, "default.mkv"))
+	d, err := Open(url, Options{CacheSize: 8 << 20, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for i := 0; i < 60; i++ { // to 2.4 s
+		f, err := d.Next()
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		f.Release()
+	}
+	if !d.CanSeekTo(0.8) {
+		t.Fatal("CanSeekTo(0.8): false inside the cached range")
+	}
+	if err := d.Seek(0.8); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		f, err := d.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 0.8 + float64(i)*0.04; math.Abs(f.PTS-want) > 1e-6 {
+			t.Errorf("frame %d after the seek: PTS %g, want %g", i, f.PTS, want)
+		}
+		f.Release()
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d HTTP requests, want 1 (the seek back served from the cache)", n)
+	}
 }
