@@ -2,6 +2,7 @@ package player
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -50,4 +51,71 @@ func (d Dither) For(pf *formats.PixelFormat, p ycbcr.Params) ycbcr.Dither {
 		}
 	}
 	return ycbcr.DitherOff
+}
+
+// HDRPeak is -hdr-peak: the source peak the PQ tone mapping assumes. 0 (metadata, the zero value)
+// takes the stream's metadata; PeakAuto measures each picture (ycbcr.PeakFilter, the stream's peak
+// detection) and uses the detected peak where it is below the metadata's; N > 0 is N cd/m².
+type HDRPeak float64
+
+// PeakAuto is -hdr-peak auto.
+const PeakAuto HDRPeak = -1
+
+// ParseHDRPeak reads -hdr-peak: auto, metadata or N (cd/m², 100 to 10000).
+func ParseHDRPeak(s string) (HDRPeak, error) {
+	switch s {
+	case "auto":
+		return PeakAuto, nil
+	case "metadata":
+		return 0, nil
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(n >= ycbcr.SDRPeak && n <= 10000) {
+		return 0, fmt.Errorf("bad -hdr-peak %q: auto, metadata or cd/m² from 100 to 10000", s)
+	}
+	return HDRPeak(n), nil
+}
+
+func (h HDRPeak) String() string {
+	switch {
+	case h == PeakAuto:
+		return "auto"
+	case h == 0:
+		return "metadata"
+	}
+	return strconv.FormatFloat(float64(h), 'g', -1, 64)
+}
+
+// apply is p with a fixed peak (N cd/m²) as the mastering display's, for PQ streams; auto and
+// metadata leave p as it is (auto acts in the stream, per picture).
+func (h HDRPeak) apply(p ycbcr.Params) ycbcr.Params {
+	if h <= 0 || p.Transfer.Kind() != formats.TransferPQ {
+		return p
+	}
+	p.HDR.MaxLuminance, p.HDR.MaxCLL = float64(h), 0
+	if p.HDR.MinLuminance >= float64(h) || !p.HDR.Valid() {
+		p.HDR = formats.HDRMetadata{MaxLuminance: float64(h)}
+	}
+	return p
+}
+
+// peakName says, for -stats and the info line, which peak the PQ tone mapping uses ("" when the
+// stream is not tone-mapped PQ).
+func (r *Renderer) peakName() string {
+	p := r.params
+	if p.Transfer.Kind() != formats.TransferPQ || p.Tone == ycbcr.ToneOff || p.Output != ycbcr.OutputSDR {
+		return ""
+	}
+	src := p.ToneInputs().SourcePeak
+	switch {
+	case r.Peak == PeakAuto && r.Stream.Peak() > 0:
+		return fmt.Sprintf("detected %.0f cd/m² (tone-mapped from %.0f; metadata %.0f)", r.Stream.Peak(), p.WithPeak(r.Stream.Peak()).ToneInputs().SourcePeak, src)
+	case r.Peak == PeakAuto && r.Path != formats.PathShader:
+		return fmt.Sprintf("metadata %.0f cd/m² (peak detection runs on the shader path)", src)
+	case r.Peak == PeakAuto:
+		return fmt.Sprintf("metadata %.0f cd/m² (nothing detected yet)", src)
+	case r.Peak > 0:
+		return fmt.Sprintf("fixed %.0f cd/m²", src)
+	}
+	return fmt.Sprintf("metadata %.0f cd/m²", src)
 }

@@ -58,8 +58,12 @@ type Config struct {
 	// off). Screenshots of the picture are not dithered unless ScreenshotDither (-screenshot-dither).
 	Dither           Dither
 	ScreenshotDither bool
-	Device           int
-	Validate         bool
+	// HDRPeak is -hdr-peak (the zero value: the metadata's); Deband debands 8-bit sources (-deband;
+	// Iterations 0, the zero value: off).
+	HDRPeak  HDRPeak
+	Deband   ycbcr.DebandParams
+	Device   int
+	Validate bool
 	// Exiting says the process exits when Play returns: without Validate, the source, the device
 	// and the instance are then left to the operating system after the GPU is idle and the pipeline
 	// cache written (gpu.Device.Leave). Not for a program that goes on using the source, or plays on.
@@ -196,7 +200,9 @@ type Stats struct {
 	// (vkSetHdrMetadataEXT on an HDR10 swapchain: sent, or why not).
 	HDRDisplayMetadata string   `json:"hdr_display_metadata,omitempty"`
 	ToneMap            string   `json:"tonemap"`
-	Dither             string   `json:"dither"`       // how the shown picture is rounded to the target's depth
+	Dither             string   `json:"dither"`             // how the shown picture is rounded to the target's depth
+	HDRPeak            string   `json:"hdr_peak,omitempty"` // the peak PQ tone mapping uses, and whence
+	Deband             string   `json:"deband"`
 	ColourStage        string   `json:"colour_stage"` // what the shader path applied beyond range and matrix
 	Notices            []string `json:"notices,omitempty"`
 	Device             string   `json:"device"`
@@ -426,6 +432,7 @@ func (p *Player) open() error {
 	p.rend.Notice = func(n string) { p.logf("%s", n) }
 	p.rend.Variant = p.cfg.Conversion
 	p.rend.Filter, p.rend.Zoom, p.rend.ScaleDraw = p.cfg.Filter, p.cfg.Zoom, p.cfg.ScaleDraw
+	p.rend.Peak, p.rend.Deband = p.cfg.HDRPeak, p.cfg.Deband
 	return nil
 }
 
@@ -521,7 +528,7 @@ func (p *Player) params(c formats.Color) ycbcr.Params {
 	if p.cfg.HDROutput {
 		prm.Output = ycbcr.OutputHDR10
 	}
-	return prm
+	return p.cfg.HDRPeak.apply(prm)
 }
 
 // decoded is one item of the decode queue.
@@ -1253,6 +1260,11 @@ func (p *Player) fill(s *Stats) {
 	}
 	s.Conversion, s.ConversionReason = r.Conversion.String(), r.ConversionReason
 	s.Dither = r.params.Dither.String()
+	s.HDRPeak = r.peakName()
+	s.Deband = r.Deband.String()
+	if r.Deband.Iterations > 0 && r.format != nil && r.format.Depth != 8 {
+		s.Deband = fmt.Sprintf("off (%d-bit source; debanding is for 8-bit sources)", r.format.Depth)
+	}
 	s.Upload, s.UploadReason = r.Loaded.Upload.String(), r.Loaded.Reason
 	if r.format != nil {
 		s.PixelFormat = r.format.Name
@@ -1306,9 +1318,16 @@ func (p *Player) infoLine() string {
 	if p.last != nil {
 		turn = ", rotation " + p.rotationName(p.last)
 	}
-	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | scale %s, zoom %s%s | dither %s | %.1f fps, %d dropped",
+	peakInfo := ""
+	if n := r.peakName(); n != "" {
+		peakInfo = ", peak " + n
+	}
+	if r.Deband.Iterations > 0 && r.format.Depth == 8 {
+		peakInfo += ", deband " + r.Deband.String()
+	}
+	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | scale %s, zoom %s%s | dither %s%s | %.1f fps, %d dropped",
 		r.format.Name, r.width, r.height, r.format.Subsampling(), vkf, r.params.Matrix, r.params.Range,
-		r.params.ChromaLocation, r.Path, r.PathReason, dec, r.Scaled, zoomName(r.Zoom), turn, r.params.Dither,
+		r.params.ChromaLocation, r.Path, r.PathReason, dec, r.Scaled, zoomName(r.Zoom), turn, r.params.Dither, peakInfo,
 		float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
 }
 

@@ -77,7 +77,11 @@ type Renderer struct {
 	// (the player sets it per frame). Scaled says what the last frame's scale pass did.
 	Filter ycbcr.Filter
 	// ScaleDraw draws the scale pass's last step even where the target could be written by compute.
-	ScaleDraw  bool
+	ScaleDraw bool
+	// Peak is -hdr-peak (auto: the stream detects PQ pictures' peak); Deband debands 8-bit sources
+	// (Iterations 0: off).
+	Peak       HDRPeak
+	Deband     ycbcr.DebandParams
 	Zoom       float64
 	PanX, PanY int
 	Orient     formats.Orientation
@@ -147,7 +151,7 @@ func NewRenderer(dev *gpu.Device, choice formats.Choice, compare Compare, upload
 // the diff mode's pictures for it.
 func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 	cfg := stream.Config{Format: f.Format, Width: f.Width, Height: f.Height, Params: p,
-		Choice: r.Choice, Both: r.Compare != CompareOff, Variant: r.Variant}
+		Choice: r.Choice, Both: r.Compare != CompareOff, Variant: r.Variant, Peak: r.Peak == PeakAuto, Deband: r.Deband}
 	_, err := r.Stream.Configure(cfg)
 	r.active = r.Compare
 	if err != nil && r.configured && (r.Choice == formats.ChooseSampler || r.Compare != CompareOff) {

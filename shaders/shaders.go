@@ -28,8 +28,8 @@ const ShaderSpecConstants = 28
 
 // DitherConstant is the constant_id of dither.glsl's DITHER (0 off, 1 blue noise, 2 ordered); the
 // next is DITHER_BITS, the target's bits per component. Every shader that writes the picture into
-// its target declares them: sampler.frag, shader.frag, sampler.comp, shader.comp, scale.frag and
-// scale_target.comp.
+// its target declares them: sampler.frag, shader.frag, sampler.comp, shader.comp, scale.frag,
+// scale_target.comp and blit.frag.
 const DitherConstant = 26
 
 // SamplerParamsSize is the size in bytes of sampler.frag's push-constant block.

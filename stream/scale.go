@@ -62,7 +62,9 @@ func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bo
 	cb := f.Slot.CB
 	var err error
 	picture := vk.NullImageView
-	if f.compute != nil {
+	if f.debanded != nil {
+		picture = f.debanded.deband.View
+	} else if f.compute != nil {
 		picture = f.compute.view
 	} else {
 		if sc.flat == nil {

@@ -38,6 +38,10 @@ type Config struct {
 	Both bool
 	// Variant is how the conversion runs (drawn or compute); VariantAuto measures both.
 	Variant Variant
+	// Peak measures PQ pictures' peak and tone-maps with it (quality.go); Deband debands 8-bit
+	// sources before the scale pass (Iterations 0: off).
+	Peak   bool
+	Deband ycbcr.DebandParams
 }
 
 // picture is one slot's images and bindings for the current configuration.
@@ -46,9 +50,13 @@ type picture struct {
 	bindings map[formats.Path]*ycbcr.Binding
 	compute  *computeTarget // the compute variant's storage image and bindings
 	scaled   *scaled        // the scale pass's images, made on first need
+	quality  *quality       // peak detection and debanding (quality.go), when configured
 }
 
 func (p *picture) destroy() {
+	if p.quality != nil {
+		p.quality.destroy()
+	}
 	if p.scaled != nil {
 		p.scaled.destroy()
 	}
@@ -89,6 +97,9 @@ type Stream struct {
 	probeTime     time.Duration // spent in the variant probe, in all
 	blit          *ycbcr.Blit   // draws compute pictures onto targets; made on first need
 	scaler        *ycbcr.Scaler
+	debander      *ycbcr.Debander
+	peakFilter    ycbcr.PeakFilter
+	peak          float64 // the detected peak in use (cd/m²), 0: none
 	// locked is the foreign frame loaded and not yet submitted (LoadForeign), under its lock.
 	locked *foreignFrame
 }
@@ -180,6 +191,9 @@ func (s *Stream) Configure(c Config) (changed bool, err error) {
 			}
 		}
 	}
+	if err := s.configureQuality(c, d.Path); err != nil {
+		return true, err
+	}
 	s.variant, s.variantReason = v, why
 	s.cfg, s.configured = c, true
 	s.generation++
@@ -236,6 +250,7 @@ type Frame struct {
 	scaled   *ycbcr.ScaleTarget
 	into     bool          // set by ScaleInto when the pass wrote the target itself: Draw draws nothing
 	foreign  *foreignFrame // set by LoadForeign: Submit waits on and signals its semaphore
+	debanded *quality      // set by Convert when it debanded: Scale and Draw read the debanded picture
 }
 
 // Begin takes the next slot (after its previous submission is done, releasing what that held) and
@@ -250,6 +265,9 @@ func (s *Stream) Begin() (*Frame, error) {
 		return nil, err
 	}
 	p := s.pictures[sl.Index]
+	if err := s.collectPeak(p); err != nil {
+		return nil, err
+	}
 	s.Timer.Start(sl.CB, sl.Index)
 	return &Frame{Slot: sl, Image: p.img, Bindings: p.bindings, s: s, compute: p.compute}, nil
 }
@@ -258,8 +276,11 @@ func (s *Stream) Begin() (*Frame, error) {
 // the target's pass: the compute variant's dispatch into the slot's storage image. The drawn variant
 // records nothing here.
 func (f *Frame) Convert() error {
+	if err := f.recordQuality(true); err != nil {
+		return err
+	}
 	if f.compute == nil {
-		return nil
+		return f.recordQuality(false)
 	}
 	if ff := f.foreign; ff != nil && ff.early {
 		// In place, the conversion is the decoder's image's last read: into the Pre batch, which
@@ -270,7 +291,10 @@ func (f *Frame) Convert() error {
 		ff.split = true
 		return nil
 	}
-	return f.compute.record(f.Slot.CB)
+	if err := f.compute.record(f.Slot.CB); err != nil {
+		return err
+	}
+	return f.recordQuality(false)
 }
 
 // Draw draws the converted picture into target, inside its render pass: the path's drawn
@@ -281,6 +305,9 @@ func (f *Frame) Draw(target ycbcr.Target) error {
 	}
 	if f.view != nil {
 		return f.scaled.Draw(f.Slot.CB, target, *f.view)
+	}
+	if f.debanded != nil {
+		return f.debanded.blit.DrawWith(f.Slot.CB, target, f.s.cfg.Params.Dither)
 	}
 	if f.compute != nil {
 		return f.compute.blit.Draw(f.Slot.CB, target)
@@ -391,6 +418,10 @@ func (s *Stream) Close() {
 	if s.scaler != nil {
 		s.scaler.Destroy()
 		s.scaler = nil
+	}
+	if s.debander != nil {
+		s.debander.Destroy()
+		s.debander = nil
 	}
 	if s.Conv != nil {
 		s.Conv.Destroy()

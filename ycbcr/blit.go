@@ -52,7 +52,7 @@ func (b *Blit) init() error {
 	if b.pipes.layout, err = newPipelineLayout(d, b.SetLayout, 0); err != nil {
 		return err
 	}
-	b.pipes.frag = shaders.BlitFrag
+	b.pipes.frag, b.pipes.nspec = shaders.BlitFrag, shaders.ShaderSpecConstants // dither.glsl's
 	b.pool, err = newPool(b.dev, setsPerPool, setsPerPool)
 	return err
 }

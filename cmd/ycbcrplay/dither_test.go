@@ -68,3 +68,51 @@ func TestDitherFlags(t *testing.T) {
 		t.Errorf("-dither red: exit %d, %q", code, stderr)
 	}
 }
+
+// TestQualityFlags: -hdr-peak and -deband as -stats reports them, and their errors.
+func TestQualityFlags(t *testing.T) {
+	pq := filepath.Join(colourDir, "pq.mkv")
+	eight := filepath.Join(colourDir, "ycgco_tv.mkv")
+	stats := func(args ...string) (peak, deband string) {
+		t.Helper()
+		stdout, stderr, code := play(t, append([]string{"-headless", "-frames", "1", "-stats"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var st struct {
+			Peak   string `json:"hdr_peak"`
+			Deband string `json:"deband"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &st); err != nil {
+			t.Fatalf("-stats: %v: %s", err, stdout)
+		}
+		return st.Peak, st.Deband
+	}
+	for _, tc := range []struct {
+		args       []string
+		peak, debd string
+	}{
+		{[]string{pq}, "metadata 1000 cd/m² (nothing detected yet)", "off"},
+		{[]string{"-hdr-peak", "metadata", pq}, "metadata 1000 cd/m²", "off"},
+		{[]string{"-hdr-peak", "500", pq}, "fixed 500 cd/m²", "off"},
+		{[]string{"-deband", pq}, "metadata 1000 cd/m² (nothing detected yet)", "off (10-bit source; debanding is for 8-bit sources)"},
+		{[]string{"-deband", eight}, "", "iterations=1:samples=4:threshold=4:radius=16:grain=6"},
+		{[]string{"-deband", "-deband-params", "iterations=2:grain=0", eight}, "", "iterations=2:samples=4:threshold=4:radius=16:grain=0"},
+	} {
+		if peak, debd := stats(tc.args...); peak != tc.peak || debd != tc.debd {
+			t.Errorf("%v: hdr_peak %q, deband %q; want %q, %q", tc.args, peak, debd, tc.peak, tc.debd)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-hdr-peak", "50", pq}, "bad -hdr-peak"},
+		{[]string{"-deband-params", "grain=1", pq}, "-deband-params without -deband"},
+		{[]string{"-deband", "-deband-params", "strength=2", pq}, "bad deband setting"},
+	} {
+		if _, stderr, code := play(t, append([]string{"-headless"}, tc.args...)...); code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want an error with %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

@@ -70,6 +70,15 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             where the picture carries more bits than the display (sources of more
                             than 8 bits, tone mapping, HDR10 output), off otherwise
   -screenshot-dither        screenshots (-screenshot, the s key) dithered as shown
+  -hdr-peak auto|metadata|N the source peak PQ tone mapping assumes: auto (default) measures each
+                            picture on the GPU (shader path), smoothed over frames and reset at
+                            scene cuts, and uses it where it is below the metadata's; metadata:
+                            the stream's mastering peak and MaxCLL; N: N cd/m² (100 to 10000).
+                            -stats hdr_peak and the info line say which and how much
+  -deband                   deband 8-bit sources before scaling (libplacebo's algorithm)
+  -deband-params S          its settings, name=value joined by ':' (iterations=1:samples=4:
+                            threshold=4:radius=16:grain=6 by default; threshold and grain in
+                            1/1000 of the range, radius in pixels)
   -stats, -json             at the end of each file, print one JSON object to stdout, one line per
                             file (input: the file's name, frames, fps, paths and why, metadata, GPU
                             and decode ms per frame, process CPU time and peak RSS so far)
@@ -270,6 +279,9 @@ func parseArgs(args []string) (options, error) {
 	hdrOut := fs.Bool("hdr-output", false, "")
 	dither := fs.String("dither", "auto", "")
 	shotDither := fs.Bool("screenshot-dither", false, "")
+	hdrPeak := fs.String("hdr-peak", "auto", "")
+	deband := fs.Bool("deband", false, "")
+	debandParams := fs.String("deband-params", "", "")
 	scale := fs.String("scale", ycbcr.DefaultFilter.String(), "")
 	scaleDraw := fs.Bool("scale-draw", false, "")
 	zoom := fs.String("zoom", "fit", "")
@@ -338,6 +350,16 @@ func parseArgs(args []string) (options, error) {
 		return o, err
 	}
 	cfg.ScreenshotDither = *shotDither
+	if cfg.HDRPeak, err = player.ParseHDRPeak(*hdrPeak); err != nil {
+		return o, err
+	}
+	if *deband {
+		if cfg.Deband, err = ycbcr.ParseDeband(*debandParams); err != nil {
+			return o, fmt.Errorf("-deband-params: %w", err)
+		}
+	} else if *debandParams != "" {
+		return o, fmt.Errorf("-deband-params without -deband")
+	}
 	if cfg.Filter, err = ycbcr.ParseFilter(*scale); err != nil {
 		return o, err
 	}

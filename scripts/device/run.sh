@@ -20,7 +20,8 @@
 #                    2160p→1080p: ycbcr's BenchmarkQualityPasses (GPU timestamps: the compute
 #                    conversions and the scale pass with dither off and blue, the peak pass, the deband
 #                    pass) twice; then ycbcrplay -headless -untimed -geometry 1920x1080 on h264-2160p
-#                    and hevc10-2160p with -dither off and blue, twice (gpu_ms_per_frame).
+#                    and hevc10-2160p with -dither off and blue, on h264-2160p with -deband, twice
+#                    (gpu_ms_per_frame).
 #   player[:RUNS]    .gpu/decode.tar.xz .gpu/clips. Throughput: ycbcrplay -headless -untimed against
 #                    the same build's ffmpeg -f null, same decoder threads, RUNS (3) interleaved rounds,
 #                    each clip played once and LOOPS (10) times; the test vectors through ycbcrplay
@@ -161,17 +162,19 @@ scale() {
 }
 
 quality() {
-	local r clip d js
+	local r clip d js extra
 	for r in 1 2; do
 		(cd ycbcr && timeout -s KILL 180 "$B/ycbcr.test" -test.run '^$' -test.bench BenchmarkQualityPasses -test.benchtime 20x 2>&1) |
 			grep -E 'Benchmark|sampler path|FAIL' | tee -a "$S"
 	done
 	for r in 1 2; do
-		for clip in h264-2160p hevc10-2160p; do
+		for clip in h264-2160p hevc10-2160p h264-2160p:deband; do
 			for d in off blue; do
-				js=$(timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -no-audio -geometry 1920x1080 -dither $d -stats \
-					"$C/$clip.mkv" 2>>"$L/quality.err")
-				say "quality $r $clip -dither $d $(echo "$js" | python3 -c "import json,sys;d=json.load(sys.stdin);print(round(d['gpu_ms_per_frame'],4), '|', d.get('dither'), '|', d.get('conversion'), '|', d.get('scale'))")"
+				extra=
+				[ "${clip#*:}" = deband ] && extra=-deband
+				js=$(timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -no-audio -geometry 1920x1080 -dither $d $extra -stats \
+					"$C/${clip%:*}.mkv" 2>>"$L/quality.err")
+				say "quality $r $clip -dither $d $(echo "$js" | python3 -c "import json,sys;d=json.load(sys.stdin);print(round(d['gpu_ms_per_frame'],4), '|', d.get('dither'), '|', d.get('deband'), '|', d.get('conversion'), '|', d.get('scale'))")"
 			done
 		done
 	done

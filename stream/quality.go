@@ -1,0 +1,176 @@
+package stream
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// The picture-quality passes a configuration may add to the frame's way (issue 27):
+//   - HDR peak detection (Config.Peak): for PQ pictures on the shader path, Convert records the
+//     peak pass over the uploaded planes (ycbcr.PeakBinding); Begin, once the slot's fence has
+//     signalled, reads what that slot measured, smooths it (ycbcr.PeakFilter) and gives the slot's
+//     conversion the tone constants of the detected peak (ycbcr.Params.WithPeak). A measurement
+//     steers the frames begun after its fence: with two slots, two frames later.
+//   - Debanding (Config.Deband) of 8-bit sources: Convert converts the picture at its own size (the
+//     compute variant's storage image, or drawn into an image of the slot) and debands it into an
+//     rgba16f image, which the scale pass reads instead of the converted picture, or which Draw
+//     draws onto the target, dithered, when the view needs no scale pass.
+// Comparisons (both paths) and hardware-decoded frames loaded in place or copied (LoadForeign) run
+// without them.
+
+// quality is one slot's picture-quality passes.
+type quality struct {
+	peak     *ycbcr.PeakBinding
+	measured bool // the peak pass was recorded into the slot's last submission
+	flat     *gpu.Offscreen
+	deband   *ycbcr.DebandTarget
+	blit     *ycbcr.Binding // draws the debanded picture onto a target
+}
+
+func (q *quality) destroy() {
+	if q.blit != nil {
+		q.blit.Destroy()
+	}
+	if q.deband != nil {
+		q.deband.Destroy()
+	}
+	if q.flat != nil {
+		q.flat.Destroy()
+	}
+	if q.peak != nil {
+		q.peak.Destroy()
+	}
+}
+
+// PeakOn says whether configuration c measures its pictures' peak: asked for, a PQ stream, tone
+// mapped on the shader path, one path.
+func (c Config) peakOn(path formats.Path, paths int) bool {
+	return c.Peak && paths == 1 && path == formats.PathShader && c.Params.Transfer.Kind() == formats.TransferPQ &&
+		c.Params.Tone != ycbcr.ToneOff && c.Params.Output == ycbcr.OutputSDR
+}
+
+// debandOn says whether configuration c debands: asked for, an 8-bit source, one path.
+func (c Config) debandOn(paths int) bool {
+	return c.Deband.Iterations > 0 && c.Format.Depth == 8 && paths == 1
+}
+
+// configureQuality makes each slot's quality passes for the configuration c (Configure, after the
+// images and bindings).
+func (s *Stream) configureQuality(c Config, path formats.Path) error {
+	s.peakFilter.Reset()
+	s.peak = 0
+	peak, deband := c.peakOn(path, len(s.paths)), c.debandOn(len(s.paths))
+	if !peak && !deband {
+		return nil
+	}
+	for _, p := range s.pictures {
+		q := &quality{}
+		p.quality = q
+		var err error
+		if peak {
+			if q.peak, err = s.Conv.Shader.BindPeak(p.img, c.Params); err != nil {
+				return fmt.Errorf("stream: peak detection: %w", err)
+			}
+		}
+		if !deband {
+			continue
+		}
+		if s.debander == nil {
+			if s.debander, err = ycbcr.NewDebander(s.Dev); err != nil {
+				return fmt.Errorf("stream: %w", err)
+			}
+		}
+		picture := vk.NullImageView
+		if p.compute != nil {
+			picture = p.compute.view
+		} else {
+			if q.flat, err = s.Dev.NewSampledOffscreen(c.Width, c.Height); err != nil {
+				return fmt.Errorf("stream: deband: %w", err)
+			}
+			picture = q.flat.View
+		}
+		if q.deband, err = s.debander.Bind(picture, c.Width, c.Height); err != nil {
+			return fmt.Errorf("stream: %w", err)
+		}
+		if s.blit == nil {
+			if s.blit, err = ycbcr.NewBlit(s.Dev); err != nil {
+				return fmt.Errorf("stream: deband: %w", err)
+			}
+		}
+		if q.blit, err = s.blit.Bind(q.deband.View); err != nil {
+			return fmt.Errorf("stream: deband: %w", err)
+		}
+	}
+	return nil
+}
+
+// collectPeak takes slot p's measurement, once its fence has signalled (Begin), into the smoothed
+// peak, and gives p's conversion that peak's tone constants.
+func (s *Stream) collectPeak(p *picture) error {
+	q := p.quality
+	if q == nil || q.peak == nil {
+		return nil
+	}
+	if q.measured {
+		s.peak = s.peakFilter.Update(q.peak.Result())
+		q.measured = false
+	}
+	if s.peak <= 0 {
+		return nil
+	}
+	c, err := s.cfg.Params.WithPeak(s.peak).ShaderFor(p.img)
+	if err != nil {
+		return err
+	}
+	if err := p.bindings[formats.PathShader].SetConstants(c); err != nil {
+		return err
+	}
+	if p.compute != nil {
+		return p.compute.compute.SetConstants(c)
+	}
+	return nil
+}
+
+// Peak is the detected peak in cd/m² the stream's tone mapping uses now (0: none yet, or peak
+// detection is off for the configuration).
+func (s *Stream) Peak() float64 { return s.peak }
+
+// recordQuality records, in Convert, the peak pass (before the conversion) or the debanding (after
+// it): before is which.
+func (f *Frame) recordQuality(before bool) error {
+	q := f.s.pictures[f.Slot.Index].quality
+	if q == nil || f.foreign != nil {
+		return nil
+	}
+	cb, c := f.Slot.CB, f.s.cfg
+	if before {
+		if q.peak != nil {
+			if err := q.peak.Record(cb, c.Width, c.Height); err != nil {
+				return err
+			}
+			q.measured = true
+		}
+		return nil
+	}
+	if q.deband == nil {
+		return nil
+	}
+	if q.flat != nil { // the drawn variant: the conversion at the picture's size first
+		q.flat.Begin(cb)
+		err := f.Bindings[f.s.decision.Path].Draw(cb, q.flat)
+		vk.CmdEndRenderPass(cb)
+		if err != nil {
+			return err
+		}
+	}
+	if err := q.deband.Record(cb, c.Deband); err != nil {
+		return err
+	}
+	f.debanded = q
+	return nil
+}
