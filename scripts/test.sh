@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 export PATH="$(dirname "$GO"):$PATH"
+# Test builds carry the hardware-failure hook that tests inject (internal/avx/fault.go, and the
+# tests that use it); production builds do not.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-tags=ycbcrkit_faults"
 # FFmpeg 7.1, static, from scripts/build-ffmpeg.sh (make deps builds it): pkg-config path and the
 # reference ffmpeg program.
 eval "$(scripts/build-ffmpeg.sh --env)"

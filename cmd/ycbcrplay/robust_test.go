@@ -17,7 +17,6 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/avx"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
@@ -53,13 +52,13 @@ func TestMain(m *testing.M) {
 			}
 			keyScript = func(n int) []window.Key { return script[n] }
 		}
-		if v := os.Getenv("YCBCRPLAY_TEST_HWFAIL"); v != "" { // avx.InjectHWFailure(N)
+		if v := os.Getenv("YCBCRPLAY_TEST_HWFAIL"); v != "" { // avx.InjectHWFailure(N), -tags ycbcrkit_faults
 			n, err := strconv.Atoi(v)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "bad YCBCRPLAY_TEST_HWFAIL %q: want a frame count\n", v)
 				os.Exit(3)
 			}
-			avx.InjectHWFailure(n)
+			injectHWFailure(n)
 		}
 		if how := os.Getenv("YCBCRPLAY_TEST_OPENING"); how != "" {
 			onOpening = pressWhileOpening(how, os.Getenv("YCBCRPLAY_TEST_PRESSED"))

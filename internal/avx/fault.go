@@ -1,3 +1,5 @@
+//go:build ycbcrkit_faults
+
 package avx
 
 import "sync"
@@ -8,6 +10,9 @@ import "sync"
 // gives it; when it says yes the frame is dropped and the decoder goes down the path of a hardware
 // failure (the error FFmpeg's Vulkan hwaccel returns for a failed Vulkan call, AVERROR_EXTERNAL),
 // whether or not the frame came from the hardware.
+//
+// A test hook: compiled only with -tags ycbcrkit_faults (scripts/test.sh sets it; the tests that
+// inject failures carry the same tag). Without it HWFailureDue is a constant false (nofault.go).
 
 var (
 	faultMu    sync.Mutex
