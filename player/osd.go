@@ -234,10 +234,14 @@ func (p *Player) infoLines() []string {
 		"path        " + st.Path + ": " + st.PathReason,
 		"conversion  " + st.Conversion,
 		"upload      " + st.Upload,
-		fmt.Sprintf("frames      %.1f fps shown, %d dropped", float64(st.FramesPresented)/el, st.FramesDropped),
-		fmt.Sprintf("GPU         %.2f ms per frame", st.GPUMsPerFrame),
+		"quality     dither " + st.Dither + ", deband " + st.Deband,
 	}
-	return lines
+	if st.HDRPeak != "" {
+		lines = append(lines, "HDR peak    "+st.HDRPeak)
+	}
+	return append(lines,
+		fmt.Sprintf("frames      %.1f fps shown, %d dropped", float64(st.FramesPresented)/el, st.FramesDropped),
+		fmt.Sprintf("GPU         %.2f ms per frame", st.GPUMsPerFrame))
 }
 
 // fit cuts each line that is wider than width pixels, ending it with "…".
