@@ -61,6 +61,12 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 	if err := in.intr.Install(in.fc); err != nil {
 		return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
 	}
+	if in.cacheSize > 0 {
+		// Before the watch, which aborts it too.
+		if in.srcIntr, err = avx.NewInterrupter(); err != nil {
+			return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
+		}
+	}
 	if stop != nil {
 		in.watch(stop)
 	}
@@ -94,9 +100,6 @@ const (
 // cache holds, so that an MP4 whose moov box is at the end plays from a pipe.
 func (in *input) openCache(op string) error {
 	var err error
-	if in.srcIntr, err = avx.NewInterrupter(); err != nil {
-		return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
-	}
 	in.srcIntr.Arm(in.timeout)
 	if in.src, err = avx.OpenIO(in.url, in.srcIntr); err != nil {
 		return in.ioError(op, err)
@@ -154,7 +157,7 @@ func (in *input) watch(stop <-chan struct{}) {
 		defer close(in.watched)
 		select {
 		case <-stop:
-			in.intr.Abort()
+			in.interrupt()
 		case <-in.unwatch:
 		}
 	}()

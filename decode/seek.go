@@ -57,7 +57,34 @@ func (d *Decoder) Seek(seconds float64) error {
 	d.pkt.Unref()
 	d.pktHeld, d.inputDone, d.drained = false, false, false
 	d.endErr, d.errRun, d.hasPTS = nil, 0, false
+	return d.skipTo(seconds)
+}
 
+// SkipTo moves forward to the first frame whose PTS is at or after seconds by decoding, without
+// seeking the demuxer: what a pipe can do when the target is past what the read-ahead cache holds
+// (CanSeekTo). The frame it lands on is what the next Next returns; a target behind the frames
+// already returned lands on the next one.
+func (d *Decoder) SkipTo(seconds float64) error {
+	switch {
+	case d.closed:
+		return fmt.Errorf("decode: skip %s: %w", d.url, ErrClosed)
+	case d.fatal != nil:
+		return d.fatal
+	case math.IsNaN(seconds) || math.IsInf(seconds, 0):
+		return fmt.Errorf("decode: skip %s: invalid target %v", d.url, seconds)
+	}
+	if d.pending != nil {
+		if d.pending.PTS >= seconds-d.tb/2 {
+			return nil
+		}
+		d.pending.Release()
+		d.pending = nil
+	}
+	return d.skipTo(seconds)
+}
+
+// skipTo decodes forward to the first frame at or after seconds and keeps it for Next.
+func (d *Decoder) skipTo(seconds float64) error {
 	// Half a time-base tick absorbs the float rounding of ticks × time base.
 	eps := d.tb / 2
 	for {

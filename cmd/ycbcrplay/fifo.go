@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -116,4 +117,18 @@ func nonblockingStdin() (restore func(), err error) {
 		return nil, fmt.Errorf("standard input: %w", err)
 	}
 	return func() { unix.FcntlInt(0, unix.F_SETFL, flags) }, nil
+}
+
+// defaultCacheMB is -cache-size's default: 150 MiB read ahead and 50 MiB kept behind, mpv's
+// --demuxer-max-bytes and --demuxer-max-back-bytes (decode/readahead splits the cache so).
+const defaultCacheMB = 200
+
+// isNetwork says whether url names a network stream (a protocol other than file and pipe), which
+// is read once, through the read-ahead cache.
+func isNetwork(url string) bool {
+	scheme, _, ok := strings.Cut(url, "://")
+	if !ok || scheme == "" || strings.ContainsAny(scheme, "/\\") {
+		return false
+	}
+	return scheme != "file" && scheme != "pipe"
 }

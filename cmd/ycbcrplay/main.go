@@ -154,6 +154,10 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             writer stops ends with one "error:" line; 0: no limit
   -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
                             damaged input gets one summary notice
+  -cache-size MB            pipes, named pipes and network streams are read through a read-ahead
+                            cache of MB megabytes (default 200: 150 ahead, 50 kept behind, as mpv's
+                            demuxer cache; 0: none): an MP4 whose moov box is at the end plays from
+                            a pipe, and seeks inside the cached range work on pipes and HTTP
   -config FILE              the config file to read (default $XDG_CONFIG_HOME/ycbcrkit/ycbcrplay.conf,
                             else ~/.config/ycbcrkit/ycbcrplay.conf): mpv.conf's syntax, one
                             name=value per line (a flag alone or =yes/no), # comments, [NAME]
@@ -166,8 +170,8 @@ Sound plays through PulseAudio in a window, timed (not -headless, not -untimed),
 master clock: each picture is shown when the sound reaches its time. -stats adds "audio" (codec,
 rate, channels, measured device latency) and "av_offset_ms" (video − audio at each presented frame).
 
-- reads the input from standard input (cat x.mkv | ycbcrplay -), through FFmpeg's pipe protocol: a
-pipe cannot seek, so seeks (keys, -start) give one notice and playback goes on; -loop is refused,
+- reads the input from standard input (cat x.mkv | ycbcrplay -), through FFmpeg's pipe protocol and
+the read-ahead cache: a seek outside what the cache holds gives one notice and playback goes on; -loop is refused,
 and it plays without sound (the pipe is read once, by the video decoder). A named pipe (mkfifo) as
 FILE is read the same way, once; until a writer opens it the player waits, and SIGINT or SIGTERM
 end that wait with their exit status.
@@ -230,6 +234,7 @@ type options struct {
 	noAudio           bool    // -no-audio
 	keepTeardown      bool    // -teardown: destroy the device and close the decoder at exit, always
 	stdin             bool    // FILE is -: standard input, through FFmpeg's pipe protocol
+	cacheMB           int64   // -cache-size: the read-ahead cache of pipes and network inputs, MB
 	url, name         string  // the first input: url "" means the bundled default clip; name is for titles and messages
 	inputs            []input // all of them, played in order
 	cfg               player.Config
@@ -295,6 +300,7 @@ func parseArgs(args []string) (options, error) {
 	timeout := fs.Float64("timeout", decode.DefaultTimeout.Seconds(), "")
 	cacheDir := fs.String("cache", defaultCacheDir(), "")
 	ahead := fs.Int("decode-ahead", player.DefaultDecodeAhead>>20, "")
+	fs.Int64Var(&o.cacheMB, "cache-size", defaultCacheMB, "")
 	// Read before parsing, by withConfig (config.go): here only so that they parse.
 	fs.String("config", "", "")
 	fs.Bool("no-config", false, "")
@@ -410,6 +416,9 @@ func parseArgs(args []string) (options, error) {
 	}
 	if o.aid < 0 {
 		return o, fmt.Errorf("bad -aid %d: an audio stream number from 1", o.aid)
+	}
+	if o.cacheMB < 0 || o.cacheMB > 1<<20 {
+		return o, fmt.Errorf("bad -cache-size %d: MB, 0 (none) to 1048576", o.cacheMB)
 	}
 	if o.volume < 0 || o.volume > 100 {
 		return o, fmt.Errorf("bad -volume %d: 0 to 100", o.volume)
@@ -634,8 +643,14 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 		// mode). stop is closed by a signal, or in a window by q, Esc or closing it, while FFmpeg
 		// opens and probes the input (a writer that stalled after a few bytes), and only then.
 		var err error
+		// Pipes and network streams are read once: through the read-ahead cache (an MP4 whose moov
+		// box is at the end, seeks back inside what was read).
+		var cache int64
+		if pipe || isNetwork(url) {
+			cache = o.cacheMB << 20
+		}
 		d, err = decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
-			Video: o.vid, Timeout: o.timeout, Stop: stop})
+			Video: o.vid, Timeout: o.timeout, Stop: stop, CacheSize: cache})
 		if err != nil {
 			return player.Input{}, err
 		}
@@ -650,7 +665,8 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 				input.Clock, input.AudioInfo = snd.out, snd.info()
 			}
 		}
-		src = &decoderSource{d: d, name: name, hwdec: o.hwdec, download: o.hwDownload, pipe: pipe}
+		src = &decoderSource{d: d, name: name, hwdec: o.hwdec, download: o.hwDownload, pipe: pipe, cached: cache > 0,
+			notify: func(n string) { fmt.Fprintln(stderr, n) }}
 		input.Source = src
 		if cfg.Headless {
 			status = newProgress(stderr, d.Info().Duration, time.Now())

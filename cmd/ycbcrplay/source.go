@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"sync/atomic"
 
@@ -17,8 +18,10 @@ type decoderSource struct {
 	// download: hardware frames are copied to the CPU (-hwdec-route download), not handed to the
 	// player in FFmpeg's image.
 	download bool
-	// pipe: the input is a pipe (standard input), which cannot seek (CanSeek).
-	pipe bool
+	// pipe: the input is a pipe (standard input), which cannot seek (CanSeek) unless cached: read
+	// through the read-ahead cache (-cache-size), inside which it can. notify writes a notice.
+	pipe, cached bool
+	notify       func(string)
 	// Hardware frames downloaded and their bytes (hwdec.go), read by Decoding from the main thread.
 	hwFrames, hwBytes atomic.Int64
 	// pts is the latest decoded frame's PTS (math.Float64bits), for the -headless status line.
@@ -63,14 +66,24 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 }
 
 func (s *decoderSource) Seek(seconds float64) error {
-	if s.pipe {
+	if s.pipe && !s.cached {
 		return errors.New("a pipe cannot seek")
+	}
+	if !s.d.CanSeekTo(seconds) {
+		// Outside what the read-ahead cache holds. Ahead, decoding gets there (a pipe can go
+		// forward); behind, the input cannot go back: playback goes on from the next frame.
+		if seconds > s.position() {
+			return s.d.SkipTo(seconds)
+		}
+		s.notify(fmt.Sprintf("notice: %s cannot seek back to %.3f s: outside the read-ahead cache (-cache-size), and the input cannot go back; playing on", s.name, seconds))
+		return nil
 	}
 	return s.d.Seek(seconds)
 }
 
-// CanSeek is false for a pipe: the player then does not seek (player.SeekingSource).
-func (s *decoderSource) CanSeek() bool   { return !s.pipe }
+// CanSeek is false for a pipe read without the cache: the player then does not seek
+// (player.SeekingSource).
+func (s *decoderSource) CanSeek() bool   { return !s.pipe || s.cached }
 func (s *decoderSource) Progress() int64 { return s.d.Progress() }
 func (s *decoderSource) Close() error    { return s.d.Close() }
 
