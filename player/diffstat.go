@@ -19,7 +19,9 @@ const diffEvery = 500 * time.Millisecond
 // A hardware-decoded frame has no planes on the CPU: it is drawn again from FFmpeg's image through
 // the route it is played by (Renderer.Picture), so that the screenshot is what was shown.
 //
-// It is not dithered (the exact picture) unless Config.ScreenshotDither asks for the dither shown.
+// It is not dithered (the exact picture) unless Config.ScreenshotDither asks for the dither shown;
+// a PQ picture is tone-mapped for the peak the stream detected, as shown (-hdr-peak auto: a
+// hardware frame is drawn by the stream's own bindings, which carry it).
 func (p *Player) convertPath(f *Frame, path formats.Path) (*image.RGBA, error) {
 	pic := f.Picture
 	o := p.orientation(f)
@@ -31,6 +33,9 @@ func (p *Player) convertPath(f *Frame, path formats.Path) (*image.RGBA, error) {
 		dw, dh := o.DisplaySize(pic.Width, pic.Height)
 		v := ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter) // Exact when not turned
 		return p.rend.Picture(pic, f.HW, prm, path, v)
+	}
+	if p.cfg.HDRPeak == PeakAuto {
+		prm = prm.WithPeak(p.rend.Stream.Peak())
 	}
 	if !o.Identity() { // turned as shown: the scale pass at 1:1 only moves pixels
 		dw, dh := o.DisplaySize(pic.Width, pic.Height)
