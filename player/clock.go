@@ -91,21 +91,3 @@ func (p *Player) audioStats() *AudioStats {
 	}
 	return s
 }
-
-// waitClock sleeps until the clock reaches pts, polling it (it may jump: a seek, the sound
-// starting). It gives up after limit without progress, so that a stalled clock cannot freeze the
-// picture.
-func waitClock(c Clock, pts float64, limit time.Duration) {
-	start := time.Now()
-	for time.Since(start) < limit {
-		pos, ok := c.Position()
-		if ok && pos >= pts {
-			return
-		}
-		d := 5 * time.Millisecond
-		if ok {
-			d = min(d, time.Duration((pts-pos)*float64(time.Second)))
-		}
-		time.Sleep(max(d, 200*time.Microsecond))
-	}
-}

@@ -29,10 +29,10 @@ func (p *Player) convertPath(f *Frame, path formats.Path) (*image.RGBA, error) {
 	if p.cfg.ScreenshotDither {
 		prm.Dither = p.cfg.Dither.For(pic.Format, prm)
 	}
-	if f.HW != nil {
+	if hw := f.foreign(); hw != nil {
 		dw, dh := o.DisplaySize(pic.Width, pic.Height)
 		v := ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter) // Exact when not turned
-		return p.rend.Picture(pic, f.HW, prm, path, v)
+		return p.rend.Picture(pic, hw, prm, path, v)
 	}
 	if p.cfg.HDRPeak == PeakAuto {
 		prm = prm.WithPeak(p.rend.Stream.Peak())

@@ -48,8 +48,8 @@ func (u *uploaded) Next() (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.Picture, f.HW, f.Release = hf.Picture, hf.HW.Foreign(), hf.Release
-	return f, nil
+	hf.PTS, hf.Color = f.PTS, f.Color
+	return &Frame{Frame: hf}, nil
 }
 
 func (u *uploaded) Close() error {

@@ -181,8 +181,8 @@ func (p *Player) drawOpening(name string) error {
 	if w, h := p.win.Size(); w == 0 || h == 0 {
 		return nil // minimised: nothing to draw into
 	}
-	return p.toSwapchain(func(t swapchainTarget, wait, signal vk.Semaphore) error {
-		return p.rend.DrawOverlay(t, wait, signal, func(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error {
+	return p.toSwapchain(func(t swapchainTarget) error {
+		return p.rend.DrawOverlay(t, func(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error {
 			c := &p.osd.canvas
 			c.Reset()
 			line := fit(c.Font, []string{"opening " + name + "…"}, max(w-2*osdMargin-16, 16))

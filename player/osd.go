@@ -93,20 +93,6 @@ func clockText(t float64) string {
 	return fmt.Sprintf("%d:%04.1f", m, sec)
 }
 
-// mouse shows the bar when the pointer moved over the window, and pans a zoomed picture by the
-// left button's drags.
-func (p *Player) mouse() {
-	if p.win.MouseMoved() {
-		p.osd.showBar()
-	}
-	// Dragging with the left button moves a zoomed picture with the pointer (the renderer keeps it
-	// in the window: clampPan).
-	if dx, dy := p.win.Drag(); (dx != 0 || dy != 0) && p.rend.Zoom > 0 {
-		p.rend.PanX += dx
-		p.rend.PanY += dy
-	}
-}
-
 // drawOSD is the renderer's overlay: the display's quads for this frame, over the whole target.
 func (p *Player) drawOSD(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error {
 	d := &p.osd
@@ -141,7 +127,7 @@ func (p *Player) drawOSD(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int
 		if p.paused {
 			label += "  (paused)"
 		}
-		if sp := p.speed; sp != 1 {
+		if sp := p.pace.speed; sp != 1 {
 			label += fmt.Sprintf("  %.2g×", sp)
 		}
 		c.Rect(x0-6, y0-lh-10, x1+6, y1+6, osdBox)
@@ -177,7 +163,7 @@ func (p *Player) labelCompare(c *osd.Canvas, w, h int) {
 	if r.active == CompareOff || r.format == nil || p.last == nil {
 		return
 	}
-	x, y, vw, _ := Letterbox(w, h, p.last.Aspect)
+	x, y, vw, _ := Letterbox(w, h, p.last.aspect())
 	y += osdMargin
 	if p.paused {
 		y += 40 // below the paused sign

@@ -77,3 +77,42 @@ func writePicture(path string, img image.Image) error {
 	}
 	return f.Close()
 }
+
+// screenshot converts the last presented frame again, at the video's size, and writes it as PNG; in
+// diff mode the diff picture (|sampler − shader| × DiffGain).
+func (p *Player) screenshot(path string) error {
+	if p.last == nil {
+		return fmt.Errorf("no frame was presented: nothing to write to %s", path)
+	}
+	if p.rend.active == CompareDiff { // the diff picture, as the diff mode shows it
+		img, _, _, err := p.diffPicture(p.last)
+		if err != nil {
+			return err
+		}
+		return writeScreenshot(path, img)
+	}
+	img, err := p.convertPath(p.last, p.rend.Path)
+	if err != nil {
+		return err
+	}
+	return writeScreenshot(path, img)
+}
+
+// shoot writes the picture on screen (the video, not the display) as the s key does: the next free
+// ycbcrplay-NNNN.png in Config.ShotDir.
+func (p *Player) shoot() (string, error) {
+	for i := 1; i < 10000; i++ {
+		path := filepath.Join(p.cfg.ShotDir, fmt.Sprintf("ycbcrplay-%04d.png", i))
+		if _, err := os.Lstat(path); os.IsNotExist(err) {
+			return path, p.screenshot(path)
+		}
+	}
+	return "", fmt.Errorf("ycbcrplay-0001..9999.png all exist in %q", p.cfg.ShotDir)
+}
+
+// writeScreenshot writes img as an opaque picture (alpha is always 1) in the format path names.
+func writeScreenshot(path string, img *image.RGBA) error {
+	rgb := image.NewNRGBA(img.Rect)
+	copy(rgb.Pix, img.Pix)
+	return writePicture(path, rgb)
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -99,43 +98,15 @@ type Renderer struct {
 	configured bool
 	fellBack   bool
 
-	diff       *ycbcr.Diff
-	diffs      []*diffTarget // per slot, in diff mode
-	generation int           // the stream configuration diffs were made for
-	format     *formats.PixelFormat
-	width      int
-	height     int
-	params     ycbcr.Params
+	diffs  diffs // the diff mode's pictures
+	format *formats.PixelFormat
+	width  int
+	height int
+	params ycbcr.Params
 }
 
-// diffTarget is one slot's pictures of both paths at the video's size and the difference pass.
-type diffTarget struct {
-	pictures map[formats.Path]*gpu.Offscreen
-	pass     *ycbcr.Binding
-}
-
-// live counts the Vulkan objects the renderer holds: the stream's and the diff targets'.
-func (r *Renderer) live() int {
-	n := r.Stream.Live()
-	for _, d := range r.diffs {
-		if d != nil {
-			n += len(d.pictures)
-			if d.pass != nil {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-func (d *diffTarget) destroy() {
-	if d.pass != nil {
-		d.pass.Destroy()
-	}
-	for _, o := range d.pictures {
-		o.Destroy()
-	}
-}
+// live counts the Vulkan objects the renderer holds: the stream's and the diff mode's.
+func (r *Renderer) live() int { return r.Stream.Live() + r.diffs.live() }
 
 // NewRenderer prepares the stream (conversion paths and frame slots).
 func NewRenderer(dev *gpu.Device, choice formats.Choice, compare Compare, upload planes.Upload) (*Renderer, error) {
@@ -144,7 +115,7 @@ func NewRenderer(dev *gpu.Device, choice formats.Choice, compare Compare, upload
 		return nil, fmt.Errorf("player: %w", err)
 	}
 	return &Renderer{Dev: dev, Stream: st, Conv: st.Conv, Timer: st.Timer, Choice: choice, Compare: compare,
-		diffs: make([]*diffTarget, framesInFlight)}, nil
+		diffs: diffs{slots: make([]*diffTarget, framesInFlight)}}, nil
 }
 
 // configure makes the stream's configuration for f with p (nothing when it is the current one) and
@@ -184,64 +155,13 @@ func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 	r.Path, r.Key, r.PathReason = d.Path, d.Key, d.Reason
 	r.Conversion, r.ConversionReason = r.Stream.Conversion()
 	if r.active != CompareDiff {
-		r.retireDiffs()
+		r.diffs.retire(r.Stream)
 		return nil
 	}
-	if r.generation == r.Stream.Generation() && r.diffs[0] != nil {
-		return nil
-	}
-	r.retireDiffs()
-	r.generation = r.Stream.Generation()
-	for i := range r.diffs {
-		if err := r.configureDiff(i, f.Width, f.Height); err != nil {
-			r.format = nil
-			return err
-		}
-	}
-	return nil
-}
-
-// retireDiffs hands the diff pictures to the fence of the last frame that drew them.
-func (r *Renderer) retireDiffs() {
-	if r.diffs[0] == nil {
-		return
-	}
-	old := append([]*diffTarget(nil), r.diffs...)
-	for i := range r.diffs {
-		r.diffs[i] = nil
-	}
-	r.Stream.Ring.RetireLast(func() {
-		for _, d := range old {
-			if d != nil {
-				d.destroy()
-			}
-		}
-	})
-}
-
-// configureDiff gives slot i one picture per path at the video's size and the difference pass.
-func (r *Renderer) configureDiff(i, w, h int) error {
-	if r.diff == nil {
-		d, err := ycbcr.NewDiff(r.Dev)
-		if err != nil {
-			return err
-		}
-		r.diff = d
-	}
-	d := &diffTarget{pictures: map[formats.Path]*gpu.Offscreen{}}
-	r.diffs[i] = d
-	for _, path := range r.Stream.Paths() {
-		o, err := r.Dev.NewSampledOffscreen(w, h)
-		if err != nil {
-			return err
-		}
-		d.pictures[path] = o
-	}
-	b, err := r.diff.Bind(d.pictures[formats.PathSampler].View, d.pictures[formats.PathShader].View, DiffGain)
-	if err != nil {
+	if err := r.diffs.configure(r.Dev, r.Stream, f.Width, f.Height); err != nil {
+		r.format = nil
 		return err
 	}
-	d.pass = b
 	return nil
 }
 
@@ -273,146 +193,46 @@ func Letterbox(w, h int, aspect float64) (x, y, vw, vh int) {
 	return 0, (h - vh) / 2, w, vh
 }
 
-// Target is a render target the renderer draws a frame into.
-type Target interface {
-	ycbcr.Target
-	// Begin starts the render pass on cb (image idx for swapchains) and returns its size.
-	begin(cb vk.CommandBuffer) (w, h int)
-	// beginLoad starts the pass that loads what the scale pass wrote into the image from compute
-	// (gpu.Device.NewLoadPass) instead of clearing it.
-	beginLoad(cb vk.CommandBuffer)
-	// storage is the image as compute shaders write it (ycbcr.StorageTarget), or why it cannot be:
-	// the scale pass is then drawn.
-	storage() (ycbcr.StorageTarget, string)
-	size() (w, h int)
-	end(cb vk.CommandBuffer)
-}
-
-// Draw uploads f, records its conversion into target, and submits. wait and signal are the
-// swapchain's acquire and render-done semaphores (null for offscreen targets). done, if not nil,
-// is called once the GPU no longer reads f's memory.
-//
-// hw, if not nil, holds the picture (a hardware-decoded frame in FFmpeg's image; f then has the
-// format and size and no planes): it is sampled in place or copied on the GPU (HWRoute).
-func (r *Renderer) Draw(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, aspect float64, t Target, wait, signal vk.Semaphore, done func()) error {
-	if err := r.configure(f, p); err != nil {
-		if done != nil {
-			done()
-		}
+// Draw uploads f (held until the GPU no longer reads its memory), records its conversion into t
+// through the mode in effect (mode), and submits, waiting on and signalling t's semaphores. A
+// hardware-decoded frame (Frame.HW: its picture in FFmpeg's image, no planes) is sampled in place
+// or copied on the GPU (HWRoute).
+func (r *Renderer) Draw(f *Frame, p ycbcr.Params, t Target) error {
+	f.hold()
+	if err := r.configure(f.Picture, p); err != nil {
+		f.release()
 		return err
 	}
 	fr, err := r.Stream.Begin()
 	if err != nil {
-		if done != nil {
-			done()
-		}
+		f.release()
 		return err
 	}
-	cb := fr.Slot.CB
-	if hw != nil {
-		route, why, err := fr.LoadForeign(hw, r.HWRoute, done)
+	if hw := f.foreign(); hw != nil {
+		route, why, err := fr.LoadForeign(hw, r.HWRoute, f.release)
 		if err != nil {
 			return err
 		}
 		r.HWRouteTaken, r.HWRouteReason = route.String(), why
 		r.Loaded = planes.Loaded{}
-	} else if r.Loaded, err = fr.Load(f, done); err != nil {
+	} else if r.Loaded, err = fr.Load(f.Picture, f.release); err != nil {
 		return err
 	}
-	paths := r.Stream.Paths()
-	if r.active == CompareDiff {
-		// Each path into its own picture, then their difference into the target.
-		d := r.diffs[fr.Slot.Index]
-		for _, path := range paths {
-			o := d.pictures[path]
-			gpu.BeginPass(cb, o.RenderPass, o.Framebuffer, o.Width, o.Height)
-			gpu.SetViewport(cb, 0, 0, o.Width, o.Height)
-			if err := fr.Bindings[path].Draw(cb, o); err != nil {
-				return err
-			}
-			vk.CmdEndRenderPass(cb)
-		}
-		w, h := t.begin(cb)
-		x, y, vw, vh := Letterbox(w, h, aspect)
-		gpu.SetViewport(cb, x, y, vw, vh)
-		if err := d.pass.Draw(cb, t); err != nil {
-			return err
-		}
-		if err := r.overlay(cb, fr.Slot.Index, t, w, h); err != nil {
-			return err
-		}
-		t.end(cb)
-		return fr.Submit(wait, signal)
-	}
-	if err := fr.Convert(); err != nil { // the compute variant's dispatch, before the pass
+	w, h, err := r.mode().record(fr, f, t)
+	if err != nil {
 		return err
 	}
-	if len(paths) == 1 {
-		// The conversion at the picture's size, then the scale pass into the viewport (nothing when
-		// the picture is shown as it is).
-		tw, th := t.size()
-		r.PanX, r.PanY = clampPan(f.Width, f.Height, r.Orient, r.Zoom, r.PanX, r.PanY, tw, th) // keys, drags and resizes alike
-		x, y, vw, vh, v, visible := layout(f.Width, f.Height, aspect, r.Orient, r.Zoom, r.PanX, r.PanY, tw, th, r.Filter)
-		into := false
-		if visible {
-			// Written by compute straight into the target where it can be a storage image: the
-			// fragment stage is narrow on some GPUs (docs/scaling.md); drawn otherwise.
-			st, why := t.storage()
-			if r.ScaleDraw {
-				why = "-scale-draw"
-			}
-			var dst *ycbcr.StorageTarget
-			if why == "" {
-				dst = &st
-			}
-			var err error
-			if into, err = fr.ScaleInto(v, dst, x, y); err != nil {
-				return err
-			}
-			r.Scaled = scaleName(v, into, why)
-		}
-		if into {
-			t.beginLoad(cb) // the compute pass wrote every pixel, the letterbox too
-		} else {
-			t.begin(cb)
-		}
-		if visible && !into {
-			gpu.SetViewport(cb, x, y, vw, vh)
-			if err := fr.Draw(t); err != nil {
-				return err
-			}
-		}
-		if err := r.overlay(cb, fr.Slot.Index, t, tw, th); err != nil {
-			return err
-		}
-		t.end(cb)
-		return fr.Submit(wait, signal)
-	}
-	w, h := t.begin(cb)
-	x, y, vw, vh := Letterbox(w, h, aspect)
-	for i, path := range paths {
-		sx, sw := x, vw
-		if len(paths) == 2 { // split: each path draws its half of the picture, same viewport
-			sw = vw / 2
-			if i == 1 {
-				sx, sw = x+vw/2, vw-vw/2
-			}
-		}
-		vkx.SetViewport(cb, x, y, vw, vh, sx, y, sw, vh)
-		if err := fr.Bindings[path].Draw(cb, t); err != nil {
-			return err
-		}
-	}
-	if err := r.overlay(cb, fr.Slot.Index, t, w, h); err != nil {
+	if err := r.overlay(fr.Slot.CB, fr.Slot.Index, t, w, h); err != nil {
 		return err
 	}
-	t.end(cb)
+	t.end(fr.Slot.CB)
+	wait, signal := t.semaphores()
 	return fr.Submit(wait, signal)
 }
 
 // DrawOverlay records only overlay (no picture) into t, cleared, and submits: the window's content
 // before the first frame (PlayOpening's "opening NAME…").
-func (r *Renderer) DrawOverlay(t Target, wait, signal vk.Semaphore, overlay func(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error) error {
+func (r *Renderer) DrawOverlay(t Target, overlay func(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error) error {
 	sl, err := r.Stream.Ring.Next()
 	if err != nil {
 		return err
@@ -424,6 +244,7 @@ func (r *Renderer) DrawOverlay(t Target, wait, signal vk.Semaphore, overlay func
 		return err
 	}
 	t.end(sl.CB)
+	wait, signal := t.semaphores()
 	return r.Stream.Ring.Submit(sl, wait, signal)
 }
 
@@ -446,13 +267,5 @@ func (r *Renderer) Drain() error { return r.Stream.Ring.Drain() }
 // Destroy waits for the frames in flight and frees everything.
 func (r *Renderer) Destroy() {
 	r.Stream.Close() // waits for the frames in flight
-	for i, d := range r.diffs {
-		if d != nil {
-			d.destroy()
-			r.diffs[i] = nil
-		}
-	}
-	if r.diff != nil {
-		r.diff.Destroy()
-	}
+	r.diffs.destroy()
 }

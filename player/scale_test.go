@@ -12,6 +12,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/stream"
@@ -31,8 +32,7 @@ func (s *stillSource) Next() (*Frame, error) {
 		return nil, errEOF
 	}
 	s.i++
-	return &Frame{Picture: s.pic, PTS: float64(s.i) / 25, Color: s.color,
-		Aspect: float64(s.pic.Width) / float64(s.pic.Height)}, nil
+	return &Frame{Frame: &decode.Frame{Picture: s.pic, PTS: float64(s.i) / 25, Color: s.color}}, nil
 }
 func (s *stillSource) Seek(float64) error { s.i = 0; return nil }
 func (s *stillSource) Close() error       { return nil }

@@ -4,45 +4,58 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 )
 
-// Frame is one decoded picture with what the player needs to show it.
+// Frame is a decoded picture as the player holds it: the decoder's frame (its picture, timing,
+// colour metadata and buffers; a hardware-decoded frame's image in HW), shared by the picture on
+// screen (redraws, the screenshot) and the frame slots that read it until the GPU is done.
 type Frame struct {
-	Picture *formats.Frame
-	PTS     float64       // seconds
-	Color   formats.Color // resolved: nothing unspecified
-	Aspect  float64       // display aspect ratio (sample aspect ratio included)
-	Damaged bool
-	// Orient is how the stream's display matrix turns the picture (identity without one).
-	Orient formats.Orientation
-	// Duration, when not 0, is how long the frame lasts where the stream's frame rate says otherwise:
-	// a deinterlaced field (bwdif, one frame per field) lasts half a coded frame. The player's frame
-	// duration (the lateness that drops a frame, the gap that makes a discontinuity) follows it.
-	Duration float64
-	Release  func() // returns the decoder's buffers; nil when there is nothing to return
-	// HW, if set, holds the picture: a hardware-decoded frame in FFmpeg's image (Picture has its
-	// format and size, no planes), sampled in place or copied on the GPU (Config.HWRoute).
-	HW stream.Foreign
-	// holds counts the holders besides the first owner: the player keeps the frame on screen (for
-	// redraws and the screenshot) while a frame slot keeps it until the GPU is done reading it.
+	*decode.Frame
+	// holds counts the holders besides the first owner; each holder calls release once.
 	holds int32
 }
 
-// hold adds a holder; each holder calls release once.
+// hold adds a holder.
 func (f *Frame) hold() { atomic.AddInt32(&f.holds, 1) }
 
-// release drops one holder; the last one returns the buffers.
+// release drops one holder; the last one returns the decoder's buffers.
 func (f *Frame) release() {
 	if f == nil || atomic.AddInt32(&f.holds, -1) >= 0 {
 		return
 	}
-	if f.Release != nil {
-		f.Release()
-		f.Release = nil
+	f.Frame.Release()
+}
+
+// aspect is the picture's display aspect ratio (the sample aspect ratio included).
+func (f *Frame) aspect() float64 {
+	a := float64(f.Picture.Width) / float64(f.Picture.Height)
+	if sar := f.SampleAspect.Float64(); sar > 0 {
+		a *= sar
 	}
+	return a
+}
+
+// fieldDuration is how long a deinterlaced field lasts (bwdif makes one frame per field: half a
+// coded frame), 0 for a frame, which lasts what the stream's frame rate says. The player's frame
+// duration (the lateness that drops a frame, the gap that makes a discontinuity) follows it.
+func (f *Frame) fieldDuration() float64 {
+	if f.Field {
+		return f.Duration
+	}
+	return 0
+}
+
+// foreign is the hardware-decoded picture in FFmpeg's image, sampled in place or copied on the GPU
+// (Config.HWRoute); nil when the planes are on the CPU.
+func (f *Frame) foreign() stream.Foreign {
+	if f.HW == nil {
+		return nil
+	}
+	return f.HW.Foreign()
 }
 
 // SourceInfo describes a stream for titles and -stats.
@@ -102,7 +115,7 @@ func (s *Synthetic) Next() (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Frame{Picture: pic, PTS: float64(s.n) / s.FPS, Color: s.Color, Aspect: float64(s.Width) / float64(s.Height)}
+	f := &Frame{Frame: &decode.Frame{Picture: pic, PTS: float64(s.n) / s.FPS, Color: s.Color}}
 	s.n++
 	return f, nil
 }

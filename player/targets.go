@@ -11,6 +11,24 @@ import (
 
 func vkCheck(r vk.Result, call string) error { return vkx.Check(r, call) }
 
+// Target is a render target the renderer draws a frame into.
+type Target interface {
+	ycbcr.Target
+	// begin starts the render pass on cb and returns the target's size.
+	begin(cb vk.CommandBuffer) (w, h int)
+	// beginLoad starts the pass that loads what the scale pass wrote into the image from compute
+	// (gpu.Device.NewLoadPass) instead of clearing it.
+	beginLoad(cb vk.CommandBuffer)
+	// storage is the image as compute shaders write it (ycbcr.StorageTarget), or why it cannot be:
+	// the scale pass is then drawn.
+	storage() (ycbcr.StorageTarget, string)
+	size() (w, h int)
+	end(cb vk.CommandBuffer)
+	// semaphores are what the submission waits on and signals: a swapchain image's acquisition and
+	// its rendering's end (null for an offscreen target).
+	semaphores() (wait, signal vk.Semaphore)
+}
+
 // offscreenTarget draws into a gpu.Offscreen (headless playback).
 type offscreenTarget struct{ o *gpu.Offscreen }
 
@@ -23,7 +41,10 @@ func (t offscreenTarget) beginLoad(cb vk.CommandBuffer) {
 	gpu.BeginPass(cb, t.o.LoadPass, t.o.Framebuffer, t.o.Width, t.o.Height)
 }
 func (t offscreenTarget) end(cb vk.CommandBuffer) { vk.CmdEndRenderPass(cb) }
-func (t offscreenTarget) size() (int, int)        { return t.o.Width, t.o.Height }
+func (t offscreenTarget) semaphores() (vk.Semaphore, vk.Semaphore) {
+	return vk.NullSemaphore, vk.NullSemaphore
+}
+func (t offscreenTarget) size() (int, int) { return t.o.Width, t.o.Height }
 func (t offscreenTarget) storage() (ycbcr.StorageTarget, string) {
 	if !t.o.Storage {
 		return ycbcr.StorageTarget{}, "the device has no storage images of the target's format"
@@ -31,10 +52,12 @@ func (t offscreenTarget) storage() (ycbcr.StorageTarget, string) {
 	return ycbcr.StorageTarget{Image: t.o.Image, View: t.o.View, Format: gpu.TargetFormat, Width: t.o.Width, Height: t.o.Height}, ""
 }
 
-// swapchainTarget draws into one acquired swapchain image.
+// swapchainTarget draws into one acquired swapchain image, after wait (its acquisition), and
+// signals signal (rendering done) for the presentation.
 type swapchainTarget struct {
-	s   *present.Swapchain
-	idx int
+	s            *present.Swapchain
+	idx          int
+	wait, signal vk.Semaphore
 }
 
 func (t swapchainTarget) Pass() (vk.RenderPass, vk.Format) { return t.s.Pass() }
@@ -45,8 +68,9 @@ func (t swapchainTarget) begin(cb vk.CommandBuffer) (int, int) {
 func (t swapchainTarget) beginLoad(cb vk.CommandBuffer) {
 	gpu.BeginPass(cb, t.s.LoadPass, t.s.Framebuffers[t.idx], t.s.Width, t.s.Height)
 }
-func (t swapchainTarget) end(cb vk.CommandBuffer) { vk.CmdEndRenderPass(cb) }
-func (t swapchainTarget) size() (int, int)        { return t.s.Width, t.s.Height }
+func (t swapchainTarget) end(cb vk.CommandBuffer)                  { vk.CmdEndRenderPass(cb) }
+func (t swapchainTarget) semaphores() (vk.Semaphore, vk.Semaphore) { return t.wait, t.signal }
+func (t swapchainTarget) size() (int, int)                         { return t.s.Width, t.s.Height }
 func (t swapchainTarget) storage() (ycbcr.StorageTarget, string) {
 	if !t.s.Storage {
 		return ycbcr.StorageTarget{}, t.s.NoStorage

@@ -37,7 +37,8 @@ func (s *decoderSource) hwNext(f *decode.Frame) (*decode.Frame, error) {
 		f.Release()
 		return nil, err
 	}
-	dl.PTS, dl.Duration, dl.Color, dl.Tagged, dl.SampleAspect, dl.Damaged = f.PTS, f.Duration, f.Color, f.Tagged, f.SampleAspect, f.Damaged
+	dl.PTS, dl.Duration, dl.Field, dl.Color, dl.Tagged = f.PTS, f.Duration, f.Field, f.Color, f.Tagged
+	dl.SampleAspect, dl.Orient, dl.Damaged = f.SampleAspect, f.Orient, f.Damaged
 	dl.Picture.Width, dl.Picture.Height = f.Picture.Width, f.Picture.Height
 	f.Release()
 	n := 0

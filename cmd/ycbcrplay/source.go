@@ -49,20 +49,7 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 		}
 	}
 	s.pts.Store(math.Float64bits(f.PTS))
-	pic := f.Picture
-	aspect := float64(pic.Width) / float64(pic.Height)
-	if sar := f.SampleAspect.Float64(); sar > 0 {
-		aspect *= sar
-	}
-	pf := &player.Frame{Picture: pic, PTS: f.PTS, Color: f.Color, Aspect: aspect, Damaged: f.Damaged, Orient: f.Orient,
-		Release: f.Release}
-	if f.HW != nil {
-		pf.HW = f.HW.Foreign() // in place or one GPU copy (the player's HWRoute)
-	}
-	if f.Field {
-		pf.Duration = f.Duration
-	}
-	return pf, nil
+	return &player.Frame{Frame: f}, nil
 }
 
 func (s *decoderSource) Seek(seconds float64) error {

@@ -1,0 +1,108 @@
+package player
+
+import (
+	"io"
+	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/stream"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// Config is how to play.
+type Config struct {
+	Headless bool
+	Frames   int // stop after this many presented frames; 0 = play to the end
+	// Loop is how many times the input plays: 0 and 1 once, N > 1 N times (a seek to the start at
+	// each end), negative forever.
+	Loop    int
+	Untimed bool
+	Path    formats.Choice
+	Compare Compare
+	Upload  planes.Upload
+	// HWRoute is how hardware-decoded frames reach the conversion (stream.RouteAuto by default).
+	HWRoute stream.Route
+	// Conversion is how the conversion runs, drawn or compute; the zero value measures both on the
+	// device and takes the faster (stream.VariantAuto).
+	Conversion stream.Variant
+	// Overrides of the stream's metadata (nil: keep the stream's).
+	Matrix         *formats.Matrix
+	Range          *formats.Range
+	ChromaLocation *formats.ChromaLocation
+	// Tone is how PQ and HLG streams reach the SDR target (-tonemap; the zero value is BT.2390).
+	Tone ycbcr.ToneCurve
+	// HDROutput asks for an HDR10 swapchain (present.HDR10Formats): PQ and HLG keep their display
+	// light, PQ-encoded in BT.2020, instead of being tone-mapped (-hdr-output). Playback fails with
+	// the reason where the device, instance or surface offers none, and without a window.
+	HDROutput bool
+	// Dither is how the shown picture is rounded to the target's depth (-dither; the zero value is
+	// off). Screenshots of the picture are not dithered unless ScreenshotDither (-screenshot-dither).
+	Dither           Dither
+	ScreenshotDither bool
+	// HDRPeak is -hdr-peak (the zero value: the metadata's); Deband debands 8-bit sources (-deband;
+	// Iterations 0, the zero value: off).
+	HDRPeak  HDRPeak
+	Deband   ycbcr.DebandParams
+	Device   int
+	Validate bool
+	// Exiting says the process exits when Play returns: without Validate, the source, the device
+	// and the instance are then left to the operating system after the GPU is idle and the pipeline
+	// cache written (gpu.Device.Leave). Not for a program that goes on using the source, or plays on.
+	Exiting bool
+	// Video opens the device with what Vulkan Video decoding needs (gpu.Options.Video) and, for a
+	// DeviceSource, before decoding starts, handing the device to the source.
+	Video      bool
+	Screenshot string // PNG of the last presented frame at exit
+	// Filter is the scale pass's filter (-scale); Zoom is -zoom (0: fit); Rotate is -rotate in
+	// clockwise quarter turns, or nil for the stream's display matrix (auto); Width and Height, when
+	// set, are the window's or offscreen target's size (-geometry).
+	Filter ycbcr.Filter
+	// ScaleDraw draws the scale pass's last step (-scale-draw) even where the target allows compute
+	// to write it (a storage image): to compare the two.
+	ScaleDraw     bool
+	Zoom          float64
+	Rotate        *int
+	Width, Height int
+	Log           io.Writer
+	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
+	OnFrame func(p *Player, n int)
+	// Keys, if set, are read with the window's keys, as if pressed on it, and also without a window
+	// (headless): scripted seeks, steps and screenshots (ycbcrplay's tests; keys that need a window,
+	// f, do nothing there).
+	Keys <-chan window.Key
+	// Commands, if set, are run as the keys' are, in a window and headless: a program driving the
+	// player (Command).
+	Commands <-chan Command
+	// OnOpening, if set, is called on the main thread about every 20 ms while PlayOpening's window
+	// waits for the input to open, with the time since the window showed (tests press keys from it).
+	OnOpening func(p *Player, waited time.Duration)
+	// Clock, when set and not Untimed, is the master clock (the audio being played): each frame is
+	// shown when the clock reaches its PTS and dropped when the clock is already a frame past it;
+	// pause, step, seek and loop drive it too. Nil: the wall clock. AudioInfo describes its sound
+	// for -stats.
+	Clock     Clock
+	AudioInfo AudioInfo
+	// Start is where playback begins (seconds; 0: the start).
+	Start float64
+	// Speed is the playback speed (0 or 1: as timed). With sound, a speed other than 1 pauses the
+	// sound and times pictures by the wall clock.
+	Speed float64
+	// Fullscreen starts the window on the full screen.
+	Fullscreen bool
+	// ShotDir is where the s key writes screenshots (empty: the current folder).
+	ShotDir string
+	// Stop, when closed, ends playback as the q key does (the programs close it on SIGINT and
+	// SIGTERM): the figures are made and the screenshot written.
+	Stop <-chan struct{}
+	// DecodeAhead is how many bytes of decoded frames may wait for the GPU side before the first
+	// picture is shown: the decoder keeps decoding while the device, the output and the conversion
+	// are made, instead of stopping a few frames in. 0 means DefaultDecodeAhead; negative, only the
+	// few frames of steady playback. Hardware decoding (Video) never runs ahead (its frames come
+	// from a pool of fixed size), nor does decoding for a device that renders on the CPU.
+	DecodeAhead int
+	// CacheDir is where the device's pipeline cache is kept between runs (gpu.Options.CacheDir; the
+	// programs pass gpu.DefaultCacheDir()); "" keeps nothing.
+	CacheDir string
+}
