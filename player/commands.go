@@ -167,7 +167,7 @@ func (p *Player) do(c Command) (ended bool, refused error) {
 			p.win.ToggleFullscreen()
 		}
 	default:
-		return false, fmt.Errorf("player: unknown command %T", c)
+		return p.control(c)
 	}
 	return false, nil
 }

@@ -86,6 +86,9 @@ type Config struct {
 	AudioInfo AudioInfo
 	// Start is where playback begins (seconds; 0: the start).
 	Start float64
+	// ABLoopA and ABLoopB are the A-B loop's points in seconds (-ab-loop-a, -ab-loop-b; nil: unset):
+	// once both are set, playback that reaches B goes back to A.
+	ABLoopA, ABLoopB *float64
 	// Speed is the playback speed (0 or 1: as timed). With sound, a speed other than 1 pauses the
 	// sound and times pictures by the wall clock.
 	Speed float64

@@ -7,26 +7,30 @@ import (
 // keyCommands is what each key asks for (osdHelp lists them for the user); the arrows are
 // arrowCommand's.
 var keyCommands = map[window.Key]Command{
-	window.KeyQuit:      Quit{},
-	window.KeyNext:      Skip{End: EndNext}, // Enter or >
-	window.KeyPrev:      Skip{End: EndPrev}, // <
-	window.KeySpace:     Pause{Switch: Toggle},
-	window.KeyPeriod:    Step{},
-	window.KeyComma:     StepBack{},
-	window.KeyS:         Screenshot{},
-	window.KeySlower:    Speed{Value: 1 / 1.1, Relative: true},
-	window.KeyFaster:    Speed{Value: 1.1, Relative: true},
-	window.KeyBackspace: Speed{Value: 1},
-	window.KeyP:         CyclePath{},
-	window.KeyC:         CycleCompare{},
-	window.KeyZ:         CycleZoom{},
-	window.Key1:         Zoom{Value: 1, Toggle: true},
-	window.KeyI:         Info{Switch: Toggle},
-	window.KeyHelp:      Help{Switch: Toggle},
-	window.KeyF:         Fullscreen{Switch: Toggle},
-	window.Key9:         Volume{Value: -0.02, Relative: true},
-	window.Key0:         Volume{Value: 0.02, Relative: true},
-	window.KeyM:         Mute{Switch: Toggle},
+	window.KeyQuit:        Quit{},
+	window.KeyNext:        Skip{End: EndNext}, // Enter or >
+	window.KeyPrev:        Skip{End: EndPrev}, // <
+	window.KeySpace:       Pause{Switch: Toggle},
+	window.KeyPeriod:      Step{},
+	window.KeyComma:       StepBack{},
+	window.KeyS:           Screenshot{},
+	window.KeySlower:      Speed{Value: 1 / 1.1, Relative: true},
+	window.KeyFaster:      Speed{Value: 1.1, Relative: true},
+	window.KeyBackspace:   Speed{Value: 1},
+	window.KeyP:           CyclePath{},
+	window.KeyC:           CycleCompare{},
+	window.KeyZ:           CycleZoom{},
+	window.Key1:           Zoom{Value: 1, Toggle: true},
+	window.KeyI:           Info{Switch: Toggle},
+	window.KeyHelp:        Help{Switch: Toggle},
+	window.KeyF:           Fullscreen{Switch: Toggle},
+	window.Key9:           Volume{Value: -0.02, Relative: true},
+	window.Key0:           Volume{Value: 0.02, Relative: true},
+	window.KeyM:           Mute{Switch: Toggle},
+	window.KeyChapterNext: ChapterSeek{Delta: 1},
+	window.KeyChapterPrev: ChapterSeek{Delta: -1},
+	window.KeyL:           CycleABLoop{},
+	window.KeyQuitSave:    QuitSave{},
 }
 
 // keyCommand is what k asks for now (nil: nothing): the arrows move a zoomed picture and seek

@@ -22,6 +22,7 @@ var (
 	osdBox     = color.NRGBA{0, 0, 0, 170}
 	osdTrack   = color.NRGBA{60, 60, 60, 255}    // the progress bar's track
 	osdFill    = color.NRGBA{230, 230, 230, 255} // the progress bar's played part
+	osdMark    = color.NRGBA{255, 200, 60, 255}  // the chapter marks on the bar
 	osdPaused  = color.NRGBA{255, 255, 255, 230}
 	osdBarShow = 2 * time.Second // how long the bar stays after a seek or a mouse move
 )
@@ -54,7 +55,9 @@ var osdHelp = []string{
 	"9 0 m        volume down / up, mute",
 	"? F1         this list",
 	"Enter >  <   next / previous file",
-	"q Esc        quit",
+	"PgUp PgDn    next / previous chapter (also @ !)",
+	"l            A-B loop: set A, set B, clear",
+	"q Esc        quit,  Q: quit keeping the position",
 }
 
 // display is the player's on-screen display state.
@@ -135,6 +138,14 @@ func (p *Player) drawOSD(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int
 		c.Rect(x0, y0, x1, y1, osdTrack)
 		if dur > 0 {
 			c.Rect(x0, y0, x0+int(math.Round(float64(x1-x0)*math.Min(math.Max(pos/dur, 0), 1))), y1, osdFill)
+			// Chapter marks, as mpv's OSC draws them: a tick at each chapter's start, above and below
+			// the track.
+			for _, ch := range p.src.Info().Chapters {
+				if ch.Start > 0 && ch.Start < dur {
+					x := x0 + int(math.Round(float64(x1-x0)*ch.Start/dur))
+					c.Rect(x-1, y0-3, x+1, y1+3, osdMark)
+				}
+			}
 		}
 	}
 	if d.info {

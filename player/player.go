@@ -24,6 +24,7 @@ var errEOF = io.EOF
 type Player struct {
 	cfg   Config
 	src   Source
+	ab    abLoop     // the A-B loop's points (control.go)
 	watch stallWatch // the wait for frames: progress seen, for the stall error
 	// srcBusy: the decode goroutine was still inside the source when playback ended (a read that could
 	// not be interrupted); the source is then left open, for the process's exit to end.
@@ -89,7 +90,13 @@ func Play(src Source, cfg Config) (*Stats, error) {
 }
 
 func newPlayer(cfg Config) *Player {
-	p := &Player{cfg: cfg, start: time.Now()}
+	p := &Player{cfg: cfg, start: time.Now(), ab: noABLoop()}
+	if cfg.ABLoopA != nil {
+		p.ab.a = *cfg.ABLoopA
+	}
+	if cfg.ABLoopB != nil {
+		p.ab.b = *cfg.ABLoopB
+	}
 	p.pipes0, p.pipeTime0 = vkx.PipelineTime()
 	return p
 }
@@ -320,6 +327,9 @@ func (p *Player) redraw() error {
 func (p *Player) ended(derr error) (again bool, err error) {
 	eof := errors.Is(derr, io.EOF)
 	switch {
+	case eof && p.ab.active() && !p.dec.unseekable: // B past the end: back to A
+		p.seekTo(p.ab.a)
+		return true, nil
 	case eof && (p.cfg.Loop < 0 || p.plays < p.cfg.Loop) && !p.dec.unseekable:
 		// Loop: back to the start, a new generation (the decoder waits for this seek at EOF).
 		p.plays++
@@ -343,6 +353,7 @@ func (p *Player) show(f *Frame) error {
 	}
 	p.pace.shown(f.PTS, p.paused)
 	p.dec.seeking = false
+	p.loopAB(f.PTS)
 	if p.last != nil && p.last != f {
 		p.last.release()
 	}

@@ -65,6 +65,14 @@ type SourceInfo struct {
 	Duration  float64 // seconds, 0 when unknown
 	// Discontinuous: the format declares that its timestamps may jump (MPEG-TS); see discontinuity.
 	Discontinuous bool
+	// Chapters are the input's chapters in order, on the frames' clock.
+	Chapters []Chapter
+}
+
+// Chapter is one chapter of the input: its title ("" without one) and where it starts and ends.
+type Chapter struct {
+	Title      string  `json:"title"`
+	Start, End float64 `json:"-"`
 }
 
 // Source produces frames in presentation order. Next returns io.EOF at the end.

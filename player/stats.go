@@ -111,6 +111,18 @@ type Stats struct {
 	// Opened is false when PlayOpening ended before its input opened (q, Esc, closing the window,
 	// Enter or <, or Config.Stop while the input was opening): there are no figures to print.
 	Opened bool `json:"-"`
+	// Chapters are the input's chapters (title and start), as -stats lists them.
+	Chapters []ChapterStat `json:"chapters,omitempty"`
+	// Position is the picture on screen's PTS when playback ended; SavePosition: the user asked
+	// for it to be kept (Q), for the program's watch_later.
+	Position     float64 `json:"-"`
+	SavePosition bool    `json:"-"`
+}
+
+// ChapterStat is one chapter in -stats.
+type ChapterStat struct {
+	Title string  `json:"title"`
+	Start float64 `json:"start_s"`
 }
 
 // PipelineCacheStats is the device's pipeline cache at start and the pipelines made before the
@@ -141,6 +153,10 @@ func (p *Player) finish() error {
 		s.Audio, s.AVOffsetMs = p.audioStats(), p.pace.offs.stats()
 	}
 	s.Discontinuities = p.pace.discontinuities
+	s.Position = p.position()
+	for _, c := range p.src.Info().Chapters {
+		s.Chapters = append(s.Chapters, ChapterStat{Title: c.Title, Start: c.Start})
+	}
 	if s.WallS > 0 {
 		s.FPS = float64(s.FramesPresented) / s.WallS
 	}

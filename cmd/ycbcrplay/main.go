@@ -26,6 +26,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"
+	"github.com/ycbcrkit/ycbcrkit/player/watchlater"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
@@ -235,6 +236,10 @@ type options struct {
 	keepTeardown      bool    // -teardown: destroy the device and close the decoder at exit, always
 	stdin             bool    // FILE is -: standard input, through FFmpeg's pipe protocol
 	cacheMB           int64   // -cache-size: the read-ahead cache of pipes and network inputs, MB
+	savePosition      bool    // -save-position-on-quit: keep the position at quit (watch_later)
+	startGiven        bool    // -start was given: it wins over a kept position
+	noResume          bool    // -no-resume: ignore a kept position
+	ipcPath           string  // -input-ipc-server: mpv's JSON IPC on this Unix socket
 	url, name         string  // the first input: url "" means the bundled default clip; name is for titles and messages
 	inputs            []input // all of them, played in order
 	cfg               player.Config
@@ -301,6 +306,11 @@ func parseArgs(args []string) (options, error) {
 	cacheDir := fs.String("cache", defaultCacheDir(), "")
 	ahead := fs.Int("decode-ahead", player.DefaultDecodeAhead>>20, "")
 	fs.Int64Var(&o.cacheMB, "cache-size", defaultCacheMB, "")
+	abA := fs.String("ab-loop-a", "", "")
+	abB := fs.String("ab-loop-b", "", "")
+	fs.BoolVar(&o.savePosition, "save-position-on-quit", false, "")
+	fs.BoolVar(&o.noResume, "no-resume", false, "")
+	fs.StringVar(&o.ipcPath, "input-ipc-server", "", "")
 	// Read before parsing, by withConfig (config.go): here only so that they parse.
 	fs.String("config", "", "")
 	fs.Bool("no-config", false, "")
@@ -431,10 +441,24 @@ func parseArgs(args []string) (options, error) {
 	default:
 		o.timeout = max(time.Millisecond, time.Duration(*timeout*float64(time.Second)))
 	}
-	if *start != "" {
+	if o.startGiven = *start != ""; o.startGiven {
 		if cfg.Start, err = parseTime(*start); err != nil {
 			return o, err
 		}
+	}
+	for _, ab := range []struct {
+		name string
+		v    string
+		to   **float64
+	}{{"-ab-loop-a", *abA, &cfg.ABLoopA}, {"-ab-loop-b", *abB, &cfg.ABLoopB}} {
+		if ab.v == "" || ab.v == "no" {
+			continue
+		}
+		t, err := parseTime(ab.v)
+		if err != nil {
+			return o, fmt.Errorf("bad %s %q: seconds or [[h:]m:]s, or no", ab.name, ab.v)
+		}
+		*ab.to = &t
 	}
 	if !(*speed >= 0.1 && *speed <= 16) {
 		return o, fmt.Errorf("bad -speed %g: 0.1 to 16", *speed)
@@ -697,9 +721,30 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 			}
 		}
 	}
+	// A position kept by an earlier quit (-save-position-on-quit, Q) is where this play starts,
+	// unless -start says otherwise; it is forgotten once used, as mpv does.
+	resumable := !in.stdin && !isFIFO(in.url) && in.name != "default clip"
+	if resumable && !o.noResume && !o.startGiven {
+		if pos, ok, err := watchlater.Load(watchlater.Dir(), in.url); err != nil {
+			fmt.Fprintf(stderr, "notice: %v\n", err)
+		} else if ok {
+			cfg.Start = pos
+			fmt.Fprintf(stderr, "notice: %s: resuming at %.3f s (the position kept at the last quit; -no-resume ignores it)\n", name, pos)
+			if err := watchlater.Delete(watchlater.Dir(), in.url); err != nil {
+				fmt.Fprintf(stderr, "notice: %v\n", err)
+			}
+		}
+	}
 	beforePlay := time.Since(fileStart)
 	st, err := player.PlayOpening(name, open, cfg)
 	fileStart = time.Now()
+	if err == nil && st != nil && st.Opened && resumable && (st.SavePosition || o.savePosition && st.End == player.EndQuit) {
+		if err := watchlater.Save(watchlater.Dir(), in.url, st.Position); err != nil {
+			fmt.Fprintf(stderr, "notice: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "notice: %s: position %.3f s kept for the next play\n", name, st.Position)
+		}
+	}
 	select {
 	case <-openDone:
 		defer func() {

@@ -358,7 +358,8 @@ func TestRobustSubprocess(t *testing.T) {
 // scriptKeys are the names YCBCRPLAY_TEST_KEYS takes.
 var scriptKeys = map[string]window.Key{"right": window.KeyRight, "left": window.KeyLeft, "up": window.KeyUp,
 	"down": window.KeyDown, "comma": window.KeyComma, "period": window.KeyPeriod, "space": window.KeySpace,
-	"s": window.KeyS, "q": window.KeyQuit}
+	"s": window.KeyS, "q": window.KeyQuit, "pgup": window.KeyChapterNext, "pgdn": window.KeyChapterPrev,
+	"l": window.KeyL, "Q": window.KeyQuitSave}
 
 // parseKeyScript reads "N:key,key;M:key": the keys pressed after the N-th presented frame.
 func parseKeyScript(v string) (map[int][]window.Key, error) {

@@ -16,18 +16,22 @@ const (
 	KeyC
 	KeyI
 	KeyF
-	Key9         // volume down
-	Key0         // volume up
-	KeyM         // mute
-	KeyQuit      // q or Esc
-	KeyZ         // zoom: fit, 1:1, 2:1
-	Key1         // 1:1 on and off
-	KeyComma     // , : one frame back
-	KeyS         // s : screenshot
-	KeySlower    // [ : speed down
-	KeyFaster    // ] : speed up
-	KeyNext      // Enter or > : next file
-	KeyPrev      // < : previous file
-	KeyHelp      // ? or F1 : the key list
-	KeyBackspace // Backspace : speed 1
+	Key9           // volume down
+	Key0           // volume up
+	KeyM           // mute
+	KeyQuit        // q or Esc
+	KeyZ           // zoom: fit, 1:1, 2:1
+	Key1           // 1:1 on and off
+	KeyComma       // , : one frame back
+	KeyS           // s : screenshot
+	KeySlower      // [ : speed down
+	KeyFaster      // ] : speed up
+	KeyNext        // Enter or > : next file
+	KeyPrev        // < : previous file
+	KeyHelp        // ? or F1 : the key list
+	KeyBackspace   // Backspace : speed 1
+	KeyChapterNext // PgUp or @ : the next chapter (mpv's bindings)
+	KeyChapterPrev // PgDn or ! : the previous chapter
+	KeyL           // l : A-B loop: set A, set B, clear
+	KeyQuitSave    // Q : quit, keeping the position (watch later)
 )

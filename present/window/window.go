@@ -59,12 +59,14 @@ var keyMap = map[glfw.Key]Key{
 	glfw.KeyF: KeyF, glfw.Key9: Key9, glfw.Key0: Key0, glfw.KeyM: KeyM, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyQuit,
 	glfw.KeyZ: KeyZ, glfw.Key1: Key1,
 	glfw.KeyComma: KeyComma, glfw.KeyS: KeyS, glfw.KeyEnter: KeyNext, glfw.KeyKPEnter: KeyNext, glfw.KeyF1: KeyHelp,
-	glfw.KeyBackspace: KeyBackspace,
+	glfw.KeyBackspace: KeyBackspace, glfw.KeyPageUp: KeyChapterNext, glfw.KeyPageDown: KeyChapterPrev,
+	glfw.KeyL: KeyL,
 }
 
 // charMap is the keys named by the character they type, whatever the layout puts them on (as mpv
 // binds them): '?' is shift+/ on a US layout and elsewhere on others.
-var charMap = map[rune]Key{'?': KeyHelp, '[': KeySlower, ']': KeyFaster, '>': KeyNext, '<': KeyPrev}
+var charMap = map[rune]Key{'?': KeyHelp, '[': KeySlower, ']': KeyFaster, '>': KeyNext, '<': KeyPrev,
+	'!': KeyChapterPrev, '@': KeyChapterNext, 'Q': KeyQuitSave}
 
 // Window is a resizable window with a Vulkan surface.
 type Window struct {
@@ -100,8 +102,8 @@ func New(instance vk.Instance, title string, width, height int) (*Window, error)
 	w.Surface = surface
 	win.SetKeyCallback(func(_ *glfw.Window, k glfw.Key, _ int, action glfw.Action, mods glfw.ModifierKey) {
 		if action == glfw.Press || action == glfw.Repeat {
-			if (k == glfw.KeyComma || k == glfw.KeyPeriod) && mods&glfw.ModShift != 0 {
-				return // '<' or '>' on a US layout: the character callback has it
+			if (k == glfw.KeyComma || k == glfw.KeyPeriod || k == glfw.KeyQ) && mods&glfw.ModShift != 0 {
+				return // '<', '>' or 'Q' on a US layout: the character callback has it
 			}
 			if key, ok := keyMap[k]; ok {
 				w.Press(key)
