@@ -104,10 +104,9 @@ func (d *Decoder) skipTo(seconds float64) error {
 }
 
 // CanSeekTo says whether a seek to seconds can be made. Without a read-ahead cache (Options.
-// CacheSize) it can always be tried; with one, the demuxer's index must place a key frame at or
-// before the target inside the bytes the cache still holds or may read ahead to, since the input
-// itself cannot go back (a pipe). A demuxer that has no index entry for the target yet (Matroska
-// learns its key frames as it reads them) cannot seek there.
+// CacheSize) it can always be tried; with one that still holds the input's first byte, too;
+// otherwise the demuxer's index must place a key frame at or before the target inside the bytes
+// the cache still holds or may read ahead to, since the input itself cannot go back (a pipe).
 func (d *Decoder) CanSeekTo(seconds float64) bool {
 	start, _, ok := d.cached()
 	if !ok {
@@ -115,6 +114,11 @@ func (d *Decoder) CanSeekTo(seconds float64) bool {
 	}
 	if d.closed || d.fatal != nil || math.IsNaN(seconds) || math.IsInf(seconds, 0) {
 		return false
+	}
+	if start == 0 {
+		// Nothing dropped yet: every byte read so far is held, and the demuxer may go anywhere in
+		// it (a demuxer without an index for the target goes back to the start and decodes on).
+		return true
 	}
 	ts := d.start + int64(math.Floor(max(seconds, 0)/d.tb))
 	pos, found := avx.IndexPos(d.fc, d.stIdx, ts)

@@ -155,6 +155,11 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             writer stops ends with one "error:" line; 0: no limit
   -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
                             damaged input gets one summary notice
+  -ab-loop-a TIME -ab-loop-b TIME   the A-B loop (as mpv's): playback reaching B goes back to A
+  -save-position-on-quit    keep the position at a quit (Q always does) in
+                            $XDG_STATE_HOME/ycbcrkit/watch_later/ (mpv's watch_later names); the
+                            next play of the file resumes there, with a notice
+  -no-resume                ignore a kept position
   -cache-size MB            pipes, named pipes and network streams are read through a read-ahead
                             cache of MB megabytes (default 200: 150 ahead, 50 kept behind, as mpv's
                             demuxer cache; 0: none): an MP4 whose moov box is at the end plays from
@@ -185,7 +190,8 @@ Keys: space pause, ←/→ seek 5 s, ↑/↓ seek 60 s (repeated seeks add up), 
 [ ] speed, Backspace speed 1, s screenshot (ycbcrplay-NNNN.png, the video picture), p switch
 path, c compare, i info panel, ? or F1 the key list, f fullscreen, 9/0 volume down/up, m mute,
 z zoom (fit, 1:1, 2:1; when zoomed the arrows or a drag with the left button move the picture),
-1 1:1 on/off, Enter or > next file, < previous file, q/Esc quit. The window shows a progress bar on seeks, while paused and when the mouse moves.
+1 1:1 on/off, Enter or > next file, < previous file, PgUp/PgDn or @/! next/previous chapter, l A-B
+loop (set A, set B, clear), q/Esc quit, Q quit keeping the position. The window shows a progress bar on seeks, while paused and when the mouse moves.
 `
 
 // defaultCacheDir is -cache's default (the tests make it "off": a run's figures must not depend on
