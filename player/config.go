@@ -8,6 +8,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/stream"
+	"github.com/ycbcrkit/ycbcrkit/subtitle"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -84,6 +85,9 @@ type Config struct {
 	// for -stats.
 	Clock     Clock
 	AudioInfo AudioInfo
+	// Subtitles, when set, are the input's subtitle tracks: the selected one is drawn over the
+	// picture and into screenshots; j, J and v cycle and toggle it. Its owner closes it.
+	Subtitles *subtitle.Subtitles
 	// Start is where playback begins (seconds; 0: the start).
 	Start float64
 	// ABLoopA and ABLoopB are the A-B loop's points in seconds (-ab-loop-a, -ab-loop-b; nil: unset):

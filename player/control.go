@@ -64,7 +64,7 @@ func (p *Player) control(c Command) (ended bool, refused error) {
 		p.stats.End = EndQuit
 		return true, nil
 	default:
-		return false, fmt.Errorf("player: unknown command %T", c)
+		return false, p.subtitleCommand(c)
 	}
 	return false, nil
 }

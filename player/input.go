@@ -31,6 +31,9 @@ var keyCommands = map[window.Key]Command{
 	window.KeyChapterPrev: ChapterSeek{Delta: -1},
 	window.KeyL:           CycleABLoop{},
 	window.KeyQuitSave:    QuitSave{},
+	window.KeySubNext:     CycleSubtitles{Step: 1},
+	window.KeySubPrev:     CycleSubtitles{Step: -1},
+	window.KeySubToggle:   SubtitleVisibility{Switch: Toggle},
 }
 
 // keyCommand is what k asks for now (nil: nothing): the arrows move a zoomed picture and seek

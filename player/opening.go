@@ -7,6 +7,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/subtitle"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -16,6 +17,7 @@ type Input struct {
 	Source    Source
 	Clock     Clock
 	AudioInfo AudioInfo
+	Subtitles *subtitle.Subtitles
 }
 
 // Opener opens an input. It must end soon (issue 18: within a second) once stop is closed, with an
@@ -72,6 +74,7 @@ func (p *Player) use(in Input) {
 	if in.Clock != nil {
 		p.cfg.Clock, p.cfg.AudioInfo = in.Clock, in.AudioInfo
 	}
+	p.cfg.Subtitles = in.Subtitles
 }
 
 func (p *Player) playOpening(name string, open Opener) error {

@@ -51,6 +51,7 @@ var osdHelp = []string{
 	"z 1          zoom fit, 1:1, 2:1 / 1:1 on-off",
 	"drag ← → ↑ ↓ move the zoomed picture",
 	"i            info panel",
+	"j J v        subtitles: next / previous track, show / hide",
 	"f            fullscreen",
 	"9 0 m        volume down / up, mute",
 	"? F1         this list",
@@ -63,6 +64,7 @@ var osdHelp = []string{
 // display is the player's on-screen display state.
 type display struct {
 	pass     *osd.Pass
+	subs     *osd.ImagePass // the subtitles' overlay
 	canvas   osd.Canvas
 	barUntil time.Time // the progress bar shows until then (seek, mouse)
 	info     bool
@@ -101,6 +103,9 @@ func (p *Player) drawOSD(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int
 	d := &p.osd
 	if d.pass == nil {
 		return nil
+	}
+	if err := p.drawSubtitles(cb, slot, t, w, h); err != nil { // under the display's own text
+		return err
 	}
 	c := &d.canvas
 	c.Reset()
@@ -236,9 +241,10 @@ func (p *Player) infoLines() []string {
 	if st.HDRPeak != "" {
 		lines = append(lines, "HDR peak    "+st.HDRPeak)
 	}
-	return append(lines,
+	lines = append(lines,
 		fmt.Sprintf("frames      %.1f fps shown, %d dropped", float64(st.FramesPresented)/el, st.FramesDropped),
 		fmt.Sprintf("GPU         %.2f ms per frame", st.GPUMsPerFrame))
+	return append(lines, p.subtitleLines()...)
 }
 
 // fit cuts each line that is wider than width pixels, ending it with "…".

@@ -63,6 +63,9 @@ func (p *Player) openWindow(name string, ww, wh int) error {
 		return err
 	}
 	p.osd.canvas.Font = p.osd.pass.Font
+	if p.osd.subs, err = osd.NewImagePass(p.dev, framesInFlight); err != nil {
+		return err
+	}
 	p.rend.Overlay = p.drawOSD
 	if p.cfg.Fullscreen {
 		win.ToggleFullscreen()

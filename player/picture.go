@@ -95,6 +95,7 @@ func (p *Player) screenshot(path string) error {
 	if err != nil {
 		return err
 	}
+	p.burnSubtitles(img)
 	return writeScreenshot(path, img)
 }
 

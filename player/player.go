@@ -388,6 +388,9 @@ func (p *Player) close() {
 	}
 	sh.Renderer = msOf(time.Since(t))
 	t = time.Now()
+	if p.osd.subs != nil {
+		p.osd.subs.Destroy() // after the frames that drew it, as the display's pass
+	}
 	if p.osd.pass != nil {
 		p.osd.pass.Destroy() // after the frames that drew it (Destroy above waited for them)
 	}

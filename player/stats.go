@@ -7,6 +7,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/subtitle"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -105,6 +106,11 @@ type Stats struct {
 	// (Config.DecodeAhead).
 	DecodedAhead  int                `json:"decoded_ahead_frames"`
 	PipelineCache PipelineCacheStats `json:"pipeline_cache"`
+	// The subtitle tracks (mpv's track-list entries), the one selected (0: none) and whether it is
+	// shown (mpv's sid and sub-visibility).
+	SubtitleTracks   []subtitle.Track `json:"sub_tracks,omitempty"`
+	SID              int              `json:"sid"`
+	SubtitlesVisible bool             `json:"sub_visibility"`
 	// End is how playback ended (not printed): the input's end or Config.Frames, or what the user
 	// asked for (quit, or the next or previous input of a list).
 	End End `json:"-"`
@@ -171,6 +177,7 @@ func (p *Player) finish() error {
 
 // fill sets the figures the renderer knows (path, conversion, upload, format, metadata, GPU time) in s.
 func (p *Player) fill(s *Stats) {
+	p.fillSubtitles(s)
 	r := p.rend
 	s.GPUMsPerFrame = r.Timer.MeanMs()
 	s.Path, s.PathReason = r.Path.String(), r.PathReason

@@ -114,6 +114,13 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             mpv's --vid; default: FFmpeg's best one)
   -aid N                    play the N-th audio stream (from 1; default: FFmpeg's best one)
   -no-audio                 play no sound
+  -sid N|auto|no            show the N-th subtitle track (from 1: the input's own, then the
+                            external files'), none, or auto (default: an external file's, else
+                            one marked default or forced); keys j and J cycle, v shows or hides
+  -sub-file FILE            load an external subtitle file (repeatable); a .srt, .ass, .ssa or
+                            .vtt beside the input with its base name is loaded by itself
+  -sub-delay S              show subtitles S seconds later (negative: earlier)
+  -sub-scale X              factor for the text subtitle font size (default 1)
   -volume N                 sound volume in percent, 0 to 100 (default 100)
   -matrix NAME -range tv|pc -chroma-loc NAME   override the stream's metadata (FFmpeg's names:
                             bt709, smpte170m, bt470bg, bt2020nc, smpte240m, ...; left, center,
@@ -249,6 +256,7 @@ type options struct {
 	url, name         string  // the first input: url "" means the bundled default clip; name is for titles and messages
 	inputs            []input // all of them, played in order
 	cfg               player.Config
+	subs              subOptions // -sid, -sub-file, -sub-delay, -sub-scale
 }
 
 // input is one FILE of the command line.
@@ -307,6 +315,10 @@ func parseArgs(args []string) (options, error) {
 	fs.IntVar(&o.aid, "aid", 0, "")
 	fs.IntVar(&o.vid, "vid", 0, "")
 	fs.BoolVar(&o.noAudio, "no-audio", false, "")
+	sid := fs.String("sid", "auto", "")
+	fs.Var(&o.subs.files, "sub-file", "")
+	fs.Float64Var(&o.subs.delay, "sub-delay", 0, "")
+	fs.Float64Var(&o.subs.scale, "sub-scale", 1, "")
 	fs.IntVar(&o.volume, "volume", 100, "")
 	timeout := fs.Float64("timeout", decode.DefaultTimeout.Seconds(), "")
 	cacheDir := fs.String("cache", defaultCacheDir(), "")
@@ -435,6 +447,12 @@ func parseArgs(args []string) (options, error) {
 	}
 	if o.cacheMB < 0 || o.cacheMB > 1<<20 {
 		return o, fmt.Errorf("bad -cache-size %d: MB, 0 (none) to 1048576", o.cacheMB)
+	}
+	if o.subs.sid, err = parseSID(*sid); err != nil {
+		return o, err
+	}
+	if o.subs.scale < 0 || o.subs.scale > 100 {
+		return o, fmt.Errorf("bad -sub-scale %g: 0 to 100", o.subs.scale)
 	}
 	if o.volume < 0 || o.volume > 100 {
 		return o, fmt.Errorf("bad -volume %d: 0 to 100", o.volume)
@@ -694,6 +712,10 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 				cleanups = append(cleanups, snd.close)
 				input.Clock, input.AudioInfo = snd.out, snd.info()
 			}
+		}
+		if subs := openSubtitles(url, pipe, d.Info().Start, o.subs, stderr); subs != nil {
+			cleanups = append(cleanups, subs.Close)
+			input.Subtitles = subs
 		}
 		src = &decoderSource{d: d, name: name, hwdec: o.hwdec, download: o.hwDownload, pipe: pipe, cached: cache > 0,
 			notify: func(n string) { fmt.Fprintln(stderr, n) }}

@@ -1,25 +1,14 @@
 package ass
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/subtest"
 )
 
-// A script whose one event is styled red (&H0000FF& is BGR) with no outline or shadow, placed by its
-// top left (\an7) at (100, 80) of a 640×360 PlayRes, shown from 1 s to 3 s.
-const script = `[Script Info]
-ScriptType: v4.00+
-PlayResX: 640
-PlayResY: 360
-
-[V4+ Styles]
-Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
-Style: Default,DejaVu Sans,40,&H000000FF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,0,0,2,10,10,10,1
-
-[Events]
-Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
-Dialogue: 0,0:00:01.00,0:00:03.00,Default,,0,0,0,,{\an7\pos(100,80)}Hello
-`
+const script = subtest.StyledASS
 
 func open(t *testing.T) (*Lib, *Renderer) {
 	t.Helper()
@@ -60,13 +49,13 @@ func TestRenderStyledEvent(t *testing.T) {
 	}
 	defer tr.Close()
 	// Twice the script's resolution: positions scale with it.
-	r.SetFrame(1280, 720, 0, 0, 0, 0)
-	r.SetStorageSize(1280, 720)
+	r.SetFrame(640, 480, 0, 0, 0, 0)
+	r.SetStorageSize(640, 480)
 	imgs, _ := r.Render(tr, 500*time.Millisecond, nil)
 	if len(imgs) != 0 {
 		t.Fatalf("before the event: %d images", len(imgs))
 	}
-	imgs, ch := r.Render(tr, 2*time.Second, imgs)
+	imgs, ch := r.Render(tr, 1500*time.Millisecond, imgs)
 	if len(imgs) == 0 || ch != Different {
 		t.Fatalf("during the event: %d images, change %d", len(imgs), ch)
 	}
@@ -76,11 +65,11 @@ func TestRenderStyledEvent(t *testing.T) {
 		}
 	}
 	x0, y0, x1, y1 := covered(imgs)
-	// \an7\pos(100,80) at 2×: the text's top left near (200, 160); "Hello" at 80 px is some 200 px wide.
-	if x0 < 195 || x0 > 215 || y0 < 160 || y0 > 190 || x1-x0 < 120 || y1-y0 < 40 {
-		t.Errorf("text covers (%d,%d)-(%d,%d), want its top left near (200,160)", x0, y0, x1, y1)
+	// \an7\pos(40,60) at 2×: the text's top left near (80, 120); "Red" at 64 px is some 120 px wide.
+	if x0 < 76 || x0 > 92 || y0 < 120 || y0 > 140 || x1-x0 < 80 || y1-y0 < 40 {
+		t.Errorf("text covers (%d,%d)-(%d,%d), want its top left near (80,120)", x0, y0, x1, y1)
 	}
-	imgs, _ = r.Render(tr, 3500*time.Millisecond, imgs)
+	imgs, _ = r.Render(tr, 2500*time.Millisecond, imgs)
 	if len(imgs) != 0 {
 		t.Fatalf("after the event: %d images", len(imgs))
 	}
@@ -94,9 +83,8 @@ func TestChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	i := len(script) - len("Dialogue: 0,0:00:01.00,0:00:03.00,Default,,0,0,0,,{\\an7\\pos(100,80)}Hello\n")
-	tr.ProcessHeader([]byte(script[:i]))
-	ev := []byte(`0,0,Default,,0,0,0,,{\an7\pos(100,80)}Hello`)
+	tr.ProcessHeader([]byte(script[:strings.Index(script, "Dialogue:")]))
+	ev := []byte(`0,0,Default,,0,0,0,,{\an7\pos(40,60)}Red`)
 	tr.ProcessChunk(ev, 5*time.Second, time.Second)
 	tr.ProcessChunk(ev, 5*time.Second, time.Second) // the same ReadOrder again (a seek back): ignored
 	r.SetFrame(640, 360, 0, 0, 0, 0)

@@ -34,4 +34,7 @@ const (
 	KeyChapterPrev // PgDn or ! : the previous chapter
 	KeyL           // l : A-B loop: set A, set B, clear
 	KeyQuitSave    // Q : quit, keeping the position (watch later)
+	KeySubNext     // j : the next subtitle track
+	KeySubPrev     // J : the previous one
+	KeySubToggle   // v : subtitles shown or hidden
 )

@@ -66,7 +66,8 @@ var keyMap = map[glfw.Key]Key{
 // charMap is the keys named by the character they type, whatever the layout puts them on (as mpv
 // binds them): '?' is shift+/ on a US layout and elsewhere on others.
 var charMap = map[rune]Key{'?': KeyHelp, '[': KeySlower, ']': KeyFaster, '>': KeyNext, '<': KeyPrev,
-	'!': KeyChapterPrev, '@': KeyChapterNext, 'Q': KeyQuitSave}
+	'!': KeyChapterPrev, '@': KeyChapterNext, 'Q': KeyQuitSave,
+	'j': KeySubNext, 'J': KeySubPrev, 'v': KeySubToggle}
 
 // Window is a resizable window with a Vulkan surface.
 type Window struct {

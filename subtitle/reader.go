@@ -1,0 +1,209 @@
+package subtitle
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/asticode/go-astiav"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/ass"
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
+)
+
+// Extensions are the external subtitle files looked for beside an input (mpv's sub-auto=exact: the
+// same base name, one of these extensions).
+var Extensions = []string{".srt", ".ass", ".ssa", ".vtt"}
+
+// Beside lists the subtitle files next to input with its base name: clip.mkv → clip.srt, clip.ass...
+func Beside(input string) []string {
+	base := strings.TrimSuffix(input, filepath.Ext(input))
+	var out []string
+	for _, ext := range Extensions {
+		p := base + ext
+		if p == input {
+			continue
+		}
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// file is one input read for its subtitles: a demuxer of its own that reads only subtitle streams,
+// and a decoder per stream.
+type file struct {
+	path   string
+	fc     *astiav.FormatContext
+	opened bool
+	pkt    *astiav.Packet
+	decs   map[int]*streamDecoder // by stream index
+	origin float64                // seconds subtracted from the file's times
+}
+
+type streamDecoder struct {
+	cc    *astiav.CodecContext
+	track *track
+	tb    astiav.Rational
+}
+
+// openFile opens path and makes a track (with a decoder when FFmpeg has one) per subtitle stream.
+func openFile(path string, external bool, origin float64, lib *ass.Lib) (*file, []*track, error) {
+	f := &file{path: path, decs: map[int]*streamDecoder{}, origin: origin}
+	if f.fc = astiav.AllocFormatContext(); f.fc == nil {
+		return nil, nil, errors.New("subtitle: cannot allocate a format context")
+	}
+	if err := f.fc.OpenInput(path, nil, nil); err != nil {
+		f.close()
+		return nil, nil, fmt.Errorf("subtitle: open %s: %w", path, err)
+	}
+	f.opened = true
+	// No avformat_find_stream_info: the containers that carry subtitles declare their streams and
+	// codecs in their headers (Matroska, MP4, MPEG-TS's PMT), and probing would read into the file
+	// before the first picture shows.
+	var tracks []*track
+	for _, st := range f.fc.Streams() {
+		cp := st.CodecParameters()
+		if cp.MediaType() != astiav.MediaTypeSubtitle {
+			continue
+		}
+		t := &track{Track: Track{
+			Codec: avx.CodecName(cp.CodecID()), Title: tag(st, "title"), Lang: tag(st, "language"),
+			Default:  st.DispositionFlags().Has(astiav.DispositionFlagDefault),
+			Forced:   st.DispositionFlags().Has(astiav.DispositionFlagForced),
+			External: external,
+		}}
+		if external {
+			t.Path = path
+		}
+		t.Image = bitmapCodec(cp.CodecID())
+		tracks = append(tracks, t)
+		dec, err := openDecoder(st)
+		if err != nil {
+			t.err = err
+			continue
+		}
+		f.decs[st.Index()] = dec
+		dec.track = t
+		if !t.Image {
+			t.startText(lib, avx.SubtitleHeader(dec.cc))
+		}
+	}
+	if len(f.decs) == 0 {
+		f.close()
+		return nil, tracks, nil
+	}
+	if err := avx.KeepStreams(f.fc, func(i int) bool { return f.decs[i] != nil }); err != nil {
+		f.close()
+		return nil, nil, err
+	}
+	f.pkt = astiav.AllocPacket()
+	return f, tracks, nil
+}
+
+func tag(st *astiav.Stream, key string) string {
+	if e := st.Metadata().Get(key, nil, 0); e != nil {
+		return e.Value()
+	}
+	return ""
+}
+
+// bitmapCodec reports whether id is a bitmap subtitle format.
+func bitmapCodec(id astiav.CodecID) bool {
+	switch id {
+	case astiav.CodecIDHdmvPgsSubtitle, astiav.CodecIDDvbSubtitle, astiav.CodecIDDvdSubtitle, astiav.CodecIDXsub:
+		return true
+	}
+	return false
+}
+
+func openDecoder(st *astiav.Stream) (*streamDecoder, error) {
+	cp := st.CodecParameters()
+	codec := astiav.FindDecoder(cp.CodecID())
+	if codec == nil {
+		return nil, fmt.Errorf("subtitle: no decoder for %s", avx.CodecName(cp.CodecID()))
+	}
+	cc := astiav.AllocCodecContext(codec)
+	if cc == nil {
+		return nil, errors.New("subtitle: cannot allocate a codec context")
+	}
+	err := cp.ToCodecContext(cc)
+	if err == nil {
+		err = avx.SetPacketTimeBase(cc, st.TimeBase())
+	}
+	if err == nil {
+		err = cc.Open(codec, nil)
+	}
+	if err != nil {
+		cc.Free()
+		return nil, fmt.Errorf("subtitle: open the %s decoder: %w", avx.CodecName(cp.CodecID()), err)
+	}
+	return &streamDecoder{cc: cc, tb: st.TimeBase()}, nil
+}
+
+// read reads every packet of the file's subtitle streams into their tracks, until the end, an error
+// or stop; lock guards the tracks.
+func (f *file) read(stop <-chan struct{}, lock func() func(), log func(string, ...any)) {
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		if err := f.fc.ReadFrame(f.pkt); err != nil {
+			if !errors.Is(err, astiav.ErrEof) {
+				log("subtitles: reading %s: %v", f.path, err)
+			}
+			return
+		}
+		if d := f.decs[f.pkt.StreamIndex()]; d != nil {
+			sub, err := avx.DecodeSubtitle(d.cc, f.pkt)
+			if err != nil {
+				log("subtitles: %s: %v", f.path, err)
+			} else if sub != nil {
+				pts := float64(sub.PTS) / 1e6
+				if sub.PTS == avx.NoPTS {
+					pts = float64(f.pkt.Pts()) * d.tb.Float64()
+				}
+				dur := sub.End - sub.Start
+				if sub.End == 0 && f.pkt.Duration() > 0 {
+					dur = time.Duration(float64(f.pkt.Duration()) * d.tb.Float64() * float64(time.Second))
+				}
+				if sub.End == 0 && !d.track.Image && dur <= 0 {
+					dur = 5 * time.Second // a text event must end: libass needs a duration
+				}
+				start := pts - f.origin + sub.Start.Seconds()
+				unlock := lock()
+				d.track.add(sub, start, dur, d.cc.Width(), d.cc.Height())
+				unlock()
+			}
+		}
+		f.pkt.Unref()
+	}
+}
+
+func (f *file) close() {
+	for _, d := range f.decs {
+		d.cc.Free()
+	}
+	f.decs = nil
+	if f.pkt != nil {
+		f.pkt.Free()
+		f.pkt = nil
+	}
+	if f.fc != nil {
+		if f.opened {
+			f.fc.CloseInput()
+		}
+		f.fc.Free()
+		f.fc = nil
+	}
+}
+
+// seconds as a Duration, rounded.
+func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
