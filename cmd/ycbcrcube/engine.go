@@ -17,8 +17,8 @@ import (
 )
 
 // This file is "the engine": its own render pass with a depth attachment, its targets, its
-// pipeline (built from the binding videotex gives it plus its own push constants) and its frame
-// loop with two frames in flight. videotex only lends it a texture.
+// pipelines (one per texture, built from the binding videotex gives it plus its own push constants)
+// and its frame loop with two frames in flight. videotex only lends it textures.
 
 const inFlight = 2
 
@@ -26,15 +26,27 @@ const inFlight = 2
 type frameSlot struct {
 	cb       vk.CommandBuffer
 	fence    vk.Fence
-	used     bool         // the fence will signal: a submission is pending or done
-	acquired vk.Semaphore // swapchain image available
-	held     *videotex.Frame
+	used     bool              // the fence will signal: a submission is pending or done
+	acquired vk.Semaphore      // swapchain image available
+	held     []*videotex.Frame // one per texture, sampled by the slot's submission
+}
+
+// texState is one texture and what embeds its immutable sampler, rebuilt per generation. Each
+// texture has its own: two videos may need different samplers (formats, matrices, paths).
+type texState struct {
+	tex        *videotex.Texture
+	gen        uint64
+	setLayout  vk.DescriptorSetLayout
+	pool       vk.DescriptorPool
+	sets       [inFlight]vk.DescriptorSet
+	pipeLayout vk.PipelineLayout
+	pipe       vk.Pipeline
 }
 
 type engine struct {
 	dev  *gpu.Device
 	cfg  config
-	tex  *videotex.Texture
+	texs []*texState // face i shows texs[i%len(texs)]
 	win  *window.Window
 	swap *present.Swapchain
 
@@ -55,14 +67,6 @@ type engine struct {
 	depthMem   vk.DeviceMemory
 	depthView  vk.ImageView
 	readback   *gpu.Buffer
-
-	// Per generation: what embeds videotex's immutable sampler.
-	gen        uint64
-	setLayout  vk.DescriptorSetLayout
-	pool       vk.DescriptorPool
-	sets       [inFlight]vk.DescriptorSet
-	pipeLayout vk.PipelineLayout
-	pipe       vk.Pipeline
 
 	slots [inFlight]*frameSlot
 }
@@ -293,12 +297,12 @@ func (e *engine) newSlots() error {
 	return nil
 }
 
-// rebuild makes what embeds f's immutable sampler: the set layout with videotex's binding, the
+// rebuild makes what embeds f's immutable sampler for ts: the set layout with videotex's binding, the
 // pipeline layout (plus the engine's push constants), the pipeline and the descriptor pool sized
 // by combinedImageSamplerDescriptorCount. The GPU is idle (the engine waited).
-func (e *engine) rebuild(f *videotex.Frame) error {
+func (e *engine) rebuild(ts *texState, f *videotex.Frame) error {
 	d := e.dev.Device
-	e.destroyPipeline()
+	ts.destroy(d)
 	lci := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 1,
 		PBindings: []vk.DescriptorSetLayoutBinding{f.LayoutBinding(0, vk.ShaderStageFlags(vk.ShaderStageFragmentBit))}}
 	var sl vk.DescriptorSetLayout
@@ -307,7 +311,7 @@ func (e *engine) rebuild(f *videotex.Frame) error {
 	if err != nil {
 		return err
 	}
-	e.setLayout = sl
+	ts.setLayout = sl
 	pci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo, MaxSets: inFlight,
 		PoolSizeCount: 1, PPoolSizes: []vk.DescriptorPoolSize{f.PoolSize(inFlight)}}
 	var pool vk.DescriptorPool
@@ -316,8 +320,8 @@ func (e *engine) rebuild(f *videotex.Frame) error {
 	if err != nil {
 		return err
 	}
-	e.pool = pool
-	for i := range e.sets {
+	ts.pool = pool
+	for i := range ts.sets {
 		ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: pool,
 			DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{sl}}
 		var set vk.DescriptorSet
@@ -326,7 +330,7 @@ func (e *engine) rebuild(f *videotex.Frame) error {
 		if err != nil {
 			return err
 		}
-		e.sets[i] = set
+		ts.sets[i] = set
 	}
 	plci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
 		PSetLayouts: []vk.DescriptorSetLayout{sl}, PushConstantRangeCount: 1,
@@ -337,7 +341,7 @@ func (e *engine) rebuild(f *videotex.Frame) error {
 	if err != nil {
 		return err
 	}
-	e.pipeLayout = pl
+	ts.pipeLayout = pl
 	vs, err := vkx.ShaderModule(d, cubeVert)
 	if err != nil {
 		return fmt.Errorf("engine: %w", err)
@@ -386,29 +390,28 @@ func (e *engine) rebuild(f *videotex.Frame) error {
 	if err != nil {
 		return err
 	}
-	e.pipe = pipes[0]
-	e.gen = f.Generation
+	ts.pipe = pipes[0]
+	ts.gen = f.Generation
 	return nil
 }
 
-func (e *engine) destroyPipeline() {
-	d := e.dev.Device
-	if e.pipe != vk.NullPipeline {
-		vk.DestroyPipeline(d, e.pipe, nil)
+func (ts *texState) destroy(d vk.Device) {
+	if ts.pipe != vk.NullPipeline {
+		vk.DestroyPipeline(d, ts.pipe, nil)
 	}
-	if e.pipeLayout != vk.NullPipelineLayout {
-		vk.DestroyPipelineLayout(d, e.pipeLayout, nil)
+	if ts.pipeLayout != vk.NullPipelineLayout {
+		vk.DestroyPipelineLayout(d, ts.pipeLayout, nil)
 	}
-	if e.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(d, e.pool, nil) // frees the sets
+	if ts.pool != vk.NullDescriptorPool {
+		vk.DestroyDescriptorPool(d, ts.pool, nil) // frees the sets
 	}
-	if e.setLayout != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(d, e.setLayout, nil)
+	if ts.setLayout != vk.NullDescriptorSetLayout {
+		vk.DestroyDescriptorSetLayout(d, ts.setLayout, nil)
 	}
-	e.pipe, e.pipeLayout, e.pool, e.setLayout = vk.NullPipeline, vk.NullPipelineLayout, vk.NullDescriptorPool, vk.NullDescriptorSetLayout
+	ts.pipe, ts.pipeLayout, ts.pool, ts.setLayout = vk.NullPipeline, vk.NullPipelineLayout, vk.NullDescriptorPool, vk.NullDescriptorSetLayout
 }
 
-// waitSlot waits for slot s's last submission and gives back the frame it sampled.
+// waitSlot waits for slot s's last submission and gives back the frames it sampled.
 func (e *engine) waitSlot(s *frameSlot) error {
 	if s.used {
 		if err := e.dev.WaitFence(s.fence); err != nil {
@@ -416,17 +419,17 @@ func (e *engine) waitSlot(s *frameSlot) error {
 		}
 		s.used = false
 	}
-	if s.held != nil {
-		s.held.Done()
-		s.held = nil
+	for _, f := range s.held {
+		f.Done()
 	}
+	s.held = nil
 	return nil
 }
 
 // result is what the loop reports.
 type result struct {
 	frames int
-	last   *videotex.Frame // the picture of the last frame drawn (given back; fields only)
+	last   *videotex.Frame // the first texture's picture in the last frame drawn (given back; fields only)
 	shot   *image.RGBA
 }
 
@@ -466,34 +469,25 @@ func (e *engine) loop() (result, error) {
 				return res, err
 			}
 		}
-		// Headless runs step through the pictures in order (deterministic screenshots); a window
-		// follows the wall clock and never waits for decoding.
-		var f *videotex.Frame
-		var err error
-		if e.cfg.headless {
-			if err := e.tex.WaitReady(10 * time.Second); err != nil && !errors.Is(err, errEOF) {
-				return res, err
-			}
-			f, err = e.tex.Step()
-		} else {
-			f, err = e.tex.Acquire(time.Since(start))
-		}
+		frames, err := e.acquire(start)
 		if err != nil {
 			return res, err
 		}
 		t := time.Since(start).Seconds()
 		if e.cfg.headless {
-			t = f.PTS.Seconds()
+			t = frames[0].PTS.Seconds()
 		}
 		last := e.cfg.frames > 0 && n == e.cfg.frames-1
-		if err := e.draw(s, f, img, t, last); err != nil {
+		if err := e.draw(s, frames, img, t, last); err != nil {
 			if s.held == nil {
-				f.Discard()
+				for _, f := range frames {
+					f.Discard()
+				}
 			}
 			return res, err
 		}
 		res.frames++
-		res.last = f
+		res.last = frames[0]
 		n++
 	}
 	for _, s := range e.slots {
@@ -507,13 +501,42 @@ func (e *engine) loop() (result, error) {
 	return res, nil
 }
 
-// draw records and submits one frame showing f into colour image img, and presents it.
-func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last bool) error {
+// acquire takes each texture's frame for the next engine frame. Headless runs step through the
+// pictures in order (deterministic screenshots); a window follows the wall clock and never waits
+// for decoding.
+func (e *engine) acquire(start time.Time) ([]*videotex.Frame, error) {
+	var frames []*videotex.Frame
+	for _, ts := range e.texs {
+		var f *videotex.Frame
+		var err error
+		if e.cfg.headless {
+			if err = ts.tex.WaitReady(10 * time.Second); err == nil || errors.Is(err, errEOF) {
+				f, err = ts.tex.Step()
+			}
+		} else {
+			f, err = ts.tex.Acquire(time.Since(start))
+		}
+		if err != nil {
+			for _, f := range frames {
+				f.Discard() // acquired, never waited on
+			}
+			return nil, err
+		}
+		frames = append(frames, f)
+	}
+	return frames, nil
+}
+
+// draw records and submits one frame showing frames (one per texture) into colour image img, and
+// presents it.
+func (e *engine) draw(s *frameSlot, frames []*videotex.Frame, img int, t float64, last bool) error {
 	d := e.dev.Device
-	if f.Generation != e.gen {
-		vk.DeviceWaitIdle(d) // the engine's frames in flight use the old pipeline and sets
-		if err := e.rebuild(f); err != nil {
-			return err
+	for k, ts := range e.texs {
+		if frames[k].Generation != ts.gen {
+			vk.DeviceWaitIdle(d) // the engine's frames in flight use the old pipeline and sets
+			if err := e.rebuild(ts, frames[k]); err != nil {
+				return err
+			}
 		}
 	}
 	si := 0
@@ -522,9 +545,11 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 			si = i
 		}
 	}
-	// The picture's image changes from frame to frame: write it into this slot's set each time.
-	ii := f.ImageInfo()
-	vkx.WriteImages(d, e.sets[si], []vk.ImageView{ii.ImageView}, ii.Sampler, ii.ImageLayout)
+	// The pictures' images change from frame to frame: write each into this slot's set each time.
+	for k, ts := range e.texs {
+		ii := frames[k].ImageInfo()
+		vkx.WriteImages(d, ts.sets[si], []vk.ImageView{ii.ImageView}, ii.Sampler, ii.ImageLayout)
+	}
 
 	cb := s.cb
 	if err := gpu.Begin(cb); err != nil {
@@ -532,11 +557,20 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 	}
 	vkx.CmdBeginRenderPass(cb, e.rp, e.fbs[img], e.width, e.height, background, 1)
 	gpu.SetViewport(cb, 0, 0, e.width, e.height)
-	vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, e.pipe)
-	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, e.pipeLayout, 0, 1, []vk.DescriptorSet{e.sets[si]}, 0, nil)
-	push := scene(t, e.cfg.spin, e.width, e.height, f.UVScale)
-	vk.CmdPushConstants(cb, e.pipeLayout, vk.ShaderStageFlags(vk.ShaderStageVertexBit), 0, pushSize, unsafe.Pointer(&push[0]))
-	vk.CmdDraw(cb, cubeVertices, 1, 0, 0)
+	// Face by face, front first and back last (cube.vert's order: with the depth test off the back
+	// face is drawn over the front one), each with its texture's pipeline, set and UV scale.
+	var bound *texState
+	for face := 0; face < cubeVertices/6; face++ {
+		k := face % len(e.texs)
+		if ts := e.texs[k]; ts != bound {
+			bound = ts
+			vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, ts.pipe)
+			vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, ts.pipeLayout, 0, 1, []vk.DescriptorSet{ts.sets[si]}, 0, nil)
+			push := scene(t, e.cfg.spin, e.width, e.height, frames[k].UVScale)
+			vk.CmdPushConstants(cb, ts.pipeLayout, vk.ShaderStageFlags(vk.ShaderStageVertexBit), 0, pushSize, unsafe.Pointer(&push[0]))
+		}
+		vk.CmdDraw(cb, 6, 1, uint32(6*face), 0)
+	}
 	vk.CmdEndRenderPass(cb)
 	if last && e.readback != nil {
 		e.recordReadback(cb, e.colorImages[img])
@@ -544,9 +578,12 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 	if err := e.check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
 		return err
 	}
-	// Wait for videotex's upload before the fragment shader samples, and (windowed) for the
-	// swapchain image before writing colour.
-	b := vkx.Batch{CB: cb, Waits: []vkx.SubmitSemaphore{{Semaphore: f.Wait, Stage: f.WaitStage}}}
+	// Wait for each texture's upload before the fragment shader samples (each Frame's semaphore
+	// exactly once), and (windowed) for the swapchain image before writing colour.
+	b := vkx.Batch{CB: cb}
+	for _, f := range frames {
+		b.Waits = append(b.Waits, vkx.SubmitSemaphore{Semaphore: f.Wait, Stage: f.WaitStage})
+	}
 	if e.swap != nil {
 		b.Waits = append(b.Waits, vkx.SubmitSemaphore{Semaphore: s.acquired, Stage: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)})
 		b.Signals = []vkx.SubmitSemaphore{{Semaphore: e.renderDone[img]}}
@@ -554,7 +591,7 @@ func (e *engine) draw(s *frameSlot, f *videotex.Frame, img int, t float64, last 
 	if err := vkx.QueueSubmitBatches(e.dev.Queue, []vkx.Batch{b}, s.fence); err != nil {
 		return fmt.Errorf("ycbcrcube: %w", err)
 	}
-	s.used, s.held = true, f // keep f until this submission's fence signals
+	s.used, s.held = true, frames // keep the frames until this submission's fence signals
 	if e.swap != nil {
 		if err := e.swap.Present(img, e.renderDone[img]); err != nil && !errors.Is(err, present.ErrOutOfDate) {
 			return err
@@ -606,14 +643,16 @@ func (e *engine) close() {
 		if s == nil {
 			continue
 		}
-		if s.held != nil {
-			s.held.Done()
+		for _, f := range s.held {
+			f.Done()
 		}
 		e.dev.FreeCommandBuffer(s.cb)
 		vk.DestroyFence(d, s.fence, nil)
 		vk.DestroySemaphore(d, s.acquired, nil)
 	}
-	e.destroyPipeline()
+	for _, ts := range e.texs {
+		ts.destroy(d)
+	}
 	e.destroyTargets()
 	e.readback.Destroy()
 	if e.offView != vk.NullImageView {

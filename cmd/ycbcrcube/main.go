@@ -1,8 +1,9 @@
 // Command ycbcrcube is the example of package videotex: a small "engine" that owns its Vulkan
 // device, render pass (with a depth attachment), pipeline and frame loop draws a rotating,
-// depth-tested cube whose faces show a playing video. The engine's pipeline layout holds the
-// binding videotex gives it (an immutable Y′CbCr sampler, or a plain one when the stream needs the
-// shader-path fallback) plus the engine's own push constants.
+// depth-tested cube whose faces show a playing video, or up to six videos (-videos N: face i shows
+// video i mod N), all textures of one engine device. The engine's pipeline layout for each texture
+// holds the binding videotex gives it (an immutable Y′CbCr sampler, or a plain one when the stream
+// needs the shader-path fallback) plus the engine's own push constants.
 package main
 
 import (
@@ -24,7 +25,7 @@ import (
 
 var errEOF = io.EOF
 
-const usageText = `usage: ycbcrcube [flags] [FILE|URL]     no FILE: the bundled default clip
+const usageText = `usage: ycbcrcube [flags] [FILE|URL]...  no FILE: the bundled default clip
 
 Draws a rotating cube textured with a playing video, through package videotex: the Y′CbCr sampler
 path where the device expresses the stream, an RGBA8 conversion otherwise (the engine's code is
@@ -32,6 +33,8 @@ the same). The video loops. Keys: q or Esc quits.
 
   -headless            draw offscreen, no window (the default when there is no display);
                        pictures are shown in order, one per frame, timed by their timestamps
+  -videos N            N textures, 1 to 6 (default: one per input): face i shows video i mod N;
+                       the inputs repeat to make N
   -frames N            stop after N frames (0: until the window closes)
   -screenshot FILE.png at exit, write the last frame as PNG (needs -frames N)
   -size WxH            window or target size (default 640x480)
@@ -53,7 +56,7 @@ type config struct {
 	depth         bool
 	device        int
 	validate      bool
-	url           string
+	urls          []string // one per texture
 }
 
 func main() {
@@ -85,6 +88,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.device, "device", -1, "")
 	list := fs.Bool("list-devices", false, "")
 	fs.BoolVar(&cfg.validate, "validate", false, "")
+	videos := fs.Int("videos", 0, "")
 	var inputs []string
 	for { // flags may come before or after FILE
 		if err := fs.Parse(args); err != nil {
@@ -106,8 +110,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if len(inputs) > 1 {
-		return usageFail(stderr, fmt.Errorf("one input at most, got %d", len(inputs)))
+	if *videos == 0 {
+		*videos = max(len(inputs), 1)
+	}
+	if *videos < 1 || *videos > 6 {
+		return usageFail(stderr, fmt.Errorf("bad -videos %d: 1 to 6 (a cube has six faces)", *videos))
+	}
+	if len(inputs) > *videos {
+		return usageFail(stderr, fmt.Errorf("%d inputs for -videos %d: one input a video at most", len(inputs), *videos))
 	}
 	var err error
 	if cfg.width, cfg.height, err = parseSize(*size); err != nil {
@@ -129,9 +139,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cfg.screenshot != "" && cfg.frames == 0 {
 		return usageFail(stderr, fmt.Errorf("-screenshot needs -frames N (the last frame is written)"))
 	}
-	if len(inputs) == 1 {
-		cfg.url = inputs[0]
-	} else {
+	if len(inputs) == 0 {
 		tmp, err := os.CreateTemp("", "ycbcrcube-default-*.mkv")
 		if err != nil {
 			return fail(stderr, err)
@@ -142,7 +150,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, fmt.Errorf("write the default clip: %w", err))
 		}
 		tmp.Close()
-		cfg.url = tmp.Name()
+		inputs = []string{tmp.Name()}
+	}
+	for i := 0; i < *videos; i++ {
+		cfg.urls = append(cfg.urls, inputs[i%len(inputs)])
 	}
 	if err := play(cfg, stdout, stderr); err != nil {
 		return fail(stderr, err)
@@ -192,23 +203,16 @@ func play(cfg config, stdout, stderr io.Writer) (err error) {
 	fmt.Fprintf(stdout, "device: %s\n", dev.Info)
 
 	e := &engine{dev: dev, cfg: cfg}
-	// The texture's queue is the engine's rendering queue; the frame loop runs on this goroutine
+	// The textures' queue is the engine's rendering queue; the frame loop runs on this goroutine
 	// only, which is the external synchronization Vulkan asks for.
 	ed := videotex.EngineDevice{Instance: dev.Instance, Physical: dev.Physical, Device: dev.Device,
 		Queue: dev.Queue, QueueFamily: dev.QueueFamily, Extensions: enabled}
-	tex, err := videotex.Open(ed, cfg.url, videotex.Options{Path: cfg.path, Loop: true,
-		OnChange: func(c videotex.Change) {
-			fmt.Fprintf(stdout, "video: %s %dx%d %s, generation %d, %s path (%s)\n", c.Format, c.Width, c.Height,
-				c.Params, c.Generation, c.Path, c.Reason)
-		}})
-	if err != nil {
-		return err
-	}
-	e.tex = tex
 	defer func() {
-		e.close() // waits for the GPU: the texture's images are no longer in use
-		if cerr := tex.Close(); err == nil && cerr != nil {
-			err = cerr
+		e.close() // waits for the GPU: the textures' images are no longer in use
+		for _, ts := range e.texs {
+			if cerr := ts.tex.Close(); err == nil && cerr != nil {
+				err = cerr
+			}
 		}
 		if cfg.validate && err == nil {
 			if msgs := dev.ValidationMessages(); len(msgs) > 0 {
@@ -219,6 +223,21 @@ func play(cfg config, stdout, stderr io.Writer) (err error) {
 			}
 		}
 	}()
+	for i, url := range cfg.urls {
+		label := "video"
+		if len(cfg.urls) > 1 {
+			label = fmt.Sprintf("video %d", i)
+		}
+		tex, err := videotex.Open(ed, url, videotex.Options{Path: cfg.path, Loop: true,
+			OnChange: func(c videotex.Change) {
+				fmt.Fprintf(stdout, "%s: %s %dx%d %s, generation %d, %s path (%s)\n", label, c.Format, c.Width, c.Height,
+					c.Params, c.Generation, c.Path, c.Reason)
+			}})
+		if err != nil {
+			return err
+		}
+		e.texs = append(e.texs, &texState{tex: tex})
+	}
 	if err := e.openOutput(); err != nil {
 		return err
 	}

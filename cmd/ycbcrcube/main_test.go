@@ -279,6 +279,37 @@ func TestHeadlessScreenshot(t *testing.T) {
 	}
 }
 
+// TestSixVideos: -videos 6 with two inputs (repeated: three textures of each) on one device, with
+// validation on; every texture's first picture is opened and drawn each frame. The front face
+// shows video 0 (the first input) in its own colours, as the oracle decodes it, with the other
+// five textures' pipelines and semaphores in the same submissions.
+func TestSixVideos(t *testing.T) {
+	first, second := topLeftClip(t), writeClip(t)
+	shot := filepath.Join(t.TempDir(), "six.png")
+	stdout, stderr, code := cube(t, "-headless", "-validate", "-videos", "6", "-frames", "3", "-spin", "0",
+		"-screenshot", shot, first, second)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	t.Log(strings.TrimSpace(stdout))
+	for i := 0; i < 6; i++ {
+		if !strings.Contains(stdout, fmt.Sprintf("video %d: ", i)) {
+			t.Fatalf("no line for video %d in %q", i, stdout)
+		}
+	}
+	n := lastPicture(t, stdout)
+	if n != 2 {
+		t.Errorf("last picture %d, want 2", n)
+	}
+	fc := checkFace(t, readPNG(t, shot), expect(t, first, n))
+	if fc.uniform < 30 || fc.spread < 100 {
+		t.Fatalf("only %d uniform points, colour spread %.0f: the check would prove little", fc.uniform, fc.spread)
+	}
+	if fc.matched != fc.uniform {
+		t.Fatalf("%d of %d points differ from the video by more than 6/255; worst %s", fc.uniform-fc.matched, fc.uniform, fc.worst)
+	}
+}
+
 // TestDepthTestMatters: the same scene without the depth test shows the back and side faces over
 // the front one, so the face check above fails almost everywhere: it does detect a broken depth
 // test.
@@ -326,12 +357,13 @@ func TestBadInputs(t *testing.T) {
 	text := filepath.Join(dir, "notes.mp4")
 	os.WriteFile(text, []byte("this is not a video\n"), 0o644)
 	cases := map[string][]string{
-		"missing file":        {"-frames", "2", filepath.Join(dir, "nope.mkv")},
-		"text file":           {"-frames", "2", text},
-		"bad flag":            {"-path", "magic"},
-		"bad size":            {"-size", "12"},
-		"screenshot no count": {"-screenshot", filepath.Join(dir, "x.png")},
-		"two inputs":          {text, text},
+		"missing file":            {"-frames", "2", filepath.Join(dir, "nope.mkv")},
+		"text file":               {"-frames", "2", text},
+		"bad flag":                {"-path", "magic"},
+		"bad size":                {"-size", "12"},
+		"screenshot no count":     {"-screenshot", filepath.Join(dir, "x.png")},
+		"more inputs than videos": {"-videos", "1", text, text},
+		"bad -videos":             {"-videos", "7"},
 	}
 	for name, args := range cases {
 		start := time.Now()

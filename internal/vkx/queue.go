@@ -46,7 +46,7 @@ func QueueSubmitBatches(q vk.Queue, batches []Batch, fence vk.Fence) error {
 	for i, b := range batches {
 		c := &bs[i]
 		if len(b.Waits) > len(c.wait) || len(b.Signals) > len(c.signal) {
-			return Check(vk.ErrorInitializationFailed, "vkQueueSubmit (more than 4 semaphores)")
+			return Check(vk.ErrorInitializationFailed, "vkQueueSubmit (more than 8 semaphores)")
 		}
 		c.cb = cCommandBuffer(b.CB)
 		c.nwait, c.nsignal = C.uint32_t(len(b.Waits)), C.uint32_t(len(b.Signals))

@@ -119,8 +119,9 @@ void *vkx_queue_unlock_fn(void);
 void vkx_queue_register(VkQueue q, uint32_t family, uint32_t index);
 void vkx_queue_unregister(VkQueue q);
 // VkxBatch is one VkSubmitInfo of vkx_queue_submit_batches: one command buffer, its waits and
-// signals (binary or timeline semaphores), kept inline so that Go can pass an array of them.
-#define VKX_MAX_SEMAPHORES 4
+// signals (binary or timeline semaphores), kept inline so that Go can pass an array of them (8
+// waits: an engine frame that samples six videotex textures waits on six Frames and its image).
+#define VKX_MAX_SEMAPHORES 8
 #define VKX_MAX_BATCHES 2
 typedef struct {
 	VkCommandBuffer cb;
