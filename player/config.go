@@ -6,6 +6,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/player/ipc"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/subtitle"
@@ -90,6 +91,10 @@ type Config struct {
 	Subtitles *subtitle.Subtitles
 	// Start is where playback begins (seconds; 0: the start).
 	Start float64
+	// IPC, when set, is mpv's JSON IPC (-input-ipc-server): its requests are answered between
+	// frames (ipcserve.go) and its events sent; Playlist is the program's list of inputs for it.
+	IPC      *ipc.Server
+	Playlist Playlist
 	// ABLoopA and ABLoopB are the A-B loop's points in seconds (-ab-loop-a, -ab-loop-b; nil: unset):
 	// once both are set, playback that reaches B goes back to A.
 	ABLoopA, ABLoopB *float64

@@ -84,6 +84,9 @@ func (p *Player) input() (ended bool) {
 			}
 		}
 	}
+	if p.cfg.IPC != nil && p.serveIPC() {
+		return true
+	}
 	for more := p.cfg.Commands != nil; more; {
 		select {
 		case c := <-p.cfg.Commands:

@@ -22,10 +22,12 @@ var errEOF = io.EOF
 
 // Player is one playback session.
 type Player struct {
-	cfg   Config
-	src   Source
-	ab    abLoop     // the A-B loop's points (control.go)
-	watch stallWatch // the wait for frames: progress seen, for the stall error
+	cfg Config
+	src Source
+	ab  abLoop // the A-B loop's points (control.go)
+	// eofReached: the input's end was reached (the IPC's eof-reached).
+	eofReached bool
+	watch      stallWatch // the wait for frames: progress seen, for the stall error
 	// srcBusy: the decode goroutine was still inside the source when playback ended (a read that could
 	// not be interrupted); the source is then left open, for the process's exit to end.
 	srcBusy bool
@@ -239,6 +241,7 @@ func (p *Player) loop() error {
 	if p.cfg.Speed > 0 && p.cfg.Speed != 1 {
 		p.setSpeed(p.cfg.Speed, false)
 	}
+	p.ipcEvent("file-loaded", nil)
 	if p.cfg.Start > 0 {
 		p.seekTo(p.cfg.Start)
 	}
@@ -337,6 +340,10 @@ func (p *Player) ended(derr error) (again bool, err error) {
 		p.pace.hold(0)
 		return true, nil
 	case eof: // the end: stop, as mpv and ffplay -autoexit do
+		p.eofReached = true
+		if p.cfg.IPC != nil {
+			p.cfg.IPC.Update(p.property)
+		}
 		p.pace.end(p.paused, p.stats.FramesPresented)
 		return false, p.finish()
 	case errors.Is(derr, errDecoderEnded):
@@ -352,6 +359,9 @@ func (p *Player) show(f *Frame) error {
 		return err
 	}
 	p.pace.shown(f.PTS, p.paused)
+	if p.dec.seeking || p.stats.FramesPresented == 0 {
+		p.ipcEvent("playback-restart", nil)
+	}
 	p.dec.seeking = false
 	p.loopAB(f.PTS)
 	if p.last != nil && p.last != f {

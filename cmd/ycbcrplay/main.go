@@ -26,6 +26,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"
+	"github.com/ycbcrkit/ycbcrkit/player/ipc"
 	"github.com/ycbcrkit/ycbcrkit/player/watchlater"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/stream"
@@ -604,22 +605,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// The inputs play in order, each in its own player (device and window are opened again for each
 	// file: the window closes and reopens between files). Enter or > goes to the next, < to the
 	// previous; q, Esc and the signals end the list. A file that fails ends it with its error.
-	for i := 0; i < len(inputs); {
+	pl := &playlist{items: inputs}
+	if o.ipcPath != "" {
+		srv, err := ipc.Listen(o.ipcPath, func(line string) { fmt.Fprintln(stderr, "notice: "+line) })
+		if err != nil {
+			return fail(stderr, fmt.Errorf("-input-ipc-server: %w", err))
+		}
+		defer srv.Close()
+		cfg.IPC, cfg.Playlist = srv, pl
+	}
+	for pl.i = 0; pl.i < len(pl.items); {
 		// The last input without a window (no key goes back) ends the process: its device and
-		// decoder are left to the operating system (player.Config.Exiting; not with -validate).
+		// decoder are left to the operating system (player.Config.Exiting; not with -validate, nor
+		// with the IPC, whose loadfile may add to the list).
 		c := cfg
-		c.Exiting = processExits && cfg.Headless && i == len(inputs)-1 && !o.keepTeardown
-		st, code := playFile(inputs[i], o, c, threads, stdout, stderr)
+		c.Exiting = processExits && cfg.Headless && pl.i == len(pl.items)-1 && !o.keepTeardown && cfg.IPC == nil
+		ipcEvent(cfg.IPC, "start-file", map[string]any{"playlist_entry_id": pl.i + 1})
+		st, code := playFile(pl.items[pl.i], o, c, threads, stdout, stderr)
 		if code != 0 {
+			ipcEvent(cfg.IPC, "end-file", map[string]any{"reason": "error", "playlist_entry_id": pl.i + 1})
 			return code
 		}
+		reason := map[player.End]string{player.EndOfInput: "eof", player.EndQuit: "quit", player.EndNext: "stop", player.EndPrev: "stop"}[st.End]
+		ipcEvent(cfg.IPC, "end-file", map[string]any{"reason": reason, "playlist_entry_id": pl.i + 1})
 		if interrupted.signal() != 0 || st.End == player.EndQuit {
 			break
 		}
 		if st.End == player.EndPrev {
-			i = max(0, i-1)
+			pl.i = max(0, pl.i-1)
 		} else {
-			i++
+			pl.i++
 		}
 	}
 	if n := interrupted.signal(); n != 0 {

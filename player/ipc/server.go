@@ -113,8 +113,9 @@ func (s *Server) logf(format string, args ...any) {
 	}
 }
 
-// Close stops listening, disconnects every client, removes the socket and waits for the server's
-// goroutines to end. Requests still waiting are dropped.
+// Close stops listening, disconnects every client once what was queued for it is written (the
+// last end-file event; a client that does not read gets writeTimeout), removes the socket and
+// waits for the server's goroutines to end. Requests still waiting are dropped.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -125,7 +126,7 @@ func (s *Server) Close() error {
 	close(s.done)
 	err := s.ln.Close()
 	for c := range s.clients {
-		c.close()
+		close(c.flush)
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
@@ -147,7 +148,7 @@ func (s *Server) accept() {
 		}
 		s.next++
 		c := &client{s: s, name: fmt.Sprintf("ipc-%d", s.next), conn: conn, out: make(chan []byte, outQueue),
-			gone: make(chan struct{}), observed: map[int64]*observation{}, disabled: map[string]bool{}}
+			gone: make(chan struct{}), flush: make(chan struct{}), observed: map[int64]*observation{}, disabled: map[string]bool{}}
 		s.clients[c] = struct{}{}
 		s.wg.Add(2)
 		s.mu.Unlock()
@@ -240,6 +241,8 @@ type client struct {
 	out  chan []byte
 	gone chan struct{}
 	once sync.Once
+	// flush, closed by Server.Close: the writer writes what is queued, then disconnects.
+	flush chan struct{}
 
 	mu       sync.Mutex
 	observed map[int64]*observation
@@ -321,6 +324,20 @@ func (c *client) write() {
 				c.close()
 				return
 			}
+		case <-c.flush:
+			c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
+			for more := true; more; {
+				select {
+				case b := <-c.out:
+					w.Write(b)
+					w.WriteByte('\n')
+				default:
+					more = false
+				}
+			}
+			w.Flush()
+			c.close()
+			return
 		case <-c.gone:
 			return
 		}

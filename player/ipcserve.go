@@ -1,0 +1,377 @@
+package player
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/ycbcrkit/ycbcrkit/player/ipc"
+)
+
+// The player's side of mpv's JSON IPC (Config.IPC): its properties and commands by mpv's names
+// (mpv's manual, "Properties" and "List of Input Commands"), answered on the main thread between
+// frames through the same Commands the keys send.
+
+// Playlist is the program's list of inputs, for the IPC's playlist properties and commands.
+type Playlist interface {
+	// Pos is the playing input's place in the list (from 0), Count the list's length, Path the
+	// playing input as given (a path, a URL, "-").
+	Pos() int
+	Count() int
+	Path() string
+	// Load adds url to the list (mode "append", "append-play") or replaces the list with it
+	// ("replace"); replace reports that playback of this input ends for it (the list's next).
+	Load(url, mode string) (replace bool, err error)
+}
+
+// ipcRequests is how many requests the player takes between two frames: a client that floods the
+// socket waits for the next frame rather than holding the player.
+const ipcRequests = 16
+
+// serveIPC answers the requests waiting (at most ipcRequests) and sends the observed properties
+// that changed. ended: a request ended playback (quit, playlist-next, loadfile replace).
+func (p *Player) serveIPC() (ended bool) {
+	srv := p.cfg.IPC
+	for i := 0; i < ipcRequests && !ended; i++ {
+		select {
+		case r := <-srv.Requests():
+			ended = p.request(r)
+		default:
+			i = ipcRequests
+		}
+	}
+	srv.Update(p.property)
+	return ended
+}
+
+// ipcEvent sends an event to the IPC's clients, if there are any.
+func (p *Player) ipcEvent(name string, fields map[string]any) {
+	if p.cfg.IPC != nil {
+		p.cfg.IPC.Event(name, fields)
+	}
+}
+
+// request answers one request.
+func (p *Player) request(r *ipc.Request) (ended bool) {
+	switch r.Name {
+	case "get_property":
+		r.Reply(p.property(r.Args[0].(string)))
+		return false
+	case "set_property":
+		c, err := p.setProperty(r.Args[0].(string), r.Args[1])
+		if err != nil {
+			r.Reply(nil, err)
+			return false
+		}
+		return p.run(r, c)
+	}
+	c, err := p.ipcCommand(r.Name, r.Args)
+	if err != nil || c == nil {
+		r.Reply(nil, err)
+		return false
+	}
+	return p.run(r, c)
+}
+
+// run does c for r and replies: a refused command (a seek on a pipe) is "error running command".
+func (p *Player) run(r *ipc.Request, c Command) (ended bool) {
+	ended, refused := p.do(c)
+	if refused != nil {
+		r.Reply(nil, fmt.Errorf("%w: %v", ipc.ErrCommand, refused))
+	} else {
+		r.Reply(nil, nil)
+	}
+	return ended
+}
+
+// property is the value of an mpv property, as mpv's JSON gives it.
+func (p *Player) property(name string) (any, error) {
+	info := p.src.Info()
+	switch name {
+	case "time-pos", "playback-time":
+		if p.last == nil {
+			return nil, ipc.ErrPropertyUnavailable
+		}
+		return p.position(), nil
+	case "duration":
+		if info.Duration <= 0 {
+			return nil, ipc.ErrPropertyUnavailable
+		}
+		return info.Duration, nil
+	case "percent-pos":
+		if info.Duration <= 0 || p.last == nil {
+			return nil, ipc.ErrPropertyUnavailable
+		}
+		return 100 * p.position() / info.Duration, nil
+	case "pause":
+		return p.paused, nil
+	case "speed":
+		return p.pace.speed, nil
+	case "volume", "mute":
+		vc, ok := p.cfg.Clock.(volumeControl)
+		if !ok {
+			return nil, ipc.ErrPropertyUnavailable
+		}
+		v, muted := vc.Volume()
+		if name == "mute" {
+			return muted, nil
+		}
+		return v * 100, nil
+	case "path":
+		if p.cfg.Playlist != nil {
+			return p.cfg.Playlist.Path(), nil
+		}
+		return info.Name, nil
+	case "filename":
+		if p.cfg.Playlist != nil {
+			return filepath.Base(p.cfg.Playlist.Path()), nil
+		}
+		return info.Name, nil
+	case "playlist-pos", "playlist-pos-1":
+		pos := 0
+		if p.cfg.Playlist != nil {
+			pos = p.cfg.Playlist.Pos()
+		}
+		if name == "playlist-pos-1" {
+			pos++
+		}
+		return pos, nil
+	case "playlist-count":
+		if p.cfg.Playlist != nil {
+			return p.cfg.Playlist.Count(), nil
+		}
+		return 1, nil
+	case "track-list":
+		return p.trackList(), nil
+	case "vid":
+		return 1, nil
+	case "aid":
+		if p.cfg.Clock == nil {
+			return false, nil // mpv's "no"
+		}
+		return 1, nil
+	case "sid":
+		return false, nil
+	case "chapter":
+		if len(info.Chapters) == 0 {
+			return nil, ipc.ErrPropertyUnavailable
+		}
+		return chapterAt(info.Chapters, p.position()), nil
+	case "chapters":
+		return len(info.Chapters), nil
+	case "chapter-list":
+		list := []map[string]any{}
+		for _, c := range info.Chapters {
+			list = append(list, map[string]any{"title": c.Title, "time": c.Start})
+		}
+		return list, nil
+	case "eof-reached":
+		return p.eofReached, nil
+	case "ab-loop-a", "ab-loop-b":
+		v := p.ab.a
+		if name == "ab-loop-b" {
+			v = p.ab.b
+		}
+		if math.IsNaN(v) {
+			return "no", nil
+		}
+		return v, nil
+	}
+	return nil, ipc.ErrPropertyNotFound
+}
+
+// trackList is mpv's track-list: the video track played, and the sound's when it plays.
+func (p *Player) trackList() []map[string]any {
+	tracks := []map[string]any{{"id": 1, "type": "video", "selected": true}}
+	if p.rend != nil && p.rend.format != nil {
+		tracks[0]["demux-w"], tracks[0]["demux-h"] = p.rend.width, p.rend.height
+	}
+	if p.cfg.Clock != nil {
+		a := map[string]any{"id": 1, "type": "audio", "selected": true}
+		if p.cfg.AudioInfo.Codec != "" {
+			a["codec"] = p.cfg.AudioInfo.Codec
+		}
+		tracks = append(tracks, a)
+	}
+	return tracks
+}
+
+// setProperty is the command that sets an mpv property.
+func (p *Player) setProperty(name string, v any) (Command, error) {
+	switch name {
+	case "pause", "mute", "fullscreen":
+		on, err := ipc.Flag(v)
+		if err != nil {
+			return nil, err
+		}
+		sw := map[bool]Switch{true: On, false: Off}[on]
+		return map[string]Command{"pause": Pause{Switch: sw}, "mute": Mute{Switch: sw}, "fullscreen": Fullscreen{Switch: sw}}[name], nil
+	case "speed", "volume", "time-pos", "playback-time", "chapter", "percent-pos":
+		x, err := ipc.Number(v)
+		if err != nil {
+			return nil, err
+		}
+		switch name {
+		case "speed":
+			if !(x >= 0.1 && x <= 16) {
+				return nil, fmt.Errorf("%w: speed %g: 0.1 to 16", ipc.ErrPropertyFormat, x)
+			}
+			return Speed{Value: x}, nil
+		case "volume":
+			if _, ok := p.cfg.Clock.(volumeControl); !ok {
+				return nil, ipc.ErrPropertyUnavailable
+			}
+			return Volume{Value: min(max(x, 0), 100) / 100}, nil
+		case "chapter":
+			if len(p.src.Info().Chapters) == 0 {
+				return nil, ipc.ErrPropertyUnavailable
+			}
+			return ChapterSet{Index: int(x)}, nil
+		case "percent-pos":
+			d := p.duration()
+			if d <= 0 {
+				return nil, ipc.ErrPropertyUnavailable
+			}
+			return Seek{Seconds: d * x / 100}, nil
+		}
+		return Seek{Seconds: x}, nil
+	case "ab-loop-a", "ab-loop-b":
+		t := math.NaN()
+		if s, ok := v.(string); !ok || s != "no" {
+			x, err := ipc.Number(v)
+			if err != nil {
+				return nil, err
+			}
+			t = x
+		}
+		a, b := p.ab.a, p.ab.b
+		if name == "ab-loop-a" {
+			a = t
+		} else {
+			b = t
+		}
+		return SetABLoop{A: a, B: b}, nil
+	}
+	if _, err := p.property(name); errors.Is(err, ipc.ErrPropertyNotFound) {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%w: %s cannot be set", ipc.ErrPropertyError, name)
+}
+
+// ipcCommand is the Command for an mpv input command (nil with a nil error: answered already).
+func (p *Player) ipcCommand(name string, args []any) (Command, error) {
+	arg := func(i int) (string, bool) {
+		if i >= len(args) {
+			return "", false
+		}
+		s, err := ipc.String(args[i])
+		return s, err == nil
+	}
+	switch name {
+	case "seek":
+		target, ok := arg(0)
+		if !ok {
+			return nil, ipc.ErrInvalidParameter
+		}
+		x, err := ipc.Number(target)
+		if err != nil {
+			return nil, ipc.ErrInvalidParameter
+		}
+		flags, _ := arg(1)
+		c := Seek{Seconds: x, Relative: true}
+		for _, f := range strings.Split(flags, "+") {
+			switch f {
+			case "", "relative", "exact", "keyframes":
+			case "absolute":
+				c.Relative = false
+			case "absolute-percent", "relative-percent":
+				d := p.duration()
+				if d <= 0 {
+					return nil, fmt.Errorf("%w: the duration is unknown", ipc.ErrCommand)
+				}
+				c.Seconds = d * x / 100
+				c.Relative = f == "relative-percent"
+			default:
+				return nil, ipc.ErrInvalidParameter
+			}
+		}
+		return c, nil
+	case "set", "add", "cycle":
+		prop, ok := arg(0)
+		if !ok {
+			return nil, ipc.ErrInvalidParameter
+		}
+		if name == "set" {
+			if len(args) < 2 {
+				return nil, ipc.ErrInvalidParameter
+			}
+			return p.setProperty(prop, args[1])
+		}
+		cur, err := p.property(prop)
+		if err != nil {
+			return nil, err
+		}
+		if b, ok := cur.(bool); ok && name == "cycle" {
+			return p.setProperty(prop, !b)
+		}
+		x, err := ipc.Number(cur)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s cannot be cycled or added to", ipc.ErrPropertyError, prop)
+		}
+		step := 1.0
+		if s, ok := arg(1); ok && name == "add" {
+			if step, err = ipc.Number(s); err != nil {
+				return nil, ipc.ErrInvalidParameter
+			}
+		} else if ok && s == "down" {
+			step = -1
+		}
+		return p.setProperty(prop, x+step)
+	case "loadfile":
+		url, ok := arg(0)
+		if !ok || p.cfg.Playlist == nil {
+			return nil, ipc.ErrInvalidParameter
+		}
+		mode, _ := arg(1)
+		if mode == "" {
+			mode = "replace"
+		}
+		replace, err := p.cfg.Playlist.Load(url, mode)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ipc.ErrInvalidParameter, err)
+		}
+		if replace {
+			return Skip{End: EndNext}, nil
+		}
+		return nil, nil
+	case "playlist-next", "playlist-prev":
+		if name == "playlist-next" && p.cfg.Playlist != nil && p.cfg.Playlist.Pos() >= p.cfg.Playlist.Count()-1 ||
+			name == "playlist-prev" && (p.cfg.Playlist == nil || p.cfg.Playlist.Pos() == 0) {
+			return nil, fmt.Errorf("%w: no %s entry", ipc.ErrCommand, strings.TrimPrefix(name, "playlist-"))
+		}
+		return Skip{End: map[string]End{"playlist-next": EndNext, "playlist-prev": EndPrev}[name]}, nil
+	case "screenshot-to-file":
+		file, ok := arg(0)
+		if !ok {
+			return nil, ipc.ErrInvalidParameter
+		}
+		if err := p.screenshot(file); err != nil {
+			return nil, fmt.Errorf("%w: %v", ipc.ErrCommand, err)
+		}
+		p.logf("screenshot: %s", file)
+		return nil, nil
+	case "quit", "stop":
+		return Quit{}, nil
+	case "quit-watch-later":
+		return QuitSave{}, nil
+	case "frame-step":
+		return Step{}, nil
+	case "frame-back-step":
+		return StepBack{}, nil
+	case "ab-loop":
+		return CycleABLoop{}, nil
+	}
+	return nil, ipc.ErrInvalidParameter
+}
