@@ -153,7 +153,15 @@ func (p *Player) property(name string) (any, error) {
 		}
 		return 1, nil
 	case "sid":
-		return false, nil
+		if s := p.cfg.Subtitles; s != nil && s.SID() > 0 {
+			return s.SID(), nil
+		}
+		return false, nil // mpv's "no"
+	case "sub-visibility":
+		if s := p.cfg.Subtitles; s != nil {
+			return s.Visible(), nil
+		}
+		return nil, ipc.ErrPropertyUnavailable
 	case "chapter":
 		if len(info.Chapters) == 0 {
 			return nil, ipc.ErrPropertyUnavailable
@@ -182,7 +190,8 @@ func (p *Player) property(name string) (any, error) {
 	return nil, ipc.ErrPropertyNotFound
 }
 
-// trackList is mpv's track-list: the video track played, and the sound's when it plays.
+// trackList is mpv's track-list: the video track played, the sound's when it plays, and the
+// subtitle tracks (Config.Subtitles), each with mpv's fields.
 func (p *Player) trackList() []map[string]any {
 	tracks := []map[string]any{{"id": 1, "type": "video", "selected": true}}
 	if p.rend != nil && p.rend.format != nil {
@@ -195,12 +204,46 @@ func (p *Player) trackList() []map[string]any {
 		}
 		tracks = append(tracks, a)
 	}
+	if s := p.cfg.Subtitles; s != nil {
+		for _, t := range s.Tracks() {
+			st := map[string]any{"id": t.ID, "type": "sub", "codec": t.Codec, "selected": t.ID == s.SID(),
+				"default": t.Default, "forced": t.Forced, "external": t.External, "image": t.Image}
+			if t.Title != "" {
+				st["title"] = t.Title
+			}
+			if t.Lang != "" {
+				st["lang"] = t.Lang
+			}
+			if t.Path != "" {
+				st["external-filename"] = t.Path
+			}
+			tracks = append(tracks, st)
+		}
+	}
 	return tracks
 }
 
 // setProperty is the command that sets an mpv property.
 func (p *Player) setProperty(name string, v any) (Command, error) {
 	switch name {
+	case "sid":
+		if p.cfg.Subtitles == nil {
+			return nil, ipc.ErrPropertyUnavailable
+		}
+		if b, ok := v.(bool); ok && !b || v == "no" {
+			return SetSubtitles{ID: 0}, nil
+		}
+		x, err := ipc.Number(v)
+		if err != nil {
+			return nil, err
+		}
+		return SetSubtitles{ID: int(x)}, nil
+	case "sub-visibility":
+		on, err := ipc.Flag(v)
+		if err != nil {
+			return nil, err
+		}
+		return SubtitleVisibility{Switch: map[bool]Switch{true: On, false: Off}[on]}, nil
 	case "pause", "mute", "fullscreen":
 		on, err := ipc.Flag(v)
 		if err != nil {
@@ -308,6 +351,13 @@ func (p *Player) ipcCommand(name string, args []any) (Command, error) {
 				return nil, ipc.ErrInvalidParameter
 			}
 			return p.setProperty(prop, args[1])
+		}
+		if (prop == "sid" || prop == "sub") && name == "cycle" {
+			step := 1
+			if s, _ := arg(1); s == "down" {
+				step = -1
+			}
+			return CycleSubtitles{Step: step}, nil
 		}
 		cur, err := p.property(prop)
 		if err != nil {

@@ -148,7 +148,9 @@ func TestIPC(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "ipc.sock")
 	var stdout, stderr lockedBuffer
 	done := make(chan int, 1)
-	go func() { done <- run([]string{"-headless", "-loop", "inf", "-input-ipc-server", sock, clip}, &stdout, &stderr) }()
+	go func() {
+		done <- run([]string{"-headless", "-loop", "inf", "-input-ipc-server", sock, clip}, &stdout, &stderr)
+	}()
 	c := dialIPC(t, sock)
 
 	if m := c.call("observe_property", 1, "pause"); m["error"] != "success" {
@@ -179,6 +181,12 @@ func TestIPC(t *testing.T) {
 	}
 	if tl := fmt.Sprint(c.get("track-list")); !strings.Contains(tl, "type:video") {
 		t.Errorf("track-list %s", tl)
+	}
+	if sid := c.get("sid"); sid != false {
+		t.Errorf("sid %v without subtitles, want false (mpv's no)", sid)
+	}
+	if m := c.call("set_property", "sid", 1); m["error"] != "property unavailable" {
+		t.Errorf("sid 1 without subtitles: %v", m)
 	}
 	if m := c.call("get_property", "no-such-property"); m["error"] != "property not found" {
 		t.Errorf("an unknown property: %v", m)
