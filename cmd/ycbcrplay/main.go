@@ -163,6 +163,9 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             writer stops ends with one "error:" line; 0: no limit
   -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
                             damaged input gets one summary notice
+  -input-ipc-server PATH     mpv's JSON IPC on a Unix socket: get_property, set_property,
+                            observe_property and commands (seek, cycle, loadfile, playlist-next,
+                            screenshot-to-file, quit, ...) by mpv's names, events as mpv's
   -ab-loop-a TIME -ab-loop-b TIME   the A-B loop (as mpv's): playback reaching B goes back to A
   -save-position-on-quit    keep the position at a quit (Q always does) in
                             $XDG_STATE_HOME/ycbcrkit/watch_later/ (mpv's watch_later names); the
