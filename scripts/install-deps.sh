@@ -32,6 +32,24 @@ PKGS=(
   libplacebo-dev
   libass9 fonts-dejavu-core
 )
+
+# npm_deps installs the JSON IPC test's mpv client (npm's "mpv", a pinned version) into
+# ~/.cache/ycbcrkit/npm, once (cmd/ycbcrplay's TestMPVClient finds it there, or in $YCBCRKIT_NPM).
+# Node and npm come from Debian (nodejs, npm) unless a node with npm is there already.
+NPM_MPV=mpv@2.0.3
+npm_deps() {
+  local dir="${YCBCRKIT_NPM:-$HOME/.cache/ycbcrkit/npm}"
+  if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
+    echo "install-deps: installing nodejs npm"
+    $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null 2>&1 || { echo "error: install-deps: apt-get install nodejs npm failed" >&2; exit 1; }
+  fi
+  if [ -f "$dir/node_modules/mpv/package.json" ] && grep -q '"version": "2.0.3"' "$dir/node_modules/mpv/package.json"; then
+    return
+  fi
+  echo "install-deps: npm $NPM_MPV into $dir"
+  mkdir -p "$dir"
+  npm install --silent --no-audit --no-fund --prefix "$dir" "$NPM_MPV" >/dev/null || { echo "error: install-deps: npm install $NPM_MPV failed" >&2; exit 1; }
+}
 # lavapipe with Y'CbCr conversion support: bookworm's 22.3 has none, backports' 25.x has it.
 BACKPORTS_MIN_MESA=25
 
@@ -44,6 +62,7 @@ need_mesa=1
 if [ -n "$mesa_ver" ] && [ "${mesa_ver%%.*}" -ge "$BACKPORTS_MIN_MESA" ] 2>/dev/null; then need_mesa=0; fi
 
 if [ ${#missing[@]} -eq 0 ] && [ $need_mesa -eq 0 ]; then
+  npm_deps
   echo "install-deps: everything is installed"
   exit 0
 fi
@@ -70,4 +89,5 @@ fi
 if [ $need_mesa -eq 1 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends -t bookworm-backports mesa-vulkan-drivers >"$log" 2>&1 || { tail -20 "$log" >&2; exit 1; }
 fi
+npm_deps
 echo "install-deps: done"
