@@ -162,14 +162,23 @@ func (s *Server) Setenv(t testing.TB) {
 	}
 }
 
-// stop ends the daemon started by StartServer, by the process id it wrote.
-func (s *Server) stop(t testing.TB) {
+// PID is the daemon's process id, as it wrote it (0 if unreadable).
+func (s *Server) PID() int {
 	b, err := os.ReadFile(filepath.Join(s.Dir, "pulse", "pid"))
 	if err != nil {
-		return
+		return 0
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
+}
+
+// stop ends the daemon started by StartServer, by the process id it wrote.
+func (s *Server) stop(t testing.TB) {
+	pid := s.PID()
+	if pid == 0 {
 		return
 	}
 	_ = syscall.Kill(pid, syscall.SIGTERM)
