@@ -5,7 +5,7 @@ export PATH := $(dir $(GO)):$(PATH)
 BIN := bin
 OUT := out
 
-.PHONY: all deps build nowindow play test vet fmt-check shaders clean
+.PHONY: all deps build nowindow play test fuzz vet fmt-check shaders clean
 
 all: build
 
@@ -38,6 +38,10 @@ play: build
 
 test: deps
 	@scripts/test.sh
+
+# Fuzzing proper: every fuzz target for FUZZTIME each (default 7s); make test runs their corpora.
+fuzz: deps
+	@scripts/fuzz.sh
 
 vet:
 	@$(FFMPEG_ENV); $(GO) vet ./...

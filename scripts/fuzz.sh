@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # fuzz.sh: runs every fuzz target of the project with Go's fuzzing engine for a bounded time each
-# (FUZZTIME, default 7s: 8 targets, 56 s of fuzzing, plus about 20 s of instrumented builds). Plain
-# `go test` already runs each target's seed corpus (and the inputs saved under testdata/fuzz/) as a
-# test; this goes further. A failing input is saved under the package's testdata/fuzz/<target>/ by
-# the engine: commit it with the fix, it becomes a regression test.
+# (FUZZTIME, default 7s: 8 targets, 56 s of fuzzing, plus about 20 s of instrumented builds): make fuzz.
+# Plain `go test` already runs each target's seed corpus (and the inputs saved under testdata/fuzz/)
+# as a test, and make test runs them as a step of their own; this goes further. A failing input is
+# saved under the package's testdata/fuzz/<target>/ by the engine: commit it with the fix, it
+# becomes a regression test.
 #
 # Usage: scripts/fuzz.sh            FUZZTIME=60s scripts/fuzz.sh   (longer runs, by hand)
 set -uo pipefail
