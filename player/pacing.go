@@ -28,7 +28,14 @@ type pacer struct {
 	// discontinuities counted (Stats.Discontinuities); offs the A/V offsets at each presented frame.
 	discontinuities int
 	offs            offsets
-	logf            func(format string, args ...any)
+	// presentLead is how long presenting a frame takes (seconds, smoothed), from the show verdict to
+	// shown: the wait for the audio clock ends that much before the frame's time, so that the
+	// picture is up when the sound reaches it rather than one present call later (measured from
+	// outside by cmd/ycbcrplay's TestSoundSync60s: that call was the constant part of the A/V
+	// offset, ~10 ms on lavapipe). showAt is when the last show verdict was given.
+	presentLead float64
+	showAt      time.Time
+	logf        func(format string, args ...any)
 }
 
 // verdict is what the pacer says of a frame.
@@ -128,13 +135,13 @@ func (c *pacer) schedule(f *Frame, waited, paused bool, presented int, slice tim
 			c.lastPTS = f.PTS
 			return drop
 		}
-		waitClock(c.clock, f.PTS, 3*time.Second)
+		waitClock(c.clock, f.PTS-c.presentLead, 3*time.Second)
 	} else if c.clock == nil && !c.untimed && !paused {
 		if v := c.wall(f.PTS, waited, presented, slice); v != show {
 			return v
 		}
 	}
-	c.lastPTS = f.PTS
+	c.lastPTS, c.showAt = f.PTS, time.Now()
 	return show
 }
 
@@ -168,6 +175,12 @@ func (c *pacer) wall(pts float64, waited bool, presented int, slice time.Duratio
 // start or a seek, and the A/V offset is recorded.
 func (c *pacer) shown(pts float64, paused bool) {
 	if c.clock != nil && !paused {
+		if !c.showAt.IsZero() {
+			// Smoothed over ~10 frames, and never more than a frame: a slow present (a resize, a
+			// stall) must not make the next frames early.
+			took := min(time.Since(c.showAt).Seconds(), c.frameDur)
+			c.presentLead += 0.1 * (took - c.presentLead)
+		}
 		if c.fresh {
 			c.note(c.clock.Pause(false))
 		}

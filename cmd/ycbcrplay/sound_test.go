@@ -99,11 +99,15 @@ func checkSame(t *testing.T, rec, ref []float32, recAt float64, refBeep int, sec
 // TestSoundSync60s is the check: a minute of beeps and flashes, played in a window with sound.
 // (1) the beeps in the recording are 1.000 s apart within 2 ms for the whole minute (no drift, no
 // lost or doubled samples); (2) the recording equals the same FFmpeg build's decode of the track;
-// (3) the player's av_offset_ms has p95 ≤ 20 ms and a mean within ±5 ms.
+// (3) the player's av_offset_ms has p95 ≤ 20 ms and a mean within ±5 ms; (4) so has the offset
+// measured without asking the player, the flashes on the screen against the beeps in the sink
+// (measureSync, avsync_test.go), logged beside it.
 func TestSoundSync60s(t *testing.T) {
 	srv, dir, clip := soundSetup(t, 60, 0)
 	ref := soundtest.Reference(t, clip, rate, 2)
-	st, got := playRecorded(t, srv, dir, clip)
+	var st soundStats
+	m, got := measureSync(t, srv, dir, 60, func() { st = playSoundStats(t, clip) })
+	checkMeasured(t, m, st)
 	on := soundtest.Onsets(got, 2, rate, 0.05, 0.5)
 	if len(on) != 60 {
 		t.Fatalf("recording: %d beeps, want 60: %v", len(on), on)
@@ -123,6 +127,17 @@ func TestSoundSync60s(t *testing.T) {
 // frame (to press keys).
 func playKeys(t *testing.T, clip string, onFrame func(p *player.Player, n int)) soundStats {
 	t.Helper()
+	return playIn(t, clip, onFrame, nil)
+}
+
+// playWithClock plays clip in a window with sound, the player following wrap(the sound's clock).
+func playWithClock(t *testing.T, clip string, wrap func(player.Clock) player.Clock) soundStats {
+	t.Helper()
+	return playIn(t, clip, nil, wrap)
+}
+
+func playIn(t *testing.T, clip string, onFrame func(p *player.Player, n int), wrap func(player.Clock) player.Clock) soundStats {
+	t.Helper()
 	d, err := decode.Open(clip, decode.Options{Threads: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +149,11 @@ func playKeys(t *testing.T, clip string, onFrame func(p *player.Player, n int)) 
 		t.Fatalf("no sound: %s", log.String())
 	}
 	defer snd.close()
-	st, err := player.Play(&decoderSource{d: d, name: "test"}, player.Config{Validate: true, Clock: snd.out,
+	var clock player.Clock = snd.out
+	if wrap != nil {
+		clock = wrap(clock)
+	}
+	st, err := player.Play(&decoderSource{d: d, name: "test"}, player.Config{Validate: true, Clock: clock,
 		AudioInfo: snd.info(), OnFrame: onFrame, Log: &log})
 	if err != nil || log.Len() > 0 {
 		t.Fatalf("play: %v: %s", err, log.String())
@@ -269,8 +288,15 @@ func soundSetup(t *testing.T, seconds int, audioDelay float64) (*soundtest.Serve
 func playRecorded(t *testing.T, srv *soundtest.Server, dir, clip string) (soundStats, []float32) {
 	t.Helper()
 	rec := srv.Record(t, dir)
+	st := playSoundStats(t, clip)
+	return st, rec.Stop(t)
+}
+
+// playSoundStats plays clip as ycbcrplay -stats -validate does; the run must end cleanly and print
+// nothing on stderr. It returns the -stats.
+func playSoundStats(t *testing.T, clip string) soundStats {
+	t.Helper()
 	out, stderr, code := play(t, "-stats", "-validate", clip)
-	got := rec.Stop(t)
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -278,5 +304,5 @@ func playRecorded(t *testing.T, srv *soundtest.Server, dir, clip string) (soundS
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}
-	return st, got
+	return st
 }

@@ -194,21 +194,60 @@ func (s *Server) stop(t testing.TB) {
 type Recording struct {
 	cmd  *exec.Cmd
 	file string
+	w    *stamped
 }
 
-// Record starts recording the null sink's monitor (float32 stereo 48 kHz, raw) into a file of dir.
+// stamped writes parec's output to the file and notes when each piece arrived. The null sink
+// renders ahead of its clock by up to its latency (the smallest any client asks for: the
+// recording's own, Record's latency) and the monitor passes what it renders on at once, so the last
+// sample of a piece is played at the earliest when the piece arrives and at the latest that latency
+// after.
+type stamped struct {
+	f      *os.File
+	n      int64     // bytes so far
+	origin time.Time // the earliest arrival less the time of the samples up to it
+}
+
+func (s *stamped) Write(b []byte) (int, error) {
+	now := time.Now()
+	n, err := s.f.Write(b)
+	s.n += int64(n)
+	o := now.Add(-time.Duration(float64(s.n/(4*Channels)) / Rate * float64(time.Second)))
+	if s.origin.IsZero() || o.Before(s.origin) {
+		s.origin = o
+	}
+	return n, err
+}
+
+// SampleTime is when the sink played the recording's sample i (a frame index), on this process's
+// monotonic clock: the recording's first sample's time, the earliest of what the pieces' arrivals
+// say, plus i samples; early by at most the recording's latency (see stamped). Call it after Stop.
+func (r *Recording) SampleTime(i float64) time.Time {
+	return r.w.origin.Add(time.Duration(i / Rate * float64(time.Second)))
+}
+
+// Record starts recording the null sink's monitor (float32 stereo 48 kHz, raw) into a file of dir,
+// asking for 20 ms of latency.
 func (s *Server) Record(t testing.TB, dir string) *Recording {
+	t.Helper()
+	return s.RecordLatency(t, dir, 20)
+}
+
+// RecordLatency is Record asking for ms of latency: the null sink then renders at most that far
+// ahead of its clock, which bounds how early SampleTime can be.
+func (s *Server) RecordLatency(t testing.TB, dir string, ms int) *Recording {
 	t.Helper()
 	r := &Recording{file: filepath.Join(dir, "monitor.f32")}
 	f, err := os.Create(r.file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
+	r.w = &stamped{f: f}
 	r.cmd = exec.Command("parec", "-d", SinkName+".monitor", "--raw", "--format=float32le",
-		"--rate="+strconv.Itoa(Rate), "--channels="+strconv.Itoa(Channels), "--latency-msec=20")
+		"--rate="+strconv.Itoa(Rate), "--channels="+strconv.Itoa(Channels), "--latency-msec="+strconv.Itoa(ms))
 	r.cmd.Env = append(os.Environ(), s.Env...)
-	r.cmd.Stdout = f
+	r.cmd.Stdout = r.w
 	var stderr bytes.Buffer
 	r.cmd.Stderr = &stderr
 	if err := r.cmd.Start(); err != nil {
