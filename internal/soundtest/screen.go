@@ -210,7 +210,8 @@ func (s *Screen) Pixel(x, y int) (uint8, time.Time, error) {
 	return max(rep[32], rep[33], rep[34]), now, nil
 }
 
-// Flashes watches the centre of the largest window on the screen until stop is closed and returns
+// Flashes watches the centre of the largest window on the screen (a reading about every
+// millisecond) until stop is closed and returns
 // the times it turned bright (above 128 after being below): each the midpoint between the last dark
 // reading and the first bright one, and the largest gap between two readings while a window was
 // there (the times' uncertainty). The window is looked for again every 50 ms: a player's window
@@ -254,5 +255,8 @@ func (s *Screen) Flashes(stop <-chan struct{}) (on []time.Time, gap time.Duratio
 		}
 		dark = v <= 128
 		last = at
+		// A reading a millisecond: the times stay within about that, and the loop leaves the
+		// cores to the player it watches.
+		time.Sleep(time.Millisecond)
 	}
 }
