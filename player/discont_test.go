@@ -53,13 +53,25 @@ func TestDiscontinuities(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			// 10 frames per second: a frame's time is long enough that a loaded test machine does not
 			// make frames late (which the player rightly drops).
-			syn := synthetic(t, "nv12", 32, 16, 10)
-			syn.FPS = 10
-			src := &jumpSource{Synthetic: syn, jump: c.jump, declared: c.declared}
-			span := timebound.Start()
-			st, err := Play(src, cfg)
-			if err != nil {
-				t.Fatal(err)
+			// Where frames were dropped all the same and the process waited for a CPU more than a
+			// frame's time meanwhile, the run is made again (at most twice), with the reason logged.
+			var st *Stats
+			var span *timebound.Span
+			for try := 1; ; try++ {
+				syn := synthetic(t, "nv12", 32, 16, 10)
+				syn.FPS = 10
+				src := &jumpSource{Synthetic: syn, jump: c.jump, declared: c.declared}
+				span = timebound.Start()
+				var err error
+				if st, err = Play(src, cfg); err != nil {
+					t.Fatal(err)
+				}
+				_, waited := span.Elapsed()
+				if st.FramesDropped == 0 || try == 3 || waited < 100*time.Millisecond {
+					break
+				}
+				t.Logf("run %d: %d frames dropped while the process waited %s for a CPU (a loaded machine): again",
+					try, st.FramesDropped, waited.Round(time.Millisecond))
 			}
 			wall, _ := span.Elapsed()
 			if st.FramesPresented != 10 || st.FramesDropped != 0 {

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
 )
 
 // slowSource delays its third frame by delay; while it waits, its progress count grows (a decoder
@@ -47,15 +49,23 @@ func TestStallNeedsNoProgress(t *testing.T) {
 		t.Errorf("%d frames presented, want 5", st.FramesPresented)
 	}
 
-	stalled := &slowSource{Synthetic: synthetic(t, "nv12", 32, 16, 5), delay: 4 * stallLimit, stalled: true}
-	start := time.Now()
-	_, err = Play(stalled, cfg)
-	if err == nil || !strings.Contains(err.Error(), "no progress") {
-		t.Fatalf("a stalled source: %v", err)
-	}
-	// The stall is noticed after stallLimit plus a waiting slice (100 ms headless), and the time the
-	// first two frames took.
-	if d := time.Since(start); d > stallLimit+time.Second {
-		t.Errorf("the stall ended playback after %s", d)
+	// The stall is noticed after stallLimit plus a waiting slice (100 ms headless), well before the
+	// source's frame comes (4 × stallLimit). A player kept from running for longer than that
+	// difference by a loaded machine can miss it: where the process waited for a CPU that long, the
+	// run is made again (at most twice), with the reason logged.
+	for try := 1; ; try++ {
+		stalled := &slowSource{Synthetic: synthetic(t, "nv12", 32, 16, 5), delay: 4 * stallLimit, stalled: true}
+		span := timebound.Start()
+		_, err = Play(stalled, cfg)
+		if _, waited := span.Elapsed(); err == nil && try < 3 && waited > 2*stallLimit {
+			t.Logf("run %d: the stall went unnoticed while the process waited %s for a CPU (a loaded machine): again", try, waited.Round(time.Millisecond))
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "no progress") {
+			t.Fatalf("a stalled source: %v", err)
+		}
+		// Then the time the device's start-up and the first two frames took.
+		span.Within(t, "the end of playback by the stall", stallLimit+time.Second)
+		return
 	}
 }

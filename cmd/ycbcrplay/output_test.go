@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -132,14 +133,24 @@ func TestDeinterlaceTimed(t *testing.T) {
 		"-frames:v", "10", "-c:v", "libx264", "-flags", "+ildct+ilme", "-x264-params", "tff=1", "-field_order", "tb", clip).CombinedOutput(); err != nil {
 		t.Fatalf("ffmpeg: %v: %s", err, out)
 	}
-	out, stderr, code := play(t, "-headless", "-stats", clip)
 	var st struct {
 		Presented int     `json:"frames_presented"`
 		Dropped   int     `json:"frames_dropped"`
 		Wall      float64 `json:"wall_s"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
-		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	// A field dropped while the process waited for a CPU longer than a field's 50 ms (a loaded
+	// machine): the run is made again, at most twice, with the reason logged.
+	for try := 1; ; try++ {
+		span := timebound.Start()
+		out, stderr, code := play(t, "-headless", "-stats", clip)
+		if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
+			t.Fatalf("exit %d: %s %s", code, out, stderr)
+		}
+		_, waited := span.Elapsed()
+		if st.Dropped == 0 || try == 3 || waited < 50*time.Millisecond {
+			break
+		}
+		t.Logf("run %d: %d fields dropped while the process waited %s for a CPU: again", try, st.Dropped, waited.Round(time.Millisecond))
 	}
 	t.Logf("%d presented, %d dropped in %.3f s", st.Presented, st.Dropped, st.Wall)
 	if st.Presented != 20 || st.Dropped != 0 {
