@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -138,19 +137,9 @@ func TestDeinterlaceTimed(t *testing.T) {
 		Dropped   int     `json:"frames_dropped"`
 		Wall      float64 `json:"wall_s"`
 	}
-	// A field dropped while the process waited for a CPU longer than a field's 50 ms (a loaded
-	// machine): the run is made again, at most twice, with the reason logged.
-	for try := 1; ; try++ {
-		span := timebound.Start()
-		out, stderr, code := play(t, "-headless", "-stats", clip)
-		if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
-			t.Fatalf("exit %d: %s %s", code, out, stderr)
-		}
-		_, waited := span.Elapsed()
-		if st.Dropped == 0 || try == 3 || waited < 50*time.Millisecond {
-			break
-		}
-		t.Logf("run %d: %d fields dropped while the process waited %s for a CPU: again", try, st.Dropped, waited.Round(time.Millisecond))
+	out, stderr, code := playTimed(t, 50*time.Millisecond, "-headless", "-stats", clip) // a field's time
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}
 	t.Logf("%d presented, %d dropped in %.3f s", st.Presented, st.Dropped, st.Wall)
 	if st.Presented != 20 || st.Dropped != 0 {

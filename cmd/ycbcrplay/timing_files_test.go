@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
 )
 
 // TestHugeTimeBaseIVF: a VP9 IVF whose time base is 1/2000000000 s (the 32-byte DKIF header holds
@@ -44,7 +46,7 @@ func TestHugeTimeBaseIVF(t *testing.T) {
 	if err := os.WriteFile(huge, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := play(t, "-headless", "-stats", huge)
+	stdout, stderr, code := playTimed(t, 100*time.Millisecond, "-headless", "-stats", huge)
 	var st struct {
 		Presented int `json:"frames_presented"`
 		Dropped   int `json:"frames_dropped"`
@@ -71,4 +73,23 @@ func TestSeekFarFromKeyFrame(t *testing.T) {
 		t.Fatalf("exit %d, stats %q, stderr %q: want 10 frames presented from 50 s", code, stdout, stderr)
 	}
 	t.Logf("-start 50 and 10 frames in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// playTimed is play for timed runs with -stats whose checks want no frame dropped as late: a run
+// that dropped frames while the process waited for a CPU longer than margin (a frame's time: a
+// loaded machine) is made again, at most twice, with the reason logged (internal/timebound).
+func playTimed(t *testing.T, margin time.Duration, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	for try := 1; ; try++ {
+		span := timebound.Start()
+		stdout, stderr, code = play(t, args...)
+		var st struct {
+			Dropped int `json:"frames_dropped"`
+		}
+		_, waited := span.Elapsed()
+		if json.Unmarshal([]byte(stdout), &st) != nil || st.Dropped == 0 || try == 3 || waited < margin {
+			return stdout, stderr, code
+		}
+		t.Logf("run %d: %d frames dropped while the process waited %s for a CPU: again", try, st.Dropped, waited.Round(time.Millisecond))
+	}
 }
