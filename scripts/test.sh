@@ -94,10 +94,30 @@ job() {
 export -f run job stamp
 export GO BIN LOG T0 SOUND=$sound RACE_SKIP=$race_skip
 
-# Longest first: the pool's end is set by the last long job to start. Seconds each job took on a
-# 2-core machine (go test -json Elapsed; scripts/test-summary.py prints them); jobs not listed come
-# last.
+# Longest first: the pool's end is set by the last long job to start. Seconds each job took in one
+# run of this script on the project's 2-core machine, shared with other work (CPU pressure 99 %), so
+# their order matters, not their size (go test -json Elapsed, as scripts/test-summary.py prints
+# them; 2026-11-27). Jobs not listed come last.
 estimates="
+402 race player
+358 race cmd/ycbcrplay
+285 plain player
+244 plain cmd/ycbcrplay
+163 race decode
+153 plain ycbcr
+127 race planes
+111 plain decode
+50 plain stream
+36 plain ycbcr/check
+23 plain videotex
+20 plain cmd/ycbcrcube
+19 race videotex
+19 plain planes
+9 plain shaders
+8 plain formats
+7 race stream
+6 plain ycbcr/oracle
+5 plain gpu
 "
 {
 	for p in "${pkgs[@]}"; do echo "plain $p"; done
