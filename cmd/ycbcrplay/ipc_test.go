@@ -297,3 +297,57 @@ func TestIPC(t *testing.T) {
 		t.Errorf("the socket is left behind: %v", err)
 	}
 }
+
+// TestIPCPlaylist: the list through the IPC as mpv's: playlist-count and -pos, loadfile append
+// (the list grows), playlist-next (end-file with reason stop, then start-file and file-loaded of
+// the next, its filename), playlist-prev past the start refused with mpv's "error running
+// command", loadfile replace (the list is that one file, playing), quit.
+func TestIPCPlaylist(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c3 := filepath.Join(dir, "a.mkv"), filepath.Join(dir, "b.mkv"), filepath.Join(dir, "c.mkv")
+	for _, f := range []string{a, b, c3} {
+		ffmpegCLI(t, "-f", "lavfi", "-i", "testsrc2=s=64x48:r=25", "-frames:v", "250", "-pix_fmt", "yuv420p", "-c:v", "ffv1", f)
+	}
+	sock := filepath.Join(dir, "ipc.sock")
+	var stdout, stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"-headless", "-input-ipc-server", sock, a, b}, &stdout, &stderr)
+	}()
+	c := dialIPC(t, sock)
+	if n, pos := c.get("playlist-count"), c.get("playlist-pos"); n != 2.0 || pos != 0.0 {
+		t.Fatalf("playlist-count %v, playlist-pos %v", n, pos)
+	}
+	if m := c.call("playlist-prev"); m["error"] != "error running command" {
+		t.Errorf("playlist-prev at the start: %v", m)
+	}
+	if m := c.call("loadfile", c3, "append"); m["error"] != "success" || c.get("playlist-count") != 3.0 {
+		t.Fatalf("loadfile append: %v", m)
+	}
+	c.seen = nil
+	if m := c.call("playlist-next"); m["error"] != "success" {
+		t.Fatalf("playlist-next: %v", m)
+	}
+	got := c.waitEvent("file-loaded")
+	if i := strings.Index(strings.Join(got, " "), "end-file start-file file-loaded"); i < 0 {
+		t.Errorf("events after playlist-next: %v", got)
+	}
+	if f, pos := c.get("filename"), c.get("playlist-pos"); f != "b.mkv" || pos != 1.0 {
+		t.Errorf("after playlist-next: %v at %v", f, pos)
+	}
+	c.seen = nil
+	c.call("loadfile", c3, "replace")
+	c.waitEvent("file-loaded")
+	if f, n := c.get("filename"), c.get("playlist-count"); f != "c.mkv" || n != 1.0 {
+		t.Errorf("after loadfile replace: %v, %v entries", f, n)
+	}
+	c.raw(`{"command":["quit"]}`)
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d: %s", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("quit did not end the run")
+	}
+}
