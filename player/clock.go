@@ -79,11 +79,11 @@ func (o *offsets) stats() *OffsetStats {
 
 // audioStats fills -stats' audio from the clock, when it is an audio.Output.
 func (p *Player) audioStats() *AudioStats {
-	if p.cfg.Clock == nil {
+	if p.cfg.Sound.Clock == nil {
 		return nil
 	}
-	s := &AudioStats{AudioInfo: p.cfg.AudioInfo}
-	if o, ok := p.cfg.Clock.(interface{ Stats() audio.Stats }); ok {
+	s := &AudioStats{AudioInfo: p.cfg.Sound.Info}
+	if o, ok := p.cfg.Sound.Clock.(interface{ Stats() audio.Stats }); ok {
 		st := o.Stats()
 		ms := func(d time.Duration) float64 { return math.Round(float64(d.Microseconds())/10) / 100 }
 		s.Device, s.DeviceLatencyMs, s.LatencyMaxMs, s.SinkLatencyMs = st.Device, ms(st.Latency), ms(st.LatencyMax), ms(st.Sink)

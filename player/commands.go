@@ -8,7 +8,7 @@ import (
 )
 
 // Command is one thing asked of a playing Player: what a key means (keyCommands), or what a
-// program driving the player sends (Config.Commands). Player.do runs every command, on the main
+// program driving the player sends (Config.Hooks.Commands). Player.do runs every command, on the main
 // thread between frames, whoever asked.
 type Command interface{ command() }
 
@@ -34,7 +34,7 @@ func (s Switch) of(v bool) bool {
 
 // The commands.
 type (
-	// Quit ends playback (Stats.End EndQuit): q, Esc, closing the window, Config.Stop.
+	// Quit ends playback (Stats.End EndQuit): q, Esc, closing the window, Config.Hooks.Stop.
 	Quit struct{}
 	// Skip ends this input for the next or the previous one of a list (End: EndNext or EndPrev).
 	Skip struct{ End End }
@@ -60,7 +60,7 @@ type (
 	}
 	Mute struct{ Switch Switch }
 	// Screenshot writes the picture on screen (the video, not the display) as the next free
-	// ycbcrplay-NNNN.png in Config.ShotDir.
+	// ycbcrplay-NNNN.png in Config.Output.ShotDir.
 	Screenshot struct{}
 	// CyclePath goes auto → sampler → shader → auto, skipping the sampler where it cannot show the
 	// stream; CycleCompare off → split → diff → off (both need the sampler path).
@@ -205,7 +205,7 @@ func (p *Player) setSpeed(sp float64, announce bool) {
 
 // volume runs Volume and Mute on a Clock that plays sound.
 func (p *Player) volume(c Command) error {
-	vc, ok := p.cfg.Clock.(volumeControl)
+	vc, ok := p.cfg.Sound.Clock.(volumeControl)
 	if !ok {
 		return errNoSound
 	}

@@ -6,32 +6,30 @@ import (
 	"time"
 )
 
-// TestCommands: a program drives headless playback through Config.Commands as the keys drive a
+// TestCommands: a program drives headless playback through Config.Hooks.Commands as the keys drive a
 // window. On a 30 fps synthetic clip (frame i at i/30 s): an absolute seek to 10 s shows frame 300
 // next, a relative seek of −1 s from there frame 270; Pause then Step shows exactly the next frame;
 // Skip ends playback with EndNext.
 func TestCommands(t *testing.T) {
 	cmds := make(chan Command, 4)
 	var pts []float64
-	st, err := playWithin(t, 60*time.Second, synthetic(t, "nv12", 32, 16, 600), Config{Headless: true, Untimed: true,
-		Device: -1, Validate: true, Commands: cmds,
-		OnFrame: func(p *Player, n int) {
-			pts = append(pts, p.last.PTS)
-			switch n {
-			case 2:
-				cmds <- Seek{Seconds: 10}
-			case 3:
-				cmds <- Seek{Seconds: -1, Relative: true}
-			case 4:
-				cmds <- Pause{Switch: On}
-				cmds <- Step{}
-			case 5:
-				if !p.paused {
-					t.Error("not paused after Pause{On} and Step")
-				}
-				cmds <- Skip{End: EndNext}
+	st, err := playWithin(t, 60*time.Second, synthetic(t, "nv12", 32, 16, 600), Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true}, Hooks: Hooks{Commands: cmds, OnFrame: func(p *Player, n int) {
+		pts = append(pts, p.last.PTS)
+		switch n {
+		case 2:
+			cmds <- Seek{Seconds: 10}
+		case 3:
+			cmds <- Seek{Seconds: -1, Relative: true}
+		case 4:
+			cmds <- Pause{Switch: On}
+			cmds <- Step{}
+		case 5:
+			if !p.paused {
+				t.Error("not paused after Pause{On} and Step")
 			}
-		}})
+			cmds <- Skip{End: EndNext}
+		}
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,17 +54,16 @@ func (pipeSource) CanSeek() bool { return false }
 // names no list move.
 func TestCommandRefused(t *testing.T) {
 	src := pipeSource{synthetic(t, "nv12", 32, 16, 10)}
-	st, err := playWithin(t, 60*time.Second, src, Config{Headless: true, Untimed: true, Device: -1, Validate: true,
-		OnFrame: func(p *Player, n int) {
-			if n != 2 {
-				return
+	st, err := playWithin(t, 60*time.Second, src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		if n != 2 {
+			return
+		}
+		for _, c := range []Command{Seek{Seconds: 5}, Volume{Value: 0.5}, Skip{End: EndQuit}} {
+			if ended, err := p.do(c); ended || err == nil {
+				t.Errorf("%#v: ended %v, refused %v; want a refusal", c, ended, err)
 			}
-			for _, c := range []Command{Seek{Seconds: 5}, Volume{Value: 0.5}, Skip{End: EndQuit}} {
-				if ended, err := p.do(c); ended || err == nil {
-					t.Errorf("%#v: ended %v, refused %v; want a refusal", c, ended, err)
-				}
-			}
-		}})
+		}
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}

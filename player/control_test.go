@@ -54,18 +54,17 @@ func TestChapterMarks(t *testing.T) {
 		time.Sleep(400 * time.Millisecond)
 		p0.win.Press(window.KeyQuit)
 	}()
-	_, err := playWithin(t, 60*time.Second, src, Config{Untimed: true, Device: -1, Validate: true,
-		OnFrame: func(p *Player, n int) {
-			if n == 10 {
-				p0 = p
-				wx, wy = p.win.Pos()
-				p.win.Press(window.KeySpace)
-				close(paused)
-			}
-			if n > 10 {
-				jumped = p.position()
-			}
-		}})
+	_, err := playWithin(t, 60*time.Second, src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Playback: PlaybackConfig{Untimed: true}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		if n == 10 {
+			p0 = p
+			wx, wy = p.win.Pos()
+			p.win.Press(window.KeySpace)
+			close(paused)
+		}
+		if n > 10 {
+			jumped = p.position()
+		}
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,13 +35,12 @@ func TestSeeksAddUpWhilePaused(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		p.win.Press(window.KeyQuit)
 	}()
-	st, err := playWithin(t, 60*time.Second, src, Config{Device: -1, Validate: true, Untimed: true, ShotDir: dir,
-		OnFrame: func(p *Player, n int) {
-			if n == 31 {
-				p.win.Press(window.KeySpace)
-				paused <- p
-			}
-		}})
+	st, err := playWithin(t, 60*time.Second, src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{ShotDir: dir}, Playback: PlaybackConfig{Untimed: true}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		if n == 31 {
+			p.win.Press(window.KeySpace)
+			paused <- p
+		}
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,31 +64,29 @@ func TestMousePanning(t *testing.T) {
 	const w, h = 320, 180
 	var pans [][2]int
 	var tw, th int
-	_, err := playWithin(t, 60*time.Second, synthetic(t, "yuv420p", w, h, 600), Config{Device: -1, Validate: true, Untimed: true,
-		Zoom: 1, Width: 400, Height: 300,
-		OnFrame: func(p *Player, n int) {
-			switch n {
-			case 3:
-				p.win.DragBy(40.5, -25.25)
-			case 6:
-				pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
-				p.win.DragBy(1e5, 1e5)
-			case 9:
-				pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
-				for range 40 {
-					p.win.Press(window.KeyRight) // zoomed: each moves the picture 64 pixels left
-				}
-			case 12:
-				pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
-				tw, th = p.win.Size()
-				p.win.Press(window.Key1) // back to fit
-			case 15:
-				p.win.DragBy(30, 30)
-			case 18:
-				pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
-				p.win.Press(window.KeyQuit)
+	_, err := playWithin(t, 60*time.Second, synthetic(t, "yuv420p", w, h, 600), Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Width: 400, Height: 300}, Playback: PlaybackConfig{Untimed: true}, View: ViewConfig{Zoom: 1}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		switch n {
+		case 3:
+			p.win.DragBy(40.5, -25.25)
+		case 6:
+			pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
+			p.win.DragBy(1e5, 1e5)
+		case 9:
+			pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
+			for range 40 {
+				p.win.Press(window.KeyRight) // zoomed: each moves the picture 64 pixels left
 			}
-		}})
+		case 12:
+			pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
+			tw, th = p.win.Size()
+			p.win.Press(window.Key1) // back to fit
+		case 15:
+			p.win.DragBy(30, 30)
+		case 18:
+			pans = append(pans, [2]int{p.rend.PanX, p.rend.PanY})
+			p.win.Press(window.KeyQuit)
+		}
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 // queue, which the main thread takes them from (receive); seeks go the other way (decoding.seek),
 // and generations tell the frames from before a seek from those after it.
 
-// DefaultDecodeAhead is Config.DecodeAhead's default: 256 MiB, 86 frames of 1080p 4:2:0 or 21 of
+// DefaultDecodeAhead is Config.Playback.DecodeAhead's default: 256 MiB, 86 frames of 1080p 4:2:0 or 21 of
 // 2160p, about what a GPU machine decodes while the player's device and pipelines are made.
 const DefaultDecodeAhead = 256 << 20
 
@@ -37,11 +37,11 @@ type decoded struct {
 
 // startAhead is how many frames like f may wait in the queue before the first picture.
 func (p *Player) startAhead(f *Frame) int {
-	budget := p.cfg.DecodeAhead
+	budget := p.cfg.Playback.DecodeAhead
 	if budget == 0 {
 		budget = DefaultDecodeAhead
 	}
-	if budget < 0 || p.cfg.Video || f.Picture == nil {
+	if budget < 0 || p.cfg.GPU.Video || f.Picture == nil {
 		return queueAhead
 	}
 	size := 0
@@ -182,7 +182,7 @@ type decoding struct {
 
 func (p *Player) startDecoding() *decoding {
 	// Bounded: in steady playback decoding runs queueAhead frames ahead (decodeLoop waits for room);
-	// before the first picture, up to Config.DecodeAhead bytes of frames.
+	// before the first picture, up to Config.Playback.DecodeAhead bytes of frames.
 	queue := make(chan decoded, maxAhead)
 	p.taken = make(chan struct{}, 1)
 	d := &decoding{queue: queue, seeks: make(chan float64, 1), quit: make(chan struct{})}
@@ -215,7 +215,7 @@ func (d *decoding) from(shown float64) float64 {
 	return shown
 }
 
-// rewind seeks to the start at the input's end (Config.Loop): the decoder waits there for it.
+// rewind seeks to the start at the input's end (Config.Playback.Loop): the decoder waits there for it.
 func (d *decoding) rewind() {
 	d.seeks <- 0
 	d.gen++

@@ -19,27 +19,27 @@ const diffEvery = 500 * time.Millisecond
 // A hardware-decoded frame has no planes on the CPU: it is drawn again from FFmpeg's image through
 // the route it is played by (Renderer.Picture), so that the screenshot is what was shown.
 //
-// It is not dithered (the exact picture) unless Config.ScreenshotDither asks for the dither shown;
+// It is not dithered (the exact picture) unless Config.Quality.ScreenshotDither asks for the dither shown;
 // a PQ picture is tone-mapped for the peak the stream detected, as shown (-hdr-peak auto: a
 // hardware frame is drawn by the stream's own bindings, which carry it).
 func (p *Player) convertPath(f *Frame, path formats.Path) (*image.RGBA, error) {
 	pic := f.Picture
 	o := p.orientation(f)
 	prm := p.params(f.Color)
-	if p.cfg.ScreenshotDither {
-		prm.Dither = p.cfg.Dither.For(pic.Format, prm)
+	if p.cfg.Quality.ScreenshotDither {
+		prm.Dither = p.cfg.Quality.Dither.For(pic.Format, prm)
 	}
 	if hw := f.foreign(); hw != nil {
 		dw, dh := o.DisplaySize(pic.Width, pic.Height)
-		v := ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter) // Exact when not turned
+		v := ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.View.Filter) // Exact when not turned
 		return p.rend.Picture(pic, hw, prm, path, v)
 	}
-	if p.cfg.HDRPeak == PeakAuto {
+	if p.cfg.Colour.HDRPeak == PeakAuto {
 		prm = prm.WithPeak(p.rend.Stream.Peak())
 	}
 	if !o.Identity() { // turned as shown: the scale pass at 1:1 only moves pixels
 		dw, dh := o.DisplaySize(pic.Width, pic.Height)
-		return p.rend.Conv.ConvertScaled(pic, prm, path, ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.Filter))
+		return p.rend.Conv.ConvertScaled(pic, prm, path, ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.View.Filter))
 	}
 	return p.rend.Conv.Convert(pic, prm, path)
 }

@@ -17,27 +17,26 @@ func TestDiffFigures(t *testing.T) {
 	}
 	src := synthetic(t, "nv12", 320, 180, 10)
 	var shown, want string
-	_, err := Play(src, Config{Untimed: true, Compare: CompareDiff, Validate: true, Frames: 1,
-		OnFrame: func(p *Player, n int) {
-			shown = p.osd.diff
-			a, err := p.rend.Conv.Convert(p.last.Picture, p.params(p.last.Color), formats.PathSampler)
-			if err != nil {
-				t.Fatal(err)
+	_, err := Play(src, Config{GPU: GPUConfig{Validate: true}, Playback: PlaybackConfig{Untimed: true, Frames: 1}, Convert: ConvertConfig{Compare: CompareDiff}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		shown = p.osd.diff
+		a, err := p.rend.Conv.Convert(p.last.Picture, p.params(p.last.Color), formats.PathSampler)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := p.rend.Conv.Convert(p.last.Picture, p.params(p.last.Color), formats.PathShader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		largest, sum := 0, 0
+		for i := range a.Pix {
+			if i%4 == 3 {
+				continue
 			}
-			b, err := p.rend.Conv.Convert(p.last.Picture, p.params(p.last.Color), formats.PathShader)
-			if err != nil {
-				t.Fatal(err)
-			}
-			largest, sum := 0, 0
-			for i := range a.Pix {
-				if i%4 == 3 {
-					continue
-				}
-				d := max(int(a.Pix[i])-int(b.Pix[i]), int(b.Pix[i])-int(a.Pix[i]))
-				largest, sum = max(largest, d), sum+d
-			}
-			want = fmt.Sprintf("max %d, mean %.3f LSB (8-bit)", largest, float64(sum)/float64(len(a.Pix)/4*3))
-		}})
+			d := max(int(a.Pix[i])-int(b.Pix[i]), int(b.Pix[i])-int(a.Pix[i]))
+			largest, sum = max(largest, d), sum+d
+		}
+		want = fmt.Sprintf("max %d, mean %.3f LSB (8-bit)", largest, float64(sum)/float64(len(a.Pix)/4*3))
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}

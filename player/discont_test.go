@@ -36,7 +36,7 @@ func (s *jumpSource) Info() SourceInfo {
 // any jump back start a new timeline (every frame shown, at the frame rate, counted in -stats); a
 // plausible pause is kept: the player waits it out.
 func TestDiscontinuities(t *testing.T) {
-	cfg := Config{Headless: true, Validate: true}
+	cfg := Config{GPU: GPUConfig{Validate: true}, Output: OutputConfig{Headless: true}}
 	for _, c := range []struct {
 		name             string
 		jump             float64

@@ -28,7 +28,7 @@ func TestVulkanGoGCRace(t *testing.T) {
 		}
 	}()
 	for i := 0; i < 100; i++ {
-		if _, err := Play(synthetic(t, "nv12", 64, 36, 5), Config{Headless: true, Untimed: true, Device: -1}); err != nil {
+		if _, err := Play(synthetic(t, "nv12", 64, 36, 5), Config{GPU: GPUConfig{Device: -1}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true}}); err != nil {
 			t.Fatalf("play %d: %v", i, err)
 		}
 	}

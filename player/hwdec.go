@@ -3,7 +3,7 @@ package player
 import "github.com/ycbcrkit/ycbcrkit/gpu"
 
 // DeviceSource is a Source that can decode on the player's Vulkan device (Vulkan Video through
-// FFmpeg's hwaccel). With Config.Video the player opens its device first (with gpu.Options.Video)
+// FFmpeg's hwaccel). With Config.GPU.Video the player opens its device first (with gpu.Options.Video)
 // and calls UseDevice before the first Next; decoding then starts.
 type DeviceSource interface {
 	Source

@@ -95,17 +95,16 @@ func TestHardwareFrameScreenshot(t *testing.T) {
 		{"nv12", 45, 27, true, formats.ChooseAuto, CompareDiff, nil},
 	} {
 		name := fmt.Sprintf("%s %dx%d %v compare %v", tc.format, tc.w, tc.h, tc.path, tc.compare)
-		cfg := Config{Headless: true, Untimed: true, Device: -1, Validate: true, Frames: 5, Path: tc.path,
-			Compare: tc.compare, Rotate: tc.rotate, Log: tlog{t}}
-		cfg.Screenshot = filepath.Join(dir, "sw.png")
+		cfg := Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true, Frames: 5}, Convert: ConvertConfig{Path: tc.path, Compare: tc.compare}, View: ViewConfig{Rotate: tc.rotate}, Hooks: Hooks{Log: tlog{t}}}
+		cfg.Output.Screenshot = filepath.Join(dir, "sw.png")
 		if _, err := Play(synthetic(t, tc.format, tc.w, tc.h, 12), cfg); err != nil {
 			t.Fatalf("%s, software: %v", name, err)
 		}
-		want := pictest.ReadNRGBA(t, cfg.Screenshot)
+		want := pictest.ReadNRGBA(t, cfg.Output.Screenshot)
 		for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy} {
 			c := cfg
-			c.Video, c.HWRoute = true, route
-			c.Screenshot = filepath.Join(dir, "hw.png")
+			c.GPU.Video, c.Convert.HWRoute = true, route
+			c.Output.Screenshot = filepath.Join(dir, "hw.png")
 			st, err := Play(&uploaded{Synthetic: synthetic(t, tc.format, tc.w, tc.h, 12), pad: tc.pad}, c)
 			if err != nil {
 				t.Fatalf("%s, %v: %v", name, route, err)
@@ -114,7 +113,7 @@ func TestHardwareFrameScreenshot(t *testing.T) {
 				t.Fatalf("%s, %v: route %q, %d frames presented", name, route, st.HWDecRoute, st.FramesPresented)
 			}
 			t.Logf("%s: %s", name, st.HWDecRoute)
-			if d := largest(pictest.ReadNRGBA(t, c.Screenshot), want); d != 0 {
+			if d := largest(pictest.ReadNRGBA(t, c.Output.Screenshot), want); d != 0 {
 				t.Errorf("%s, %v (%s): screenshot differs from the software frame's by %d (sizes differ: -1)", name, route, st.HWDecRoute, d)
 			}
 		}

@@ -54,11 +54,11 @@ func (p *Player) keyCommand(k window.Key) Command {
 	return nil
 }
 
-// input runs what was asked since the last call, in order: Config.Stop, the window's keys and
-// mouse, Config.Keys, Config.Commands. ended: playback ends (Stats.End says how).
+// input runs what was asked since the last call, in order: Config.Hooks.Stop, the window's keys and
+// mouse, Config.Hooks.Keys, Config.Hooks.Commands. ended: playback ends (Stats.End says how).
 func (p *Player) input() (ended bool) {
 	select {
-	case <-p.cfg.Stop:
+	case <-p.cfg.Hooks.Stop:
 		ended, _ = p.do(Quit{})
 		return ended
 	default:
@@ -68,9 +68,9 @@ func (p *Player) input() (ended bool) {
 		keys = p.win.Poll()
 		p.mouse()
 	}
-	for more := p.cfg.Keys != nil; more; {
+	for more := p.cfg.Hooks.Keys != nil; more; {
 		select {
-		case k := <-p.cfg.Keys:
+		case k := <-p.cfg.Hooks.Keys:
 			keys = append(keys, k)
 		default:
 			more = false
@@ -84,12 +84,12 @@ func (p *Player) input() (ended bool) {
 			}
 		}
 	}
-	if p.cfg.IPC != nil && p.serveIPC() {
+	if p.cfg.IPC.Server != nil && p.serveIPC() {
 		return true
 	}
-	for more := p.cfg.Commands != nil; more; {
+	for more := p.cfg.Hooks.Commands != nil; more; {
 		select {
-		case c := <-p.cfg.Commands:
+		case c := <-p.cfg.Hooks.Commands:
 			if ended, _ = p.do(c); ended {
 				return true
 			}

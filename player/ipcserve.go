@@ -33,7 +33,7 @@ const ipcRequests = 16
 // serveIPC answers the requests waiting (at most ipcRequests) and sends the observed properties
 // that changed. ended: a request ended playback (quit, playlist-next, loadfile replace).
 func (p *Player) serveIPC() (ended bool) {
-	srv := p.cfg.IPC
+	srv := p.cfg.IPC.Server
 	for i := 0; i < ipcRequests && !ended; i++ {
 		select {
 		case r := <-srv.Requests():
@@ -48,8 +48,8 @@ func (p *Player) serveIPC() (ended bool) {
 
 // ipcEvent sends an event to the IPC's clients, if there are any.
 func (p *Player) ipcEvent(name string, fields map[string]any) {
-	if p.cfg.IPC != nil {
-		p.cfg.IPC.Event(name, fields)
+	if p.cfg.IPC.Server != nil {
+		p.cfg.IPC.Server.Event(name, fields)
 	}
 }
 
@@ -110,7 +110,7 @@ func (p *Player) property(name string) (any, error) {
 	case "speed":
 		return p.pace.speed, nil
 	case "volume", "mute":
-		vc, ok := p.cfg.Clock.(volumeControl)
+		vc, ok := p.cfg.Sound.Clock.(volumeControl)
 		if !ok {
 			return nil, ipc.ErrPropertyUnavailable
 		}
@@ -120,27 +120,27 @@ func (p *Player) property(name string) (any, error) {
 		}
 		return v * 100, nil
 	case "path":
-		if p.cfg.Playlist != nil {
-			return p.cfg.Playlist.Path(), nil
+		if p.cfg.IPC.Playlist != nil {
+			return p.cfg.IPC.Playlist.Path(), nil
 		}
 		return info.Name, nil
 	case "filename":
-		if p.cfg.Playlist != nil {
-			return filepath.Base(p.cfg.Playlist.Path()), nil
+		if p.cfg.IPC.Playlist != nil {
+			return filepath.Base(p.cfg.IPC.Playlist.Path()), nil
 		}
 		return info.Name, nil
 	case "playlist-pos", "playlist-pos-1":
 		pos := 0
-		if p.cfg.Playlist != nil {
-			pos = p.cfg.Playlist.Pos()
+		if p.cfg.IPC.Playlist != nil {
+			pos = p.cfg.IPC.Playlist.Pos()
 		}
 		if name == "playlist-pos-1" {
 			pos++
 		}
 		return pos, nil
 	case "playlist-count":
-		if p.cfg.Playlist != nil {
-			return p.cfg.Playlist.Count(), nil
+		if p.cfg.IPC.Playlist != nil {
+			return p.cfg.IPC.Playlist.Count(), nil
 		}
 		return 1, nil
 	case "track-list":
@@ -148,17 +148,17 @@ func (p *Player) property(name string) (any, error) {
 	case "vid":
 		return 1, nil
 	case "aid":
-		if p.cfg.Clock == nil {
+		if p.cfg.Sound.Clock == nil {
 			return false, nil // mpv's "no"
 		}
 		return 1, nil
 	case "sid":
-		if s := p.cfg.Subtitles; s != nil && s.SID() > 0 {
+		if s := p.cfg.Subtitles.Source; s != nil && s.SID() > 0 {
 			return s.SID(), nil
 		}
 		return false, nil // mpv's "no"
 	case "sub-visibility":
-		if s := p.cfg.Subtitles; s != nil {
+		if s := p.cfg.Subtitles.Source; s != nil {
 			return s.Visible(), nil
 		}
 		return nil, ipc.ErrPropertyUnavailable
@@ -197,14 +197,14 @@ func (p *Player) trackList() []map[string]any {
 	if p.rend != nil && p.rend.format != nil {
 		tracks[0]["demux-w"], tracks[0]["demux-h"] = p.rend.width, p.rend.height
 	}
-	if p.cfg.Clock != nil {
+	if p.cfg.Sound.Clock != nil {
 		a := map[string]any{"id": 1, "type": "audio", "selected": true}
-		if p.cfg.AudioInfo.Codec != "" {
-			a["codec"] = p.cfg.AudioInfo.Codec
+		if p.cfg.Sound.Info.Codec != "" {
+			a["codec"] = p.cfg.Sound.Info.Codec
 		}
 		tracks = append(tracks, a)
 	}
-	if s := p.cfg.Subtitles; s != nil {
+	if s := p.cfg.Subtitles.Source; s != nil {
 		for _, t := range s.Tracks() {
 			st := map[string]any{"id": t.ID, "type": "sub", "codec": t.Codec, "selected": t.ID == s.SID(),
 				"default": t.Default, "forced": t.Forced, "external": t.External, "image": t.Image}
@@ -227,7 +227,7 @@ func (p *Player) trackList() []map[string]any {
 func (p *Player) setProperty(name string, v any) (Command, error) {
 	switch name {
 	case "sid":
-		if p.cfg.Subtitles == nil {
+		if p.cfg.Subtitles.Source == nil {
 			return nil, ipc.ErrPropertyUnavailable
 		}
 		if b, ok := v.(bool); ok && !b || v == "no" {
@@ -263,7 +263,7 @@ func (p *Player) setProperty(name string, v any) (Command, error) {
 			}
 			return Speed{Value: x}, nil
 		case "volume":
-			if _, ok := p.cfg.Clock.(volumeControl); !ok {
+			if _, ok := p.cfg.Sound.Clock.(volumeControl); !ok {
 				return nil, ipc.ErrPropertyUnavailable
 			}
 			return Volume{Value: min(max(x, 0), 100) / 100}, nil
@@ -381,14 +381,14 @@ func (p *Player) ipcCommand(name string, args []any) (Command, error) {
 		return p.setProperty(prop, x+step)
 	case "loadfile":
 		url, ok := arg(0)
-		if !ok || p.cfg.Playlist == nil {
+		if !ok || p.cfg.IPC.Playlist == nil {
 			return nil, ipc.ErrInvalidParameter
 		}
 		mode, _ := arg(1)
 		if mode == "" {
 			mode = "replace"
 		}
-		replace, err := p.cfg.Playlist.Load(url, mode)
+		replace, err := p.cfg.IPC.Playlist.Load(url, mode)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ipc.ErrInvalidParameter, err)
 		}
@@ -397,8 +397,8 @@ func (p *Player) ipcCommand(name string, args []any) (Command, error) {
 		}
 		return nil, nil
 	case "playlist-next", "playlist-prev":
-		if name == "playlist-next" && p.cfg.Playlist != nil && p.cfg.Playlist.Pos() >= p.cfg.Playlist.Count()-1 ||
-			name == "playlist-prev" && (p.cfg.Playlist == nil || p.cfg.Playlist.Pos() == 0) {
+		if name == "playlist-next" && p.cfg.IPC.Playlist != nil && p.cfg.IPC.Playlist.Pos() >= p.cfg.IPC.Playlist.Count()-1 ||
+			name == "playlist-prev" && (p.cfg.IPC.Playlist == nil || p.cfg.IPC.Playlist.Pos() == 0) {
 			return nil, fmt.Errorf("%w: no %s entry", ipc.ErrCommand, strings.TrimPrefix(name, "playlist-"))
 		}
 		return Skip{End: map[string]End{"playlist-next": EndNext, "playlist-prev": EndPrev}[name]}, nil

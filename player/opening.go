@@ -11,12 +11,11 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
-// Input is what an Opener opens: the source, and the sound it plays to (Config.Clock and
-// Config.AudioInfo; nil without sound).
+// Input is what an Opener opens: the source, the sound it plays to (Config.Sound; no Clock
+// without sound) and its subtitles (nil: none).
 type Input struct {
 	Source    Source
-	Clock     Clock
-	AudioInfo AudioInfo
+	Sound     SoundConfig
 	Subtitles *subtitle.Subtitles
 }
 
@@ -35,7 +34,7 @@ var openGrace = time.Second
 // program would before Play. In a window, the device and the window (OpeningWidth×OpeningHeight, or
 // Config's size) open while open runs on its own goroutine, and the window shows "opening NAME…"
 // and is polled meanwhile: q, Esc and closing the window end the wait (EndQuit), Enter, > and < skip
-// the input (EndNext, EndPrev), and so does Config.Stop (EndQuit); stop is then closed, and the
+// the input (EndNext, EndPrev), and so does Config.Hooks.Stop (EndQuit); stop is then closed, and the
 // Stats say Opened false. A slow or stalled input (a FIFO whose writer stalled, a network URL)
 // thus never holds a window that does not answer. The window takes the video's size at the first
 // frame, by the rules Play's window is opened with.
@@ -52,14 +51,14 @@ type opened struct {
 	err error
 }
 
-// runOpener runs open with a stop that closes when cancel or Config.Stop does, until open returns.
+// runOpener runs open with a stop that closes when cancel or Config.Hooks.Stop does, until open returns.
 func (p *Player) runOpener(open Opener, cancel <-chan struct{}) (Input, error) {
 	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		select {
 		case <-cancel:
 			close(stop)
-		case <-p.cfg.Stop: // nil: never
+		case <-p.cfg.Hooks.Stop: // nil: never
 			close(stop)
 		case <-done:
 		}
@@ -71,14 +70,14 @@ func (p *Player) runOpener(open Opener, cancel <-chan struct{}) (Input, error) {
 // use takes in as the player's source.
 func (p *Player) use(in Input) {
 	p.src, p.stats.Opened = in.Source, true
-	if in.Clock != nil {
-		p.cfg.Clock, p.cfg.AudioInfo = in.Clock, in.AudioInfo
+	if in.Sound.Clock != nil {
+		p.cfg.Sound = in.Sound
 	}
-	p.cfg.Subtitles = in.Subtitles
+	p.cfg.Subtitles.Source = in.Subtitles
 }
 
 func (p *Player) playOpening(name string, open Opener) error {
-	if p.cfg.Headless {
+	if p.cfg.Output.Headless {
 		in, err := p.runOpener(open, nil)
 		if err != nil {
 			return err
@@ -110,8 +109,8 @@ func (p *Player) playOpening(name string, open Opener) error {
 		}
 	}
 	w, h := OpeningWidth, OpeningHeight
-	if p.cfg.Width > 0 && p.cfg.Height > 0 {
-		w, h = p.cfg.Width, p.cfg.Height
+	if p.cfg.Output.Width > 0 && p.cfg.Output.Height > 0 {
+		w, h = p.cfg.Output.Width, p.cfg.Output.Height
 	}
 	if err := p.open(); err != nil {
 		abandon()
@@ -137,7 +136,7 @@ func (p *Player) playOpening(name string, open Opener) error {
 }
 
 // waitOpen shows "opening NAME…" and polls the window until the input has opened (ok), or the user
-// or Config.Stop ended the wait (not ok; Stats.End says how).
+// or Config.Hooks.Stop ended the wait (not ok; Stats.End says how).
 func (p *Player) waitOpen(name string, res <-chan opened) (opened, bool, error) {
 	shown := time.Now()
 	var drawn time.Time
@@ -145,7 +144,7 @@ func (p *Player) waitOpen(name string, res <-chan opened) (opened, bool, error) 
 		select {
 		case r := <-res:
 			return r, true, nil
-		case <-p.cfg.Stop:
+		case <-p.cfg.Hooks.Stop:
 			p.stats.End = EndQuit
 			return opened{}, false, nil
 		default:
@@ -167,13 +166,13 @@ func (p *Player) waitOpen(name string, res <-chan opened) (opened, bool, error) 
 			}
 			drawn = time.Now()
 		}
-		if p.cfg.OnOpening != nil {
-			p.cfg.OnOpening(p, time.Since(shown))
+		if p.cfg.Hooks.OnOpening != nil {
+			p.cfg.Hooks.OnOpening(p, time.Since(shown))
 		}
 		select {
 		case r := <-res:
 			return r, true, nil
-		case <-p.cfg.Stop:
+		case <-p.cfg.Hooks.Stop:
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -199,7 +198,7 @@ func (p *Player) drawOpening(name string) error {
 // resizeWindow gives PlayOpening's window the video's size (kept for leaving the full screen when on
 // it; -geometry's size stays as it is) and makes the swapchain again at the new size.
 func (p *Player) resizeWindow(ww, wh int) error {
-	if p.cfg.Width > 0 && p.cfg.Height > 0 {
+	if p.cfg.Output.Width > 0 && p.cfg.Output.Height > 0 {
 		return nil
 	}
 	p.win.SetSize(ww, wh)

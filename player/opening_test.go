@@ -31,38 +31,36 @@ func TestPlayOpeningWindow(t *testing.T) {
 		var openSize, frameSize [2]int
 		var lit, dark int
 		var grabErr error
-		cfg := Config{Untimed: true, Device: -1, Validate: true, Width: geometry[0], Height: geometry[1],
-			OnOpening: func(p *Player, waited time.Duration) {
-				if waited < 600*time.Millisecond || openSize != [2]int{} {
-					return
-				}
-				openSize[0], openSize[1] = p.win.Size()
-				x, y := p.win.Pos()
-				g, err := screenGrab()
-				if err != nil {
-					grabErr = err
-					return
-				}
-				c := crop(g, x, y, openSize[0], openSize[1])
-				// The message's panel is in the middle; the corners are black.
-				for yy := openSize[1]/2 - 8; yy < openSize[1]/2+8; yy++ {
-					for xx := openSize[0]/2 - 60; xx < openSize[0]/2+60; xx++ {
-						if px := c.RGBAAt(xx, yy); px.R > 200 && px.G > 200 && px.B > 200 {
-							lit++
-						}
+		cfg := Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Width: geometry[0], Height: geometry[1]}, Playback: PlaybackConfig{Untimed: true}, Hooks: Hooks{OnOpening: func(p *Player, waited time.Duration) {
+			if waited < 600*time.Millisecond || openSize != [2]int{} {
+				return
+			}
+			openSize[0], openSize[1] = p.win.Size()
+			x, y := p.win.Pos()
+			g, err := screenGrab()
+			if err != nil {
+				grabErr = err
+				return
+			}
+			c := crop(g, x, y, openSize[0], openSize[1])
+			// The message's panel is in the middle; the corners are black.
+			for yy := openSize[1]/2 - 8; yy < openSize[1]/2+8; yy++ {
+				for xx := openSize[0]/2 - 60; xx < openSize[0]/2+60; xx++ {
+					if px := c.RGBAAt(xx, yy); px.R > 200 && px.G > 200 && px.B > 200 {
+						lit++
 					}
 				}
-				for _, px := range [][2]int{{2, 2}, {openSize[0] - 3, openSize[1] - 3}} {
-					if q := c.RGBAAt(px[0], px[1]); q.R < 10 && q.G < 10 && q.B < 10 {
-						dark++
-					}
+			}
+			for _, px := range [][2]int{{2, 2}, {openSize[0] - 3, openSize[1] - 3}} {
+				if q := c.RGBAAt(px[0], px[1]); q.R < 10 && q.G < 10 && q.B < 10 {
+					dark++
 				}
-			},
-			OnFrame: func(p *Player, n int) {
-				if n == 1 {
-					frameSize[0], frameSize[1] = p.win.Size()
-				}
-			}}
+			}
+		}, OnFrame: func(p *Player, n int) {
+			if n == 1 {
+				frameSize[0], frameSize[1] = p.win.Size()
+			}
+		}}}
 		st, err := PlayOpening("clip.mkv", open, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -117,12 +115,12 @@ func TestPlayOpeningQuit(t *testing.T) {
 		}
 		var pressed time.Time
 		var span *timebound.Span
-		cfg := Config{Device: -1, Validate: true, OnOpening: func(p *Player, waited time.Duration) {
+		cfg := Config{GPU: GPUConfig{Device: -1, Validate: true}, Hooks: Hooks{OnOpening: func(p *Player, waited time.Duration) {
 			if pressed.IsZero() && waited > 300*time.Millisecond {
 				pressed, span = time.Now(), timebound.Start()
 				c.press(p.win)
 			}
-		}}
+		}}}
 		st, err := PlayOpening("never.mkv", open, cfg)
 		took := time.Since(pressed)
 		close(block)

@@ -77,18 +77,17 @@ func TestOSD(t *testing.T) {
 		grab(2)
 		p0.win.Press(window.KeyQuit)
 	}()
-	st, err := playWithin(t, 60*time.Second, src, Config{Untimed: true, Device: -1, Validate: true,
-		OnFrame: func(p *Player, n int) {
-			if n == pauseAt {
-				p0 = p
-				wx, wy = p.win.Pos()
-				if fw, fh := p.win.Size(); fw != w || fh != h {
-					t.Errorf("window %dx%d, want %dx%d", fw, fh, w, h)
-				}
-				p.win.Press(window.KeySpace)
-				close(paused)
+	st, err := playWithin(t, 60*time.Second, src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Playback: PlaybackConfig{Untimed: true}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		if n == pauseAt {
+			p0 = p
+			wx, wy = p.win.Pos()
+			if fw, fh := p.win.Size(); fw != w || fh != h {
+				t.Errorf("window %dx%d, want %dx%d", fw, fh, w, h)
 			}
-		}})
+			p.win.Press(window.KeySpace)
+			close(paused)
+		}
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,19 +205,18 @@ func TestOSDCompareLabels(t *testing.T) {
 	src := synthetic(t, "nv12", w, h, 20)
 	var shot *image.RGBA
 	var grabErr error
-	_, err := playWithin(t, 60*time.Second, src, Config{Untimed: true, Device: -1, Validate: true, Compare: CompareSplit, Frames: 15,
-		OnFrame: func(p *Player, n int) {
-			if n == 12 {
-				time.Sleep(300 * time.Millisecond)
-				x, y := p.win.Pos()
-				g, err := screenGrab()
-				if err != nil {
-					grabErr = err
-					return
-				}
-				shot = crop(g, x, y, w, h)
+	_, err := playWithin(t, 60*time.Second, src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Playback: PlaybackConfig{Untimed: true, Frames: 15}, Convert: ConvertConfig{Compare: CompareSplit}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		if n == 12 {
+			time.Sleep(300 * time.Millisecond)
+			x, y := p.win.Pos()
+			g, err := screenGrab()
+			if err != nil {
+				grabErr = err
+				return
 			}
-		}})
+			shot = crop(g, x, y, w, h)
+		}
+	}}})
 	if err != nil || grabErr != nil {
 		t.Fatal(err, grabErr)
 	}

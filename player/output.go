@@ -17,10 +17,10 @@ import (
 func (p *Player) openOutput(f *Frame) error {
 	p.sized = true
 	w, h := p.orientation(f).DisplaySize(f.Picture.Width, f.Picture.Height)
-	if p.cfg.Width > 0 && p.cfg.Height > 0 {
-		w, h = p.cfg.Width, p.cfg.Height
+	if p.cfg.Output.Width > 0 && p.cfg.Output.Height > 0 {
+		w, h = p.cfg.Output.Width, p.cfg.Output.Height
 	}
-	if p.cfg.Headless {
+	if p.cfg.Output.Headless {
 		// With STORAGE usage where the device allows it, for the scale pass to write the target from
 		// compute (no fragment shader: docs/scaling.md).
 		newTarget := p.dev.NewOffscreen
@@ -42,8 +42,8 @@ func (p *Player) openOutput(f *Frame) error {
 		ww = ww * 1024 / wh
 		wh = 1024
 	}
-	if p.cfg.Width > 0 && p.cfg.Height > 0 {
-		ww, wh = p.cfg.Width, p.cfg.Height
+	if p.cfg.Output.Width > 0 && p.cfg.Output.Height > 0 {
+		ww, wh = p.cfg.Output.Width, p.cfg.Output.Height
 	}
 	ww, wh = max(ww, 64), max(wh, 64)
 	if p.win != nil {
@@ -67,12 +67,12 @@ func (p *Player) openWindow(name string, ww, wh int) error {
 		return err
 	}
 	p.rend.Overlay = p.drawOSD
-	if p.cfg.Fullscreen {
+	if p.cfg.Output.Fullscreen {
 		win.ToggleFullscreen()
 	}
 	fw, fh := win.Size()
-	if p.swap, err = present.NewSwapchainWith(p.dev, win.Surface, fw, fh, present.SwapchainOptions{Immediate: p.cfg.Untimed, HDR10: p.cfg.HDROutput}); err != nil {
-		if p.cfg.HDROutput {
+	if p.swap, err = present.NewSwapchainWith(p.dev, win.Surface, fw, fh, present.SwapchainOptions{Immediate: p.cfg.Playback.Untimed, HDR10: p.cfg.Colour.HDROutput}); err != nil {
+		if p.cfg.Colour.HDROutput {
 			return fmt.Errorf("-hdr-output: %w", err)
 		}
 		return err
@@ -100,7 +100,7 @@ func (p *Player) present(f *Frame) error {
 		defer func(t time.Time) { p.stats.Startup.FirstDraw = msOf(time.Since(t)) }(time.Now())
 	}
 	prm := p.params(f.Color)
-	prm.Dither = p.cfg.Dither.For(f.Picture.Format, prm)
+	prm.Dither = p.cfg.Quality.Dither.For(f.Picture.Format, prm)
 	p.rend.Orient = p.orientation(f)
 	if p.off != nil {
 		return p.rend.Draw(f, prm, offscreenTarget{p.off})
@@ -176,15 +176,15 @@ func (p *Player) recreate() error {
 
 // orientation is how f is turned for display: -rotate, or the stream's display matrix.
 func (p *Player) orientation(f *Frame) formats.Orientation {
-	if p.cfg.Rotate != nil {
-		return formats.Orientation{Rotate: *p.cfg.Rotate % 4}
+	if p.cfg.View.Rotate != nil {
+		return formats.Orientation{Rotate: *p.cfg.View.Rotate % 4}
 	}
 	return f.Orient
 }
 
 // rotationName is the orientation of f and whence, for -stats and the info line.
 func (p *Player) rotationName(f *Frame) string {
-	if p.cfg.Rotate != nil {
+	if p.cfg.View.Rotate != nil {
 		return p.orientation(f).String() + " (-rotate)"
 	}
 	return f.Orient.String() + " (auto: the stream's display matrix)"

@@ -9,7 +9,7 @@ import (
 // by the wall clock at the playback speed; it keeps that timeline across seeks, pauses, steps,
 // speed changes and timestamp discontinuities.
 type pacer struct {
-	// master is Config.Clock when playback is timed (nil: none); clock is the clock in use: master,
+	// master is Config.Sound.Clock when playback is timed (nil: none); clock is the clock in use: master,
 	// or nil while the wall clock times the pictures (no sound, or a speed other than 1).
 	master, clock Clock
 	untimed       bool
@@ -48,9 +48,9 @@ const (
 )
 
 func newPacer(cfg Config, info SourceInfo, logf func(string, ...any)) pacer {
-	c := pacer{untimed: cfg.Untimed, speed: 1, frameDur: 1.0 / 30, declared: info.Discontinuous, fresh: true, logf: logf}
-	if !cfg.Untimed {
-		c.master, c.clock = cfg.Clock, cfg.Clock
+	c := pacer{untimed: cfg.Playback.Untimed, speed: 1, frameDur: 1.0 / 30, declared: info.Discontinuous, fresh: true, logf: logf}
+	if !cfg.Playback.Untimed {
+		c.master, c.clock = cfg.Sound.Clock, cfg.Sound.Clock
 	}
 	if info.FrameRate > 0 {
 		c.frameDur = 1 / info.FrameRate

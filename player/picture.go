@@ -100,15 +100,15 @@ func (p *Player) screenshot(path string) error {
 }
 
 // shoot writes the picture on screen (the video, not the display) as the s key does: the next free
-// ycbcrplay-NNNN.png in Config.ShotDir.
+// ycbcrplay-NNNN.png in Config.Output.ShotDir.
 func (p *Player) shoot() (string, error) {
 	for i := 1; i < 10000; i++ {
-		path := filepath.Join(p.cfg.ShotDir, fmt.Sprintf("ycbcrplay-%04d.png", i))
+		path := filepath.Join(p.cfg.Output.ShotDir, fmt.Sprintf("ycbcrplay-%04d.png", i))
 		if _, err := os.Lstat(path); os.IsNotExist(err) {
 			return path, p.screenshot(path)
 		}
 	}
-	return "", fmt.Errorf("ycbcrplay-0001..9999.png all exist in %q", p.cfg.ShotDir)
+	return "", fmt.Errorf("ycbcrplay-0001..9999.png all exist in %q", p.cfg.Output.ShotDir)
 }
 
 // writeScreenshot writes img as an opaque picture (alpha is always 1) in the format path names.

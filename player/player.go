@@ -44,7 +44,7 @@ type Player struct {
 	dec  *decoding
 	pace pacer
 	// paused; step: show one frame while paused (a step, or a seek's picture); plays: plays begun,
-	// for Config.Loop; decodeTime: the decoder's time for the frames taken.
+	// for Config.Playback.Loop; decodeTime: the decoder's time for the frames taken.
 	paused     bool
 	step       bool
 	plays      int
@@ -79,8 +79,8 @@ func (p *Player) Live() int {
 }
 
 func (p *Player) logf(format string, args ...any) {
-	if p.cfg.Log != nil {
-		fmt.Fprintf(p.cfg.Log, format+"\n", args...)
+	if p.cfg.Hooks.Log != nil {
+		fmt.Fprintf(p.cfg.Hooks.Log, format+"\n", args...)
 	}
 }
 
@@ -93,11 +93,11 @@ func Play(src Source, cfg Config) (*Stats, error) {
 
 func newPlayer(cfg Config) *Player {
 	p := &Player{cfg: cfg, start: time.Now(), ab: noABLoop()}
-	if cfg.ABLoopA != nil {
-		p.ab.a = *cfg.ABLoopA
+	if cfg.Playback.ABLoopA != nil {
+		p.ab.a = *cfg.Playback.ABLoopA
 	}
-	if cfg.ABLoopB != nil {
-		p.ab.b = *cfg.ABLoopB
+	if cfg.Playback.ABLoopB != nil {
+		p.ab.b = *cfg.Playback.ABLoopB
 	}
 	p.pipes0, p.pipeTime0 = vkx.PipelineTime()
 	return p
@@ -108,7 +108,7 @@ func (p *Player) end(err error) (*Stats, error) {
 	cfg := p.cfg
 	// Close before draining the validation messages: destroying the device is when the layer
 	// reports objects that were never destroyed.
-	validating := p.dev != nil && cfg.Validate
+	validating := p.dev != nil && cfg.GPU.Validate
 	t := time.Now()
 	p.close()
 	p.stats.ShutdownMs = msOf(time.Since(t))
@@ -131,7 +131,7 @@ func (p *Player) end(err error) (*Stats, error) {
 func (p *Player) play() error {
 	// Decoding starts first, so that filling the decoder's frame threads overlaps with creating the
 	// Vulkan instance, device and pipelines: both are start-up costs of the first picture.
-	if ds, ok := p.src.(DeviceSource); ok && p.cfg.Video {
+	if ds, ok := p.src.(DeviceSource); ok && p.cfg.GPU.Video {
 		// Hardware decoding needs the device before the first packet: device first (PlayOpening's
 		// window opened it already).
 		if p.dev == nil {
@@ -160,22 +160,22 @@ func (p *Player) play() error {
 	if err := p.loop(); err != nil {
 		return err
 	}
-	if p.cfg.Screenshot != "" {
-		return p.screenshot(p.cfg.Screenshot)
+	if p.cfg.Output.Screenshot != "" {
+		return p.screenshot(p.cfg.Output.Screenshot)
 	}
 	return nil
 }
 
 func (p *Player) open() error {
-	opts := gpu.Options{Index: p.cfg.Device, Validation: p.cfg.Validate, Video: p.cfg.Video, CacheDir: p.cfg.CacheDir}
+	opts := gpu.Options{Index: p.cfg.GPU.Device, Validation: p.cfg.GPU.Validate, Video: p.cfg.GPU.Video, CacheDir: p.cfg.GPU.CacheDir}
 	// PlayOpening opens the device before its source exists: a FramesSource's needs are then unknown.
-	if fs, ok := p.src.(FramesSource); ok && p.cfg.Video {
+	if fs, ok := p.src.(FramesSource); ok && p.cfg.GPU.Video {
 		opts.Frames = fs.VulkanFrames()
 	}
-	if p.cfg.HDROutput && p.cfg.Headless {
+	if p.cfg.Colour.HDROutput && p.cfg.Output.Headless {
 		return errors.New("-hdr-output needs a window's HDR10 swapchain; -headless has none")
 	}
-	if !p.cfg.Headless {
+	if !p.cfg.Output.Headless {
 		exts, err := window.Init()
 		if err != nil {
 			return err
@@ -196,54 +196,54 @@ func (p *Player) open() error {
 	su.Instance, su.Device, su.PipelineCache = msOf(dev.OpenTimes.Instance), msOf(dev.OpenTimes.Device), msOf(dev.OpenTimes.PipelineCache)
 	p.stats.PipelineCache.PipelineCacheState = dev.PipelineCacheState
 	t := time.Now()
-	if p.rend, err = NewRenderer(dev, p.cfg.Path, p.cfg.Compare, p.cfg.Upload); err == nil {
-		p.rend.HWRoute = p.cfg.HWRoute
+	if p.rend, err = NewRenderer(dev, p.cfg.Convert.Path, p.cfg.Convert.Compare, p.cfg.Convert.Upload); err == nil {
+		p.rend.HWRoute = p.cfg.Convert.HWRoute
 	}
 	if err != nil {
 		return err
 	}
 	su.Renderer = msOf(time.Since(t))
 	p.rend.Notice = func(n string) { p.logf("%s", n) }
-	p.rend.Variant = p.cfg.Conversion
-	p.rend.Filter, p.rend.Zoom, p.rend.ScaleDraw = p.cfg.Filter, p.cfg.Zoom, p.cfg.ScaleDraw
-	p.rend.Peak, p.rend.Deband = p.cfg.HDRPeak, p.cfg.Deband
+	p.rend.Variant = p.cfg.Convert.Variant
+	p.rend.Filter, p.rend.Zoom, p.rend.ScaleDraw = p.cfg.View.Filter, p.cfg.View.Zoom, p.cfg.View.ScaleDraw
+	p.rend.Peak, p.rend.Deband = p.cfg.Colour.HDRPeak, p.cfg.Quality.Deband
 	return nil
 }
 
 // params applies the overrides to a frame's metadata.
 func (p *Player) params(c formats.Color) ycbcr.Params {
-	if p.cfg.Matrix != nil {
-		c.Matrix = *p.cfg.Matrix
+	if p.cfg.Colour.Matrix != nil {
+		c.Matrix = *p.cfg.Colour.Matrix
 	}
-	if p.cfg.Range != nil {
-		c.Range = *p.cfg.Range
+	if p.cfg.Colour.Range != nil {
+		c.Range = *p.cfg.Colour.Range
 	}
-	if p.cfg.ChromaLocation != nil {
-		c.ChromaLocation = *p.cfg.ChromaLocation
+	if p.cfg.Colour.ChromaLocation != nil {
+		c.ChromaLocation = *p.cfg.Colour.ChromaLocation
 	}
 	if n := ycbcr.TransferNotice(c.Transfer); n != "" && !slices.Contains(p.stats.Notices, n) {
 		p.stats.Notices = append(p.stats.Notices, n) // once per transfer, not per frame
 		p.logf("notice: %s", n)
 	}
 	prm := ycbcr.FromColor(c)
-	prm.Tone = p.cfg.Tone
-	if p.cfg.HDROutput {
+	prm.Tone = p.cfg.Colour.Tone
+	if p.cfg.Colour.HDROutput {
 		prm.Output = ycbcr.OutputHDR10
 	}
-	return p.cfg.HDRPeak.apply(prm)
+	return p.cfg.Colour.HDRPeak.apply(prm)
 }
 
-// loop plays until the input ends, Config.Frames are presented, or the user ends playback.
+// loop plays until the input ends, Config.Playback.Frames are presented, or the user ends playback.
 func (p *Player) loop() error {
 	p.pace = newPacer(p.cfg, p.src.Info(), p.logf)
 	p.plays = 1
 	p.watch.reset()
-	if p.cfg.Speed > 0 && p.cfg.Speed != 1 {
-		p.setSpeed(p.cfg.Speed, false)
+	if p.cfg.Playback.Speed > 0 && p.cfg.Playback.Speed != 1 {
+		p.setSpeed(p.cfg.Playback.Speed, false)
 	}
 	p.ipcEvent("file-loaded", nil)
-	if p.cfg.Start > 0 {
-		p.seekTo(p.cfg.Start)
+	if p.cfg.Playback.Start > 0 {
+		p.seekTo(p.cfg.Playback.Start)
 	}
 	var pending *decoded // a frame waiting for its time (the loop polls the window meanwhile)
 	for {
@@ -306,7 +306,7 @@ func (p *Player) loop() error {
 		if err := p.show(d.f); err != nil {
 			return err
 		}
-		if p.cfg.Frames > 0 && p.stats.FramesPresented >= p.cfg.Frames {
+		if p.cfg.Playback.Frames > 0 && p.stats.FramesPresented >= p.cfg.Playback.Frames {
 			return p.finish()
 		}
 	}
@@ -325,7 +325,7 @@ func (p *Player) redraw() error {
 	return nil
 }
 
-// ended handles the decoder's end or error: at the input's end with plays left (Config.Loop) it
+// ended handles the decoder's end or error: at the input's end with plays left (Config.Playback.Loop) it
 // seeks to the start (again); otherwise playback ends, with err for an error.
 func (p *Player) ended(derr error) (again bool, err error) {
 	eof := errors.Is(derr, io.EOF)
@@ -333,7 +333,7 @@ func (p *Player) ended(derr error) (again bool, err error) {
 	case eof && p.ab.active() && !p.dec.unseekable: // B past the end: back to A
 		p.seekTo(p.ab.a)
 		return true, nil
-	case eof && (p.cfg.Loop < 0 || p.plays < p.cfg.Loop) && !p.dec.unseekable:
+	case eof && (p.cfg.Playback.Loop < 0 || p.plays < p.cfg.Playback.Loop) && !p.dec.unseekable:
 		// Loop: back to the start, a new generation (the decoder waits for this seek at EOF).
 		p.plays++
 		p.dec.rewind()
@@ -341,8 +341,8 @@ func (p *Player) ended(derr error) (again bool, err error) {
 		return true, nil
 	case eof: // the end: stop, as mpv and ffplay -autoexit do
 		p.eofReached = true
-		if p.cfg.IPC != nil {
-			p.cfg.IPC.Update(p.property)
+		if p.cfg.IPC.Server != nil {
+			p.cfg.IPC.Server.Update(p.property)
 		}
 		p.pace.end(p.paused, p.stats.FramesPresented)
 		return false, p.finish()
@@ -381,8 +381,8 @@ func (p *Player) show(f *Frame) error {
 		su.Pipelines = msOf(made - p.pipeTime0)
 		p.stats.PipelineCache.PipelinesBeforeFirstFrame = n - p.pipes0
 	}
-	if p.cfg.OnFrame != nil {
-		p.cfg.OnFrame(p, p.stats.FramesPresented)
+	if p.cfg.Hooks.OnFrame != nil {
+		p.cfg.Hooks.OnFrame(p, p.stats.FramesPresented)
 	}
 	return nil
 }
@@ -423,10 +423,10 @@ func (p *Player) close() {
 	// avcodec_free_context after vkDestroyInstance). A source still busy in the decode goroutine
 	// (a read that could not be interrupted) is left open.
 	t = time.Now()
-	// With Config.Exiting and no validation layer the source, device and instance are left to the
+	// With Config.GPU.Exiting and no validation layer the source, device and instance are left to the
 	// operating system: the decode goroutine has ended (or is left behind, as above), and
 	// vkDeviceWaitIdle in Leave waits for the decoder's GPU work too.
-	leave := p.cfg.Exiting && !p.cfg.Validate && p.dev != nil
+	leave := p.cfg.GPU.Exiting && !p.cfg.GPU.Validate && p.dev != nil
 	if !p.srcBusy && !leave && p.src != nil {
 		p.src.Close()
 	}

@@ -74,7 +74,7 @@ func TestHeadlessPlayback(t *testing.T) {
 		t.Run(tc.upload.String(), func(t *testing.T) {
 			src := synthetic(t, "nv12", 64, 36, 12)
 			shot := filepath.Join(t.TempDir(), "last.png")
-			stats, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Validate: true, Screenshot: shot, Upload: tc.upload})
+			stats, err := Play(src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Headless: true, Screenshot: shot}, Playback: PlaybackConfig{Untimed: true}, Convert: ConvertConfig{Upload: tc.upload}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +92,7 @@ func TestHeadlessPlayback(t *testing.T) {
 func TestSamplerPathRefusedWithReason(t *testing.T) {
 	src := synthetic(t, "yuv420p", 32, 16, 2)
 	src.Color.ChromaLocation = formats.ChromaBottom
-	_, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Path: formats.ChooseSampler})
+	_, err := Play(src, Config{GPU: GPUConfig{Device: -1}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true}, Convert: ConvertConfig{Path: formats.ChooseSampler}})
 	if err == nil {
 		t.Fatal("-path sampler played bottom-sited chroma, which no Vulkan offset expresses")
 	}
@@ -113,31 +113,30 @@ func TestWindowPlayback(t *testing.T) {
 	var grab *image.RGBA
 	var gx, gy, grabbed int
 	var grabErr error
-	stats, err := Play(src, Config{Frames: 50, Untimed: true, Device: -1, Validate: true, Screenshot: shot,
-		OnFrame: func(p *Player, n int) {
-			win := p.Window()
-			switch {
-			case n < 25 && n%2 == 0: // a resize storm while playing
-				win.SetSize(100+n*7, 60+n*3)
-				resizes++
-			case n == 26 || n == 30:
-				win.ToggleFullscreen()
-				fulls++
-			case n == 34:
-				win.SetSize(w, h)
-			case n == 45:
-				vk.QueueWaitIdle(p.dev.Queue)
-				time.Sleep(200 * time.Millisecond) // let the X server take the presented image
-				gx, gy = win.Pos()
-				fw, fh := win.Size()
-				if fw != w || fh != h {
-					grabErr = fmt.Errorf("window is %dx%d, want %dx%d", fw, fh, w, h)
-					return
-				}
-				grab, grabErr = screenGrab()
-				grabbed = n
+	stats, err := Play(src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Screenshot: shot}, Playback: PlaybackConfig{Frames: 50, Untimed: true}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		win := p.Window()
+		switch {
+		case n < 25 && n%2 == 0: // a resize storm while playing
+			win.SetSize(100+n*7, 60+n*3)
+			resizes++
+		case n == 26 || n == 30:
+			win.ToggleFullscreen()
+			fulls++
+		case n == 34:
+			win.SetSize(w, h)
+		case n == 45:
+			vk.QueueWaitIdle(p.dev.Queue)
+			time.Sleep(200 * time.Millisecond) // let the X server take the presented image
+			gx, gy = win.Pos()
+			fw, fh := win.Size()
+			if fw != w || fh != h {
+				grabErr = fmt.Errorf("window is %dx%d, want %dx%d", fw, fh, w, h)
+				return
 			}
-		}})
+			grab, grabErr = screenGrab()
+			grabbed = n
+		}
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,15 +168,14 @@ func TestCompareDiff(t *testing.T) {
 	var got *image.RGBA
 	var shown int
 	var grabErr error
-	_, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Validate: true, Compare: CompareDiff, Frames: 3,
-		OnFrame: func(p *Player, n int) {
-			if n != 3 {
-				return
-			}
-			vk.QueueWaitIdle(p.dev.Queue)
-			grabErr = p.dev.Submit(func(cb vk.CommandBuffer) { p.off.RecordReadback(cb) })
-			got, shown = p.off.RGBA(), n
-		}})
+	_, err := Play(src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true, Frames: 3}, Convert: ConvertConfig{Compare: CompareDiff}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		if n != 3 {
+			return
+		}
+		vk.QueueWaitIdle(p.dev.Queue)
+		grabErr = p.dev.Submit(func(cb vk.CommandBuffer) { p.off.RecordReadback(cb) })
+		got, shown = p.off.RGBA(), n
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +231,7 @@ func (c *counting) Next() (*Frame, error) {
 }
 
 // TestDecodeAhead: before the first picture the decoder goes on while the device and the stream
-// are made, up to Config.DecodeAhead bytes of frames (8 frames here), and no further; with run-ahead
+// are made, up to Config.Playback.DecodeAhead bytes of frames (8 frames here), and no further; with run-ahead
 // off it stops at the steady queue's 3 frames. The synthetic source makes a 64×36 frame in
 // microseconds, the device takes tens of milliseconds: the queue is full when the first frame shows.
 // Once the first frame is presented, the queue goes back to 3 frames. (lavapipe renders on the CPU,
@@ -247,16 +245,15 @@ func TestDecodeAhead(t *testing.T) {
 	}{{8 * frame, 8}, {-1, queueAhead}} {
 		src := &counting{Synthetic: synthetic(t, "nv12", 64, 36, 40)}
 		atFirst, atLast := int32(0), int32(0)
-		cfg := Config{Headless: true, Untimed: true, Device: -1, Validate: true, DecodeAhead: tc.ahead,
-			OnFrame: func(p *Player, n int) {
-				switch n {
-				case 1:
-					atFirst = src.calls.Load()
-				case 30:
-					time.Sleep(50 * time.Millisecond) // the decoder fills what room there is
-					atLast = src.calls.Load()
-				}
-			}}
+		cfg := Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true, DecodeAhead: tc.ahead}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+			switch n {
+			case 1:
+				atFirst = src.calls.Load()
+			case 30:
+				time.Sleep(50 * time.Millisecond) // the decoder fills what room there is
+				atLast = src.calls.Load()
+			}
+		}}}
 		stats, err := Play(src, cfg)
 		if err != nil {
 			t.Fatal(err)

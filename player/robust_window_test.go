@@ -54,30 +54,29 @@ func TestResizeStorm(t *testing.T) {
 	swapSizes := map[[2]int]bool{}
 	var iconified bool
 	resizes, total := 0, storm+90
-	stats, err := playWithin(t, 90*time.Second, src, Config{Frames: total, Untimed: true, Device: -1, Validate: true,
-		OnFrame: func(p *Player, n int) {
-			win := p.Window()
-			if p.swap != nil {
-				swapSizes[[2]int{p.swap.Width, p.swap.Height}] = true
-			}
-			switch {
-			case n <= storm:
-				s := sizes[n%len(sizes)]
-				win.SetSize(s[0]+n%5, s[1]+n%3)
-				resizes++
-			case n == storm+10:
-				win.SetSize(64, 36)
-			case n == storm+20:
-				win.Iconify()
-			case n == storm+30:
-				iconified = win.Iconified()
-				win.Restore()
-			case n == storm+40:
-				win.Hide()
-			case n == storm+60:
-				win.Show()
-			}
-		}})
+	stats, err := playWithin(t, 90*time.Second, src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Playback: PlaybackConfig{Frames: total, Untimed: true}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		win := p.Window()
+		if p.swap != nil {
+			swapSizes[[2]int{p.swap.Width, p.swap.Height}] = true
+		}
+		switch {
+		case n <= storm:
+			s := sizes[n%len(sizes)]
+			win.SetSize(s[0]+n%5, s[1]+n%3)
+			resizes++
+		case n == storm+10:
+			win.SetSize(64, 36)
+		case n == storm+20:
+			win.Iconify()
+		case n == storm+30:
+			iconified = win.Iconified()
+			win.Restore()
+		case n == storm+40:
+			win.Hide()
+		case n == storm+60:
+			win.Show()
+		}
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +102,7 @@ func TestWindowDeviceFaults(t *testing.T) {
 		vkx.ClearFaults()
 		vkx.InjectFault(call, vk.ErrorDeviceLost, 12)
 		start := time.Now()
-		_, err := playWithin(t, 20*time.Second, synthetic(t, "nv12", 64, 36, 0), Config{Frames: 60, Untimed: true, Device: -1})
+		_, err := playWithin(t, 20*time.Second, synthetic(t, "nv12", 64, 36, 0), Config{GPU: GPUConfig{Device: -1}, Playback: PlaybackConfig{Frames: 60, Untimed: true}})
 		fired := vkx.Fired(call)
 		vkx.ClearFaults()
 		var ve *vkx.Error

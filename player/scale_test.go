@@ -138,7 +138,7 @@ func TestZonePlateInWindow(t *testing.T) {
 		variant stream.Variant
 		min     float64
 	}{{ycbcr.FilterLanczos, stream.VariantDraw, 35}, {ycbcr.DefaultFilter, stream.VariantCompute, 30}, {ycbcr.FilterCatmullRom, stream.VariantDraw, 0}} {
-		got, st := shown(t, &stillSource{pic: pic, color: bt709, n: 2}, Config{Filter: c.filter, Conversion: c.variant}, tw, th)
+		got, st := shown(t, &stillSource{pic: pic, color: bt709, n: 2}, Config{Convert: ConvertConfig{Variant: c.variant}, View: ViewConfig{Filter: c.filter}}, tw, th)
 		db, worst := psnr(got, ref, got.Rect)
 		t.Logf("%s (%s): %.2f dB against zscale + FFmpeg's lanczos, largest difference %d/255; scale %q", c.filter, st.Conversion, db, worst, st.Scale)
 		if db < c.min {
@@ -161,21 +161,20 @@ func TestZonePlateOnScreen(t *testing.T) {
 	var grab *image.RGBA
 	var gx, gy int
 	var grabErr error
-	st, err := Play(&stillSource{pic: pic, color: bt709, n: 3}, Config{Untimed: true, Device: -1, Validate: true, Width: tw, Height: th,
-		OnFrame: func(p *Player, n int) {
-			if n != 2 {
-				return
-			}
-			vk.QueueWaitIdle(p.dev.Queue)
-			time.Sleep(200 * time.Millisecond) // let the X server take the presented image
-			win := p.Window()
-			gx, gy = win.Pos()
-			if fw, fh := win.Size(); fw != tw || fh != th {
-				grabErr = fmt.Errorf("window is %dx%d, want %dx%d (is the screen 1280x720?)", fw, fh, tw, th)
-				return
-			}
-			grab, grabErr = screenGrab()
-		}})
+	st, err := Play(&stillSource{pic: pic, color: bt709, n: 3}, Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Width: tw, Height: th}, Playback: PlaybackConfig{Untimed: true}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		if n != 2 {
+			return
+		}
+		vk.QueueWaitIdle(p.dev.Queue)
+		time.Sleep(200 * time.Millisecond) // let the X server take the presented image
+		win := p.Window()
+		gx, gy = win.Pos()
+		if fw, fh := win.Size(); fw != tw || fh != th {
+			grabErr = fmt.Errorf("window is %dx%d, want %dx%d (is the screen 1280x720?)", fw, fh, tw, th)
+			return
+		}
+		grab, grabErr = screenGrab()
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +202,7 @@ func TestOneToOne(t *testing.T) {
 	pic := zonePlate420(t, w, h)
 	ref := zscaleThen(t, pic, w, h, "")
 	for _, pan := range [][2]int{{0, 0}, {-30, 17}} {
-		got, st := shownPanned(t, &stillSource{pic: pic, color: bt709, n: 2}, Config{Zoom: 1, Conversion: stream.VariantDraw}, tw, th, pan)
+		got, st := shownPanned(t, &stillSource{pic: pic, color: bt709, n: 2}, Config{Convert: ConvertConfig{Variant: stream.VariantDraw}, View: ViewConfig{Zoom: 1}}, tw, th, pan)
 		x0, y0 := (tw-w)/2+pan[0], (th-h)/2+pan[1]
 		db, worst := psnr(got, ref, image.Rect(x0, y0, x0+w, y0+h))
 		t.Logf("pan %v: %.2f dB, largest difference %d/255; scale %q", pan, db, worst, st.Scale)
@@ -219,8 +218,8 @@ func shownPanned(t *testing.T, src Source, cfg Config, w, h int, pan [2]int) (*i
 	t.Helper()
 	var got *image.RGBA
 	var grabErr error
-	cfg.Headless, cfg.Untimed, cfg.Device, cfg.Validate, cfg.Width, cfg.Height = true, true, -1, true, w, h
-	cfg.OnFrame = func(p *Player, n int) {
+	cfg.Output.Headless, cfg.Playback.Untimed, cfg.GPU.Device, cfg.GPU.Validate, cfg.Output.Width, cfg.Output.Height = true, true, -1, true, w, h
+	cfg.Hooks.OnFrame = func(p *Player, n int) {
 		p.rend.PanX, p.rend.PanY = pan[0], pan[1] // the next frame is drawn moved
 		if n < 2 {
 			return
@@ -247,9 +246,9 @@ func TestScaleIntoMatchesDrawn(t *testing.T) {
 	const w, h, tw, th = 640, 360, 400, 300
 	pic := zonePlate420(t, w, h)
 	for _, rot := range []int{0, 1, 2} {
-		cfg := Config{Rotate: &rot}
+		cfg := Config{View: ViewConfig{Rotate: &rot}}
 		drawnCfg := cfg
-		drawnCfg.ScaleDraw = true
+		drawnCfg.View.ScaleDraw = true
 		into, st := shown(t, &stillSource{pic: pic, color: bt709, n: 2}, cfg, tw, th)
 		drawn, dst := shown(t, &stillSource{pic: pic, color: bt709, n: 2}, drawnCfg, tw, th)
 		if !strings.Contains(st.Scale, "written into the target by compute") || !strings.Contains(dst.Scale, "drawn") {

@@ -86,16 +86,15 @@ func TestSoak(t *testing.T) {
 	var atWarm, atEnd procSample
 	var warmAt, endAt time.Time
 	start := time.Now()
-	stats, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Validate: true, Frames: frames,
-		OnFrame: func(p *Player, n int) {
-			switch n {
-			case warm:
-				atWarm, warmAt = sampleProc(t), time.Now()
-			case frames:
-				endAt = time.Now()
-				atEnd = sampleProc(t)
-			}
-		}})
+	stats, err := Play(src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true, Frames: frames}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
+		switch n {
+		case warm:
+			atWarm, warmAt = sampleProc(t), time.Now()
+		case frames:
+			endAt = time.Now()
+			atEnd = sampleProc(t)
+		}
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,17 +131,16 @@ func TestLeakDetection(t *testing.T) {
 	vkx.Messages()
 	leaked := 0
 	var log strings.Builder
-	_, err := Play(src, Config{Headless: true, Untimed: true, Device: -1, Validate: true, Log: &log,
-		OnFrame: func(p *Player, n int) {
-			if n == 1 {
-				if _, err := p.dev.NewFence(false); err == nil {
-					leaked++
-				}
-				if _, err := p.dev.NewSemaphore(); err == nil {
-					leaked++
-				}
+	_, err := Play(src, Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true}, Hooks: Hooks{Log: &log, OnFrame: func(p *Player, n int) {
+		if n == 1 {
+			if _, err := p.dev.NewFence(false); err == nil {
+				leaked++
 			}
-		}})
+			if _, err := p.dev.NewSemaphore(); err == nil {
+				leaked++
+			}
+		}
+	}}})
 	// Play closes the device before it drains the messages, so the leak report is its error.
 	if err == nil || !strings.Contains(err.Error(), "validation message") {
 		t.Fatalf("Play returned %v: want the leak report as an error", err)

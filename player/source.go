@@ -50,7 +50,7 @@ func (f *Frame) fieldDuration() float64 {
 }
 
 // foreign is the hardware-decoded picture in FFmpeg's image, sampled in place or copied on the GPU
-// (Config.HWRoute); nil when the planes are on the CPU.
+// (Config.Convert.HWRoute); nil when the planes are on the CPU.
 func (f *Frame) foreign() stream.Foreign {
 	if f.HW == nil {
 		return nil
@@ -92,7 +92,7 @@ type ProgressSource interface {
 }
 
 // SeekingSource is a Source that can tell whether it can seek at all: one that cannot (a pipe) is
-// never asked to; the player's seeks (keys, Config.Start) then give one notice and playback goes on.
+// never asked to; the player's seeks (keys, Config.Playback.Start) then give one notice and playback goes on.
 type SeekingSource interface {
 	Source
 	CanSeek() bool

@@ -38,7 +38,7 @@ func TestStallNeedsNoProgress(t *testing.T) {
 	old := stallLimit
 	stallLimit = 300 * time.Millisecond
 	defer func() { stallLimit = old }()
-	cfg := Config{Headless: true, Untimed: true, Validate: true}
+	cfg := Config{GPU: GPUConfig{Validate: true}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true}}
 
 	working := &slowSource{Synthetic: synthetic(t, "nv12", 32, 16, 5), delay: 4 * stallLimit}
 	st, err := Play(working, cfg)

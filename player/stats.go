@@ -103,7 +103,7 @@ type Stats struct {
 	// goroutine, before and not in ShutdownMs) and ShutdownMs's parts.
 	Shutdown Shutdown `json:"shutdown_phases_ms"`
 	// DecodedAhead is how many decoded frames were waiting when the first picture was shown
-	// (Config.DecodeAhead).
+	// (Config.Playback.DecodeAhead).
 	DecodedAhead  int                `json:"decoded_ahead_frames"`
 	PipelineCache PipelineCacheStats `json:"pipeline_cache"`
 	// The subtitle tracks (mpv's track-list entries), the one selected (0: none) and whether it is
@@ -111,11 +111,11 @@ type Stats struct {
 	SubtitleTracks   []subtitle.Track `json:"sub_tracks,omitempty"`
 	SID              int              `json:"sid"`
 	SubtitlesVisible bool             `json:"sub_visibility"`
-	// End is how playback ended (not printed): the input's end or Config.Frames, or what the user
+	// End is how playback ended (not printed): the input's end or Config.Playback.Frames, or what the user
 	// asked for (quit, or the next or previous input of a list).
 	End End `json:"-"`
 	// Opened is false when PlayOpening ended before its input opened (q, Esc, closing the window,
-	// Enter or <, or Config.Stop while the input was opening): there are no figures to print.
+	// Enter or <, or Config.Hooks.Stop while the input was opening): there are no figures to print.
 	Opened bool `json:"-"`
 	// Chapters are the input's chapters (title and start), as -stats lists them.
 	Chapters []ChapterStat `json:"chapters,omitempty"`
@@ -143,8 +143,8 @@ type End int
 
 // The ends of playback.
 const (
-	EndOfInput End = iota // the input ended, or Config.Frames were presented
-	EndQuit               // q, Esc, closing the window, or Config.Stop
+	EndOfInput End = iota // the input ended, or Config.Playback.Frames were presented
+	EndQuit               // q, Esc, closing the window, or Config.Hooks.Stop
 	EndNext               // Enter or >: the next input
 	EndPrev               // <: the previous input
 )
@@ -155,7 +155,7 @@ func (p *Player) finish() error {
 	}
 	s := &p.stats
 	s.WallS = time.Since(p.start).Seconds()
-	if p.cfg.Clock != nil && !p.cfg.Untimed {
+	if p.cfg.Sound.Clock != nil && !p.cfg.Playback.Untimed {
 		s.Audio, s.AVOffsetMs = p.audioStats(), p.pace.offs.stats()
 	}
 	s.Discontinuities = p.pace.discontinuities

@@ -22,7 +22,7 @@ func (p *Player) subtitleTime() float64 { return p.position() }
 // drawSubtitles records the overlay of the picture on screen into the display's pass, in the
 // output's colour space.
 func (p *Player) drawSubtitles(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error {
-	s := p.cfg.Subtitles
+	s := p.cfg.Subtitles.Source
 	if s == nil || p.osd.subs == nil || p.last == nil {
 		return nil
 	}
@@ -31,12 +31,12 @@ func (p *Player) drawSubtitles(cb vk.CommandBuffer, slot int, t ycbcr.Target, w,
 	if o == nil {
 		return nil
 	}
-	return p.osd.subs.Draw(cb, slot, t, w, h, o.Image, p.cfg.HDROutput)
+	return p.osd.subs.Draw(cb, slot, t, w, h, o.Image, p.cfg.Colour.HDROutput)
 }
 
 // burnSubtitles draws the overlay of the picture's time over a screenshot of the whole picture.
 func (p *Player) burnSubtitles(img *image.RGBA) {
-	s := p.cfg.Subtitles
+	s := p.cfg.Subtitles.Source
 	if s == nil || img == nil {
 		return
 	}
@@ -65,7 +65,7 @@ var errNoSubtitles = errors.New("no subtitles")
 
 // subtitleCommand runs the commands of this file (Player.control calls it for them).
 func (p *Player) subtitleCommand(c Command) error {
-	s := p.cfg.Subtitles
+	s := p.cfg.Subtitles.Source
 	switch c := c.(type) {
 	case CycleSubtitles:
 		if s == nil {
@@ -95,7 +95,7 @@ func (p *Player) subtitleCommand(c Command) error {
 
 // showSubtitles says which track is selected, on the display and the log.
 func (p *Player) showSubtitles(id int) {
-	name := subtitleName(p.cfg.Subtitles.Tracks(), id)
+	name := subtitleName(p.cfg.Subtitles.Source.Tracks(), id)
 	p.osd.message("Subtitles: " + name)
 	p.logf("sid: %s", name)
 }
@@ -110,7 +110,7 @@ func subtitleName(tracks []subtitle.Track, id int) string {
 
 // fillSubtitles puts the tracks and the one shown into the figures.
 func (p *Player) fillSubtitles(st *Stats) {
-	s := p.cfg.Subtitles
+	s := p.cfg.Subtitles.Source
 	if s == nil {
 		st.SubtitlesVisible = true // mpv's sub-visibility: an option, yes by default, tracks or not
 		return
@@ -121,7 +121,7 @@ func (p *Player) fillSubtitles(st *Stats) {
 
 // subtitleLines are the info panel's lines about subtitles.
 func (p *Player) subtitleLines() []string {
-	s := p.cfg.Subtitles
+	s := p.cfg.Subtitles.Source
 	if s == nil {
 		return []string{"subtitles   none"}
 	}

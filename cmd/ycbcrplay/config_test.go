@@ -77,8 +77,8 @@ func TestWithConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.cfg.Speed != 3 || o.cfg.Frames != 1 || !o.cfg.Fullscreen || o.volume != 30 {
-		t.Errorf("parsed: speed %g (want 3: the command line wins), frames %d, fs %v, volume %d", o.cfg.Speed, o.cfg.Frames, o.cfg.Fullscreen, o.volume)
+	if o.cfg.Playback.Speed != 3 || o.cfg.Playback.Frames != 1 || !o.cfg.Output.Fullscreen || o.sound.volume != 30 {
+		t.Errorf("parsed: speed %g (want 3: the command line wins), frames %d, fs %v, volume %d", o.cfg.Playback.Speed, o.cfg.Playback.Frames, o.cfg.Output.Fullscreen, o.sound.volume)
 	}
 	if got, err := withConfig([]string{"-config=" + path, "--no-config", "x.mkv"}, parseProbe{}); err != nil || len(got) != 3 {
 		t.Errorf("-no-config: %q, %v", got, err)

@@ -46,32 +46,34 @@ func FuzzParseArgs(f *testing.F) {
 			return
 		}
 		c := o.cfg
-		if c.Frames < 0 {
-			t.Fatalf("%q: accepted -frames %d", args, c.Frames)
+		if c.Playback.Frames < 0 {
+			t.Fatalf("%q: accepted -frames %d", args, c.Playback.Frames)
 		}
-		if _, err := formats.ParseChoice(c.Path.String()); err != nil {
-			t.Fatalf("%q: path %v: %v", args, c.Path, err)
+		if _, err := formats.ParseChoice(c.Convert.Path.String()); err != nil {
+			t.Fatalf("%q: path %v: %v", args, c.Convert.Path, err)
 		}
-		if _, err := player.ParseCompare(c.Compare.String()); err != nil {
-			t.Fatalf("%q: compare %v: %v", args, c.Compare, err)
+		if _, err := player.ParseCompare(c.Convert.Compare.String()); err != nil {
+			t.Fatalf("%q: compare %v: %v", args, c.Convert.Compare, err)
 		}
-		if c.Matrix != nil {
-			if m, err := formats.ParseMatrix(c.Matrix.String()); err != nil || m != *c.Matrix {
-				t.Fatalf("%q: matrix override %v", args, *c.Matrix)
+		if c.Colour.Matrix != nil {
+			if m, err := formats.ParseMatrix(c.Colour.Matrix.String()); err != nil || m != *c.Colour.Matrix {
+				t.Fatalf("%q: matrix override %v", args, *c.Colour.Matrix)
 			}
 		}
-		if c.Range != nil {
-			if r, err := formats.ParseRange(c.Range.String()); err != nil || r != *c.Range {
-				t.Fatalf("%q: range override %v", args, *c.Range)
+		if c.Colour.Range != nil {
+			if r, err := formats.ParseRange(c.Colour.Range.String()); err != nil || r != *c.Colour.Range {
+				t.Fatalf("%q: range override %v", args, *c.Colour.Range)
 			}
 		}
-		if c.ChromaLocation != nil {
-			if l, err := formats.ParseChromaLocation(c.ChromaLocation.String()); err != nil || l != *c.ChromaLocation {
-				t.Fatalf("%q: chroma override %v", args, *c.ChromaLocation)
+		if c.Colour.ChromaLocation != nil {
+			if l, err := formats.ParseChromaLocation(c.Colour.ChromaLocation.String()); err != nil || l != *c.Colour.ChromaLocation {
+				t.Fatalf("%q: chroma override %v", args, *c.Colour.ChromaLocation)
 			}
 		}
-		if (o.url == "") != (o.name == "") {
-			t.Fatalf("%q: url %q, name %q", args, o.url, o.name)
+		for _, in := range o.inputs {
+			if in.url == "" || in.name == "" {
+				t.Fatalf("%q: input url %q, name %q", args, in.url, in.name)
+			}
 		}
 	})
 }

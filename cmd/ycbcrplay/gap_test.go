@@ -28,12 +28,12 @@ func TestQuitInTimestampGap(t *testing.T) {
 	}
 	src := &decoderSource{d: d, name: "gap.mkv"}
 	var pressed time.Time
-	cfg := player.Config{Width: 320, Height: 240, OnFrame: func(p *player.Player, n int) {
+	cfg := player.Config{Output: player.OutputConfig{Width: 320, Height: 240}, Hooks: player.Hooks{OnFrame: func(p *player.Player, n int) {
 		if n == 7 {
 			pressed = time.Now()
 			p.Window().Press(window.KeyQuit)
 		}
-	}}
+	}}}
 	start := time.Now()
 	st, err := player.Play(src, cfg)
 	if err != nil {

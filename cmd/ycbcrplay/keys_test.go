@@ -11,7 +11,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
 
-// TestHeadlessKeys: keys scripted through player.Config.Keys (keyScript, YCBCRPLAY_TEST_KEYS) drive a
+// TestHeadlessKeys: keys scripted through player.Config.Hooks.Keys (keyScript, YCBCRPLAY_TEST_KEYS) drive a
 // headless player as a window's would. default.mkv (25 fps, 100 frames, a key frame each second):
 // after frame 10 (0.36 s) , steps one frame back and pauses, s writes the picture at 0.32 s, space
 // resumes, and after frame 40 ← seeks back to the start: 10 + 1 + 29 + 100 frames presented. The

@@ -3,15 +3,11 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -21,17 +17,10 @@ import (
 
 	"github.com/asticode/go-astiav"
 
-	"github.com/ycbcrkit/ycbcrkit/decode"
-	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/player/ipc"
-	"github.com/ycbcrkit/ycbcrkit/player/watchlater"
-	"github.com/ycbcrkit/ycbcrkit/present/window"
-	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
-	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 const usageText = `usage: ycbcrplay [flags] [FILE|URL|-]...   no FILE: the bundled default clip; -: standard input
@@ -209,10 +198,6 @@ loop (set A, set B, clear), q/Esc quit, Q quit keeping the position. The window 
 // what earlier runs left in the user's cache).
 var defaultCacheDir = gpu.DefaultCacheDir
 
-// fileStart is when the program began, then when the last file's playback ended: from there to
-// playback is -stats startup_ms.before_play.
-var fileStart = time.Now()
-
 // processExits is set by main only: run is also called in-process by the tests, many times in one
 // process, where leaving a device and a decoder to "the operating system" would leak them.
 var processExits bool
@@ -222,318 +207,10 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// onOpening is every file's player.Config.OnOpening (tests press keys from it: TestMain).
-var onOpening func(p *player.Player, waited time.Duration)
-
-// keyScript, if set, gives the keys to press after the n-th presented frame, headless too, through
-// player.Config.Keys (tests script seeks and screenshots with it: TestMain, YCBCRPLAY_TEST_KEYS).
-var keyScript func(n int) []window.Key
-
-// failMain is fail, for playFile, which shadows fail.
-var failMain = fail
-
 func fail(stderr io.Writer, err error) int {
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	fmt.Fprintf(stderr, "error: %s\n", msg)
 	return 1
-}
-
-// options is what the command line asks for.
-type options struct {
-	help, list, stats bool
-	ffmpegLog         bool          // -v: FFmpeg's own log on stderr
-	timeout           time.Duration // -timeout: decode.Options.Timeout (0: the default, negative: no limit)
-	threads           int           // decoder threads; 0: half the cores
-	deinterlace       decode.Deinterlace
-	hwdec             decode.HWDec
-	hwDownload        bool    // -hwdec-route download: hardware frames copied to the CPU and uploaded
-	aid, volume       int     // -aid (0: the best stream), -volume in percent
-	vid               int     // -vid (0: the best stream)
-	noAudio           bool    // -no-audio
-	keepTeardown      bool    // -teardown: destroy the device and close the decoder at exit, always
-	stdin             bool    // FILE is -: standard input, through FFmpeg's pipe protocol
-	cacheMB           int64   // -cache-size: the read-ahead cache of pipes and network inputs, MB
-	savePosition      bool    // -save-position-on-quit: keep the position at quit (watch_later)
-	startGiven        bool    // -start was given: it wins over a kept position
-	noResume          bool    // -no-resume: ignore a kept position
-	ipcPath           string  // -input-ipc-server: mpv's JSON IPC on this Unix socket
-	url, name         string  // the first input: url "" means the bundled default clip; name is for titles and messages
-	inputs            []input // all of them, played in order
-	cfg               player.Config
-	subs              subOptions // -sid, -sub-file, -sub-delay, -sub-scale
-}
-
-// input is one FILE of the command line.
-type input struct {
-	url, name string
-	stdin     bool
-}
-
-// usageError is a malformed command line; bad values are plain errors. Both exit with status 2.
-type usageError struct{ error }
-
-// parseArgs reads the command line. It opens nothing (no file, no device, no window), so that it can
-// be fuzzed; run does the rest.
-func parseArgs(args []string) (options, error) {
-	var o options
-	fs := flag.NewFlagSet("ycbcrplay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	headless := fs.Bool("headless", !window.Available(), "")
-	frames := fs.Int("frames", 0, "")
-	untimed := fs.Bool("untimed", false, "")
-	path := fs.String("path", "auto", "")
-	compare := fs.String("compare", "off", "")
-	conversion := fs.String("conversion", "auto", "")
-	upload := fs.String("upload", "auto", "")
-	shot := fs.String("screenshot", "", "")
-	fs.BoolVar(&o.stats, "stats", false, "")
-	fs.BoolVar(&o.stats, "json", false, "") // the toolkit's common name for JSON figures on stdout
-	matrix := fs.String("matrix", "", "")
-	rng := fs.String("range", "", "")
-	loc := fs.String("chroma-loc", "", "")
-	dev := fs.Int("device", -1, "")
-	fs.BoolVar(&o.list, "list-devices", false, "")
-	validate := fs.Bool("validate", false, "")
-	fs.BoolVar(&o.keepTeardown, "teardown", false, "")
-	fs.IntVar(&o.threads, "threads", 0, "")
-	deint := fs.String("deinterlace", "auto", "")
-	hwdec := fs.String("hwdec", "auto", "")
-	hwroute := fs.String("hwdec-route", "auto", "")
-	loop := fs.String("loop", "1", "")
-	start := fs.String("start", "", "")
-	speed := fs.Float64("speed", 1, "")
-	fullscreen := fs.Bool("fs", false, "")
-	tone := fs.String("tonemap", "bt2390", "")
-	hdrOut := fs.Bool("hdr-output", false, "")
-	dither := fs.String("dither", "auto", "")
-	shotDither := fs.Bool("screenshot-dither", false, "")
-	hdrPeak := fs.String("hdr-peak", "auto", "")
-	deband := fs.Bool("deband", false, "")
-	debandParams := fs.String("deband-params", "", "")
-	scale := fs.String("scale", ycbcr.DefaultFilter.String(), "")
-	scaleDraw := fs.Bool("scale-draw", false, "")
-	zoom := fs.String("zoom", "fit", "")
-	rotate := fs.String("rotate", "auto", "")
-	geometry := fs.String("geometry", "", "")
-	fs.BoolVar(&o.ffmpegLog, "v", false, "")
-	fs.IntVar(&o.aid, "aid", 0, "")
-	fs.IntVar(&o.vid, "vid", 0, "")
-	fs.BoolVar(&o.noAudio, "no-audio", false, "")
-	sid := fs.String("sid", "auto", "")
-	fs.Var(&o.subs.files, "sub-file", "")
-	fs.Float64Var(&o.subs.delay, "sub-delay", 0, "")
-	fs.Float64Var(&o.subs.scale, "sub-scale", 1, "")
-	fs.IntVar(&o.volume, "volume", 100, "")
-	timeout := fs.Float64("timeout", decode.DefaultTimeout.Seconds(), "")
-	cacheDir := fs.String("cache", defaultCacheDir(), "")
-	ahead := fs.Int("decode-ahead", player.DefaultDecodeAhead>>20, "")
-	fs.Int64Var(&o.cacheMB, "cache-size", defaultCacheMB, "")
-	abA := fs.String("ab-loop-a", "", "")
-	abB := fs.String("ab-loop-b", "", "")
-	fs.BoolVar(&o.savePosition, "save-position-on-quit", false, "")
-	fs.BoolVar(&o.noResume, "no-resume", false, "")
-	fs.StringVar(&o.ipcPath, "input-ipc-server", "", "")
-	// Read before parsing, by withConfig (config.go): here only so that they parse.
-	fs.String("config", "", "")
-	fs.Bool("no-config", false, "")
-	fs.String("profile", "", "")
-	// Flags may come before or after FILE, as with most players.
-	var inputs []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				o.help = true
-				return o, nil
-			}
-			return o, usageError{err}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		inputs = append(inputs, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if o.list {
-		return o, nil
-	}
-	for _, in := range inputs {
-		if in == "" {
-			// An empty FILE (an unset "$VAR") would otherwise mean "no FILE": the default clip.
-			return o, usageError{fmt.Errorf("empty FILE argument")}
-		}
-		i := input{url: in, name: filepath.Base(in)}
-		if in == "-" {
-			if len(inputs) > 1 {
-				return o, usageError{fmt.Errorf("- (standard input) plays alone: it cannot be played again or returned to")}
-			}
-			// FFmpeg's pipe protocol on file descriptor 0 (https://ffmpeg.org/ffmpeg-protocols.html#pipe).
-			i = input{url: "pipe:0", name: "stdin", stdin: true}
-		}
-		o.inputs = append(o.inputs, i)
-	}
-	if len(o.inputs) > 0 {
-		o.url, o.name, o.stdin = o.inputs[0].url, o.inputs[0].name, o.inputs[0].stdin
-	}
-	cfg := player.Config{Headless: *headless, Frames: *frames, Untimed: *untimed, Device: *dev,
-		Validate: *validate, Screenshot: *shot}
-	var err error
-	if cfg.Path, err = formats.ParseChoice(*path); err != nil {
-		return o, err
-	}
-	if cfg.Tone, err = ycbcr.ParseToneCurve(*tone); err != nil {
-		return o, err
-	}
-	cfg.HDROutput = *hdrOut
-	if cfg.Dither, err = player.ParseDither(*dither); err != nil {
-		return o, err
-	}
-	cfg.ScreenshotDither = *shotDither
-	if cfg.HDRPeak, err = player.ParseHDRPeak(*hdrPeak); err != nil {
-		return o, err
-	}
-	if *deband {
-		if cfg.Deband, err = ycbcr.ParseDeband(*debandParams); err != nil {
-			return o, fmt.Errorf("-deband-params: %w", err)
-		}
-	} else if *debandParams != "" {
-		return o, fmt.Errorf("-deband-params without -deband")
-	}
-	if cfg.Filter, err = ycbcr.ParseFilter(*scale); err != nil {
-		return o, err
-	}
-	cfg.ScaleDraw = *scaleDraw
-	if cfg.Zoom, err = player.ParseZoom(*zoom); err != nil {
-		return o, err
-	}
-	if r, err := player.ParseRotate(*rotate); err != nil {
-		return o, err
-	} else if r >= 0 {
-		cfg.Rotate = &r
-	}
-	if *geometry != "" {
-		if n, err := fmt.Sscanf(*geometry, "%dx%d", &cfg.Width, &cfg.Height); err != nil || n != 2 || cfg.Width < 1 || cfg.Height < 1 ||
-			cfg.Width > 16384 || cfg.Height > 16384 || fmt.Sprintf("%dx%d", cfg.Width, cfg.Height) != *geometry {
-			return o, fmt.Errorf("bad -geometry %q: WxH, 1 to 16384 each", *geometry)
-		}
-	}
-	if cfg.Compare, err = player.ParseCompare(*compare); err != nil {
-		return o, err
-	}
-	if cfg.Conversion, err = stream.ParseVariant(*conversion); err != nil {
-		return o, err
-	}
-	if cfg.Upload, err = planes.ParseUpload(*upload); err != nil || cfg.Upload == planes.UploadDirect {
-		return o, fmt.Errorf("bad -upload %q: auto, copy or import", *upload)
-	}
-	if *frames < 0 {
-		return o, fmt.Errorf("bad -frames %d: must be ≥ 0", *frames)
-	}
-	if o.hwdec, err = decode.ParseHWDec(*hwdec); err != nil {
-		return o, err
-	}
-	cfg.Video = o.hwdec != decode.HWDecNo
-	if o.hwDownload = *hwroute == "download"; !o.hwDownload {
-		if cfg.HWRoute, err = stream.ParseRoute(*hwroute); err != nil {
-			return o, fmt.Errorf("%w (or download)", err)
-		}
-	}
-	if o.deinterlace, err = decode.ParseDeinterlace(*deint); err != nil {
-		return o, err
-	}
-	if o.threads < 0 {
-		return o, fmt.Errorf("bad -threads %d: must be ≥ 0", o.threads)
-	}
-	if o.vid < 0 {
-		return o, fmt.Errorf("bad -vid %d: a video stream number from 1", o.vid)
-	}
-	if o.aid < 0 {
-		return o, fmt.Errorf("bad -aid %d: an audio stream number from 1", o.aid)
-	}
-	if o.cacheMB < 0 || o.cacheMB > 1<<20 {
-		return o, fmt.Errorf("bad -cache-size %d: MB, 0 (none) to 1048576", o.cacheMB)
-	}
-	if o.subs.sid, err = parseSID(*sid); err != nil {
-		return o, err
-	}
-	if o.subs.scale < 0 || o.subs.scale > 100 {
-		return o, fmt.Errorf("bad -sub-scale %g: 0 to 100", o.subs.scale)
-	}
-	if o.volume < 0 || o.volume > 100 {
-		return o, fmt.Errorf("bad -volume %d: 0 to 100", o.volume)
-	}
-	switch {
-	case !(*timeout >= 0 && *timeout <= 86400):
-		return o, fmt.Errorf("bad -timeout %g: seconds, 0 (no limit) to 86400", *timeout)
-	case *timeout == 0:
-		o.timeout = -1 // decode.Options: negative is no limit
-	default:
-		o.timeout = max(time.Millisecond, time.Duration(*timeout*float64(time.Second)))
-	}
-	if o.startGiven = *start != ""; o.startGiven {
-		if cfg.Start, err = parseTime(*start); err != nil {
-			return o, err
-		}
-	}
-	for _, ab := range []struct {
-		name string
-		v    string
-		to   **float64
-	}{{"-ab-loop-a", *abA, &cfg.ABLoopA}, {"-ab-loop-b", *abB, &cfg.ABLoopB}} {
-		if ab.v == "" || ab.v == "no" {
-			continue
-		}
-		t, err := parseTime(ab.v)
-		if err != nil {
-			return o, fmt.Errorf("bad %s %q: seconds or [[h:]m:]s, or no", ab.name, ab.v)
-		}
-		*ab.to = &t
-	}
-	if !(*speed >= 0.1 && *speed <= 16) {
-		return o, fmt.Errorf("bad -speed %g: 0.1 to 16", *speed)
-	}
-	cfg.Speed, cfg.Fullscreen = *speed, *fullscreen
-	if *ahead < 0 || *ahead > 1<<20 {
-		return o, fmt.Errorf("bad -decode-ahead %d: MB, 0 to 1048576", *ahead)
-	}
-	if cfg.DecodeAhead = *ahead << 20; *ahead == 0 {
-		cfg.DecodeAhead = -1
-	}
-	if cfg.CacheDir = *cacheDir; cfg.CacheDir == "off" {
-		cfg.CacheDir = ""
-	}
-	if *loop == "inf" {
-		cfg.Loop = -1
-	} else if n, err := strconv.Atoi(*loop); err == nil && n >= 1 {
-		cfg.Loop = n
-	} else {
-		return o, fmt.Errorf("bad -loop %q: a number of plays ≥ 1, or inf", *loop)
-	}
-	if *matrix != "" {
-		m, err := formats.ParseMatrix(*matrix)
-		if err != nil {
-			return o, err
-		}
-		cfg.Matrix = &m
-	}
-	if *rng != "" {
-		r, err := formats.ParseRange(*rng)
-		if err != nil {
-			return o, err
-		}
-		cfg.Range = &r
-	}
-	if *loc != "" {
-		l, err := formats.ParseChromaLocation(*loc)
-		if err != nil {
-			return o, err
-		}
-		cfg.ChromaLocation = &l
-	}
-	if o.stdin && cfg.Loop != 1 {
-		return o, fmt.Errorf("-loop %s: standard input (-) is read once and cannot be played again", *loop)
-	}
-	o.cfg = cfg
-	return o, nil
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -562,24 +239,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// FFmpeg logs to the process's stderr on its own (a damaged H.264 stream gives a line per broken
 	// macroblock row). Quiet unless -v: errors reach the user as one "error:" line, and damage is
 	// counted (-stats frames_damaged) and summed up in one notice below.
-	if o.ffmpegLog {
+	if o.decode.ffmpegLog {
 		astiav.SetLogLevel(astiav.LogLevelWarning)
 	} else {
 		astiav.SetLogLevel(astiav.LogLevelQuiet)
 	}
 	cfg := o.cfg
-	cfg.Log = stderr
-	cfg.OnOpening = onOpening
+	cfg.Hooks.Log = stderr
+	cfg.Hooks.OnOpening = onOpening
 	// SIGINT and SIGTERM end playback as q does: the figures are printed and the screenshot written;
 	// the exit status is then 128 + the signal's number (130, 143), as a shell reports a process the
 	// signal ended. A second signal ends the process at once.
 	interrupted, stopSignals := catchSignals(stderr)
 	defer stopSignals()
-	cfg.Stop = interrupted.stop
+	cfg.Hooks.Stop = interrupted.stop
 	// Output paths first: a bad one fails at once, not after the whole file has played.
-	if cfg.Screenshot != "" {
+	if cfg.Output.Screenshot != "" {
 		for _, in := range o.inputs {
-			if err := player.CheckOutput(cfg.Screenshot, in.url); err != nil {
+			if err := player.CheckOutput(cfg.Output.Screenshot, in.url); err != nil {
 				return fail(stderr, fmt.Errorf("-screenshot: %w", err))
 			}
 		}
@@ -601,7 +278,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// Half the cores decode: the other half upload, convert and present (and on a software Vulkan
 	// device like lavapipe they render). On the 2-core VM this keeps 1080p playback as fast and
 	// peak RSS at 193 MB instead of 204 (fewer frame-thread contexts; docs/performance.md).
-	threads := o.threads
+	threads := o.decode.threads
 	if threads == 0 {
 		threads = max(1, runtime.NumCPU()/2)
 	}
@@ -615,22 +292,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, fmt.Errorf("-input-ipc-server: %w", err))
 		}
 		defer srv.Close()
-		cfg.IPC, cfg.Playlist = srv, pl
+		cfg.IPC.Server, cfg.IPC.Playlist = srv, pl
 	}
 	for pl.i = 0; pl.i < len(pl.items); {
 		// The last input without a window (no key goes back) ends the process: its device and
-		// decoder are left to the operating system (player.Config.Exiting; not with -validate, nor
+		// decoder are left to the operating system (player.Config.GPU.Exiting; not with -validate, nor
 		// with the IPC, whose loadfile may add to the list).
 		c := cfg
-		c.Exiting = processExits && cfg.Headless && pl.i == len(pl.items)-1 && !o.keepTeardown && cfg.IPC == nil
-		ipcEvent(cfg.IPC, "start-file", map[string]any{"playlist_entry_id": pl.i + 1})
+		c.GPU.Exiting = processExits && cfg.Output.Headless && pl.i == len(pl.items)-1 && !o.keepTeardown && cfg.IPC.Server == nil
+		ipcEvent(cfg.IPC.Server, "start-file", map[string]any{"playlist_entry_id": pl.i + 1})
 		st, code := playFile(pl.items[pl.i], o, c, threads, stdout, stderr)
 		if code != 0 {
-			ipcEvent(cfg.IPC, "end-file", map[string]any{"reason": "error", "playlist_entry_id": pl.i + 1})
+			ipcEvent(cfg.IPC.Server, "end-file", map[string]any{"reason": "error", "playlist_entry_id": pl.i + 1})
 			return code
 		}
 		reason := map[player.End]string{player.EndOfInput: "eof", player.EndQuit: "quit", player.EndNext: "stop", player.EndPrev: "stop"}[st.End]
-		ipcEvent(cfg.IPC, "end-file", map[string]any{"reason": reason, "playlist_entry_id": pl.i + 1})
+		ipcEvent(cfg.IPC.Server, "end-file", map[string]any{"reason": reason, "playlist_entry_id": pl.i + 1})
 		if interrupted.signal() != 0 || st.End == player.EndQuit {
 			break
 		}
@@ -644,220 +321,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 128 + n
 	}
 	return 0
-}
-
-// playFile plays one input; with -stats it prints the input's figures as one JSON line. A non-zero
-// code is the exit status (the error line written).
-//
-// The input is opened by player.PlayOpening's Opener: headless before the device, as before; in a
-// window on its own goroutine while the window, open already, shows "opening NAME…" and answers q,
-// Esc, closing and the list's keys (issue 18: a FIFO or pipe whose writer stalled mid-probe, a slow
-// URL). What the opener sets below is read only once it has returned (openDone).
-func playFile(in input, o options, cfg player.Config, threads int, stdout, stderr io.Writer) (*player.Stats, int) {
-	url, name := in.url, in.name
-	pipe := in.stdin
-	fail := failMain
-	if !cfg.Headless {
-		// In a window the opener writes its notices while the player logs from the main thread.
-		stderr = &syncWriter{w: stderr}
-		cfg.Log = stderr
-	}
-	var (
-		cleanups  []func() // the opener's, run in reverse after playback
-		d         *decode.Decoder
-		src       *decoderSource
-		status    *progress // -headless on a terminal: a status line (progress.go)
-		openInput time.Duration
-		openDone  = make(chan struct{})
-		shown     int // notices printed; they accumulate (conversions met mid-stream add theirs)
-	)
-	notices := func() {
-		all := d.Notices()
-		for _, n := range all[shown:] {
-			fmt.Fprintln(stderr, n)
-		}
-		shown = len(all)
-	}
-	open := func(stop <-chan struct{}) (player.Input, error) {
-		defer close(openDone)
-		tOpen := time.Now()
-		if in.stdin {
-			// Non-blocking while it plays, as a FIFO is (fifo.go): a writer that stalls then leaves
-			// FFmpeg's pipe protocol polling the interrupt callback, so -timeout, the signals and the
-			// window's keys reach it, during probing too.
-			restore, err := nonblockingStdin()
-			if err != nil {
-				return player.Input{}, err
-			}
-			cleanups = append(cleanups, restore)
-		}
-		if !in.stdin && isFIFO(url) {
-			// A named pipe: opened here, interruptibly, and read through FFmpeg's pipe protocol on the
-			// descriptor (fifo.go). Like standard input it is read once: no seeking, no sound.
-			u, fd, err := openFIFO(url, stop)
-			if err != nil {
-				return player.Input{}, err
-			}
-			cleanups = append(cleanups, func() { syscall.Close(fd) }) // after the decoder's Close
-			url, pipe = u, true
-			// Messages name the file, not the descriptor FFmpeg reads.
-			fail = func(stderr io.Writer, err error) int {
-				return failMain(stderr, errors.New(strings.ReplaceAll(err.Error(), u, in.url)))
-			}
-		}
-		// Software until the player hands its device over (decoderSource.UseDevice, with -hwdec's
-		// mode). stop is closed by a signal, or in a window by q, Esc or closing it, while FFmpeg
-		// opens and probes the input (a writer that stalled after a few bytes), and only then.
-		var err error
-		// Pipes and network streams are read once: through the read-ahead cache (an MP4 whose moov
-		// box is at the end, seeks back inside what was read).
-		var cache int64
-		if pipe || isNetwork(url) {
-			cache = o.cacheMB << 20
-		}
-		d, err = decode.Open(url, decode.Options{Threads: threads, HWDec: decode.HWDecNo, Deinterlace: o.deinterlace,
-			Video: o.vid, Timeout: o.timeout, Stop: stop, CacheSize: cache})
-		if err != nil {
-			return player.Input{}, err
-		}
-		notices()
-		var input player.Input
-		o.name = name
-		if pipe && !o.noAudio && !cfg.Untimed && !cfg.Headless {
-			fmt.Fprintf(stderr, "notice: %s plays without sound (the pipe is read once, by the video decoder)\n", map[bool]string{true: "standard input", false: name}[in.stdin])
-		} else if !o.noAudio && !cfg.Untimed && !cfg.Headless {
-			if snd := openSound(url, d.Info(), o, stop, stderr); snd != nil {
-				cleanups = append(cleanups, snd.close)
-				input.Clock, input.AudioInfo = snd.out, snd.info()
-			}
-		}
-		if subs := openSubtitles(url, pipe, d.Info().Start, o.subs, stderr); subs != nil {
-			cleanups = append(cleanups, subs.Close)
-			input.Subtitles = subs
-		}
-		src = &decoderSource{d: d, name: name, hwdec: o.hwdec, download: o.hwDownload, pipe: pipe, cached: cache > 0,
-			notify: func(n string) { fmt.Fprintln(stderr, n) }}
-		input.Source = src
-		if cfg.Headless {
-			status = newProgress(stderr, d.Info().Duration, time.Now())
-		}
-		openInput = time.Since(tOpen)
-		return input, nil
-	}
-	if cfg.Headless {
-		cfg.OnFrame = func(_ *player.Player, n int) {
-			if status != nil {
-				status.frame(n, src.position(), time.Now())
-			}
-		}
-	}
-	if keyScript != nil {
-		keys := make(chan window.Key, 64)
-		cfg.Keys = keys
-		onFrame := cfg.OnFrame
-		cfg.OnFrame = func(p *player.Player, n int) {
-			if onFrame != nil {
-				onFrame(p, n)
-			}
-			for _, k := range keyScript(n) {
-				select {
-				case keys <- k:
-				default:
-				}
-			}
-		}
-	}
-	// A position kept by an earlier quit (-save-position-on-quit, Q) is where this play starts,
-	// unless -start says otherwise; it is forgotten once used, as mpv does.
-	resumable := !in.stdin && !isFIFO(in.url) && in.name != "default clip"
-	if resumable && !o.noResume && !o.startGiven {
-		if pos, ok, err := watchlater.Load(watchlater.Dir(), in.url); err != nil {
-			fmt.Fprintf(stderr, "notice: %v\n", err)
-		} else if ok {
-			cfg.Start = pos
-			fmt.Fprintf(stderr, "notice: %s: resuming at %.3f s (the position kept at the last quit; -no-resume ignores it)\n", name, pos)
-			if err := watchlater.Delete(watchlater.Dir(), in.url); err != nil {
-				fmt.Fprintf(stderr, "notice: %v\n", err)
-			}
-		}
-	}
-	beforePlay := time.Since(fileStart)
-	st, err := player.PlayOpening(name, open, cfg)
-	fileStart = time.Now()
-	if err == nil && st != nil && st.Opened && resumable && (st.SavePosition || o.savePosition && st.End == player.EndQuit) {
-		if err := watchlater.Save(watchlater.Dir(), in.url, st.Position); err != nil {
-			fmt.Fprintf(stderr, "notice: %v\n", err)
-		} else {
-			fmt.Fprintf(stderr, "notice: %s: position %.3f s kept for the next play\n", name, st.Position)
-		}
-	}
-	select {
-	case <-openDone:
-		defer func() {
-			for i := len(cleanups) - 1; i >= 0; i-- {
-				cleanups[i]()
-			}
-		}()
-	default:
-		// Quit while the input was opening, and the open did not end in time (PlayOpening's notice):
-		// it still uses what it opened. The list ends (q) or goes on, and the process's exit frees it.
-		if err != nil {
-			return nil, failMain(stderr, err) // not fail: the opener may still set it
-		}
-		return st, 0
-	}
-	if d == nil || err == nil && !st.Opened {
-		// Ended before the input opened: a signal (run exits with its status), q, Esc, closing the
-		// window, or the list's keys. Nothing played: no figures.
-		if err == nil || errors.Is(err, errStopped) || errors.Is(err, decode.ErrInterrupted) && stopped(cfg.Stop) {
-			if st == nil {
-				st = &player.Stats{End: player.EndQuit}
-			}
-			return st, 0
-		}
-		return nil, fail(stderr, err)
-	}
-	status.clear()
-	notices()
-	if ds := d.Stats(); ds.Damaged+ds.Skipped+ds.ReadErrors > 0 {
-		fmt.Fprintf(stderr, "notice: damaged input: %d frame(s) with concealed errors, %d decode error(s) and %d read error(s) skipped (-v shows FFmpeg's messages)\n",
-			ds.Damaged, ds.Skipped, ds.ReadErrors)
-	}
-	if err != nil {
-		return nil, fail(stderr, err)
-	}
-	if st.FramesDecoded == 0 && st.End == player.EndOfInput {
-		// The input ended cleanly before its first picture (a file cut inside its first frame):
-		// playing nothing is a failure, not success.
-		ds := d.Stats()
-		return nil, fail(stderr, fmt.Errorf("%s: no picture could be decoded: the input ends before its first frame (%d video packet(s) read)", name, ds.Packets))
-	}
-	if o.stats {
-		st.Startup.OpenInput = float64(openInput.Microseconds()) / 1000
-		st.Startup.BeforePlay = float64(beforePlay.Microseconds()) / 1000
-		if cfg.Headless {
-			// The input opened before the player began (in a window it opens meanwhile: first_frame).
-			st.Startup.BeforePlay += st.Startup.OpenInput
-		}
-		ps := withProcess(st, d.Threads()) // what the decoder uses: 1 while Vulkan Video decodes
-		ps.Input = name
-		if err := json.NewEncoder(stdout).Encode(ps); err != nil {
-			return nil, fail(stderr, err)
-		}
-	}
-	return st, 0
-}
-
-// syncWriter serialises writes: the input's opener writes its notices from its own goroutine.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(b []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(b)
 }
 
 // parseTime reads -start: seconds (12.5) or [[h:]m:]s (1:02:03.5, 2:30), as mpv's --start takes them.

@@ -217,7 +217,7 @@ func TestQuitStalledPipe(t *testing.T) {
 	src := &decoderSource{d: d, name: "pipe", pipe: true}
 	var last atomic.Int64 // time of the last frame, UnixNano
 	var pressed atomic.Int64
-	cfg := player.Config{Width: 320, Height: 240, Untimed: true, OnFrame: func(p *player.Player, n int) {
+	cfg := player.Config{Output: player.OutputConfig{Width: 320, Height: 240}, Playback: player.PlaybackConfig{Untimed: true}, Hooks: player.Hooks{OnFrame: func(p *player.Player, n int) {
 		last.Store(time.Now().UnixNano())
 		if n == 1 {
 			w := p.Window()
@@ -229,7 +229,7 @@ func TestQuitStalledPipe(t *testing.T) {
 				w.Press(window.KeyQuit)
 			}()
 		}
-	}}
+	}}}
 	st, err := player.Play(src, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -271,28 +271,27 @@ func TestSoakWindow(t *testing.T) {
 		checkpoint(2)
 	}
 	// The window is not the video's size: fitting scales (a scale pass), 1:1 and 2:1 do not.
-	cfg := player.Config{Width: 480, Height: 270, Loop: -1, Validate: true, ShotDir: shots, Stop: stop,
-		OnFrame: func(p *player.Player, n int) {
-			frames.Store(int64(n))
-			l := p.Live()
-			lives.Store(int64(l))
-			liveSeen[l]++
-			if n == 1 {
-				t0 = time.Now()
-				done.Add(2)
-				go keys(p.Window())
-				go sample()
-				return
-			}
-			if c := measuring.Load(); c != 0 {
-				liveMin[c] = min(liveMin[c], l)
-			}
-			if time.Since(t0) < warm {
-				liveMax[0] = max(liveMax[0], l)
-			} else {
-				liveMax[1] = max(liveMax[1], l)
-			}
-		}}
+	cfg := player.Config{GPU: player.GPUConfig{Validate: true}, Output: player.OutputConfig{Width: 480, Height: 270, ShotDir: shots}, Playback: player.PlaybackConfig{Loop: -1}, Hooks: player.Hooks{Stop: stop, OnFrame: func(p *player.Player, n int) {
+		frames.Store(int64(n))
+		l := p.Live()
+		lives.Store(int64(l))
+		liveSeen[l]++
+		if n == 1 {
+			t0 = time.Now()
+			done.Add(2)
+			go keys(p.Window())
+			go sample()
+			return
+		}
+		if c := measuring.Load(); c != 0 {
+			liveMin[c] = min(liveMin[c], l)
+		}
+		if time.Since(t0) < warm {
+			liveMax[0] = max(liveMax[0], l)
+		} else {
+			liveMax[1] = max(liveMax[1], l)
+		}
+	}}}
 	st, err := player.Play(src, cfg)
 	if t0.IsZero() {
 		t.Fatalf("no frame presented: %v", err)

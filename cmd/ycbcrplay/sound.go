@@ -21,21 +21,22 @@ type sound struct {
 // library or server gives one notice line; nil is returned then.
 //
 // stop ends the open (a second connection to a URL that stalls) as it ends the video's.
-func openSound(url string, video decode.Info, o options, stop <-chan struct{}, stderr io.Writer) *sound {
+func openSound(url, name string, video decode.Info, o options, stop <-chan struct{}, stderr io.Writer) *sound {
 	opening, opened := whileOpening(stop)
-	dec, err := decode.OpenAudio(url, decode.AudioOptions{Track: o.aid, Related: video.StreamIndex, Origin: video.Start,
-		Timeout: o.timeout, Stop: opening})
+	so := o.sound
+	dec, err := decode.OpenAudio(url, decode.AudioOptions{Track: so.aid, Related: video.StreamIndex, Origin: video.Start,
+		Timeout: o.decode.timeout, Stop: opening})
 	opened()
 	if err != nil {
-		if errors.Is(err, decode.ErrNoAudio) && o.aid == 0 || errors.Is(err, decode.ErrInterrupted) && stopped(stop) {
+		if errors.Is(err, decode.ErrNoAudio) && so.aid == 0 || errors.Is(err, decode.ErrInterrupted) && stopped(stop) {
 			return nil
 		}
 		fmt.Fprintf(stderr, "notice: no sound: %v\n", err)
 		return nil
 	}
 	info := dec.Info()
-	out, err := audio.Open(dec, info.OutRate, info.OutChannels, audio.Config{Name: "ycbcrplay " + o.name,
-		Volume: float64(o.volume) / 100, Muted: o.volume == 0, Paused: true}) // the player starts it under the first frame
+	out, err := audio.Open(dec, info.OutRate, info.OutChannels, audio.Config{Name: "ycbcrplay " + name,
+		Volume: float64(so.volume) / 100, Muted: so.volume == 0, Paused: true}) // the player starts it under the first frame
 	if err != nil {
 		dec.Close()
 		fmt.Fprintf(stderr, "notice: no sound (%s, %d Hz, %d channels): %v; playing video alone\n", info.Codec, info.Rate, info.Channels, err)

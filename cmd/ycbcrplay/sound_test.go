@@ -144,7 +144,7 @@ func playIn(t *testing.T, clip string, onFrame func(p *player.Player, n int), wr
 	}
 	defer d.Close()
 	var log bytes.Buffer
-	snd := openSound(clip, d.Info(), options{name: "test", volume: 100}, nil, &log)
+	snd := openSound(clip, "test", d.Info(), options{sound: soundOptions{volume: 100}}, nil, &log)
 	if snd == nil {
 		t.Fatalf("no sound: %s", log.String())
 	}
@@ -153,8 +153,7 @@ func playIn(t *testing.T, clip string, onFrame func(p *player.Player, n int), wr
 	if wrap != nil {
 		clock = wrap(clock)
 	}
-	st, err := player.Play(&decoderSource{d: d, name: "test"}, player.Config{Validate: true, Clock: clock,
-		AudioInfo: snd.info(), OnFrame: onFrame, Log: &log})
+	st, err := player.Play(&decoderSource{d: d, name: "test"}, player.Config{GPU: player.GPUConfig{Validate: true}, Sound: player.SoundConfig{Clock: clock, Info: snd.info()}, Hooks: player.Hooks{OnFrame: onFrame, Log: &log}})
 	if err != nil || log.Len() > 0 {
 		t.Fatalf("play: %v: %s", err, log.String())
 	}
