@@ -99,30 +99,48 @@ func (r *Report) WriteMarkdown(dir string) error {
 		return fmt.Errorf("check: report: %w", err)
 	}
 	var b bytes.Buffer
-	d := r.Device
-	fmt.Fprintf(&b, "# Y′CbCr conversion conformance: %s\n\n", d.Name)
-	fmt.Fprintf(&b, "| | |\n|---|---|\n")
-	fmt.Fprintf(&b, "| Device | %s (%s, index %d, vendor 0x%04x, device 0x%04x) |\n", d.Name, d.Type, d.Index, d.VendorID, d.DeviceID)
-	fmt.Fprintf(&b, "| Vulkan API version | %s |\n", d.APIVersion)
-	fmt.Fprintf(&b, "| Driver version | %s (raw 0x%08x) |\n", d.DriverVersion, d.DriverRaw)
-	fmt.Fprintf(&b, "| subTexelPrecisionBits | %d |\n", d.SubTexelBits)
-	fmt.Fprintf(&b, "| Date | %s |\n", r.Date)
-	if r.Command != "" {
-		fmt.Fprintf(&b, "| Command | `%s` |\n", r.Command)
+	r.writeSetting(&b)
+	r.writeSummary(&b)
+	r.writeSystems(&b)
+	if err := r.writeFailures(&b, dir); err != nil {
+		return err
 	}
-	fmt.Fprintf(&b, "| Frames | %d×%d noise and siting probe; targets %d×%d (luma texel centres) and %d×%d (off centre) |\n",
+	r.writeNotOffered(&b)
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("check: report: %w", err)
+	}
+	return nil
+}
+
+// writeSetting writes the title and the table of the device and the run.
+func (r *Report) writeSetting(b *bytes.Buffer) {
+	d := r.Device
+	fmt.Fprintf(b, "# Y′CbCr conversion conformance: %s\n\n", d.Name)
+	fmt.Fprintf(b, "| | |\n|---|---|\n")
+	fmt.Fprintf(b, "| Device | %s (%s, index %d, vendor 0x%04x, device 0x%04x) |\n", d.Name, d.Type, d.Index, d.VendorID, d.DeviceID)
+	fmt.Fprintf(b, "| Vulkan API version | %s |\n", d.APIVersion)
+	fmt.Fprintf(b, "| Driver version | %s (raw 0x%08x) |\n", d.DriverVersion, d.DriverRaw)
+	fmt.Fprintf(b, "| subTexelPrecisionBits | %d |\n", d.SubTexelBits)
+	fmt.Fprintf(b, "| Date | %s |\n", r.Date)
+	if r.Command != "" {
+		fmt.Fprintf(b, "| Command | `%s` |\n", r.Command)
+	}
+	fmt.Fprintf(b, "| Frames | %d×%d noise and siting probe; targets %d×%d (luma texel centres) and %d×%d (off centre) |\n",
 		r.Width, r.Height, r.Width, r.Height, 2*r.Width, 2*r.Height)
 	if r.Quick {
-		fmt.Fprintf(&b, "| Subset | -quick: RGB_IDENTITY and YCBCR_709 only |\n")
+		fmt.Fprintf(b, "| Subset | -quick: RGB_IDENTITY and YCBCR_709 only |\n")
 	}
 	if r.Fault != "" {
-		fmt.Fprintf(&b, "| Injected fault | %s (a test of the checker, not of the device) |\n", r.Fault)
+		fmt.Fprintf(b, "| Injected fault | %s (a test of the checker, not of the device) |\n", r.Fault)
 	}
 	if d.Validation {
-		fmt.Fprintf(&b, "| Validation layer | on |\n")
+		fmt.Fprintf(b, "| Validation layer | on |\n")
 	}
-	fmt.Fprintf(&b, "| Wall time | %.1f s |\n\n", r.Seconds)
+	fmt.Fprintf(b, "| Wall time | %.1f s |\n\n", r.Seconds)
+}
 
+// writeSummary writes the verdict, the method and the table per format.
+func (r *Report) writeSummary(b *bytes.Buffer) {
 	t := r.Totals
 	verdict := "**All combinations are within the oracle's bounds.**"
 	if r.Error != "" {
@@ -134,7 +152,7 @@ func (r *Report) WriteMarkdown(dir string) error {
 	} else if len(r.MandatoryMissing) > 0 {
 		verdict = "**Mandatory format features are missing (see below); all combinations run are within bounds.**"
 	}
-	fmt.Fprintf(&b, "%s %d combinations on %d format(s), %d pixel comparisons (%d combinations also through the shader path).\n\n",
+	fmt.Fprintf(b, "%s %d combinations on %d format(s), %d pixel comparisons (%d combinations also through the shader path).\n\n",
 		verdict, t.Combinations, t.Formats, t.Pixels, t.ShaderRuns)
 	b.WriteString(`Each combination converts a noise frame and a siting-probe frame through the sampler path (a
 VkSamplerYcbcrConversion with an immutable sampler, min/mag filter = chroma filter) into RGBA8 targets
@@ -152,17 +170,22 @@ treat COSITED_EVEN as MIDPOINT.
 	b.WriteString("| Format | Layout | Bits | Combinations | Pass | Fail | Sampler worst | Sampler diff | Shader worst | Shader diff | Permitted px |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, f := range r.Formats {
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %s | %s | %s | %s | %d |\n", shortFormatName(f.Format), f.Layout, f.Bits,
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %d | %s | %s | %s | %s | %d |\n", shortFormatName(f.Format), f.Layout, f.Bits,
 			f.Combinations, f.Passed, f.Failed, lsb(f.WorstSampler, f.Combinations > 0), lsb(f.DiffSampler, f.LinearRuns > 0),
 			lsb(f.WorstShader, f.ShaderRuns > 0), lsb(f.DiffShader, f.ShaderRuns > 0), f.Permitted)
 	}
-	fmt.Fprintf(&b, "| **total** | | | %d | %d | %d | %s | %s | %s | %s | %d |\n\n", t.Combinations, t.Passed, t.Failed,
+	fmt.Fprintf(b, "| **total** | | | %d | %d | %d | %s | %s | %s | %s | %d |\n\n", t.Combinations, t.Passed, t.Failed,
 		lsb(t.WorstSampler, t.Combinations > 0), lsb(t.DiffSampler, t.LinearRuns > 0),
 		lsb(t.WorstShader, t.ShaderRuns > 0), lsb(t.DiffShader, t.ShaderRuns > 0), t.Permitted)
+}
 
-	if len(r.Systems) > 0 {
-		b.WriteString("## Colour systems (shader path only)\n\n")
-		b.WriteString(`No VkSamplerYcbcrConversion model expresses these (docs/ycbcr-math.md §11–§14); the shader path
+// writeSystems writes the colour systems only the shader path expresses.
+func (r *Report) writeSystems(b *bytes.Buffer) {
+	if len(r.Systems) == 0 {
+		return
+	}
+	b.WriteString("## Colour systems (shader path only)\n\n")
+	b.WriteString(`No VkSamplerYcbcrConversion model expresses these (docs/ycbcr-math.md §11–§14); the shader path
 draws the same noise and probe frames, left-sited, at both samplings. YCgCo is judged by the oracle's
 interval bounds (ShaderTolerance); the non-linear systems by the distance from the oracle's exact
 value ("exact ±L"), YCgCo-R on subsampled layouts with two more m-bit codes for a rounding step of
@@ -170,21 +193,24 @@ interpolated chroma. "Diff" is the largest difference from the exact value, "wor
 distance outside the criterion, both in 8-bit LSB.
 
 `)
-		b.WriteString("| System | Layouts | Pixels | Fail px | Worst | Diff | Criterion | Colour stage |\n|---|---|---|---|---|---|---|---|\n")
-		for _, s := range r.Systems {
-			applied := s.Applied
-			if applied == "" {
-				applied = "matrix only"
-			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %.2f | %.2f | %s | %s |\n", s.Name, strings.Join(s.Layouts, ", "), s.Pixels, s.Failed,
-				s.WorstLSB, s.MaxDiffLSB, s.Criterion, applied)
+	b.WriteString("| System | Layouts | Pixels | Fail px | Worst | Diff | Criterion | Colour stage |\n|---|---|---|---|---|---|---|---|\n")
+	for _, s := range r.Systems {
+		applied := s.Applied
+		if applied == "" {
+			applied = "matrix only"
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %.2f | %.2f | %s | %s |\n", s.Name, strings.Join(s.Layouts, ", "), s.Pixels, s.Failed,
+			s.WorstLSB, s.MaxDiffLSB, s.Criterion, applied)
 	}
+	b.WriteString("\n")
+}
 
+// writeFailures writes each failure, with the heat maps (written into dir) of those with pixels
+// outside the bounds.
+func (r *Report) writeFailures(b *bytes.Buffer, dir string) error {
 	b.WriteString("## Failures\n\n")
 	for _, m := range r.MandatoryMissing {
-		fmt.Fprintf(&b, "- Mandatory: %s.\n", m)
+		fmt.Fprintf(b, "- Mandatory: %s.\n", m)
 	}
 	if len(r.MandatoryMissing) > 0 {
 		b.WriteString("\n")
@@ -196,18 +222,18 @@ distance outside the criterion, both in 8-bit LSB.
 				continue
 			}
 			failures++
-			fmt.Fprintf(&b, "### %s %s\n\n", shortFormatName(f.Format), c.Name)
-			fmt.Fprintf(&b, "%s, %s, x=%s y=%s, %s, %s reconstruction", c.Model, c.Range, c.XOffset, c.YOffset, c.Filter, c.Reconstruction)
+			fmt.Fprintf(b, "### %s %s\n\n", shortFormatName(f.Format), c.Name)
+			fmt.Fprintf(b, "%s, %s, x=%s y=%s, %s, %s reconstruction", c.Model, c.Range, c.XOffset, c.YOffset, c.Filter, c.Reconstruction)
 			if c.SwapCbCr {
 				b.WriteString(", Cb/Cr swizzle")
 			}
 			b.WriteString(".\n\n")
 			if c.Error != "" {
-				fmt.Fprintf(&b, "Error: `%s`\n\n", c.Error)
+				fmt.Fprintf(b, "Error: `%s`\n\n", c.Error)
 			}
 			for k, pr := range []*PathResult{c.Sampler, c.Shader} {
 				if pr != nil && pr.Failed > 0 {
-					fmt.Fprintf(&b, "- %s path: %d of %d pixels outside, worst %.2f LSB at %s\n", pathNames[k], pr.Failed, pr.Pixels, pr.WorstLSB, pr.Worst)
+					fmt.Fprintf(b, "- %s path: %d of %d pixels outside, worst %.2f LSB at %s\n", pathNames[k], pr.Failed, pr.Pixels, pr.WorstLSB, pr.Worst)
 				}
 			}
 			if (c.Sampler != nil && c.Sampler.Failed > 0) || (c.Shader != nil && c.Shader.Failed > 0) {
@@ -219,7 +245,7 @@ distance outside the criterion, both in 8-bit LSB.
 				if err := writePNG(filepath.Join(dir, name), img); err != nil {
 					return err
 				}
-				fmt.Fprintf(&b, "\n![heat map](%s)\n", name)
+				fmt.Fprintf(b, "\n![heat map](%s)\n", name)
 				maps++
 			}
 			b.WriteString("\n")
@@ -230,23 +256,27 @@ distance outside the criterion, both in 8-bit LSB.
 			continue
 		}
 		failures++
-		fmt.Fprintf(&b, "### Colour system: %s\n\n", s.Name)
+		fmt.Fprintf(b, "### Colour system: %s\n\n", s.Name)
 		if s.Error != "" {
-			fmt.Fprintf(&b, "Error: `%s`\n\n", s.Error)
+			fmt.Fprintf(b, "Error: `%s`\n\n", s.Error)
 		}
 		if s.Failed > 0 {
-			fmt.Fprintf(&b, "- shader path: %d of %d pixels outside %s, worst %.2f LSB at %s\n\n", s.Failed, s.Pixels, s.Criterion, s.WorstLSB, s.Worst)
+			fmt.Fprintf(b, "- shader path: %d of %d pixels outside %s, worst %.2f LSB at %s\n\n", s.Failed, s.Pixels, s.Criterion, s.WorstLSB, s.Worst)
 		}
 	}
 	if failures == 0 {
 		b.WriteString("None.\n\n")
 	}
 	if maps > 0 {
-		fmt.Fprintf(&b, "Heat maps: rows are the sampler and shader paths; columns are noise and probe at texel centres, "+
+		fmt.Fprintf(b, "Heat maps: rows are the sampler and shader paths; columns are noise and probe at texel centres, "+
 			"then noise and probe off centre (%d× and %d×). Grey is within bounds, yellow to dark red 1, 2, 4, 8, 16, 32, "+
 			"more LSB outside; dark where the path did not run.\n\n", heatScale(r.Width), heatScale(r.Width)/2)
 	}
+	return nil
+}
 
+// writeNotOffered writes what the device does not offer, and the feature bits of what it does.
+func (r *Report) writeNotOffered(b *bytes.Buffer) {
 	b.WriteString("## Not offered\n\n")
 	b.WriteString("Combinations the device does not offer, grouped by the first rule that excludes them (a whole format has no " +
 		"defined setting space, so its count is blank). RGB_IDENTITY is run with ITU_FULL only: it applies no range expansion, " +
@@ -261,16 +291,12 @@ distance outside the criterion, both in 8-bit LSB.
 		if layout == "" {
 			layout = "—"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", shortFormatName(n.Format), layout, n.What, count, n.Reason)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", shortFormatName(n.Format), layout, n.What, count, n.Reason)
 	}
 	b.WriteString("\n## Feature bits of the exercised formats\n\n| Format | Optimal-tiling features |\n|---|---|\n")
 	for _, f := range r.Formats {
-		fmt.Fprintf(&b, "| %s | %s |\n", shortFormatName(f.Format), strings.Join(f.Features, ", "))
+		fmt.Fprintf(b, "| %s | %s |\n", shortFormatName(f.Format), strings.Join(f.Features, ", "))
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("check: report: %w", err)
-	}
-	return nil
 }
 
 func writePNG(path string, img image.Image) error {
