@@ -95,41 +95,9 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 		}
 		switch {
 		case err == nil:
-			d.stats.Decoded++
-			d.progress.Add(1)
-			if deint, err := d.deinterlaceThis(); err != nil {
-				d.recv.Unref()
-				d.fatal = err
-				return nil, err
-			} else if deint {
-				// The filter times fields by the frame's best-effort timestamp, as ffmpeg's CLI does.
-				if ts := avx.ReadFields(d.recv).BestEffortTimestamp; ts != avx.NoPTS {
-					d.recv.SetPts(ts)
-				}
-				if err := d.deint.f.Push(d.recv); err != nil {
-					d.recv.Unref()
-					d.fatal = fmt.Errorf("decode: deinterlace %s: %w", d.url, err)
-					return nil, d.fatal
-				}
-				d.errRun = 0
-				continue // its fields come out at the top of the loop
+			if f, err := d.received(); f != nil || err != nil {
+				return f, err
 			}
-			f, err := d.output()
-			if err == errFellBack {
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			d.errRun = 0
-			if d.dropping { // after a fallback: frames up to the last one returned were returned already
-				if f.PTS <= d.dropUntil+d.tb/2 {
-					f.Release()
-					continue
-				}
-				d.dropping = false
-			}
-			return f, nil
 		case isAgain(err):
 			if d.inputDone {
 				// After the flush packet the decoder owes EOF, not EAGAIN; end rather than spin.
@@ -165,6 +133,47 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 			}
 		}
 	}
+}
+
+// received takes the frame the decoder returned: into the deinterlacer, or out as a Frame. Nothing
+// (nil, nil) when there is nothing to return yet: its fields wait in the deinterlacer, a hardware
+// fallback restarted decoding, or the frame was returned before the fallback.
+func (d *Decoder) received() (*Frame, error) {
+	d.stats.Decoded++
+	d.progress.Add(1)
+	if deint, err := d.deinterlaceThis(); err != nil {
+		d.recv.Unref()
+		d.fatal = err
+		return nil, err
+	} else if deint {
+		// The filter times fields by the frame's best-effort timestamp, as ffmpeg's CLI does.
+		if ts := avx.ReadFields(d.recv).BestEffortTimestamp; ts != avx.NoPTS {
+			d.recv.SetPts(ts)
+		}
+		if err := d.deint.f.Push(d.recv); err != nil {
+			d.recv.Unref()
+			d.fatal = fmt.Errorf("decode: deinterlace %s: %w", d.url, err)
+			return nil, d.fatal
+		}
+		d.errRun = 0
+		return nil, nil // its fields come out at the top of decodeNext's loop
+	}
+	f, err := d.output()
+	if err == errFellBack {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.errRun = 0
+	if d.dropping { // after a fallback: frames up to the last one returned were returned already
+		if f.PTS <= d.dropUntil+d.tb/2 {
+			f.Release()
+			return nil, nil
+		}
+		d.dropping = false
+	}
+	return f, nil
 }
 
 // feed gives the decoder the next packet of the video stream, or the flush packet at the end of the
