@@ -110,7 +110,7 @@ func (r *Renderer) peakName() string {
 	switch {
 	case r.Peak == PeakAuto && r.Stream.Peak() > 0:
 		return fmt.Sprintf("detected %.0f cd/m² (tone-mapped from %.0f; metadata %.0f)", r.Stream.Peak(), p.WithPeak(r.Stream.Peak()).ToneInputs().SourcePeak, src)
-	case r.Peak == PeakAuto && r.Path != formats.PathShader:
+	case r.Peak == PeakAuto && r.Stream.Plan().Path.Path != formats.PathShader:
 		return fmt.Sprintf("metadata %.0f cd/m² (peak detection runs on the shader path)", src)
 	case r.Peak == PeakAuto:
 		return fmt.Sprintf("metadata %.0f cd/m² (nothing detected yet)", src)

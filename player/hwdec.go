@@ -1,6 +1,9 @@
 package player
 
-import "github.com/ycbcrkit/ycbcrkit/gpu"
+import (
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/stream"
+)
 
 // DeviceSource is a Source that can decode on the player's Vulkan device (Vulkan Video through
 // FFmpeg's hwaccel). With Config.GPU.Video the player opens its device first (with gpu.Options.Video)
@@ -26,9 +29,8 @@ type Decoding struct {
 	Decoder string // FFmpeg's decoder, "hevc (vulkan)" under Vulkan Video
 	HWDec   string // "vulkan" or "no"
 	Reason  string // why software, when HWDec is "no"
-	// Route is how hardware frames reach the conversion; CPUBytesPerFrame what that copies on the
-	// CPU per frame.
-	Route            string
+	// CPUBytesPerFrame is what the route of hardware frames copies on the CPU per frame (the
+	// stream's plan says which route: Config.HWRoute).
 	CPUBytesPerFrame int
 }
 
@@ -43,11 +45,20 @@ func (p *Player) applyDecoding() {
 	p.stats.CPUBytesCopiedPerFrame += d.CPUBytesPerFrame
 }
 
-// hwRoute is the route hardware frames took: the source's own (a download), or the renderer's (in
-// place, GPU copy) with its reason.
+// hwRoute is the route hardware frames take, from the stream's plan (empty in software).
 func (p *Player) hwRoute(d Decoding) string {
-	if d.Route != "" || p.rend == nil || p.rend.HWRouteTaken == "" {
-		return d.Route
+	if p.rend == nil || d.HWDec != "vulkan" {
+		return ""
 	}
-	return p.rend.HWRouteTaken + " (" + p.rend.HWRouteReason + ")"
+	return p.rend.Stream.Plan().Route.String()
+}
+
+// decoding is how the source decodes, for the stream's plan (software when it cannot say).
+func (p *Player) decoding() stream.Decode {
+	ds, ok := p.src.(DeviceSource)
+	if !ok {
+		return stream.Decode{}
+	}
+	d := ds.Decoding()
+	return stream.Decode{Decoder: d.Decoder, HW: d.HWDec == "vulkan", Reason: d.Reason}
 }

@@ -68,7 +68,7 @@ func (r *Renderer) Picture(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, 
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := fr.LoadForeign(hw, r.HWRoute, nil); err != nil {
+	if _, _, err := fr.LoadForeign(hw, nil); err != nil {
 		return nil, err
 	}
 	cb := fr.Slot.CB

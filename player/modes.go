@@ -56,10 +56,9 @@ func (m single) record(fr *stream.Frame, f *Frame, t Target) (int, int, error) {
 			dst = &st
 		}
 		var err error
-		if into, err = fr.ScaleInto(v, dst, x, y); err != nil {
+		if into, err = fr.ScaleInto(v, dst, x, y, why); err != nil {
 			return 0, 0, err
 		}
-		r.Scaled = scaleName(v, into, why)
 	}
 	if into {
 		t.beginLoad(cb) // the compute pass wrote every pixel, the letterbox too

@@ -91,7 +91,7 @@ func (p *Player) screenshot(path string) error {
 		}
 		return writeScreenshot(path, img)
 	}
-	img, err := p.convertPath(p.last, p.rend.Path)
+	img, err := p.convertPath(p.last, p.rend.Stream.Plan().Path.Path)
 	if err != nil {
 		return err
 	}

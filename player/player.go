@@ -197,7 +197,7 @@ func (p *Player) open() error {
 	p.stats.PipelineCache.PipelineCacheState = dev.PipelineCacheState
 	t := time.Now()
 	if p.rend, err = NewRenderer(dev, p.cfg.Convert.Path, p.cfg.Convert.Compare, p.cfg.Convert.Upload); err == nil {
-		p.rend.HWRoute = p.cfg.Convert.HWRoute
+		p.rend.HWRoute, p.rend.Decoding = p.cfg.Convert.HWRoute, p.decoding
 	}
 	if err != nil {
 		return err

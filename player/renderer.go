@@ -47,33 +47,25 @@ const framesInFlight = 2
 type Renderer struct {
 	Dev    *gpu.Device
 	Stream *stream.Stream
-	Conv   *ycbcr.Converter
+	Conv   *ycbcr.Paths
 
 	Choice  formats.Choice
 	Compare Compare
-	// Path is the path in use and PathReason why (for -stats and the info key).
-	Path       formats.Path
-	PathReason string
-	Key        ycbcr.Key // the sampler path's conversion, when it is used
-	// Variant is how the conversion runs (stream.VariantAuto: the faster on this device, measured);
-	// Conversion is the variant in use and ConversionReason why (for -stats).
-	Variant          stream.Variant
-	Conversion       stream.Variant
-	ConversionReason string
+	// Variant is how the conversion runs (stream.VariantAuto: the faster on this device, measured).
+	Variant stream.Variant
 
 	// Timer measures each frame's upload and conversion on the GPU (nil without timestamps).
 	Timer *gpu.GPUTimer
-	// Loaded says how the last frame was uploaded and why.
-	Loaded planes.Loaded
 	// HWRoute is how hardware-decoded frames (Frame.HW) reach the conversion: in place, or one GPU
-	// copy per plane. HWRouteTaken and HWRouteReason say what the last such frame took and why.
-	HWRoute       stream.Route
-	HWRouteTaken  string
-	HWRouteReason string
+	// copy per plane. The stream's plan (Stream.Plan) says what each took and why, and what was
+	// decided for the rest of the frame's way.
+	HWRoute stream.Route
+	// Decoding, when set, says how the source decodes, for the plan.
+	Decoding func() stream.Decode
 
 	// Filter is the scale pass's filter; Zoom 0 fits the picture into the target, 1 shows it pixel for
 	// pixel, N at N screen pixels per video pixel, moved by PanX, PanY; Orient turns it for display
-	// (the player sets it per frame). Scaled says what the last frame's scale pass did.
+	// (the player sets it per frame). The stream's plan says what the last frame's scale pass did.
 	Filter ycbcr.Filter
 	// ScaleDraw draws the scale pass's last step even where the target could be written by compute.
 	ScaleDraw bool
@@ -84,7 +76,6 @@ type Renderer struct {
 	Zoom       float64
 	PanX, PanY int
 	Orient     formats.Orientation
-	Scaled     string
 	// Overlay, when set, draws on top of the picture in the same render pass, last (the on-screen
 	// display): slot is the frame slot recording, t the target and w×h its size.
 	Overlay func(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error
@@ -122,7 +113,11 @@ func NewRenderer(dev *gpu.Device, choice formats.Choice, compare Compare, upload
 // the diff mode's pictures for it.
 func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 	cfg := stream.Config{Format: f.Format, Width: f.Width, Height: f.Height, Params: p,
-		Choice: r.Choice, Both: r.Compare != CompareOff, Variant: r.Variant, Peak: r.Peak == PeakAuto, Deband: r.Deband}
+		Choice: r.Choice, Both: r.Compare != CompareOff, Variant: r.Variant, Peak: r.Peak == PeakAuto, Deband: r.Deband,
+		Route: r.HWRoute}
+	if r.Decoding != nil {
+		cfg.Decode = r.Decoding()
+	}
 	_, err := r.Stream.Configure(cfg)
 	r.active = r.Compare
 	if err != nil && r.configured && (r.Choice == formats.ChooseSampler || r.Compare != CompareOff) {
@@ -150,10 +145,7 @@ func (r *Renderer) configure(f *formats.Frame, p ycbcr.Params) error {
 		return err
 	}
 	r.configured = true
-	d := r.Stream.Decision()
 	r.format, r.width, r.height, r.params = f.Format, f.Width, f.Height, p
-	r.Path, r.Key, r.PathReason = d.Path, d.Key, d.Reason
-	r.Conversion, r.ConversionReason = r.Stream.Conversion()
 	if r.active != CompareDiff {
 		r.diffs.retire(r.Stream)
 		return nil
@@ -171,7 +163,7 @@ func (r *Renderer) SamplerPossible() error {
 	if r.format == nil {
 		return nil
 	}
-	return r.Stream.Decision().SamplerErr
+	return r.Stream.Plan().Path.SamplerErr
 }
 
 // SetChoice switches the path (the p key); the next frame is a new configuration.
@@ -209,13 +201,10 @@ func (r *Renderer) Draw(f *Frame, p ycbcr.Params, t Target) error {
 		return err
 	}
 	if hw := f.foreign(); hw != nil {
-		route, why, err := fr.LoadForeign(hw, r.HWRoute, f.release)
-		if err != nil {
+		if _, _, err := fr.LoadForeign(hw, f.release); err != nil {
 			return err
 		}
-		r.HWRouteTaken, r.HWRouteReason = route.String(), why
-		r.Loaded = planes.Loaded{}
-	} else if r.Loaded, err = fr.Load(f.Picture, f.release); err != nil {
+	} else if _, err = fr.Load(f.Picture, f.release); err != nil {
 		return err
 	}
 	w, h, err := r.mode().record(fr, f, t)

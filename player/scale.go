@@ -104,23 +104,3 @@ func clampPan(w, h int, o formats.Orientation, zoom float64, panX, panY, tw, th 
 	}
 	return lim(panX, DW, tw), lim(panY, DH, th)
 }
-
-// scaleName says what the scale pass did for -stats and the info line: the view, and whether its
-// last step was written by compute into the target (into) or drawn, and why (noStorage).
-func scaleName(v ycbcr.ScaleView, into bool, noStorage string) string {
-	dw, dh := v.DisplaySize()
-	if v.Exact() {
-		return fmt.Sprintf("none: %dx%d shown 1:1", v.SrcW, v.SrcH)
-	}
-	s := fmt.Sprintf("%s %dx%d→%dx%d", v.Filter, v.SrcW, v.SrcH, dw, dh)
-	if v.StepX == 1 && v.StepY == 1 {
-		s = fmt.Sprintf("none (1:1, turned): %dx%d", dw, dh)
-	}
-	if !v.Orient.Identity() {
-		s += ", turned " + v.Orient.String()
-	}
-	if into {
-		return s + "; written into the target by compute"
-	}
-	return s + "; drawn (fragment shader): " + noStorage
-}

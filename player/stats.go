@@ -179,23 +179,24 @@ func (p *Player) finish() error {
 func (p *Player) fill(s *Stats) {
 	p.fillSubtitles(s)
 	r := p.rend
+	plan := r.Stream.Plan()
 	s.GPUMsPerFrame = r.Timer.MeanMs()
-	s.Path, s.PathReason = r.Path.String(), r.PathReason
-	s.Scale, s.Zoom = r.Scaled, zoomName(r.Zoom)
+	s.Path, s.PathReason = plan.Path.Path.String(), plan.Path.Reason
+	s.Scale, s.Zoom = plan.Scale, zoomName(r.Zoom)
 	if p.last != nil {
 		s.Rotation = p.rotationName(p.last)
 	}
-	s.Conversion, s.ConversionReason = r.Conversion.String(), r.ConversionReason
+	s.Conversion, s.ConversionReason = plan.Variant.Variant.String(), plan.Variant.Reason
 	s.Dither = r.params.Dither.String()
 	s.HDRPeak = r.peakName()
 	s.Deband = r.Deband.String()
 	if r.Deband.Iterations > 0 && r.format != nil && r.format.Depth != 8 {
 		s.Deband = fmt.Sprintf("off (%d-bit source; debanding is for 8-bit sources)", r.format.Depth)
 	}
-	s.Upload, s.UploadReason = r.Loaded.Upload.String(), r.Loaded.Reason
+	s.Upload, s.UploadReason = plan.Upload.Upload.String(), plan.Upload.Reason
 	if r.format != nil {
 		s.PixelFormat = r.format.Name
-		if r.Path == formats.PathSampler {
+		if plan.Path.Path == formats.PathSampler {
 			s.VkFormat = r.format.VkFormat.String()
 		} else {
 			var parts []string
@@ -213,10 +214,10 @@ func (p *Player) fill(s *Stats) {
 		if r.params.Output == ycbcr.OutputHDR10 {
 			s.ToneMap = "none (hdr10 output)"
 		}
-		if r.Path == formats.PathShader {
+		if plan.Path.Path == formats.PathShader {
 			s.ColourStage = r.params.Applied(r.format)
 		}
-		s.CPUBytesCopiedPerFrame = r.Loaded.CPUBytes
+		s.CPUBytesCopiedPerFrame = plan.Upload.CPUBytes
 	}
 }
 
@@ -225,8 +226,9 @@ func (p *Player) infoLine() string {
 	if r.format == nil {
 		return "info: nothing shown yet"
 	}
+	plan := r.Stream.Plan()
 	vkf := "-"
-	if r.Path == formats.PathSampler {
+	if plan.Path.Path == formats.PathSampler {
 		vkf = r.format.VkFormat.String()
 	}
 	el := time.Since(p.start).Seconds()
@@ -237,8 +239,8 @@ func (p *Player) infoLine() string {
 		if d.Reason != "" {
 			dec += " (" + d.Reason + ")"
 		}
-		if d.Route != "" {
-			dec += ", route " + d.Route
+		if route := p.hwRoute(d); route != "" {
+			dec += ", route " + route
 		}
 	}
 	turn := ""
@@ -254,6 +256,6 @@ func (p *Player) infoLine() string {
 	}
 	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | scale %s, zoom %s%s | dither %s%s | %.1f fps, %d dropped",
 		r.format.Name, r.width, r.height, r.format.Subsampling(), vkf, r.params.Matrix, r.params.Range,
-		r.params.ChromaLocation, r.Path, r.PathReason, dec, r.Scaled, zoomName(r.Zoom), turn, r.params.Dither, peakInfo,
+		r.params.ChromaLocation, plan.Path.Path, plan.Path.Reason, dec, plan.Scale, zoomName(r.Zoom), turn, r.params.Dither, peakInfo,
 		float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
 }

@@ -6,7 +6,6 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -25,7 +24,7 @@ type Foreign interface {
 	Unlock()
 }
 
-// Route is how a Foreign frame reaches the conversion.
+// Route is how a hardware-decoded picture reaches the conversion.
 type Route int
 
 const (
@@ -38,13 +37,23 @@ const (
 	// RouteCopy copies its planes into the slot's own images on the GPU (one vkCmdCopyImage per
 	// plane), which the conversion then samples as any uploaded picture.
 	RouteCopy
+	// RouteDownload has the source copy each picture to the CPU (av_hwframe_transfer_data), which
+	// the stream then uploads as a software picture: for comparisons.
+	RouteDownload
+	// RouteNone is the plan's route for pictures decoded in software.
+	RouteNone
 )
 
+var routeNames = [...]string{"auto", "in place", "GPU copy", "download", "none"}
+
 func (r Route) String() string {
-	return [...]string{"auto", "in place", "GPU copy"}[r]
+	if r >= 0 && int(r) < len(routeNames) {
+		return routeNames[r]
+	}
+	return fmt.Sprintf("Route(%d)", int(r))
 }
 
-// ParseRoute reads -hwdec-route's values: auto, inplace, copy.
+// ParseRoute reads -hwdec-route's values: auto, inplace, copy, download.
 func ParseRoute(s string) (Route, error) {
 	switch s {
 	case "", "auto":
@@ -53,50 +62,46 @@ func ParseRoute(s string) (Route, error) {
 		return RouteInPlace, nil
 	case "copy":
 		return RouteCopy, nil
+	case "download":
+		return RouteDownload, nil
 	}
-	return 0, fmt.Errorf("-hwdec-route %q: want auto, inplace or copy", s)
+	return 0, fmt.Errorf("-hwdec-route %q: want auto, inplace, copy or download", s)
 }
 
 // foreignFrame is what a Frame loaded from a Foreign frame keeps until Submit: the frame, under its
-// lock, and what the submission waits on, signals and leaves.
+// lock, and early: in place, the compute conversion is the image's only read and goes in the
+// slot's Pre command buffer (Convert), whose batch then signals the frame's semaphore.
 type foreignFrame struct {
-	src    Foreign
-	wait   vkx.SubmitSemaphore
-	signal vkx.SubmitSemaphore
-	layout vk.ImageLayout
-	access vk.AccessFlags
-	// early: in place, the compute conversion is the image's only read and goes in the slot's Pre
-	// command buffer (Convert); split: the image's last read (the copy, or that conversion) is
-	// recorded there, and Submit signals the semaphore with that batch.
-	early, split bool
+	*Locked
+	early bool
 }
 
 // LoadForeign records what makes src's picture (the current configuration's format and size) the
-// frame's: through route (RouteAuto: chosen per frame by its coded size). src stays locked until Submit,
-// whose submission waits on and signals its semaphore. release, if not nil, runs once the GPU is done
-// with src's image (the slot's fence), or at once on failure. It returns the route taken and why.
-func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, string, error) {
+// frame's: through the plan's route (Config.Route; RouteAuto: chosen per frame by its coded size).
+// src stays locked until Submit, whose submission waits on and signals its semaphore (Locked).
+// release, if not nil, runs once the GPU is done with src's image (the slot's fence), or at once
+// on failure. It returns the route taken and why, which the plan records.
+func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) {
 	s := f.s
-	st, err := src.Lock()
+	route := s.cfg.Route
+	if route != RouteInPlace && route != RouteCopy {
+		route = RouteAuto // download and none: a foreign frame came anyway
+	}
+	lk, err := LockForeign(src, s.Dev.QueueFamily)
 	if err != nil {
 		if release != nil {
 			release()
 		}
-		return route, "", fmt.Errorf("stream: foreign frame: %w", err)
+		return route, "", err
 	}
 	fail := func(err error) (Route, string, error) {
-		src.Unlock()
+		lk.Unlock()
 		if release != nil {
 			release()
 		}
 		return route, "", fmt.Errorf("stream: foreign frame: %w", err)
 	}
-	if st.QueueFamily != vk.QueueFamilyIgnored && st.QueueFamily != s.Dev.QueueFamily {
-		// FFmpeg makes its images CONCURRENT over the families of its device context, EXCLUSIVE
-		// only when that is the toolkit's one family (hwcontext_vulkan.c, create_frame).
-		return fail(fmt.Errorf("the image belongs to queue family %d (EXCLUSIVE); the toolkit's is %d", st.QueueFamily, s.Dev.QueueFamily))
-	}
-	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/messages.c)
+	st := lk.State
 	c := s.cfg
 	reason := "asked for"
 	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
@@ -116,9 +121,7 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 			}
 		}
 	}
-	cb := f.Slot.CB
-	ff := &foreignFrame{src: src}
-	stage := vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit | vk.PipelineStageComputeShaderBit)
+	ff := &foreignFrame{Locked: lk}
 	if route == RouteInPlace {
 		fi, bindings, compute, err := f.bindForeign(st.Image)
 		if err != nil {
@@ -133,6 +136,7 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 			}
 			fi.Destroy()
 		})
+		cb := f.Slot.CB
 		if early { // bindForeign made compute: the slot has the compute variant
 			// The compute conversion into the slot's own image is then the frame's only read of the
 			// decoder's image (scaling and drawing read the slot's image): the barrier here and the
@@ -145,41 +149,23 @@ func (f *Frame) LoadForeign(src Foreign, route Route, release func()) (Route, st
 			}
 			ff.early = true
 		}
-		// After the semaphore wait (the same stage): the decoder's writes are visible to it, the
-		// layout changes after it (Vulkan spec, "Semaphore Waiting": the wait's second scope).
-		vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutShaderReadOnlyOptimal,
-			DstAccess: vk.AccessFlags(vk.AccessShaderReadBit), SrcStage: stage, DstStage: stage,
-			SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored})
+		lk.Read(cb, vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessFlags(vk.AccessShaderReadBit),
+			vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit), false)
 		f.Image, f.Bindings = fi, bindings
 		if compute != nil {
 			t := *f.compute
 			t.compute = compute
 			f.compute = &t
 		}
-		ff.layout, ff.access = vk.ImageLayoutShaderReadOnlyOptimal, vk.AccessFlags(vk.AccessShaderReadBit)
-	} else {
-		// The copy goes in the slot's second command buffer, submitted as a batch of its own that
-		// signals the frame's semaphore (Submit): the decoder, which waits on that semaphore before
-		// decoding a picture that refers to this one, then waits for the copy alone.
-		if cb, err = s.Ring.Pre(f.Slot); err != nil {
-			return fail(err)
-		}
-		ff.split = true
-		stage = vk.PipelineStageFlags(vk.PipelineStageTransferBit)
-		vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutTransferSrcOptimal,
-			DstAccess: vk.AccessFlags(vk.AccessTransferReadBit), SrcStage: stage, DstStage: stage,
-			SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored})
-		if err := f.Image.CopyForeign(cb, st.Image); err != nil {
-			return fail(err)
-		}
-		ff.layout, ff.access = vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit)
+	} else if err := lk.Copy(s.Ring, f.Slot, f.Image); err != nil {
+		return fail(err)
 	}
-	ff.wait = vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value, Stage: stage}
-	ff.signal = vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value + 1}
 	f.foreign, s.locked = ff, ff
 	if release != nil {
 		f.Slot.Retire(release)
 	}
+	s.plan.Route = RouteStep{route, reason}
+	s.plan.Upload = planes.Loaded{Reason: "none: the picture is on the GPU already (" + route.String() + ")"}
 	return route, reason, nil
 }
 
@@ -242,7 +228,7 @@ func (f *Frame) bindForeign(img planes.Foreign) (*planes.Image, map[formats.Path
 	}
 	var compute *ycbcr.ComputeBinding
 	if f.compute != nil {
-		if compute, err = s.Conv.BindCompute(fi, c.Params, s.decision.Path, f.compute.view); err != nil {
+		if compute, err = s.Conv.BindCompute(fi, c.Params, s.plan.Path.Path, f.compute.view); err != nil {
 			return undo(err)
 		}
 	}
@@ -253,7 +239,7 @@ func (f *Frame) bindForeign(img planes.Foreign) (*planes.Image, map[formats.Path
 // between Load and Submit), before the next frame.
 func (s *Stream) unlockAbandoned() {
 	if s.locked != nil {
-		s.locked.src.Unlock()
+		s.locked.Unlock()
 		s.locked = nil
 	}
 }

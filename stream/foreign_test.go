@@ -40,14 +40,18 @@ func (r *recorder) Submitted(l vk.ImageLayout, a vk.AccessFlags) {
 }
 
 // drawForeign draws src (FFmpeg's Vulkan frame) through route into a fresh target and reads it back.
-func drawForeign(t *testing.T, dev *gpu.Device, s *stream.Stream, src stream.Foreign, w, h int, route stream.Route) (*image.RGBA, stream.Route, string) {
+// The stream's configuration says the route (Config.Route).
+func drawForeign(t *testing.T, dev *gpu.Device, s *stream.Stream, src stream.Foreign, w, h int) (*image.RGBA, stream.Route, string) {
 	t.Helper()
 	var got stream.Route
 	var why string
 	img := drawFrame(t, dev, s, w, h, func(fr *stream.Frame) (err error) {
-		got, why, err = fr.LoadForeign(src, route, nil)
+		got, why, err = fr.LoadForeign(src, nil)
 		return err
 	})
+	if r := s.Plan().Route; r.Route != got || r.Reason != why {
+		t.Errorf("the plan says route %s (%s), the frame took %s (%s)", r.Route, r.Reason, got, why)
+	}
 	return img, got, why
 }
 
@@ -104,12 +108,16 @@ func TestForeignRoutes(t *testing.T) {
 			if path == formats.PathShader {
 				choice = formats.ChooseShader
 			}
-			if _, err := s.Configure(stream.Config{Format: pf, Width: tc.w, Height: tc.h, Params: p,
-				Choice: choice, Variant: pv.variant}); err != nil {
+			cfg := stream.Config{Format: pf, Width: tc.w, Height: tc.h, Params: p, Choice: choice, Variant: pv.variant}
+			if _, err := s.Configure(cfg); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			want := drawOne(t, dev, s, pic)
 			for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy, stream.RouteAuto} {
+				cfg.Route = route
+				if _, err := s.Configure(cfg); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
 				hw, err := up.Upload(pic)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
@@ -120,7 +128,7 @@ func TestForeignRoutes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, taken, why := drawForeign(t, dev, s, rec, tc.w, tc.h, route)
+				got, taken, why := drawForeign(t, dev, s, rec, tc.w, tc.h)
 				after, err := rec.Foreign.Lock()
 				rec.Foreign.Unlock()
 				hw.Release()

@@ -162,7 +162,7 @@ func (f *Frame) recordQuality(before bool) error {
 	}
 	if q.flat != nil { // the drawn variant: the conversion at the picture's size first
 		q.flat.Begin(cb)
-		err := f.Bindings[f.s.decision.Path].Draw(cb, q.flat)
+		err := f.Bindings[f.s.plan.Path.Path].Draw(cb, q.flat)
 		vk.CmdEndRenderPass(cb)
 		if err != nil {
 			return err

@@ -27,11 +27,11 @@ func (s *scaled) destroy() {
 
 // Scale records, after Load and Convert and outside a render pass, the conversion at the picture's
 // size (drawn into the slot's picture image, for the drawn variant) and the scale pass's filtering
-// for view v (compute); Draw then draws its result onto the target. A view that is Exact needs no scale pass: Scale
-// records nothing and Draw draws the conversion as before, at no extra cost. Comparisons (both
-// paths) are not scaled.
+// for view v (compute); Draw then draws its result onto the target. A view that is Exact needs no
+// scale pass: Scale records nothing and Draw draws the conversion as before, at no extra cost.
+// Comparisons (both paths) are not scaled. The plan's Scale says what it did.
 func (f *Frame) Scale(v ycbcr.ScaleView) error {
-	_, err := f.scale(v, nil, 0, 0)
+	_, err := f.ScaleInto(v, nil, 0, 0, "no storage target given")
 	return err
 }
 
@@ -40,9 +40,33 @@ func (f *Frame) Scale(v ycbcr.ScaleView) error {
 // viewport at (x, y) and the rest of dst cleared (ycbcr.ScaleTarget.RecordInto): no fragment shader
 // runs, Draw draws nothing, and dst is left in GENERAL for a pass that loads it
 // (gpu.Device.NewLoadPass). into says whether it did so; when it did not (dst nil, or the view
-// Exact) the frame is drawn as after Scale.
-func (f *Frame) ScaleInto(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (into bool, err error) {
-	return f.scale(v, dst, x, y)
+// Exact) the frame is drawn as after Scale. noStorage says why dst is nil, for the plan's Scale.
+func (f *Frame) ScaleInto(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int, noStorage string) (into bool, err error) {
+	into, err = f.scale(v, dst, x, y)
+	if err == nil {
+		f.s.plan.Scale = scaleStep(v, into, noStorage)
+	}
+	return into, err
+}
+
+// scaleStep says what the scale pass did: the view, and whether its last step was written by
+// compute into the target (into) or drawn, and why (noStorage).
+func scaleStep(v ycbcr.ScaleView, into bool, noStorage string) string {
+	dw, dh := v.DisplaySize()
+	if v.Exact() {
+		return fmt.Sprintf("none: %dx%d shown 1:1", v.SrcW, v.SrcH)
+	}
+	s := fmt.Sprintf("%s %dx%d→%dx%d", v.Filter, v.SrcW, v.SrcH, dw, dh)
+	if v.StepX == 1 && v.StepY == 1 {
+		s = fmt.Sprintf("none (1:1, turned): %dx%d", dw, dh)
+	}
+	if !v.Orient.Identity() {
+		s += ", turned " + v.Orient.String()
+	}
+	if into {
+		return s + "; written into the target by compute"
+	}
+	return s + "; drawn (fragment shader): " + noStorage
 }
 
 func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bool, error) {
@@ -74,7 +98,7 @@ func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bo
 		}
 		picture = sc.flat.View
 		sc.flat.Begin(cb)
-		err := f.Bindings[s.decision.Path].Draw(cb, sc.flat)
+		err := f.Bindings[s.plan.Path.Path].Draw(cb, sc.flat)
 		vk.CmdEndRenderPass(cb)
 		if err != nil {
 			return false, err

@@ -42,6 +42,11 @@ type Config struct {
 	// sources before the scale pass (Iterations 0: off).
 	Peak   bool
 	Deband ycbcr.DebandParams
+	// Route is how hardware-decoded pictures (LoadForeign) reach the conversion; RouteAuto
+	// chooses per frame.
+	Route Route
+	// Decode is how the source decodes the pictures (the plan records it).
+	Decode Decode
 }
 
 // picture is one slot's images and bindings for the current configuration.
@@ -75,8 +80,10 @@ func (p *picture) destroy() {
 // and bindings, the import cache, and the lifetime of everything a frame uses, retired on the fence
 // of the slot that last used it.
 type Stream struct {
-	Dev  *gpu.Device
-	Conv *ycbcr.Converter
+	Dev *gpu.Device
+	// Conv holds both conversion paths (the sampler path's conversion cache, the shader path) for
+	// the stream's life; they also convert single pictures offscreen (a player's screenshots).
+	Conv *ycbcr.Paths
 	Ring *Ring
 	// Timer measures each frame between Begin and Submit on the GPU (nil without timestamps).
 	Timer *gpu.GPUTimer
@@ -85,21 +92,19 @@ type Stream struct {
 	importer   *planes.Importer
 	cfg        Config
 	configured bool
-	decision   ycbcr.Decision
+	plan       Plan
 	paths      []formats.Path
 	pictures   []*picture
 	generation int
 
-	variant       Variant
-	variantReason string
-	measure       MeasureFunc
-	probes        map[ProbeKey]measured
-	probeTime     time.Duration // spent in the variant probe, in all
-	blit          *ycbcr.Blit   // draws compute pictures onto targets; made on first need
-	scaler        *ycbcr.Scaler
-	debander      *ycbcr.Debander
-	peakFilter    ycbcr.PeakFilter
-	peak          float64 // the detected peak in use (cd/m²), 0: none
+	measure    MeasureFunc
+	probes     map[ProbeKey]measured
+	probeTime  time.Duration // spent in the variant probe, in all
+	blit       *ycbcr.Blit   // draws compute pictures onto targets; made on first need
+	scaler     *ycbcr.Scaler
+	debander   *ycbcr.Debander
+	peakFilter ycbcr.PeakFilter
+	peak       float64 // the detected peak in use (cd/m²), 0: none
 	// locked is the foreign frame loaded and not yet submitted (LoadForeign), under its lock.
 	locked *foreignFrame
 }
@@ -110,7 +115,7 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 	if n == 0 {
 		n = 2
 	}
-	conv, err := ycbcr.NewConverter(dev)
+	conv, err := ycbcr.NewPaths(dev)
 	if err != nil {
 		return nil, err
 	}
@@ -127,42 +132,30 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 	return s, nil
 }
 
-// Decision is the path of the current configuration and why.
-func (s *Stream) Decision() ycbcr.Decision { return s.decision }
-
-// Conversion is the conversion variant of the current configuration and why (for example "compute:
-// 0.030 ms vs draw 0.560 ms on the GPU").
-func (s *Stream) Conversion() (Variant, string) { return s.variant, s.variantReason }
-
 // Paths are the paths the current configuration draws (both for comparisons).
 func (s *Stream) Paths() []formats.Path { return s.paths }
 
 // Generation grows with each new configuration.
 func (s *Stream) Generation() int { return s.generation }
 
-// Configure makes c the stream's configuration: the path, and the slots' images and bindings for
-// it. It does nothing when c is the current configuration; changed reports a new one. What the old
-// configuration made is retired on the fence of the last submission, so nothing waits here.
+// Configure makes c the stream's configuration: its plan (decide), and the slots' images and
+// bindings for it. It does nothing when c is the current configuration; changed reports a new one.
+// What the old configuration made is retired on the fence of the last submission, so nothing waits
+// here.
 func (s *Stream) Configure(c Config) (changed bool, err error) {
 	if s.configured && c == s.cfg {
 		return false, nil
 	}
 	s.retireConfiguration()
-	d, err := ycbcr.Choose(s.Dev, c.Format, c.Params, c.Choice)
-	if err != nil {
-		return true, err
-	}
-	paths := []formats.Path{d.Path}
-	if c.Both {
-		if d.SamplerErr != nil {
-			return true, fmt.Errorf("stream: both paths need the sampler path: %w", d.SamplerErr)
-		}
-		paths = []formats.Path{formats.PathSampler, formats.PathShader}
-	}
 	if err := s.newImporter(); err != nil {
 		return true, err
 	}
-	s.decision, s.paths = d, paths
+	plan, err := s.decide(c)
+	if err != nil {
+		return true, err
+	}
+	paths := plan.paths(c.Both)
+	s.plan, s.paths = plan, paths
 	for i := range s.pictures {
 		p := &picture{bindings: map[formats.Path]*ycbcr.Binding{}}
 		s.pictures[i] = p
@@ -179,22 +172,15 @@ func (s *Stream) Configure(c Config) (changed bool, err error) {
 			}
 			p.bindings[path] = b
 		}
-	}
-	v, why, err := s.chooseVariant(c, d.Path)
-	if err != nil {
-		return true, err
-	}
-	if v == VariantCompute {
-		for _, p := range s.pictures {
-			if p.compute, err = s.newComputeTarget(p, c, d.Path); err != nil {
+		if plan.Variant.Variant == VariantCompute {
+			if p.compute, err = s.newComputeTarget(p.img, c, plan.Path.Path); err != nil {
 				return true, fmt.Errorf("stream: configure: compute: %w", err)
 			}
 		}
 	}
-	if err := s.configureQuality(c, d.Path); err != nil {
+	if err := s.configureQuality(c, plan.Path.Path); err != nil {
 		return true, err
 	}
-	s.variant, s.variantReason = v, why
 	s.cfg, s.configured = c, true
 	s.generation++
 	return true, nil
@@ -288,7 +274,7 @@ func (f *Frame) Convert() error {
 		if err := f.compute.record(f.Slot.Pre); err != nil {
 			return err
 		}
-		ff.split = true
+		ff.pre = true
 		return nil
 	}
 	if err := f.compute.record(f.Slot.CB); err != nil {
@@ -312,7 +298,7 @@ func (f *Frame) Draw(target ycbcr.Target) error {
 	if f.compute != nil {
 		return f.compute.blit.Draw(f.Slot.CB, target)
 	}
-	return f.Bindings[f.s.decision.Path].Draw(f.Slot.CB, target)
+	return f.Bindings[f.s.plan.Path.Path].Draw(f.Slot.CB, target)
 }
 
 // Load records the upload of pic into the frame's images. release, if not nil, runs once the GPU
@@ -326,6 +312,7 @@ func (f *Frame) Load(pic *formats.Frame, release func()) (planes.Loaded, error) 
 		}
 		return l, err
 	}
+	f.s.plan.Upload = l
 	img := f.Image
 	f.Slot.Retire(img.Done) // the import cache's holds of this load
 	if release != nil {
@@ -343,9 +330,8 @@ func (f *Frame) Submit(wait, signal vk.Semaphore) error {
 		return f.s.Ring.Submit(f.Slot, wait, signal)
 	}
 	// A foreign frame: its semaphore waited on and signalled in the same submission, its state
-	// written back and its lock released right after (hwcontext_vulkan.h).
+	// written back and its lock released right after (Locked.Submit).
 	f.foreign, f.s.locked = nil, nil
-	defer ff.src.Unlock()
 	var waits, signals []vkx.SubmitSemaphore
 	if wait != vk.NullSemaphore {
 		waits = append(waits, vkx.SubmitSemaphore{Semaphore: wait, Stage: vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)})
@@ -353,19 +339,7 @@ func (f *Frame) Submit(wait, signal vk.Semaphore) error {
 	if signal != vk.NullSemaphore {
 		signals = append(signals, vkx.SubmitSemaphore{Semaphore: signal})
 	}
-	// The wait goes with the first batch (Pre where LoadForeign began it), the signal with the batch
-	// that holds the image's last read.
-	var preSignals []vkx.SubmitSemaphore
-	if ff.split {
-		preSignals = []vkx.SubmitSemaphore{ff.signal}
-	} else {
-		signals = append(signals, ff.signal)
-	}
-	if err := f.s.Ring.SubmitSplit(f.Slot, []vkx.SubmitSemaphore{ff.wait}, preSignals, waits, signals); err != nil {
-		return err
-	}
-	ff.src.Submitted(ff.layout, ff.access)
-	return nil
+	return ff.Submit(f.s.Ring, f.Slot, waits, signals)
 }
 
 // Live counts what the stream holds on the device: each slot's images and bindings, and the
@@ -424,7 +398,7 @@ func (s *Stream) Close() {
 		s.debander = nil
 	}
 	if s.Conv != nil {
-		s.Conv.Destroy()
+		s.Conv.Destroy() // after Ring.Close: nothing in flight uses them
 		s.Conv = nil
 	}
 }

@@ -72,14 +72,14 @@ type computeTarget struct {
 	dev     vk.Device
 }
 
-func (s *Stream) newComputeTarget(p *picture, c Config, path formats.Path) (*computeTarget, error) {
+func (s *Stream) newComputeTarget(img *planes.Image, c Config, path formats.Path) (*computeTarget, error) {
 	t := &computeTarget{width: c.Width, height: c.Height, dev: s.Dev.Device}
 	var err error
 	if t.image, t.memory, t.view, err = s.Dev.NewImage2D(gpu.TargetFormat, c.Width, c.Height,
 		vk.ImageUsageStorageBit|vk.ImageUsageSampledBit); err != nil {
 		return t, err
 	}
-	if t.compute, err = s.Conv.BindCompute(p.img, c.Params, path, t.view); err != nil {
+	if t.compute, err = s.Conv.BindCompute(img, c.Params, path, t.view); err != nil {
 		return t, err
 	}
 	if s.blit == nil {
@@ -208,19 +208,15 @@ type measured struct {
 	err [3]error
 }
 
-// probe times variant v of the configuration on the device: the first slot's images get a blank
-// picture, then probeFrames conversions are timed with GPU timestamps (after one untimed), into an
-// offscreen target for the drawn variant and into the storage image (and onto the target, as each
-// frame does) for the compute one. It runs on a slot of the ring and waits for that slot's fence;
-// what it made is retired on the slot, so a failed submission (which may still run) leaves it to
-// Close, after the device is idle.
+// probe times variant v of the configuration on the device: a picture of its own (the slots' are
+// made once the plan is decided) gets a blank frame, then probeFrames conversions are timed with
+// GPU timestamps (after one untimed), into an offscreen target for the drawn variant and into the
+// storage image (and onto the target, as each frame does) for the compute one. It runs on a slot of
+// the ring and waits for that slot's fence; what it made is retired on the slot, so a failed
+// submission (which may still run) leaves it to Close, after the device is idle.
 func (s *Stream) probe(c Config, path formats.Path, v Variant) (float64, error) {
-	p := s.pictures[0]
 	blank, err := formats.NewFrame(c.Format, c.Width, c.Height)
 	if err != nil {
-		return 0, err
-	}
-	if err := p.img.Stage(blank); err != nil {
 		return 0, err
 	}
 	timer, err := s.Dev.NewGPUTimer(probeFrames)
@@ -230,6 +226,8 @@ func (s *Stream) probe(c Config, path formats.Path, v Variant) (float64, error) 
 	if timer == nil {
 		return 0, fmt.Errorf("the queue has no timestamps")
 	}
+	var img *planes.Image
+	var b *ycbcr.Binding
 	var o *gpu.Offscreen
 	var ct *computeTarget
 	ms := -1.0
@@ -247,16 +245,26 @@ func (s *Stream) probe(c Config, path formats.Path, v Variant) (float64, error) 
 		if ct != nil {
 			ct.destroy()
 		}
+		if b != nil {
+			b.Destroy()
+		}
+		if img != nil {
+			img.Destroy()
+		}
 	}
-	if o, err = s.Dev.NewOffscreen(c.Width, c.Height); err != nil {
+	if img, err = planes.New(s.Dev, c.Format, c.Width, c.Height, path); err == nil {
+		if err = img.Stage(blank); err == nil {
+			if b, err = s.Conv.Bind(img, c.Params, path); err == nil {
+				o, err = s.Dev.NewOffscreen(c.Width, c.Height)
+			}
+		}
+	}
+	if err == nil && v == VariantCompute {
+		ct, err = s.newComputeTarget(img, c, path)
+	}
+	if err != nil {
 		free()
 		return 0, err
-	}
-	if v == VariantCompute {
-		if ct, err = s.newComputeTarget(p, c, path); err != nil {
-			free()
-			return 0, err
-		}
 	}
 	one := func(cb vk.CommandBuffer) error {
 		if ct != nil {
@@ -269,7 +277,7 @@ func (s *Stream) probe(c Config, path formats.Path, v Variant) (float64, error) 
 			return err
 		}
 		o.Begin(cb)
-		err := p.bindings[path].Draw(cb, o)
+		err := b.Draw(cb, o)
 		vk.CmdEndRenderPass(cb)
 		return err
 	}
@@ -280,7 +288,7 @@ func (s *Stream) probe(c Config, path formats.Path, v Variant) (float64, error) 
 	}
 	sl.Retire(free) // from here on, freed on the slot's fence (or by Close)
 	cb := sl.CB
-	p.img.RecordUpload(cb)
+	img.RecordUpload(cb)
 	if err := one(cb); err != nil {
 		return 0, err // unsubmitted: the slot's next use resets the command buffer
 	}

@@ -92,7 +92,8 @@ func TestVariantFromMeasurements(t *testing.T) {
 		if _, err := s.Configure(cfg); err != nil {
 			t.Fatal(err)
 		}
-		v, why := s.Conversion()
+		pv := s.Plan().Variant
+		v, why := pv.Variant, pv.Reason
 		t.Logf("%s faster: %s (%s)", fast, v, why)
 		if v != fast || !strings.HasPrefix(why, fast.String()+": 0.250 ms vs ") {
 			t.Errorf("timings say %s is faster; the stream chose %s (%s)", fast, v, why)
@@ -128,7 +129,8 @@ func TestVariantProbe(t *testing.T) {
 	if _, err := s.Configure(stream.Config{Format: pf, Width: 64, Height: 36, Params: p}); err != nil {
 		t.Fatal(err)
 	}
-	v, why := s.Conversion()
+	pv := s.Plan().Variant
+	v, why := pv.Variant, pv.Reason
 	t.Logf("%s: %s on %s", v, why, dev.Info.Name)
 	var chosen, other float64
 	var otherName string
@@ -160,7 +162,8 @@ func TestVariantRemembered(t *testing.T) {
 		if _, err := s.Configure(cfg); err != nil {
 			t.Fatal(err)
 		}
-		v, why := s.Conversion()
+		pv := s.Plan().Variant
+		v, why := pv.Variant, pv.Reason
 		return v, why, s.ProbeTime() > 0
 	}
 	v1, why1, probed := conf()

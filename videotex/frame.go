@@ -252,20 +252,13 @@ func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
 		return err
 	}
 	cb := sl.CB
-	var waits, signals []vkx.SubmitSemaphore
-	var unlock func(submitted bool)
+	var lk *stream.Locked
 	if p.hw != nil {
 		// The copy in a batch of its own that signals the decoder's semaphore, ahead of the shader
 		// path's conversion (stream.Ring.SubmitSplit): the decoder waits for the copy alone.
-		pre, err := t.ring.Pre(sl)
-		if err != nil {
-			return err
-		}
-		w, s, u, err := t.recordHWCopy(pre, p)
-		if err != nil {
+		if lk, err = t.copyHW(sl, p); err != nil {
 			return err // unsubmitted: the slot's next Begin resets the command buffers
 		}
-		waits, signals, unlock = []vkx.SubmitSemaphore{w}, []vkx.SubmitSemaphore{s}, u
 	} else {
 		p.img.RecordUpload(cb)
 	}
@@ -280,18 +273,15 @@ func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
 	}
 	if err != nil {
 		// Unsubmitted: the slot's next Begin resets the command buffer.
-		if unlock != nil {
-			unlock(false)
+		if lk != nil {
+			lk.Unlock()
 		}
 		return err
 	}
-	if unlock != nil {
+	if lk != nil {
 		// One vkQueueSubmit: the copy's batch waits on the decoder's timeline semaphore at its value
-		// and signals the next value (hwcontext_vulkan.h's AVVkFrame contract), the second batch
-		// signals the Frame's semaphore.
-		err = t.ring.SubmitSplit(sl, waits, signals, nil, []vkx.SubmitSemaphore{{Semaphore: sem}})
-		unlock(err == nil)
-		if err != nil {
+		// and signals the next value, the second batch signals the Frame's semaphore.
+		if err := lk.Submit(t.ring, sl, nil, []vkx.SubmitSemaphore{{Semaphore: sem}}); err != nil {
 			return err
 		}
 		hw := p.hw

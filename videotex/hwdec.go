@@ -10,6 +10,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 )
 
 // VideoFeatures are the device features of hardware decoding: what FFmpeg's Vulkan decoding asks
@@ -209,43 +210,19 @@ func (t *Texture) planHW() (decode.Options, error) {
 // errNoHW is the error of a hardware frame the texture cannot take.
 var errNoHW = errors.New("videotex: hardware frame")
 
-// recordHWCopy records the GPU copy of p's hardware frame into p's images, under the frame's lock
-// (lock_frame, hwcontext_vulkan.h: "just before command submission"), and returns what the
-// submission waits on and signals on the frame's timeline semaphore; unlock releases the lock
-// after the submission and writes the frame's new layout back when submitted is true.
-func (t *Texture) recordHWCopy(cb vk.CommandBuffer, p *picture) (wait, signal vkx.SubmitSemaphore, unlock func(submitted bool), err error) {
-	ff := p.hw.HW.Foreign()
-	st, err := ff.Lock()
+// copyHW records the GPU copy of p's hardware frame into p's images, in sl's Pre batch (the decoder
+// waits for the copy alone), under the frame's lock (stream.Locked: the AVVkFrame protocol), which
+// the upload's submission (Locked.Submit) releases.
+func (t *Texture) copyHW(sl *stream.Slot, p *picture) (*stream.Locked, error) {
+	lk, err := stream.LockForeign(p.hw.HW.Foreign(), t.dev.QueueFamily)
 	if err != nil {
-		return wait, signal, nil, fmt.Errorf("%w: %v", errNoHW, err)
+		return nil, fmt.Errorf("%w: %v", errNoHW, err)
 	}
-	unlock = func(submitted bool) {
-		if submitted {
-			ff.Submitted(vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit))
-		}
-		ff.Unlock()
+	if err := lk.Copy(t.ring, sl, p.img); err != nil {
+		lk.Unlock()
+		return nil, err
 	}
-	if st.QueueFamily != vk.QueueFamilyIgnored && st.QueueFamily != t.dev.QueueFamily {
-		// FFmpeg makes its images CONCURRENT over the families it is given, EXCLUSIVE only with a
-		// single family (hwcontext_vulkan.c, create_frame).
-		unlock(false)
-		return wait, signal, nil, fmt.Errorf("%w: the image belongs to queue family %d (EXCLUSIVE); the texture's is %d",
-			errNoHW, st.QueueFamily, t.dev.QueueFamily)
-	}
-	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/messages.c)
-	stage := vk.PipelineStageFlags(vk.PipelineStageTransferBit)
-	// After the semaphore wait, at the same stage: the decoder's writes are visible, the layout
-	// changes after it (Vulkan spec, "Semaphore Waiting": the wait's second synchronization scope).
-	vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: st.Image.Image, From: st.Layout, To: vk.ImageLayoutTransferSrcOptimal,
-		DstAccess: vk.AccessFlags(vk.AccessTransferReadBit), SrcStage: stage, DstStage: stage,
-		SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored})
-	if err := p.img.CopyForeign(cb, st.Image); err != nil {
-		unlock(false)
-		return wait, signal, nil, err
-	}
-	wait = vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value, Stage: stage}
-	signal = vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value + 1}
-	return wait, signal, unlock, nil
+	return lk, nil
 }
 
 // dropHW releases p's hardware frame, if any (FFmpeg may reuse its image from then on).

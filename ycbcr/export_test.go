@@ -13,13 +13,13 @@ import (
 
 // ConvertScaledDirect is ConvertScaled with scale.glsl's kernel evaluated per sample (DIRECT = 1),
 // the pass as it was before the weight table: the table's reference.
-func (c *Converter) ConvertScaledDirect(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
+func (c *Paths) ConvertScaledDirect(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
 	return c.convertScaled(f, p, path, v, scaleKernel)
 }
 
 // ConvertScaledInto is ConvertScaled with the pass written by compute into the target (RecordInto)
 // instead of drawn onto it.
-func (c *Converter) ConvertScaledInto(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
+func (c *Paths) ConvertScaledInto(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
 	return c.convertScaled(f, p, path, v, scaleInto)
 }
 

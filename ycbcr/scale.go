@@ -669,7 +669,7 @@ func (t *ScaleTarget) Destroy() {
 // ConvertScaled converts f through path at its own size, then scales it into a target of v's
 // display size with the scale pass, and reads the result back: the player's pipeline for one frame
 // (tests compare it with FFmpeg's scale; screenshots of turned pictures use it at 1:1).
-func (c *Converter) ConvertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
+func (c *Paths) ConvertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView) (*image.RGBA, error) {
 	return c.convertScaled(f, p, path, v, scaleDrawn)
 }
 
@@ -683,7 +683,7 @@ const (
 )
 
 // convertScaled is ConvertScaled with the pass's last step run as mode says.
-func (c *Converter) convertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView, mode scaleMode) (*image.RGBA, error) {
+func (c *Paths) convertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView, mode scaleMode) (*image.RGBA, error) {
 	im, err := c.staged(f, path)
 	if err != nil {
 		return nil, err

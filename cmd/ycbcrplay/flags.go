@@ -278,11 +278,10 @@ func (f *decodeFlags) read(o *options) error {
 		return err
 	}
 	o.cfg.GPU.Video = d.hwdec != decode.HWDecNo
-	if d.hwDownload = *f.hwroute == "download"; !d.hwDownload {
-		if o.cfg.Convert.HWRoute, err = stream.ParseRoute(*f.hwroute); err != nil {
-			return fmt.Errorf("%w (or download)", err)
-		}
+	if o.cfg.Convert.HWRoute, err = stream.ParseRoute(*f.hwroute); err != nil {
+		return err
 	}
+	d.hwDownload = o.cfg.Convert.HWRoute == stream.RouteDownload
 	if d.deinterlace, err = decode.ParseDeinterlace(*f.deinterlace); err != nil {
 		return err
 	}

@@ -6,23 +6,15 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/player"
 )
 
-// routeDownload is -hwdec-route download: one CPU copy per frame through av_hwframe_transfer_data,
-// counted in cpu_bytes_copied_per_frame, for comparisons with the in-place and GPU-copy routes (the
-// player reports those itself).
-const routeDownload = "download (one CPU copy per frame: -hwdec-route download)"
-
 // UseDevice reopens the decoder on the player's device with -hwdec's mode.
 func (s *decoderSource) UseDevice(dev *gpu.Device) error { return s.d.UseVulkan(dev, s.hwdec) }
 
-// Decoding reports the decoder, whether Vulkan Video decodes and why not, and the route.
+// Decoding reports the decoder, whether Vulkan Video decodes and why not, and what downloads copy.
 func (s *decoderSource) Decoding() player.Decoding {
 	h := s.d.HW()
 	d := player.Decoding{Decoder: h.Decoder, HWDec: "no", Reason: h.Reason}
 	if h.Active {
 		d.HWDec = "vulkan"
-		if s.download {
-			d.Route = routeDownload
-		}
 		if n := s.hwFrames.Load(); n > 0 {
 			d.CPUBytesPerFrame = int(s.hwBytes.Load() / n)
 		}

@@ -1,0 +1,98 @@
+package stream
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+)
+
+// Locked is a Foreign frame under its owner's lock for one submission: the AVVkFrame protocol of
+// libavutil/hwcontext_vulkan.h, written once for every user (Frame.LoadForeign, videotex). Its
+// steps: LockForeign takes the lock just before recording and checks the queue family; Read (or
+// Copy) records the barrier that makes the decoder's image readable after the semaphore wait;
+// Submit submits the slot waiting on the frame's timeline semaphore at its value and signalling the
+// next value, writes back the layout and access the submission left, and unlocks. Unlock, instead
+// of Submit, abandons a frame that was not submitted.
+type Locked struct {
+	// State is the frame as LockForeign read it (image, layout, semaphore and its value).
+	State planes.ForeignState
+
+	src    Foreign
+	stage  vk.PipelineStageFlags // where the submission waits on the semaphore
+	layout vk.ImageLayout        // what the submission leaves
+	access vk.AccessFlags
+	// pre: the image's last read is in the slot's Pre batch (Ring.Pre), which then signals the
+	// semaphore, so that the decoder, waiting on it to decode from this picture, waits for that
+	// batch alone.
+	pre  bool
+	done bool // submitted or unlocked
+}
+
+// LockForeign takes src's lock and reads its state. The image must be usable on family: FFmpeg
+// makes its images CONCURRENT over the families of its device context, EXCLUSIVE only when that
+// is one family (hwcontext_vulkan.c, create_frame).
+func LockForeign(src Foreign, family uint32) (*Locked, error) {
+	st, err := src.Lock()
+	if err != nil {
+		return nil, fmt.Errorf("stream: foreign frame: %w", err)
+	}
+	if st.QueueFamily != vk.QueueFamilyIgnored && st.QueueFamily != family {
+		src.Unlock()
+		return nil, fmt.Errorf("stream: foreign frame: the image belongs to queue family %d (EXCLUSIVE); the toolkit's is %d", st.QueueFamily, family)
+	}
+	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/messages.c)
+	return &Locked{State: st, src: src}, nil
+}
+
+// Read records, on cb, the barrier that leaves the image in layout for access at stage, after the
+// submission's wait on the semaphore at the same stage: the decoder's writes are visible to it and
+// the layout changes after it (Vulkan spec, "Semaphore Waiting": the wait's second scope). pre says
+// cb is the slot's Pre command buffer, holding the image's last read.
+func (l *Locked) Read(cb vk.CommandBuffer, layout vk.ImageLayout, access vk.AccessFlags, stage vk.PipelineStageFlags, pre bool) {
+	vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: l.State.Image.Image, From: l.State.Layout, To: layout,
+		DstAccess: access, SrcStage: stage, DstStage: stage,
+		SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored})
+	l.stage, l.layout, l.access, l.pre = stage, layout, access, pre
+}
+
+// Copy records, in s's Pre command buffer (a batch of its own, ahead of s's: the decoder waits for
+// the copy alone), the copy of the image's planes into dst.
+func (l *Locked) Copy(r *Ring, s *Slot, dst *planes.Image) error {
+	cb, err := r.Pre(s)
+	if err != nil {
+		return err
+	}
+	l.Read(cb, vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit), true)
+	return dst.CopyForeign(cb, l.State.Image)
+}
+
+// Submit submits s (Ring.SubmitSplit) with the frame's semaphore wait in the first batch and its
+// signal in the batch holding the image's last read, besides waits and signals of s's own batch,
+// then writes the frame's new state back and unlocks it. The lock is released whatever happens.
+func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) error {
+	wait := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage}
+	signal := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
+	var preSignals []vkx.SubmitSemaphore
+	if l.pre {
+		preSignals = []vkx.SubmitSemaphore{signal}
+	} else {
+		signals = append(signals, signal)
+	}
+	err := r.SubmitSplit(s, []vkx.SubmitSemaphore{wait}, preSignals, waits, signals)
+	if err == nil {
+		l.src.Submitted(l.layout, l.access)
+	}
+	l.Unlock()
+	return err
+}
+
+// Unlock releases the frame's lock without a submission (after Submit it does nothing).
+func (l *Locked) Unlock() {
+	if !l.done {
+		l.done = true
+		l.src.Unlock()
+	}
+}

@@ -1,0 +1,123 @@
+package stream
+
+import (
+	"fmt"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// Plan is the way a stream's frames take from the decoder to the target: one field per decision,
+// each with the reason it was taken. decide makes it, from the device, the stream's metadata and the
+// user's choices (Config), on every new configuration. Where a choice is auto and its answer
+// depends on the frame itself, the frame completes its field as it is loaded, by the rule decide
+// set: Upload (the frame's memory: planes.Image.Load) and Route (the decoder's image: autoRoute);
+// Scale records what the last frame's scale pass did (the target's size changes without a new
+// configuration). The player's -stats and info panel and videotex's frame facts read it
+// (Stream.Plan); nothing else decides these.
+type Plan struct {
+	// Decode is how the source decodes: Config.Decode, which the source decided (decode.HWDec, at
+	// open: the codec, its profile, the device).
+	Decode Decode
+	// Route is how hardware-decoded pictures reach the conversion (Route is RouteNone in software).
+	Route RouteStep
+	// Upload is how software pictures' planes reach the GPU: the stream's Options.Upload, and, once
+	// a frame is loaded, what that frame took (planes.Image.Load decides auto per frame).
+	Upload planes.Loaded
+	// Path is the conversion path (ycbcr.Choose: sampler or shader), with the sampler's key.
+	Path ycbcr.Decision
+	// Variant is how the conversion runs: drawn, or compute (measured on the device for auto).
+	Variant VariantStep
+	// Scale says what the last frame's scale pass did ("" before one was recorded).
+	Scale string
+}
+
+// Decode is how a stream's pictures are decoded, as the source decided it.
+type Decode struct {
+	Decoder string // FFmpeg's decoder; "hevc (vulkan)" under Vulkan Video
+	HW      bool   // Vulkan Video decodes
+	Reason  string // why software, when not HW
+}
+
+// RouteStep is the plan's route and why.
+type RouteStep struct {
+	Route  Route
+	Reason string
+}
+
+// String is -stats' hwdec_route: the route and why; empty in software.
+func (r RouteStep) String() string {
+	if r.Route == RouteNone {
+		return ""
+	}
+	return r.Route.String() + " (" + r.Reason + ")"
+}
+
+// VariantStep is the plan's conversion variant and why.
+type VariantStep struct {
+	Variant Variant
+	Reason  string
+}
+
+// Plan is the current configuration's plan (the zero Plan before the first Configure).
+func (s *Stream) Plan() Plan { return s.plan }
+
+// decide is the one function that decides a configuration's plan: the path from the device's
+// sampler and the user's choice (ycbcr.Choose), the route for hardware frames, the upload, and the
+// conversion variant (asked for, or measured: chooseVariant). It makes nothing the frames use; the
+// variant's probe makes and frees its own picture.
+func (s *Stream) decide(c Config) (Plan, error) {
+	p := Plan{Decode: c.Decode}
+	d, err := ycbcr.Choose(s.Dev, c.Format, c.Params, c.Choice)
+	if err != nil {
+		return p, err
+	}
+	if c.Both && d.SamplerErr != nil {
+		return p, fmt.Errorf("stream: both paths need the sampler path: %w", d.SamplerErr)
+	}
+	p.Path = d
+	p.Route = planRoute(c)
+	p.Upload = s.planUpload()
+	v, why, err := s.chooseVariant(c, d.Path)
+	if err != nil {
+		return p, err
+	}
+	p.Variant = VariantStep{v, why}
+	return p, nil
+}
+
+// planRoute is the route of hardware-decoded pictures: none in software; what was asked for; or
+// auto, which each frame settles by its decoder image's size and usage (autoRoute).
+func planRoute(c Config) RouteStep {
+	switch {
+	case !c.Decode.HW:
+		return RouteStep{RouteNone, "decoded in software"}
+	case c.Route == RouteDownload:
+		return RouteStep{RouteDownload, "asked for: one CPU copy per frame (av_hwframe_transfer_data), then the upload, for comparisons"}
+	case c.Route == RouteAuto:
+		return RouteStep{RouteAuto, "in place or the GPU copy, per frame, by the decoder's image"}
+	}
+	return RouteStep{c.Route, "asked for"}
+}
+
+// planUpload is the upload the configuration's frames are loaded with: Options.Upload, where auto
+// imports each frame whose memory the device can import (the import cache, newImporter) and copies
+// the others.
+func (s *Stream) planUpload() planes.Loaded {
+	switch {
+	case s.upload != planes.UploadAuto:
+		return planes.Loaded{Upload: s.upload, Reason: "asked for"}
+	case s.importer == nil:
+		return planes.Loaded{Upload: planes.UploadCopy, Reason: "auto: the device imports no host memory here (VK_EXT_external_memory_host)"}
+	}
+	return planes.Loaded{Upload: planes.UploadAuto, Reason: "import where the frame's memory allows, else copy: decided per frame"}
+}
+
+// paths are the paths a plan draws: both for comparisons, else the plan's.
+func (p Plan) paths(both bool) []formats.Path {
+	if both {
+		return []formats.Path{formats.PathSampler, formats.PathShader}
+	}
+	return []formats.Path{p.Path.Path}
+}
