@@ -62,17 +62,3 @@ func Begin(cb vk.CommandBuffer) error {
 	bi.Free()
 	return err
 }
-
-// SubmitFrame ends cb and submits it, waiting on wait (if any, at colour output) and signalling
-// signal (if any) and fence.
-func (d *Device) SubmitFrame(cb vk.CommandBuffer, wait, signal vk.Semaphore, fence vk.Fence) error {
-	if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
-		return fmt.Errorf("gpu: %w", err)
-	}
-	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
-	stage := vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)
-	if err := vkx.QueueSubmit(d.Queue, cb, wait, stage, signal, fence); err != nil {
-		return fmt.Errorf("gpu: %w", err)
-	}
-	return nil
-}

@@ -139,7 +139,7 @@ func BenchmarkUpload(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := dev.SubmitFrame(cb, vk.NullSemaphore, vk.NullSemaphore, fence); err != nil {
+					if err := submitFrame(dev, cb, fence); err != nil {
 						b.Fatal(err)
 					}
 					return l, d

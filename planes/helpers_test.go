@@ -10,6 +10,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
@@ -204,4 +205,13 @@ func oracleBounds(t testing.TB, dev *gpu.Device, f *formats.Frame, p ycbcr.Param
 	}
 	tol.UnormBits = 8
 	return oracle.ImageBounds(check.OraclePicture(f), prm, tol)
+}
+
+// submitFrame ends cb and submits it with fence: one frame of a test's own ring of command buffers
+// (what stream.Ring does, without it).
+func submitFrame(dev *gpu.Device, cb vk.CommandBuffer, fence vk.Fence) error {
+	if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
+		return err
+	}
+	return vkx.QueueSubmit(dev.Queue, cb, vk.NullSemaphore, 0, vk.NullSemaphore, fence)
 }

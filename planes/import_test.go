@@ -294,7 +294,7 @@ func TestImportCache1000Frames(t *testing.T) {
 					if err := gpu.Begin(s.cb); err != nil {
 						t.Fatal(err)
 					}
-					if err := dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+					if err := submitFrame(dev, s.cb, s.fence); err != nil {
 						t.Fatal(err)
 					}
 					continue
@@ -309,7 +309,7 @@ func TestImportCache1000Frames(t *testing.T) {
 				if l.CPUBytes != 0 {
 					t.Fatalf("frame %d: %d CPU bytes", n, l.CPUBytes)
 				}
-				if err := dev.SubmitFrame(s.cb, vk.NullSemaphore, vk.NullSemaphore, s.fence); err != nil {
+				if err := submitFrame(dev, s.cb, s.fence); err != nil {
 					t.Fatal(err)
 				}
 				if st := imp.Stats(); st.Live > capacity {

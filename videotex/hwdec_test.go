@@ -120,14 +120,14 @@ func newHWEngine(t *testing.T) *hwEngine {
 // play draws frames pictures of url, picked by next, with the engine's queue lock held around its
 // submissions (FFmpeg submits to the same queue from its threads), one frame in flight, and keeps
 // what was drawn for the frame numbers in grab. It returns how the texture decoded.
-func (e *hwEngine) play(t *testing.T, url string, opts videotex.Options, frames int, w, h int,
+func (e *hwEngine) play(t *testing.T, url string, opts videotex.Options, hooks videotex.Hooks, frames int, w, h int,
 	next func(*videotex.Texture) (*videotex.Frame, error), grab map[int]bool) (played, map[int]*image.RGBA, error) {
 	t.Helper()
 	te := newTestEngine(t, e.helper, w, h)
 	defer te.destroy() // before the device goes
 	te.readback = true
 	d := e.ed.Device
-	tex, err := videotex.Open(e.ed, url, opts)
+	tex, err := videotex.OpenHooked(e.ed, url, opts, hooks)
 	if err != nil {
 		return played{}, nil, err
 	}
@@ -293,8 +293,8 @@ func TestHWFramesRoute(t *testing.T) {
 		}
 		want := pictest.ReadPNG(t, filepath.Join(mediaDir, v.PNG))
 		var path formats.Path
-		opts := videotex.WithHWUpload(videotex.Options{OnChange: func(c videotex.Change) { path = c.Path }})
-		got, pics, err := e.play(t, filepath.Join(mediaDir, v.File), opts, 1, v.Width, v.Height, step, map[int]bool{0: true})
+		opts := videotex.Options{OnChange: func(c videotex.Change) { path = c.Path }}
+		got, pics, err := e.play(t, filepath.Join(mediaDir, v.File), opts, videotex.Hooks{HWUpload: true}, 1, v.Width, v.Height, step, map[int]bool{0: true})
 		if err != nil {
 			t.Errorf("%s: %v", v.Name, err)
 			continue
@@ -319,7 +319,7 @@ func TestHWFramesRoute(t *testing.T) {
 	}
 	// A run of pictures: the ring retires each Vulkan frame on its copy's fence.
 	const frames = 20
-	got, pics, err := e.play(t, defaultClip(t), videotex.WithHWUpload(videotex.Options{Loop: true}), frames, 64, 36, step,
+	got, pics, err := e.play(t, defaultClip(t), videotex.Options{Loop: true}, videotex.Hooks{HWUpload: true}, frames, 64, 36, step,
 		map[int]bool{frames - 1: true})
 	if err != nil {
 		t.Fatal(err)
@@ -358,7 +358,7 @@ func TestHWDecodeEngineDevice(t *testing.T) {
 	grab := map[int]bool{0: true, 29: true, 59: true}
 	const frames = 60
 	start := time.Now()
-	hw, hwPics, err := e.play(t, clip, videotex.Options{HWDec: decode.HWDecVulkan}, frames, 1920, 1080, step, grab)
+	hw, hwPics, err := e.play(t, clip, videotex.Options{HWDec: decode.HWDecVulkan}, videotex.Hooks{}, frames, 1920, 1080, step, grab)
 	elapsed := time.Since(start)
 	if err != nil {
 		t.Fatalf("hardware: %v (%+v)", err, hw)
@@ -368,7 +368,7 @@ func TestHWDecodeEngineDevice(t *testing.T) {
 		t.Fatalf("hardware decoding: %+v", hw)
 	}
 	t.Logf("hardware: %+v; %d frames in %v", hw, frames, elapsed)
-	sw, swPics, err := e.play(t, clip, videotex.Options{HWDec: decode.HWDecNo}, frames, 1920, 1080, step, grab)
+	sw, swPics, err := e.play(t, clip, videotex.Options{HWDec: decode.HWDecNo}, videotex.Hooks{}, frames, 1920, 1080, step, grab)
 	if err != nil {
 		t.Fatalf("software: %v", err)
 	}

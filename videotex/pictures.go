@@ -121,11 +121,8 @@ func (t *Texture) decodeLoop() {
 		frameDur = time.Duration(float64(time.Second) / r)
 	}
 	for {
-		if t.opts.beforeNext != nil {
-			t.opts.beforeNext()
-		}
 		t.quiet.Lock()
-		f, err := t.dec.Next()
+		f, err := t.src.Next()
 		t.quiet.Unlock()
 		if errors.Is(err, io.EOF) {
 			if t.opts.Loop && n > 0 {
@@ -145,9 +142,6 @@ func (t *Texture) decodeLoop() {
 			t.cond.Broadcast()
 			t.mu.Unlock()
 			return
-		}
-		if err == nil && t.uploader != nil && f.HW == nil {
-			f, err = t.hwUpload(f)
 		}
 		if err != nil {
 			t.fail(err)
@@ -290,21 +284,6 @@ func (t *Texture) prepare(s *picture, c *conversion) error {
 	}
 	s.conv = c
 	return nil
-}
-
-// hwUpload is the hwUpload test hook: f's picture in one of FFmpeg's Vulkan frames, as Vulkan
-// Video decoding outputs it, with f's description.
-func (t *Texture) hwUpload(f *decode.Frame) (*decode.Frame, error) {
-	defer f.Release()
-	t.quiet.Lock()
-	hw, err := t.uploader.Upload(f.Picture)
-	t.quiet.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	hw.PTS, hw.Duration, hw.Color, hw.Tagged, hw.Notes = f.PTS, f.Duration, f.Color, f.Tagged, f.Notes
-	hw.SampleAspect, hw.Orient, hw.KeyFrame = f.SampleAspect, f.Orient, f.KeyFrame
-	return hw, nil
 }
 
 // destroyPicture frees s's images; the GPU and the engine must be done with them.

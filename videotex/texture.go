@@ -3,6 +3,7 @@ package videotex
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -93,9 +94,6 @@ type Options struct {
 	// Clock, if set, is the engine's clock for AcquireClock: its audio's playback position when it
 	// plays the audio itself.
 	Clock func() time.Duration
-
-	beforeNext func() // test hook: called before each decode
-	hwUpload   bool   // test hook: software pictures go through FFmpeg's Vulkan frames (decode.Uploader)
 }
 
 // Stats counts what a texture did.
@@ -118,8 +116,10 @@ type Texture struct {
 	info decode.Info
 	// hwOff is why decoding is not in hardware as far as the engine's device goes (planHW);
 	// the decoder's own reason (codec, profile) comes from decode.Decoder.HW.
-	hwOff    string
-	uploader *decode.Uploader // the hwUpload test hook's
+	hwOff string
+	// src is where the decoder goroutine takes its pictures: the decoder, or what open's wrap made
+	// of it (the package's tests).
+	src pictureSource
 
 	audio     *decode.AudioDecoder // with Options.Audio and an input with audio
 	audioQuit chan struct{}
@@ -158,14 +158,26 @@ type Texture struct {
 // the first picture is decoded and staged, so the first Acquire has a frame. Errors are one line,
 // "videotex: open URL: reason".
 func Open(dev EngineDevice, url string, opts Options) (*Texture, error) {
-	t, err := open(dev, url, opts)
+	return openWith(dev, url, opts, nil)
+}
+
+// pictureSource is where the decoder goroutine takes its pictures.
+type pictureSource interface {
+	Next() (*decode.Frame, error)
+}
+
+// openWith is Open with the decoder's pictures taken through wrap's source, if wrap is not nil (the
+// package's tests stall decoding, or put pictures into FFmpeg's Vulkan frames, there). A wrapping
+// source that is an io.Closer is closed after the texture's pictures are freed.
+func openWith(dev EngineDevice, url string, opts Options, wrap func(*Texture, pictureSource) (pictureSource, error)) (*Texture, error) {
+	t, err := open(dev, url, opts, wrap)
 	if err != nil {
 		return nil, fmt.Errorf("videotex: open %s: %w", url, err)
 	}
 	return t, nil
 }
 
-func open(ed EngineDevice, url string, opts Options) (*Texture, error) {
+func open(ed EngineDevice, url string, opts Options, wrap func(*Texture, pictureSource) (pictureSource, error)) (*Texture, error) {
 	if opts.Images == 0 {
 		opts.Images = 5
 	}
@@ -194,15 +206,13 @@ func open(ed EngineDevice, url string, opts Options) (*Texture, error) {
 		pd.Release()
 		return nil, err
 	}
-	if opts.hwUpload {
-		if t.uploader, err = decode.NewUploader(pd); err != nil {
+	t.src = t.dec
+	if wrap != nil {
+		if t.src, err = wrap(t, t.dec); err != nil {
 			t.dec.Close()
 			pd.Release()
 			return nil, err
 		}
-		// Coded sizes in whole 16×16 macroblocks, as an H.264 decoder's frames (1920×1088 for 1080p):
-		// the texture crops them.
-		t.uploader.Pad = func(w, h int) (int, int) { return (w + 15) &^ 15, (h + 15) &^ 15 }
 	}
 	t.info = t.dec.Info()
 	if err := t.initObjects(); err != nil {
@@ -409,8 +419,8 @@ func (t *Texture) destroy() error {
 	if t.plain != vk.NullSampler {
 		vk.DestroySampler(d, t.plain, nil)
 	}
-	if t.uploader != nil {
-		t.uploader.Close()
+	if c, ok := t.src.(io.Closer); ok && t.src != pictureSource(t.dec) {
+		c.Close()
 	}
 	if t.dec != nil {
 		t.dec.Close()

@@ -213,14 +213,14 @@ func TestClockStepNeverBlocks(t *testing.T) {
 	gate, stalled := make(chan struct{}), make(chan struct{})
 	var stall sync.Once
 	decodes := 0
-	opts := videotex.WithBeforeNext(videotex.Options{}, func() {
+	hooks := videotex.Hooks{BeforeNext: func() {
 		decodes++
 		if decodes == 4 { // three pictures decoded and staged; decoding stalls until the gate opens
 			close(stalled)
 			<-gate
 		}
-	})
-	tex, err := videotex.Open(engineDevice(dev), defaultClip(t), opts)
+	}}
+	tex, err := videotex.OpenHooked(engineDevice(dev), defaultClip(t), videotex.Options{}, hooks)
 	if err != nil {
 		t.Fatal(err)
 	}
