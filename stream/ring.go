@@ -163,13 +163,10 @@ func (r *Ring) Next() (*Slot, error) {
 }
 
 // Submit ends s's command buffer and submits it, waiting on wait (at colour output: a swapchain's
-// acquire) and signalling signal (either may be null) and s's fence.
+// acquire) and signalling signal (either may be null) and s's fence. It and SubmitSplit are the
+// ring's two ways to submit: this one for a frame with binary semaphores only (one C call, the
+// per-frame path), SubmitSplit for timeline semaphores, other wait stages and a Pre batch.
 func (r *Ring) Submit(s *Slot, wait, signal vk.Semaphore) error {
-	return r.SubmitWait(s, wait, vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit), signal)
-}
-
-// SubmitWait is Submit with the stage at which the submission waits on wait.
-func (r *Ring) SubmitWait(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlags, signal vk.Semaphore) error {
 	if err := vkx.Check(vk.EndCommandBuffer(s.CB), "vkEndCommandBuffer"); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
@@ -178,17 +175,12 @@ func (r *Ring) SubmitWait(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlag
 		defer l.Unlock()
 	}
 	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
+	stage := vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)
 	if err := vkx.QueueSubmit(r.dev.Queue, s.CB, wait, stage, signal, s.Fence); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
 	r.submitted(s)
 	return nil
-}
-
-// SubmitSync ends s's command buffer and submits it waiting on waits and signalling signals (binary
-// or timeline semaphores) and s's fence.
-func (r *Ring) SubmitSync(s *Slot, waits, signals []vkx.SubmitSemaphore) error {
-	return r.submitBatches(s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
 }
 
 // Pre begins and returns s's second command buffer (made on first use): what is recorded there is
@@ -214,10 +206,11 @@ func (r *Ring) Pre(s *Slot) (vk.CommandBuffer, error) {
 // SubmitSplit ends s's command buffers and submits, in one vkQueueSubmit, Pre (Ring.Pre) waiting on
 // preWaits and signalling preSignals, then CB waiting on waits and signalling signals and s's fence
 // (whose signal covers both batches: Vulkan spec, "Fences", a vkQueueSubmit fence's first scope
-// holds every batch of the call). Without Pre begun it is SubmitSync with all the semaphores.
+// holds every batch of the call). Without Pre begun it submits CB alone, waiting on and signalling
+// all the semaphores. They may be binary or timeline semaphores.
 func (r *Ring) SubmitSplit(s *Slot, preWaits, preSignals, waits, signals []vkx.SubmitSemaphore) error {
 	if !s.preBegun {
-		return r.SubmitSync(s, append(preWaits, waits...), append(preSignals, signals...))
+		return r.submitBatches(s, []vkx.Batch{{CB: s.CB, Waits: append(preWaits, waits...), Signals: append(preSignals, signals...)}})
 	}
 	s.preBegun = false
 	return r.submitBatches(s, []vkx.Batch{{CB: s.Pre, Waits: preWaits, Signals: preSignals}, {CB: s.CB, Waits: waits, Signals: signals}})

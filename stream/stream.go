@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -24,6 +25,12 @@ type Options struct {
 	// Measure, if set, replaces the GPU measurement of the conversion variants (VariantAuto): tests
 	// inject timings with it.
 	Measure MeasureFunc
+	// QueueLock and Borrowed are the ring's (RingOptions): an engine's device and queue.
+	QueueLock sync.Locker
+	Borrowed  bool
+	// OwnPictures says the caller keeps its own pictures (videotex: a pool an engine holds beyond
+	// the stream's fences): Configure then decides the plan and makes no images, and Begin fails.
+	OwnPictures bool
 }
 
 // Config is what a stream's images and conversions are made for; a change of any field is a new
@@ -98,6 +105,7 @@ type Stream struct {
 	generation int
 
 	measure    MeasureFunc
+	own        bool // Options.OwnPictures
 	probes     map[ProbeKey]measured
 	probeTime  time.Duration // spent in the variant probe, in all
 	blit       *ycbcr.Blit   // draws compute pictures onto targets; made on first need
@@ -119,8 +127,9 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{Dev: dev, Conv: conv, upload: opts.Upload, measure: opts.Measure, probes: map[ProbeKey]measured{}}
-	if s.Ring, err = NewRing(dev, n); err != nil {
+	s := &Stream{Dev: dev, Conv: conv, upload: opts.Upload, measure: opts.Measure, probes: map[ProbeKey]measured{},
+		own: opts.OwnPictures}
+	if s.Ring, err = NewRingWith(dev, n, RingOptions{QueueLock: opts.QueueLock, Borrowed: opts.Borrowed}); err != nil {
 		conv.Destroy()
 		return nil, err
 	}
@@ -128,7 +137,9 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 		s.Close()
 		return nil, err
 	}
-	s.pictures = make([]*picture, n)
+	if !s.own {
+		s.pictures = make([]*picture, n)
+	}
 	return s, nil
 }
 
@@ -189,6 +200,10 @@ func (s *Stream) Configure(c Config) (changed bool, err error) {
 // retireConfiguration hands the current images, bindings and import cache to the last submission's
 // fence. The import cache goes after the images, which drop their holds on it.
 func (s *Stream) retireConfiguration() {
+	if s.own {
+		s.configured = false
+		return // nothing made: the ring, which the caller may be using on another goroutine, is left alone
+	}
 	old := append([]*picture(nil), s.pictures...)
 	imp := s.importer
 	s.importer, s.configured = nil, false
@@ -210,7 +225,7 @@ func (s *Stream) retireConfiguration() {
 // newImporter starts an import cache for a new configuration: a decoder reallocates its buffer pool
 // when the size or format changes, and imports of freed memory must not outlive it.
 func (s *Stream) newImporter() error {
-	if s.upload == planes.UploadCopy || s.upload == planes.UploadDirect || !s.Dev.Extensions[gpu.ExtExternalMemoryHost] {
+	if s.own || s.upload == planes.UploadCopy || s.upload == planes.UploadDirect || !s.Dev.Extensions[gpu.ExtExternalMemoryHost] {
 		return nil
 	}
 	imp, err := planes.NewImporter(s.Dev, planes.DefaultImportCapacity)
@@ -242,8 +257,8 @@ type Frame struct {
 // Begin takes the next slot (after its previous submission is done, releasing what that held) and
 // starts recording, timed.
 func (s *Stream) Begin() (*Frame, error) {
-	if !s.configured {
-		return nil, fmt.Errorf("stream: Begin before Configure")
+	if !s.configured || s.own {
+		return nil, fmt.Errorf("stream: Begin before Configure, or on a stream whose caller keeps its pictures")
 	}
 	s.unlockAbandoned()
 	sl, err := s.Ring.Next()

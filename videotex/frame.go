@@ -122,7 +122,8 @@ func (f *Frame) Discard() error {
 	if err != nil {
 		return fmt.Errorf("videotex: discard: %w", err)
 	}
-	if err := t.ring.SubmitWait(sl, f.Wait, vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit), vk.NullSemaphore); err != nil {
+	wait := []vkx.SubmitSemaphore{{Semaphore: f.Wait, Stage: vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit)}}
+	if err := t.ring.SubmitSplit(sl, nil, nil, wait, nil); err != nil {
 		return fmt.Errorf("videotex: discard: %w", err)
 	}
 	sem := f.Wait

@@ -12,6 +12,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -209,30 +210,28 @@ func (t *Texture) decodeLoop() {
 	}
 }
 
-// resolve picks the path for cfg and makes its conversion; the generation grows when the immutable
-// sampler differs from prev's.
+// resolve makes cfg the stream's configuration, whose plan says the path and why, and makes the
+// path's conversion; the generation grows when the immutable sampler differs from prev's.
 func (t *Texture) resolve(cfg config, prev *conversion) (*conversion, error) {
 	c := &conversion{cfg: cfg}
 	desc := fmt.Sprintf("%s %dx%d %s", cfg.format.Name, cfg.width, cfg.height, cfg.params)
-	d, err := ycbcr.Choose(t.dev, cfg.format, cfg.params, t.opts.Path)
-	if err != nil {
+	h := t.dec.HW()
+	// Drawn: the shader path's conversion into the RGBA picture is drawn; hardware-decoded pictures
+	// are copied (routeCopy).
+	if _, err := t.st.Configure(stream.Config{Format: cfg.format, Width: cfg.width, Height: cfg.height, Params: cfg.params,
+		Choice: t.opts.Path, Variant: stream.VariantDraw, Route: stream.RouteCopy,
+		Decode: stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}}); err != nil {
 		return nil, fmt.Errorf("videotex: %s: %w", desc, err)
 	}
+	d := t.st.Plan().Path
 	c.path, c.reason = d.Path, d.Reason
 	if c.path == formats.PathSampler {
-		cv, err := t.cache.Get(d.Key)
+		cv, err := t.st.Conv.Cache.Get(d.Key)
 		if err != nil {
 			return nil, err
 		}
 		c.cv, c.sampler, c.count = cv, cv.Sampler, cv.DescriptorCount
 	} else {
-		if t.shader == nil {
-			sp, err := ycbcr.NewShaderPath(t.dev)
-			if err != nil {
-				return nil, err
-			}
-			t.shader = sp
-		}
 		consts, err := cfg.params.Shader(cfg.format, cfg.width, cfg.height)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", desc, err)
@@ -275,7 +274,7 @@ func (t *Texture) prepare(s *picture, c *conversion) error {
 		if err != nil {
 			return err
 		}
-		if s.draw, err = t.shader.Bind(img, consts); err != nil {
+		if s.draw, err = t.st.Conv.Shader.Bind(img, consts); err != nil {
 			return err
 		}
 		if s.rgba, err = t.newRGBA(cfg.width, cfg.height); err != nil {

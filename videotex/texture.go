@@ -13,8 +13,8 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/stream"
-	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // ErrClosed is returned by a Texture's methods after Close.
@@ -126,11 +126,14 @@ type Texture struct {
 	audioDone chan struct{}
 	firstPTS  float64 // the first picture's PTS: media time 0
 
-	cache   *ycbcr.Cache
-	shader  *ycbcr.ShaderPath // made on first need, by the decoder goroutine
-	plain   vk.Sampler        // the fallback path's immutable sampler
-	rgbaRP  vk.RenderPass     // the fallback conversion's render pass
-	decoded chan struct{}     // closed when the decoder goroutine has returned
+	// st decides each configuration's plan (path and why) and holds the conversion paths and the
+	// ring of the toolkit's submissions, on the engine's device (borrowed: its queue lock, fence
+	// waits). The pictures are the texture's own (pictures.go): an engine holds them beyond the
+	// stream's fences.
+	st      *stream.Stream
+	plain   vk.Sampler    // the fallback path's immutable sampler
+	rgbaRP  vk.RenderPass // the fallback conversion's render pass
+	decoded chan struct{} // closed when the decoder goroutine has returned
 	// quiet is held by the decoder goroutine while it decodes or makes images. Never taken by
 	// the decoder while it holds or waits for mu.
 	quiet sync.Mutex
@@ -191,7 +194,7 @@ func open(ed EngineDevice, url string, opts Options, wrap func(*Texture, picture
 	if err != nil {
 		return nil, err
 	}
-	t := &Texture{dev: pd, ed: ed, opts: opts, cache: ycbcr.NewCache(pd), decoded: make(chan struct{})}
+	t := &Texture{dev: pd, ed: ed, opts: opts, decoded: make(chan struct{})}
 	t.cond = sync.NewCond(&t.mu)
 	if err := t.checkDevice(); err != nil {
 		pd.Release()
@@ -280,8 +283,12 @@ func (t *Texture) initObjects() error {
 	}
 	// As many slots as pictures: a slot is reused after Images submissions, long after its fence
 	// has usually signalled, so Acquire seldom waits for one.
-	t.ring, err = stream.NewRingWith(t.dev, t.opts.Images, stream.RingOptions{QueueLock: t.ed.QueueLock, Borrowed: true})
-	return err
+	if t.st, err = stream.New(t.dev, stream.Options{Slots: t.opts.Images, Upload: planes.UploadCopy,
+		QueueLock: t.ed.QueueLock, Borrowed: true, OwnPictures: true}); err != nil {
+		return err
+	}
+	t.ring = t.st.Ring
+	return nil
 }
 
 // Info describes the stream as the container declares it.
@@ -397,10 +404,9 @@ func (t *Texture) destroy() error {
 	if t.ring != nil {
 		// Waits on the ring's fences (a borrowed device: never vkDeviceWaitIdle) and runs what was
 		// retired on them.
-		if e := t.ring.Close(); e != nil {
+		if e := t.ring.Drain(); e != nil {
 			err = fmt.Errorf("videotex: close: %w", e)
 		}
-		t.ring = nil
 	}
 	for _, p := range t.pics {
 		t.destroyPicture(p)
@@ -409,10 +415,10 @@ func (t *Texture) destroy() error {
 		vk.DestroySemaphore(d, s, nil)
 	}
 	t.sems, t.allSems = nil, nil
-	if t.shader != nil {
-		t.shader.Destroy()
+	if t.st != nil {
+		t.st.Close() // the ring (drained above), the conversion paths
+		t.st, t.ring = nil, nil
 	}
-	t.cache.Destroy()
 	if t.rgbaRP != vk.NullRenderPass {
 		vk.DestroyRenderPass(d, t.rgbaRP, nil)
 	}
