@@ -1,6 +1,11 @@
 // Package stream owns a stream of pictures on the GPU, for every consumer (the player, the engine
-// texture, the benchmark): Configure chooses the path (ycbcr.Choose) and makes each slot's images
-// and bindings; the Ring of slots holds each frame's command buffer, fence and semaphore and
-// retires what a frame used (decoded frames, import holds, replaced images and conversions) on the
-// fence of the last submission that used it, so nothing waits for the device except Close.
+// texture, the benchmark). Configure decides the frame Plan (decide: the path through ycbcr.Choose,
+// the route of hardware-decoded pictures, the upload, the conversion variant, each with its reason)
+// and makes each slot's images and bindings with the stream's own conversion paths (ycbcr.Paths);
+// the Ring of slots holds each frame's command buffer, fence and semaphore and retires what a frame
+// used (decoded frames, import holds, replaced images and conversions) on the fence of the last
+// submission that used it, so nothing waits for the device except Close. Locked is the AVVkFrame
+// protocol (libavutil/hwcontext_vulkan.h) for pictures in FFmpeg's images, written once. On an
+// engine's device (Options.QueueLock, Borrowed) it submits under the engine's queue lock and waits
+// only on its own fences.
 package stream

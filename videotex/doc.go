@@ -31,8 +31,10 @@
 // picture, and its upload has completed. So the engine never needs to copy: it holds a Frame for
 // as long as its GPU work may read the image, which for a renderer with N frames in flight means
 // "until the fence of the frame that sampled it". If the engine holds every image, decoding
-// pauses; Acquire still returns the current picture. The toolkit's own submissions go through a
-// stream.Ring, which retires each upload's hold on its image on that submission's fence.
+// pauses; Acquire still returns the current picture. The toolkit's own submissions go through the
+// ring of a stream.Stream made on the engine's device (its queue lock, fence waits: never
+// vkDeviceWaitIdle), which retires each upload's hold on its image on that submission's fence and
+// whose plan (stream.Plan) decides each configuration's path.
 //
 // Every Frame carries its own binary semaphore, signalled on the toolkit's queue after the upload
 // (or, when the picture did not change, after an empty submission that follows it). The engine
