@@ -46,9 +46,9 @@ type RouteStep struct {
 	Reason string
 }
 
-// String is -stats' hwdec_route: the route and why; empty in software.
+// String is -stats' hwdec_route: the route and why; empty in software and before a plan.
 func (r RouteStep) String() string {
-	if r.Route == RouteNone {
+	if r.Route == RouteNone || r.Reason == "" {
 		return ""
 	}
 	return r.Route.String() + " (" + r.Reason + ")"
