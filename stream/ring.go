@@ -164,9 +164,16 @@ func (r *Ring) Next() (*Slot, error) {
 
 // Submit ends s's command buffer and submits it, waiting on wait (at colour output: a swapchain's
 // acquire) and signalling signal (either may be null) and s's fence. It and SubmitSplit are the
-// ring's two ways to submit: this one for a frame with binary semaphores only (one C call, the
-// per-frame path), SubmitSplit for timeline semaphores, other wait stages and a Pre batch.
+// ring's two ways to submit: this one for a frame's binary semaphores (the per-frame path),
+// SubmitSplit for timeline semaphores, other wait stages and a Pre batch.
 func (r *Ring) Submit(s *Slot, wait, signal vk.Semaphore) error {
+	return r.submitOne(s, wait, vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit), signal)
+}
+
+// submitOne ends s's command buffer and submits it alone with at most one binary semaphore each way
+// (one C call, no VkTimelineSemaphoreSubmitInfo, which a device without timeline semaphores
+// rejects: VUID-VkSubmitInfo-pNext-pNext).
+func (r *Ring) submitOne(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlags, signal vk.Semaphore) error {
 	if err := vkx.Check(vk.EndCommandBuffer(s.CB), "vkEndCommandBuffer"); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
@@ -175,7 +182,6 @@ func (r *Ring) Submit(s *Slot, wait, signal vk.Semaphore) error {
 		defer l.Unlock()
 	}
 	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
-	stage := vk.PipelineStageFlags(vk.PipelineStageColorAttachmentOutputBit)
 	if err := vkx.QueueSubmit(r.dev.Queue, s.CB, wait, stage, signal, s.Fence); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
@@ -210,10 +216,33 @@ func (r *Ring) Pre(s *Slot) (vk.CommandBuffer, error) {
 // all the semaphores. They may be binary or timeline semaphores.
 func (r *Ring) SubmitSplit(s *Slot, preWaits, preSignals, waits, signals []vkx.SubmitSemaphore) error {
 	if !s.preBegun {
-		return r.submitBatches(s, []vkx.Batch{{CB: s.CB, Waits: append(preWaits, waits...), Signals: append(preSignals, signals...)}})
+		waits, signals = append(preWaits, waits...), append(preSignals, signals...)
+		if len(waits) <= 1 && len(signals) <= 1 && binary(waits) && binary(signals) {
+			wait, stage, signal := vk.NullSemaphore, vk.PipelineStageFlags(0), vk.NullSemaphore
+			if len(waits) == 1 {
+				wait, stage = waits[0].Semaphore, waits[0].Stage
+			}
+			if len(signals) == 1 {
+				signal = signals[0].Semaphore
+			}
+			return r.submitOne(s, wait, stage, signal)
+		}
+		return r.submitBatches(s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
 	}
 	s.preBegun = false
 	return r.submitBatches(s, []vkx.Batch{{CB: s.Pre, Waits: preWaits, Signals: preSignals}, {CB: s.CB, Waits: waits, Signals: signals}})
+}
+
+// binary says no semaphore of ss has a timeline value. The ring's timeline submissions (a foreign
+// frame's, Locked.Submit) always signal at a value above 0, since a timeline's values only grow, so
+// a submission whose values are all 0 has only binary semaphores.
+func binary(ss []vkx.SubmitSemaphore) bool {
+	for _, x := range ss {
+		if x.Value != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // submitBatches ends each batch's command buffer and submits the batches in one vkQueueSubmit with
