@@ -10,7 +10,6 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // Size is one frame size: a name for tables ("1080p") and its pixels.
@@ -208,12 +207,7 @@ func Run(d *gpu.Device, o Options) (*Report, error) {
 	progress(&o, "device copy %.1f GB/s (read+write), host→device %.1f GB/s, memcpy to staging %.1f GB/s",
 		rep.Reference.DeviceCopy.GBps, rep.Reference.HostToDevice.GBps, rep.Reference.MemcpyToStaging.GBps)
 
-	conv, err := ycbcr.NewConverter(d)
-	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
-	}
-	defer conv.Destroy()
-	r := &runner{dev: d, conv: conv, o: &o, ref: &rep.Reference}
+	r := &runner{dev: d, o: &o, ref: &rep.Reference}
 	if r.rp, err = newDrawPass(d); err != nil {
 		return nil, err
 	}

@@ -150,10 +150,19 @@ func (r *runner) measureBuffer(pf *formats.PixelFormat, sz Size, frames []*forma
 // flight. Each frame's import is released on its slot's fence.
 func (r *runner) bufferEndToEnd(ring *stream.Ring, slots []*bufferSlot, frames []*formats.Frame, imp *planes.Importer, w int, e *EndToEnd) error {
 	*e = EndToEnd{Path: "shader buffer", InFlight: len(slots), Upload: "none (imported, read in place)"}
-	return r.frameLoop(len(slots), e,
-		func(k int) error { return ring.Wait(slots[k].rs) },
-		func(k, i int) error {
-			s := slots[k]
+	n := len(slots)
+	return r.frameLoop(n, e,
+		func(i int) error { return ring.Wait(slots[i%n].rs) },
+		func() error {
+			for _, s := range slots {
+				if err := ring.Wait(s.rs); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		func(i int) error {
+			s := slots[i%n]
 			if err := gpu.Begin(s.rs.CB); err != nil {
 				return err
 			}
@@ -163,8 +172,8 @@ func (r *runner) bufferEndToEnd(ring *stream.Ring, slots []*bufferSlot, frames [
 			s.rs.Retire(s.frame.Release)
 			return nil
 		},
-		func(k, _ int) error {
-			s := slots[k]
+		func(i int) error {
+			s := slots[i%n]
 			if err := s.bind.Record(s.rs.CB, s.frame.Buffers, s.frame.Offsets, s.frame.Strides, vkx.BufferHandle(s.out.Handle), 0, w); err != nil {
 				return err
 			}

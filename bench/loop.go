@@ -1,20 +1,16 @@
 package bench
 
-import "time"
+import (
+	"time"
 
-// frameLoop runs the loop a player runs with n frames in flight: frame i goes to slot k = i mod n,
-// which first waits for its previous frame (wait), then prepares frame i on the CPU (load) and
-// records and submits it (submit). After 2n warm-up frames it runs at least 2n frames and at least
-// Options.EndToEnd, waits for all, and fills e's frame count, rate and per-frame CPU split.
-func (r *runner) frameLoop(n int, e *EndToEnd, wait func(k int) error, load, submit func(k, i int) error) error {
-	waitAll := func() error {
-		for k := 0; k < n; k++ {
-			if err := wait(k); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	"github.com/ycbcrkit/ycbcrkit/stream"
+)
+
+// frameLoop runs the loop a player runs with n frames in flight: frame i first waits for what it
+// reuses (wait: its slot's previous frame), then is prepared on the CPU (load) and recorded and
+// submitted (submit). After 2n warm-up frames it runs at least 2n frames and at least
+// Options.EndToEnd, waits for all (waitAll), and fills e's frame count, rate and per-frame CPU split.
+func (r *runner) frameLoop(n int, e *EndToEnd, wait func(i int) error, waitAll func() error, load, submit func(i int) error) error {
 	warm, minFrames := 2*n, 2*n
 	var start time.Time
 	var loaded, waited, recorded time.Duration
@@ -30,17 +26,16 @@ func (r *runner) frameLoop(n int, e *EndToEnd, wait func(k int) error, load, sub
 		if i >= warm+minFrames && time.Since(start) >= r.o.EndToEnd {
 			break
 		}
-		k := i % n
 		t0 := time.Now()
-		if err := wait(k); err != nil {
+		if err := wait(i); err != nil {
 			return err
 		}
 		t1 := time.Now()
-		if err := load(k, i); err != nil {
+		if err := load(i); err != nil {
 			return err
 		}
 		t2 := time.Now()
-		if err := submit(k, i); err != nil {
+		if err := submit(i); err != nil {
 			return err
 		}
 		t3 := time.Now()
@@ -58,4 +53,15 @@ func (r *runner) frameLoop(n int, e *EndToEnd, wait func(k int) error, load, sub
 	e.WaitMs = ms(waited) / float64(e.Frames)
 	e.RecordMs = ms(recorded) / float64(e.Frames)
 	return nil
+}
+
+// streamLoop is frameLoop on the stream's slots: wait is Begin (the next slot, once its previous
+// frame is done, its recording started), which hands the frame to load and submit.
+func (r *runner) streamLoop(ss *sets, e *EndToEnd, load, submit func(f *stream.Frame, i int) error) error {
+	var f *stream.Frame
+	return r.frameLoop(ss.len(), e,
+		func(int) (err error) { f, err = ss.st.Begin(); return err },
+		ss.st.Ring.Drain,
+		func(i int) error { return load(f, i) },
+		func(i int) error { return submit(f, i) })
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -111,12 +110,11 @@ type EndToEnd struct {
 }
 
 type runner struct {
-	dev  *gpu.Device
-	conv *ycbcr.Converter
-	bp   *ycbcr.BufferPath // made by the first measureBuffer
-	o    *Options
-	ref  *Reference
-	rp   vk.RenderPass
+	dev *gpu.Device
+	bp  *ycbcr.BufferPath // made by the first measureBuffer
+	o   *Options
+	ref *Reference
+	rp  vk.RenderPass
 }
 
 func (r *runner) destroy() {
@@ -241,74 +239,109 @@ func maxDiff(a, b []byte) int {
 	return m
 }
 
-// slot is one set of what a frame in flight owns: its images and staging buffer, its binding, its
-// target, and its slot of the stream's ring (command buffer, fence, what to release after it).
-type slot struct {
-	img  *planes.Image
-	bind *ycbcr.Binding
-	tgt  *target
-	ring *stream.Ring
-	rs   *stream.Slot
-	cb   vk.CommandBuffer
+// sets are the image sets the timed frames cycle through: a stream.Stream of that many slots, each
+// slot with its picture's images, both conversions (the path's drawn binding and its compute
+// variant) and the upload's staging buffer, and bench's own target per slot. Frames go through the
+// stream as a player's do (Begin, record, Submit); what bench adds is its timestamps around the
+// piece it times.
+type sets struct {
+	st   *stream.Stream
+	path formats.Path
+	tgts []*target
 }
 
-func (r *runner) newSlots(pf *formats.PixelFormat, w, h int, p ycbcr.Params, path formats.Path, n int) ([]*slot, error) {
-	var slots []*slot
-	ring, err := stream.NewRing(r.dev, n)
+func (r *runner) newSets(pf *formats.PixelFormat, w, h int, p ycbcr.Params, path formats.Path, n int) (*sets, error) {
+	st, err := stream.New(r.dev, stream.Options{Slots: n})
 	if err != nil {
 		return nil, err
 	}
+	ss := &sets{st: st, path: path}
+	choice := formats.ChooseShader
+	if path == formats.PathSampler {
+		choice = formats.ChooseSampler
+	}
+	if _, err := st.Configure(stream.Config{Format: pf, Width: w, Height: h, Params: p, Choice: choice,
+		Variant: stream.VariantCompute}); err != nil {
+		return ss, err
+	}
+	if got := st.Plan().Path.Path; got != path {
+		return ss, fmt.Errorf("bench: the stream chose the %s path, not %s: %s", got, path, st.Plan().Path.Reason)
+	}
 	for i := 0; i < n; i++ {
-		s := &slot{ring: ring, rs: ring.Slot(i), cb: ring.Slot(i).CB}
-		slots = append(slots, s)
-		if s.img, err = planes.New(r.dev, pf, w, h, path); err != nil {
-			return slots, err
+		t, err := newTarget(r.dev, r.rp, w, h)
+		if err != nil {
+			return ss, err
 		}
-		if s.bind, err = r.conv.Bind(s.img, p, path); err != nil {
-			return slots, err
-		}
-		if s.tgt, err = newTarget(r.dev, r.rp, w, h); err != nil {
-			return slots, err
-		}
+		ss.tgts = append(ss.tgts, t)
 	}
-	return slots, nil
+	return ss, nil
 }
 
-func (r *runner) freeSlots(slots []*slot) {
-	if len(slots) > 0 {
-		slots[0].ring.Close() // waits for the sets' last frames
-	}
-	for _, s := range slots {
-		if s.bind != nil {
-			s.bind.Destroy()
-		}
-		if s.img != nil {
-			s.img.Destroy()
-		}
-		if s.tgt != nil {
-			s.tgt.destroy()
-		}
+func (ss *sets) close() {
+	ss.st.Close() // waits for the sets' last frames
+	for _, t := range ss.tgts {
+		t.destroy()
 	}
 }
 
-// wait waits for a slot's last submission, if any.
-func (r *runner) wait(s *slot) error { return s.ring.Wait(s.rs) }
+func (ss *sets) len() int { return ss.st.Ring.Len() }
 
-func (r *runner) waitAll(slots []*slot) error {
-	for _, s := range slots {
-		if err := r.wait(s); err != nil {
+// draw records the conversion draw of f's picture into its slot's target, alone in its render pass.
+func (ss *sets) draw(f *stream.Frame) error {
+	t := ss.tgts[f.Slot.Index]
+	t.begin(f.Slot.CB)
+	err := f.Bindings[ss.path].Draw(f.Slot.CB, t)
+	vk.CmdEndRenderPass(f.Slot.CB)
+	return err
+}
+
+// timed keeps one timestamp pair per slot and collects a slot's interval once its previous frame
+// is done (Begin waited for it).
+type timed struct {
+	q       *queries
+	pending []bool
+	ms      []float64
+}
+
+func newTimed(d *gpu.Device, slots int) (*timed, error) {
+	q, err := newQueries(d, slots)
+	if err != nil {
+		return nil, err
+	}
+	return &timed{q: q, pending: make([]bool, slots)}, nil
+}
+
+func (t *timed) collect(k int) error {
+	if !t.pending[k] {
+		return nil
+	}
+	t.pending[k] = false
+	iv, err := t.q.intervals(k, 1)
+	t.ms = append(t.ms, iv...)
+	return err
+}
+
+// around records work between slot k's timestamps, after a full barrier.
+func (t *timed) around(cb vk.CommandBuffer, k int, work func() error) error {
+	t.q.reset(cb, k, 1)
+	t.q.start(cb, k)
+	err := work()
+	t.q.stop(cb, k)
+	t.pending[k] = true
+	return err
+}
+
+// finish waits for the stream's frames and collects the last intervals.
+func (t *timed) finish(ss *sets) error {
+	if err := ss.st.Ring.Drain(); err != nil {
+		return err
+	}
+	for k := range t.pending {
+		if err := t.collect(k); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// convert records the conversion draw of s into its target, alone in its render pass.
-func convert(cb vk.CommandBuffer, s *slot) error {
-	s.tgt.begin(cb)
-	err := s.bind.Draw(cb, s.tgt)
-	vk.CmdEndRenderPass(cb)
-	return err
 }
 
 // rotation is how many slot sets the timed frames cycle through (Options.RotationBytes).
@@ -330,39 +363,50 @@ func (r *runner) measurePath(pf *formats.PixelFormat, sz Size, frames []*formats
 	n := r.rotation(res.StagedBytes + res.FrameBytes + res.TargetBytes)
 	pr.Rotation = n
 	progress(r.o, "%s %s: %s path: %d image sets", pf.Name, sz.Name, path, n)
-	slots, err := r.newSlots(pf, w, h, p, path, n)
-	defer r.freeSlots(slots)
+	ss, err := r.newSets(pf, w, h, p, path, n)
+	if ss != nil {
+		defer ss.close()
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := r.timeUploads(slots, frames, pr, res); err != nil {
+	if err := r.timeUploads(ss, frames, pr, res); err != nil {
 		return nil, fmt.Errorf("upload: %w", err)
 	}
 	progress(r.o, "%s %s: %s path: stage %.3g ms (CPU), copy %.3g ms (GPU, %.1f GB/s)", pf.Name, sz.Name, path,
 		pr.Upload.StageCPU.Median, pr.Upload.CopyGPU.Median, pr.Upload.CopyGBps)
-	if pr.Draw, err = r.timeDraws(slots); err != nil {
+	if pr.Draw, err = r.timeDraws(ss); err != nil {
 		return nil, fmt.Errorf("conversion: %w", err)
 	}
 	progress(r.o, "%s %s: %s path: conversion %.3g ms [%.3g–%.3g] (GPU)", pf.Name, sz.Name, path,
 		pr.Draw.Median, pr.Draw.P10, pr.Draw.P90)
-	if pr.Compute, err = r.timeComputes(slots, p, path); err != nil {
+	if pr.Compute, err = r.timeComputes(ss); err != nil {
 		return nil, fmt.Errorf("compute conversion: %w", err)
 	}
 	progress(r.o, "%s %s: %s path: compute conversion %.3g ms [%.3g–%.3g] (GPU)", pf.Name, sz.Name, path,
 		pr.Compute.Median, pr.Compute.P10, pr.Compute.P90)
-	pixels, err := r.readback(slots[0], frames[0])
+	pixels, err := r.readback(ss, frames[0])
 	if err != nil {
 		return nil, fmt.Errorf("read-back: %w", err)
 	}
 	if e2e != nil {
+		// The end-to-end loops run r.o.InFlight frames in flight: a stream of that many slots.
+		if n != r.o.InFlight {
+			if ss, err = r.newSets(pf, w, h, p, path, r.o.InFlight); ss != nil {
+				defer ss.close()
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 		*e2e = EndToEnd{Path: path.String(), InFlight: r.o.InFlight}
-		if err := r.endToEnd(slots[:r.o.InFlight], frames, e2e); err != nil {
+		if err := r.endToEnd(ss, frames, e2e); err != nil {
 			return nil, fmt.Errorf("end to end: %w", err)
 		}
 		progress(r.o, "%s %s: %s path: end to end %.1f fps (%d frames, %d in flight)", pf.Name, sz.Name, path,
 			e2e.FPS, e2e.Frames, e2e.InFlight)
 		*fast = EndToEnd{Path: path.String() + " compute", InFlight: r.o.InFlight}
-		if err := r.endToEndFast(slots[:r.o.InFlight], frames, p, path, fast); err != nil {
+		if err := r.endToEndFast(ss, frames, fast); err != nil {
 			return nil, fmt.Errorf("end to end (import, compute): %w", err)
 		}
 		progress(r.o, "%s %s: %s path: end to end with %s upload and compute %.1f fps (%d CPU bytes per frame)", pf.Name, sz.Name, path,
@@ -374,67 +418,49 @@ func (r *runner) measurePath(pf *formats.PixelFormat, sz Size, frames []*formats
 // timeUploads stages and uploads frames slot after slot, as a player does, and times both halves:
 // Stage on the CPU clock, RecordUpload between timestamps. Every set is uploaded at least once, so
 // the draws that follow read real pictures.
-func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathResult, res *Result) error {
-	q, err := newQueries(r.dev, len(slots))
+func (r *runner) timeUploads(ss *sets, frames []*formats.Frame, pr *PathResult, res *Result) error {
+	n := ss.len()
+	t, err := newTimed(r.dev, n)
 	if err != nil {
 		return err
 	}
-	defer q.destroy()
-	timed := make([]bool, len(slots))
-	var cpu, gpuMs []float64
-	collect := func(k int) error {
-		if !timed[k] {
-			return nil
-		}
-		timed[k] = false
-		iv, err := q.intervals(k, 1)
-		gpuMs = append(gpuMs, iv...)
-		return err
-	}
+	defer t.q.destroy()
+	var cpu []float64
 	// Warm-up covers every set once: the first write into a fresh staging buffer may fault its pages
 	// in, which is set-up, not a frame's cost.
-	total := max(r.o.Warmup, len(slots)) + r.o.Frames
+	total := max(r.o.Warmup, n) + r.o.Frames
+	var staged int64
 	for i := 0; i < total; i++ {
-		k := i % len(slots)
-		s := slots[k]
-		if err := r.wait(s); err != nil {
+		f, err := ss.st.Begin()
+		if err != nil {
 			return err
 		}
-		if err := collect(k); err != nil {
+		k := f.Slot.Index
+		if err := t.collect(k); err != nil {
 			return err
 		}
 		t0 := time.Now()
-		if err := s.img.Stage(frames[i%len(frames)]); err != nil {
+		if err := f.Image.Stage(frames[i%len(frames)]); err != nil {
 			return err
 		}
 		stage := time.Since(t0)
-		if err := gpu.Begin(s.cb); err != nil {
-			return err
-		}
-		q.reset(s.cb, k, 1)
-		q.start(s.cb, k)
-		s.img.RecordUpload(s.cb)
-		q.stop(s.cb, k)
-		if err := s.ring.Submit(s.rs, vk.NullSemaphore, vk.NullSemaphore); err != nil {
-			return err
-		}
-		if i >= total-r.o.Frames {
+		staged = int64(f.Image.StagedBytes())
+		t.around(f.Slot.CB, k, func() error { f.Image.RecordUpload(f.Slot.CB); return nil })
+		if i < total-r.o.Frames {
+			t.pending[k] = false // warm-up: not collected
+		} else {
 			cpu = append(cpu, ms(stage))
-			timed[k] = true
 		}
-	}
-	if err := r.waitAll(slots); err != nil {
-		return err
-	}
-	for k := range slots {
-		if err := collect(k); err != nil {
+		if err := f.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
 			return err
 		}
+	}
+	if err := t.finish(ss); err != nil {
+		return err
 	}
 	u := &pr.Upload
 	u.Bytes = res.FrameBytes
-	u.StageCPU, u.CopyGPU = summarize(cpu), summarize(gpuMs)
-	staged := int64(slots[0].img.StagedBytes())
+	u.StageCPU, u.CopyGPU = summarize(cpu), summarize(t.ms)
 	if pr == &res.Sampler || !res.Sampler.Available {
 		res.StagedBytes = staged
 	}
@@ -445,11 +471,49 @@ func (r *runner) timeUploads(slots []*slot, frames []*formats.Frame, pr *PathRes
 	return nil
 }
 
-// timeDraws times conversion draws alone: the planes are already on the GPU, each draw is fenced
-// off from the one before by a full barrier, and the sets rotate so each draw reads other planes
-// and writes another target than the last.
-func (r *runner) timeDraws(slots []*slot) (Stats, error) {
-	return r.timeEach(func(cb vk.CommandBuffer, i int) error { return convert(cb, slots[i%len(slots)]) })
+// timeDraws times conversion draws alone: the planes are already on the GPU (timeUploads), each
+// draw is fenced off from the work before it by a full barrier, and the sets rotate so each draw
+// reads other planes and writes another target than the last.
+func (r *runner) timeDraws(ss *sets) (Stats, error) {
+	return r.timeFrames(ss, ss.draw)
+}
+
+// timeFrames runs Warmup untimed frames, then Frames frames, each recording work between its
+// slot's timestamps after a full barrier, and summarizes the intervals. The warm-up makes pipelines
+// (at first use) and lets clocks ramp up.
+func (r *runner) timeFrames(ss *sets, work func(f *stream.Frame) error) (Stats, error) {
+	t, err := newTimed(r.dev, ss.len())
+	if err != nil {
+		return Stats{}, err
+	}
+	defer t.q.destroy()
+	for i := 0; i < r.o.Warmup+r.o.Frames; i++ {
+		f, err := ss.st.Begin()
+		if err != nil {
+			return Stats{}, err
+		}
+		k := f.Slot.Index
+		if err := t.collect(k); err != nil {
+			return Stats{}, err
+		}
+		if i < r.o.Warmup {
+			serialize(f.Slot.CB)
+			err = work(f)
+		} else {
+			err = t.around(f.Slot.CB, k, func() error { return work(f) })
+		}
+		if err != nil {
+			f.Submit(vk.NullSemaphore, vk.NullSemaphore) // the slot's recording ends either way
+			return Stats{}, err
+		}
+		if err := f.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
+			return Stats{}, err
+		}
+	}
+	if err := t.finish(ss); err != nil {
+		return Stats{}, err
+	}
+	return summarize(t.ms), nil
 }
 
 // timeEach records work(i) for Warmup untimed rounds, then for Frames rounds each between two
@@ -496,25 +560,31 @@ func (r *runner) timeEach(work func(cb vk.CommandBuffer, i int) error) (Stats, e
 	return summarize(iv), nil
 }
 
-// readback converts f through s and returns the target's pixels.
-func (r *runner) readback(s *slot, f *formats.Frame) ([]byte, error) {
-	buf, err := r.dev.NewBuffer(s.tgt.w*s.tgt.h*4, vk.BufferUsageTransferDstBit,
+// readback converts pic through the sets' next slot and returns its target's pixels.
+func (r *runner) readback(ss *sets, pic *formats.Frame) ([]byte, error) {
+	t0 := ss.tgts[0]
+	buf, err := r.dev.NewBuffer(t0.w*t0.h*4, vk.BufferUsageTransferDstBit,
 		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
 	if err != nil {
 		return nil, err
 	}
 	defer buf.Destroy()
-	if err := s.img.Stage(f); err != nil {
+	f, err := ss.st.Begin()
+	if err != nil {
 		return nil, err
 	}
-	var drawErr error
-	err = r.dev.Submit(func(cb vk.CommandBuffer) {
-		s.img.RecordUpload(cb)
-		drawErr = convert(cb, s)
-		s.tgt.recordReadback(cb, buf)
-	})
+	err = f.Image.Stage(pic)
 	if err == nil {
-		err = drawErr
+		f.Image.RecordUpload(f.Slot.CB)
+		if err = ss.draw(f); err == nil {
+			ss.tgts[f.Slot.Index].recordReadback(f.Slot.CB, buf)
+		}
+	}
+	if serr := f.Submit(vk.NullSemaphore, vk.NullSemaphore); err == nil {
+		err = serr
+	}
+	if err == nil {
+		err = ss.st.Ring.Wait(f.Slot)
 	}
 	if err != nil {
 		return nil, err
@@ -522,22 +592,17 @@ func (r *runner) readback(s *slot, f *formats.Frame) ([]byte, error) {
 	return append([]byte(nil), buf.Bytes()...), nil
 }
 
-// endToEnd runs the player's loop on slots: wait for the slot's previous frame, stage, record
-// upload and conversion, submit; frames per second over the whole loop, after one round of
-// warm-up frames per slot.
-func (r *runner) endToEnd(slots []*slot, frames []*formats.Frame, e *EndToEnd) error {
-	return r.frameLoop(len(slots), e,
-		func(k int) error { return r.wait(slots[k]) },
-		func(k, i int) error { return slots[k].img.Stage(frames[i%len(frames)]) },
-		func(k, _ int) error {
-			s := slots[k]
-			if err := gpu.Begin(s.cb); err != nil {
+// endToEnd runs the player's loop on the stream: wait for the slot's previous frame, stage, record
+// upload and conversion, submit; frames per second over the whole loop, after one round of warm-up
+// frames per slot.
+func (r *runner) endToEnd(ss *sets, frames []*formats.Frame, e *EndToEnd) error {
+	return r.streamLoop(ss, e,
+		func(f *stream.Frame, i int) error { return f.Image.Stage(frames[i%len(frames)]) },
+		func(f *stream.Frame, _ int) error {
+			f.Image.RecordUpload(f.Slot.CB)
+			if err := ss.draw(f); err != nil {
 				return err
 			}
-			s.img.RecordUpload(s.cb)
-			if err := convert(s.cb, s); err != nil {
-				return err
-			}
-			return s.ring.Submit(s.rs, vk.NullSemaphore, vk.NullSemaphore)
+			return f.Submit(vk.NullSemaphore, vk.NullSemaphore)
 		})
 }
