@@ -23,6 +23,14 @@
 //  6. Keep the Frame with the slot until that submission's fence has signalled, then Done (step 3).
 //  7. At exit: wait for the engine's GPU work, then Close.
 //
+// # Many textures on one device
+//
+// An engine that shows several videos makes one Engine per device (NewEngine) and opens each
+// texture with Engine.Open: the textures share the sampler path's conversion cache (textures of
+// like streams hand out the same immutable sampler), the shader path's pipelines and the fallback
+// path's sampler and render pass; each keeps its own decoder, goroutine, images and submissions.
+// Close the textures, then the Engine. Open makes a private Engine for its one texture.
+//
 // # Ownership protocol
 //
 // The package keeps a small ring of images (Options.Images). Every Acquire or Step returns a new

@@ -30,7 +30,7 @@ type rgbaTarget struct {
 	memory        vk.DeviceMemory
 	view          vk.ImageView
 	fb            vk.Framebuffer
-	rp            vk.RenderPass // the texture's, shared
+	rp            vk.RenderPass // the Engine's, shared
 	dev           vk.Device
 }
 
@@ -38,7 +38,7 @@ type rgbaTarget struct {
 func (r *rgbaTarget) Pass() (vk.RenderPass, vk.Format) { return r.rp, rgbaFormat }
 
 func (t *Texture) newRGBA(width, height int) (*rgbaTarget, error) {
-	r := &rgbaTarget{width: width, height: height, rp: t.rgbaRP, dev: t.dev.Device}
+	r := &rgbaTarget{width: width, height: height, rp: t.eng.rgbaRP, dev: t.dev.Device}
 	if err := r.init(t); err != nil {
 		r.destroy()
 		return nil, fmt.Errorf("videotex: RGBA image %dx%d: %w", width, height, err)

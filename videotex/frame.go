@@ -269,7 +269,7 @@ func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
 		gpu.SetViewport(cb, 0, 0, r.width, r.height)
 		// The first draw of these constants creates the shader path's pipeline; ycbcr makes it
 		// in C (vkx), out of reach of vulkan-go's finalizer problem, so nothing waits for it.
-		err = p.draw.Draw(cb, r)
+		err = t.eng.draw(p.draw, cb, r)
 		vk.CmdEndRenderPass(cb)
 	}
 	if err != nil {

@@ -226,7 +226,7 @@ func (t *Texture) resolve(cfg config, prev *conversion) (*conversion, error) {
 	d := t.st.Plan().Path
 	c.path, c.reason = d.Path, d.Reason
 	if c.path == formats.PathSampler {
-		cv, err := t.st.Conv.Cache.Get(d.Key)
+		cv, err := t.eng.conversion(d.Key)
 		if err != nil {
 			return nil, err
 		}
@@ -236,7 +236,7 @@ func (t *Texture) resolve(cfg config, prev *conversion) (*conversion, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", desc, err)
 		}
-		c.spec, c.sampler, c.count = consts.Spec(), t.plain, 1
+		c.spec, c.sampler, c.count = consts.Spec(), t.eng.plain, 1
 	}
 	c.gen = 1
 	if prev != nil {
@@ -274,7 +274,7 @@ func (t *Texture) prepare(s *picture, c *conversion) error {
 		if err != nil {
 			return err
 		}
-		if s.draw, err = t.st.Conv.Shader.Bind(img, consts); err != nil {
+		if s.draw, err = t.eng.bind(img, consts); err != nil {
 			return err
 		}
 		if s.rgba, err = t.newRGBA(cfg.width, cfg.height); err != nil {
@@ -289,7 +289,7 @@ func (t *Texture) prepare(s *picture, c *conversion) error {
 func (t *Texture) destroyPicture(s *picture) {
 	s.dropHW()
 	if s.draw != nil {
-		s.draw.Destroy()
+		t.eng.unbind(s.draw)
 		s.draw = nil
 	}
 	if s.rgba != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 )
@@ -109,11 +108,15 @@ type Stats struct {
 // Texture is a video playing into images the engine samples. Its methods are safe for concurrent
 // use, but see the package documentation for which of them submit to the queue.
 type Texture struct {
-	dev  *gpu.Device // wraps the engine's device; Release, never Close
-	ed   EngineDevice
-	opts Options
-	dec  *decode.Decoder
-	info decode.Info
+	dev *gpu.Device // wraps the engine's device; Release, never Close
+	eng *Engine     // what the textures on the device share
+	// counted says open succeeded, so that Close gives eng back its count (a failed open's caller
+	// does); ownEng says eng is the texture's own (Open): closed with it.
+	counted, ownEng bool
+	ed              EngineDevice
+	opts            Options
+	dec             *decode.Decoder
+	info            decode.Info
 	// hwOff is why decoding is not in hardware as far as the engine's device goes (planHW);
 	// the decoder's own reason (codec, profile) comes from decode.Decoder.HW.
 	hwOff string
@@ -126,13 +129,11 @@ type Texture struct {
 	audioDone chan struct{}
 	firstPTS  float64 // the first picture's PTS: media time 0
 
-	// st decides each configuration's plan (path and why) and holds the conversion paths and the
-	// ring of the toolkit's submissions, on the engine's device (borrowed: its queue lock, fence
-	// waits). The pictures are the texture's own (pictures.go): an engine holds them beyond the
-	// stream's fences.
-	st      *stream.Stream
-	plain   vk.Sampler    // the fallback path's immutable sampler
-	rgbaRP  vk.RenderPass // the fallback conversion's render pass
+	// st decides each configuration's plan (path and why) and holds the ring of the toolkit's
+	// submissions, on the engine's device (borrowed: its queue lock, fence waits); the conversions
+	// are the Engine's. The pictures are the texture's own (pictures.go): an engine holds them
+	// beyond the stream's fences.
+	st *stream.Stream
 	decoded chan struct{} // closed when the decoder goroutine has returned
 	// quiet is held by the decoder goroutine while it decodes or makes images. Never taken by
 	// the decoder while it holds or waits for mu.
@@ -159,7 +160,8 @@ type Texture struct {
 
 // Open starts playing url (a file or anything FFmpeg opens) as a texture on dev, and returns once
 // the first picture is decoded and staged, so the first Acquire has a frame. Errors are one line,
-// "videotex: open URL: reason".
+// "videotex: open URL: reason". The texture shares nothing with other textures; an engine that
+// shows several videos on one device opens them on one Engine (NewEngine) instead.
 func Open(dev EngineDevice, url string, opts Options) (*Texture, error) {
 	return openWith(dev, url, opts, nil)
 }
@@ -173,14 +175,24 @@ type pictureSource interface {
 // package's tests stall decoding, or put pictures into FFmpeg's Vulkan frames, there). A wrapping
 // source that is an io.Closer is closed after the texture's pictures are freed.
 func openWith(dev EngineDevice, url string, opts Options, wrap func(*Texture, pictureSource) (pictureSource, error)) (*Texture, error) {
-	t, err := open(dev, url, opts, wrap)
+	e, err := newEngine(dev)
 	if err != nil {
 		return nil, fmt.Errorf("videotex: open %s: %w", url, err)
 	}
+	e.textures++
+	t, err := openOn(e, url, opts, wrap)
+	if err != nil {
+		e.release()
+		e.Close()
+		return nil, fmt.Errorf("videotex: open %s: %w", url, err)
+	}
+	t.ownEng = true
 	return t, nil
 }
 
-func open(ed EngineDevice, url string, opts Options, wrap func(*Texture, pictureSource) (pictureSource, error)) (*Texture, error) {
+// openOn opens a texture on e, for which the caller has counted it, with openWith's wrap.
+func openOn(e *Engine, url string, opts Options, wrap func(*Texture, pictureSource) (pictureSource, error)) (*Texture, error) {
+	ed := e.ed
 	if opts.Images == 0 {
 		opts.Images = 5
 	}
@@ -194,12 +206,8 @@ func open(ed EngineDevice, url string, opts Options, wrap func(*Texture, picture
 	if err != nil {
 		return nil, err
 	}
-	t := &Texture{dev: pd, ed: ed, opts: opts, decoded: make(chan struct{})}
+	t := &Texture{dev: pd, eng: e, ed: ed, opts: opts, decoded: make(chan struct{})}
 	t.cond = sync.NewCond(&t.mu)
-	if err := t.checkDevice(); err != nil {
-		pd.Release()
-		return nil, err
-	}
 	dopts, err := t.planHW()
 	if err != nil {
 		pd.Release()
@@ -242,47 +250,21 @@ func open(ed EngineDevice, url string, opts Options, wrap func(*Texture, picture
 		t.audioQuit = make(chan struct{})
 		go t.audioLoop(first)
 	}
+	t.mu.Lock()
+	t.counted = true
+	t.mu.Unlock()
 	return t, nil
 }
 
-func (t *Texture) checkDevice() error {
-	if !t.dev.Info.Ycbcr {
-		return fmt.Errorf("%s cannot sample Y′CbCr (Vulkan %s; see Requirements)", t.dev.Info.Name, t.dev.Info.APIVersion)
-	}
-	var n uint32
-	vk.GetPhysicalDeviceQueueFamilyProperties(t.dev.Physical, &n, nil)
-	qs := make([]vk.QueueFamilyProperties, n)
-	vkx.NoGC(func() { vk.GetPhysicalDeviceQueueFamilyProperties(t.dev.Physical, &n, qs) })
-	qs[t.dev.QueueFamily].Deref()
-	if vk.QueueFlagBits(qs[t.dev.QueueFamily].QueueFlags)&vk.QueueGraphicsBit == 0 {
-		return fmt.Errorf("queue family %d has no graphics: the fallback path draws", t.dev.QueueFamily)
-	}
-	return nil
-}
-
 func (t *Texture) initObjects() error {
-	d := t.dev.Device
-	// Linear, clamped, one level: the engine's own filtering of an RGBA8 picture, the same as the
-	// Y′CbCr sampler's (LINEAR, CLAMP_TO_EDGE), so both paths look alike.
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterLinear, MinFilter: vk.FilterLinear, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
-	var s vk.Sampler
-	err := vkx.Check(vk.CreateSampler(d, si, nil, &s), "vkCreateSampler")
-	si.Free()
-	if err != nil {
-		return err
-	}
-	t.plain = s
-	if t.rgbaRP, err = newRGBAPass(t.dev); err != nil {
-		return err
-	}
+	var err error
 	for i := 0; i < t.opts.Images; i++ {
 		t.pics = append(t.pics, &picture{id: i})
 	}
 	// As many slots as pictures: a slot is reused after Images submissions, long after its fence
 	// has usually signalled, so Acquire seldom waits for one.
+	// The stream makes conversion paths of its own, which the texture leaves unused: its
+	// conversions are the Engine's (shared).
 	if t.st, err = stream.New(t.dev, stream.Options{Slots: t.opts.Images, Upload: planes.UploadCopy,
 		QueueLock: t.ed.QueueLock, Borrowed: true, OwnPictures: true}); err != nil {
 		return err
@@ -416,14 +398,8 @@ func (t *Texture) destroy() error {
 	}
 	t.sems, t.allSems = nil, nil
 	if t.st != nil {
-		t.st.Close() // the ring (drained above), the conversion paths
+		t.st.Close() // the ring (drained above)
 		t.st, t.ring = nil, nil
-	}
-	if t.rgbaRP != vk.NullRenderPass {
-		vk.DestroyRenderPass(d, t.rgbaRP, nil)
-	}
-	if t.plain != vk.NullSampler {
-		vk.DestroySampler(d, t.plain, nil)
 	}
 	if c, ok := t.src.(io.Closer); ok && t.src != pictureSource(t.dec) {
 		c.Close()
@@ -435,5 +411,13 @@ func (t *Texture) destroy() error {
 		t.audio.Close()
 	}
 	t.dev.Release()
+	// The shared objects outlive the texture; a private engine goes with it (nothing of the
+	// texture's is in flight: the ring was drained above).
+	if t.counted {
+		t.eng.release()
+		if t.ownEng {
+			t.eng.Close()
+		}
+	}
 	return err
 }

@@ -1,7 +1,7 @@
 // Command ycbcrcube is the example of package videotex: a small "engine" that owns its Vulkan
 // device, render pass (with a depth attachment), pipeline and frame loop draws a rotating,
 // depth-tested cube whose faces show a playing video, or up to six videos (-videos N: face i shows
-// video i mod N), all textures of one engine device. The engine's pipeline layout for each texture
+// video i mod N), all textures of one videotex.Engine on one device. The engine's pipeline layout for each texture
 // holds the binding videotex gives it (an immutable Y′CbCr sampler, or a plain one when the stream
 // needs the shader-path fallback) plus the engine's own push constants.
 package main
@@ -204,15 +204,22 @@ func play(cfg config, stdout, stderr io.Writer) (err error) {
 
 	e := &engine{dev: dev, cfg: cfg}
 	// The textures' queue is the engine's rendering queue; the frame loop runs on this goroutine
-	// only, which is the external synchronization Vulkan asks for.
-	ed := videotex.EngineDevice{Instance: dev.Instance, Physical: dev.Physical, Device: dev.Device,
-		Queue: dev.Queue, QueueFamily: dev.QueueFamily, Extensions: enabled}
+	// only, which is the external synchronization Vulkan asks for. The textures share one
+	// videotex.Engine: one conversion cache and one set of pipelines for all.
+	eng, err := videotex.NewEngine(videotex.EngineDevice{Instance: dev.Instance, Physical: dev.Physical,
+		Device: dev.Device, Queue: dev.Queue, QueueFamily: dev.QueueFamily, Extensions: enabled})
+	if err != nil {
+		return err
+	}
 	defer func() {
 		e.close() // waits for the GPU: the textures' images are no longer in use
 		for _, ts := range e.texs {
 			if cerr := ts.tex.Close(); err == nil && cerr != nil {
 				err = cerr
 			}
+		}
+		if cerr := eng.Close(); err == nil && cerr != nil {
+			err = cerr
 		}
 		if cfg.validate && err == nil {
 			if msgs := dev.ValidationMessages(); len(msgs) > 0 {
@@ -228,7 +235,7 @@ func play(cfg config, stdout, stderr io.Writer) (err error) {
 		if len(cfg.urls) > 1 {
 			label = fmt.Sprintf("video %d", i)
 		}
-		tex, err := videotex.Open(ed, url, videotex.Options{Path: cfg.path, Loop: true,
+		tex, err := eng.Open(url, videotex.Options{Path: cfg.path, Loop: true,
 			OnChange: func(c videotex.Change) {
 				fmt.Fprintf(stdout, "%s: %s %dx%d %s, generation %d, %s path (%s)\n", label, c.Format, c.Width, c.Height,
 					c.Params, c.Generation, c.Path, c.Reason)
