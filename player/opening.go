@@ -6,7 +6,6 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/subtitle"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -150,12 +149,9 @@ func (p *Player) waitOpen(name string, res <-chan opened) (opened, bool, error) 
 		default:
 		}
 		for _, k := range p.win.Poll() {
-			switch k {
-			case window.KeyQuit:
-				p.stats.End = EndQuit
-				return opened{}, false, nil
-			case window.KeyNext, window.KeyPrev:
-				p.stats.End = map[window.Key]End{window.KeyNext: EndNext, window.KeyPrev: EndPrev}[k]
+			switch c := keyCommands[k].(type) {
+			case Quit, Skip: // the keys that end the wait; the others wait for the picture
+				p.do(c)
 				return opened{}, false, nil
 			}
 		}
