@@ -82,10 +82,14 @@ func (c *Cache) fill() {
 			c.mu.Unlock()
 			return
 		}
-		gen := c.gen
 		c.mu.Unlock()
 
+		// The generation is taken with srcMu held: a read that follows a source seek counts, one
+		// that a seek waited for is dropped.
 		c.srcMu.Lock()
+		c.mu.Lock()
+		gen := c.gen
+		c.mu.Unlock()
 		n, err := c.src.Read(chunk)
 		c.srcMu.Unlock()
 
