@@ -107,7 +107,11 @@ func openFile(path string, external bool, origin float64, lib *ass.Lib) (*file, 
 }
 
 func tag(st *astiav.Stream, key string) string {
-	if e := st.Metadata().Get(key, nil, 0); e != nil {
+	md := st.Metadata() // nil for a stream without tags
+	if md == nil {
+		return ""
+	}
+	if e := md.Get(key, nil, 0); e != nil {
 		return e.Value()
 	}
 	return ""
