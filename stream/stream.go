@@ -31,6 +31,10 @@ type Options struct {
 	// OwnPictures says the caller keeps its own pictures (videotex: a pool an engine holds beyond
 	// the stream's fences): Configure then decides the plan and makes no images, and Begin fails.
 	OwnPictures bool
+	// Paths, if set, are conversion paths shared with other streams on the same device (a wall of
+	// videos: one conversion cache and one set of pipelines for all); the caller destroys them after
+	// every stream that uses them is closed. nil: the stream makes its own.
+	Paths *ycbcr.Paths
 }
 
 // Config is what a stream's images and conversions are made for; a change of any field is a new
@@ -90,8 +94,9 @@ type Stream struct {
 	Dev *gpu.Device
 	// Conv holds both conversion paths (the sampler path's conversion cache, the shader path) for
 	// the stream's life; they also convert single pictures offscreen (a player's screenshots).
-	Conv *ycbcr.Paths
-	Ring *Ring
+	Conv    *ycbcr.Paths
+	ownConv bool // Conv is the stream's own (not Options.Paths)
+	Ring    *Ring
 	// Timer measures each frame between Begin and Submit on the GPU (nil without timestamps).
 	Timer *gpu.GPUTimer
 
@@ -123,14 +128,20 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 	if n == 0 {
 		n = 2
 	}
-	conv, err := ycbcr.NewPaths(dev)
-	if err != nil {
-		return nil, err
+	conv, ownConv := opts.Paths, opts.Paths == nil
+	if ownConv {
+		var err error
+		if conv, err = ycbcr.NewPaths(dev); err != nil {
+			return nil, err
+		}
 	}
-	s := &Stream{Dev: dev, Conv: conv, upload: opts.Upload, measure: opts.Measure, probes: map[ProbeKey]measured{},
-		own: opts.OwnPictures}
+	s := &Stream{Dev: dev, Conv: conv, ownConv: ownConv, upload: opts.Upload, measure: opts.Measure,
+		probes: map[ProbeKey]measured{}, own: opts.OwnPictures}
+	var err error
 	if s.Ring, err = NewRingWith(dev, n, RingOptions{QueueLock: opts.QueueLock, Borrowed: opts.Borrowed}); err != nil {
-		conv.Destroy()
+		if ownConv {
+			conv.Destroy()
+		}
 		return nil, err
 	}
 	if s.Timer, err = dev.NewGPUTimer(n); err != nil {
@@ -412,7 +423,7 @@ func (s *Stream) Close() {
 		s.debander.Destroy()
 		s.debander = nil
 	}
-	if s.Conv != nil {
+	if s.Conv != nil && s.ownConv {
 		s.Conv.Destroy() // after Ring.Close: nothing in flight uses them
 		s.Conv = nil
 	}

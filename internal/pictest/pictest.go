@@ -132,3 +132,24 @@ func Vectors(t testing.TB, dir string) []Vector {
 	t.Helper()
 	return LoadManifest(t, dir).Vectors
 }
+
+// MaxDiff is the largest per-channel difference in 8-bit steps between two same-size pictures (their
+// bounds may start at different points: a tile cut out of a wall against a whole screenshot).
+func MaxDiff(t testing.TB, a, b image.Image) float64 {
+	t.Helper()
+	ra, rb := a.Bounds(), b.Bounds()
+	if ra.Size() != rb.Size() {
+		t.Fatalf("sizes differ: %v vs %v", ra, rb)
+	}
+	worst := 0.0
+	for y := 0; y < ra.Dy(); y++ {
+		for x := 0; x < ra.Dx(); x++ {
+			ar, ag, ab, _ := a.At(ra.Min.X+x, ra.Min.Y+y).RGBA()
+			br, bg, bb, _ := b.At(rb.Min.X+x, rb.Min.Y+y).RGBA()
+			for _, d := range []float64{float64(ar>>8) - float64(br>>8), float64(ag>>8) - float64(bg>>8), float64(ab>>8) - float64(bb>>8)} {
+				worst = math.Max(worst, math.Abs(d))
+			}
+		}
+	}
+	return worst
+}

@@ -1,0 +1,213 @@
+// Command ycbcrwall plays many videos at once on one Vulkan device, tiled on one canvas: a video
+// wall, and the toolkit's measure of how many streams the GPU's decoders carry in one process.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/wall"
+)
+
+const help = `ycbcrwall: many videos at once on one Vulkan device, tiled.
+
+Usage: ycbcrwall [flags] FILE...
+
+Each FILE (a file may repeat; -n N plays N copies of each) gets its own decoder (Vulkan Video on
+the wall's device where it decodes the stream, software otherwise), its own stream of pictures on
+the GPU and its own tile, drawn one pixel for one pixel on a canvas of the largest picture's size
+times the grid (the most nearly square one). All streams share the device, its decode queues, the
+conversion paths and the pipeline cache.
+
+Timed (the default), each stream shows the picture its own clock has reached, its clock starting at
+its first picture (-one-clock: one clock for all, a wall of cameras); -untimed draws every picture as
+soon as it is decoded: the aggregate throughput. -stats prints one JSON line at the end: the
+aggregate frames and fps, the canvas, peak RSS and CPU time, and per stream its frames, fps, dropped
+pictures, decoder, hwdec, route and conversion path.
+
+Exit status: 0 played, 1 error (one line on stderr: "error: ..."), 2 bad flags.
+
+Flags:
+`
+
+type options struct {
+	n          int
+	untimed    bool
+	frames     int
+	stats      bool
+	hwdec      string
+	path       string
+	validate   bool
+	device     int
+	list       bool
+	screenshot string
+	queue      int
+	oneClock   bool
+	fps        float64
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ycbcrwall", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o options
+	gpu.DeviceFlags(fs, &o.device, &o.list)
+	fs.IntVar(&o.n, "n", 1, "play `N` copies of each FILE")
+	fs.BoolVar(&o.untimed, "untimed", false, "draw every picture as soon as it is decoded (throughput)")
+	fs.Bool("headless", true, "draw offscreen, no window (the wall has no window yet: always on)")
+	fs.IntVar(&o.frames, "frames", 0, "stop each stream after `N` pictures (0: all)")
+	fs.BoolVar(&o.stats, "stats", false, "at the end, print one JSON line of figures on stdout")
+	fs.BoolVar(&o.stats, "json", false, "the same as -stats")
+	fs.StringVar(&o.hwdec, "hwdec", "auto", "`auto|vulkan|no`: Vulkan Video decoding on the wall's device")
+	fs.StringVar(&o.path, "path", "auto", "`auto|sampler|shader`: the conversion path of every stream")
+	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
+	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE.png`")
+	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
+	fs.BoolVar(&o.oneClock, "one-clock", false, "timed: one clock for every stream")
+	fs.Float64Var(&o.fps, "fps", 60, "timed: display steps per second")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, help)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return 0
+		}
+		fail(stderr, "%v (ycbcrwall -h lists the flags)", err)
+		return 2
+	}
+	if o.list {
+		if err := gpu.PrintDevices(stdout); err != nil {
+			return fail(stderr, "%v", err)
+		}
+		return 0
+	}
+	if fs.NArg() == 0 {
+		return fail(stderr, "no FILE (ycbcrwall -h says how to use it)")
+	}
+	if o.n < 1 || o.queue < 1 || o.fps <= 0 {
+		return fail(stderr, "-n and -queue must be at least 1, -fps above 0")
+	}
+	hw, err := decode.ParseHWDec(o.hwdec)
+	if err != nil {
+		return fail(stderr, "-hwdec: %v", err)
+	}
+	choice, err := formats.ParseChoice(o.path)
+	if err != nil {
+		return fail(stderr, "-path: %v", err)
+	}
+	if o.screenshot != "" && !strings.HasSuffix(strings.ToLower(o.screenshot), ".png") {
+		return fail(stderr, "-screenshot %s: want a .png file", o.screenshot)
+	}
+	var inputs []wall.Input
+	for _, f := range fs.Args() {
+		for i := 0; i < o.n; i++ {
+			inputs = append(inputs, wall.Input{URL: f})
+		}
+	}
+	if err := play(o, hw, choice, inputs, stdout, stderr); err != nil {
+		return fail(stderr, "%v", err)
+	}
+	return 0
+}
+
+func play(o options, hw decode.HWDec, choice formats.Choice, inputs []wall.Input, stdout, stderr io.Writer) error {
+	dev, err := gpu.Open(gpu.Options{Index: o.device, Validation: o.validate, Video: hw != decode.HWDecNo,
+		CacheDir: gpu.DefaultCacheDir()})
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Queue: o.queue, Frames: o.frames, OneClock: o.oneClock})
+	if err != nil {
+		return err
+	}
+	runErr := loop(w, o)
+	var shotErr error
+	if runErr == nil && o.screenshot != "" {
+		shotErr = screenshot(w, o.screenshot)
+	}
+	st := w.Stats()
+	w.Close()
+	if msgs := dev.ValidationMessages(); len(msgs) > 0 {
+		for _, m := range msgs {
+			fmt.Fprintf(stderr, "validation: %s\n", m.Text)
+		}
+		return fmt.Errorf("%d validation messages", len(msgs))
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if shotErr != nil {
+		return shotErr
+	}
+	if o.stats {
+		b, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+	}
+	return nil
+}
+
+// loop runs the wall to the end of every stream, or to SIGINT/SIGTERM.
+func loop(w *wall.Wall, o options) error {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	tick := time.NewTicker(time.Duration(float64(time.Second) / o.fps))
+	defer tick.Stop()
+	for !w.Ended() {
+		select {
+		case <-sig:
+			return nil
+		default:
+		}
+		if o.untimed {
+			if _, err := w.Step(); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := w.Tick(time.Now()); err != nil {
+			return err
+		}
+		<-tick.C
+	}
+	return nil
+}
+
+func screenshot(w *wall.Wall, path string) error {
+	img, err := w.Screenshot()
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("-screenshot: %w", err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("-screenshot %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// fail prints one "error: ..." line and returns exit status 1.
+func fail(stderr io.Writer, format string, a ...any) int {
+	fmt.Fprintf(stderr, "error: %s\n", strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", " "))
+	return 1
+}

@@ -1,0 +1,375 @@
+package wall
+
+import (
+	"fmt"
+	"image"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/stream"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// Input is one video of the wall.
+type Input struct {
+	URL string
+	// Label is the tile's name (the URL's base name when empty).
+	Label string
+}
+
+// Options tune Open. The zero value works: Vulkan Video where the device decodes a stream, the
+// conversion path chosen per stream, two pictures queued per stream, every picture played.
+type Options struct {
+	HWDec  decode.HWDec
+	Choice formats.Choice
+	// Threads is each software decoder's thread count; 0 shares the cores among the streams (at
+	// least one each). Vulkan Video decodes on one thread.
+	Threads int
+	// Queue is how many decoded pictures wait per stream; 0 means 2. Each holds a decoder buffer
+	// (software) or a decode image (Vulkan Video): the memory per stream grows with it.
+	Queue int
+	// Frames stops each stream after this many pictures; 0 plays them all.
+	Frames int
+	// OneClock runs every stream on one clock started with the first display step (a wall of
+	// cameras); otherwise each stream's clock starts at its own first picture. Untimed steps ignore it.
+	OneClock bool
+	// Decode passes the rest of the decoder's options (timeout, size limits); its Threads, HWDec and
+	// Vulkan are set from the fields above.
+	Decode decode.Options
+}
+
+// Wall is many videos on one device, each in its tile of the canvas.
+type Wall struct {
+	Layout Layout
+	dev    *gpu.Device
+	opts   Options
+	paths  *ycbcr.Paths
+	tiles  []*tile
+	canvas *canvas
+	ring   *stream.Ring // the wall's own submissions: clearing, read-back
+	wake   chan struct{}
+	start  time.Time // the first display step
+	steps  int
+	// started: the decoding goroutines run (Close drains their queues).
+	started bool
+}
+
+// tile is one stream: its decoder and goroutine, queue, stream of pictures and place.
+type tile struct {
+	in    Input
+	dec   *decode.Decoder
+	st    *stream.Stream
+	rect  image.Rectangle
+	q     chan item
+	stop  chan struct{}
+	done  chan struct{}
+	ended bool
+	err   error
+	// next is the picture taken from the queue and not yet due (timed steps).
+	next    *decode.Frame
+	shown   int
+	dropped int
+	first   time.Time // the first picture shown
+	last    time.Time
+	pts0    float64 // the first picture's PTS
+}
+
+// Open opens every input on dev (made with gpu.Options.Video for hardware decoding), lays the tiles
+// out for the largest picture and starts decoding. dev stays the caller's: Close before closing it.
+func Open(dev *gpu.Device, inputs []Input, opts Options) (*Wall, error) {
+	if len(inputs) == 0 {
+		return nil, fmt.Errorf("wall: no input")
+	}
+	if opts.Queue <= 0 {
+		opts.Queue = 2
+	}
+	if opts.Threads <= 0 {
+		opts.Threads = max(1, runtime.NumCPU()/len(inputs))
+	}
+	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
+	var err error
+	if w.paths, err = ycbcr.NewPaths(dev); err != nil {
+		return nil, fmt.Errorf("wall: %w", err)
+	}
+	if err := w.open(inputs); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *Wall) open(inputs []Input) error {
+	cw, ch := 0, 0
+	for i, in := range inputs {
+		if in.Label == "" {
+			in.Label = filepath.Base(in.URL)
+		}
+		do := w.opts.Decode
+		do.Threads, do.HWDec, do.Vulkan = w.opts.Threads, w.opts.HWDec, w.dev
+		dec, err := decode.Open(in.URL, do)
+		if err != nil {
+			return fmt.Errorf("wall: input %d: %w", i+1, err)
+		}
+		t := &tile{in: in, dec: dec, q: make(chan item, w.opts.Queue), stop: make(chan struct{}), done: make(chan struct{})}
+		w.tiles = append(w.tiles, t)
+		if t.st, err = stream.New(w.dev, stream.Options{Paths: w.paths}); err != nil {
+			return fmt.Errorf("wall: input %d: %w", i+1, err)
+		}
+		info := dec.Info()
+		cw, ch = max(cw, info.Width), max(ch, info.Height)
+	}
+	w.Layout = NewLayout(len(w.tiles), cw, ch)
+	for i, t := range w.tiles {
+		info := t.dec.Info()
+		t.rect = w.Layout.Place(i, info.Width, info.Height)
+	}
+	var err error
+	if w.canvas, err = newCanvas(w.dev, w.Layout.Cols*cw, w.Layout.Rows*ch); err != nil {
+		return err
+	}
+	if w.ring, err = stream.NewRing(w.dev, 2); err != nil {
+		return fmt.Errorf("wall: %w", err)
+	}
+	sl, err := w.ring.Next()
+	if err != nil {
+		return fmt.Errorf("wall: %w", err)
+	}
+	w.canvas.recordClear(sl.CB)
+	if err := w.ring.Submit(sl, vk.NullSemaphore, vk.NullSemaphore); err != nil {
+		return fmt.Errorf("wall: clear: %w", err)
+	}
+	for _, t := range w.tiles {
+		go t.decodeLoop(w.wake, w.opts.Frames)
+	}
+	w.started = true
+	return nil
+}
+
+// Ended says every stream has ended (its input played, or an error: Err).
+func (w *Wall) Ended() bool {
+	for _, t := range w.tiles {
+		if !t.ended {
+			return false
+		}
+	}
+	return true
+}
+
+// Step draws, untimed, the next picture of every stream that has one decoded; when none has, it
+// waits for one. It returns how many tiles it drew (0 once every stream has ended).
+func (w *Wall) Step() (int, error) {
+	w.begin()
+	for {
+		n := 0
+		for _, t := range w.tiles {
+			if t.ended {
+				continue
+			}
+			select {
+			case it, ok := <-t.q:
+				if err := w.take(t, it, ok); err != nil {
+					return n, err
+				}
+				if t.next != nil {
+					f := t.next
+					t.next = nil
+					if err := w.draw(t, f); err != nil {
+						return n, err
+					}
+					n++
+				}
+			default:
+			}
+		}
+		if n > 0 || w.Ended() {
+			return n, nil
+		}
+		<-w.wake
+	}
+}
+
+// Tick draws, timed, the newest picture each stream's clock has reached at now (pictures passed
+// over are dropped) and returns how many tiles it drew. It does not wait.
+func (w *Wall) Tick(now time.Time) (int, error) {
+	w.begin()
+	n := 0
+	for _, t := range w.tiles {
+		var show *decode.Frame
+		for !t.ended {
+			if t.next == nil {
+				select {
+				case it, ok := <-t.q:
+					if err := w.take(t, it, ok); err != nil {
+						return n, err
+					}
+					continue
+				default:
+				}
+				break
+			}
+			if t.shown > 0 || show != nil { // the clock runs from the stream's first picture
+				at := t.first
+				if w.opts.OneClock || at.IsZero() {
+					at = w.start
+				}
+				if t.next.PTS-t.pts0 > now.Sub(at).Seconds() {
+					break
+				}
+			}
+			if show != nil {
+				show.Release()
+				t.dropped++
+			}
+			show, t.next = t.next, nil
+		}
+		if show != nil {
+			if err := w.draw(t, show); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (w *Wall) begin() {
+	if w.steps == 0 {
+		w.start = time.Now()
+	}
+	w.steps++
+}
+
+// take handles one receive from t's queue.
+func (w *Wall) take(t *tile, it item, ok bool) error {
+	switch {
+	case !ok:
+		t.ended = true
+	case it.err != nil:
+		t.ended, t.err = true, it.err
+		return fmt.Errorf("wall: %s: %w", t.in.Label, it.err)
+	default:
+		t.next = it.f
+	}
+	return nil
+}
+
+// draw converts f into t's tile and submits it; f is released once the GPU is done with it.
+func (w *Wall) draw(t *tile, f *decode.Frame) error {
+	h := t.dec.HW()
+	cfg := stream.Config{Format: f.Picture.Format, Width: f.Picture.Width, Height: f.Picture.Height,
+		Params: ycbcr.FromColor(f.Color), Choice: w.opts.Choice, Variant: stream.VariantDraw,
+		Decode: stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}}
+	if _, err := t.st.Configure(cfg); err != nil {
+		f.Release()
+		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
+	}
+	fr, err := t.st.Begin()
+	if err != nil {
+		f.Release()
+		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
+	}
+	if f.HW != nil {
+		_, _, err = fr.LoadForeign(f.HW.Foreign(), f.Release)
+	} else {
+		_, err = fr.Load(f.Picture, f.Release)
+	}
+	if err == nil {
+		err = fr.Convert()
+	}
+	if err != nil {
+		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
+	}
+	r := t.rect
+	if dw, dh := f.Picture.Width, f.Picture.Height; dw != r.Dx() || dh != r.Dy() { // a size change mid-stream
+		i := w.index(t)
+		r = w.Layout.Place(i, dw, dh)
+	}
+	cb := fr.Slot.CB
+	w.canvas.beginTile(cb, r)
+	err = fr.Draw(w.canvas)
+	vk.CmdEndRenderPass(cb)
+	if err != nil {
+		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
+	}
+	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
+		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
+	}
+	now := time.Now()
+	if t.shown == 0 {
+		t.first, t.pts0 = now, f.PTS
+	}
+	t.shown++
+	t.last = now
+	return nil
+}
+
+func (w *Wall) index(t *tile) int {
+	for i, u := range w.tiles {
+		if u == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// Screenshot reads the whole canvas back, after every submitted picture.
+func (w *Wall) Screenshot() (*image.RGBA, error) {
+	sl, err := w.ring.Next()
+	if err != nil {
+		return nil, fmt.Errorf("wall: screenshot: %w", err)
+	}
+	if err := w.canvas.recordReadback(sl.CB); err != nil {
+		return nil, fmt.Errorf("wall: screenshot: %w", err)
+	}
+	if err := w.ring.Submit(sl, vk.NullSemaphore, vk.NullSemaphore); err != nil {
+		return nil, fmt.Errorf("wall: screenshot: %w", err)
+	}
+	if err := w.ring.Drain(); err != nil {
+		return nil, fmt.Errorf("wall: screenshot: %w", err)
+	}
+	return w.canvas.rgba(), nil
+}
+
+// Close stops decoding, waits for the wall's submissions and frees everything; the device stays.
+func (w *Wall) Close() {
+	for _, t := range w.tiles {
+		close(t.stop)
+	}
+	for _, t := range w.tiles {
+		if t.next != nil {
+			t.next.Release()
+			t.next = nil
+		}
+		if w.started {
+			for it := range t.q { // until the goroutine has closed it
+				if it.f != nil {
+					it.f.Release()
+				}
+			}
+			<-t.done
+		}
+		if t.st != nil {
+			t.st.Close() // runs the releases of the pictures in flight
+		}
+	}
+	if w.ring != nil {
+		w.ring.Close()
+	}
+	for _, t := range w.tiles {
+		if t.dec != nil {
+			t.dec.Close()
+		}
+	}
+	if w.canvas != nil {
+		w.canvas.destroy()
+	}
+	if w.paths != nil {
+		w.paths.Destroy()
+	}
+}
