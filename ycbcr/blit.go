@@ -19,7 +19,7 @@ type Blit struct {
 	Sampler   vk.Sampler
 	SetLayout vk.DescriptorSetLayout
 	pipes     pipelines
-	pool      vk.DescriptorPool
+	pools     *setPools
 	dev       *gpu.Device
 }
 
@@ -53,26 +53,26 @@ func (b *Blit) init() error {
 		return err
 	}
 	b.pipes.frag, b.pipes.nspec = shaders.BlitFrag, shaders.ShaderSpecConstants // dither.glsl's
-	b.pool, err = newPool(b.dev, setsPerPool, setsPerPool)
+	b.pools, err = newSetPools(b.dev, 1)
 	return err
 }
 
 // Bind makes the descriptor set for one picture.
 func (b *Blit) Bind(picture vk.ImageView) (*Binding, error) {
-	set, err := allocateSet(b.dev.Device, b.pool, b.SetLayout)
+	set, pool, err := b.pools.allocate(b.SetLayout)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: blit: %w", err)
 	}
 	writeImages(b.dev.Device, set, []vk.ImageView{picture}, b.Sampler)
-	return &Binding{set: set, pool: b.pool, pipes: &b.pipes, dev: b.dev}, nil
+	return &Binding{set: set, pool: pool, pipes: &b.pipes, dev: b.dev}, nil
 }
 
 // Destroy frees what NewBlit made. The GPU must be done with it.
 func (b *Blit) Destroy() {
 	d := b.dev.Device
 	b.pipes.destroy(d)
-	if b.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(d, b.pool, nil)
+	if b.pools != nil {
+		b.pools.destroy()
 	}
 	if b.SetLayout != vk.NullDescriptorSetLayout {
 		vk.DestroyDescriptorSetLayout(d, b.SetLayout, nil)

@@ -115,7 +115,7 @@ type Conversion struct {
 	// DescriptorCount is combinedImageSamplerDescriptorCount: descriptors one binding consumes.
 	DescriptorCount uint32
 	pipes           pipelines
-	pool            vk.DescriptorPool
+	pools           *setPools
 	compute         *computeKit // made by the first BindCompute
 	dev             *gpu.Device
 }
@@ -205,7 +205,7 @@ func (cv *Conversion) init() error {
 		return err
 	}
 	cv.pipes.frag, cv.pipes.nspec = shaders.SamplerFrag, shaders.ShaderSpecConstants // dither.glsl's
-	cv.pool, err = newPool(d, setsPerPool, setsPerPool*cv.DescriptorCount)
+	cv.pools, err = newSetPools(d, cv.DescriptorCount)
 	return err
 }
 
@@ -215,8 +215,8 @@ func (cv *Conversion) destroy() {
 		cv.compute.destroy(dev)
 	}
 	cv.pipes.destroy(dev)
-	if cv.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(dev, cv.pool, nil)
+	if cv.pools != nil {
+		cv.pools.destroy()
 	}
 	if cv.SetLayout != vk.NullDescriptorSetLayout {
 		vk.DestroyDescriptorSetLayout(dev, cv.SetLayout, nil)
@@ -260,7 +260,7 @@ func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := allocateSet(cv.dev.Device, cv.pool, cv.SetLayout)
+	set, pool, err := cv.pools.allocate(cv.SetLayout)
 	if err != nil {
 		vk.DestroyImageView(cv.dev.Device, view, nil)
 		return nil, fmt.Errorf("ycbcr: bind: %w", err)
@@ -270,7 +270,7 @@ func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
 	push := make([]byte, 0, 8)
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
-	return &Binding{views: []vk.ImageView{view}, set: set, pool: cv.pool, pipes: &cv.pipes, push: push, dev: cv.dev,
+	return &Binding{views: []vk.ImageView{view}, set: set, pool: pool, pipes: &cv.pipes, push: push, dev: cv.dev,
 		im: im, cv: cv, bound: im.Multi}, nil
 }
 

@@ -17,7 +17,7 @@ type Diff struct {
 	Sampler   vk.Sampler
 	SetLayout vk.DescriptorSetLayout
 	pipes     pipelines
-	pool      vk.DescriptorPool
+	pools     *setPools
 	dev       *gpu.Device
 }
 
@@ -44,27 +44,27 @@ func (df *Diff) init() error {
 		return err
 	}
 	df.pipes.frag = shaders.DiffFrag
-	df.pool, err = newPool(df.dev, setsPerPool, setsPerPool*2)
+	df.pools, err = newSetPools(df.dev, 2)
 	return err
 }
 
 // Bind makes the descriptor set for two pictures (in SHADER_READ_ONLY_OPTIMAL) and a gain.
 func (df *Diff) Bind(samplerPath, shaderPath vk.ImageView, gain float32) (*Binding, error) {
-	set, err := allocateSet(df.dev.Device, df.pool, df.SetLayout)
+	set, pool, err := df.pools.allocate(df.SetLayout)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: diff: %w", err)
 	}
 	writeImages(df.dev.Device, set, []vk.ImageView{samplerPath, shaderPath}, df.Sampler)
 	push := binary.LittleEndian.AppendUint32(nil, math.Float32bits(gain))
-	return &Binding{set: set, pool: df.pool, pipes: &df.pipes, push: push, dev: df.dev}, nil
+	return &Binding{set: set, pool: pool, pipes: &df.pipes, push: push, dev: df.dev}, nil
 }
 
 // Destroy frees what NewDiff made. The GPU must be done with it.
 func (df *Diff) Destroy() {
 	d := df.dev.Device
 	df.pipes.destroy(d)
-	if df.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(d, df.pool, nil)
+	if df.pools != nil {
+		df.pools.destroy()
 	}
 	if df.SetLayout != vk.NullDescriptorSetLayout {
 		vk.DestroyDescriptorSetLayout(d, df.SetLayout, nil)

@@ -93,17 +93,77 @@ func (p *pipelines) destroy(dev vk.Device) {
 	}
 }
 
-func newPool(d *gpu.Device, sets, descriptors uint32) (vk.DescriptorPool, error) {
-	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
-		Flags:   vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit),
-		MaxSets: sets, PoolSizeCount: 1,
-		PPoolSizes: []vk.DescriptorPoolSize{{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: descriptors}}}
-	var pool vk.DescriptorPool
-	err := vkx.Check(vk.CreateDescriptorPool(d.Device, ci, nil, &pool), "vkCreateDescriptorPool")
-	ci.Free()
-	return pool, err
+// setPools hands out descriptor sets of combined image samplers from pools of setsPerPool sets,
+// adding a pool when the ones it has are full: one conversion path may serve many streams (a wall
+// of videos, each stream's slots and hardware frames holding a set each), which no fixed pool
+// size covers. A set goes back to the pool it came from (Binding keeps it).
+type setPools struct {
+	dev         *gpu.Device
+	descriptors uint32 // per set
+	list        []vk.DescriptorPool
 }
 
+// newSetPools makes the first pool, so that a device that cannot make one fails at once.
+func newSetPools(d *gpu.Device, descriptorsPerSet uint32) (*setPools, error) {
+	p := &setPools{dev: d, descriptors: descriptorsPerSet}
+	if err := p.grow(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *setPools) grow() error {
+	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
+		Flags:   vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit),
+		MaxSets: setsPerPool, PoolSizeCount: 1,
+		PPoolSizes: []vk.DescriptorPoolSize{{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: setsPerPool * p.descriptors}}}
+	var pool vk.DescriptorPool
+	err := vkx.Check(vk.CreateDescriptorPool(p.dev.Device, ci, nil, &pool), "vkCreateDescriptorPool")
+	ci.Free()
+	if err == nil {
+		p.list = append(p.list, pool)
+	}
+	return err
+}
+
+// allocate takes a set of layout from the first pool that has room, or from a new pool when none
+// has (VK_ERROR_OUT_OF_POOL_MEMORY, or VK_ERROR_FRAGMENTED_POOL after frees: Vulkan spec,
+// vkAllocateDescriptorSets), and returns the pool it came from.
+func (p *setPools) allocate(layout vk.DescriptorSetLayout) (vk.DescriptorSet, vk.DescriptorPool, error) {
+	for i := 0; ; i++ {
+		if i == len(p.list) {
+			if err := p.grow(); err != nil {
+				return nil, vk.NullDescriptorPool, err
+			}
+		}
+		ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: p.list[i],
+			DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{layout}}
+		var set vk.DescriptorSet
+		res := vk.AllocateDescriptorSets(p.dev.Device, ai, &set)
+		ai.Free()
+		switch res {
+		case vk.Success:
+			return set, p.list[i], nil
+		case vk.ErrorOutOfPoolMemory, vk.ErrorFragmentedPool:
+			continue
+		}
+		return nil, vk.NullDescriptorPool, vkx.Check(res, "vkAllocateDescriptorSets")
+	}
+}
+
+// destroy frees every pool (and so every set). The GPU must be done with them.
+func (p *setPools) destroy() {
+	if p == nil {
+		return
+	}
+	for _, pool := range p.list {
+		vk.DestroyDescriptorPool(p.dev.Device, pool, nil)
+	}
+	p.list = nil
+}
+
+// allocateSet takes one set of layout from a pool of its own (the compute and scale passes' pools,
+// sized for what they hold).
 func allocateSet(dev vk.Device, pool vk.DescriptorPool, layout vk.DescriptorSetLayout) (vk.DescriptorSet, error) {
 	ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: pool,
 		DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{layout}}

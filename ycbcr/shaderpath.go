@@ -20,7 +20,7 @@ type ShaderPath struct {
 	Sampler   vk.Sampler // nearest, clamp to edge: the shader fetches texels and filters them itself
 	SetLayout vk.DescriptorSetLayout
 	pipes     pipelines
-	pool      vk.DescriptorPool
+	pools     *setPools
 	compute   *computeKit // made by the first BindCompute
 	peak      *computeKit // made by the first BindPeak
 	dev       *gpu.Device
@@ -49,7 +49,7 @@ func (sp *ShaderPath) init() error {
 		return err
 	}
 	sp.pipes.frag, sp.pipes.nspec = shaders.ShaderFrag, shaders.ShaderSpecConstants
-	sp.pool, err = newPool(sp.dev, setsPerPool, setsPerPool*maxTextures)
+	sp.pools, err = newSetPools(sp.dev, maxTextures)
 	return err
 }
 
@@ -61,12 +61,12 @@ func (sp *ShaderPath) Bind(im *planes.Image, c *ShaderConstants) (*Binding, erro
 	if err != nil {
 		return nil, err
 	}
-	set, err := allocateSet(sp.dev.Device, sp.pool, sp.SetLayout)
+	set, pool, err := sp.pools.allocate(sp.SetLayout)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: shader path: %w", err)
 	}
 	writeImages(sp.dev.Device, set, views, sp.Sampler)
-	return &Binding{set: set, pool: sp.pool, pipes: &sp.pipes, spec: c.Spec(), push: c.Bytes(), dev: sp.dev}, nil
+	return &Binding{set: set, pool: pool, pipes: &sp.pipes, spec: c.Spec(), push: c.Bytes(), dev: sp.dev}, nil
 }
 
 // ShaderFor is Params.Shader for im's own textures. Plane aliases (planes.Image.Aliased) hold what
@@ -105,8 +105,8 @@ func (sp *ShaderPath) Destroy() {
 		sp.peak.destroy(d)
 	}
 	sp.pipes.destroy(d)
-	if sp.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(d, sp.pool, nil)
+	if sp.pools != nil {
+		sp.pools.destroy()
 	}
 	if sp.SetLayout != vk.NullDescriptorSetLayout {
 		vk.DestroyDescriptorSetLayout(d, sp.SetLayout, nil)
