@@ -119,6 +119,14 @@ func (r *Ring) Len() int { return len(r.slots) }
 // Slot is slot i.
 func (r *Ring) Slot(i int) *Slot { return r.slots[i] }
 
+// Ready says Next would not wait: the next slot's previous submission, if any, is done. A loop that
+// serves many streams (a wall of videos) skips a stream whose slot is still busy instead of
+// stalling the others behind it.
+func (r *Ring) Ready() bool {
+	s := r.slots[r.next]
+	return !s.pending || r.fences.signalled(s)
+}
+
 // Peek is the slot Next returns next (a swapchain acquires with its Acquire semaphore first).
 func (r *Ring) Peek() *Slot { return r.slots[r.next] }
 

@@ -118,7 +118,7 @@ func (w *Wall) open(inputs []Input) error {
 		}
 		t := &tile{in: in, dec: dec, q: make(chan item, w.opts.Queue), stop: make(chan struct{}), done: make(chan struct{})}
 		w.tiles = append(w.tiles, t)
-		if t.st, err = stream.New(w.dev, stream.Options{Paths: w.paths}); err != nil {
+		if t.st, err = stream.New(w.dev, stream.Options{Slots: 3, Paths: w.paths}); err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)
 		}
 		info := dec.Info()
@@ -168,7 +168,7 @@ func (w *Wall) Step() (int, error) {
 	for {
 		n := 0
 		for _, t := range w.tiles {
-			if t.ended {
+			if t.ended || !t.st.Ring.Ready() { // a busy stream waits its turn, the others go on
 				continue
 			}
 			select {
@@ -190,7 +190,29 @@ func (w *Wall) Step() (int, error) {
 		if n > 0 || w.Ended() {
 			return n, nil
 		}
+		if w.busy() {
+			w.waitBusy()
+			continue
+		}
 		<-w.wake
+	}
+}
+
+// busy says some stream has a picture decoded but its next slot still in flight.
+func (w *Wall) busy() bool {
+	for _, t := range w.tiles {
+		if !t.ended && len(t.q) > 0 && !t.st.Ring.Ready() {
+			return true
+		}
+	}
+	return false
+}
+
+// waitBusy waits for a decoded picture or, briefly, for a busy slot to come free.
+func (w *Wall) waitBusy() {
+	select {
+	case <-w.wake:
+	case <-time.After(100 * time.Microsecond):
 	}
 }
 
