@@ -2,9 +2,12 @@ package wall
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
 // item is one entry of a tile's queue: a decoded picture, or the error that ended decoding.
@@ -31,6 +34,19 @@ func (t *tile) decodeLoop(wake chan<- struct{}, limit int) {
 			}
 			return
 		}
+		if f.HW != nil {
+			// The picture is queued once its decoding has finished on the GPU: a stream's frame
+			// submitted earlier would make the wall's queue wait on this stream's decoder, and every
+			// other stream's pictures behind it (a queue runs its submissions in order).
+			if err := t.decoded(f); err != nil {
+				f.Release()
+				select {
+				case t.q <- item{err: err}:
+				case <-t.stop:
+				}
+				return
+			}
+		}
 		select {
 		case t.q <- item{f: f}:
 			nudge(wake)
@@ -40,6 +56,25 @@ func (t *tile) decodeLoop(wake chan<- struct{}, limit int) {
 		}
 	}
 }
+
+// decoded waits, at most decodeTimeout, until the decoder's submission of f has completed: the frame's
+// timeline semaphore reaches the value its next user waits on (AVVkFrame.sem_value).
+func (t *tile) decoded(f *decode.Frame) error {
+	ff := f.HW.Foreign()
+	st, err := ff.Lock()
+	if err != nil {
+		return err
+	}
+	ff.Unlock()
+	if err := vkx.WaitSemaphore(t.dev.Device, st.Semaphore, st.Value, decodeTimeout); err != nil {
+		return fmt.Errorf("waiting for the decoder: %w", err)
+	}
+	return nil
+}
+
+// decodeTimeout bounds the wait for one picture's decoding on the GPU (a hung decoder ends the
+// stream with an error instead of the wall).
+const decodeTimeout = 10 * time.Second
 
 // nudge wakes the display loop without blocking: one pending wake-up is enough.
 func nudge(wake chan<- struct{}) {

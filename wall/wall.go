@@ -63,6 +63,7 @@ type Wall struct {
 // tile is one stream: its decoder and goroutine, queue, stream of pictures and place.
 type tile struct {
 	in    Input
+	dev   *gpu.Device
 	dec   *decode.Decoder
 	st    *stream.Stream
 	rect  image.Rectangle
@@ -116,7 +117,7 @@ func (w *Wall) open(inputs []Input) error {
 		if err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)
 		}
-		t := &tile{in: in, dec: dec, q: make(chan item, w.opts.Queue), stop: make(chan struct{}), done: make(chan struct{})}
+		t := &tile{in: in, dev: w.dev, dec: dec, q: make(chan item, w.opts.Queue), stop: make(chan struct{}), done: make(chan struct{})}
 		w.tiles = append(w.tiles, t)
 		if t.st, err = stream.New(w.dev, stream.Options{Slots: 3, Paths: w.paths}); err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)

@@ -174,3 +174,9 @@ VkResult vkx_device_wait_idle(VkDevice dev) {
 	unlock_all();
 	return r;
 }
+
+VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_t timeout) {
+	VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1, .pSemaphores = &s,
+	                          .pValues = &value};
+	return vkx_fn.WaitSemaphores(dev, &wi, timeout);
+}

@@ -6,6 +6,7 @@ package vkx
 import "C"
 
 import (
+	"time"
 	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -17,6 +18,14 @@ func QueueSubmit(q vk.Queue, cb vk.CommandBuffer, wait vk.Semaphore, stage vk.Pi
 	r := C.vkx_queue_submit(cQueue(q), cCommandBuffer(cb), *(*C.VkSemaphore)(unsafe.Pointer(&wait)),
 		C.VkPipelineStageFlags(stage), *(*C.VkSemaphore)(unsafe.Pointer(&signal)), *(*C.VkFence)(unsafe.Pointer(&fence)))
 	return Check(vk.Result(r), "vkQueueSubmit")
+}
+
+// WaitSemaphore waits until the timeline semaphore s reaches value, at most timeout (vkWaitSemaphores;
+// VK_TIMEOUT comes back as an error naming it).
+func WaitSemaphore(dev vk.Device, s vk.Semaphore, value uint64, timeout time.Duration) error {
+	r := C.vkx_wait_semaphore(cDevice(dev), *(*C.VkSemaphore)(unsafe.Pointer(&s)), C.uint64_t(value),
+		C.uint64_t(timeout.Nanoseconds()))
+	return Check(vk.Result(r), "vkWaitSemaphores")
 }
 
 // SubmitSemaphore is one semaphore of a submission: a binary one (Value ignored) or a timeline one
