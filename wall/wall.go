@@ -58,6 +58,7 @@ type Wall struct {
 	steps  int
 	// started: the decoding goroutines run (Close drains their queues).
 	started bool
+	timer   *time.Timer // Step's wait
 }
 
 // tile is one stream: its decoder and goroutine, queue, stream of pictures and place.
@@ -162,11 +163,12 @@ func (w *Wall) Ended() bool {
 	return true
 }
 
-// Step draws, untimed, the next picture of every stream that has one decoded; when none has, it
-// waits for one. It returns how many tiles it drew (0 once every stream has ended).
+// Step draws, untimed, the next picture of every stream that has one decoded and a free slot; when
+// none has, it waits for one. It returns how many tiles it drew (0 once every stream has ended).
 func (w *Wall) Step() (int, error) {
 	w.begin()
 	for {
+		w.collect()
 		n := 0
 		for _, t := range w.tiles {
 			if t.ended || !t.st.Ring.Ready() { // a busy stream waits its turn, the others go on
@@ -191,36 +193,41 @@ func (w *Wall) Step() (int, error) {
 		if n > 0 || w.Ended() {
 			return n, nil
 		}
-		if w.busy() {
-			w.waitBusy()
-			continue
-		}
-		<-w.wake
+		w.wait()
 	}
 }
 
-// busy says some stream has a picture decoded but its next slot still in flight.
-func (w *Wall) busy() bool {
+// collect gives back what the streams' finished submissions held: above all the decoders' pictures,
+// which a decoder may need before it can decode the next one (a stream with nothing new to draw
+// would otherwise keep its last pictures until its next Begin).
+func (w *Wall) collect() {
 	for _, t := range w.tiles {
-		if !t.ended && len(t.q) > 0 && !t.st.Ring.Ready() {
-			return true
-		}
+		t.st.Ring.Collect()
 	}
-	return false
 }
 
-// waitBusy waits for a decoded picture or, briefly, for a busy slot to come free.
-func (w *Wall) waitBusy() {
+// wait waits for a decoded picture, or briefly, for a slot to come free or a submission to finish.
+func (w *Wall) wait() {
+	if w.timer == nil {
+		w.timer = time.NewTimer(pollInterval)
+	} else {
+		w.timer.Reset(pollInterval)
+	}
 	select {
 	case <-w.wake:
-	case <-time.After(100 * time.Microsecond):
+	case <-w.timer.C:
 	}
 }
+
+// pollInterval is how often a waiting Step looks at the streams' fences: a fence cannot be waited on
+// together with a channel.
+const pollInterval = 200 * time.Microsecond
 
 // Tick draws, timed, the newest picture each stream's clock has reached at now (pictures passed
 // over are dropped) and returns how many tiles it drew. It does not wait.
 func (w *Wall) Tick(now time.Time) (int, error) {
 	w.begin()
+	w.collect()
 	n := 0
 	for _, t := range w.tiles {
 		var show *decode.Frame
