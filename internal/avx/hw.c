@@ -32,6 +32,7 @@ typedef struct {
 	uintptr_t engine;       // the engine's lock on queue 0 of engine_family (0: none)
 	uint32_t engine_family; // the toolkit's family when it is an engine's (qf[0])
 	int wrapped;            // get_proc_addr is wrap_gipa (register_device)
+	int32_t decode_family;  // the decode family (-1: none), whose queues share one lock (wrap_get_device_queue)
 } Owned;
 
 static void free_list(char **l, int n) {
@@ -72,6 +73,9 @@ static struct {
 	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts;
 	VkImageCreateFlags dropped; // the flags masked from any decode image so far
 	int refs;                   // device contexts on dev (each decoder makes its own)
+	PFN_vkGetDeviceQueue get_queue;
+	int32_t decode_family; // -1: none
+	uint32_t decode_queues, next_decode;
 } devs[MAX_DEVICES];
 static pthread_mutex_t devs_mu = PTHREAD_MUTEX_INITIALIZER;
 static PFN_vkGetInstanceProcAddr real_gipa; // the loader's; one per process
@@ -119,8 +123,29 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 	return create(dev, &masked, alloc, img);
 }
 
+// ---- vkGetDeviceQueue: the decode family's queues in turn ---------------------------------------
+//
+// FFmpeg 7.1 gives each decoder an execution pool of two contexts on queues 0 and 1 of the decode
+// family (libavcodec/vulkan_decode.c: ff_vk_exec_pool_init(..., 2, ...); libavutil/vulkan.c:
+// e->qi = i % nb_queues), so every decoder of a process submits to the same two queues however many
+// the family has (NVIDIA's has seven). The toolkit's vkGetDeviceQueue hands the decode family's
+// queues out in turn instead: each request gets the next queue of the family. The index FFmpeg
+// then passes to lock_queue is no longer the queue's own, so every queue of the decode family is
+// guarded by one lock (lock_queue), which only FFmpeg's decode submissions take.
+static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint32_t index, VkQueue *q) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	PFN_vkGetDeviceQueue get = i >= 0 ? devs[i].get_queue : NULL;
+	if (i >= 0 && devs[i].decode_family >= 0 && family == (uint32_t)devs[i].decode_family && devs[i].decode_queues > 1)
+		index = devs[i].next_decode++ % devs[i].decode_queues;
+	pthread_mutex_unlock(&devs_mu);
+	if (get) get(dev, family, index, q);
+	else *q = VK_NULL_HANDLE;
+}
+
 static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	if (!strcmp(name, "vkCreateImage")) return (PFN_vkVoidFunction)wrap_create_image;
+	if (!strcmp(name, "vkGetDeviceQueue")) return (PFN_vkVoidFunction)wrap_get_device_queue;
 	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
@@ -133,21 +158,24 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 	if (!strcmp(name, "vkGetInstanceProcAddr")) return (PFN_vkVoidFunction)wrap_gipa;
 	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
 	if (!strcmp(name, "vkCreateImage")) return (PFN_vkVoidFunction)wrap_create_image;
+	if (!strcmp(name, "vkGetDeviceQueue")) return (PFN_vkVoidFunction)wrap_get_device_queue;
 	return real_gipa(inst, name);
 }
 
 // register_device records what the wrappers need for dev; 0 when the table is full (FFmpeg then
 // gets the loader's entry points unwrapped).
-static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys, VkDevice dev) {
+static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys, VkDevice dev,
+                           int32_t decode_family, uint32_t decode_queues) {
 	PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)gipa(inst, "vkGetDeviceProcAddr");
 	if (!gdpa) return 0;
 	PFN_vkCreateImage create = (PFN_vkCreateImage)gdpa(dev, "vkCreateImage");
+	PFN_vkGetDeviceQueue get_queue = (PFN_vkGetDeviceQueue)gdpa(dev, "vkGetDeviceQueue");
 	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts =
 		(PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR)gipa(inst, "vkGetPhysicalDeviceVideoFormatPropertiesKHR");
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	if (i < 0) i = dev_slot(VK_NULL_HANDLE);
-	if (i < 0 || !create || (real_gipa && real_gipa != gipa)) {
+	if (i < 0 || !create || !get_queue || (real_gipa && real_gipa != gipa)) {
 		pthread_mutex_unlock(&devs_mu);
 		return 0;
 	}
@@ -156,7 +184,8 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		devs[i].refs++;
 	} else {
 		devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gdpa = gdpa, .create = create, .fmts = fmts,
-		                            .refs = 1};
+		                            .refs = 1, .get_queue = get_queue, .decode_family = decode_family,
+		                            .decode_queues = decode_queues};
 	}
 	pthread_mutex_unlock(&devs_mu);
 	return 1;
@@ -198,6 +227,8 @@ static void lock_queue(AVHWDeviceContext *ctx, uint32_t family, uint32_t index) 
 	Owned *o = ctx->user_opaque;
 	if (o->engine && family == o->engine_family)
 		avxEngineQueueLock(o->engine);
+	else if (o->wrapped && o->decode_family >= 0 && family == (uint32_t)o->decode_family)
+		o->lock(family, 0); // one lock for the whole family: wrap_get_device_queue says why
 	else
 		o->lock(family, index);
 }
@@ -206,6 +237,8 @@ static void unlock_queue(AVHWDeviceContext *ctx, uint32_t family, uint32_t index
 	Owned *o = ctx->user_opaque;
 	if (o->engine && family == o->engine_family)
 		avxEngineQueueUnlock(o->engine);
+	else if (o->wrapped && o->decode_family >= 0 && family == (uint32_t)o->decode_family)
+		o->unlock(family, 0);
 	else
 		o->unlock(family, index);
 }
@@ -255,7 +288,9 @@ AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
 	vk->device_features = (VkPhysicalDeviceFeatures2){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
 	                                                  .pNext = &o->f11};
 	vk->get_proc_addr = (PFN_vkGetInstanceProcAddr)d->get_proc_addr;
-	if ((o->wrapped = register_device(vk->get_proc_addr, d->inst, d->phys, d->dev))) vk->get_proc_addr = wrap_gipa;
+	o->decode_family = d->decode_queues > 0 ? (int32_t)d->decode_family : -1;
+	if ((o->wrapped = register_device(vk->get_proc_addr, d->inst, d->phys, d->dev, o->decode_family, d->decode_queues)))
+		vk->get_proc_addr = wrap_gipa;
 	vk->inst = d->inst;
 	vk->phys_dev = d->phys;
 	vk->act_dev = d->dev;
