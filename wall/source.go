@@ -16,15 +16,21 @@ type item struct {
 	err error
 }
 
-// decodeLoop runs on the tile's own goroutine: it decodes up to limit pictures (0: all), queues
-// them, and wakes the display loop after each. The queue is closed at the end of the input, after
+// decodeLoop runs on the tile's own goroutine: it decodes up to limit pictures (0: all) of loops
+// plays of the input (0: one), queues them, and wakes the display loop after each. The queue is closed at the end of the input, after
 // an error (queued first) or when stop closes.
-func (t *tile) decodeLoop(wake chan<- struct{}, limit int) {
+func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int) {
 	defer close(t.done)
 	defer close(t.q)
 	defer nudge(wake)
 	for n := 0; limit == 0 || n < limit; n++ {
 		f, err := t.dec.Next()
+		if errors.Is(err, io.EOF) && loops > 1 {
+			loops--
+			if err = t.dec.Seek(0); err == nil {
+				f, err = t.dec.Next()
+			}
+		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				select {

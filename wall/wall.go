@@ -36,6 +36,8 @@ type Options struct {
 	Queue int
 	// Frames stops each stream after this many pictures; 0 plays them all.
 	Frames int
+	// Loop plays each input this many times (0 or 1: once), as ycbcrplay's -loop.
+	Loop int
 	// OneClock runs every stream on one clock started with the first display step (a wall of
 	// cameras); otherwise each stream's clock starts at its own first picture. Untimed steps ignore it.
 	OneClock bool
@@ -79,7 +81,8 @@ type tile struct {
 	dropped int
 	first   time.Time // the first picture shown
 	last    time.Time
-	pts0    float64 // the first picture's PTS
+	pts0    float64 // the first picture's PTS (of this play, when looping)
+	lastPTS float64
 }
 
 // Open opens every input on dev (made with gpu.Options.Video for hardware decoding), lays the tiles
@@ -147,7 +150,7 @@ func (w *Wall) open(inputs []Input) error {
 		return fmt.Errorf("wall: clear: %w", err)
 	}
 	for _, t := range w.tiles {
-		go t.decodeLoop(w.wake, w.opts.Frames)
+		go t.decodeLoop(w.wake, w.opts.Frames, w.opts.Loop)
 	}
 	w.started = true
 	return nil
@@ -331,9 +334,10 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
 	now := time.Now()
-	if t.shown == 0 {
+	if t.shown == 0 || f.PTS < t.lastPTS { // the first picture, or the input looped: the clock restarts
 		t.first, t.pts0 = now, f.PTS
 	}
+	t.lastPTS = f.PTS
 	t.shown++
 	t.last = now
 	return nil

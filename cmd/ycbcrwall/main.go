@@ -56,6 +56,7 @@ type options struct {
 	queue      int
 	oneClock   bool
 	fps        float64
+	loop       int
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -78,6 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
 	fs.BoolVar(&o.oneClock, "one-clock", false, "timed: one clock for every stream")
 	fs.Float64Var(&o.fps, "fps", 60, "timed: display steps per second")
+	fs.IntVar(&o.loop, "loop", 1, "play each input `N` times")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, help)
@@ -97,8 +99,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return fail(stderr, "no FILE (ycbcrwall -h says how to use it)")
 	}
-	if o.n < 1 || o.queue < 1 || o.fps <= 0 {
-		return fail(stderr, "-n and -queue must be at least 1, -fps above 0")
+	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 {
+		return fail(stderr, "-n, -queue and -loop must be at least 1, -fps above 0")
 	}
 	hw, err := decode.ParseHWDec(o.hwdec)
 	if err != nil {
@@ -130,7 +132,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, inputs []wall.Input
 		return err
 	}
 	defer dev.Close()
-	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Queue: o.queue, Frames: o.frames, OneClock: o.oneClock})
+	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Queue: o.queue, Frames: o.frames, Loop: o.loop, OneClock: o.oneClock})
 	if err != nil {
 		return err
 	}

@@ -80,6 +80,9 @@ func TestWallCopies(t *testing.T) {
 			t.Errorf("stream %+v: want 100 frames, none dropped", p)
 		}
 	}
+	if st, _ := wallRun(t, "-untimed", "-n", "2", "-loop", "3", "-stats", filepath.Join(mediaDir, "yuv420p_left.mkv")); st.Frames != 2*3*5 {
+		t.Errorf("-n 2 -loop 3 of a 5-frame vector: %d frames, want 30", st.Frames)
+	}
 	img := pictest.ReadPNG(t, shot).(interface {
 		image.Image
 		SubImage(image.Rectangle) image.Image

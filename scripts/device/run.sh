@@ -63,6 +63,12 @@
 #                    ycbcrplay (if set) and this build's, on looped inputs.
 #   hang             decode.test TestHWDecClips on hevc-1080p alone; if still running after 25 s,
 #                    every thread's stack (cuda-gdb; build with SYMBOLS=1).
+# Many streams, .gpu/decode.tar.xz .gpu/clips:
+#   wall             ycbcrwall -hwdec vulkan: 16 HEVC streams with -validate, every tile of frame 60
+#                    against ycbcrplay's picture alone (pngdiff -tiles); then -untimed -n N for N = 1,
+#                    2, 4, 7, 8, 16 on the 1080p H.264 and HEVC clips (aggregate fps, slowest stream,
+#                    peak RSS, CPU, nvidia-smi dmon's dec% and sm%), N ycbcrplay processes and N
+#                    ffmpeg -hwaccel vulkan processes at once for comparison, and 16 timed streams.
 set -u
 R=$PWD
 B=$R/.gpu/nowindow C=$R/.gpu/clips HC=$R/.gpu/hwclips L=$OUT/logs S=$OUT/summary.txt
@@ -582,13 +588,65 @@ hang() {
 	fi
 }
 
+# dmonrun FILE command...: the command with nvidia-smi dmon (utilisation) beside it; dmonmax FILE COL
+# is the column's largest reading (dec 5, sm 2).
+dmonrun() {
+	local f=$1 dm
+	shift
+	timeout -s KILL 60 nvidia-smi dmon -s u -d 1 >"$f" 2>&1 &
+	dm=$!
+	"$@"
+	local rc=$?
+	kill $dm 2>/dev/null
+	return $rc
+}
+dmonmax() { awk -v c="$2" '$1 ~ /^[0-9]+$/ {print $c}' "$1" | sort -n | tail -1; }
+
+wall() {
+	local codec n i t0 t1 js
+	js=$L/wall-validate.json
+	timeout -s KILL 90 "$B/ycbcrwall" -untimed -n 16 -frames 60 -hwdec vulkan -validate -stats -screenshot "$L/wall16.png" \
+		"$C/hevc-1080p.mkv" >"$js" 2>"$L/wall-validate.err"
+	say "wall -validate hevc-1080p x16, 60 frames: rc=$? validation: $(grep -c VUID "$L/wall-validate.err") $(head -c 200 "$L/wall-validate.err")"
+	timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -frames 60 -hwdec vulkan -screenshot "$L/alone60.png" "$C/hevc-1080p.mkv" >/dev/null 2>>"$L/wall.err"
+	pngdiff -tiles 4 "$L/wall16.png" "$L/alone60.png"
+	for codec in h264 hevc; do
+		for n in 1 2 4 7 8 16; do
+			js=$L/wall-$codec-$n.json
+			dmonrun "$L/dmon-$codec-$n.txt" timeout -s KILL 120 "$B/ycbcrwall" -untimed -n $n -hwdec vulkan -stats \
+				-loop "${WALL_LOOPS:-2}" "$C/$codec-1080p.mkv" >"$js" 2>>"$L/wall.err"
+			say "wall $codec-1080p n=$n: rc=$? fps $(get "$js" fps) slowest $(get "$js" min_stream_fps) peak_rss_mb $(get "$js" peak_rss_mb) cpu_s $(get "$js" cpu_seconds) dec% $(dmonmax "$L/dmon-$codec-$n.txt" 5) sm% $(dmonmax "$L/dmon-$codec-$n.txt" 2)"
+		done
+		for n in 8; do
+			t0=$(now)
+			for ((i = 0; i < n; i++)); do
+				timeout -s KILL 120 "$B/ycbcrplay" -headless -untimed -hwdec vulkan -loop "${WALL_LOOPS:-2}" "$C/$codec-1080p.mkv" >/dev/null 2>>"$L/wall.err" &
+			done
+			wait
+			t1=$(now)
+			say "ycbcrplay x$n processes $codec-1080p: aggregate fps $(calc "$n * ${WALL_LOOPS:-2} * 300 / ($t1 - $t0)")"
+			t0=$(now)
+			for ((i = 0; i < n; i++)); do
+				timeout -s KILL 120 "$B/ffmpeg" -hide_banner -nostdin -loglevel error -threads 1 -hwaccel vulkan \
+					-hwaccel_output_format vulkan -stream_loop $((${WALL_LOOPS:-2} - 1)) -i "$C/$codec-1080p.mkv" -f null - 2>>"$L/wall.err" &
+			done
+			wait
+			t1=$(now)
+			say "ffmpeg x$n processes $codec-1080p: aggregate fps $(calc "$n * ${WALL_LOOPS:-2} * 300 / ($t1 - $t0)")"
+		done
+	done
+	js=$L/wall-timed.json
+	timeout -s KILL 60 "$B/ycbcrwall" -n 16 -hwdec vulkan -stats "$C/hevc-1080p.mkv" >"$js" 2>>"$L/wall.err"
+	say "wall timed hevc-1080p (60 fps) x16: rc=$? slowest stream $(get "$js" min_stream_fps) fps, dropped $(grep -o '"dropped":[0-9]*' "$js" | cut -d: -f2 | paste -sd+ | awk '{print "sum " $0}')"
+}
+
 for s in "$@"; do
 	name=${s%%:*} arg=
 	[ "$name" != "$s" ] && arg=${s#*:}
 	say "== $s ($(date -u +%T))"
 	case $name in
 	tests | conformance | bench | scale | quality | player | variants | startup | hwdec | pictures | routes | inplace | speed | \
-		ffthreads | seek | sizes | loop | fail | cli | ab | hang) $name $arg ;;
+		ffthreads | seek | sizes | loop | fail | cli | ab | hang | wall) $name $arg ;;
 	loopstart) loop only_start ;;
 	*) say "error: unknown section $s" ;;
 	esac
