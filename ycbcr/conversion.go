@@ -46,6 +46,12 @@ func SamplerKey(dev *gpu.Device, pf *formats.PixelFormat, p Params) (Key, error)
 	if pf.VkFormat == 0 {
 		return Key{}, fmt.Errorf("%s: %s", pf.Name, pf.NoSamplerReason)
 	}
+	return samplerKey(vkx.FormatProperties(dev.Physical, uint32(pf.VkFormat)).Optimal, pf, p)
+}
+
+// samplerKey is SamplerKey for a format with the given optimal-tiling features: what the device
+// answers is all it depends on.
+func samplerKey(feats vk.FormatFeatureFlags, pf *formats.PixelFormat, p Params) (Key, error) {
 	k := Key{Format: pf.VkFormat, SwapCbCr: pf.SwapCbCr, ChromaFilter: vk.FilterLinear}
 	if k := p.Transfer.Kind(); p.Transfer != 0 && p.Tone != ToneOff && (k == formats.TransferPQ || k == formats.TransferHLG) {
 		return Key{}, fmt.Errorf("transfer %s: tone mapping to SDR (-tonemap %s) runs in the shader path's colour stage", p.Transfer, p.Tone)
@@ -68,7 +74,6 @@ func SamplerKey(dev *gpu.Device, pf *formats.PixelFormat, p Params) (Key, error)
 	if k.XOffset, k.YOffset, err = p.ChromaLocation.Offsets(pf.Log2ChromaW, pf.Log2ChromaH); err != nil {
 		return Key{}, err
 	}
-	feats := vkx.FormatProperties(dev.Physical, uint32(pf.VkFormat)).Optimal
 	has := func(b vk.FormatFeatureFlagBits) bool { return feats&vk.FormatFeatureFlags(b) != 0 }
 	if !has(vk.FormatFeatureSampledImageBit) {
 		return Key{}, fmt.Errorf("device cannot sample %s", pf.VkFormat)
@@ -158,15 +163,38 @@ func (c *Cache) Destroy() {
 	c.byKey = map[Key]*Conversion{}
 }
 
-func (cv *Conversion) init() error {
-	d, k := cv.dev, cv.Key
+// createInfo is the VkSamplerYcbcrConversionCreateInfo of k. A key whose fields lie outside the
+// enums they stand for is refused here, before the driver sees it: each enum parameter must be a
+// value the enum defines (VUID-VkSamplerYcbcrConversionCreateInfo-ycbcrModel-parameter,
+// -ycbcrRange-parameter, -xChromaOffset-parameter, -yChromaOffset-parameter, -chromaFilter-parameter).
+func (k Key) createInfo() (vkx.ConversionCreateInfo, error) {
+	switch {
+	case k.Format == 0:
+		return vkx.ConversionCreateInfo{}, fmt.Errorf("ycbcr: conversion without a format")
+	case k.Model > formats.ModelYCbCr2020:
+		return vkx.ConversionCreateInfo{}, fmt.Errorf("ycbcr: ycbcrModel %d is not a VkSamplerYcbcrModelConversion", uint32(k.Model))
+	case k.Range > formats.RangeITUNarrow:
+		return vkx.ConversionCreateInfo{}, fmt.Errorf("ycbcr: ycbcrRange %d is not a VkSamplerYcbcrRange", uint32(k.Range))
+	case k.XOffset > formats.Midpoint || k.YOffset > formats.Midpoint:
+		return vkx.ConversionCreateInfo{}, fmt.Errorf("ycbcr: chroma offsets %d, %d: VkChromaLocation has 0 and 1 only", uint32(k.XOffset), uint32(k.YOffset))
+	case k.ChromaFilter != vk.FilterNearest && k.ChromaFilter != vk.FilterLinear:
+		return vkx.ConversionCreateInfo{}, fmt.Errorf("ycbcr: chromaFilter %d is neither NEAREST nor LINEAR", k.ChromaFilter)
+	}
 	ci := vkx.ConversionCreateInfo{Format: uint32(k.Format), Model: uint32(k.Model), Range: uint32(k.Range),
 		XChromaOffset: uint32(k.XOffset), YChromaOffset: uint32(k.YOffset), ChromaFilter: k.ChromaFilter,
 		ForceExplicitReconstruction: k.ForceExplicit}
 	if k.SwapCbCr { // the only non-identity swizzle Vulkan allows on 4:2:x formats (VUIDs 02583–02585)
 		ci.Components = [4]vk.ComponentSwizzle{vk.ComponentSwizzleB, vk.ComponentSwizzleIdentity, vk.ComponentSwizzleR, vk.ComponentSwizzleIdentity}
 	}
-	var err error
+	return ci, nil
+}
+
+func (cv *Conversion) init() error {
+	d, k := cv.dev, cv.Key
+	ci, err := k.createInfo()
+	if err != nil {
+		return err
+	}
 	if cv.Handle, err = vkx.CreateConversion(d.Device, ci); err != nil {
 		return err
 	}
