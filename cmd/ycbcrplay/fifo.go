@@ -7,16 +7,20 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
 )
 
 // errStopped: a signal came while waiting for a named pipe's writer.
 var errStopped = errors.New("stopped before the input opened")
 
-// isFIFO reports whether path names a named pipe (mkfifo). URLs and missing files are not.
+// isFIFO reports whether path names a named pipe (mkfifo), as a path or a file: URL (which FFmpeg's
+// file protocol would open with a blocking open(2) as well). Other URLs and missing files are not.
 func isFIFO(path string) bool {
-	fi, err := os.Stat(path)
+	fi, err := os.Stat(strings.TrimPrefix(path, "file:"))
 	return err == nil && fi.Mode()&os.ModeNamedPipe != 0
 }
 
@@ -36,12 +40,17 @@ func isFIFO(path string) bool {
 // writer stalls, and its retry loop sleeps and checks the interrupt callback between tries, so
 // decode.Options.Timeout (-timeout) and Decoder.Interrupt reach a stalled pipe too; a blocking read
 // would wait for the writer for ever.
-func openFIFO(path string, stop <-chan struct{}) (url string, fd int, err error) {
-	fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+func openFIFO(path string, stop <-chan struct{}, timeout time.Duration) (url string, fd int, err error) {
+	fd, err = syscall.Open(strings.TrimPrefix(path, "file:"), syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return "", -1, fmt.Errorf("decode: open %s: %w", path, err)
 	}
+	start := time.Now()
 	for {
+		if timeout > 0 && time.Since(start) >= timeout {
+			syscall.Close(fd)
+			return "", -1, fmt.Errorf("decode: open %s: %w after %s waiting for the named pipe's writer", path, decode.ErrTimeout, timeout)
+		}
 		select {
 		case <-stop:
 			syscall.Close(fd)

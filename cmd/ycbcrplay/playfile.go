@@ -176,7 +176,7 @@ func (f *playing) openPipe(stop <-chan struct{}) error {
 	}
 	// A named pipe: opened here, interruptibly, and read through FFmpeg's pipe protocol on the
 	// descriptor (fifo.go).
-	u, fd, err := openFIFO(f.url, stop)
+	u, fd, err := openFIFO(f.url, stop, f.o.decode.timeout)
 	if err != nil {
 		return err
 	}
