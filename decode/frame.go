@@ -21,8 +21,9 @@ type Frame struct {
 	// Picture is the picture in a layout of the formats table. Planes[i] has Strides[i] bytes per row
 	// and ends with the last byte of the last row (the padding after it is not part of the slice).
 	Picture *formats.Frame
-	// SourceFormat is the decoder's pixel format; it differs from Picture.Format.Name when the frame
-	// was converted with swscale (see Decoder.Notices).
+	// SourceFormat is the stream's own pixel format; it differs from Picture.Format.Name when the
+	// frame was converted with swscale (see Decoder.Notices), and for a picture decoded by Vulkan
+	// Video into another layout (yuv420p decoded into nv12).
 	SourceFormat string
 	// PTS is the presentation time in seconds from the stream's start time.
 	PTS float64

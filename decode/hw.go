@@ -255,7 +255,11 @@ func (d *Decoder) hwOutput(fl avx.Fields, out *Frame) error {
 	}
 	av.MoveRef(d.recv)
 	out.av = av
+	// The stream's own layout (yuv420p, say), for messages: the picture is in pf (nv12).
 	out.SourceFormat = pf.Name
+	if src := d.Info().PixelFormat; src != "" {
+		out.SourceFormat = src
+	}
 	out.HW = &HWFrame{SWFormat: pf, CodedWidth: v.Width, CodedHeight: v.Height, av: av}
 	out.Picture = &formats.Frame{Format: pf, Width: fl.Width, Height: fl.Height}
 	out.Color, out.Notes = d.resolved.resolve(out.Tagged, pf, fl.Width, fl.Height)

@@ -87,8 +87,18 @@ func (p *Player) openWindow(name string, ww, wh int) error {
 	return nil
 }
 
-// present draws f into the output (creating it on the first frame) and presents it.
+// present draws f into the output (creating it on the first frame) and presents it. An error
+// names the stream's own pixel format where the picture is in another layout (a yuv420p stream
+// decoded by Vulkan Video into nv12): the user knows the stream, not the layout it was drawn from.
 func (p *Player) present(f *Frame) error {
+	err := p.presentPicture(f)
+	if err != nil && f.SourceFormat != "" && f.SourceFormat != f.Picture.Format.Name {
+		return fmt.Errorf("%s stream, drawn from %s: %w", f.SourceFormat, f.Picture.Format.Name, err)
+	}
+	return err
+}
+
+func (p *Player) presentPicture(f *Frame) error {
 	if !p.sized {
 		t := time.Now()
 		if err := p.openOutput(f); err != nil {
