@@ -181,6 +181,9 @@ func (d *Device) newOffscreen(width, height int, sampled bool) (*Offscreen, erro
 
 func (o *Offscreen) init() error {
 	d := o.dev
+	if err := d.CheckImageSize(o.Width, o.Height); err != nil {
+		return err
+	}
 	usage := vk.ImageUsageColorAttachmentBit | vk.ImageUsageTransferSrcBit
 	final := vk.ImageLayoutTransferSrcOptimal
 	if o.Storage {

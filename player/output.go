@@ -16,6 +16,10 @@ import (
 // PlayOpening's window, open already, is resized to it.
 func (p *Player) openOutput(f *Frame) error {
 	p.sized = true
+	// A picture the device cannot hold ends here, at once, naming the limit.
+	if err := p.dev.CheckImageSize(f.Picture.Width, f.Picture.Height); err != nil {
+		return err
+	}
 	w, h := p.orientation(f).DisplaySize(f.Picture.Width, f.Picture.Height)
 	if p.cfg.Output.Width > 0 && p.cfg.Output.Height > 0 {
 		w, h = p.cfg.Output.Width, p.cfg.Output.Height

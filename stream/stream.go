@@ -168,6 +168,9 @@ func (s *Stream) Configure(c Config) (changed bool, err error) {
 	if s.configured && c == s.cfg {
 		return false, nil
 	}
+	if err := s.Dev.CheckImageSize(c.Width, c.Height); err != nil {
+		return true, fmt.Errorf("stream: %w", err)
+	}
 	s.retireConfiguration()
 	if err := s.newImporter(); err != nil {
 		return true, err

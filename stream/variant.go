@@ -59,6 +59,12 @@ type MeasureFunc func(k ProbeKey, v Variant) (float64, error)
 // warms caches and lazily made driver state).
 const probeFrames = 4
 
+// probeMaxPixels bounds the pictures a probe measures (8192×4352, past 8K UHD): a probe converts
+// the picture ten times at its full size, into a target and a storage image of that size (4 bytes a
+// pixel each, 1 GiB apiece for 16384×16000), before the first frame is shown. Larger pictures are
+// drawn, not measured.
+const probeMaxPixels = 8192 * 4352
+
 // computeTarget is one slot's compute route: the storage image the compute binding writes (at the
 // picture's size), and the blit binding that draws it onto the target.
 type computeTarget struct {
@@ -150,6 +156,9 @@ func (s *Stream) chooseVariant(c Config, path formats.Path) (Variant, string, er
 		return VariantCompute, "compute: asked for", nil
 	case c.Variant != VariantAuto:
 		return 0, "", fmt.Errorf("stream: unknown conversion variant %v", c.Variant)
+	}
+	if c.Width*c.Height > probeMaxPixels && s.measure == nil {
+		return VariantDraw, fmt.Sprintf("draw: not measured (a %d×%d picture is past the probe's %d pixels)", c.Width, c.Height, probeMaxPixels), nil
 	}
 	k := ProbeKey{Format: c.Format.Name, Width: c.Width, Height: c.Height, Path: path}
 	m, ok := s.probes[k]
