@@ -1,58 +1,102 @@
 #!/usr/bin/env bash
-# build-ffmpeg.sh: builds FFmpeg 7.1.5 and dav1d as static libraries (and the `ffmpeg` program, the
-# reference decoder) from Debian's own source packages, into a prefix kept between runs.
+# build-ffmpeg.sh: builds FFmpeg 7.1.5, dav1d and Mbed TLS as static libraries (and the `ffmpeg`
+# program, the reference decoder) from Debian's own source packages, into a prefix kept between runs.
 #
-#   scripts/build-ffmpeg.sh            build if the prefix is missing or stale; print nothing else
-#   scripts/build-ffmpeg.sh --prefix   print the prefix (the Makefile asks this)
-#   scripts/build-ffmpeg.sh --env      print the variables a `go build` against it needs (eval them)
+#   scripts/build-ffmpeg.sh                  build if the prefix is missing or stale; print nothing else
+#   scripts/build-ffmpeg.sh --prefix         print the prefix (the Makefile asks this)
+#   scripts/build-ffmpeg.sh --env            print the variables a `go build` against it needs (eval them)
+#   scripts/build-ffmpeg.sh --check-updates  ask apt whether Debian 13 published a newer FFmpeg 7.1.x
+#                                            source (trixie, trixie-security) than the pinned one: exit
+#                                            0 when the pin is the newest, 1 when a newer one is out
+#                                            (README: moving the pin), 2 when apt could not be asked
 #
 # Idempotent: the prefix's name carries a hash of this file, so a changed version or configure line
 # builds into a new prefix, and an unchanged one is reused. Sources come through apt from a private
 # deb-src list for Debian 13 "trixie" (nothing else on the machine changes), checked against the
-# Checksums-Sha256 of each .dsc. Needs: gcc, make, nasm, meson, ninja, pkg-config, xz, zlib1g-dev
-# (scripts/install-deps.sh installs them). Takes about 5 minutes on 2 cores; the result is ~15 MB.
+# Checksums-Sha256 of each .dsc. Needs: gcc, make, nasm, meson, ninja, pkg-config, xz, bzip2,
+# zlib1g-dev (scripts/install-deps.sh installs them). About 21 minutes of CPU, some 11 minutes on 2 idle cores (README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FFMPEG_VERSION=7:7.1.5-0+deb13u1      # Debian 13's FFmpeg 7.1 (go-astiav v0.39.0 is the last for 7.x)
 VULKAN_LOADER_VERSION=1.4.309.0-1     # its source carries the Vulkan headers FFmpeg 7.1 needs (>= 1.3.277)
 DAV1D_VERSION=1.5.1-1                 # software AV1; bookworm's libdav1d-dev has no static library
+MBEDTLS_VERSION=3.6.6-0.1~deb13u1     # TLS for https; bookworm's libmbedtls-dev is 2.28
+# The upstream version (7.1.5): names the source folder and the prefix.
+FFMPEG_UPSTREAM=${FFMPEG_VERSION#*:}
+FFMPEG_UPSTREAM=${FFMPEG_UPSTREAM%%-*}
 
 # Why each switch:
 #  --enable-static --disable-shared --enable-pic  archives only, position-independent (Go links PIE)
 #  --disable-autodetect  nothing from the build machine sneaks in (xlib, vaapi, libdrm...): the
 #                        programs must run where only libc is; --enable-pthreads then comes back by
-#                        hand (autodetect off drops it, and Vulkan and frame threads need it)
-#  --enable-zlib         PNG decoding; linked from libz.a
+#                        hand (autodetect off drops it, and Vulkan and frame threads need it); iconv
+#                        (subtitle character sets, -sub_charenc) is glibc's and stays
+#  --enable-zlib         PNG, EXR, TIFF deflate, Matroska's zlib tracks...; linked from libz.a
 #  --enable-vulkan + hwaccels  Vulkan Video decoding (H.264, HEVC, AV1); libvulkan is dlopened at run time
 #  --enable-libdav1d     software AV1 (the native av1 decoder only works through a hwaccel)
-#  --disable-everything then the list: a player's decoders, demuxers, parsers and bitstream filters,
-#                        file/pipe/http/tcp; swscale for layouts outside the table, swresample for sound,
+#  --enable-mbedtls --enable-version3  https (and tls): Mbed TLS from Debian's source, linked
+#                        statically, below. Mbed TLS is Apache-2.0, which FFmpeg accepts only under
+#                        the (L)GPL version 3, so this build of FFmpeg is LGPL-3.0-or-later. As in
+#                        FFmpeg's default, certificates are not verified unless -tls_verify 1 and a
+#                        -ca_file are given (the library has no CA store of its own).
+#  decoders, demuxers, parsers, bitstream filters: every one of FFmpeg's own (a player plays what
+#                        FFmpeg can decode; ./configure --list-decoders). configure drops, for want
+#                        of their library, those that need one this build does not link:
+#                        - wrappers of codec libraries (lib*: libaom, libopenjpeg, libvpx...), all but
+#                          libdav1d; FFmpeg's own decoders cover those formats, but JPEG XL:
+#                        - JPEG XL: FFmpeg 7.1 decodes it only through libjxl, whose Debian source
+#                          needs highway, brotli and lcms2 — a C++ build several times as long as this
+#                          whole build, past its 10-minute budget. .jxl files demux and then end with
+#                          "unsupported codec" (the jpegxl parser and demuxers are in)
+#                        - platform decoders (cuvid, qsv, mediacodec, v4l2m2m, mmal, rkmpp,
+#                          audiotoolbox, mediafoundation...): vendor APIs; Vulkan Video is this
+#                          build's hardware decoding
+#                        - dash and imf demuxers (libxml2), dvdvideo (libdvdnav, libdvdread),
+#                          avisynth and vapoursynth (their runtimes)
+#                        - bzip2 and LZMA: Matroska tracks with bzip2 compression and TIFF with LZMA
+#                          compression fail to decode (libbz2 and liblzma are not linked; both rare)
+#  hwaccels: Vulkan only (the others need VA-API, VDPAU, NVDEC, D3D, VideoToolbox...)
+#  protocols: what a player opens: file, pipe, data (data: URIs), concat and concatf, subfile, http,
+#                        https and tls, httpproxy, tcp, udp, rtp (and rtsp, a demuxer, over them),
+#                        crypto (encrypted HLS). Left out: ftp, gopher(s), icecast (a sender), mmsh
+#                        and mmst (retired), rtmp and its kin, srtp, sctp, udplite, unix, fd, tee,
+#                        md5, prompeg, ipfs/ipns gateways, hls (deprecated: the hls demuxer is the
+#                        way), async and cache (the player buffers itself); lib* protocols need
+#                        their libraries
+#  filters, encoders, muxers: only what the programs and the tests use (--disable-* then the
+#                        lists): swscale for layouts outside the table, swresample for sound,
 #                        libavfilter with bwdif for deinterlacing
 #  ffmpeg program        the reference decoder for tests and for the GPU machine: -f null, -f framemd5,
 #                        the filters its graph inserts (scale, format, aresample...), its encoders,
 #                        h264/hevc_metadata and the common muxers, with which tests retag clips (no
-#                        re-encoding), ffv1 and png to make lossless clips where no other ffmpeg is
+#                        re-encoding), ffv1 and png to make lossless clips where no other ffmpeg is;
+#                        the subtitle encoders and muxers (ass, ssa, srt/subrip, webvtt, mov_text,
+#                        dvdsub, dvbsub) with which the subtitle tests make their files. Clips of the
+#                        other decoder families are made by Debian's /usr/bin/ffmpeg (theora, for
+#                        one, has only libtheora's encoder)
+#  indevs, outdevs       none: the player reads files and URLs, not capture devices
 #  --disable-debug       12 MB of archives instead of 71 MB
 FFMPEG_CONFIGURE=(
 	--enable-static --disable-shared --enable-pic --disable-debug --disable-doc
 	--disable-autodetect --enable-pthreads --enable-zlib --enable-vulkan --enable-libdav1d
+	--enable-mbedtls --enable-version3
 	--pkg-config-flags=--static
-	--disable-everything --disable-programs --enable-ffmpeg
+	--disable-programs --enable-ffmpeg
+	--disable-encoders --disable-muxers --disable-filters --disable-protocols --disable-devices --disable-hwaccels
 	--enable-swscale --enable-swresample --enable-avfilter
-	--enable-decoder=h264,hevc,vp8,vp9,av1,libdav1d,mpeg1video,mpeg2video,mpeg4,prores,ffv1,rawvideo,mjpeg,png
-	--enable-decoder=aac,mp3,mp3float,mp2,opus,vorbis,flac,ac3,eac3,'pcm_*'
-	--enable-demuxer=mov,matroska,mpegts,mpegps,avi,ivf,nut,yuv4mpegpipe,rawvideo,h264,hevc,m4v,mpegvideo,obu,flv
-	--enable-demuxer=image2,image2pipe,png_pipe,mjpeg,wav,mp3,ogg,flac,aac,ac3,eac3
-	--enable-parser=h264,hevc,vp8,vp9,av1,mpegvideo,mpeg4video,mjpeg,png,aac,mpegaudio,opus,vorbis,flac,ac3
-	--enable-bsf=h264_mp4toannexb,hevc_mp4toannexb,vp9_superframe_split,av1_frame_split,extract_extradata,null,h264_metadata,hevc_metadata
-	--enable-protocol=file,pipe,http,tcp
+	--enable-protocol=file,pipe,data,concat,concatf,subfile,http,https,tls,httpproxy,tcp,udp,rtp,crypto
 	--enable-hwaccel=h264_vulkan,hevc_vulkan,av1_vulkan
 	--enable-filter=buffer,buffersink,abuffer,abuffersink,format,aformat,null,anull,scale,aresample
 	--enable-filter=bwdif,yadif,setpts,trim,atrim,hwdownload,hwupload,copy,fps
 	--enable-encoder=rawvideo,wrapped_avframe,pcm_s16le,pcm_f32le,ffv1,png
+	--enable-encoder=ass,ssa,srt,subrip,webvtt,mov_text,dvdsub,dvbsub
 	--enable-muxer=null,framemd5,md5,framecrc,rawvideo,wav,pcm_s16le,pcm_f32le,matroska,mov,mp4,mpegts,h264,hevc,nut,ivf,yuv4mpegpipe,image2
+	--enable-muxer=ass,srt,webvtt
 )
+# Mbed TLS: its three static libraries, built by its own Makefile (the release carries its generated
+# sources, so neither cmake nor Python is needed), with the default configuration.
+MBEDTLS_MAKE=(CFLAGS='-O2 -fPIC' lib)
 # dav1d: a static library with no programs.
 DAV1D_MESON=(--default-library=static --buildtype=release -Denable_tools=false -Denable_tests=false -Denable_examples=false)
 # RECIPE changes by hand when a build step below changes in a way that changes the result.
@@ -62,14 +106,58 @@ PATCHES=(scripts/ffmpeg-patches/*.patch)
 
 # The prefix is named by a hash of everything that decides what is built, so an edit to a version,
 # a switch or the recipe builds anew, and comments or the --env output do not.
-stamp=$({ echo "$FFMPEG_VERSION $VULKAN_LOADER_VERSION $DAV1D_VERSION $RECIPE"; declare -p FFMPEG_CONFIGURE DAV1D_MESON
+stamp=$({ echo "$FFMPEG_VERSION $VULKAN_LOADER_VERSION $DAV1D_VERSION $MBEDTLS_VERSION $RECIPE"
+	declare -p FFMPEG_CONFIGURE DAV1D_MESON MBEDTLS_MAKE
 	cat "${PATCHES[@]}"; } |
 	sha256sum | cut -c1-12)
 CACHE=${YCBCRKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ycbcrkit}
-PREFIX=$CACHE/ffmpeg-7.1.5-$stamp
+PREFIX=$CACHE/ffmpeg-$FFMPEG_UPSTREAM-$stamp
+
+# Debian's archive, through apt but with lists of our own (the machine's apt configuration stays as
+# it is): deb-src lines for trixie and trixie-security on the mirrors the machine uses.
+mirror() { # $1: the machine's Suites word to look for; $2: the fallback URI
+	awk -v want="$1" '/^URIs:/{u=$2} /^Suites:/{for(i=2;i<=NF;i++) if($i ~ want) {print u; exit}}' \
+		/etc/apt/sources.list.d/debian.sources 2>/dev/null | grep . || echo "$2"
+}
+aptdir() { # $1: the folder for apt's lists, cache and sources.list; sets o (apt's options)
+	mkdir -p "$1/lists/partial" "$1/cache/archives/partial"
+	printf 'deb-src %s trixie main\ndeb-src %s trixie-security main\n' \
+		"$(mirror '^[a-z]+$' http://deb.debian.org/debian)" \
+		"$(mirror -security http://deb.debian.org/debian-security)" >"$1/sources.list"
+	o=(-oDir::Etc::SourceList="$1/sources.list" -oDir::Etc::SourceParts=/dev/null
+		-oDir::State::Lists="$1/lists" -oDir::Cache="$1/cache" -oAPT::Sandbox::User=root)
+}
+
+# --check-updates: the newest 7.1.x the lists name against the pin, by dpkg's version order.
+check_updates() {
+	local tmp newest v
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ycbcrkit-aptcheck.XXXXXX")
+	trap 'rm -rf "$tmp"' RETURN
+	aptdir "$tmp"
+	if ! apt-get "${o[@]}" update >"$tmp/log" 2>&1; then
+		echo "error: build-ffmpeg: apt-get update of the trixie and trixie-security deb-src lists failed: $(tail -n 1 "$tmp/log")" >&2
+		return 2
+	fi
+	if ! apt-cache "${o[@]}" showsrc ffmpeg >"$tmp/showsrc" 2>"$tmp/log"; then
+		echo "error: build-ffmpeg: apt-cache showsrc ffmpeg failed: $(tail -n 1 "$tmp/log")" >&2
+		return 2
+	fi
+	newest=$FFMPEG_VERSION
+	for v in $(awk '$1 == "Version:" {print $2}' "$tmp/showsrc"); do
+		case $v in *:7.1.*) ;; *) continue ;; esac # 7.1.x only: go-astiav v0.39.0 is for FFmpeg 7
+		if dpkg --compare-versions "$v" gt "$newest"; then newest=$v; fi
+	done
+	if [ "$newest" = "$FFMPEG_VERSION" ]; then
+		echo "build-ffmpeg: the pinned ffmpeg $FFMPEG_VERSION is the newest 7.1.x source in trixie and trixie-security"
+		return 0
+	fi
+	echo "build-ffmpeg: Debian published ffmpeg $newest, newer than the pinned $FFMPEG_VERSION: move FFMPEG_VERSION in scripts/build-ffmpeg.sh (README, \"Moving the FFmpeg pin\")"
+	return 1
+}
 
 case "${1:-}" in
 --prefix) echo "$PREFIX"; exit 0 ;;
+--check-updates) check_updates; exit $? ;;
 --env)
 	# pkg-config --static pulls in dav1d's and zlib's link flags; the zlib folder holds only libz.a
 	# so -lz resolves to the archive and the programs need no libz.so on the GPU machine.
@@ -97,30 +185,25 @@ if ! flock -n 9; then
 fi
 if [ -f "$PREFIX/.complete" ]; then exit 0; fi
 
-for t in gcc make nasm meson ninja pkg-config xz git; do
+for t in gcc make nasm meson ninja pkg-config xz bzip2 git; do
 	command -v "$t" >/dev/null || { echo "error: build-ffmpeg: $t missing (run scripts/install-deps.sh)" >&2; exit 1; }
 done
 [ -f /usr/lib/x86_64-linux-gnu/libz.a ] || { echo "error: build-ffmpeg: libz.a missing (zlib1g-dev)" >&2; exit 1; }
 
-echo "build-ffmpeg: building FFmpeg 7.1.5 + dav1d into $PREFIX (about 5 minutes on 2 cores; once per machine)"
+echo "build-ffmpeg: building FFmpeg $FFMPEG_UPSTREAM + dav1d + Mbed TLS into $PREFIX (about 11 minutes on 2 idle cores; once per machine)"
 start=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ycbcrkit-ffmpeg.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 log=$work/build.log
 fail() { echo "error: build-ffmpeg: $1 (last lines of $log follow)" >&2; tail -n 30 "$log" >&2; trap - EXIT; exit 1; }
 
-# Sources: a deb-src list of our own, so the machine's apt configuration stays as it is.
-apt=$work/apt
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$work/src"
-uri=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-[ -n "$uri" ] || uri=http://deb.debian.org/debian
-printf 'deb-src %s trixie main\n' "$uri" >"$apt/sources.list"
-o=(-oDir::Etc::SourceList="$apt/sources.list" -oDir::Etc::SourceParts=/dev/null
-	-oDir::State::Lists="$apt/lists" -oDir::Cache="$apt/cache" -oAPT::Sandbox::User=root)
-apt-get "${o[@]}" update >>"$log" 2>&1 || fail "apt-get update of the trixie deb-src list"
-(cd "$work/src" && apt-get "${o[@]}" source --download-only \
-	"ffmpeg=$FFMPEG_VERSION" "vulkan-loader=$VULKAN_LOADER_VERSION" "dav1d=$DAV1D_VERSION") >>"$log" 2>&1 ||
-	fail "apt-get source"
+# Sources: the deb-src lists of our own (aptdir).
+mkdir -p "$work/src"
+aptdir "$work/apt"
+apt-get "${o[@]}" update >>"$log" 2>&1 || fail "apt-get update of the trixie deb-src lists"
+(cd "$work/src" && apt-get "${o[@]}" source --download-only "ffmpeg=$FFMPEG_VERSION" \
+	"vulkan-loader=$VULKAN_LOADER_VERSION" "dav1d=$DAV1D_VERSION" "mbedtls=$MBEDTLS_VERSION") >>"$log" 2>&1 ||
+	fail "apt-get source (a pinned version that left the archive: README, \"Moving the FFmpeg pin\")"
 
 # Each orig tarball against its .dsc (apt checks the .dsc's own signature chain through the Release file).
 for dsc in "$work"/src/*.dsc; do
@@ -131,9 +214,9 @@ done
 
 rm -rf "$PREFIX"
 mkdir -p "$PREFIX/vulkan/include" "$PREFIX/zlib" "$PREFIX/lib/pkgconfig"
-for t in "$work"/src/*.orig.tar.xz; do tar -xJf "$t" -C "$work/src"; done
+for t in "$work"/src/*.orig.tar.xz "$work"/src/*.orig.tar.bz2; do tar -xf "$t" -C "$work/src"; done
 for p in "${PATCHES[@]}"; do
-	(cd "$work"/src/ffmpeg-7.1.5 && GIT_CEILING_DIRECTORIES="$work" git apply -p1 "$OLDPWD/$p") >>"$log" 2>&1 || fail "applying $p"
+	(cd "$work/src/ffmpeg-$FFMPEG_UPSTREAM" && GIT_CEILING_DIRECTORIES="$work" git apply -p1 "$OLDPWD/$p") >>"$log" 2>&1 || fail "applying $p"
 done
 cp -r "$work"/src/vulkan-loader-*/vulkan-headers/include/vulkan "$work"/src/vulkan-loader-*/vulkan-headers/include/vk_video "$PREFIX/vulkan/include/"
 cat >"$PREFIX/lib/pkgconfig/ycbcrkit-vulkan-headers.pc" <<PC
@@ -150,16 +233,23 @@ echo "build-ffmpeg: dav1d"
 	meson setup build --prefix="$PREFIX" --libdir=lib "${DAV1D_MESON[@]}" &&
 	ninja -C build -j "$jobs" install) >>"$log" 2>&1 || fail "dav1d build"
 
+echo "build-ffmpeg: Mbed TLS"
+(cd "$work"/src/mbedtls-*/ && make -j "$jobs" "${MBEDTLS_MAKE[@]}" &&
+	cp library/libmbedtls.a library/libmbedx509.a library/libmbedcrypto.a "$PREFIX/lib/" &&
+	mkdir -p "$PREFIX/include" && cp -r include/mbedtls include/psa "$PREFIX/include/") >>"$log" 2>&1 ||
+	fail "Mbed TLS build"
+
 echo "build-ffmpeg: FFmpeg configure"
 mkdir -p "$work/build" && cd "$work/build"
-PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" "$work"/src/ffmpeg-7.1.5/configure --prefix="$PREFIX" "${FFMPEG_CONFIGURE[@]}" \
-	--extra-cflags="-I$PREFIX/vulkan/include" --extra-ldflags="-L$PREFIX/zlib" \
+PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" "$work/src/ffmpeg-$FFMPEG_UPSTREAM/configure" --prefix="$PREFIX" "${FFMPEG_CONFIGURE[@]}" \
+	--extra-cflags="-I$PREFIX/vulkan/include -I$PREFIX/include" --extra-ldflags="-L$PREFIX/zlib -L$PREFIX/lib" \
 	>>"$log" 2>&1 || fail "FFmpeg configure"
 
 echo "build-ffmpeg: FFmpeg make -j$jobs"
 make -j "$jobs" >>"$log" 2>&1 || fail "FFmpeg make"
 make install >>"$log" 2>&1 || fail "FFmpeg make install"
 touch "$PREFIX/.complete"
-# Builds of earlier recipes are not used any more.
-for old in "$CACHE"/ffmpeg-*; do [ "$old" = "$PREFIX" ] || rm -rf "$old"; done
+# Builds of earlier recipes: the three newest stay (other checkouts of the project, on branches older
+# or newer than this one, may still link them); older ones go.
+ls -1dt "$CACHE"/ffmpeg-*/ 2>/dev/null | tail -n +4 | while read -r old; do rm -rf "$old"; done
 echo "build-ffmpeg: done in $(($(date +%s) - start)) s: $PREFIX"
