@@ -1,0 +1,302 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
+)
+
+// decoderFamily is one of FFmpeg's decoders, with the file that makes a clip of it.
+type decoderFamily struct {
+	name, file string
+	args       []string // Debian's ffmpeg's output options
+	// yuv: the decoder's frames are Y′CbCr in a layout of the table, compared through the oracle;
+	// otherwise ffmpeg's own decode converted to rgb24 is the reference, or for the float
+	// families (float) to rgb48le and rounded to 8 bits here: swscale's float → rgb24 conversion
+	// does not round to nearest (2 LSB from the player's picture), and its rgb24 → rgb48le is not
+	// exact either (2 LSB the other way for the 8-bit families).
+	yuv, float bool
+	// size is the clip's size: 96x64 unless the encoder needs more (DNxHR: 256×120 at least).
+	size string
+}
+
+// decoderFamilies are the families the build enables beside those it had (issue 28).
+var decoderFamilies = []decoderFamily{
+	{"dnxhd (DNxHR LB)", "dnxhr.mov", []string{"-c:v", "dnxhd", "-profile:v", "dnxhr_lb", "-pix_fmt", "yuv422p"}, true, false, "256x144"},
+	{"theora", "theora.ogv", []string{"-c:v", "libtheora", "-q:v", "8", "-pix_fmt", "yuv420p"}, true, false, ""},
+	{"jpeg2000", "j2k.mkv", []string{"-c:v", "jpeg2000", "-pix_fmt", "yuv444p"}, true, false, ""},
+	{"gif", "clip.gif", []string{"-c:v", "gif"}, false, false, ""},
+	{"apng", "clip.apng", []string{"-c:v", "apng", "-pix_fmt", "rgb24", "-f", "apng"}, false, false, ""},
+	{"dpx", "clip.dpx", []string{"-c:v", "dpx", "-pix_fmt", "rgb24", "-update", "1"}, false, false, ""},
+	{"exr", "clip.exr", []string{"-c:v", "exr", "-pix_fmt", "gbrpf32le", "-update", "1"}, false, true, ""},
+	{"pam", "clip.pam", []string{"-c:v", "pam", "-pix_fmt", "rgb24", "-update", "1"}, false, false, ""},
+	{"pcx", "clip.pcx", []string{"-c:v", "pcx", "-pix_fmt", "rgb24", "-update", "1"}, false, false, ""},
+	{"pfm", "clip.pfm", []string{"-c:v", "pfm", "-pix_fmt", "gbrpf32le", "-update", "1"}, false, true, ""},
+	{"phm", "clip.phm", []string{"-c:v", "phm", "-pix_fmt", "gbrpf32le", "-update", "1"}, false, true, ""},
+	{"qoi", "clip.qoi", []string{"-c:v", "qoi", "-pix_fmt", "rgb24", "-update", "1"}, false, false, ""},
+	{"sgi", "clip.sgi", []string{"-c:v", "sgi", "-pix_fmt", "rgb24", "-update", "1"}, false, false, ""},
+	{"tiff", "clip.tif", []string{"-c:v", "tiff", "-pix_fmt", "rgb24", "-update", "1"}, false, false, ""},
+	{"xbm", "clip.xbm", []string{"-c:v", "xbm", "-pix_fmt", "monow", "-update", "1"}, false, false, ""},
+}
+
+// TestDecoderFamilies plays the first frame of a clip of each decoder family the build enables
+// (made by Debian's ffmpeg) headless through the shader path with the validation layer on, and
+// compares the screenshot with FFmpeg's own decode of the clip within 1/255:
+//   - Y′CbCr families (DNxHR, Theora, JPEG 2000): the decoder's planes equal the build's ffmpeg
+//     program's rawvideo output code for code, and the screenshot is within 1 LSB of the CPU
+//     oracle's R′G′B′ of those planes with the stream's resolved metadata;
+//   - R′G′B′, float and bitmap families: the screenshot is within 1 LSB of the ffmpeg program's
+//     decode converted to rgb24 (float families: at 16 bits, rgb48le, rounded to 8).
+func TestDecoderFamilies(t *testing.T) {
+	if os.Getenv("YCBCRKIT_FFMPEG") == "" {
+		t.Fatal("YCBCRKIT_FFMPEG is unset: eval \"$(scripts/build-ffmpeg.sh --env)\"")
+	}
+	dir := t.TempDir()
+	for _, fam := range decoderFamilies {
+		t.Run(strings.Fields(fam.name)[0], func(t *testing.T) {
+			file := filepath.Join(dir, fam.file)
+			w, h := 96, 64
+			args := fam.args
+			if fam.size != "" {
+				fmt.Sscanf(fam.size, "%dx%d", &w, &h)
+				args = append([]string{"-vf", "scale=" + fam.size}, args...)
+			}
+			makeClip(t, file, args...)
+			shot := filepath.Join(dir, fam.file+".png")
+			_, stderr, code := play(t, "-headless", "-frames", "1", "-validate", "-path", "shader", "-screenshot", shot, file)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			img := pictest.ReadPNG(t, shot)
+			if img.Bounds().Dx() != w || img.Bounds().Dy() != h {
+				t.Fatalf("screenshot %v: want %d×%d", img.Bounds(), w, h)
+			}
+			if fam.yuv {
+				compareYUV(t, file, img)
+				return
+			}
+			want := image.NewRGBA(image.Rect(0, 0, w, h))
+			if fam.float {
+				raw := ffmpegDecode(t, file, "rgb48le")
+				if len(raw) != w*h*6 {
+					t.Fatalf("ffmpeg's rgb48le decode: %d bytes", len(raw))
+				}
+				for i := 0; i < w*h; i++ {
+					for k := 0; k < 3; k++ {
+						v := uint32(raw[6*i+2*k]) | uint32(raw[6*i+2*k+1])<<8
+						want.Pix[4*i+k] = uint8((v*255 + 32767) / 65535)
+					}
+					want.Pix[4*i+3] = 255
+				}
+			} else {
+				raw := ffmpegDecode(t, file, "rgb24")
+				if len(raw) != w*h*3 {
+					t.Fatalf("ffmpeg's rgb24 decode: %d bytes", len(raw))
+				}
+				for i := 0; i < w*h; i++ {
+					copy(want.Pix[4*i:4*i+3], raw[3*i:3*i+3])
+					want.Pix[4*i+3] = 255
+				}
+			}
+			if d := maxDiff(t, img, want); d > 1 {
+				t.Errorf("%.0f LSB from ffmpeg's decode (limit 1)", d)
+			} else {
+				t.Logf("within %.0f LSB of ffmpeg's decode", d)
+			}
+		})
+	}
+}
+
+// compareYUV checks a Y′CbCr clip: this project's decoder's first frame against ffmpeg's rawvideo
+// decode, then the screenshot against the oracle's picture of ffmpeg's planes.
+func compareYUV(t *testing.T, file string, img image.Image) {
+	d, err := decode.Open(file, decode.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	f, err := d.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Release()
+	pic := f.Picture
+	if f.SourceFormat != pic.Format.Name {
+		t.Fatalf("decoded %s, converted to %s: want a layout of the table", f.SourceFormat, pic.Format.Name)
+	}
+	ref, err := formats.NewFrame(pic.Format, pic.Width, pic.Height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := ffmpegDecode(t, file, pic.Format.Name)
+	n := 0
+	for _, p := range ref.Planes {
+		n += len(p)
+	}
+	if len(raw) != n {
+		t.Fatalf("ffmpeg's %s decode: %d bytes, want %d", pic.Format.Name, len(raw), n)
+	}
+	for i, p := range ref.Planes {
+		raw = raw[copy(ref.Planes[i], raw[:len(p)]):]
+	}
+	for _, c := range []formats.Channel{formats.Y, formats.Cb, formats.Cr} {
+		w, h := pic.ChannelSize(c)
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				if a, b := pic.Code(c, x, y), ref.Code(c, x, y); a != b {
+					t.Fatalf("%s code at (%d, %d): decoder %d, ffmpeg %d", channelName(c), x, y, a, b)
+				}
+			}
+		}
+	}
+	prm, err := check.OracleParams(pic.Format, ycbcr.FromColor(f.Color))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := oracle.Image(check.OraclePicture(ref), prm)
+	if worst, at := diff(img, want, nil); worst > 1 {
+		t.Errorf("%s %s: %.2f LSB from the oracle's picture of ffmpeg's decode at pixel %d (limit 1)", pic.Format.Name, f.Color, worst, at)
+	} else {
+		t.Logf("%s %s: decoder equals ffmpeg's decode; screenshot within %.2f LSB of the oracle", pic.Format.Name, f.Color, worst)
+	}
+}
+
+func channelName(c formats.Channel) string { return [...]string{"Y", "Cb", "Cr"}[c] }
+
+// TestJPEGXLRefused: JPEG XL needs libjxl, which the build does not link (scripts/build-ffmpeg.sh
+// says why): a .jxl file ends at once in one error line naming the codec, not a hang or a trace.
+func TestJPEGXLRefused(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "clip.jxl")
+	makeClip(t, file, "-frames:v", "1", "-c:v", "libjxl", "-update", "1")
+	_, stderr, code := play(t, "-headless", "-frames", "1", file)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	last := lines[len(lines)-1]
+	if code != 1 || !strings.HasPrefix(last, "error: ") || !strings.Contains(last, "jpegxl") {
+		t.Fatalf("exit %d, stderr %q: want 1 and an error line naming jpegxl", code, stderr)
+	}
+	t.Logf("%s", last)
+}
+
+// TestDataAndConcatInputs: a data: URI (a PNG, base64) and a concat: list of two MPEG-TS clips play;
+// the concatenation shows the frames of both.
+func TestDataAndConcatInputs(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "one.png")
+	makeClip(t, png, "-frames:v", "1", "-c:v", "png", "-update", "1")
+	b, err := os.ReadFile(png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
+	shot := filepath.Join(dir, "data.png")
+	if _, stderr, code := play(t, "-headless", "-validate", "-screenshot", shot, uri); code != 0 {
+		t.Fatalf("data: URI: exit %d: %s", code, stderr)
+	}
+	if d := maxDiff(t, pictest.ReadPNG(t, shot), pictest.ReadPNG(t, png)); d > 1 {
+		t.Errorf("data: URI: %.0f LSB from the PNG itself", d)
+	}
+	a, c := filepath.Join(dir, "a.ts"), filepath.Join(dir, "b.ts")
+	makeClip(t, a, "-c:v", "mpeg2video", "-q:v", "2")
+	makeClip(t, c, "-c:v", "mpeg2video", "-q:v", "2")
+	stdout, stderr, code := play(t, "-headless", "-untimed", "-stats", "-no-audio", "concat:"+a+"|"+c)
+	if code != 0 {
+		t.Fatalf("concat: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, `"frames_presented":4`) {
+		t.Errorf("concat: of two 2-frame clips: -stats %s: want 4 frames presented", stdout)
+	}
+}
+
+// TestAV1TooManyTiles: an AV1 frame declaring 32 × 16 = 512 tiles in one tile group, more than the
+// 256 (MAX_TILES) FFmpeg's Vulkan AV1 hwaccel has room for (scripts/ffmpeg-patches/0003 bounds its
+// loop). The build's ffmpeg reads the tile counts through the AV1 parser and its bitstream reader
+// (trace_headers); the player plays the frame with -hwdec auto and the validation layer on: in
+// software where the device decodes no AV1 (lavapipe; NVIDIA's driver 580 has no AV1 decode
+// either), through the patched hwaccel, which refuses the frame, where one does (the device
+// script's table runs it there).
+func TestAV1TooManyTiles(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tiles.ivf")
+	all := []string{"-v", "error", "-f", "lavfi", "-i", "testsrc2=s=2048x1024:r=10", "-frames:v", "1",
+		"-c:v", "libaom-av1", "-cpu-used", "8", "-usage", "realtime", "-tiles", "32x16", "-y", file}
+	if b, err := exec.Command(debianFFmpeg, all...).CombinedOutput(); err != nil {
+		t.Fatalf("libaom-av1: %v: %s", err, b)
+	}
+	cmd := exec.Command(os.Getenv("YCBCRKIT_FFMPEG"), "-v", "trace", "-i", file, "-c", "copy", "-bsf:v", "trace_headers", "-f", "null", "-")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("trace_headers: %v: %s", err, out)
+	}
+	logs := map[string]int{}
+	for _, line := range strings.Split(string(out), "\n") {
+		// "[trace_headers @ 0x…] 41  tile_cols_log2  11111 = 5": position, name, bits, value.
+		f := strings.Fields(line)
+		for _, k := range []string{"tile_cols_log2", "tile_rows_log2"} {
+			if len(f) > 4 && f[len(f)-4] == k && f[len(f)-2] == "=" {
+				var v int
+				fmt.Sscan(f[len(f)-1], &v)
+				logs[k] = v
+			}
+		}
+	}
+	tiles := (1 << logs["tile_cols_log2"]) * (1 << logs["tile_rows_log2"])
+	if tiles <= 256 {
+		t.Fatalf("the clip declares %d tiles (%v): want more than 256", tiles, logs)
+	}
+	_, stderr, code := play(t, "-headless", "-frames", "1", "-validate", "-stats", file)
+	if code != 0 {
+		t.Fatalf("%d tiles: exit %d: %s", tiles, code, stderr)
+	}
+	t.Logf("%d tiles declared; played", tiles)
+}
+
+// TestHTTPS: the bundled clip served over https (a server in this test, with a certificate made
+// here, which FFmpeg does not verify unless asked: -tls_verify is off by default) plays through the
+// build's https protocol (Mbed TLS).
+func TestHTTPS(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(http.FileServer(http.Dir(mediaDir)))
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	srv.StartTLS()
+	defer srv.Close()
+	url := srv.URL + "/default.mkv"
+	if !strings.HasPrefix(url, "https://") {
+		t.Fatalf("server URL %s", url)
+	}
+	stdout, stderr, code := play(t, "-headless", "-untimed", "-no-audio", "-frames", "5", "-stats", url)
+	if code != 0 || !strings.Contains(stdout, `"frames_presented":5`) {
+		t.Fatalf("%s: exit %d, stdout %s, stderr %s", url, code, stdout, stderr)
+	}
+	t.Logf("%s: 5 frames presented", url)
+}
