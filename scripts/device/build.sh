@@ -14,6 +14,9 @@
 #             clip: 87 s of encoding on 2 cores, 5.4 MB)
 #   variants  .gpu/variants.tar.xz: ycbcrplay with the decoder's planes on 4 KiB instead of 64 KiB
 #             boundaries (AVX_PLANE_ALIGN=4096)           (section variants)
+#   reliability  .gpu/relclips: H.264 and HEVC 4:2:0 at every chroma siting, AV1 (one clip declaring
+#             512 tiles), and a clip of each decoder family the build enables (section reliability,
+#             with decode's .gpu/decode.tar.xz)
 # Every set also fetches .gl: the Vulkan loader, the GL vendor-neutral libraries and the validation
 # layer for the GPU machine's architecture. Which paths each section carries: scripts/device/run.sh.
 set -euo pipefail
@@ -103,12 +106,41 @@ for set in "${sets[@]}"; do
 		rm -rf "$T"
 		du -sh "$H"
 		;;
+	reliability)
+		RC=.gpu/relclips
+		mkdir -p "$RC"
+		rel() { # NAME.EXT output options...: 640x360 testsrc2, 10 frames at 30 fps
+			local f=$RC/$1
+			shift
+			[ -s "$f" ] || ffmpeg -hide_banner -loglevel error -nostdin -f lavfi -i testsrc2=size=640x360:rate=30 \
+				-frames:v 10 "$@" -y "$f"
+		}
+		for loc in left center topleft top bottomleft bottom; do
+			rel "h264-$loc.mkv" "${x264[@]}" -pix_fmt yuv420p -chroma_sample_location $loc -colorspace bt709 -color_range tv
+			rel "hevc-$loc.mkv" "${x265[@]}" -pix_fmt yuv420p -chroma_sample_location $loc -colorspace bt709 -color_range tv
+		done
+		rel av1.ivf -c:v libaom-av1 -cpu-used 8 -usage realtime
+		# 2048x1024 in 32 x 16 tiles: more than FFmpeg's Vulkan AV1 hwaccel holds (MAX_TILES 256,
+		# scripts/ffmpeg-patches/0003).
+		[ -s "$RC/av1-512tiles.ivf" ] || ffmpeg -hide_banner -loglevel error -nostdin -f lavfi -i testsrc2=size=2048x1024:rate=30 \
+			-frames:v 2 -c:v libaom-av1 -cpu-used 8 -usage realtime -tiles 32x16 -y "$RC/av1-512tiles.ivf"
+		rel dnxhr.mov -c:v dnxhd -profile:v dnxhr_lb -pix_fmt yuv422p
+		rel theora.ogv -c:v libtheora -q:v 8
+		rel j2k.mkv -c:v jpeg2000 -pix_fmt yuv444p
+		rel clip.gif -c:v gif
+		rel clip.apng -c:v apng -f apng
+		for e in dpx exr pam pcx pfm phm qoi sgi tif xbm; do
+			case $e in exr | pfm | phm) pf=gbrpf32le ;; xbm) pf=monow ;; *) pf=rgb24 ;; esac
+			rel clip.$e -frames:v 1 -pix_fmt $pf -update 1
+		done
+		du -sh "$RC"
+		;;
 	variants)
 		CGO_CFLAGS="${CGO_CFLAGS:-} -DAVX_PLANE_ALIGN=4096" go build -tags nowindow $strip -o "$W/ycbcrplay-a4k" ./cmd/ycbcrplay
 		pack variants.tar.xz ycbcrplay-a4k
 		;;
 	*)
-		echo "error: unknown set $set (gpu, decode, hwdec, variants)" >&2
+		echo "error: unknown set $set (gpu, decode, hwdec, variants, reliability)" >&2
 		exit 2
 		;;
 	esac

@@ -33,6 +33,12 @@
 #                    -hwaccel vulkan and ycbcrplay -hwdec vulkan, warm caches, RUNS (3) rounds on the
 #                    clips and LRUNS (2) on LONG clips looped LOOPS (10) times; first the pipeline
 #                    cache test. No round starts after DEADLINE (225) s.
+#   reliability      .gpu/decode.tar.xz .gpu/relclips. Every test vector (testvectors/media and colour,
+#                    and build.sh reliability's clips: every chroma siting in H.264 and HEVC, AV1
+#                    with 512 tiles, each decoder family) × -path auto|sampler|shader × -hwdec
+#                    no|auto|vulkan, ycbcrplay -headless -validate -frames 10: each must exit 0 or
+#                    refuse cleanly (exit 1, one error line, no trace), with no validation message.
+#                    The table is reliability.txt; docs/reliability.md says how to read it.
 # The hardware-decoding sections carry .gpu/decode.tar.xz .gpu/hwdec.tar.xz .gpu/hwclips:
 #   hwdec            the hardware-decoding tests, which skip unless YCBCRKIT_HWDEC_CLIPS is set:
 #                    decode.test -test.run HWDec (per clip software, hardware, every 10th hardware
@@ -571,6 +577,39 @@ ab() {
 	done
 }
 
+reliability() {
+	local t=$OUT/reliability.txt f p h rc err vm verdict n=0 ok=0 refused=0 bad=0
+	printf '%-28s %-7s %-6s %3s %-8s %3s  %s\n' clip path hwdec rc verdict vms "last line" >"$t"
+	for f in testvectors/media/*.mkv testvectors/media/*.nut testvectors/media/*.y4m testvectors/media/*.h264 \
+		testvectors/colour/*.mkv .gpu/relclips/*; do
+		[ -e "$f" ] || continue
+		for p in auto sampler shader; do
+			for h in no auto vulkan; do
+				timeout -s KILL 60 "$B/ycbcrplay" -headless -validate -no-audio -frames 10 -path $p -hwdec $h "$f" \
+					>/dev/null 2>"$L/rel.err"
+				rc=$?
+				# Validation messages: the layer's own lines, or the player's count of them.
+				vm=$(grep -cE 'VUID-|UNASSIGNED-|SYNC-HAZARD|validation message\(s\)' "$L/rel.err")
+				err=$(grep -c '^error: ' "$L/rel.err")
+				if [ $rc = 0 ] && [ "$vm" = 0 ]; then
+					verdict=ok ok=$((ok + 1))
+				elif [ $rc = 1 ] && [ "$vm" = 0 ] && [ "$err" = 1 ] && tail -1 "$L/rel.err" | grep -q '^error: ' &&
+					! grep -qE '^(panic|goroutine |fatal error)' "$L/rel.err"; then
+					verdict=refused refused=$((refused + 1))
+				else
+					verdict=FAIL bad=$((bad + 1))
+					cp "$L/rel.err" "$L/rel-$(basename "$f")-$p-$h.err"
+				fi
+				n=$((n + 1))
+				printf '%-28s %-7s %-6s %3s %-8s %3s  %s\n' "$(basename "$f")" $p $h $rc $verdict "$vm" \
+					"$(tail -1 "$L/rel.err" | cut -c1-200)" >>"$t"
+			done
+		done
+	done
+	say "reliability: $n runs: $ok played, $refused refused cleanly, $bad failed (table: reliability.txt)"
+	grep -E ' (FAIL|refused) ' "$t" | cut -c1-260 | tee -a "$S"
+}
+
 hang() {
 	mkdir -p /tmp/c1 && cp "$HC/hevc-1080p.mkv" /tmp/c1/
 	(cd decode && exec env YCBCRKIT_HWDEC_CLIPS=/tmp/c1 "$B/decode.test" -test.run 'TestHWDecClips' -test.v -test.timeout 100s) >"$L/hang.txt" 2>&1 &
@@ -646,7 +685,7 @@ for s in "$@"; do
 	say "== $s ($(date -u +%T))"
 	case $name in
 	tests | conformance | bench | scale | quality | player | variants | startup | hwdec | pictures | routes | inplace | speed | \
-		ffthreads | seek | sizes | loop | fail | cli | ab | hang | wall) $name $arg ;;
+		ffthreads | seek | sizes | loop | fail | cli | ab | hang | wall | reliability) $name $arg ;;
 	loopstart) loop only_start ;;
 	*) say "error: unknown section $s" ;;
 	esac
