@@ -263,10 +263,10 @@ func (t *Texture) initObjects() error {
 	}
 	// As many slots as pictures: a slot is reused after Images submissions, long after its fence
 	// has usually signalled, so Acquire seldom waits for one.
-	// The stream makes conversion paths of its own, which the texture leaves unused: its
-	// conversions are the Engine's (shared).
+	// The stream's conversion paths are the Engine's (shared, used under its lock: with its own
+	// pictures the stream binds nothing itself).
 	if t.st, err = stream.New(t.dev, stream.Options{Slots: t.opts.Images, Upload: planes.UploadCopy,
-		QueueLock: t.ed.QueueLock, Borrowed: true, OwnPictures: true}); err != nil {
+		QueueLock: t.ed.QueueLock, Borrowed: true, OwnPictures: true, Paths: t.eng.paths}); err != nil {
 		return err
 	}
 	t.ring = t.st.Ring
