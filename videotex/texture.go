@@ -133,7 +133,7 @@ type Texture struct {
 	// submissions, on the engine's device (borrowed: its queue lock, fence waits); the conversions
 	// are the Engine's. The pictures are the texture's own (pictures.go): an engine holds them
 	// beyond the stream's fences.
-	st *stream.Stream
+	st      *stream.Stream
 	decoded chan struct{} // closed when the decoder goroutine has returned
 	// quiet is held by the decoder goroutine while it decodes or makes images. Never taken by
 	// the decoder while it holds or waits for mu.

@@ -15,15 +15,18 @@ import (
 // BenchmarkQualityPasses times, on the GPU (timestamps, one submission each, interleaved in every
 // iteration), what issue 27's passes cost at 3840×2160 → 1920×1080, a 10-bit p010le picture (a
 // gradient):
+//
 //   - dithering: the compute conversion (the variant the H100 uses) through the sampler path (SDR
 //     BT.709) and through the shader path (PQ, tone-mapped), each with dither off and blue noise,
 //     and the scale pass written into the target (RecordInto) off and blue: the *-dither-ms
 //     metrics are the differences;
+//
 //   - peak-ms: the peak pass over the PQ picture (shaders/peak.comp);
+//
 //   - deband-ms: the debanding pass over the converted picture (DefaultDeband: four directions),
 //     deband1-ms with libplacebo's one direction.
 //
-//	go test -run '^$' -bench BenchmarkQualityPasses -benchtime 3x ./ycbcr/
+//     go test -run '^$' -bench BenchmarkQualityPasses -benchtime 3x ./ycbcr/
 func BenchmarkQualityPasses(b *testing.B) {
 	const w, h, dw, dh = 3840, 2160, 1920, 1080
 	dev := vktest.Open(b)

@@ -126,11 +126,17 @@ func TestSubtitleFileBeside(t *testing.T) {
 	if n3 > 0 || n4 < 50 {
 		t.Errorf("at 1.48 s: %d pixels from track 3 (want none), %d from track 4", n3, n4)
 	}
-	_, nd, _ := changed(func() *image.NRGBA { a, _ := shot(t, clip, 38, "-sid", "4", "-sub-file", other, "-sub-delay", "0.6"); return a }(), without)
+	_, nd, _ := changed(func() *image.NRGBA {
+		a, _ := shot(t, clip, 38, "-sid", "4", "-sub-file", other, "-sub-delay", "0.6")
+		return a
+	}(), without)
 	if nd > 0 {
 		t.Errorf("-sub-delay 0.6: the cue (then 1.6–2.6 s) shows at 1.48 s")
 	}
-	b5, _, _ := changed(func() *image.NRGBA { a, _ := shot(t, clip, 38, "-sid", "4", "-sub-file", other, "-sub-scale", "2"); return a }(), without)
+	b5, _, _ := changed(func() *image.NRGBA {
+		a, _ := shot(t, clip, 38, "-sid", "4", "-sub-file", other, "-sub-scale", "2")
+		return a
+	}(), without)
 	if r := float64(b5.Dy()) / float64(b4.Dy()); r < 1.6 || r > 2.4 {
 		t.Errorf("-sub-scale 2: text %d px tall, %d at 1", b5.Dy(), b4.Dy())
 	}
