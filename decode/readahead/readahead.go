@@ -194,8 +194,9 @@ func (c *Cache) Seek(offset int64, whence int) (int64, error) {
 		// read through, which would drop what the demuxer may come back to (Matroska's seek to
 		// its cues at the end, then back).
 		c.refused++
+		base := c.base // read under the lock: the filler moves it
 		c.mu.Unlock()
-		return 0, fmt.Errorf("%w: %d is more than the cache's %d bytes past %d, the oldest byte held", ErrOutside, off, c.limit, c.base)
+		return 0, fmt.Errorf("%w: %d is more than the cache's %d bytes past %d, the oldest byte held", ErrOutside, off, c.limit, base)
 	}
 	if off > c.end && (c.src.Seek == nil || off-c.end <= c.limit/2) {
 		// Ahead: read up to it (the bytes between are passed, so they may be dropped).
@@ -210,17 +211,18 @@ func (c *Cache) Seek(offset int64, whence int) (int64, error) {
 		} else if c.size >= 0 {
 			c.pos = off // past the end: reads give io.EOF, as for a file
 		}
-		err := c.err
+		err, short := c.err, off > c.end // read under the lock: the filler moves end
 		c.mu.Unlock()
-		if off > c.end && !errors.Is(err, io.EOF) {
+		if short && !errors.Is(err, io.EOF) {
 			return 0, err
 		}
 		return off, nil
 	}
 	if c.src.Seek == nil {
 		c.refused++
+		base := c.base
 		c.mu.Unlock()
-		return 0, fmt.Errorf("%w: %d is before %d, the oldest byte held, and the input cannot seek", ErrOutside, off, c.base)
+		return 0, fmt.Errorf("%w: %d is before %d, the oldest byte held, and the input cannot seek", ErrOutside, off, base)
 	}
 	// Behind or far ahead, on a source that seeks (a file, an HTTP server with ranges): start over
 	// at off. A filler read that ended before srcMu was taken here is dropped (gen); the next one
