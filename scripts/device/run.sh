@@ -589,7 +589,8 @@ reliability() {
 					>/dev/null 2>"$L/rel.err"
 				rc=$?
 				# Validation messages: the layer's own lines, or the player's count of them.
-				vm=$(grep -cE 'VUID-|UNASSIGNED-|SYNC-HAZARD|validation message\(s\)' "$L/rel.err")
+				# (a refusal's own error line may cite a VUID as its reason: that is no message)
+				vm=$(grep -v '^error: .*VUID-[A-Za-z0-9-]*)' "$L/rel.err" | grep -cE 'VUID-|UNASSIGNED-|SYNC-HAZARD|validation message\(s\)')
 				err=$(grep -c '^error: ' "$L/rel.err")
 				if [ $rc = 0 ] && [ "$vm" = 0 ]; then
 					verdict=ok ok=$((ok + 1))
