@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"image"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,21 +22,7 @@ const mediaDir = "../../testvectors/media"
 // maxDiff is the largest per-channel difference in 8-bit steps between two same-size pictures.
 func maxDiff(t *testing.T, a, b image.Image) float64 {
 	t.Helper()
-	if a.Bounds() != b.Bounds() {
-		t.Fatalf("sizes differ: %v vs %v", a.Bounds(), b.Bounds())
-	}
-	worst := 0.0
-	r := a.Bounds()
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			ar, ag, ab, _ := a.At(x, y).RGBA()
-			br, bg, bb, _ := b.At(x, y).RGBA()
-			for _, d := range []float64{float64(ar>>8) - float64(br>>8), float64(ag>>8) - float64(bg>>8), float64(ab>>8) - float64(bb>>8)} {
-				worst = math.Max(worst, math.Abs(d))
-			}
-		}
-	}
-	return worst
+	return pictest.MaxDiff(t, a, b)
 }
 
 func play(t *testing.T, args ...string) (stdout, stderr string, code int) {
