@@ -99,35 +99,15 @@ func (c *canvas) recordReadback(cb vk.CommandBuffer) error {
 			return err
 		}
 	}
-	c.barrier(cb, vk.ImageLayoutShaderReadOnlyOptimal, vk.ImageLayoutTransferSrcOptimal,
-		vk.AccessColorAttachmentWriteBit, vk.AccessTransferReadBit,
-		vk.PipelineStageColorAttachmentOutputBit, vk.PipelineStageTransferBit)
-	region := vk.BufferImageCopy{
-		ImageSubresource: vk.ImageSubresourceLayers{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LayerCount: 1},
-		ImageExtent:      vk.Extent3D{Width: uint32(c.w), Height: uint32(c.h), Depth: 1}}
-	buf := vk.BufferMemoryBarrier{SType: vk.StructureTypeBufferMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(vk.AccessTransferWriteBit), DstAccessMask: vk.AccessFlags(vk.AccessHostReadBit),
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
-		Buffer: c.readback.Handle, Size: vk.DeviceSize(vk.WholeSize)}
-	vkx.NoGC(func() { // a screenshot, not per frame (docs/architecture.md's calling rule)
-		vk.CmdCopyImageToBuffer(cb, c.image, vk.ImageLayoutTransferSrcOptimal, c.readback.Handle, 1, []vk.BufferImageCopy{region})
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(vk.PipelineStageTransferBit), vk.PipelineStageFlags(vk.PipelineStageHostBit),
-			0, 0, nil, 1, []vk.BufferMemoryBarrier{buf}, 0, nil)
-	})
-	c.barrier(cb, vk.ImageLayoutTransferSrcOptimal, vk.ImageLayoutShaderReadOnlyOptimal,
-		vk.AccessTransferReadBit, vk.AccessShaderReadBit,
-		vk.PipelineStageTransferBit, vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit)
+	vkx.CmdBarrier(cb, vk.PipelineStageColorAttachmentOutputBit, vk.PipelineStageTransferBit, 0, 0,
+		vkx.Transition{Image: c.image, From: vk.ImageLayoutShaderReadOnlyOptimal, To: vk.ImageLayoutTransferSrcOptimal,
+			SrcAccess: vk.AccessColorAttachmentWriteBit, DstAccess: vk.AccessTransferReadBit})
+	vkx.CmdCopyImageToBuffer(cb, c.image, vk.ImageLayoutTransferSrcOptimal, c.readback.Handle, c.w, c.h)
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
+	vkx.CmdBarrier(cb, vk.PipelineStageTransferBit, vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit, 0, 0,
+		vkx.Transition{Image: c.image, From: vk.ImageLayoutTransferSrcOptimal, To: vk.ImageLayoutShaderReadOnlyOptimal,
+			SrcAccess: vk.AccessTransferReadBit, DstAccess: vk.AccessShaderReadBit})
 	return nil
-}
-
-func (c *canvas) barrier(cb vk.CommandBuffer, from, to vk.ImageLayout, src, dst vk.AccessFlagBits, srcStage, dstStage vk.PipelineStageFlagBits) {
-	b := vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier,
-		SrcAccessMask: vk.AccessFlags(src), DstAccessMask: vk.AccessFlags(dst), OldLayout: from, NewLayout: to,
-		SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored, Image: c.image,
-		SubresourceRange: vk.ImageSubresourceRange{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}}
-	vkx.NoGC(func() {
-		vk.CmdPipelineBarrier(cb, vk.PipelineStageFlags(srcStage), vk.PipelineStageFlags(dstStage), 0, 0, nil, 0, nil, 1, []vk.ImageMemoryBarrier{b})
-	})
 }
 
 // rgba is what the last submitted read-back copied, once its submission has completed.
