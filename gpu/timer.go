@@ -10,12 +10,16 @@ import (
 )
 
 // GPUTimer measures GPU time between two points of a command buffer with timestamp queries, one
-// pair per frame slot. Results are read after the slot's fence says the GPU is done.
+// pair per frame slot, and optionally a second pair in another command buffer of the same
+// submission (StartPre/StopPre: a stream's Pre batch, which holds a hardware-decoded frame's copy or
+// conversion): a slot's time is the sum of both intervals. Results are read after the slot's fence
+// says the GPU is done.
 type GPUTimer struct {
 	pool    vk.QueryPool
 	period  float64 // nanoseconds per tick
 	mask    uint64  // timestampValidBits
 	pending []bool
+	pre     []bool // the slot's second pair was written
 	dev     *Device
 	// Total and Count accumulate measured intervals.
 	Total float64 // milliseconds
@@ -33,14 +37,14 @@ func (d *Device) NewGPUTimer(slots int) (*GPUTimer, error) {
 	if bits == 0 || d.Limits.TimestampPeriod == 0 {
 		return nil, nil
 	}
-	ci := &vk.QueryPoolCreateInfo{SType: vk.StructureTypeQueryPoolCreateInfo, QueryType: vk.QueryTypeTimestamp, QueryCount: uint32(2 * slots)}
+	ci := &vk.QueryPoolCreateInfo{SType: vk.StructureTypeQueryPoolCreateInfo, QueryType: vk.QueryTypeTimestamp, QueryCount: uint32(4 * slots)}
 	var pool vk.QueryPool
 	err := vkx.Check(vk.CreateQueryPool(d.Device, ci, nil, &pool), "vkCreateQueryPool")
 	ci.Free()
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	t := &GPUTimer{pool: pool, period: float64(d.Limits.TimestampPeriod), pending: make([]bool, slots), dev: d}
+	t := &GPUTimer{pool: pool, period: float64(d.Limits.TimestampPeriod), pending: make([]bool, slots), pre: make([]bool, slots), dev: d}
 	t.mask = ^uint64(0)
 	if bits < 64 {
 		t.mask = 1<<bits - 1
@@ -55,8 +59,9 @@ func (t *GPUTimer) Start(cb vk.CommandBuffer, slot int) {
 		return
 	}
 	t.collect(slot)
-	vk.CmdResetQueryPool(cb, t.pool, uint32(2*slot), 2)
-	vk.CmdWriteTimestamp(cb, vk.PipelineStageTopOfPipeBit, t.pool, uint32(2*slot))
+	t.pre[slot] = false
+	vk.CmdResetQueryPool(cb, t.pool, uint32(4*slot), 2)
+	vk.CmdWriteTimestamp(cb, vk.PipelineStageTopOfPipeBit, t.pool, uint32(4*slot))
 }
 
 // Stop records the second timestamp of slot.
@@ -64,8 +69,27 @@ func (t *GPUTimer) Stop(cb vk.CommandBuffer, slot int) {
 	if t == nil {
 		return
 	}
-	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, t.pool, uint32(2*slot+1))
+	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, t.pool, uint32(4*slot+1))
 	t.pending[slot] = true
+}
+
+// StartPre records the first timestamp of slot's second interval, at the start of cb, a command
+// buffer submitted with the slot's (after Start).
+func (t *GPUTimer) StartPre(cb vk.CommandBuffer, slot int) {
+	if t == nil {
+		return
+	}
+	vk.CmdResetQueryPool(cb, t.pool, uint32(4*slot+2), 2)
+	vk.CmdWriteTimestamp(cb, vk.PipelineStageTopOfPipeBit, t.pool, uint32(4*slot+2))
+}
+
+// StopPre records the second timestamp of slot's second interval, at the end of cb.
+func (t *GPUTimer) StopPre(cb vk.CommandBuffer, slot int) {
+	if t == nil {
+		return
+	}
+	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, t.pool, uint32(4*slot+3))
+	t.pre[slot] = true
 }
 
 func (t *GPUTimer) collect(slot int) {
@@ -73,13 +97,21 @@ func (t *GPUTimer) collect(slot int) {
 		return
 	}
 	t.pending[slot] = false
-	var ts [2]uint64
-	r := vk.GetQueryPoolResults(t.dev.Device, t.pool, uint32(2*slot), 2, 16, unsafe.Pointer(&ts[0]), 8,
+	n := 2
+	if t.pre[slot] {
+		n = 4
+	}
+	t.pre[slot] = false
+	var ts [4]uint64
+	r := vk.GetQueryPoolResults(t.dev.Device, t.pool, uint32(4*slot), uint32(n), uint(8*n), unsafe.Pointer(&ts[0]), 8,
 		vk.QueryResultFlags(vk.QueryResult64Bit))
 	if r != vk.Success {
 		return
 	}
 	ticks := (ts[1] - ts[0]) & t.mask
+	if n == 4 {
+		ticks += (ts[3] - ts[2]) & t.mask
+	}
 	t.Total += float64(ticks) * t.period / 1e6
 	t.Count++
 }

@@ -20,8 +20,10 @@ import (
 //     compute variant's storage image, or drawn into an image of the slot) and debands it into an
 //     rgba16f image, which the scale pass reads instead of the converted picture, or which Draw
 //     draws onto the target, dithered, when the view needs no scale pass.
-// Comparisons (both paths) and hardware-decoded frames loaded in place or copied (LoadForeign) run
-// without them.
+// Comparisons (both paths) run without them. Hardware-decoded frames (LoadForeign) are debanded
+// on every route (in place with the compute variant, the conversion is in the slot's Pre batch and
+// the debanding after it in the frame's own); their peak is measured where they are copied into
+// the slot's image, not where they are sampled in place.
 
 // quality is one slot's picture-quality passes.
 type quality struct {
@@ -143,13 +145,16 @@ func (s *Stream) Peak() float64 { return s.peak }
 // recordQuality records, in Convert, the peak pass (before the conversion) or the debanding (after
 // it): before is which.
 func (f *Frame) recordQuality(before bool) error {
-	q := f.s.pictures[f.Slot.Index].quality
-	if q == nil || f.foreign != nil {
+	p := f.s.pictures[f.Slot.Index]
+	q := p.quality
+	if q == nil {
 		return nil
 	}
 	cb, c := f.Slot.CB, f.s.cfg
 	if before {
-		if q.peak != nil {
+		// The peak pass is bound to the slot's own image: a hardware-decoded picture copied there
+		// is measured, one sampled in place (f.Image is then the decoder's) is not.
+		if q.peak != nil && f.Image == p.img {
 			if err := q.peak.Record(cb, c.Width, c.Height); err != nil {
 				return err
 			}

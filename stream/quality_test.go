@@ -7,6 +7,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
 	"github.com/ycbcrkit/ycbcrkit/stream"
@@ -208,5 +209,79 @@ func TestDebandStream(t *testing.T) {
 				t.Errorf("%s half=%v: debanded block means within %.3f of the smooth gradient, not closer than without (%.3f)", v, half, errs[1], errs[0])
 			}
 		}
+	}
+}
+
+// TestForeignDeband: hardware-decoded pictures are debanded as uploaded ones are. An 8-bit nv12
+// gradient of 32-pixel bands one code apart, put in FFmpeg's own Vulkan frames (as a Vulkan decoder
+// outputs them, TestForeignRoutes) and drawn with debanding in place and through the GPU copy, both
+// variants, dither off: each picture is the one the normal upload of the same picture gives with
+// debanding (the same constant chroma, the same hashed random numbers: equal), and that one differs from the picture without debanding. Before, the
+// stream skipped debanding on foreign frames, so `ycbcrplay -deband` with hardware decoding showed
+// the bands it claimed to remove.
+func TestForeignDeband(t *testing.T) {
+	dev := openFrames(t)
+	up, err := decode.NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	pf, _ := formats.Lookup("nv12")
+	const w, h = 256, 32
+	pic, err := formats.NewFrame(pf, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			pic.SetCode(formats.Y, x, y, uint16(60+x/32))
+		}
+	}
+	for y := 0; y < h/2; y++ {
+		for x := 0; x < w/2; x++ {
+			pic.SetCode(formats.Cb, x, y, 128)
+			pic.SetCode(formats.Cr, x, y, 128)
+		}
+	}
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeFull, ChromaLocation: formats.ChromaTopLeft}
+	for _, v := range []stream.Variant{stream.VariantDraw, stream.VariantCompute} {
+		s, err := stream.New(dev, stream.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := stream.Config{Format: pf, Width: w, Height: h, Params: p, Choice: formats.ChooseShader, Variant: v}
+		if _, err := s.Configure(cfg); err != nil {
+			t.Fatal(err)
+		}
+		plain := drawOne(t, dev, s, pic)
+		cfg.Deband = ycbcr.DefaultDeband
+		if _, err := s.Configure(cfg); err != nil {
+			t.Fatal(err)
+		}
+		want := drawOne(t, dev, s, pic)
+		if d := maxDiff(plain, want); d == 0 {
+			t.Fatalf("%s: the debanded picture is the plain one", v)
+		}
+		for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy} {
+			cfg.Route = route
+			if _, err := s.Configure(cfg); err != nil {
+				t.Fatal(err)
+			}
+			hw, err := up.Upload(pic)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, taken, why := drawForeign(t, dev, s, hw.HW.Foreign(), w, h)
+			hw.Release()
+			if taken != route {
+				t.Fatalf("%s: route %s taken for %s: %s", v, taken, route, why)
+			}
+			d, dp := maxDiff(got, want), maxDiff(got, plain)
+			t.Logf("%s %s: %d/255 from the uploaded picture debanded, %d from it plain", v, route, d, dp)
+			if d != 0 || dp == 0 {
+				t.Errorf("%s %s: %d/255 from the uploaded picture debanded (want 0), %d from it plain (want > 0)", v, route, d, dp)
+			}
+		}
+		s.Close()
 	}
 }

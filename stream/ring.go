@@ -72,6 +72,9 @@ type Ring struct {
 	slots  []*Slot
 	next   int
 	last   *Slot // the slot submitted most recently
+	// Timer, if set, also times each slot's Pre batch (gpu.GPUTimer.StartPre): the stream's Timer,
+	// so that a frame's GPU time counts the copy or conversion of a hardware-decoded picture.
+	Timer *gpu.GPUTimer
 }
 
 // RingOptions tune NewRingWith. The zero value is the toolkit's own device: submissions from the
@@ -214,6 +217,7 @@ func (r *Ring) Pre(s *Slot) (vk.CommandBuffer, error) {
 		return nil, fmt.Errorf("stream: %w", err)
 	}
 	s.preBegun = true
+	r.Timer.StartPre(s.Pre, s.Index)
 	return s.Pre, nil
 }
 
@@ -238,6 +242,7 @@ func (r *Ring) SubmitSplit(s *Slot, preWaits, preSignals, waits, signals []vkx.S
 		return r.submitBatches(s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
 	}
 	s.preBegun = false
+	r.Timer.StopPre(s.Pre, s.Index)
 	return r.submitBatches(s, []vkx.Batch{{CB: s.Pre, Waits: preWaits, Signals: preSignals}, {CB: s.CB, Waits: waits, Signals: signals}})
 }
 

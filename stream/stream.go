@@ -97,7 +97,8 @@ type Stream struct {
 	Conv    *ycbcr.Paths
 	ownConv bool // Conv is the stream's own (not Options.Paths)
 	Ring    *Ring
-	// Timer measures each frame between Begin and Submit on the GPU (nil without timestamps).
+	// Timer measures each frame between Begin and Submit on the GPU, with its Pre batch (a
+	// hardware-decoded picture's copy or in-place conversion; Ring.Timer), nil without timestamps.
 	Timer *gpu.GPUTimer
 
 	upload     planes.Upload
@@ -148,6 +149,7 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 		s.Close()
 		return nil, err
 	}
+	s.Ring.Timer = s.Timer
 	if !s.own {
 		s.pictures = make([]*picture, n)
 	}
@@ -304,7 +306,7 @@ func (f *Frame) Convert() error {
 			return err
 		}
 		ff.pre = true
-		return nil
+		return f.recordQuality(false) // debanding reads the slot's image: in the frame's own batch
 	}
 	if err := f.compute.record(f.Slot.CB); err != nil {
 		return err
