@@ -157,11 +157,15 @@ const OSDQuadSize = 48
 
 // PeakComp measures a PQ picture's peak and mean signal (HDR peak detection) from the shader path's
 // textures (bindings 0..2, its push constants and specialization constants 0..25) into a storage
-// buffer at binding 3 of two words (peak: float bits; sum: fixed point, 1/256). One invocation per
-// point of the dispatched grid (ComputeGroup), which spans the picture.
+// buffer at binding 3 of two words (peak: float bits; sum: fixed point, 1/256). Its workgroup is
+// ComputeGroup; each invocation measures PeakRows points of the dispatched grid (ComputeGroup's
+// width × PeakRows times its height per workgroup), which spans the picture.
 //
 //go:embed peak.comp.spv
 var PeakComp []byte
+
+// PeakRows is how many grid points each invocation of PeakComp measures, one above the other.
+const PeakRows = 4
 
 // DebandComp debands a converted picture (binding 0, a combined image sampler with linear
 // filtering) into an rgba16f storage image of its size (binding 1), with push constants of

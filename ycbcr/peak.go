@@ -36,10 +36,11 @@ type PeakBinding struct {
 	set         vk.DescriptorSet
 	kit         *computeKit
 	spec        Spec
-	push        []byte
-	buf         *gpu.Buffer
-	invocations int // of the last Record
-	dev         *gpu.Device
+	push   []byte
+	result *gpu.Buffer // device-local: the pass's atomics
+	buf    *gpu.Buffer // host-visible: the result copied for the CPU
+	points int         // grid points of the last Record
+	dev    *gpu.Device
 }
 
 // BindPeak makes the peak pass of im (its shader path textures) for a PQ stream with p.
@@ -63,19 +64,28 @@ func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error)
 		}
 		sp.peak = k
 	}
-	// Host-visible and coherent: the CPU reads the two words after the frame's fence.
-	buf, err := sp.dev.NewBuffer(8, vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferDstBit,
-		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	// The workgroups' atomics go to device memory: a host-visible buffer is, on discrete GPUs,
+	// usually system memory across the bus, where thousands of atomics a frame cost more than the
+	// measurement itself. The two words are then copied to a host-visible, coherent buffer, which
+	// the CPU reads after the frame's fence.
+	result, err := sp.dev.NewBuffer(8, vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit|vk.BufferUsageTransferDstBit,
+		vk.MemoryPropertyDeviceLocalBit)
 	if err != nil {
+		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
+	}
+	buf, err := sp.dev.NewBuffer(8, vk.BufferUsageTransferDstBit, vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	if err != nil {
+		result.Destroy()
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
 	set, err := sp.peak.bind(sp.dev, views, sp.Sampler, vk.NullImageView)
 	if err != nil {
 		buf.Destroy()
+		result.Destroy()
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
-	vkx.WriteBuffer(sp.dev.Device, set, int(sp.peak.storage), buf.Handle)
-	return &PeakBinding{set: set, kit: sp.peak, spec: consts.Spec(), push: consts.Bytes(), buf: buf, dev: sp.dev}, nil
+	vkx.WriteBuffer(sp.dev.Device, set, int(sp.peak.storage), result.Handle)
+	return &PeakBinding{set: set, kit: sp.peak, spec: consts.Spec(), push: consts.Bytes(), result: result, buf: buf, dev: sp.dev}, nil
 }
 
 // Record records the measurement of a width×height picture, outside a render pass, after the
@@ -85,18 +95,21 @@ func (b *PeakBinding) Record(cb vk.CommandBuffer, width, height int) error {
 	if err != nil {
 		return err
 	}
-	vk.CmdFillBuffer(cb, b.buf.Handle, 0, 8, 0)
+	vk.CmdFillBuffer(cb, b.result.Handle, 0, 8, 0)
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit,
 		vk.PipelineStageComputeShaderBit, vk.AccessShaderReadBit|vk.AccessShaderWriteBit)
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
 	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, b.kit.layout, 0, 1, []vk.DescriptorSet{b.set}, 0, nil)
 	vk.CmdPushConstants(cb, b.kit.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(b.push)), unsafe.Pointer(&b.push[0]))
-	// The grid: half the picture's width and height (peak.comp spreads it over the whole picture).
-	g := shaders.ComputeGroup
-	gx, gy := ((width+1)/2+g[0]-1)/g[0], ((height+1)/2+g[1]-1)/g[1]
+	// The grid: half the picture's width and height, rounded up to whole workgroups of
+	// ComputeGroup's width by PeakRows times its height (peak.comp spreads it over the picture).
+	gw, gh := shaders.ComputeGroup[0], shaders.ComputeGroup[1]*shaders.PeakRows
+	gx, gy := ((width+1)/2+gw-1)/gw, ((height+1)/2+gh-1)/gh
 	vk.CmdDispatch(cb, uint32(gx), uint32(gy), 1)
-	b.invocations = gx * gy * g[0] * g[1]
-	vkx.CmdMemoryBarrier(cb, vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
+	b.points = gx * gy * gw * gh
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit, vk.PipelineStageTransferBit, vk.AccessTransferReadBit)
+	vkx.CmdCopyBuffer(cb, b.result.Handle, b.buf.Handle, 0, 0, 8)
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
 	return nil
 }
 
@@ -107,17 +120,18 @@ func (b *PeakBinding) Result() PeakMeasure {
 	peak := math.Float32frombits(binary.LittleEndian.Uint32(mem))
 	sum := binary.LittleEndian.Uint32(mem[4:])
 	m := PeakMeasure{Peak: PQEOTF(float64(peak))}
-	if b.invocations > 0 {
-		m.Mean = float64(sum) / 256 / float64(b.invocations)
+	if b.points > 0 {
+		m.Mean = float64(sum) / 256 / float64(b.points)
 	}
 	return m
 }
 
-// Destroy frees the binding's buffer and descriptor set. The GPU must be done with them.
+// Destroy frees the binding's buffers and descriptor set. The GPU must be done with them.
 func (b *PeakBinding) Destroy() {
 	set := b.set // a standalone variable: cgo refuses the address of a field next to Go pointers
 	vk.FreeDescriptorSets(b.dev.Device, b.kit.pool, 1, &set)
 	b.buf.Destroy()
+	b.result.Destroy()
 }
 
 // PQEOTF is SMPTE ST 2084's EOTF: the luminance in cd/m² of PQ signal e.
