@@ -115,6 +115,11 @@ type QualityConfig struct {
 	Deband ycbcr.DebandParams
 }
 
+// debands says whether pictures of pf are debanded (the stream's rule: 8-bit sources).
+func (q QualityConfig) debands(pf *formats.PixelFormat) bool {
+	return q.Deband.Iterations > 0 && pf.Depth == 8
+}
+
 // ViewConfig is how the picture is placed in the output.
 type ViewConfig struct {
 	Filter ycbcr.Filter // the scale pass's filter (-scale)

@@ -27,7 +27,7 @@ func (p *Player) convertPath(f *Frame, path formats.Path) (*image.RGBA, error) {
 	o := p.orientation(f)
 	prm := p.params(f.Color)
 	if p.cfg.Quality.ScreenshotDither {
-		prm.Dither = p.cfg.Quality.Dither.For(pic.Format, prm)
+		prm.Dither = p.cfg.Quality.Dither.For(pic.Format, prm, false) // a screenshot is not debanded
 	}
 	if hw := f.foreign(); hw != nil {
 		dw, dh := o.DisplaySize(pic.Width, pic.Height)

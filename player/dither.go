@@ -33,9 +33,10 @@ func ParseDither(s string) (Dither, error) {
 
 func (d Dither) String() string { return [...]string{"off", "auto", "blue", "ordered"}[d] }
 
-// For is the dither of a picture of pf converted with p: the target holds 8 bits per component,
-// 10 with HDR10 output.
-func (d Dither) For(pf *formats.PixelFormat, p ycbcr.Params) ycbcr.Dither {
+// For is the dither of a picture of pf converted with p, debanded or not: the target holds 8 bits
+// per component, 10 with HDR10 output. auto dithers a debanded picture too: debanding computes values
+// between the source's codes, which rounding to the target's would put back into the same steps.
+func (d Dither) For(pf *formats.PixelFormat, p ycbcr.Params, debanded bool) ycbcr.Dither {
 	switch d {
 	case DitherBlue:
 		return ycbcr.DitherBlue
@@ -46,7 +47,7 @@ func (d Dither) For(pf *formats.PixelFormat, p ycbcr.Params) ycbcr.Dither {
 		if p.Output != ycbcr.OutputSDR {
 			bits = 10
 		}
-		if ycbcr.DitherNeeded(pf, p, bits) {
+		if debanded || ycbcr.DitherNeeded(pf, p, bits) {
 			return ycbcr.DitherBlue
 		}
 	}

@@ -114,7 +114,7 @@ func (p *Player) presentPicture(f *Frame) error {
 		defer func(t time.Time) { p.stats.Startup.FirstDraw = msOf(time.Since(t)) }(time.Now())
 	}
 	prm := p.params(f.Color)
-	prm.Dither = p.cfg.Quality.Dither.For(f.Picture.Format, prm)
+	prm.Dither = p.cfg.Quality.Dither.For(f.Picture.Format, prm, p.cfg.Quality.debands(f.Picture.Format))
 	p.rend.Orient = p.orientation(f)
 	if p.off != nil {
 		return p.rend.Draw(f, prm, offscreenTarget{p.off})

@@ -38,17 +38,15 @@ func debandCase(t *testing.T, w, h int, smooth func(x, y int) [3]float64) (*form
 	return f, ref, src
 }
 
-// TestDeband is issue 27's check of debanding (the default settings with no grain: grain is noise by
-// design, which PSNR counts as error; its PSNR is logged, and libplacebo's one direction per step,
-// Samples 1, whose gain on the gradient is about 2.5 dB). On an 8-bit
-// gradient whose steps one code apart are 32 pixels wide (bands), the PSNR against the smooth
-// original rises by at least 6 dB; on a zone plate and on noise (detail: neighbours differ by more
-// than the threshold) it falls by at most 0.5 dB. The pass's output is read back as it is kept,
-// rgba16f, before any dither.
+// TestDeband is issue 27's check of debanding, with the settings `ycbcrplay -deband` uses
+// (DefaultDeband; TestParseDeband: -deband's empty value is DefaultDeband). On 8-bit gradients whose
+// steps one code apart are 32 pixels wide (bands), horizontal, vertical and diagonal, the PSNR
+// against the smooth original rises by at least 6 dB; on a zone plate and on noise (detail:
+// neighbours differ by more than the threshold) it falls by at most 0.5 dB. The pass's output is
+// read back as it is kept, rgba16f, before any dither. Logged beside: libplacebo's own settings
+// (one random direction, grain 6) and each of those changes alone.
 func TestDeband(t *testing.T) {
 	_, conv := openConverter(t)
-	noGrain := ycbcr.DefaultDeband
-	noGrain.Grain = 0
 	rng := rand.New(rand.NewPCG(7, 27))
 	noise := make([][3]float64, 256*128)
 	for i := range noise {
@@ -60,8 +58,14 @@ func TestDeband(t *testing.T) {
 		smooth func(x, y int) [3]float64
 		gain   float64 // the least PSNR gain, dB (negative: the most loss)
 	}{
-		{"stepped gradient", 512, 128, func(x, y int) [3]float64 {
+		{"stepped horizontal gradient", 512, 128, func(x, y int) [3]float64 {
 			return [3]float64{64 + 16*float64(x)/512, 100 + 16*float64(x)/512, 180 - 16*float64(x)/512}
+		}, 6},
+		{"stepped vertical gradient", 128, 512, func(x, y int) [3]float64 {
+			return [3]float64{64 + 16*float64(y)/512, 100 + 16*float64(y)/512, 180 - 16*float64(y)/512}
+		}, 6},
+		{"stepped diagonal gradient", 384, 384, func(x, y int) [3]float64 {
+			return [3]float64{64 + 16*float64(x+y)/768, 100 + 16*float64(x+y)/768, 180 - 16*float64(x+y)/768}
 		}, 6},
 		{"zone plate", 256, 256, func(x, y int) [3]float64 {
 			dx, dy := float64(x-128), float64(y-128)
@@ -72,23 +76,19 @@ func TestDeband(t *testing.T) {
 	} {
 		f, ref, src := debandCase(t, tc.w, tc.h, tc.smooth)
 		before := floatPSNR(src, ref)
-		got, err := conv.ConvertDebanded(f, rgbParams, formats.PathShader, noGrain)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
+		psnr := func(prm ycbcr.DebandParams) float64 {
+			got, err := conv.ConvertDebanded(f, rgbParams, formats.PathShader, prm)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			return floatPSNR(got, ref)
 		}
-		after := floatPSNR(got, ref)
-		grained, err := conv.ConvertDebanded(f, rgbParams, formats.PathShader, ycbcr.DefaultDeband)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		one := noGrain
-		one.Samples = 1
-		single, err := conv.ConvertDebanded(f, rgbParams, formats.PathShader, one)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		t.Logf("%s: PSNR %.2f dB as 8-bit, %.2f dB debanded (%+.2f); with grain %.2f dB; libplacebo's one direction %+.2f",
-			tc.name, before, after, after-before, floatPSNR(grained, ref), floatPSNR(single, ref)-before)
+		after := psnr(ycbcr.DefaultDeband)
+		grain, one, libplacebo := ycbcr.DefaultDeband, ycbcr.DefaultDeband, ycbcr.DefaultDeband
+		grain.Grain, one.Samples = 6, 1
+		libplacebo.Grain, libplacebo.Samples = 6, 1
+		t.Logf("%s: PSNR %.2f dB as 8-bit, %.2f dB debanded (%+.2f); with grain 6 %+.2f, one direction %+.2f, both (libplacebo's) %+.2f",
+			tc.name, before, after, after-before, psnr(grain)-before, psnr(one)-before, psnr(libplacebo)-before)
 		if after-before < tc.gain {
 			t.Errorf("%s: debanding changed the PSNR by %+.2f dB, want ≥ %+.1f", tc.name, after-before, tc.gain)
 		}
@@ -100,8 +100,8 @@ func TestParseDeband(t *testing.T) {
 	for s, want := range map[string]ycbcr.DebandParams{
 		"":                           ycbcr.DefaultDeband,
 		"off":                        {},
-		"iterations=2:threshold=6":   {Iterations: 2, Samples: 4, Threshold: 6, Radius: 16, Grain: 6},
-		"grain=0:radius=8:samples=1": {Iterations: 1, Samples: 1, Threshold: 4, Radius: 8, Grain: 0},
+		"iterations=2:threshold=6":   {Iterations: 2, Samples: 4, Threshold: 6, Radius: 16},
+		"grain=6:radius=8:samples=1": {Iterations: 1, Samples: 1, Threshold: 4, Radius: 8, Grain: 6},
 	} {
 		got, err := ycbcr.ParseDeband(s)
 		if err != nil || got != want {

@@ -24,7 +24,8 @@ import (
 //   - peak-ms: the peak pass over the PQ picture (shaders/peak.comp);
 //
 //   - deband-ms: the debanding pass over the converted picture (DefaultDeband: four directions),
-//     deband1-ms with libplacebo's one direction.
+//     deband3-ms with three (which also meets issue 27's +6 dB: TestDeband), deband1-ms with
+//     libplacebo's one direction.
 //
 //     go test -run '^$' -bench BenchmarkQualityPasses -benchtime 3x ./ycbcr/
 func BenchmarkQualityPasses(b *testing.B) {
@@ -143,8 +144,8 @@ func BenchmarkQualityPasses(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer debanded.Destroy()
-	one := ycbcr.DefaultDeband
-	one.Samples = 1
+	one, three := ycbcr.DefaultDeband, ycbcr.DefaultDeband
+	one.Samples, three.Samples = 1, 3
 
 	type job struct {
 		name   string
@@ -176,6 +177,7 @@ func BenchmarkQualityPasses(b *testing.B) {
 	jobs = append(jobs,
 		&job{name: "peak", record: func(cb vk.CommandBuffer) error { return peak.Record(cb, w, h) }},
 		&job{name: "deband", record: func(cb vk.CommandBuffer) error { return debanded.Record(cb, ycbcr.DefaultDeband) }},
+		&job{name: "deband3", record: func(cb vk.CommandBuffer) error { return debanded.Record(cb, three) }},
 		&job{name: "deband1", record: func(cb vk.CommandBuffer) error { return debanded.Record(cb, one) }})
 	for _, j := range jobs {
 		if j.timer, err = dev.NewGPUTimer(1); err != nil || j.timer == nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // TestDitherFlags: -dither auto (the default) dithers the 10-bit PQ vector with blue noise and
-// leaves the 8-bit one alone, -dither ordered and off are taken as given (-stats dither); the
+// leaves the 8-bit one alone unless it is debanded, -dither ordered and off are taken as given (-stats dither); the
 // screenshot of the video picture is exact (the same as with -dither off) unless -screenshot-dither,
 // which dithers it: every sample then within one code of the exact picture's, and some moved.
 func TestDitherFlags(t *testing.T) {
@@ -37,6 +37,7 @@ func TestDitherFlags(t *testing.T) {
 	}{
 		{"auto-10bit", "blue", []string{pq}},
 		{"auto-8bit", "off", []string{eight}},
+		{"auto-8bit-debanded", "blue", []string{"-deband", eight}}, // finer than the target's codes
 		{"ordered", "ordered", []string{"-dither", "ordered", eight}},
 		{"off", "off", []string{"-dither", "off", pq}},
 	} {
@@ -96,8 +97,8 @@ func TestQualityFlags(t *testing.T) {
 		{[]string{"-hdr-peak", "metadata", pq}, "metadata 1000 cd/m²", "off"},
 		{[]string{"-hdr-peak", "500", pq}, "fixed 500 cd/m²", "off"},
 		{[]string{"-deband", pq}, "metadata 1000 cd/m² (nothing detected yet)", "off (10-bit source; debanding is for 8-bit sources)"},
-		{[]string{"-deband", eight}, "", "iterations=1:samples=4:threshold=4:radius=16:grain=6"},
-		{[]string{"-deband", "-deband-params", "iterations=2:grain=0", eight}, "", "iterations=2:samples=4:threshold=4:radius=16:grain=0"},
+		{[]string{"-deband", eight}, "", "iterations=1:samples=4:threshold=4:radius=16:grain=0"},
+		{[]string{"-deband", "-deband-params", "iterations=2:grain=6", eight}, "", "iterations=2:samples=4:threshold=4:radius=16:grain=6"},
 	} {
 		if peak, debd := stats(tc.args...); peak != tc.peak || debd != tc.debd {
 			t.Errorf("%v: hdr_peak %q, deband %q; want %q, %q", tc.args, peak, debd, tc.peak, tc.debd)

@@ -59,7 +59,7 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             10-bit, tone-mapped or scaled pictures show no bands: blue noise (no
                             visible pattern), ordered (Bayer), or off; auto (default): blue noise
                             where the picture carries more bits than the display (sources of more
-                            than 8 bits, tone mapping, HDR10 output), off otherwise
+                            than 8 bits, tone mapping, HDR10 output, -deband), off otherwise
   -screenshot-dither        screenshots (-screenshot, the s key) dithered as shown
   -hdr-peak auto|metadata|N the source peak PQ tone mapping assumes: auto (default) measures each
                             picture on the GPU (shader path), smoothed over frames and reset at
@@ -68,8 +68,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             -stats hdr_peak and the info line say which and how much
   -deband                   deband 8-bit sources before scaling (libplacebo's algorithm)
   -deband-params S          its settings, name=value joined by ':' (iterations=1:samples=4:
-                            threshold=4:radius=16:grain=6 by default; threshold and grain in
-                            1/1000 of the range, radius in pixels)
+                            threshold=4:radius=16:grain=0 by default; threshold and grain in
+                            1/1000 of the range, radius in pixels; libplacebo's: samples=1:grain=6)
   -stats, -json             at the end of each file, print one JSON object to stdout, one line per
                             file (input: the file's name, frames, fps, paths and why, metadata, GPU
                             and decode ms per frame, process CPU time and peak RSS so far)
