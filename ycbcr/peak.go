@@ -33,9 +33,9 @@ type PeakMeasure struct {
 // PeakBinding is a picture's peak pass: the shader path's textures of a planes.Image, and a
 // host-visible buffer the pass writes its result to.
 type PeakBinding struct {
-	set         vk.DescriptorSet
-	kit         *computeKit
-	spec        Spec
+	set    vk.DescriptorSet
+	kit    *computeKit
+	spec   Spec
 	push   []byte
 	result *gpu.Buffer // device-local: the pass's atomics
 	buf    *gpu.Buffer // host-visible: the result copied for the CPU
