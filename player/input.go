@@ -8,6 +8,7 @@ import (
 // arrowCommand's.
 var keyCommands = map[window.Key]Command{
 	window.KeyQuit:        Quit{},
+	window.KeyEscape:      Quit{},
 	window.KeyNext:        Skip{End: EndNext}, // Enter or >
 	window.KeyPrev:        Skip{End: EndPrev}, // <
 	window.KeySpace:       Pause{Switch: Toggle},

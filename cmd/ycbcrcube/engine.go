@@ -440,7 +440,7 @@ func (e *engine) loop() (result, error) {
 	for n := 0; e.cfg.frames == 0 || n < e.cfg.frames; {
 		if e.win != nil {
 			for _, k := range e.win.Poll() {
-				if k == window.KeyQuit {
+				if k == window.KeyQuit || k == window.KeyEscape {
 					return res, nil
 				}
 			}

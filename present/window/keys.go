@@ -19,7 +19,7 @@ const (
 	Key9           // volume down
 	Key0           // volume up
 	KeyM           // mute
-	KeyQuit        // q or Esc
+	KeyQuit        // q (and the window's close button)
 	KeyZ           // zoom: fit, 1:1, 2:1
 	Key1           // 1:1 on and off
 	KeyComma       // , : one frame back
@@ -37,4 +37,14 @@ const (
 	KeySubNext     // j : the next subtitle track
 	KeySubPrev     // J : the previous one
 	KeySubToggle   // v : subtitles shown or hidden
+	KeyEscape      // Esc: the player quits; ycbcrwall goes back to the grid
+	KeyTab         // Tab
+	Key2           // 2 … 8: ycbcrwall picks a tile (1 and 9 above)
+	Key3
+	Key4
+	Key5
+	Key6
+	Key7
+	Key8
+	KeyO // o : ycbcrwall's tile labels shown or hidden
 )

@@ -56,11 +56,12 @@ func Terminate() {
 var keyMap = map[glfw.Key]Key{
 	glfw.KeySpace: KeySpace, glfw.KeyLeft: KeyLeft, glfw.KeyRight: KeyRight, glfw.KeyUp: KeyUp,
 	glfw.KeyDown: KeyDown, glfw.KeyPeriod: KeyPeriod, glfw.KeyP: KeyP, glfw.KeyC: KeyC, glfw.KeyI: KeyI,
-	glfw.KeyF: KeyF, glfw.Key9: Key9, glfw.Key0: Key0, glfw.KeyM: KeyM, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyQuit,
+	glfw.KeyF: KeyF, glfw.Key9: Key9, glfw.Key0: Key0, glfw.KeyM: KeyM, glfw.KeyQ: KeyQuit, glfw.KeyEscape: KeyEscape,
 	glfw.KeyZ: KeyZ, glfw.Key1: Key1,
 	glfw.KeyComma: KeyComma, glfw.KeyS: KeyS, glfw.KeyEnter: KeyNext, glfw.KeyKPEnter: KeyNext, glfw.KeyF1: KeyHelp,
 	glfw.KeyBackspace: KeyBackspace, glfw.KeyPageUp: KeyChapterNext, glfw.KeyPageDown: KeyChapterPrev,
-	glfw.KeyL: KeyL,
+	glfw.KeyL: KeyL, glfw.KeyTab: KeyTab, glfw.KeyO: KeyO,
+	glfw.Key2: Key2, glfw.Key3: Key3, glfw.Key4: Key4, glfw.Key5: Key5, glfw.Key6: Key6, glfw.Key7: Key7, glfw.Key8: Key8,
 }
 
 // charMap is the keys named by the character they type, whatever the layout puts them on (as mpv
