@@ -183,7 +183,7 @@ func (p *Player) drawOpening(name string) error {
 		return p.rend.DrawOverlay(t, func(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int) error {
 			c := &p.osd.canvas
 			c.Reset()
-			line := fit(c.Font, []string{"opening " + name + "…"}, max(w-2*osdMargin-16, 16))
+			line := c.Font.Fit([]string{"opening " + name + "…"}, max(w-2*osdMargin-16, 16))
 			lw, lh := c.Font.Width(line[0])+16, c.Font.LineHeight+16
 			c.Panel(max(0, (w-lw)/2), max(0, (h-lh)/2), 8, line, osdText, osdBox)
 			return p.osd.pass.Draw(cb, slot, t, w, h, c.Quads)

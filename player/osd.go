@@ -159,7 +159,7 @@ func (p *Player) drawOSD(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int
 		if d.msg != "" && now.Before(d.msgUntil) {
 			y += lh + 2*6 + 4
 		}
-		c.Panel(osdMargin, y, 8, fit(f, d.lines, w-2*osdMargin-16), osdText, osdBox)
+		c.Panel(osdMargin, y, 8, f.Fit(d.lines, w-2*osdMargin-16), osdText, osdBox)
 	}
 	if d.help {
 		bw := 0
@@ -167,7 +167,7 @@ func (p *Player) drawOSD(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int
 			bw = max(bw, f.Width(l))
 		}
 		bh := len(osdHelp) * lh
-		c.Panel(max(0, (w-bw)/2-10), max(0, (h-bh)/2-10-lh), 10, fit(f, osdHelp, w-20), osdText, osdBox)
+		c.Panel(max(0, (w-bw)/2-10), max(0, (h-bh)/2-10-lh), 10, f.Fit(osdHelp, w-20), osdText, osdBox)
 	}
 	return d.pass.Draw(cb, slot, t, w, h, c.Quads)
 }
@@ -245,21 +245,4 @@ func (p *Player) infoLines() []string {
 		fmt.Sprintf("frames      %.1f fps shown, %d dropped", float64(st.FramesPresented)/el, st.FramesDropped),
 		fmt.Sprintf("GPU         %.2f ms per frame", st.GPUMsPerFrame))
 	return append(lines, p.subtitleLines()...)
-}
-
-// fit cuts each line that is wider than width pixels, ending it with "…".
-func fit(f *osd.Font, lines []string, width int) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		if f.Width(l) <= width {
-			out[i] = l
-			continue
-		}
-		r := []rune(l)
-		for len(r) > 0 && f.Width(string(r)+"…") > width {
-			r = r[:len(r)-1]
-		}
-		out[i] = string(r) + "…"
-	}
-	return out
 }

@@ -121,7 +121,7 @@ func TestOSD(t *testing.T) {
 	t.Logf("bar: %.4f filled, want %.4f", got, want)
 
 	// The info panel: the figures are -stats's.
-	lines := fit(p0.osd.canvas.Font, p0.osd.lines, w-2*osdMargin-16)
+	lines := p0.osd.canvas.Font.Fit(p0.osd.lines, w-2*osdMargin-16)
 	joined := strings.Join(lines, "\n")
 	for _, v := range []string{st.PixelFormat, strings.TrimPrefix(st.VkFormat, "VK_FORMAT_"), st.Path, st.Matrix, st.Range, st.ChromaLocation, st.Upload, st.Conversion, src.Info().Name} {
 		if v == "" || !strings.Contains(joined, v) {

@@ -96,3 +96,20 @@ func (f *Font) Width(s string) int {
 	}
 	return w
 }
+
+// Fit shortens each line that is wider than width pixels, ending it with "…".
+func (f *Font) Fit(lines []string, width int) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if f.Width(l) <= width {
+			out[i] = l
+			continue
+		}
+		r := []rune(l)
+		for len(r) > 0 && f.Width(string(r)+"…") > width {
+			r = r[:len(r)-1]
+		}
+		out[i] = string(r) + "…"
+	}
+	return out
+}
