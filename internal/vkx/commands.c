@@ -99,6 +99,18 @@ void vkx_cmd_upload_image(VkCommandBuffer cb, const VkImage *images, uint32_t ni
 	upload_barriers(cb, images, nimages, nreaders, from, 1);
 }
 
+// vkx_cmd_copy_image_region copies the w×h rectangle at (sx, sy) of src's colour aspect to (dx, dy) of
+// dst's.
+void vkx_cmd_copy_image_region(VkCommandBuffer cb, VkImage src, VkImageLayout src_layout, int32_t sx, int32_t sy,
+                               VkImage dst, VkImageLayout dst_layout, int32_t dx, int32_t dy, uint32_t w, uint32_t h) {
+	VkImageCopy r = {.srcSubresource = {.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT, .layerCount = 1},
+	                 .srcOffset = {sx, sy, 0},
+	                 .dstSubresource = {.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT, .layerCount = 1},
+	                 .dstOffset = {dx, dy, 0},
+	                 .extent = {w, h, 1}};
+	vkx_fn.CmdCopyImage(cb, src, src_layout, dst, dst_layout, 1, &r);
+}
+
 // vkx_cmd_copy_image_to_buffer copies a w×h image's colour aspect, in layout, to the start of buf,
 // tightly packed.
 void vkx_cmd_copy_image_to_buffer(VkCommandBuffer cb, VkImage img, VkImageLayout layout, VkBuffer buf, uint32_t w,

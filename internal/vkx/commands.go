@@ -158,6 +158,13 @@ func CmdUploadImage(cb vk.CommandBuffer, images []uint64, readers int, from vk.I
 		C.uint32_t(readers), C.VkImageLayout(from), cImage(src), cp, C.uint32_t(len(copies)), pl)
 }
 
+// CmdCopyImageRegion copies the w×h rectangle at (sx, sy) of src's colour aspect, in srcLayout, to
+// (dx, dy) of dst's, in dstLayout.
+func CmdCopyImageRegion(cb vk.CommandBuffer, src vk.Image, srcLayout vk.ImageLayout, sx, sy int, dst vk.Image, dstLayout vk.ImageLayout, dx, dy, w, h int) {
+	C.vkx_cmd_copy_image_region(cCommandBuffer(cb), cImage(src), C.VkImageLayout(srcLayout), C.int32_t(sx), C.int32_t(sy),
+		cImage(dst), C.VkImageLayout(dstLayout), C.int32_t(dx), C.int32_t(dy), C.uint32_t(w), C.uint32_t(h))
+}
+
 // CmdCopyImageToBuffer copies a w×h image's colour aspect, in layout, to the start of buf, tightly
 // packed.
 func CmdCopyImageToBuffer(cb vk.CommandBuffer, img vk.Image, layout vk.ImageLayout, buf vk.Buffer, w, h int) {
