@@ -110,6 +110,20 @@ func (c *canvas) recordReadback(cb vk.CommandBuffer) error {
 	return nil
 }
 
+// recordCopyOut copies r of the canvas to the origin of dst (in TRANSFER_DST_OPTIMAL), after the
+// tiles drawn before it on the queue, and leaves the canvas where the passes expect it: a window's
+// display step takes what it shows so.
+func (c *canvas) recordCopyOut(cb vk.CommandBuffer, r image.Rectangle, dst vk.Image) {
+	vkx.CmdBarrier(cb, vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageTransferBit, vk.PipelineStageTransferBit, 0, 0,
+		vkx.Transition{Image: c.image, From: vk.ImageLayoutShaderReadOnlyOptimal, To: vk.ImageLayoutTransferSrcOptimal,
+			SrcAccess: vk.AccessColorAttachmentWriteBit, DstAccess: vk.AccessTransferReadBit})
+	vkx.CmdCopyImageRegion(cb, c.image, vk.ImageLayoutTransferSrcOptimal, r.Min.X, r.Min.Y, dst, vk.ImageLayoutTransferDstOptimal,
+		0, 0, r.Dx(), r.Dy())
+	vkx.CmdBarrier(cb, vk.PipelineStageTransferBit, vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit, 0, 0,
+		vkx.Transition{Image: c.image, From: vk.ImageLayoutTransferSrcOptimal, To: vk.ImageLayoutShaderReadOnlyOptimal,
+			SrcAccess: vk.AccessTransferReadBit, DstAccess: vk.AccessShaderReadBit})
+}
+
 // rgba is what the last submitted read-back copied, once its submission has completed.
 func (c *canvas) rgba() *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, c.w, c.h))

@@ -13,5 +13,10 @@
 //
 // Clocks: untimed, every stream advances as fast as it decodes (the throughput measurement);
 // timed, each stream shows the picture its own clock has reached (started at its first picture),
-// or all follow one clock (Options.OneClock: a wall of cameras).
+// or all follow one clock (Options.OneClock: a wall of cameras); SetPaused stops the clocks.
+//
+// A Display shows the wall in a window's swapchain: the grid, or one tile alone, copied out of the
+// canvas, scaled to fit by the player's scale pass and letterboxed, with each tile's label (number,
+// name, pictures per second, decoder, route or upload, conversion path) drawn by the on-screen
+// display's text pass.
 package wall

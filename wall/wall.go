@@ -38,8 +38,10 @@ type Options struct {
 	Frames int
 	// Loop plays each input this many times (0 or 1: once), as ycbcrplay's -loop.
 	Loop int
-	// OneClock runs every stream on one clock started with the first display step (a wall of
-	// cameras); otherwise each stream's clock starts at its own first picture. Untimed steps ignore it.
+	// OneClock runs every stream on one clock started with the first timed step (a wall of
+	// cameras: a stream whose first picture comes late drops what that clock has passed); otherwise
+	// each stream's clock starts at its own first picture. Each play of a looped input restarts its
+	// stream's clock at its first picture. Untimed steps ignore it.
 	OneClock bool
 	// Decode passes the rest of the decoder's options (timeout, size limits); its Threads, HWDec and
 	// Vulkan are set from the fields above.
@@ -58,6 +60,7 @@ type Wall struct {
 	wake   chan struct{}
 	start  time.Time // the first display step
 	steps  int
+	clock  clock
 	// started: the decoding goroutines run (Close drains their queues).
 	started bool
 	timer   *time.Timer // Step's wait
@@ -81,7 +84,8 @@ type tile struct {
 	dropped int
 	first   time.Time // the first picture shown
 	last    time.Time
-	pts0    float64 // the first picture's PTS (of this play, when looping)
+	pts0    float64   // the first picture's PTS (of this play, when looping)
+	origin  time.Time // on the wall's clock, when the picture of PTS pts0 was due (timed steps)
 	lastPTS float64
 }
 
@@ -227,10 +231,15 @@ func (w *Wall) wait() {
 const pollInterval = 200 * time.Microsecond
 
 // Tick draws, timed, the newest picture each stream's clock has reached at now (pictures passed
-// over are dropped) and returns how many tiles it drew. It does not wait.
+// over are dropped) and returns how many tiles it drew. It does not wait. While paused (SetPaused)
+// it draws nothing.
 func (w *Wall) Tick(now time.Time) (int, error) {
 	w.begin()
 	w.collect()
+	if w.clock.paused {
+		return 0, nil
+	}
+	now = w.clock.at(now)
 	n := 0
 	for _, t := range w.tiles {
 		var show *decode.Frame
@@ -247,11 +256,14 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 				break
 			}
 			if t.shown > 0 || show != nil { // the clock runs from the stream's first picture
-				at := t.first
-				if w.opts.OneClock || at.IsZero() {
-					at = w.start
+				if show != nil && t.next.PTS < show.PTS {
+					break // a new play begins: its first picture once the last one's has been shown
 				}
-				if t.next.PTS-t.pts0 > now.Sub(at).Seconds() {
+				origin, pts0 := t.origin, t.pts0
+				if show != nil && (t.shown == 0 || show.PTS < t.lastPTS) { // show starts a play, now
+					origin, pts0 = w.clock.origin(t, now, w.opts.OneClock), show.PTS
+				}
+				if t.next.PTS-pts0 > now.Sub(origin).Seconds() {
 					break
 				}
 			}
@@ -262,6 +274,9 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 			show, t.next = t.next, nil
 		}
 		if show != nil {
+			if t.shown == 0 || show.PTS < t.lastPTS { // the stream's clock (re)starts with this picture
+				t.origin, t.pts0 = w.clock.origin(t, now, w.opts.OneClock), show.PTS
+			}
 			if err := w.draw(t, show); err != nil {
 				return n, err
 			}
@@ -334,8 +349,8 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
 	now := time.Now()
-	if t.shown == 0 || f.PTS < t.lastPTS { // the first picture, or the input looped: the clock restarts
-		t.first, t.pts0 = now, f.PTS
+	if t.shown == 0 {
+		t.first = now
 	}
 	t.lastPTS = f.PTS
 	t.shown++

@@ -1,5 +1,6 @@
-// Command ycbcrwall plays many videos at once on one Vulkan device, tiled on one canvas: a video
-// wall, and the toolkit's measure of how many streams the GPU's decoders carry in one process.
+// Command ycbcrwall plays many videos at once on one Vulkan device, tiled on one canvas shown in a
+// window (or drawn offscreen): a video wall, and the toolkit's measure of how many streams the GPU's
+// decoders carry in one process.
 package main
 
 import (
@@ -7,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"image"
 	"image/png"
 	"io"
 	"os"
@@ -18,7 +20,9 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/wall"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 const help = `ycbcrwall: many videos at once on one Vulkan device, tiled.
@@ -31,11 +35,30 @@ the GPU and its own tile, drawn one pixel for one pixel on a canvas of the large
 times the grid (the most nearly square one). All streams share the device, its decode queues, the
 conversion paths and the pipeline cache.
 
-Timed (the default), each stream shows the picture its own clock has reached, its clock starting at
-its first picture (-one-clock: one clock for all, a wall of cameras); -untimed draws every picture as
-soon as it is decoded: the aggregate throughput. -stats prints one JSON line at the end: the
-aggregate frames and fps, the canvas, peak RSS and CPU time, and per stream its frames, fps, dropped
-pictures, decoder, hwdec, route and conversion path.
+The window shows the canvas scaled to fit (the player's scale pass, -scale), each tile with a label:
+its number and file name, the pictures it shows per second, its decoder (hw: Vulkan Video, sw:
+software), the route (hw) or upload (sw) its pictures take and the conversion path. -headless draws
+the canvas offscreen, with no window.
+
+Keys (in the window):
+  1 … 9          the tile of that number alone, full size
+  Tab            the next tile alone (from the grid: the outlined one, else the first)
+  ← → ↑ ↓        on the grid: move the outline; on a tile: its neighbour on the grid
+  Enter          the outlined tile alone
+  Esc, 0         back to the grid
+  space          pause (every clock stops) and resume
+  o              labels on and off
+  s              screenshot of the window: ycbcrwall-NNNN.png in the current folder
+  f              full screen
+  q              quit (at the end of every stream the program quits too, unless -keep-open)
+
+Clocks: timed (the default), each stream shows the picture its clock has reached: -clock each (the
+default) gives each stream its own, started at its first picture; -clock shared runs every stream
+on one clock started at the wall's first step, a wall of cameras, where a stream that starts late
+drops what the clock has passed. -untimed draws every picture as soon as it is decoded: the
+aggregate throughput. -stats prints one JSON line at the end: the aggregate frames and fps, the
+canvas, peak RSS and CPU time, and per stream its frames, fps, dropped pictures, decoder, hwdec,
+route and conversion path.
 
 Exit status: 0 played, 1 error (one line on stderr: "error: ..."), 2 bad flags.
 
@@ -54,9 +77,15 @@ type options struct {
 	list       bool
 	screenshot string
 	queue      int
-	oneClock   bool
+	clock      string
 	fps        float64
 	loop       int
+	headless   bool
+	geometry   [2]int // -geometry: the window's size (0: from the canvas)
+	fullscreen bool
+	keepOpen   bool
+	labels     bool
+	filter     ycbcr.Filter
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -68,7 +97,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	gpu.DeviceFlags(fs, &o.device, &o.list)
 	fs.IntVar(&o.n, "n", 1, "play `N` copies of each FILE")
 	fs.BoolVar(&o.untimed, "untimed", false, "draw every picture as soon as it is decoded (throughput)")
-	fs.Bool("headless", true, "draw offscreen, no window (the wall has no window yet: always on)")
+	fs.BoolVar(&o.headless, "headless", false, "draw offscreen, no window")
+	geometry := fs.String("geometry", "", "the window's size, `WxH` (default: the canvas, no larger than 1280×1024)")
+	fs.BoolVar(&o.fullscreen, "fs", false, "start full screen")
+	fs.BoolVar(&o.keepOpen, "keep-open", false, "at the end of every stream, keep the window (the last pictures) until q")
+	fs.BoolVar(&o.labels, "labels", true, "draw the tiles' labels (the o key toggles them)")
+	scale := fs.String("scale", "lanczos", "the window's scale filter: `lanczos|catmull-rom|mitchell|bilinear`")
 	fs.IntVar(&o.frames, "frames", 0, "stop each stream after `N` pictures (0: all)")
 	fs.BoolVar(&o.stats, "stats", false, "at the end, print one JSON line of figures on stdout")
 	fs.BoolVar(&o.stats, "json", false, "the same as -stats")
@@ -77,7 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE.png`")
 	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
-	fs.BoolVar(&o.oneClock, "one-clock", false, "timed: one clock for every stream")
+	fs.StringVar(&o.clock, "clock", "each", "timed: `each` stream on a clock of its own, or one clock `shared` by all (a wall of cameras)")
 	fs.Float64Var(&o.fps, "fps", 60, "timed: display steps per second")
 	fs.IntVar(&o.loop, "loop", 1, "play each input `N` times")
 	if err := fs.Parse(args); err != nil {
@@ -90,6 +124,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fail(stderr, "%v (ycbcrwall -h lists the flags)", err)
 		return 2
 	}
+	var err error
 	if o.list {
 		if err := gpu.PrintDevices(stdout); err != nil {
 			return fail(stderr, "%v", err)
@@ -101,6 +136,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 {
 		return fail(stderr, "-n, -queue and -loop must be at least 1, -fps above 0")
+	}
+	if o.clock != "each" && o.clock != "shared" {
+		return fail(stderr, "-clock %q: want each or shared", o.clock)
+	}
+	if *geometry != "" {
+		var w, h int
+		if n, err := fmt.Sscanf(*geometry, "%dx%d", &w, &h); err != nil || n != 2 || w < 1 || h < 1 || w > 16384 || h > 16384 {
+			return fail(stderr, "-geometry %q: want WxH, 1 to 16384 each", *geometry)
+		}
+		o.geometry = [2]int{w, h}
+	}
+	if o.filter, err = ycbcr.ParseFilter(*scale); err != nil {
+		return fail(stderr, "-scale: %v", err)
 	}
 	hw, err := decode.ParseHWDec(o.hwdec)
 	if err != nil {
@@ -126,17 +174,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func play(o options, hw decode.HWDec, choice formats.Choice, inputs []wall.Input, stdout, stderr io.Writer) error {
-	dev, err := gpu.Open(gpu.Options{Index: o.device, Validation: o.validate, Video: hw != decode.HWDecNo,
-		CacheDir: gpu.DefaultCacheDir()})
+	opts := gpu.Options{Index: o.device, Validation: o.validate, Video: hw != decode.HWDecNo, CacheDir: gpu.DefaultCacheDir()}
+	if !o.headless {
+		exts, err := window.Init()
+		if err != nil {
+			return err
+		}
+		defer window.Terminate()
+		opts.InstanceExtensions, opts.Swapchain = exts, true
+	}
+	dev, err := gpu.Open(opts)
 	if err != nil {
 		return err
 	}
 	defer dev.Close()
-	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Queue: o.queue, Frames: o.frames, Loop: o.loop, OneClock: o.oneClock})
+	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Queue: o.queue, Frames: o.frames, Loop: o.loop,
+		OneClock: o.clock == "shared"})
 	if err != nil {
 		return err
 	}
-	runErr := loop(w, o)
+	var runErr error
+	if o.headless {
+		runErr = loop(w, o)
+	} else {
+		runErr = show(w, dev, o, stderr)
+	}
 	var shotErr error
 	if runErr == nil && o.screenshot != "" {
 		shotErr = screenshot(w, o.screenshot)
@@ -165,7 +227,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, inputs []wall.Input
 	return nil
 }
 
-// loop runs the wall to the end of every stream, or to SIGINT/SIGTERM.
+// loop runs the wall headless to the end of every stream, or to SIGINT/SIGTERM.
 func loop(w *wall.Wall, o options) error {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -197,13 +259,20 @@ func screenshot(w *wall.Wall, path string) error {
 	if err != nil {
 		return err
 	}
+	if err := writePNG(path, img); err != nil {
+		return fmt.Errorf("-screenshot: %w", err)
+	}
+	return nil
+}
+
+func writePNG(path string, img image.Image) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("-screenshot: %w", err)
+		return err
 	}
 	if err := png.Encode(f, img); err != nil {
 		f.Close()
-		return fmt.Errorf("-screenshot %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
 }

@@ -15,8 +15,10 @@ import (
 
 const mediaDir = "../../testvectors/media"
 
+// wallRun runs ycbcrwall headless with args and reads its -stats.
 func wallRun(t *testing.T, args ...string) (wall.Stats, string) {
 	t.Helper()
+	args = append([]string{"-headless"}, args...)
 	var o, e bytes.Buffer
 	if code := run(args, &o, &e); code != 0 {
 		t.Fatalf("ycbcrwall %s: exit %d: %s", strings.Join(args, " "), code, e.String())

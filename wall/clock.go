@@ -1,0 +1,49 @@
+package wall
+
+import "time"
+
+// clock is the time timed steps play on: the caller's time less the time spent paused. Every
+// stream's clock runs on it: its own, started at its first picture, or the wall's one clock,
+// started at the first timed step (Options.OneClock).
+type clock struct {
+	start    time.Time // the first timed step, on this clock
+	paused   bool
+	pausedAt time.Time     // the caller's time at the pause
+	pausedBy time.Duration // the time spent paused before
+}
+
+// at is the caller's time now on this clock (starting the clock at the first call).
+func (c *clock) at(now time.Time) time.Time {
+	now = now.Add(-c.pausedBy)
+	if c.start.IsZero() {
+		c.start = now
+	}
+	return now
+}
+
+// origin is when, on this clock, the play of t that begins with a picture shown at now started: the
+// wall's start for a stream's first picture on one clock (a stream that comes late catches up),
+// else now.
+func (c *clock) origin(t *tile, now time.Time, one bool) time.Time {
+	if one && t.shown == 0 {
+		return c.start
+	}
+	return now
+}
+
+// SetPaused pauses or resumes the timed steps at now (the caller's time, as Tick's): while paused
+// Tick draws nothing, and the time spent paused does not count on the streams' clocks, so that each
+// resumes with the picture it was showing. Untimed steps (Step) ignore it.
+func (w *Wall) SetPaused(paused bool, now time.Time) {
+	c := &w.clock
+	switch {
+	case paused && !c.paused:
+		c.paused, c.pausedAt = true, now
+	case !paused && c.paused:
+		c.paused = false
+		c.pausedBy += now.Sub(c.pausedAt)
+	}
+}
+
+// Paused says whether the timed steps are paused.
+func (w *Wall) Paused() bool { return w.clock.paused }
