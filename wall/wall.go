@@ -243,6 +243,7 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 	n := 0
 	for _, t := range w.tiles {
 		var show *decode.Frame
+		origin, pts0, started := t.origin, t.pts0, false // started: show begins a play, its clock at origin
 		for !t.ended {
 			if t.next == nil {
 				select {
@@ -259,10 +260,6 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 				if show != nil && t.next.PTS < show.PTS {
 					break // a new play begins: its first picture once the last one's has been shown
 				}
-				origin, pts0 := t.origin, t.pts0
-				if show != nil && (t.shown == 0 || show.PTS < t.lastPTS) { // show starts a play, now
-					origin, pts0 = w.clock.origin(t, now, w.opts.OneClock), show.PTS
-				}
 				if t.next.PTS-pts0 > now.Sub(origin).Seconds() {
 					break
 				}
@@ -272,10 +269,13 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 				t.dropped++
 			}
 			show, t.next = t.next, nil
+			if !started && (t.shown == 0 || show.PTS < t.lastPTS) { // show begins a play, at this step
+				origin, pts0, started = w.clock.origin(t, now, w.opts.OneClock), show.PTS, true
+			}
 		}
 		if show != nil {
-			if t.shown == 0 || show.PTS < t.lastPTS { // the stream's clock (re)starts with this picture
-				t.origin, t.pts0 = w.clock.origin(t, now, w.opts.OneClock), show.PTS
+			if started { // the stream's clock (re)starts with this play
+				t.origin, t.pts0 = origin, pts0
 			}
 			if err := w.draw(t, show); err != nil {
 				return n, err
