@@ -4,28 +4,25 @@ import "time"
 
 // clock is the time timed steps play on: the caller's time less the time spent paused. Every
 // stream's clock runs on it: its own, started at its first picture, or the wall's one clock,
-// started at the first timed step (Options.OneClock).
+// started at the wall's first picture (Options.OneClock).
 type clock struct {
-	start    time.Time // the first timed step, on this clock
+	start    time.Time // the wall's first picture, on this clock (OneClock)
 	paused   bool
 	pausedAt time.Time     // the caller's time at the pause
 	pausedBy time.Duration // the time spent paused before
 }
 
-// at is the caller's time now on this clock (starting the clock at the first call).
-func (c *clock) at(now time.Time) time.Time {
-	now = now.Add(-c.pausedBy)
-	if c.start.IsZero() {
-		c.start = now
-	}
-	return now
-}
+// at is the caller's time now on this clock.
+func (c *clock) at(now time.Time) time.Time { return now.Add(-c.pausedBy) }
 
-// origin is when, on this clock, the play of t that begins with a picture shown at now started: the
-// wall's start for a stream's first picture on one clock (a stream that comes late catches up),
-// else now.
+// origin is when, on this clock, the play of t that begins with a picture shown at now started: on
+// one clock, for a stream's first picture, when the wall showed its first (a stream whose first
+// picture comes later catches up); else now.
 func (c *clock) origin(t *tile, now time.Time, one bool) time.Time {
 	if one && t.shown == 0 {
+		if c.start.IsZero() {
+			c.start = now
+		}
 		return c.start
 	}
 	return now

@@ -72,6 +72,7 @@ func TestPauseStopsTheClock(t *testing.T) {
 	if n := tick(t, w, t0, 0); n != 1 || tl.lastPTS != tl.pts0 {
 		t.Fatalf("first tick: %d drawn, PTS %g; want the first picture", n, tl.lastPTS)
 	}
+	t0 = tl.origin // the clock starts once the first picture is drawn
 	w.SetPaused(true, t0.Add(10*time.Millisecond))
 	if n := tick(t, w, t0, 5*time.Second); n != 0 {
 		t.Fatalf("paused: %d drawn", n)
@@ -88,7 +89,7 @@ func TestPauseStopsTheClock(t *testing.T) {
 // TestClocks: two streams, the second one's first picture coming 1 s after the wall's first step
 // (it is held back: ended as far as the ticks before can tell). With a clock each, it starts at its
 // first picture (PTS 0) and keeps it while its clock has not reached 0.04 s; on one shared clock,
-// started with the wall, it catches up with the first stream: after ticks at 1 s it shows the
+// started with the wall's first picture, it catches up with the first stream: after ticks at 1 s it shows the
 // picture at 1 s (or the one before, 0.96, while its decoder catches up), dropping the ones passed.
 func TestClocks(t *testing.T) {
 	for _, one := range []bool{false, true} {
@@ -100,6 +101,7 @@ func TestClocks(t *testing.T) {
 			t.Fatalf("one clock %v: first tick %d drawn, PTS %g", one, n, a.lastPTS)
 		}
 		b.ended = false
+		t0 = a.origin  // the clocks start once the first picture is drawn
 		for range 40 { // the queues hold two pictures: the ticks catch up as the decoders refill them
 			tick(t, w, t0, time.Second)
 		}
@@ -131,6 +133,9 @@ func TestLoopKeepsEveryPicture(t *testing.T) {
 	for k := range 10 {
 		if n := tick(t, w, t0, time.Duration(k)*40*time.Millisecond+time.Millisecond); n != 1 {
 			t.Fatalf("tick %d: %d drawn", k, n)
+		}
+		if k == 0 {
+			t0 = tl.origin.Add(-time.Millisecond) // the clock starts once the first picture is drawn
 		}
 		ptss = append(ptss, tl.lastPTS-tl.pts0)
 	}

@@ -38,8 +38,8 @@ type Options struct {
 	Frames int
 	// Loop plays each input this many times (0 or 1: once), as ycbcrplay's -loop.
 	Loop int
-	// OneClock runs every stream on one clock started with the first timed step (a wall of
-	// cameras: a stream whose first picture comes late drops what that clock has passed); otherwise
+	// OneClock runs every stream on one clock started with the wall's first picture (a wall of
+	// cameras: a stream whose first picture comes later drops what that clock has passed); otherwise
 	// each stream's clock starts at its own first picture. Each play of a looped input restarts its
 	// stream's clock at its first picture. Untimed steps ignore it.
 	OneClock bool
@@ -274,11 +274,20 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 			}
 		}
 		if show != nil {
-			if started { // the stream's clock (re)starts with this play
-				t.origin, t.pts0 = origin, pts0
-			}
+			at, first := time.Now(), t.shown == 0
 			if err := w.draw(t, show); err != nil {
 				return n, err
+			}
+			if started { // the stream's clock (re)starts with this play
+				t.origin, t.pts0 = origin, pts0
+				if first && origin.Equal(now) {
+					// From when its first picture was drawn: the first draws make pipelines, which
+					// would otherwise cost a short input most of its pictures.
+					t.origin = now.Add(time.Since(at))
+					if w.clock.start.Equal(now) {
+						w.clock.start = t.origin
+					}
+				}
 			}
 			n++
 		}

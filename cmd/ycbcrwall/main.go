@@ -54,8 +54,8 @@ Keys (in the window):
 
 Clocks: timed (the default), each stream shows the picture its clock has reached: -clock each (the
 default) gives each stream its own, started at its first picture; -clock shared runs every stream
-on one clock started at the wall's first step, a wall of cameras, where a stream that starts late
-drops what the clock has passed. -untimed draws every picture as soon as it is decoded: the
+on one clock started at the wall's first picture, a wall of cameras, where a stream that starts
+later drops what the clock has passed. -untimed draws every picture as soon as it is decoded: the
 aggregate throughput. -stats prints one JSON line at the end: the aggregate frames and fps, the
 canvas, peak RSS and CPU time, and per stream its frames, fps, dropped pictures, decoder, hwdec,
 route and conversion path.
@@ -178,7 +178,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, inputs []wall.Input
 	if !o.headless {
 		exts, err := window.Init()
 		if err != nil {
-			return err
+			return fmt.Errorf("%w (-headless plays without a window)", err)
 		}
 		defer window.Terminate()
 		opts.InstanceExtensions, opts.Swapchain = exts, true

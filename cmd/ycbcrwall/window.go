@@ -67,6 +67,11 @@ func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
 	defer tick.Stop()
 	pk := newPicker(w.Len(), w.Layout.Cols)
 	labels := o.labels
+	// The empty grid first: the window shows at once, and the display's pipelines are made before
+	// any stream's clock starts.
+	if err := present1(disp, win, swap, wall.View{Tile: -1, Cursor: -1, Labels: labels, Filter: o.filter}, false, stderr); err != nil {
+		return err
+	}
 	for n := 1; ; n++ {
 		select {
 		case <-sig:
