@@ -1,9 +1,11 @@
 // Package stream owns a stream of pictures on the GPU, for every consumer (the player, the engine
 // texture, the benchmark). Configure decides the frame Plan (decide: the path through ycbcr.Choose,
 // the route of hardware-decoded pictures, the upload, the conversion variant, each with its reason)
-// and makes each slot's images and bindings with the stream's own conversion paths (ycbcr.Paths);
-// the Ring of slots holds each frame's command buffer, fence and semaphore and retires what a frame
-// used (decoded frames, import holds, replaced images and conversions) on the fence of the last
+// and its Pictures (images and bindings, made with the stream's conversion paths, ycbcr.Paths, its
+// own or shared through Options.Paths) are a pool that frames take (Begin, or Take and BeginPicture
+// for a caller that stages ahead or hands pictures on: Hold, Release, Options.Textures); the Ring
+// of slots holds each frame's command buffer, fence and semaphore and retires what a frame used
+// (decoded frames, import holds, replaced images and conversions) on the fence of the last
 // submission that used it, so nothing waits for the device except Close. Locked is the AVVkFrame
 // protocol (libavutil/hwcontext_vulkan.h) for pictures in FFmpeg's images, written once. On an
 // engine's device (Options.QueueLock, Borrowed) it submits under the engine's queue lock and waits

@@ -82,8 +82,8 @@ type foreignFrame struct {
 // release, if not nil, runs once the GPU is done with src's image (the slot's fence), or at once
 // on failure. It returns the route taken and why, which the plan records.
 func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) {
-	s := f.s
-	route := s.cfg.Route
+	s, pic := f.s, f.Picture
+	route := pic.cfg.Route
 	if route != RouteInPlace && route != RouteCopy {
 		route = RouteAuto // download and none: a foreign frame came anyway
 	}
@@ -102,17 +102,17 @@ func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) 
 		return route, "", fmt.Errorf("stream: foreign frame: %w", err)
 	}
 	st := lk.State
-	c := s.cfg
+	c := pic.cfg
 	reason := "asked for"
 	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
 	// early: with the compute conversion and one path, the conversion is the frame's only read of
 	// the image and can go in a batch of its own (below).
-	early := f.compute != nil && len(s.paths) == 1
+	early := f.compute != nil && len(pic.paths) == 1
 	if route == RouteAuto {
 		route, reason = autoRoute(st.Image, c.Width, c.Height, padded, early)
 	}
 	if route == RouteInPlace {
-		if err := st.Image.InPlace(c.Format, c.Width, c.Height, s.paths...); err != nil {
+		if err := st.Image.InPlace(c.Format, c.Width, c.Height, pic.paths...); err != nil {
 			route, reason = RouteCopy, "in place impossible: "+err.Error()
 		} else if reason == "asked for" {
 			reason = "the decoder's image is sampled through the conversion"
@@ -205,9 +205,9 @@ func autoRoute(img planes.Foreign, width, height int, padded, early bool) (Route
 // bindForeign makes the frame's in-place image and bindings: for each path of the configuration,
 // and the compute variant's dispatch into the slot's storage image.
 func (f *Frame) bindForeign(img planes.Foreign) (*planes.Image, map[formats.Path]*ycbcr.Binding, *ycbcr.ComputeBinding, error) {
-	s := f.s
-	c := s.cfg
-	fi, err := planes.NewForeign(s.Dev, c.Format, c.Width, c.Height, img, s.paths...)
+	s, pic := f.s, f.Picture
+	c := pic.cfg
+	fi, err := planes.NewForeign(s.Dev, c.Format, c.Width, c.Height, img, pic.paths...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -219,7 +219,7 @@ func (f *Frame) bindForeign(img planes.Foreign) (*planes.Image, map[formats.Path
 		fi.Destroy()
 		return nil, nil, nil, err
 	}
-	for _, p := range s.paths {
+	for _, p := range pic.paths {
 		b, err := s.Conv.Bind(fi, c.Params, p)
 		if err != nil {
 			return undo(err)
@@ -228,7 +228,7 @@ func (f *Frame) bindForeign(img planes.Foreign) (*planes.Image, map[formats.Path
 	}
 	var compute *ycbcr.ComputeBinding
 	if f.compute != nil {
-		if compute, err = s.Conv.BindCompute(fi, c.Params, s.plan.Path.Path, f.compute.view); err != nil {
+		if compute, err = s.Conv.BindCompute(fi, c.Params, pic.plan.Path.Path, f.compute.view); err != nil {
 			return undo(err)
 		}
 	}

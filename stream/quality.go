@@ -12,10 +12,11 @@ import (
 
 // The picture-quality passes a configuration may add to the frame's way (issue 27):
 //   - HDR peak detection (Config.Peak): for PQ pictures on the shader path, Convert records the
-//     peak pass over the uploaded planes (ycbcr.PeakBinding); Begin, once the slot's fence has
-//     signalled, reads what that slot measured, smooths it (ycbcr.PeakFilter) and gives the slot's
-//     conversion the tone constants of the detected peak (ycbcr.Params.WithPeak). A measurement
-//     steers the frames begun after its fence: with two slots, two frames later.
+//     peak pass over the uploaded planes (ycbcr.PeakBinding); the next frame begun on the same
+//     picture (after the fence of the frame that measured: a picture is taken only then) reads what
+//     it measured, smooths it (ycbcr.PeakFilter) and gives the picture's conversion the tone
+//     constants of the detected peak (ycbcr.Params.WithPeak). A measurement steers the frames begun
+//     after its fence: with two pictures, two frames later.
 //   - Debanding (Config.Deband) of 8-bit sources: Convert converts the picture at its own size (the
 //     compute variant's storage image, or drawn into an image of the slot) and debands it into an
 //     rgba16f image, which the scale pass reads instead of the converted picture, or which Draw
@@ -61,59 +62,57 @@ func (c Config) debandOn(paths int) bool {
 	return c.Deband.Iterations > 0 && c.Format.Depth == 8 && paths == 1
 }
 
-// configureQuality makes each slot's quality passes for the configuration c (Configure, after the
+// makeQuality makes picture p's quality passes for its configuration (Picture.make, after the
 // images and bindings).
-func (s *Stream) configureQuality(c Config, path formats.Path) error {
-	s.peakFilter.Reset()
-	s.peak = 0
-	peak, deband := c.peakOn(path, len(s.paths)), c.debandOn(len(s.paths))
+func (s *Stream) makeQuality(p *Picture) error {
+	c := p.cfg
+	peak, deband := c.peakOn(p.plan.Path.Path, len(p.paths)), c.debandOn(len(p.paths))
 	if !peak && !deband {
 		return nil
 	}
-	for _, p := range s.pictures {
-		q := &quality{}
-		p.quality = q
-		var err error
-		if peak {
-			if q.peak, err = s.Conv.Shader.BindPeak(p.img, c.Params); err != nil {
-				return fmt.Errorf("stream: peak detection: %w", err)
-			}
+	q := &quality{}
+	p.quality = q
+	var err error
+	if peak {
+		if q.peak, err = s.Conv.Shader.BindPeak(p.img, c.Params); err != nil {
+			return fmt.Errorf("stream: peak detection: %w", err)
 		}
-		if !deband {
-			continue
-		}
-		if s.debander == nil {
-			if s.debander, err = ycbcr.NewDebander(s.Dev); err != nil {
-				return fmt.Errorf("stream: %w", err)
-			}
-		}
-		picture := vk.NullImageView
-		if p.compute != nil {
-			picture = p.compute.view
-		} else {
-			if q.flat, err = s.Dev.NewSampledOffscreen(c.Width, c.Height); err != nil {
-				return fmt.Errorf("stream: deband: %w", err)
-			}
-			picture = q.flat.View
-		}
-		if q.deband, err = s.debander.Bind(picture, c.Width, c.Height); err != nil {
+	}
+	if !deband {
+		return nil
+	}
+	if s.debander == nil {
+		if s.debander, err = ycbcr.NewDebander(s.Dev); err != nil {
 			return fmt.Errorf("stream: %w", err)
 		}
-		if s.blit == nil {
-			if s.blit, err = ycbcr.NewBlit(s.Dev); err != nil {
-				return fmt.Errorf("stream: deband: %w", err)
-			}
-		}
-		if q.blit, err = s.blit.Bind(q.deband.View); err != nil {
+	}
+	picture := vk.NullImageView
+	if p.compute != nil {
+		picture = p.compute.view
+	} else {
+		if q.flat, err = s.Dev.NewSampledOffscreen(c.Width, c.Height); err != nil {
 			return fmt.Errorf("stream: deband: %w", err)
 		}
+		picture = q.flat.View
+	}
+	if q.deband, err = s.debander.Bind(picture, c.Width, c.Height); err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	if s.blit == nil {
+		if s.blit, err = ycbcr.NewBlit(s.Dev); err != nil {
+			return fmt.Errorf("stream: deband: %w", err)
+		}
+	}
+	if q.blit, err = s.blit.Bind(q.deband.View); err != nil {
+		return fmt.Errorf("stream: deband: %w", err)
 	}
 	return nil
 }
 
-// collectPeak takes slot p's measurement, once its fence has signalled (Begin), into the smoothed
-// peak, and gives p's conversion that peak's tone constants.
-func (s *Stream) collectPeak(p *picture) error {
+// collectPeak takes picture p's measurement, once the fence of the frame that made it has signalled
+// (a frame begins on p only then), into the smoothed peak, and gives p's conversion that peak's
+// tone constants.
+func (s *Stream) collectPeak(p *Picture) error {
 	q := p.quality
 	if q == nil || q.peak == nil {
 		return nil
@@ -125,7 +124,7 @@ func (s *Stream) collectPeak(p *picture) error {
 	if s.peak <= 0 {
 		return nil
 	}
-	c, err := s.cfg.Params.WithPeak(s.peak).ShaderFor(p.img)
+	c, err := p.cfg.Params.WithPeak(s.peak).ShaderFor(p.img)
 	if err != nil {
 		return err
 	}
@@ -145,12 +144,12 @@ func (s *Stream) Peak() float64 { return s.peak }
 // recordQuality records, in Convert, the peak pass (before the conversion) or the debanding (after
 // it): before is which.
 func (f *Frame) recordQuality(before bool) error {
-	p := f.s.pictures[f.Slot.Index]
+	p := f.Picture
 	q := p.quality
 	if q == nil {
 		return nil
 	}
-	cb, c := f.Slot.CB, f.s.cfg
+	cb, c := f.Slot.CB, p.cfg
 	if before {
 		// The peak pass is bound to the slot's own image: a hardware-decoded picture copied there
 		// is measured, one sampled in place (f.Image is then the decoder's) is not.
@@ -167,7 +166,7 @@ func (f *Frame) recordQuality(before bool) error {
 	}
 	if q.flat != nil { // the drawn variant: the conversion at the picture's size first
 		q.flat.Begin(cb)
-		err := f.Bindings[f.s.plan.Path.Path].Draw(cb, q.flat)
+		err := f.Bindings[p.plan.Path.Path].Draw(cb, q.flat)
 		vk.CmdEndRenderPass(cb)
 		if err != nil {
 			return err

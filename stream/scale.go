@@ -74,11 +74,11 @@ func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bo
 	if v.Exact() {
 		return false, nil
 	}
-	if len(f.s.paths) != 1 {
+	if len(f.Picture.paths) != 1 {
 		return false, fmt.Errorf("stream: scale: comparisons draw both paths unscaled")
 	}
 	s := f.s
-	p := s.pictures[f.Slot.Index]
+	p := f.Picture
 	if p.scaled == nil {
 		p.scaled = &scaled{}
 	}
@@ -92,13 +92,13 @@ func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bo
 		picture = f.compute.view
 	} else {
 		if sc.flat == nil {
-			if sc.flat, err = s.Dev.NewSampledOffscreen(s.cfg.Width, s.cfg.Height); err != nil {
+			if sc.flat, err = s.Dev.NewSampledOffscreen(p.cfg.Width, p.cfg.Height); err != nil {
 				return false, fmt.Errorf("stream: scale: %w", err)
 			}
 		}
 		picture = sc.flat.View
 		sc.flat.Begin(cb)
-		err := f.Bindings[s.plan.Path.Path].Draw(cb, sc.flat)
+		err := f.Bindings[p.plan.Path.Path].Draw(cb, sc.flat)
 		vk.CmdEndRenderPass(cb)
 		if err != nil {
 			return false, err
@@ -116,7 +116,7 @@ func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bo
 		if sc.target, err = s.scaler.Bind(picture, v); err != nil {
 			return false, fmt.Errorf("stream: %w", err)
 		}
-		sc.target.Dither = s.cfg.Params.Dither
+		sc.target.Dither = p.cfg.Params.Dither
 	}
 	if dst != nil {
 		if err := sc.target.RecordInto(cb, v, *dst, x, y); err != nil {

@@ -28,12 +28,21 @@ type Options struct {
 	// QueueLock and Borrowed are the ring's (RingOptions): an engine's device and queue.
 	QueueLock sync.Locker
 	Borrowed  bool
-	// OwnPictures says the caller keeps its own pictures (videotex: a pool an engine holds beyond
-	// the stream's fences): Configure then decides the plan and makes no images, and Begin fails.
-	OwnPictures bool
+	// Pictures is the number of pictures (images and bindings) in the stream's pool, at least
+	// Slots; 0 means Slots. A picture is free for a new frame once no submission that used it is in
+	// flight and nobody holds it (Picture.Hold): a caller that hands pictures on (videotex: to an
+	// engine, until the engine's fence) keeps more pictures than slots.
+	Pictures int
+	// Textures, if set, gives each picture a texture an engine samples (Picture.Texture): on the sampler
+	// path the picture's multi-planar image through a view carrying the conversion, with the
+	// conversion's immutable sampler; on the shader path an RGBA8 image that Frame.DrawTexture
+	// converts into, with the kit's plain linear sampler. Host-memory imports are then off (uploads
+	// copy). The kit may be shared by streams on one device; its maker destroys it after them.
+	Textures *TextureKit
 	// Paths, if set, are conversion paths shared with other streams on the same device (a wall of
-	// videos: one conversion cache and one set of pipelines for all); the caller destroys them after
-	// every stream that uses them is closed. nil: the stream makes its own.
+	// videos, an engine's textures: one conversion cache and one set of pipelines for all, safe for
+	// use from the streams' goroutines); the caller destroys them after every stream that uses them
+	// is closed. nil: the stream makes its own.
 	Paths *ycbcr.Paths
 }
 
@@ -60,33 +69,6 @@ type Config struct {
 	Decode Decode
 }
 
-// picture is one slot's images and bindings for the current configuration.
-type picture struct {
-	img      *planes.Image
-	bindings map[formats.Path]*ycbcr.Binding
-	compute  *computeTarget // the compute variant's storage image and bindings
-	scaled   *scaled        // the scale pass's images, made on first need
-	quality  *quality       // peak detection and debanding (quality.go), when configured
-}
-
-func (p *picture) destroy() {
-	if p.quality != nil {
-		p.quality.destroy()
-	}
-	if p.scaled != nil {
-		p.scaled.destroy()
-	}
-	if p.compute != nil {
-		p.compute.destroy()
-	}
-	for _, b := range p.bindings {
-		b.Destroy()
-	}
-	if p.img != nil {
-		p.img.Destroy()
-	}
-}
-
 // Stream owns a stream of pictures on the GPU: the path choice, the ring of slots with their images
 // and bindings, the import cache, and the lifetime of everything a frame uses, retired on the fence
 // of the slot that last used it.
@@ -107,11 +89,15 @@ type Stream struct {
 	configured bool
 	plan       Plan
 	paths      []formats.Path
-	pictures   []*picture
 	generation int
 
+	// mu guards the pool's state (each picture's taken, holds and busy, and which configuration the
+	// pool is for): a caller may stage pictures (Take) on one goroutine and submit on another.
+	mu       sync.Mutex
+	pictures []*Picture
+	textures *TextureKit // Options.Textures: the RGBA pass and the plain sampler (not the stream's)
+
 	measure    MeasureFunc
-	own        bool // Options.OwnPictures
 	probes     map[ProbeKey]measured
 	probeTime  time.Duration // spent in the variant probe, in all
 	blit       *ycbcr.Blit   // draws compute pictures onto targets; made on first need
@@ -137,7 +123,7 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 		}
 	}
 	s := &Stream{Dev: dev, Conv: conv, ownConv: ownConv, upload: opts.Upload, measure: opts.Measure,
-		probes: map[ProbeKey]measured{}, own: opts.OwnPictures}
+		probes: map[ProbeKey]measured{}, textures: opts.Textures}
 	var err error
 	if s.Ring, err = NewRingWith(dev, n, RingOptions{QueueLock: opts.QueueLock, Borrowed: opts.Borrowed}); err != nil {
 		if ownConv {
@@ -150,8 +136,9 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 		return nil, err
 	}
 	s.Ring.Timer = s.Timer
-	if !s.own {
-		s.pictures = make([]*picture, n)
+	np := max(opts.Pictures, n)
+	for i := 0; i < np; i++ {
+		s.pictures = append(s.pictures, &Picture{Index: i, s: s})
 	}
 	return s, nil
 }
@@ -162,16 +149,13 @@ func (s *Stream) Paths() []formats.Path { return s.paths }
 // Generation grows with each new configuration.
 func (s *Stream) Generation() int { return s.generation }
 
-// Configure makes c the stream's configuration: its plan (decide), and the slots' images and
-// bindings for it. It does nothing when c is the current configuration; changed reports a new one.
-// What the old configuration made is retired on the fence of the last submission, so nothing waits
-// here.
+// Configure makes c the stream's configuration: its plan (decide), for which pictures are made as
+// frames take them. It does nothing when c is the current configuration; changed reports a new one.
+// What the old configuration made is retired on the fence of the last submission (pictures held or
+// taken then are remade once free), so nothing waits here.
 func (s *Stream) Configure(c Config) (changed bool, err error) {
 	if s.configured && c == s.cfg {
 		return false, nil
-	}
-	if err := s.Dev.CheckImageSize(c.Width, c.Height); err != nil {
-		return true, fmt.Errorf("stream: %w", err)
 	}
 	s.retireConfiguration()
 	if err := s.newImporter(); err != nil {
@@ -181,56 +165,36 @@ func (s *Stream) Configure(c Config) (changed bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	paths := plan.paths(c.Both)
-	s.plan, s.paths = plan, paths
-	for i := range s.pictures {
-		p := &picture{bindings: map[formats.Path]*ycbcr.Binding{}}
-		s.pictures[i] = p
-		if p.img, err = planes.New(s.Dev, c.Format, c.Width, c.Height, paths...); err != nil {
-			return true, err
-		}
-		if s.importer != nil {
-			p.img.SetImporter(s.importer)
-		}
-		for _, path := range paths {
-			b, err := s.Conv.Bind(p.img, c.Params, path)
-			if err != nil {
-				return true, err
-			}
-			p.bindings[path] = b
-		}
-		if plan.Variant.Variant == VariantCompute {
-			if p.compute, err = s.newComputeTarget(p.img, c, plan.Path.Path); err != nil {
-				return true, fmt.Errorf("stream: configure: compute: %w", err)
-			}
-		}
-	}
-	if err := s.configureQuality(c, plan.Path.Path); err != nil {
-		return true, err
-	}
+	s.mu.Lock()
+	s.plan, s.paths = plan, plan.paths(c.Both)
+	s.peakFilter.Reset()
+	s.peak = 0
 	s.cfg, s.configured = c, true
 	s.generation++
+	s.mu.Unlock()
 	return true, nil
 }
 
-// retireConfiguration hands the current images, bindings and import cache to the last submission's
-// fence. The import cache goes after the images, which drop their holds on it.
+// retireConfiguration hands the free pictures' images and bindings, and the import cache, to the last
+// submission's fence; pictures held or taken keep theirs until they are free again (take remakes
+// them). The import cache goes after the images, which drop their holds on it.
 func (s *Stream) retireConfiguration() {
-	if s.own {
-		s.configured = false
-		return // nothing made: the ring, which the caller may be using on another goroutine, is left alone
+	s.mu.Lock()
+	var old []*Picture
+	for _, p := range s.pictures {
+		if p.gen != 0 && !p.taken && p.holds == 0 {
+			old = append(old, p.detach())
+		}
 	}
-	old := append([]*picture(nil), s.pictures...)
 	imp := s.importer
 	s.importer, s.configured = nil, false
-	for i := range s.pictures {
-		s.pictures[i] = nil
+	s.mu.Unlock()
+	if len(old) == 0 && imp == nil {
+		return
 	}
 	s.Ring.RetireLast(func() {
 		for _, p := range old {
-			if p != nil {
-				p.destroy()
-			}
+			p.destroy()
 		}
 		if imp != nil {
 			imp.Destroy()
@@ -241,7 +205,7 @@ func (s *Stream) retireConfiguration() {
 // newImporter starts an import cache for a new configuration: a decoder reallocates its buffer pool
 // when the size or format changes, and imports of freed memory must not outlive it.
 func (s *Stream) newImporter() error {
-	if s.own || s.upload == planes.UploadCopy || s.upload == planes.UploadDirect || !s.Dev.Extensions[gpu.ExtExternalMemoryHost] {
+	if s.textures != nil || s.upload == planes.UploadCopy || s.upload == planes.UploadDirect || !s.Dev.Extensions[gpu.ExtExternalMemoryHost] {
 		return nil
 	}
 	imp, err := planes.NewImporter(s.Dev, planes.DefaultImportCapacity)
@@ -259,6 +223,7 @@ func (s *Stream) newImporter() error {
 // slot's command buffer, then Submit.
 type Frame struct {
 	Slot     *Slot
+	Picture  *Picture
 	Image    *planes.Image
 	Bindings map[formats.Path]*ycbcr.Binding
 	s        *Stream
@@ -270,23 +235,61 @@ type Frame struct {
 	debanded *quality      // set by Convert when it debanded: Scale and Draw read the debanded picture
 }
 
-// Begin takes the next slot (after its previous submission is done, releasing what that held) and
-// starts recording, timed.
+// Begin takes the next slot (after its previous submission is done, releasing what that held) and a
+// free picture of the current configuration, and starts recording, timed.
 func (s *Stream) Begin() (*Frame, error) {
-	if !s.configured || s.own {
-		return nil, fmt.Errorf("stream: Begin before Configure, or on a stream whose caller keeps its pictures")
+	if !s.configured {
+		return nil, fmt.Errorf("stream: Begin before Configure")
 	}
 	s.unlockAbandoned()
 	sl, err := s.Ring.Next()
 	if err != nil {
 		return nil, err
 	}
-	p := s.pictures[sl.Index]
-	if err := s.collectPeak(p); err != nil {
+	p, err := s.Take()
+	if err == nil && p == nil {
+		err = fmt.Errorf("stream: every picture is held or in flight")
+	}
+	if err == nil {
+		err = p.Prepare()
+	}
+	if err != nil {
+		if p != nil {
+			p.Drop()
+		}
 		return nil, err
 	}
+	return s.begin(sl, p)
+}
+
+// BeginPicture takes the next slot and starts recording p's frame (p from Take, staged or to be
+// loaded), timed.
+func (s *Stream) BeginPicture(p *Picture) (*Frame, error) {
+	s.unlockAbandoned()
+	sl, err := s.Ring.Next()
+	if err != nil {
+		return nil, err
+	}
+	return s.begin(sl, p)
+}
+
+// begin makes the frame of p on sl: p is in flight until sl's fence.
+func (s *Stream) begin(sl *Slot, p *Picture) (*Frame, error) {
+	if err := s.collectPeak(p); err != nil {
+		p.Drop()
+		return nil, err
+	}
+	s.mu.Lock()
+	p.taken = false
+	p.busy++
+	s.mu.Unlock()
+	sl.Retire(func() {
+		s.mu.Lock()
+		p.busy--
+		s.mu.Unlock()
+	})
 	s.Timer.Start(sl.CB, sl.Index)
-	return &Frame{Slot: sl, Image: p.img, Bindings: p.bindings, s: s, compute: p.compute}, nil
+	return &Frame{Slot: sl, Picture: p, Image: p.img, Bindings: p.bindings, s: s, compute: p.compute}, nil
 }
 
 // Convert records, after Load and outside a render pass, what the conversion variant does before
@@ -324,12 +327,12 @@ func (f *Frame) Draw(target ycbcr.Target) error {
 		return f.scaled.Draw(f.Slot.CB, target, *f.view)
 	}
 	if f.debanded != nil {
-		return f.debanded.blit.DrawWith(f.Slot.CB, target, f.s.cfg.Params.Dither)
+		return f.debanded.blit.DrawWith(f.Slot.CB, target, f.Picture.cfg.Params.Dither)
 	}
 	if f.compute != nil {
 		return f.compute.blit.Draw(f.Slot.CB, target)
 	}
-	return f.Bindings[f.s.plan.Path.Path].Draw(f.Slot.CB, target)
+	return f.Bindings[f.Picture.plan.Path.Path].Draw(f.Slot.CB, target)
 }
 
 // Load records the upload of pic into the frame's images. release, if not nil, runs once the GPU
@@ -352,6 +355,9 @@ func (f *Frame) Load(pic *formats.Frame, release func()) (planes.Loaded, error) 
 	return l, nil
 }
 
+// Upload records the upload of what Picture.Stage copied into the frame's picture.
+func (f *Frame) Upload() { f.Image.RecordUpload(f.Slot.CB) }
+
 // Submit ends the frame's recording and submits it, waiting on wait and signalling signal (either
 // may be null).
 func (f *Frame) Submit(wait, signal vk.Semaphore) error {
@@ -373,21 +379,15 @@ func (f *Frame) Submit(wait, signal vk.Semaphore) error {
 	return ff.Submit(f.s.Ring, f.Slot, waits, signals)
 }
 
-// Live counts what the stream holds on the device: each slot's images and bindings, and the
+// Live counts what the stream holds on the device: each picture's images and bindings, and the
 // releases waiting for a fence. A soak keeps it flat.
 func (s *Stream) Live() int {
 	n := s.Ring.Pending()
+	s.mu.Lock()
 	for _, p := range s.pictures {
-		if p != nil {
-			n += 1 + len(p.bindings)
-			if p.compute != nil {
-				n++
-			}
-			if p.scaled != nil {
-				n++
-			}
-		}
+		n += p.live()
 	}
+	s.mu.Unlock()
 	if s.importer != nil {
 		n++
 	}
@@ -402,11 +402,9 @@ func (s *Stream) Close() {
 		s.Ring.Close() // waits: what follows is freed directly
 		s.Ring = nil
 	}
-	for i, p := range s.pictures {
-		if p != nil {
-			p.destroy()
-			s.pictures[i] = nil
-		}
+	for _, p := range s.pictures {
+		p.destroy()
+		p.forget()
 	}
 	if s.importer != nil {
 		s.importer.Destroy()

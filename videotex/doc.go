@@ -28,7 +28,8 @@
 // An engine that shows several videos makes one Engine per device (NewEngine) and opens each
 // texture with Engine.Open: the textures share the sampler path's conversion cache (textures of
 // like streams hand out the same immutable sampler), the shader path's pipelines and the fallback
-// path's sampler and render pass; each keeps its own decoder, goroutine, images and submissions.
+// path's sampler and render pass (stream.TextureKit); each keeps its own decoder, goroutine and
+// stream.Stream (its pictures and submissions).
 // Close the textures, then the Engine. Open makes a private Engine for its one texture.
 //
 // # Ownership protocol
@@ -39,10 +40,10 @@
 // picture, and its upload has completed. So the engine never needs to copy: it holds a Frame for
 // as long as its GPU work may read the image, which for a renderer with N frames in flight means
 // "until the fence of the frame that sampled it". If the engine holds every image, decoding
-// pauses; Acquire still returns the current picture. The toolkit's own submissions go through the
-// ring of a stream.Stream made on the engine's device (its queue lock, fence waits: never
-// vkDeviceWaitIdle), which retires each upload's hold on its image on that submission's fence and
-// whose plan (stream.Plan) decides each configuration's path.
+// pauses; Acquire still returns the current picture. The images are the pictures of a
+// stream.Stream made on the engine's device (its queue lock, fence waits: never vkDeviceWaitIdle),
+// whose plan (stream.Plan) decides each configuration's path and which takes a picture again only
+// once the texture has released it and the fence of its upload has signalled.
 //
 // Every Frame carries its own binary semaphore, signalled on the toolkit's queue after the upload
 // (or, when the picture did not change, after an empty submission that follows it). The engine

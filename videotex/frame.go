@@ -7,7 +7,6 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 )
@@ -168,17 +167,16 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 		t.mu.Unlock()
 		return nil, ErrClosed
 	}
+	defer t.cond.Broadcast() // the ring's fences may have freed pictures for the decoder
 	t.reclaim()
 	var fresh *picture
 	if i := pick(); i >= 0 {
 		fresh = t.ready[i]
 		for _, p := range t.ready[:i] { // due but superseded: never uploaded, straight back
-			p.dropHW()
-			p.state = picFree
+			p.drop()
 			t.stats.Dropped++
 		}
 		t.ready = append(t.ready[:0], t.ready[i+1:]...)
-		t.cond.Broadcast()
 	}
 	if fresh == nil && t.current == nil {
 		t.mu.Unlock()
@@ -192,14 +190,14 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 	if fresh != nil {
 		err = t.upload(fresh, sem)
 		if err != nil {
-			fresh.dropHW()
-			fresh.state = picFree
+			fresh.drop()
 		} else {
+			fresh.sp.Hold() // until it is neither current nor referenced (tryFree)
+			fresh.shown, fresh.current = true, true
 			if prev := t.current; prev != nil {
 				prev.current = false
 				t.tryFree(prev)
 			}
-			fresh.state, fresh.current = picShown, true
 			t.current = fresh
 			t.stats.Shown++
 		}
@@ -219,24 +217,22 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 	}
 	p := t.current
 	p.refs++
-	c := p.conv
-	f := &Frame{Layout: vk.ImageLayoutShaderReadOnlyOptimal, Sampler: c.sampler, DescriptorCount: c.count,
-		Generation: c.gen, Wait: sem, WaitStage: vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit),
-		Width: c.cfg.width, Height: c.cfg.height, PTS: p.pts, Index: p.index, Advanced: fresh != nil,
-		Path: c.path, FrameInfo: p.meta, t: t, p: p}
-	if c.path == formats.PathSampler {
-		f.Image, f.View = p.img.Multi, p.view
-		f.UVScale = [2]float32{float32(p.img.Width) / float32(p.img.PaddedWidth), float32(p.img.Height) / float32(p.img.PaddedHeight)}
-	} else {
-		f.Image, f.View, f.UVScale = p.rgba.image, p.rgba.view, [2]float32{1, 1}
-	}
+	tex, cfg, plan := p.sp.Texture(), p.sp.Config(), p.sp.Plan()
+	shown := &shownConfig{cfg: cfg, path: tex.Path, reason: plan.Path.Reason, sampler: tex.Sampler, count: tex.DescriptorCount}
 	var change *Change
-	if t.shown != c {
-		ch := Change{Generation: c.gen, Rebuild: t.shown == nil || t.shown.gen != c.gen, Path: c.path, Reason: c.reason,
-			Format: c.cfg.format.Name, Width: c.cfg.width, Height: c.cfg.height, Params: c.cfg.params.String()}
-		change = &ch
-		t.shown = c
+	if prev := t.shown; prev == nil || prev.cfg != cfg || prev.path != shown.path {
+		rebuild := prev == nil || prev.sampler != shown.sampler || prev.count != shown.count
+		if rebuild {
+			t.gen++
+		}
+		change = &Change{Generation: t.gen, Rebuild: rebuild, Path: shown.path, Reason: shown.reason,
+			Format: cfg.Format.Name, Width: cfg.Width, Height: cfg.Height, Params: cfg.Params.String()}
+		t.shown = shown
 	}
+	f := &Frame{Image: tex.Image, View: tex.View, Layout: tex.Layout, Sampler: tex.Sampler, DescriptorCount: tex.DescriptorCount,
+		Generation: t.gen, Wait: sem, WaitStage: vk.PipelineStageFlags(vk.PipelineStageFragmentShaderBit), UVScale: tex.UVScale,
+		Width: cfg.Width, Height: cfg.Height, PTS: p.pts, Index: p.index, Advanced: fresh != nil,
+		Path: tex.Path, FrameInfo: p.meta, t: t, p: p}
 	t.mu.Unlock()
 	if change != nil && t.opts.OnChange != nil {
 		t.opts.OnChange(*change)
@@ -244,71 +240,53 @@ func (t *Texture) next(pick func() int) (*Frame, error) {
 	return f, nil
 }
 
-// upload records and submits p's upload (and on the shader path its conversion into the RGBA
-// image) on the next slot of the ring, signalling sem. p stays in use until that slot's fence has
-// signalled. Called with t.mu held.
+// shownConfig is what a frame handed out was made for: its configuration, path and why, and what
+// the engine's layouts depend on (the immutable sampler and the descriptor count).
+type shownConfig struct {
+	cfg     stream.Config
+	path    formats.Path
+	reason  string
+	sampler vk.Sampler
+	count   uint32
+}
+
+// upload records and submits p's upload on a frame of the stream (and on the shader path its
+// conversion into the picture's RGBA8 texture), signalling sem. The stream keeps p from being
+// taken again until that frame's fence has signalled. Called with t.mu held.
 func (t *Texture) upload(p *picture, sem vk.Semaphore) error {
-	sl, err := t.ring.Next()
+	fr, err := t.st.BeginPicture(p.sp)
 	if err != nil {
 		return err
 	}
-	cb := sl.CB
-	var lk *stream.Locked
-	if p.hw != nil {
-		// The copy in a batch of its own that signals the decoder's semaphore, ahead of the shader
-		// path's conversion (stream.Ring.SubmitSplit): the decoder waits for the copy alone.
-		if lk, err = t.copyHW(sl, p); err != nil {
-			return err // unsubmitted: the slot's next Begin resets the command buffers
+	hw := p.hw
+	if hw != nil {
+		// The GPU copy (the configuration's route), in a batch of its own that waits on and
+		// signals the decoder's timeline semaphore ahead of the conversion (stream.Locked): the
+		// decoder waits for the copy alone. FFmpeg may reuse the image once the copy is done.
+		p.hw = nil
+		if _, _, err := fr.LoadForeign(hw.HW.Foreign(), hw.Release); err != nil {
+			return fmt.Errorf("%w: %v", errNoHW, err) // unsubmitted: the slot's next use resets it
 		}
 	} else {
-		p.img.RecordUpload(cb)
+		fr.Upload()
 	}
-	if p.conv.path == formats.PathShader {
-		r := p.rgba
-		gpu.BeginPass(cb, r.rp, r.fb, r.width, r.height)
-		gpu.SetViewport(cb, 0, 0, r.width, r.height)
-		// The first draw of these constants creates the shader path's pipeline; ycbcr makes it
-		// in C (vkx), out of reach of vulkan-go's finalizer problem, so nothing waits for it.
-		err = t.eng.draw(p.draw, cb, r)
-		vk.CmdEndRenderPass(cb)
+	if err := fr.DrawTexture(); err != nil {
+		return err // unsubmitted: the stream unlocks a foreign frame at its next frame
 	}
-	if err != nil {
-		// Unsubmitted: the slot's next Begin resets the command buffer.
-		if lk != nil {
-			lk.Unlock()
-		}
+	if err := fr.Submit(vk.NullSemaphore, sem); err != nil {
 		return err
 	}
-	if lk != nil {
-		// One vkQueueSubmit: the copy's batch waits on the decoder's timeline semaphore at its value
-		// and signals the next value, the second batch signals the Frame's semaphore.
-		if err := lk.Submit(t.ring, sl, nil, []vkx.SubmitSemaphore{{Semaphore: sem}}); err != nil {
-			return err
-		}
-		hw := p.hw
-		p.hw = nil
-		sl.Retire(hw.Release) // FFmpeg may reuse the image once the copy is done
+	if hw != nil {
 		t.stats.HWCopied++
-	} else if err := t.ring.Submit(sl, vk.NullSemaphore, sem); err != nil {
-		return err
 	}
-	p.inFlight++
-	sl.Retire(func() { // on the fence: runs inside a ring call, all of which hold t.mu
-		p.inFlight--
-		t.tryFree(p)
-	})
 	return nil
 }
 
 // reclaim runs what the ring retired on submissions whose fences have signalled (semaphores to
-// reuse, pictures whose upload is done) and frees pictures nobody uses any more. Called with t.mu
-// held, as every call on the ring is: vkResetFences needs the fence externally synchronized, and
-// the decoder goroutine reclaims too.
+// reuse, pictures whose upload is done). Called with t.mu held, as every call on the ring is:
+// vkResetFences needs the fence externally synchronized, and the decoder goroutine reclaims too.
 func (t *Texture) reclaim() {
 	t.ring.Collect()
-	for _, p := range t.pics {
-		t.tryFree(p)
-	}
 }
 
 // semaphore is an unsignalled semaphore for a Frame: a recycled one, or a new one. Called with t.mu

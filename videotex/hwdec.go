@@ -10,7 +10,6 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/stream"
 )
 
 // VideoFeatures are the device features of hardware decoding: what FFmpeg's Vulkan decoding asks
@@ -209,21 +208,6 @@ func (t *Texture) planHW() (decode.Options, error) {
 
 // errNoHW is the error of a hardware frame the texture cannot take.
 var errNoHW = errors.New("videotex: hardware frame")
-
-// copyHW records the GPU copy of p's hardware frame into p's images, in sl's Pre batch (the decoder
-// waits for the copy alone), under the frame's lock (stream.Locked: the AVVkFrame protocol), which
-// the upload's submission (Locked.Submit) releases.
-func (t *Texture) copyHW(sl *stream.Slot, p *picture) (*stream.Locked, error) {
-	lk, err := stream.LockForeign(p.hw.HW.Foreign(), t.dev.QueueFamily)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errNoHW, err)
-	}
-	if err := lk.Copy(t.ring, sl, p.img); err != nil {
-		lk.Unlock()
-		return nil, err
-	}
-	return lk, nil
-}
 
 // dropHW releases p's hardware frame, if any (FFmpeg may reuse its image from then on).
 func (p *picture) dropHW() {

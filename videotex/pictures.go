@@ -6,12 +6,8 @@ import (
 	"io"
 	"time"
 
-	vk "github.com/vulkan-go/vulkan"
-
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -25,77 +21,54 @@ type config struct {
 	params        ycbcr.Params
 }
 
-// conversion is a configuration resolved into a path and what the engine's layout needs.
-type conversion struct {
-	cfg     config
-	path    formats.Path
-	reason  string
-	cv      *ycbcr.Conversion // sampler path
-	spec    ycbcr.Spec        // shader path: its pipeline's specialization constants
-	sampler vk.Sampler        // the immutable sampler the engine puts in its layout
-	count   uint32            // combinedImageSamplerDescriptorCount
-	gen     uint64
-}
-
-type picState int
-
-const (
-	picFree    picState = iota // the decoder may stage into it
-	picStaging                 // the decoder is writing its staging buffer
-	picReady                   // staged, queued in Texture.ready
-	picShown                   // uploaded; the current picture, or referenced, or its upload in flight
-)
-
-// picture is one of the texture's images, with everything one picture needs on either path. The
-// pictures are a pool, not a ring: which one the decoder stages into next depends on which ones the
-// engine still holds. The submissions that write them go through the stream.Ring of the texture,
-// which retires their lifetime on each submission's fence.
+// picture is one of the stream's pictures the texture took (stream.Stream.Take): staged and waiting
+// in Texture.ready, or shown: uploaded, and the current picture or referenced by Frames, while the
+// texture holds it (stream.Picture.Hold) so the stream does not take it again. The stream makes its
+// images and texture (stream.Options.Textures) and frees it for reuse once the texture has
+// released it and the fence of the submission that uploaded it has signalled.
 type picture struct {
-	id       int
-	state    picState
-	refs     int  // Frames handed out and not given back
-	current  bool // the picture Acquire returns when nothing newer is due
-	inFlight int  // submissions that write it whose fence has not yet been seen signalled
-
-	conv *conversion // what the images below were made for
-	img  *planes.Image
-	view vk.ImageView   // sampler path: the view with the conversion
-	draw *ycbcr.Binding // shader path: the conversion's descriptor set
-	rgba *rgbaTarget    // shader path: the converted picture
+	sp      *stream.Picture
+	shown   bool // uploaded and held
+	refs    int  // Frames handed out and not given back
+	current bool // the picture Acquire returns when nothing newer is due
 
 	pts   time.Duration
 	index int64
 	meta  FrameInfo // the decoded frame's own description, handed out with it
-	// hw is a hardware-decoded picture staged into p: FFmpeg's image, copied into img by the
+	// hw is a hardware-decoded picture staged into p: FFmpeg's image, copied into sp by the
 	// upload's submission and released on its fence (or when p is dropped before it).
 	hw *decode.Frame
 }
 
-// tryFree returns p to the decoder when nothing can use it any more: no Frame references it, it is
-// not the current picture, and the fences of the submissions that wrote it have signalled (the
-// ring ran their retirements). Called with t.mu held.
+// tryFree gives p back to the stream when nothing can use it any more: no Frame references it and
+// it is not the current picture (the stream waits for the fences itself). Called with t.mu held.
 func (t *Texture) tryFree(p *picture) {
-	if p.state != picShown || p.current || p.refs > 0 || p.inFlight > 0 {
+	if !p.shown || p.current || p.refs > 0 {
 		return
 	}
-	p.state = picFree
+	p.shown = false
+	p.sp.Release()
 	t.cond.Broadcast()
 }
 
-// takeFree waits for a free picture and marks it staging; nil when the texture is closing.
-func (t *Texture) takeFree() *picture {
+// drop gives back a staged picture that will not be shown. Called with t.mu held.
+func (p *picture) drop() {
+	p.dropHW()
+	p.sp.Drop()
+}
+
+// takeFree waits for a free picture of the stream; nil when the texture is closing.
+func (t *Texture) takeFree() (*stream.Picture, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for {
 		if t.closing {
-			return nil
+			return nil, nil
 		}
 		t.reclaim()
-		for _, p := range t.pics {
-			if p.state == picFree {
-				p.state = picStaging
-				return p
-			}
+		sp, err := t.st.Take()
+		if sp != nil || err != nil {
+			return sp, err
 		}
 		t.cond.Wait()
 	}
@@ -110,11 +83,12 @@ func (t *Texture) fail(err error) {
 	t.mu.Unlock()
 }
 
-// decodeLoop decodes and stages pictures into free images, on its own goroutine. It creates Vulkan
-// objects (images, conversions) but never touches the queue or the command pool.
+// decodeLoop decodes and stages pictures into free pictures of the stream, on its own goroutine. It
+// makes Vulkan objects (the pictures' images and conversions) but never touches the queue or the
+// command pool.
 func (t *Texture) decodeLoop() {
 	defer close(t.decoded)
-	var cur *conversion
+	var cur *config
 	var n int64
 	first, base, last := -1.0, time.Duration(0), time.Duration(-1)
 	frameDur := 40 * time.Millisecond
@@ -151,19 +125,13 @@ func (t *Texture) decodeLoop() {
 		pic := f.Picture
 		meta := FrameInfo{Color: f.Color, SampleAspect: [2]int{f.SampleAspect.Num, f.SampleAspect.Den}, Orientation: f.Orient}
 		cfg := config{format: pic.Format, width: pic.Width, height: pic.Height, params: ycbcr.FromColor(f.Color)}
-		if cur == nil || cur.cfg != cfg {
-			t.quiet.Lock()
-			next, err := t.resolve(cfg, cur)
-			t.quiet.Unlock()
-			if err != nil {
+		if cur == nil || *cur != cfg {
+			if err := t.configure(cfg); err != nil {
 				f.Release()
 				t.fail(err)
 				return
 			}
-			cur = next
-			t.mu.Lock()
-			t.latest = cur
-			t.mu.Unlock()
+			cur = &cfg
 		}
 		if first < 0 {
 			first = f.PTS
@@ -178,31 +146,36 @@ func (t *Texture) decodeLoop() {
 			pts = last + frameDur
 		}
 		last = pts
-		s := t.takeFree()
-		if s == nil {
+		sp, err := t.takeFree()
+		if sp == nil && err == nil { // closing
 			f.Release()
 			return
 		}
-		t.quiet.Lock()
-		err = t.prepare(s, cur)
-		if err == nil && f.HW == nil {
-			err = s.img.Stage(pic)
+		if err == nil {
+			t.quiet.Lock()
+			if f.HW != nil {
+				err = sp.Prepare()
+			} else {
+				err = sp.Stage(pic)
+			}
+			t.quiet.Unlock()
 		}
-		t.quiet.Unlock()
+		p := &picture{sp: sp, pts: pts, index: n, meta: meta}
 		if err == nil && f.HW != nil {
-			s.hw = f // copied on the GPU by the upload, released on its fence
+			p.hw = f // copied on the GPU by the upload, released on its fence
 		} else {
 			f.Release()
 		}
 		t.mu.Lock()
 		if err != nil {
-			s.state = picFree
+			if sp != nil {
+				sp.Drop()
+			}
 			t.mu.Unlock()
 			t.fail(err)
 			return
 		}
-		s.state, s.pts, s.index, s.meta = picReady, pts, n, meta
-		t.ready = append(t.ready, s)
+		t.ready = append(t.ready, p)
 		t.stats.Decoded++
 		t.cond.Broadcast()
 		t.mu.Unlock()
@@ -210,99 +183,23 @@ func (t *Texture) decodeLoop() {
 	}
 }
 
-// resolve makes cfg the stream's configuration, whose plan says the path and why, and makes the
-// path's conversion; the generation grows when the immutable sampler differs from prev's.
-func (t *Texture) resolve(cfg config, prev *conversion) (*conversion, error) {
-	c := &conversion{cfg: cfg}
+// configure makes cfg the stream's configuration; its plan says the path and why. The shader path
+// converts into each picture's RGBA8 texture by drawing; hardware-decoded pictures are copied
+// (routeCopy).
+func (t *Texture) configure(cfg config) error {
 	desc := fmt.Sprintf("%s %dx%d %s", cfg.format.Name, cfg.width, cfg.height, cfg.params)
 	h := t.dec.HW()
-	// Drawn: the shader path's conversion into the RGBA picture is drawn; hardware-decoded pictures
-	// are copied (routeCopy).
-	if _, err := t.st.Configure(stream.Config{Format: cfg.format, Width: cfg.width, Height: cfg.height, Params: cfg.params,
+	c := stream.Config{Format: cfg.format, Width: cfg.width, Height: cfg.height, Params: cfg.params,
 		Choice: t.opts.Path, Variant: stream.VariantDraw, Route: stream.RouteCopy,
-		Decode: stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}}); err != nil {
-		return nil, fmt.Errorf("videotex: %s: %w", desc, err)
+		Decode: stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}}
+	t.mu.Lock() // Configure retires the old pictures on the ring, which Acquire uses
+	_, err := t.st.Configure(c)
+	if err == nil {
+		t.latest = t.st.Plan().Path
 	}
-	d := t.st.Plan().Path
-	c.path, c.reason = d.Path, d.Reason
-	if c.path == formats.PathSampler {
-		cv, err := t.eng.conversion(d.Key)
-		if err != nil {
-			return nil, err
-		}
-		c.cv, c.sampler, c.count = cv, cv.Sampler, cv.DescriptorCount
-	} else {
-		consts, err := cfg.params.Shader(cfg.format, cfg.width, cfg.height)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", desc, err)
-		}
-		c.spec, c.sampler, c.count = consts.Spec(), t.eng.plain, 1
-	}
-	c.gen = 1
-	if prev != nil {
-		c.gen = prev.gen
-		if c.sampler != prev.sampler || c.count != prev.count {
-			c.gen++
-		}
-	}
-	return c, nil
-}
-
-// prepare makes s's images for c, unless it already has images of the same configuration and path.
-func (t *Texture) prepare(s *picture, c *conversion) error {
-	if s.conv != nil && s.conv.cfg == c.cfg && s.conv.path == c.path && s.conv.cv == c.cv {
-		s.conv = c
-		return nil
-	}
-	t.destroyPicture(s)
-	cfg := c.cfg
-	img, err := planes.New(t.dev, cfg.format, cfg.width, cfg.height, c.path)
+	t.mu.Unlock()
 	if err != nil {
-		return err
+		return fmt.Errorf("videotex: %s: %w", desc, err)
 	}
-	s.img = img
-	if c.path == formats.PathSampler {
-		// The view carries the very conversion of the immutable sampler (identically defined, as
-		// VUID-VkWriteDescriptorSet-descriptorType-01948 asks).
-		info := vkx.NewConversionInfo(c.cv.Handle)
-		defer info.Free()
-		if s.view, err = t.dev.NewView(img.Multi, vk.Format(c.cv.Key.Format), vk.ImageAspectColorBit, &info); err != nil {
-			return fmt.Errorf("videotex: view: %w", err)
-		}
-	} else {
-		consts, err := cfg.params.ShaderFor(img)
-		if err != nil {
-			return err
-		}
-		if s.draw, err = t.eng.bind(img, consts); err != nil {
-			return err
-		}
-		if s.rgba, err = t.newRGBA(cfg.width, cfg.height); err != nil {
-			return err
-		}
-	}
-	s.conv = c
 	return nil
-}
-
-// destroyPicture frees s's images; the GPU and the engine must be done with them.
-func (t *Texture) destroyPicture(s *picture) {
-	s.dropHW()
-	if s.draw != nil {
-		t.eng.unbind(s.draw)
-		s.draw = nil
-	}
-	if s.rgba != nil {
-		s.rgba.destroy()
-		s.rgba = nil
-	}
-	if s.view != vk.NullImageView {
-		vk.DestroyImageView(t.dev.Device, s.view, nil)
-		s.view = vk.NullImageView
-	}
-	if s.img != nil {
-		s.img.Destroy()
-		s.img = nil
-	}
-	s.conv = nil
 }

@@ -8,34 +8,33 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
-	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // Engine is what the textures on one engine device share: the sampler path's conversion cache
 // (one VkSamplerYcbcrConversion and immutable sampler per distinct stream description, so textures
 // of like streams hand out the same sampler and the engine's pipelines for one serve the others),
-// the shader path's pipelines (made once per set of constants), and the fallback path's sampler and
-// render pass. An engine that shows many videos makes one Engine per device with NewEngine and opens
+// the shader path's pipelines (made once per set of constants), and the sampler and render pass of
+// the shader path's RGBA8 textures (stream.TextureKit). An engine that shows many videos makes one Engine per device with NewEngine and opens
 // its textures with Engine.Open; the package's Open makes a private one for its texture.
 //
-// Each texture keeps its own decoder, goroutine, images and ring of submissions. Hardware decoders
+// Each texture keeps its own decoder, goroutine and stream.Stream (its pictures and ring of
+// submissions). Hardware decoders
 // all submit to the engine's decode queues (EngineDevice.HWDecode), each queue under one lock for
 // the whole process, so textures share those queues as they are.
 type Engine struct {
 	ed  EngineDevice
 	dev *gpu.Device // the shared objects are made on this wrap; each texture has its own (its command pool)
 
-	// mu serializes the use of the shared objects below from the textures' goroutines (their
-	// decoders make bindings, their Acquire callers record draws): the descriptor pools and the
-	// pipeline and conversion maps need external synchronization. It is taken last, after a
-	// texture's own locks, and never held while taking another lock.
-	mu       sync.Mutex
-	paths    *ycbcr.Paths  // the conversion cache and the shader path
-	plain    vk.Sampler    // the fallback path's immutable sampler
-	rgbaRP   vk.RenderPass // the fallback conversion's render pass
-	textures int           // open textures
-	closed   bool
+	// paths and textures are used by the textures' streams from their goroutines (decoders make
+	// bindings, Acquire callers record draws); ycbcr.Paths locks what they share itself.
+	paths    *ycbcr.Paths       // the conversion cache and the shader path
+	textures *stream.TextureKit // the shader path's RGBA8 pass and the plain sampler
+
+	mu     sync.Mutex // guards count and closed
+	count  int        // open textures
+	closed bool
 }
 
 // NewEngine checks dev (Y′CbCr sampling, a graphics queue family) and prepares what its textures
@@ -62,21 +61,7 @@ func newEngine(ed EngineDevice) (*Engine, error) {
 		e.destroy()
 		return nil, err
 	}
-	// Linear, clamped, one level: the engine's own filtering of an RGBA8 picture, the same as the
-	// Y′CbCr sampler's (LINEAR, CLAMP_TO_EDGE), so both paths look alike.
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterLinear, MinFilter: vk.FilterLinear, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
-	var s vk.Sampler
-	err = vkx.Check(vk.CreateSampler(pd.Device, si, nil, &s), "vkCreateSampler")
-	si.Free()
-	if err != nil {
-		e.destroy()
-		return nil, err
-	}
-	e.plain = s
-	if e.rgbaRP, err = newRGBAPass(pd); err != nil {
+	if e.textures, err = stream.NewTextureKit(pd); err != nil {
 		e.destroy()
 		return nil, err
 	}
@@ -106,7 +91,7 @@ func (e *Engine) Open(url string, opts Options) (*Texture, error) {
 		e.mu.Unlock()
 		return nil, fmt.Errorf("videotex: open %s: the engine is closed", url)
 	}
-	e.textures++ // before open: a Close meanwhile sees it
+	e.count++ // before open: a Close meanwhile sees it
 	e.mu.Unlock()
 	t, err := openOn(e, url, opts, nil)
 	if err != nil {
@@ -124,8 +109,8 @@ func (e *Engine) Close() error {
 		e.mu.Unlock()
 		return nil
 	}
-	if e.textures > 0 {
-		n := e.textures
+	if e.count > 0 {
+		n := e.count
 		e.mu.Unlock()
 		return fmt.Errorf("videotex: engine close: %d texture(s) still open", n)
 	}
@@ -138,48 +123,16 @@ func (e *Engine) Close() error {
 // release is a texture's Close (or failed open): one texture fewer.
 func (e *Engine) release() {
 	e.mu.Lock()
-	e.textures--
+	e.count--
 	e.mu.Unlock()
 }
 
 func (e *Engine) destroy() {
-	d := e.dev.Device
 	if e.paths != nil {
 		e.paths.Destroy()
 	}
-	if e.rgbaRP != vk.NullRenderPass {
-		vk.DestroyRenderPass(d, e.rgbaRP, nil)
-	}
-	if e.plain != vk.NullSampler {
-		vk.DestroySampler(d, e.plain, nil)
+	if e.textures != nil {
+		e.textures.Destroy()
 	}
 	e.dev.Release()
-}
-
-// conversion is the sampler path's conversion for key, from the shared cache.
-func (e *Engine) conversion(key ycbcr.Key) (*ycbcr.Conversion, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.paths.Cache.Get(key)
-}
-
-// bind makes the shader path's binding of img (its descriptor set, from the shared pool).
-func (e *Engine) bind(img *planes.Image, consts *ycbcr.ShaderConstants) (*ycbcr.Binding, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.paths.Shader.Bind(img, consts)
-}
-
-// draw records b's conversion into target (its pipeline made on first use, in the shared map).
-func (e *Engine) draw(b *ycbcr.Binding, cb vk.CommandBuffer, target ycbcr.Target) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return b.Draw(cb, target)
-}
-
-// unbind frees b's descriptor set back to the shared pool.
-func (e *Engine) unbind(b *ycbcr.Binding) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	b.Destroy()
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/stream"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // ErrClosed is returned by a Texture's methods after Close.
@@ -129,10 +130,11 @@ type Texture struct {
 	audioDone chan struct{}
 	firstPTS  float64 // the first picture's PTS: media time 0
 
-	// st decides each configuration's plan (path and why) and holds the ring of the toolkit's
-	// submissions, on the engine's device (borrowed: its queue lock, fence waits); the conversions
-	// are the Engine's. The pictures are the texture's own (pictures.go): an engine holds them
-	// beyond the stream's fences.
+	// st is the stream on the engine's device (borrowed: its queue lock, fence waits): each
+	// configuration's plan (the path and why), the pictures (their images and the textures the
+	// engine samples, remade per configuration) and the ring of the toolkit's submissions; the
+	// conversion paths and the textures' sampler and pass are the Engine's, shared. The texture
+	// keeps what is its own: which pictures the engine holds.
 	st      *stream.Stream
 	decoded chan struct{} // closed when the decoder goroutine has returned
 	// quiet is held by the decoder goroutine while it decodes or makes images. Never taken by
@@ -141,13 +143,17 @@ type Texture struct {
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	pics    []*picture
 	ready   []*picture // staged, in decode order
 	current *picture
-	shown   *conversion // configuration of the last frame handed out
-	latest  *conversion // configuration of the last picture decoded
-	// ring carries the toolkit's submissions (uploads, fallback conversions, the empty ones that
-	// signal or consume a Frame's semaphore) and retires what they use on their fences.
+	// shown is what the last frame handed out was made for, gen its generation (which grows when
+	// the sampler or descriptor count of the frames changes); latest is the plan's path of the
+	// last configuration decoded.
+	shown  *shownConfig
+	gen    uint64
+	latest ycbcr.Decision
+	// ring is st's: it carries the toolkit's submissions (uploads, shader-path conversions, the
+	// empty ones that signal or consume a Frame's semaphore) and retires what they use on their
+	// fences.
 	ring    *stream.Ring
 	sems    []vk.Semaphore // unsignalled, free for a Frame
 	decErr  error
@@ -179,7 +185,7 @@ func openWith(dev EngineDevice, url string, opts Options, wrap func(*Texture, pi
 	if err != nil {
 		return nil, fmt.Errorf("videotex: open %s: %w", url, err)
 	}
-	e.textures++
+	e.count++
 	t, err := openOn(e, url, opts, wrap)
 	if err != nil {
 		e.release()
@@ -257,16 +263,12 @@ func openOn(e *Engine, url string, opts Options, wrap func(*Texture, pictureSour
 }
 
 func (t *Texture) initObjects() error {
-	var err error
-	for i := 0; i < t.opts.Images; i++ {
-		t.pics = append(t.pics, &picture{id: i})
-	}
 	// As many slots as pictures: a slot is reused after Images submissions, long after its fence
 	// has usually signalled, so Acquire seldom waits for one.
-	// The stream's conversion paths are the Engine's (shared, used under its lock: with its own
-	// pictures the stream binds nothing itself).
-	if t.st, err = stream.New(t.dev, stream.Options{Slots: t.opts.Images, Upload: planes.UploadCopy,
-		QueueLock: t.ed.QueueLock, Borrowed: true, OwnPictures: true, Paths: t.eng.paths}); err != nil {
+	var err error
+	if t.st, err = stream.New(t.dev, stream.Options{Slots: t.opts.Images, Pictures: t.opts.Images,
+		Textures: t.eng.textures, Paths: t.eng.paths, Upload: planes.UploadCopy, QueueLock: t.ed.QueueLock,
+		Borrowed: true}); err != nil {
 		return err
 	}
 	t.ring = t.st.Ring
@@ -281,24 +283,17 @@ func (t *Texture) Info() decode.Info { return t.info }
 func (t *Texture) Path() (formats.Path, string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	c := t.shown
-	if c == nil {
-		c = t.latest
+	if c := t.shown; c != nil {
+		return c.path, c.reason
 	}
-	if c == nil {
-		return formats.PathSampler, ""
-	}
-	return c.path, c.reason
+	return t.latest.Path, t.latest.Reason
 }
 
 // Generation is that of the last frame handed out (0 before the first).
 func (t *Texture) Generation() uint64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.shown == nil {
-		return 0
-	}
-	return t.shown.gen
+	return t.gen
 }
 
 // Stats returns the counters.
@@ -390,15 +385,17 @@ func (t *Texture) destroy() error {
 			err = fmt.Errorf("videotex: close: %w", e)
 		}
 	}
-	for _, p := range t.pics {
-		t.destroyPicture(p)
+	// The stream frees every picture, held or not: the engine is done with them (Close's contract).
+	for _, p := range t.ready {
+		p.dropHW()
 	}
+	t.ready, t.current = nil, nil
 	for _, s := range t.allSems {
 		vk.DestroySemaphore(d, s, nil)
 	}
 	t.sems, t.allSems = nil, nil
 	if t.st != nil {
-		t.st.Close() // the ring (drained above)
+		t.st.Close() // the ring (drained above), the pictures
 		t.st, t.ring = nil, nil
 	}
 	if c, ok := t.src.(io.Closer); ok && t.src != pictureSource(t.dec) {

@@ -64,7 +64,7 @@ func (b *Blit) Bind(picture vk.ImageView) (*Binding, error) {
 		return nil, fmt.Errorf("ycbcr: blit: %w", err)
 	}
 	writeImages(b.dev.Device, set, []vk.ImageView{picture}, b.Sampler)
-	return &Binding{set: set, pool: pool, pipes: &b.pipes, dev: b.dev}, nil
+	return &Binding{set: set, pool: pool, pools: b.pools, pipes: &b.pipes, dev: b.dev}, nil
 }
 
 // Destroy frees what NewBlit made. The GPU must be done with it.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -22,6 +23,7 @@ import (
 // image (or buffer: the peak pass) in one set layout, the pipeline layout, a descriptor pool and
 // pipelines by specialization.
 type computeKit struct {
+	mu        sync.Mutex // guards byKey and pool's sets
 	setLayout vk.DescriptorSetLayout
 	layout    vk.PipelineLayout
 	pool      vk.DescriptorPool
@@ -72,6 +74,8 @@ func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampl
 
 func (k *computeKit) pipeline(d *gpu.Device, spec Spec) (vk.Pipeline, error) {
 	dev := d.Device
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	if p, ok := k.byKey[spec]; ok {
 		return p, nil
 	}
@@ -116,7 +120,9 @@ type ComputeBinding struct {
 }
 
 func (k *computeKit) bind(d *gpu.Device, sampled []vk.ImageView, sampler vk.Sampler, target vk.ImageView) (vk.DescriptorSet, error) {
+	k.mu.Lock()
 	set, err := allocateSet(d.Device, k.pool, k.setLayout)
+	k.mu.Unlock()
 	if err != nil {
 		return set, err
 	}
@@ -152,12 +158,20 @@ func (b *ComputeBinding) Destroy() {
 	for _, v := range b.views {
 		vk.DestroyImageView(b.dev.Device, v, nil)
 	}
-	set := b.set // a standalone variable: cgo refuses the address of a field next to Go pointers
-	vk.FreeDescriptorSets(b.dev.Device, b.kit.pool, 1, &set)
+	b.kit.free(b.dev, b.set)
+}
+
+// free gives set back to k's pool.
+func (k *computeKit) free(d *gpu.Device, set vk.DescriptorSet) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	vk.FreeDescriptorSets(d.Device, k.pool, 1, &set)
 }
 
 // BindCompute binds im's multi-planar image through the conversion for the compute variant.
 func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*ComputeBinding, error) {
+	cv.kit.Lock()
+	defer cv.kit.Unlock()
 	if cv.compute == nil {
 		k, err := newComputeKit(cv.dev, []vk.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
 			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit), PImmutableSamplers: []vk.Sampler{cv.Sampler}}},
@@ -191,6 +205,8 @@ func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageVie
 	if err != nil {
 		return nil, err
 	}
+	sp.kits.Lock()
+	defer sp.kits.Unlock()
 	if sp.compute == nil {
 		k, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, shaders.ShaderComp, shaders.ShaderParamsSize, shaders.ShaderSpecConstants, vk.DescriptorTypeStorageImage)
 		if err != nil {

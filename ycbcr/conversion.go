@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -121,13 +122,15 @@ type Conversion struct {
 	DescriptorCount uint32
 	pipes           pipelines
 	pools           *setPools
+	kit             sync.Mutex  // guards making compute
 	compute         *computeKit // made by the first BindCompute
 	dev             *gpu.Device
 }
 
 // Cache holds conversions by key, like Granite's: the immutable sampler is part of the layout, so
-// anything keyed on the layout is keyed on the conversion too.
+// anything keyed on the layout is keyed on the conversion too. Safe for concurrent use.
 type Cache struct {
+	mu    sync.Mutex // guards byKey
 	dev   *gpu.Device
 	byKey map[Key]*Conversion
 }
@@ -140,6 +143,8 @@ const setsPerPool = 16
 
 // Get returns the conversion for k, creating it on first use.
 func (c *Cache) Get(k Key) (*Conversion, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if cv, ok := c.byKey[k]; ok {
 		return cv, nil
 	}
@@ -153,10 +158,16 @@ func (c *Cache) Get(k Key) (*Conversion, error) {
 }
 
 // Len is the number of cached conversions.
-func (c *Cache) Len() int { return len(c.byKey) }
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.byKey)
+}
 
 // Destroy destroys every cached conversion. The GPU must be done with them.
 func (c *Cache) Destroy() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for _, cv := range c.byKey {
 		cv.destroy()
 	}
@@ -270,7 +281,8 @@ type Binding struct {
 	bound  vk.Image
 	direct map[vk.Image]vk.ImageView
 	set    vk.DescriptorSet
-	pool   vk.DescriptorPool
+	pool   vk.DescriptorPool // one of pools'
+	pools  *setPools
 	pipes  *pipelines
 	spec   Spec // specialization constants of the shader path's pipeline
 	dither Dither
@@ -298,7 +310,7 @@ func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
 	push := make([]byte, 0, 8)
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
-	return &Binding{views: []vk.ImageView{view}, set: set, pool: pool, pipes: &cv.pipes, push: push, dev: cv.dev,
+	return &Binding{views: []vk.ImageView{view}, set: set, pool: pool, pools: cv.pools, pipes: &cv.pipes, push: push, dev: cv.dev,
 		im: im, cv: cv, bound: im.Multi}, nil
 }
 
@@ -385,6 +397,5 @@ func (b *Binding) Destroy() {
 	for _, v := range b.direct {
 		vk.DestroyImageView(b.dev.Device, v, nil)
 	}
-	set := b.set // a standalone variable: cgo refuses the address of a field next to Go pointers
-	vk.FreeDescriptorSets(b.dev.Device, b.pool, 1, &set)
+	b.pools.free(b.pool, b.set)
 }

@@ -56,7 +56,7 @@ func (df *Diff) Bind(samplerPath, shaderPath vk.ImageView, gain float32) (*Bindi
 	}
 	writeImages(df.dev.Device, set, []vk.ImageView{samplerPath, shaderPath}, df.Sampler)
 	push := binary.LittleEndian.AppendUint32(nil, math.Float32bits(gain))
-	return &Binding{set: set, pool: pool, pipes: &df.pipes, push: push, dev: df.dev}, nil
+	return &Binding{set: set, pool: pool, pools: df.pools, pipes: &df.pipes, push: push, dev: df.dev}, nil
 }
 
 // Destroy frees what NewDiff made. The GPU must be done with it.

@@ -56,6 +56,8 @@ func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error)
 	if err != nil {
 		return nil, err
 	}
+	sp.kits.Lock()
+	defer sp.kits.Unlock()
 	if sp.peak == nil {
 		k, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, shaders.PeakComp,
 			shaders.ShaderParamsSize, shaders.ShaderSpecConstants, vk.DescriptorTypeStorageBuffer)
@@ -128,8 +130,7 @@ func (b *PeakBinding) Result() PeakMeasure {
 
 // Destroy frees the binding's buffers and descriptor set. The GPU must be done with them.
 func (b *PeakBinding) Destroy() {
-	set := b.set // a standalone variable: cgo refuses the address of a field next to Go pointers
-	vk.FreeDescriptorSets(b.dev.Device, b.kit.pool, 1, &set)
+	b.kit.free(b.dev, b.set)
 	b.buf.Destroy()
 	b.result.Destroy()
 }

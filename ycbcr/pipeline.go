@@ -2,6 +2,7 @@ package ycbcr
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -57,8 +58,10 @@ type pipelineKey struct {
 }
 
 // pipelines caches the pipelines of a layout and fragment shader by key. get fills in dither.glsl's
-// constants (shaders.DitherConstant) for the target's format.
+// constants (shaders.DitherConstant) for the target's format. Safe for concurrent use (streams on
+// several goroutines share one Paths).
 type pipelines struct {
+	mu     sync.Mutex // guards byKey
 	layout vk.PipelineLayout
 	frag   []byte
 	nspec  int // how many of key.spec the shader declares
@@ -69,6 +72,8 @@ func (p *pipelines) get(dev *gpu.Device, t Target, spec Spec, d Dither) (vk.Pipe
 	rp, format := t.Pass()
 	spec = withDither(spec, d, format)
 	k := pipelineKey{format, spec}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if pl, ok := p.byKey[k]; ok {
 		return pl, nil
 	}
@@ -96,8 +101,10 @@ func (p *pipelines) destroy(dev vk.Device) {
 // setPools hands out descriptor sets of combined image samplers from pools of setsPerPool sets,
 // adding a pool when the ones it has are full: one conversion path may serve many streams (a wall
 // of videos, each stream's slots and hardware frames holding a set each), which no fixed pool
-// size covers. A set goes back to the pool it came from (Binding keeps it).
+// size covers. A set goes back to the pool it came from (Binding keeps it). Safe for concurrent use:
+// a pool is externally synchronized (Vulkan spec, vkAllocateDescriptorSets, vkFreeDescriptorSets).
 type setPools struct {
+	mu          sync.Mutex // guards list and the pools' sets
 	dev         *gpu.Device
 	descriptors uint32 // per set
 	list        []vk.DescriptorPool
@@ -130,6 +137,8 @@ func (p *setPools) grow() error {
 // has (VK_ERROR_OUT_OF_POOL_MEMORY, or VK_ERROR_FRAGMENTED_POOL after frees: Vulkan spec,
 // vkAllocateDescriptorSets), and returns the pool it came from.
 func (p *setPools) allocate(layout vk.DescriptorSetLayout) (vk.DescriptorSet, vk.DescriptorPool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for i := 0; ; i++ {
 		if i == len(p.list) {
 			if err := p.grow(); err != nil {
@@ -149,6 +158,13 @@ func (p *setPools) allocate(layout vk.DescriptorSetLayout) (vk.DescriptorSet, vk
 		}
 		return nil, vk.NullDescriptorPool, vkx.Check(res, "vkAllocateDescriptorSets")
 	}
+}
+
+// free gives set back to pool, one of p's.
+func (p *setPools) free(pool vk.DescriptorPool, set vk.DescriptorSet) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	vk.FreeDescriptorSets(p.dev.Device, pool, 1, &set)
 }
 
 // destroy frees every pool (and so every set). The GPU must be done with them.

@@ -3,6 +3,7 @@ package ycbcr
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -21,6 +22,7 @@ type ShaderPath struct {
 	SetLayout vk.DescriptorSetLayout
 	pipes     pipelines
 	pools     *setPools
+	kits      sync.Mutex  // guards making compute and peak
 	compute   *computeKit // made by the first BindCompute
 	peak      *computeKit // made by the first BindPeak
 	dev       *gpu.Device
@@ -66,7 +68,7 @@ func (sp *ShaderPath) Bind(im *planes.Image, c *ShaderConstants) (*Binding, erro
 		return nil, fmt.Errorf("ycbcr: shader path: %w", err)
 	}
 	writeImages(sp.dev.Device, set, views, sp.Sampler)
-	return &Binding{set: set, pool: pool, pipes: &sp.pipes, spec: c.Spec(), push: c.Bytes(), dev: sp.dev}, nil
+	return &Binding{set: set, pool: pool, pools: sp.pools, pipes: &sp.pipes, spec: c.Spec(), push: c.Bytes(), dev: sp.dev}, nil
 }
 
 // ShaderFor is Params.Shader for im's own textures. Plane aliases (planes.Image.Aliased) hold what
