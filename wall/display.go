@@ -33,7 +33,8 @@ type View struct {
 
 // Display shows a wall in a swapchain's images: the canvas (the grid) or one tile's picture,
 // copied out of the canvas into an image of its own, scaled to fit the window by the player's scale
-// pass and letterboxed, with the tiles' labels drawn over it by the on-screen display's text pass
+// pass (drawn as it is where the window shows it one pixel for one pixel) and letterboxed, with the
+// tiles' labels drawn over it by the on-screen display's text pass
 // (present/osd). Its submissions go through a ring of its own on the device's queue after the
 // tiles' submissions, which the canvas's barriers order them after.
 type Display struct {
@@ -44,11 +45,13 @@ type Display struct {
 	scaler *ycbcr.Scaler
 	// targets are each slot's scale pass: a slot's weight table is rewritten only after its fence.
 	targets []*ycbcr.ScaleTarget
-	src     shown
-	text    *osd.Pass
-	quads   osd.Canvas
-	rates   []rate
-	shot    *gpu.Buffer
+	// blit draws the shown image where the window shows it one pixel for one pixel (no filter).
+	blit  *ycbcr.Blit
+	src   shown
+	text  *osd.Pass
+	quads osd.Canvas
+	rates []rate
+	shot  *gpu.Buffer
 }
 
 // shown is the part of the canvas a display step shows, copied into an image of its own: the scale
@@ -59,6 +62,16 @@ type shown struct {
 	memory vk.DeviceMemory
 	view   vk.ImageView
 	w, h   int
+	blit   *ycbcr.Binding // the blit's binding of view
+}
+
+func (s shown) destroy(dev *gpu.Device) {
+	if s.blit != nil {
+		s.blit.Destroy()
+	}
+	if s.image != vk.NullImage {
+		dev.DestroyImage2D(s.image, s.memory, s.view)
+	}
 }
 
 // rate is a tile's pictures per second for its label, measured over about half a second.
@@ -103,6 +116,9 @@ func (d *Display) init() error {
 	}
 	d.targets = make([]*ycbcr.ScaleTarget, d.ring.Len())
 	if d.scaler, err = ycbcr.NewScaler(d.dev); err != nil {
+		return err
+	}
+	if d.blit, err = ycbcr.NewBlit(d.dev); err != nil {
 		return err
 	}
 	if d.text, err = osd.NewPass(d.dev, LabelPx, d.ring.Len()); err != nil {
@@ -188,16 +204,24 @@ func (d *Display) record(sl *stream.Slot, swap *present.Swapchain, idx int, v Vi
 	d.copyOut(cb, src)
 	box := fit(src.Dx(), src.Dy(), swap.Width, swap.Height)
 	sv := ycbcr.Fit(src.Dx(), src.Dy(), box.Dx(), box.Dy(), formats.Orientation{}, v.Filter)
-	t, err := d.target(sl.Index, sv)
-	if err != nil {
-		return err
-	}
-	if err := t.Record(cb, sv); err != nil {
-		return err
+	var t *ycbcr.ScaleTarget
+	if !sv.Exact() { // shown one pixel for one pixel, the picture needs no filter: the blit draws it
+		var err error
+		if t, err = d.target(sl.Index, sv); err != nil {
+			return err
+		}
+		if err := t.Record(cb, sv); err != nil {
+			return err
+		}
 	}
 	gpu.BeginPass(cb, swap.RenderPass, swap.Framebuffers[idx], swap.Width, swap.Height)
 	gpu.SetViewport(cb, box.Min.X, box.Min.Y, box.Dx(), box.Dy())
-	err = t.Draw(cb, swap, sv)
+	var err error
+	if t != nil {
+		err = t.Draw(cb, swap, sv)
+	} else {
+		err = d.src.blit.Draw(cb, swap)
+	}
 	if err == nil {
 		d.overlay(v, src, box, swap.Width, swap.Height)
 		err = d.text.Draw(cb, sl.Index, swap, swap.Width, swap.Height, d.quads.Quads)
@@ -227,26 +251,27 @@ func (d *Display) prepare(w, h int) error {
 				t.Destroy()
 			}
 		}
-		if old.image != vk.NullImage {
-			d.dev.DestroyImage2D(old.image, old.memory, old.view)
-		}
+		old.destroy(d.dev)
 	})
 	d.src = shown{w: w, h: h}
 	var err error
 	usage := vk.ImageUsageSampledBit | vk.ImageUsageTransferDstBit
-	d.src.image, d.src.memory, d.src.view, err = d.dev.NewImage2D(gpu.TargetFormat, w, h, usage)
+	if d.src.image, d.src.memory, d.src.view, err = d.dev.NewImage2D(gpu.TargetFormat, w, h, usage); err != nil {
+		return err
+	}
+	d.src.blit, err = d.blit.Bind(d.src.view)
 	return err
 }
 
 // copyOut copies r of the canvas into the shown image and leaves it for the scale pass's compute
-// reads. The shown image's earlier contents are discarded (UNDEFINED) after the earlier frame's
-// scale pass has read them.
+// and fragment reads. The shown image's earlier contents are discarded (UNDEFINED) after the
+// earlier frame's scale pass or blit has read them.
 func (d *Display) copyOut(cb vk.CommandBuffer, r image.Rectangle) {
-	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit, vk.PipelineStageTransferBit, 0, 0,
+	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit, vk.PipelineStageTransferBit, 0, 0,
 		vkx.Transition{Image: d.src.image, From: vk.ImageLayoutUndefined, To: vk.ImageLayoutTransferDstOptimal,
 			DstAccess: vk.AccessTransferWriteBit})
 	d.w.canvas.recordCopyOut(cb, r, d.src.image)
-	vkx.CmdBarrier(cb, vk.PipelineStageTransferBit, vk.PipelineStageComputeShaderBit, 0, 0,
+	vkx.CmdBarrier(cb, vk.PipelineStageTransferBit, vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit, 0, 0,
 		vkx.Transition{Image: d.src.image, From: vk.ImageLayoutTransferDstOptimal, To: vk.ImageLayoutShaderReadOnlyOptimal,
 			SrcAccess: vk.AccessTransferWriteBit, DstAccess: vk.AccessShaderReadBit})
 }
@@ -420,11 +445,12 @@ func (d *Display) Close() {
 			t.Destroy()
 		}
 	}
-	if d.src.image != vk.NullImage {
-		d.dev.DestroyImage2D(d.src.image, d.src.memory, d.src.view)
-	}
+	d.src.destroy(d.dev)
 	if d.scaler != nil {
 		d.scaler.Destroy()
+	}
+	if d.blit != nil {
+		d.blit.Destroy()
 	}
 	if d.text != nil {
 		d.text.Destroy()
