@@ -23,7 +23,9 @@
 #                    and hevc10-2160p with -dither off and blue, on h264-2160p with -deband, twice
 #                    (gpu_ms_per_frame).
 #   player[:RUNS]    .gpu/decode.tar.xz .gpu/clips. Throughput: ycbcrplay -headless -untimed against
-#                    the same build's ffmpeg -f null, same decoder threads, RUNS (3) interleaved rounds,
+#                    the same build's ffmpeg -f null, same decoder threads, RUNS (3) interleaved rounds
+#                    (with OLD=DIR, DIR's ycbcrplay beside this build's in each round, and new/old;
+#                    PLAYER_FLAGS: more flags for both, e.g. "-hwdec no" for software decoding),
 #                    each clip played once and LOOPS (10) times; the test vectors through ycbcrplay
 #                    against zscale's pictures; the videotex suite; ycbcrcube -headless -validate.
 #   variants         .gpu/decode.tar.xz .gpu/variants.tar.xz .gpu/clips. What costs the player
@@ -193,7 +195,7 @@ quality() {
 }
 
 player() { # RUNS
-	local runs=${1:-3} loops=${LOOPS:-10} r clip n f t0 t1 rc ut st rss js
+	local runs=${1:-3} loops=${LOOPS:-10} r clip n f t0 t1 rc ut st rss js which yp tool
 	for ((r = 1; r <= runs; r++)); do
 		for clip in h264-1080p hevc-1080p h264-2160p hevc-2160p hevc10-2160p; do
 			for n in 1 "$loops"; do
@@ -205,12 +207,16 @@ player() { # RUNS
 				ut=$(sed -n 's/.*utime=\([0-9.]*\)s.*/\1/p' "$L/ff.err") st=$(sed -n 's/.*stime=\([0-9.]*\)s.*/\1/p' "$L/ff.err")
 				rss=$(sed -n 's/.*maxrss=\([0-9]*\)KiB.*/\1/p' "$L/ff.err")
 				echo "{\"tool\":\"ffmpeg\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"cpu_s\":$(calc "${ut:-0} + ${st:-0}"),\"peak_rss_mb\":$(calc "${rss:-0} / 1024")}" >>"$OUT/player.jsonl"
-				t0=$(now)
-				js=$(timeout -s KILL 120 "$B/ycbcrplay" -headless -untimed -stats -threads "$T" -loop "$n" "$f" 2>"$L/yp.err")
-				rc=$?
-				t1=$(now)
-				echo "{\"tool\":\"ycbcrplay\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"stats\":${js:-null}}" >>"$OUT/player.jsonl"
-				[ $rc = 0 ] || say "ycbcrplay $clip: rc=$rc $(head -c 300 "$L/yp.err")"
+				for which in new ${OLD:+old}; do
+					yp=$B/ycbcrplay tool=ycbcrplay
+					[ $which = old ] && yp=$R/$OLD/ycbcrplay tool=ycbcrplay-old
+					t0=$(now)
+					js=$(timeout -s KILL 120 "$yp" -headless -untimed -stats -threads "$T" ${PLAYER_FLAGS:-} -loop "$n" "$f" 2>"$L/yp.err")
+					rc=$?
+					t1=$(now)
+					echo "{\"tool\":\"$tool\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"stats\":${js:-null}}" >>"$OUT/player.jsonl"
+					[ $rc = 0 ] || say "$tool $clip: rc=$rc $(head -c 300 "$L/yp.err")"
+				done
 			done
 		done
 	done
@@ -232,13 +238,22 @@ for clip in dict.fromkeys(r['clip'] for r in runs):
         print(f"{clip:14} {n:5d} {k:6d} {fff:10.1f} {plf:10.1f} {plf/fff:6.3f} {1000*med(r['cpu_s'] for r in ff)/k:11.2f} "
               f"{1000*med(r['stats']['cpu_s'] for r in pl)/k:11.2f} {med(r['peak_rss_mb'] for r in ff):9.0f} "
               f"{med(r['stats']['peak_rss_mb'] for r in pl):9.0f} {med(r['stats']['first_frame_ms'] for r in pl):12.0f}  {s0['path']} / {s0['upload']} / {s0.get('conversion', '-')}")
+        old = [r for r in runs if r['clip'] == clip and r['loops'] == n and r['tool'] == 'ycbcrplay-old' and r['rc'] == 0 and r['stats']]
+        if old:
+            of = k / med(r['wall_s'] for r in old)
+            print(f"{'':14} {'':5} {'':6} {'old build':>10} {of:10.1f} {of/fff:6.3f}  new/old {plf/of:.3f}  old rss MB {med(r['stats']['peak_rss_mb'] for r in old):.0f}")
 PY
 	# The test vectors against zscale, both paths (the sampler path wherever the device expresses the
 	# siting; NVIDIA's worst difference from exact is 0.56 LSB, hence the limit of 2 there).
 	YCBCRKIT_SAMPLER_LIMIT=2 suite zscale cmd/ycbcrplay 300 "$B/ycbcrplay.test" -test.run '^TestVectorsMatchZscale$'
-	# TestAudioToEngine makes its clip with an H.264/AAC encoder, which the same build's ffmpeg lacks:
-	# it runs in CI.
-	YCBCRKIT_FFMPEG="$B/ffmpeg" suite videotex videotex 400 "$B/videotex.test" -test.skip '^TestAudioToEngine$'
+	# TestAudioToEngine and TestFrameInfo make their clips with encoders (H.264/AAC, libx265) the same
+	# build's ffmpeg lacks, and TestHWDecSoftwareReason is for a device without Vulkan Video: they run
+	# in CI, on lavapipe.
+	YCBCRKIT_FFMPEG="$B/ffmpeg" suite videotex videotex 400 "$B/videotex.test" \
+		-test.skip '^(TestAudioToEngine|TestFrameInfo|TestHWDecSoftwareReason)$'
+	timeout -s KILL 60 "$B/ycbcrcube" -headless -validate -frames 90 -videos 6 -screenshot "$OUT/cube6.png" \
+		"$C/h264-1080p.mkv" "$C/hevc-1080p.mkv" >"$L/cube6.txt" 2>&1
+	say "ycbcrcube -videos 6 -validate: rc=$? $(grep -cE 'VUID-|SYNC-HAZARD' "$L/cube6.txt") validation lines"
 	timeout -s KILL 60 "$B/ycbcrcube" -headless -validate -frames 90 -screenshot "$OUT/cube.png" "$C/h264-1080p.mkv" >"$L/cube.txt" 2>&1
 	say "ycbcrcube: rc=$?"
 }
