@@ -374,8 +374,12 @@ func (d *Display) overlay(v View, src, box image.Rectangle, tw, th int) {
 		}
 		if v.Labels {
 			p := d.labelAt(v, i, src, box)
+			// As much of the label as the tile holds: cut to its width, its last lines left out.
 			lines := c.Font.Fit(d.Label(i), r.Max.X-LabelInset-p.X-2*LabelPad)
-			c.Panel(p.X, p.Y, LabelPad, lines, LabelText, LabelBox)
+			lines = lines[:max(0, min(len(lines), (r.Max.Y-LabelInset-p.Y-2*LabelPad)/c.Font.LineHeight))]
+			if len(lines) > 0 {
+				c.Panel(p.X, p.Y, LabelPad, lines, LabelText, LabelBox)
+			}
 		}
 	}
 	if v.Paused {

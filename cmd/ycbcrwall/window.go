@@ -16,8 +16,9 @@ import (
 )
 
 // keyScript, if set, gives keys to press at display step n (from 1), as if pressed on the window
-// before that step draws; ended says every stream has ended. Tests drive the window with it.
-var keyScript func(n int, ended bool) []window.Key
+// before that step draws; ended says every stream has ended. Tests drive the window with it (and
+// resize or close it).
+var keyScript func(n int, ended bool, win *window.Window) []window.Key
 
 // windowSize is the window's size for a cw×ch canvas: -geometry's, else the canvas's, shrunk to at
 // most 1280×1024 with its aspect kept, and at least 64 each way.
@@ -80,7 +81,7 @@ func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
 		}
 		keys := win.Poll()
 		if keyScript != nil {
-			keys = append(keys, keyScript(n, w.Ended())...)
+			keys = append(keys, keyScript(n, w.Ended(), win)...)
 		}
 		shoot := false
 		for _, k := range keys {

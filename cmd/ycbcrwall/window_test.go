@@ -32,6 +32,18 @@ var windowVectors = []string{"yuv420p_left", "bt601", "yuv444p", "bt2020"}
 // writes ycbcrwall-NNNN.png of the window, read back here in order.
 func windowRun(t *testing.T, geometry string, script [][]window.Key) (wall.Stats, []*image.RGBA) {
 	t.Helper()
+	return windowRunWith(t, geometry, func(_ *window.Window, i int) []window.Key {
+		if i < len(script) {
+			return script[i]
+		}
+		return nil
+	})
+}
+
+// windowRunWith is windowRun with the i-th step after the end given by step, which may also act on
+// the window; it returns nil at the end of the script.
+func windowRunWith(t *testing.T, geometry string, step func(win *window.Window, i int) []window.Key) (wall.Stats, []*image.RGBA) {
+	t.Helper()
 	if !window.Available() {
 		t.Fatal("no display: run the tests under xvfb-run (make test does)")
 	}
@@ -45,12 +57,12 @@ func windowRun(t *testing.T, geometry string, script [][]window.Key) (wall.Stats
 		args = append(args, f)
 	}
 	at := 0
-	keyScript = func(n int, ended bool) []window.Key {
-		if !ended || at >= len(script) {
+	keyScript = func(n int, ended bool, win *window.Window) []window.Key {
+		if !ended {
 			return nil
 		}
 		at++
-		return script[at-1]
+		return step(win, at-1)
 	}
 	t.Cleanup(func() { keyScript = nil })
 	// s writes into the working folder: the test's own, for this run alone.
@@ -338,5 +350,60 @@ func TestPicker(t *testing.T) {
 		if p.tile != c.tile || p.cursor != c.cursor {
 			t.Errorf("%v: tile %d, outline %d; want %d, %d", c.keys, p.tile, p.cursor, c.tile, c.cursor)
 		}
+	}
+}
+
+// TestWindowResize: the window of the grid (128×96) made 200×100 and then 96×160 while it shows:
+// the swapchain is made again (under validation) and the grid letterboxed into it, its aspect
+// kept, black around; the window's close button then ends the program (exit 0).
+func TestWindowResize(t *testing.T) {
+	sizes := [][2]int{{200, 100}, {96, 160}}
+	_, shots := windowRunWith(t, "128x96", func(win *window.Window, i int) []window.Key {
+		// Per size: resize, let a few steps present (the resize reaches the swapchain), shoot.
+		if k := i / 10; k < len(sizes) {
+			switch i % 10 {
+			case 0:
+				win.SetSize(sizes[k][0], sizes[k][1])
+			case 9:
+				return []window.Key{window.KeyS}
+			}
+			return nil
+		}
+		win.Close()
+		return nil
+	})
+	if len(shots) != len(sizes) {
+		t.Fatalf("%d window screenshots, want %d", len(shots), len(sizes))
+	}
+	for k, img := range shots {
+		w, h := sizes[k][0], sizes[k][1]
+		if img.Rect.Dx() != w || img.Rect.Dy() != h {
+			t.Errorf("window %d×%d: screenshot %v", w, h, img.Rect)
+			continue
+		}
+		// The 4:3 grid fitted: 133×100 centred in 200×100, 96×72 centred in 96×160.
+		box := image.Rect(33, 0, 166, 100)
+		if k == 1 {
+			box = image.Rect(0, 44, 96, 116)
+		}
+		black, picture := 0, 0
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				c := img.RGBAAt(x, y)
+				in := image.Pt(x, y).In(box)
+				switch {
+				case !in && (c.R != 0 || c.G != 0 || c.B != 0):
+					t.Fatalf("window %d×%d: (%d, %d) outside the picture %v is %v, not black", w, h, x, y, box, c)
+				case !in:
+					black++
+				case c.R|c.G|c.B != 0:
+					picture++
+				}
+			}
+		}
+		if picture < box.Dx()*box.Dy()/2 {
+			t.Errorf("window %d×%d: %d lit pixels in the picture's %v", w, h, picture, box)
+		}
+		t.Logf("window %d×%d: picture %v, %d black pixels around", w, h, box, black)
 	}
 }
