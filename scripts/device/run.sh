@@ -660,7 +660,7 @@ dmonmax() { awk -v c="$2" '$1 ~ /^[0-9]+$/ {print $c}' "$1" | sort -n | tail -1;
 wall() {
 	local codec n i t0 t1 js
 	js=$L/wall-validate.json
-	timeout -s KILL 90 "$B/ycbcrwall" -untimed -n 16 -frames 60 -hwdec vulkan -validate -stats -screenshot "$L/wall16.png" \
+	timeout -s KILL 90 "$B/ycbcrwall" -headless -untimed -n 16 -frames 60 -hwdec vulkan -validate -stats -screenshot "$L/wall16.png" \
 		"$C/hevc-1080p.mkv" >"$js" 2>"$L/wall-validate.err"
 	say "wall -validate hevc-1080p x16, 60 frames: rc=$? validation: $(grep -c VUID "$L/wall-validate.err") $(head -c 200 "$L/wall-validate.err")"
 	timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -frames 60 -hwdec vulkan -screenshot "$L/alone60.png" "$C/hevc-1080p.mkv" >/dev/null 2>>"$L/wall.err"
@@ -668,7 +668,7 @@ wall() {
 	for codec in h264 hevc; do
 		for n in 1 2 4 7 8 16; do
 			js=$L/wall-$codec-$n.json
-			dmonrun "$L/dmon-$codec-$n.txt" timeout -s KILL 120 "$B/ycbcrwall" -untimed -n $n -hwdec vulkan -stats \
+			dmonrun "$L/dmon-$codec-$n.txt" timeout -s KILL 120 "$B/ycbcrwall" -headless -untimed -n $n -hwdec vulkan -stats \
 				-loop "${WALL_LOOPS:-2}" "$C/$codec-1080p.mkv" >"$js" 2>>"$L/wall.err"
 			say "wall $codec-1080p n=$n: rc=$? fps $(get "$js" fps) slowest $(get "$js" min_stream_fps) peak_rss_mb $(get "$js" peak_rss_mb) cpu_s $(get "$js" cpu_seconds) dec% $(dmonmax "$L/dmon-$codec-$n.txt" 5) sm% $(dmonmax "$L/dmon-$codec-$n.txt" 2)"
 		done
@@ -691,7 +691,7 @@ wall() {
 		done
 	done
 	js=$L/wall-timed.json
-	timeout -s KILL 60 "$B/ycbcrwall" -n 16 -hwdec vulkan -stats "$C/hevc-1080p.mkv" >"$js" 2>>"$L/wall.err"
+	timeout -s KILL 60 "$B/ycbcrwall" -headless -n 16 -hwdec vulkan -stats "$C/hevc-1080p.mkv" >"$js" 2>>"$L/wall.err"
 	say "wall timed hevc-1080p (60 fps) x16: rc=$? slowest stream $(get "$js" min_stream_fps) fps, dropped $(grep -o '"dropped":[0-9]*' "$js" | cut -d: -f2 | paste -sd+ | awk '{print "sum " $0}')"
 }
 
