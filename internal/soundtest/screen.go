@@ -190,8 +190,11 @@ func (s *Screen) Windows() ([]Window, error) {
 }
 
 // Pixel reads the root window's pixel at (x, y): its brightest 8-bit component (a 24- or 32-bit
-// TrueColor screen, as Xvfb's), and the time the reading came back.
+// TrueColor screen, as Xvfb's), and when the server read it: the midpoint between sending the
+// request and its reply's coming back (the server reads between the two; the reply's own time
+// would date every reading late by the way back, up to milliseconds on a loaded machine).
 func (s *Screen) Pixel(x, y int) (uint8, time.Time, error) {
+	sent := time.Now()
 	rest := make([]byte, 16)
 	binary.LittleEndian.PutUint32(rest, s.root)
 	binary.LittleEndian.PutUint16(rest[4:], uint16(x))
@@ -200,7 +203,7 @@ func (s *Screen) Pixel(x, y int) (uint8, time.Time, error) {
 	binary.LittleEndian.PutUint16(rest[10:], 1)
 	binary.LittleEndian.PutUint32(rest[12:], 0xffffffff)
 	rep, err := s.call(73, 2, rest) // GetImage, ZPixmap
-	now := time.Now()
+	now := sent.Add(time.Since(sent) / 2)
 	if err != nil {
 		return 0, now, err
 	}
@@ -213,8 +216,8 @@ func (s *Screen) Pixel(x, y int) (uint8, time.Time, error) {
 // Flashes watches the centre of the largest window on the screen (a reading about every
 // millisecond) until stop is closed and returns
 // the times it turned bright (above 128 after being below): each the midpoint between the last dark
-// reading and the first bright one, and the largest gap between two readings while a window was
-// there (the times' uncertainty). The window is looked for again every 50 ms: a player's window
+// reading and the first bright one (Pixel's times), and the largest gap between two readings while
+// a window was there (the times' uncertainty). The window is looked for again every 50 ms: a player's window
 // may open at one size and take the picture's at its first frame.
 func (s *Screen) Flashes(stop <-chan struct{}) (on []time.Time, gap time.Duration, err error) {
 	var last, looked time.Time

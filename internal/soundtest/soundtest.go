@@ -38,17 +38,31 @@ const (
 // audio track that much after the video (-itsoffset); the beeps stay on whole seconds.
 func Clip(t testing.TB, dir string, seconds int, audioDelay float64) string {
 	t.Helper()
-	name := filepath.Join(dir, fmt.Sprintf("beep-%ds-%gdelay.mp4", seconds, audioDelay))
+	return clip(t, dir, seconds, audioDelay, 0)
+}
+
+// ShiftedClip is Clip with each beep starting late seconds after its flash (a known A/V offset in
+// the content itself: a measurement of sync must find it).
+func ShiftedClip(t testing.TB, dir string, seconds int, late float64) string {
+	t.Helper()
+	return clip(t, dir, seconds, 0, late)
+}
+
+func clip(t testing.TB, dir string, seconds int, audioDelay, late float64) string {
+	t.Helper()
+	name := filepath.Join(dir, fmt.Sprintf("beep-%ds-%gdelay-%glate.mp4", seconds, audioDelay, late))
 	if _, err := os.Stat(name); err == nil {
 		return name
 	}
 	video := fmt.Sprintf("color=black:s=320x240:r=30:d=%d,drawbox=c=white:t=fill:enable='lt(mod(t\\,1)\\,%g)'",
 		seconds, BeepSeconds-0.001)
-	// The audio source's own t is shifted by audioDelay on the common timeline.
+	// The audio source's own t is shifted by audioDelay on the common timeline, and each beep by
+	// late (FFmpeg's mod is floored: before the first beep, mod(t−late, 1) is near 1, silence).
+	at := audioDelay - late
 	audio := fmt.Sprintf("aevalsrc='if(lt(mod(t+%g\\,1)\\,%g)\\,%g*sin(2*PI*%d*(t+%g))\\,0)|"+
 		"if(lt(mod(t+%g\\,1)\\,%g)\\,%g*sin(2*PI*%d*(t+%g))\\,0)':s=%d:d=%g",
-		audioDelay, BeepSeconds, BeepAmplitude, BeepHz, audioDelay,
-		audioDelay, BeepSeconds, BeepAmplitude, BeepHz, audioDelay, Rate, float64(seconds)-audioDelay)
+		at, BeepSeconds, BeepAmplitude, BeepHz, at,
+		at, BeepSeconds, BeepAmplitude, BeepHz, at, Rate, float64(seconds)-audioDelay)
 	args := []string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y",
 		"-f", "lavfi", "-i", video}
 	if audioDelay > 0 {
@@ -146,7 +160,7 @@ func (s *Server) pactl(args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "pactl", args...)
-	cmd.Env = append(os.Environ(), s.Env...)
+	cmd.Env = append(append(os.Environ(), s.Env...), "LC_ALL=C") // sinkLatency reads its words
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return out, fmt.Errorf("pactl %s: %v: %s", strings.Join(args, " "), err, out)
@@ -195,36 +209,67 @@ type Recording struct {
 	cmd  *exec.Cmd
 	file string
 	w    *stamped
+	// Ahead is how far ahead of its clock the null sink renders: its configured latency, the
+	// smallest any client asks for (the recording's own), read from the server when it connected.
+	Ahead time.Duration
 }
 
-// stamped writes parec's output to the file and notes when each piece arrived. The null sink
-// renders ahead of its clock by up to its latency (the smallest any client asks for: the
-// recording's own, Record's latency) and the monitor passes what it renders on at once, so the last
-// sample of a piece is played at the earliest when the piece arrives and at the latest that latency
-// after.
+// stamped writes parec's output to the file and notes when each piece arrived and how many sample
+// frames it ended at. The null sink renders a block of its latency at a time, when its clock
+// reaches the block's start (module-null-sink's process_render: it renders while its clock is less
+// than now + the latency), and the monitor passes what it renders on at once: the last sample of a
+// block is played that latency after it arrives, less the time it took to arrive.
 type stamped struct {
 	f      *os.File
-	n      int64     // bytes so far
-	origin time.Time // the earliest arrival less the time of the samples up to it
+	n      int64 // bytes so far
+	pieces []arrival
+}
+
+// arrival is a piece of the recording: when it came and the sample frames up to its end.
+type arrival struct {
+	at  time.Time
+	end int64
 }
 
 func (s *stamped) Write(b []byte) (int, error) {
 	now := time.Now()
 	n, err := s.f.Write(b)
 	s.n += int64(n)
-	o := now.Add(-time.Duration(float64(s.n/(4*Channels)) / Rate * float64(time.Second)))
-	if s.origin.IsZero() || o.Before(s.origin) {
-		s.origin = o
-	}
+	s.pieces = append(s.pieces, arrival{now, s.n / (4 * Channels)})
 	return n, err
 }
 
+// originWindow is how far (in sample frames, either side) SampleTime looks for the arrivals that
+// date a sample: the sink's clock drifts from this process's (by ~75 ppm while a stream plays, see
+// SampleTime), so one origin for the whole recording would misdate its far end by milliseconds a
+// minute, while a second either side holds hundreds of pieces.
+const originWindow = Rate
+
 // SampleTime is when the sink played the recording's sample i (a frame index), on this process's
-// monotonic clock: the recording's first sample's time, the earliest of what the pieces' arrivals
-// say, plus i samples; early by at most the recording's latency (see stamped). Call it after Stop.
+// monotonic clock. Each piece that ended at sample frame e and arrived at a says that sample 0
+// was played at a − e/Rate + Ahead at the latest (its last sample was rendered at most Ahead before
+// it is played, and arrived after it was rendered); the earliest of these over the pieces that
+// ended within a second of i is the time taken, so it is late by the quickest arrival (tens of
+// microseconds). Taken over the whole recording instead, that earliest was the end's: the null
+// sink advances its clock by each rendered piece's duration in whole microseconds
+// (pa_bytes_to_usec rounds down), and with a player's stream (pieces of any length) it renders
+// ~75 ppm faster than this process's clock, 4.5 ms a minute (none without a stream: it then renders
+// whole blocks). Call it after Stop.
 func (r *Recording) SampleTime(i float64) time.Time {
-	return r.w.origin.Add(time.Duration(i / Rate * float64(time.Second)))
+	var origin time.Time
+	for _, p := range r.w.pieces {
+		if math.Abs(float64(p.end)-i) > originWindow {
+			continue
+		}
+		if o := p.at.Add(-frames(p.end)); origin.IsZero() || o.Before(origin) {
+			origin = o
+		}
+	}
+	return origin.Add(r.Ahead + time.Duration(i/Rate*float64(time.Second)))
 }
+
+// frames is the duration of n sample frames.
+func frames(n int64) time.Duration { return time.Duration(n) * time.Second / Rate }
 
 // Record starts recording the null sink's monitor (float32 stereo 48 kHz, raw) into a file of dir,
 // asking for 20 ms of latency.
@@ -233,8 +278,8 @@ func (s *Server) Record(t testing.TB, dir string) *Recording {
 	return s.RecordLatency(t, dir, 20)
 }
 
-// RecordLatency is Record asking for ms of latency: the null sink then renders at most that far
-// ahead of its clock, which bounds how early SampleTime can be.
+// RecordLatency is Record asking for ms of latency: the null sink then renders that far ahead of
+// its clock (Recording.Ahead, which SampleTime takes into account), unless a client asks for less.
 func (s *Server) RecordLatency(t testing.TB, dir string, ms int) *Recording {
 	t.Helper()
 	r := &Recording{file: filepath.Join(dir, "monitor.f32")}
@@ -263,12 +308,38 @@ func (s *Server) RecordLatency(t testing.TB, dir string, ms int) *Recording {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		if out, err := s.pactl("list", "short", "source-outputs"); err == nil && len(bytes.TrimSpace(out)) > 0 {
+			ahead, err := s.sinkLatency()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Ahead = ahead
 			return r
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("soundtest: parec did not connect: %s", stderr.String())
 	return nil
+}
+
+// sinkLatency is the null sink's configured latency, from pactl list sinks ("Latency: N usec,
+// configured M usec").
+func (s *Server) sinkLatency() (time.Duration, error) {
+	out, err := s.pactl("list", "sinks")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		_, after, ok := strings.Cut(line, "configured ")
+		if !ok || !strings.Contains(line, "Latency:") {
+			continue
+		}
+		us, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(after), " usec"))
+		if err != nil {
+			return 0, fmt.Errorf("soundtest: the sink's latency in %q: %w", line, err)
+		}
+		return time.Duration(us) * time.Microsecond, nil
+	}
+	return 0, fmt.Errorf("soundtest: no configured latency in pactl list sinks: %s", out)
 }
 
 // Stop ends the recording (SIGINT: parec writes what it has and exits) and returns its samples.
