@@ -98,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.n, "n", 1, "play `N` copies of each FILE")
 	fs.BoolVar(&o.untimed, "untimed", false, "draw every picture as soon as it is decoded (throughput)")
 	fs.BoolVar(&o.headless, "headless", false, "draw offscreen, no window")
-	geometry := fs.String("geometry", "", "the window's size, `WxH` (default: the canvas, no larger than 1280×1024)")
+	geometry := fs.String("geometry", "", "the window's size in pixels, `WxH` (default: the canvas, no larger than 1280×1024)")
 	fs.BoolVar(&o.fullscreen, "fs", false, "start full screen")
 	fs.BoolVar(&o.keepOpen, "keep-open", false, "at the end of every stream, keep the window (the last pictures) until q")
 	fs.BoolVar(&o.labels, "labels", true, "draw the tiles' labels (the o key toggles them)")
@@ -111,7 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE.png`")
 	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
-	fs.StringVar(&o.clock, "clock", "each", "timed: `each` stream on a clock of its own, or one clock `shared` by all (a wall of cameras)")
+	fs.StringVar(&o.clock, "clock", "each", "timed: `each|shared`: a clock per stream, started at its first picture, or one shared by all (a wall of cameras)")
 	fs.Float64Var(&o.fps, "fps", 60, "timed: display steps per second")
 	fs.IntVar(&o.loop, "loop", 1, "play each input `N` times")
 	if err := fs.Parse(args); err != nil {
