@@ -23,8 +23,8 @@ import (
 //     draws onto the target, dithered, when the view needs no scale pass.
 // Comparisons (both paths) run without them. Hardware-decoded frames (LoadForeign) are debanded
 // on every route (in place with the compute variant, the conversion is in the slot's Pre batch and
-// the debanding after it in the frame's own); their peak is measured where they are copied into
-// the slot's image, not where they are sampled in place.
+// the debanding after it in the frame's own) and measured (in place, the picture's peak binding is
+// pointed at the decoder's image for the frame: PeakBinding.Rebind).
 
 // quality is one slot's picture-quality passes.
 type quality struct {
@@ -141,27 +141,33 @@ func (s *Stream) collectPeak(p *Picture) error {
 // detection is off for the configuration).
 func (s *Stream) Peak() float64 { return s.peak }
 
-// recordQuality records, in Convert, the peak pass (before the conversion) or the debanding (after
-// it): before is which.
-func (f *Frame) recordQuality(before bool) error {
+// recordPeak records, in Convert, before the conversion, the peak pass over the frame's picture on
+// cb: the slot's command buffer, or its Pre one where the in-place conversion goes there (the
+// decoder's image is read only before that batch signals its semaphore).
+func (f *Frame) recordPeak(cb vk.CommandBuffer) error {
+	q, c := f.Picture.quality, f.Picture.cfg
+	if q == nil || q.peak == nil {
+		return nil
+	}
+	// The frame's picture: the picture's image, or a hardware decoder's sampled in place (whose
+	// reading barrier LoadForeign recorded for compute too). A picture whose layout converts
+	// otherwise than the picture's is not measured (the tone mapping keeps the last peak).
+	if err := q.peak.Rebind(f.Image, c.Params); err != nil {
+		return nil
+	}
+	if err := q.peak.Record(cb, c.Width, c.Height); err != nil {
+		return err
+	}
+	q.measured = true
+	return nil
+}
+
+// recordDeband records, in Convert, after the conversion, the debanding of the converted picture
+// in the slot's command buffer.
+func (f *Frame) recordDeband() error {
 	p := f.Picture
-	q := p.quality
-	if q == nil {
-		return nil
-	}
-	cb, c := f.Slot.CB, p.cfg
-	if before {
-		// The peak pass is bound to the slot's own image: a hardware-decoded picture copied there
-		// is measured, one sampled in place (f.Image is then the decoder's) is not.
-		if q.peak != nil && f.Image == p.img {
-			if err := q.peak.Record(cb, c.Width, c.Height); err != nil {
-				return err
-			}
-			q.measured = true
-		}
-		return nil
-	}
-	if q.deband == nil {
+	q, c, cb := p.quality, p.cfg, f.Slot.CB
+	if q == nil || q.deband == nil {
 		return nil
 	}
 	if q.flat != nil { // the drawn variant: the conversion at the picture's size first

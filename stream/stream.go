@@ -296,25 +296,27 @@ func (s *Stream) begin(sl *Slot, p *Picture) (*Frame, error) {
 // the target's pass: the compute variant's dispatch into the slot's storage image. The drawn variant
 // records nothing here.
 func (f *Frame) Convert() error {
-	if err := f.recordQuality(true); err != nil {
-		return err
-	}
-	if f.compute == nil {
-		return f.recordQuality(false)
-	}
-	if ff := f.foreign; ff != nil && ff.early {
+	if ff := f.foreign; ff != nil && ff.early && f.compute != nil {
 		// In place, the conversion is the decoder's image's last read: into the Pre batch, which
-		// then signals the frame's semaphore (LoadForeign).
+		// then signals the frame's semaphore (LoadForeign); the peak pass reads it there too.
+		if err := f.recordPeak(f.Slot.Pre); err != nil {
+			return err
+		}
 		if err := f.compute.record(f.Slot.Pre); err != nil {
 			return err
 		}
 		ff.pre = true
-		return f.recordQuality(false) // debanding reads the slot's image: in the frame's own batch
+		return f.recordDeband() // debanding reads the picture's image: in the frame's own batch
 	}
-	if err := f.compute.record(f.Slot.CB); err != nil {
+	if err := f.recordPeak(f.Slot.CB); err != nil {
 		return err
 	}
-	return f.recordQuality(false)
+	if f.compute != nil {
+		if err := f.compute.record(f.Slot.CB); err != nil {
+			return err
+		}
+	}
+	return f.recordDeband()
 }
 
 // Draw draws the converted picture into target, inside its render pass: the path's drawn

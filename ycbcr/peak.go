@@ -33,9 +33,11 @@ type PeakMeasure struct {
 // PeakBinding is a picture's peak pass: the shader path's textures of a planes.Image, and a
 // host-visible buffer the pass writes its result to.
 type PeakBinding struct {
-	set    vk.DescriptorSet
-	kit    *computeKit
-	spec   Spec
+	set     vk.DescriptorSet
+	sampler vk.Sampler
+	im      *planes.Image // whose textures set holds
+	kit     *computeKit
+	spec    Spec
 	push   []byte
 	result *gpu.Buffer // device-local: the pass's atomics
 	buf    *gpu.Buffer // host-visible: the result copied for the CPU
@@ -87,7 +89,33 @@ func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error)
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
 	vkx.WriteBuffer(sp.dev.Device, set, int(sp.peak.storage), result.Handle)
-	return &PeakBinding{set: set, kit: sp.peak, spec: consts.Spec(), push: consts.Bytes(), result: result, buf: buf, dev: sp.dev}, nil
+	return &PeakBinding{set: set, sampler: sp.Sampler, im: im, kit: sp.peak, spec: consts.Spec(), push: consts.Bytes(),
+		result: result, buf: buf, dev: sp.dev}, nil
+}
+
+// Rebind makes the binding read im's textures (a hardware decoder's picture sampled in place, or
+// the image it was made for again) for a stream with p. im must convert with the same
+// specialization as the binding's image (the same layout and colour system); the GPU must be done
+// with the binding's earlier Records (the slot's fence). Rebinding the image it reads already does
+// nothing.
+func (b *PeakBinding) Rebind(im *planes.Image, p Params) error {
+	if im == b.im {
+		return nil
+	}
+	views, err := textureViews(im)
+	if err != nil {
+		return err
+	}
+	consts, err := p.ShaderFor(im)
+	if err != nil {
+		return err
+	}
+	if consts.Spec() != b.spec {
+		return fmt.Errorf("ycbcr: peak detection: the image converts with another specialization than the binding's")
+	}
+	writeImages(b.dev.Device, b.set, views, b.sampler)
+	b.im = im
+	return nil
 }
 
 // Record records the measurement of a width×height picture, outside a render pass, after the
