@@ -38,11 +38,11 @@ type PeakBinding struct {
 	im      *planes.Image // whose textures set holds
 	kit     *computeKit
 	spec    Spec
-	push   []byte
-	result *gpu.Buffer // device-local: the pass's atomics
-	buf    *gpu.Buffer // host-visible: the result copied for the CPU
-	points int         // grid points of the last Record
-	dev    *gpu.Device
+	push    []byte
+	result  *gpu.Buffer // device-local: the pass's atomics
+	buf     *gpu.Buffer // host-visible: the result copied for the CPU
+	points  int         // grid points of the last Record
+	dev     *gpu.Device
 }
 
 // BindPeak makes the peak pass of im (its shader path textures) for a PQ stream with p.
