@@ -19,27 +19,32 @@ const diffEvery = 500 * time.Millisecond
 // A hardware-decoded frame has no planes on the CPU: it is drawn again from FFmpeg's image through
 // the route it is played by (Renderer.Picture), so that the screenshot is what was shown.
 //
-// It is not dithered (the exact picture) unless Config.Quality.ScreenshotDither asks for the dither shown;
+// It is debanded where the stream debands (-deband), and not dithered (the exact picture, or the
+// debanded one rounded) unless Config.Quality.ScreenshotDither asks for the dither shown;
 // a PQ picture is tone-mapped for the peak the stream detected, as shown (-hdr-peak auto: a
 // hardware frame is drawn by the stream's own bindings, which carry it).
 func (p *Player) convertPath(f *Frame, path formats.Path) (*image.RGBA, error) {
 	pic := f.Picture
 	o := p.orientation(f)
 	prm := p.params(f.Color)
+	// Debanded as shown: one path, an 8-bit source, -deband (the stream's rule, stream.Config.Deband).
+	debanded := p.cfg.Quality.debands(pic.Format) && len(p.rend.Stream.Paths()) == 1
 	if p.cfg.Quality.ScreenshotDither {
-		prm.Dither = p.cfg.Quality.Dither.For(pic.Format, prm, false) // a screenshot is not debanded
+		prm.Dither = p.cfg.Quality.Dither.For(pic.Format, prm, debanded)
 	}
+	dw, dh := o.DisplaySize(pic.Width, pic.Height)
+	v := ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.View.Filter) // Exact when not turned
 	if hw := f.foreign(); hw != nil {
-		dw, dh := o.DisplaySize(pic.Width, pic.Height)
-		v := ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.View.Filter) // Exact when not turned
 		return p.rend.Picture(pic, hw, prm, path, v)
 	}
 	if p.cfg.Colour.HDRPeak == PeakAuto {
 		prm = prm.WithPeak(p.rend.Stream.Peak())
 	}
+	if debanded {
+		return p.rend.Conv.ConvertDebanded(pic, prm, path, p.cfg.Quality.Deband, v)
+	}
 	if !o.Identity() { // turned as shown: the scale pass at 1:1 only moves pixels
-		dw, dh := o.DisplaySize(pic.Width, pic.Height)
-		return p.rend.Conv.ConvertScaled(pic, prm, path, ycbcr.Fit(pic.Width, pic.Height, dw, dh, o, p.cfg.View.Filter))
+		return p.rend.Conv.ConvertScaled(pic, prm, path, v)
 	}
 	return p.rend.Conv.Convert(pic, prm, path)
 }

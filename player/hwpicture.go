@@ -48,7 +48,14 @@ func (r *Renderer) Picture(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, 
 	made = append(made, target)
 	var flat *gpu.Offscreen
 	var scaled *ycbcr.ScaleTarget
-	if !v.Exact() {
+	// Debanded as the stream shows it: the picture converted at its size, then ycbcr.Debanded.
+	deband := r.Deband.Iterations > 0 && f.Format.Depth == 8 && len(r.Stream.Paths()) == 1
+	if deband {
+		if flat, err = r.Dev.NewSampledOffscreen(f.Width, f.Height); err != nil {
+			return nil, err
+		}
+		made = append(made, flat)
+	} else if !v.Exact() {
 		if flat, err = r.Dev.NewSampledOffscreen(f.Width, f.Height); err != nil {
 			return nil, err
 		}
@@ -73,7 +80,11 @@ func (r *Renderer) Picture(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, 
 	}
 	cb := fr.Slot.CB
 	b := fr.Bindings[path]
-	if scaled == nil {
+	if deband {
+		flat.Begin(cb)
+		err = b.DrawWith(cb, flat, dither)
+		vk.CmdEndRenderPass(cb)
+	} else if scaled == nil {
 		target.Begin(cb)
 		err = b.DrawWith(cb, target, dither)
 		target.End(cb)
@@ -98,6 +109,9 @@ func (r *Renderer) Picture(f *formats.Frame, hw stream.Foreign, p ycbcr.Params, 
 	}
 	if err := r.Stream.Ring.Drain(); err != nil {
 		return nil, err
+	}
+	if deband {
+		return ycbcr.Debanded(r.Dev, flat.View, f.Width, f.Height, r.Deband, dither, v)
 	}
 	return target.RGBA(), nil
 }

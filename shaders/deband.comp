@@ -13,16 +13,19 @@
 // equal slices of the radius, and the directions (a quarter turn covers them all, with the mirror)
 // follow one random start by the golden ratio's fraction of a quarter turn, so that near and far,
 // steep and flat offsets all come in every pixel's mean whatever the gradient's orientation. With
-// four, +7.3 to +7.7 dB on horizontal, vertical and diagonal steps (purely random ones: +6.3 on the
-// horizontal); one is libplacebo's.
+// four, +7.7 to +7.9 dB on horizontal, vertical and diagonal steps; one is libplacebo's.
 //
 // The random numbers are a hash of the pixel's position and the draw (no state, the same every
 // frame: a still picture stays still). The converted picture (binding 0, sampled with linear
-// filtering) is written at its own size to an rgba16f image (binding 1), so that the scale pass and
-// the target's dither get the smooth values.
+// filtering) is written at its own size to an rgba32f image (binding 1), so that the scale pass and
+// the target's dither get the smooth values. Not rgba16f: half floats hold 8-bit codes only to
+// within 1/16 of a code (11 significant bits), so a flat area on code c came back slightly off it
+// and the target's dither turned a few percent of its pixels into c − 1 (TestDebandScreenshot);
+// rgba32f holds them exactly (the other formats that would, rgba16 unorm, need
+// shaderStorageImageExtendedFormats).
 layout(local_size_x = 16, local_size_y = 8) in;
 layout(set = 0, binding = 0) uniform sampler2D picture;
-layout(set = 0, binding = 1, rgba16f) uniform writeonly image2D dst;
+layout(set = 0, binding = 1, rgba32f) uniform writeonly image2D dst;
 layout(push_constant) uniform Params {
     int iterations;
     int samples;     // directions per iteration

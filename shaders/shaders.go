@@ -168,7 +168,7 @@ var PeakComp []byte
 const PeakRows = 4
 
 // DebandComp debands a converted picture (binding 0, a combined image sampler with linear
-// filtering) into an rgba16f storage image of its size (binding 1), with push constants of
+// filtering) into an rgba32f storage image of its size (binding 1), with push constants of
 // DebandParamsSize bytes (iterations, samples, threshold, radius, grain). Its workgroup is ComputeGroup.
 //
 //go:embed deband.comp.spv

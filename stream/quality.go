@@ -19,7 +19,7 @@ import (
 //     after its fence: with two pictures, two frames later.
 //   - Debanding (Config.Deband) of 8-bit sources: Convert converts the picture at its own size (the
 //     compute variant's storage image, or drawn into an image of the slot) and debands it into an
-//     rgba16f image, which the scale pass reads instead of the converted picture, or which Draw
+//     rgba32f image, which the scale pass reads instead of the converted picture, or which Draw
 //     draws onto the target, dithered, when the view needs no scale pass.
 // Comparisons (both paths) run without them. Hardware-decoded frames (LoadForeign) are debanded
 // on every route (in place with the compute variant, the conversion is in the slot's Pre batch and

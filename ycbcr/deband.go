@@ -3,6 +3,7 @@ package ycbcr
 import (
 	"encoding/binary"
 	"fmt"
+	"image"
 	"math"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
@@ -187,7 +189,7 @@ func (d *Debander) Destroy() {
 	}
 }
 
-// DebandTarget is one picture's debanding: the converted picture it reads and the rgba16f image of
+// DebandTarget is one picture's debanding: the converted picture it reads and the rgba32f image of
 // the picture's size it writes, which the scale pass or a blit then reads (View).
 type DebandTarget struct {
 	Width, Height int
@@ -204,7 +206,7 @@ func (d *Debander) Bind(picture vk.ImageView, width, height int) (*DebandTarget,
 	t := &DebandTarget{Width: width, Height: height, d: d}
 	var err error
 	usage := vk.ImageUsageStorageBit | vk.ImageUsageSampledBit | vk.ImageUsageTransferSrcBit
-	if t.Image, t.memory, t.View, err = d.dev.NewImage2D(vk.FormatR16g16b16a16Sfloat, width, height, usage); err != nil {
+	if t.Image, t.memory, t.View, err = d.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, width, height, usage); err != nil {
 		return nil, fmt.Errorf("ycbcr: deband: %w", err)
 	}
 	if t.set, err = allocateSet(d.dev.Device, d.pool, d.setL); err != nil {
@@ -246,4 +248,124 @@ func (t *DebandTarget) Destroy() {
 		vk.FreeDescriptorSets(t.d.dev.Device, t.d.pool, 1, &set)
 	}
 	t.d.dev.DestroyImage2D(t.Image, t.memory, t.View)
+}
+
+// ConvertDebanded is Convert with the picture debanded with d at its own size, then written through
+// view v's scale pass (at the picture's size when v is Exact), rounded with p.Dither: the picture a
+// stream with Config.Deband shows, for screenshots.
+func (c *Paths) ConvertDebanded(f *formats.Frame, p Params, path formats.Path, d DebandParams, v ScaleView) (*image.RGBA, error) {
+	img, err := c.convertDebanded(f, p, path, d, v)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: convert %s through %s, debanded: %w", f.Format.Name, path, err)
+	}
+	return img, nil
+}
+
+func (c *Paths) convertDebanded(f *formats.Frame, p Params, path formats.Path, d DebandParams, v ScaleView) (*image.RGBA, error) {
+	im, err := c.staged(f, path)
+	if err != nil {
+		return nil, err
+	}
+	defer im.Destroy()
+	b, err := c.Bind(im, p, path)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Destroy()
+	pic, err := c.Dev.NewSampledOffscreen(f.Width, f.Height)
+	if err != nil {
+		return nil, err
+	}
+	defer pic.Destroy()
+	var recErr error
+	if err := c.Dev.Submit(func(cb vk.CommandBuffer) {
+		im.RecordUpload(cb)
+		pic.Begin(cb)
+		recErr = b.Draw(cb, pic)
+		vk.CmdEndRenderPass(cb)
+	}); err != nil {
+		return nil, err
+	}
+	if recErr != nil {
+		return nil, recErr
+	}
+	return Debanded(c.Dev, pic.View, f.Width, f.Height, d, p.Dither, v)
+}
+
+// Debanded debands a width×height converted picture (picture: a sampled view of it, written by an
+// earlier submission to the device's queue, in SHADER_READ_ONLY_OPTIMAL) with d, writes it through
+// view v's scale pass (at its own size when v is Exact), rounded with dither, and reads the result
+// back: screenshots of debanded streams, of uploaded and hardware-decoded pictures alike. It submits
+// and waits.
+func Debanded(dev *gpu.Device, picture vk.ImageView, width, height int, d DebandParams, dither Dither, v ScaleView) (*image.RGBA, error) {
+	db, err := NewDebander(dev)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Destroy()
+	dt, err := db.Bind(picture, width, height)
+	if err != nil {
+		return nil, err
+	}
+	defer dt.Destroy()
+	dw, dh := width, height
+	if !v.Exact() {
+		dw, dh = v.DisplaySize()
+	}
+	target, err := dev.NewOffscreen(dw, dh)
+	if err != nil {
+		return nil, err
+	}
+	defer target.Destroy()
+	// before: what is recorded before the target's pass (the debanding, the scale pass's first
+	// step); draw: what is drawn in it (the blit, or the scale pass's last step).
+	before := func(cb vk.CommandBuffer) error { return dt.Record(cb, d) }
+	var draw func(cb vk.CommandBuffer) error
+	if v.Exact() {
+		bl, err := NewBlit(dev)
+		if err != nil {
+			return nil, err
+		}
+		defer bl.Destroy()
+		bb, err := bl.Bind(dt.View)
+		if err != nil {
+			return nil, err
+		}
+		defer bb.Destroy()
+		draw = func(cb vk.CommandBuffer) error { return bb.DrawWith(cb, target, dither) }
+	} else {
+		sc, err := NewScaler(dev)
+		if err != nil {
+			return nil, err
+		}
+		defer sc.Destroy()
+		st, err := sc.Bind(dt.View, v)
+		if err != nil {
+			return nil, err
+		}
+		defer st.Destroy()
+		st.Dither = dither
+		before = func(cb vk.CommandBuffer) error {
+			if err := dt.Record(cb, d); err != nil {
+				return err
+			}
+			return st.Record(cb, v)
+		}
+		draw = func(cb vk.CommandBuffer) error { return st.Draw(cb, target, v) }
+	}
+	var recErr error
+	if err := dev.Submit(func(cb vk.CommandBuffer) {
+		if recErr = before(cb); recErr != nil {
+			return
+		}
+		target.Begin(cb)
+		recErr = draw(cb)
+		target.End(cb)
+	}); err != nil {
+		return nil, err
+	}
+	if recErr != nil {
+		return nil, recErr
+	}
+	return target.RGBA(), nil
 }

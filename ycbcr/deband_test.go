@@ -43,7 +43,7 @@ func debandCase(t *testing.T, w, h int, smooth func(x, y int) [3]float64) (*form
 // steps one code apart are 32 pixels wide (bands), horizontal, vertical and diagonal, the PSNR
 // against the smooth original rises by at least 6 dB; on a zone plate and on noise (detail:
 // neighbours differ by more than the threshold) it falls by at most 0.5 dB. The pass's output is
-// read back as it is kept, rgba16f, before any dither. Logged beside: libplacebo's own settings
+// read back as it is kept, rgba32f, before any dither. Logged beside: libplacebo's own settings
 // (one random direction, grain 6) and each of those changes alone.
 func TestDeband(t *testing.T) {
 	_, conv := openConverter(t)
@@ -77,7 +77,7 @@ func TestDeband(t *testing.T) {
 		f, ref, src := debandCase(t, tc.w, tc.h, tc.smooth)
 		before := floatPSNR(src, ref)
 		psnr := func(prm ycbcr.DebandParams) float64 {
-			got, err := conv.ConvertDebanded(f, rgbParams, formats.PathShader, prm)
+			got, err := conv.DebandFloats(f, rgbParams, formats.PathShader, prm)
 			if err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
 			}

@@ -53,9 +53,9 @@ func (c *Converter) MeasurePeak(f *formats.Frame, p Params) (PeakMeasure, error)
 	return b.Result(), recErr
 }
 
-// ConvertDebanded converts f through path at its own size, debands it with prm and reads the
-// rgba16f result back as R′G′B′ (0..1), for tests.
-func (c *Converter) ConvertDebanded(f *formats.Frame, p Params, path formats.Path, prm DebandParams) ([][3]float64, error) {
+// DebandFloats converts f through path at its own size, debands it with prm and reads the
+// rgba32f result back as R′G′B′ (0..1), for tests.
+func (c *Converter) DebandFloats(f *formats.Frame, p Params, path formats.Path, prm DebandParams) ([][3]float64, error) {
 	im, err := c.staged(f, path)
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func (c *Converter) ConvertDebanded(f *formats.Frame, p Params, path formats.Pat
 		return nil, err
 	}
 	defer t.Destroy()
-	out, err := c.Dev.NewBuffer(f.Width*f.Height*8, vk.BufferUsageTransferDstBit, vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	out, err := c.Dev.NewBuffer(f.Width*f.Height*16, vk.BufferUsageTransferDstBit, vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
 	if err != nil {
 		return nil, err
 	}
@@ -110,26 +110,8 @@ func (c *Converter) ConvertDebanded(f *formats.Frame, p Params, path formats.Pat
 	rgb := make([][3]float64, f.Width*f.Height)
 	for i := range rgb {
 		for k := 0; k < 3; k++ {
-			rgb[i][k] = half(binary.LittleEndian.Uint16(mem[8*i+2*k:]))
+			rgb[i][k] = float64(math.Float32frombits(binary.LittleEndian.Uint32(mem[16*i+4*k:])))
 		}
 	}
 	return rgb, nil
-}
-
-// half is an IEEE 754 binary16 value.
-func half(h uint16) float64 {
-	e, m := int(h>>10&31), float64(h&1023)
-	v := 0.0
-	switch e {
-	case 0:
-		v = m / 1024 * math.Exp2(-14)
-	case 31:
-		v = math.Inf(1)
-	default:
-		v = (1 + m/1024) * math.Exp2(float64(e-15))
-	}
-	if h&0x8000 != 0 {
-		v = -v
-	}
-	return v
 }

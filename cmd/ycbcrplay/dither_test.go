@@ -2,6 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,5 +120,85 @@ func TestQualityFlags(t *testing.T) {
 		if _, stderr, code := play(t, append([]string{"-headless"}, tc.args...)...); code == 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, %q; want an error with %q", tc.args, code, stderr, tc.want)
 		}
+	}
+}
+
+// TestDebandScreenshot: a screenshot shows the picture debanded as it is played with -deband. On
+// an 8-bit PNG of a grey gradient in 32-pixel steps one code apart, the plain screenshot is the
+// picture itself; with -deband it differs from it, by at most a code anywhere (debanding moves
+// values by less than its threshold, about one code); with -deband -screenshot-dither (rounded with
+// blue noise as shown) the means of 16×16 blocks come closer to the smooth gradient than the steps'
+// (0.25 of a code), away from the left and right edges, where debanding's samples are clamped. Before, screenshots were converted again without debanding, and the stream
+// skipped debanding on hardware-decoded frames (stream.TestForeignDeband), which no test saw.
+func TestDebandScreenshot(t *testing.T) {
+	dir := t.TempDir()
+	const w, h = 512, 64
+	src := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := uint8(60 + x/32)
+			src.Set(x, y, color.RGBA{c, c, c, 255})
+		}
+	}
+	in := filepath.Join(dir, "steps.png")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := png.Encode(f, src); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	smooth := func(x int) float64 { return 59.5 + (float64(x)+0.5)/32 } // rounds to the steps
+	shot := func(name string, args ...string) *image.NRGBA {
+		t.Helper()
+		path := filepath.Join(dir, name+".png")
+		args = append([]string{"-headless", "-frames", "1", "-no-audio", "-screenshot", path}, append(args, in)...)
+		if _, stderr, code := play(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		return pictest.ReadNRGBA(t, path)
+	}
+	worstBlock := func(img *image.NRGBA) float64 { // inside: the outer 32 pixels' means see past the edge
+		worst := 0.0
+		for by := 0; by < h; by += 16 {
+			for bx := 32; bx < w-32; bx += 16 {
+				sum, ideal := 0.0, 0.0
+				for y := by; y < by+16; y++ {
+					for x := bx; x < bx+16; x++ {
+						sum += float64(img.Pix[img.PixOffset(x, y)+1])
+						ideal += smooth(x)
+					}
+				}
+				worst = math.Max(worst, math.Abs(sum-ideal)/256)
+			}
+		}
+		return worst
+	}
+	plain, debanded, dithered := shot("plain"), shot("deband", "-deband"), shot("dithered", "-deband", "-screenshot-dither")
+	moved, most := 0, 0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := plain.PixOffset(x, y)
+			if plain.Pix[i+1] != src.Pix[src.PixOffset(x, y)+1] {
+				t.Fatalf("the plain screenshot differs from the picture at (%d, %d)", x, y)
+			}
+			for c := 0; c < 3; c++ {
+				d := int(debanded.Pix[i+c]) - int(plain.Pix[i+c])
+				if d != 0 {
+					moved++
+				}
+				most = max(most, d, -d)
+			}
+		}
+	}
+	wp, wd := worstBlock(plain), worstBlock(dithered)
+	t.Logf("-deband moved %d of %d samples, by at most %d; 16×16 block means within %.3f of the smooth gradient plain, %.3f debanded and dithered",
+		moved, 3*w*h, most, wp, wd)
+	if moved == 0 || most > 1 {
+		t.Errorf("-deband's screenshot moved %d samples by at most %d codes: want some, by at most 1", moved, most)
+	}
+	if wd >= wp {
+		t.Errorf("debanded and dithered, 16×16 block means are within %.3f of the smooth gradient, not closer than the steps' %.3f", wd, wp)
 	}
 }
