@@ -1,5 +1,7 @@
 package decode
 
+import "github.com/ycbcrkit/ycbcrkit/internal/avx"
+
 // Stats counts what the decoder has done since Open.
 type Stats struct {
 	// Packets is the number of video packets read and given to the decoder.
@@ -28,3 +30,8 @@ type Stats struct {
 
 // Stats returns the counters.
 func (d *Decoder) Stats() Stats { return d.stats }
+
+// PictureMemory is how much host memory the decoders of the process hold in picture buffers now,
+// and the most they held at once (every decoder's page-aligned pool; a buffer back in its pool
+// counts until the pool goes). Hardware-decoded pictures are on the GPU and not counted.
+func PictureMemory() (live, peak int64) { return avx.PictureBytes() }

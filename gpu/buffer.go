@@ -16,7 +16,7 @@ type Buffer struct {
 	Size   int
 	// Mapped is the persistent mapping of a host-visible buffer (nil otherwise).
 	Mapped unsafe.Pointer
-	dev    vk.Device
+	dev    *Device
 }
 
 // Bytes is the mapped memory as a slice (nil for device-local buffers).
@@ -37,7 +37,7 @@ func (d *Device) NewBuffer(size int, usage vk.BufferUsageFlagBits, props vk.Memo
 	if err != nil {
 		return nil, fmt.Errorf("gpu: buffer of %d bytes: %w", size, err)
 	}
-	b := &Buffer{Handle: h, Size: size, dev: d.Device}
+	b := &Buffer{Handle: h, Size: size, dev: d}
 	var req vk.MemoryRequirements
 	vk.GetBufferMemoryRequirements(d.Device, h, &req)
 	req.Deref()
@@ -68,15 +68,14 @@ func (b *Buffer) Destroy() {
 		return
 	}
 	if b.Handle != vk.NullBuffer {
-		vk.DestroyBuffer(b.dev, b.Handle, nil)
+		vk.DestroyBuffer(b.dev.Device, b.Handle, nil)
 	}
-	if b.Memory != vk.NullDeviceMemory {
-		vk.FreeMemory(b.dev, b.Memory, nil) // unmaps too
-	}
+	b.dev.Free(b.Memory) // unmaps too
 	b.dev = nil
 }
 
-// Allocate allocates device memory of a type in typeBits with the wanted properties.
+// Allocate allocates device memory of a type in typeBits with the wanted properties, counted in
+// MemoryStats until Free.
 func (d *Device) Allocate(size vk.DeviceSize, typeBits uint32, props vk.MemoryPropertyFlagBits) (vk.DeviceMemory, error) {
 	idx, err := d.MemoryType(typeBits, props)
 	if err != nil {
@@ -86,5 +85,8 @@ func (d *Device) Allocate(size vk.DeviceSize, typeBits uint32, props vk.MemoryPr
 	var mem vk.DeviceMemory
 	err = vkx.Check(vk.AllocateMemory(d.Device, ai, nil, &mem), "vkAllocateMemory")
 	ai.Free()
+	if err == nil {
+		d.mem.add(mem, int64(size), props&vk.MemoryPropertyHostVisibleBit != 0)
+	}
 	return mem, err
 }

@@ -124,6 +124,7 @@ type Device struct {
 	layerSpec     uint32 // the validation layer's specVersion (0: no validation)
 	pipelineCache vk.PipelineCache
 	seedSum       [32]byte // SHA-256 of the cache's seed, so an unchanged cache is not written back
+	mem           memAccount
 }
 
 func cstr(s string) string { return s + "\x00" }

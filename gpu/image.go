@@ -47,7 +47,5 @@ func (d *Device) DestroyImage2D(img vk.Image, mem vk.DeviceMemory, view vk.Image
 	if img != vk.NullImage {
 		vk.DestroyImage(d.Device, img, nil)
 	}
-	if mem != vk.NullDeviceMemory {
-		vk.FreeMemory(d.Device, mem, nil)
-	}
+	d.Free(mem)
 }

@@ -422,8 +422,8 @@ func (im *Image) Destroy() {
 		if t.Image != vk.NullImage {
 			vk.DestroyImage(d, t.Image, nil)
 		}
-		if t.Memory != vk.NullDeviceMemory && !t.Alias {
-			vk.FreeMemory(d, t.Memory, nil)
+		if !t.Alias {
+			im.dev.Free(t.Memory)
 		}
 	}
 	im.Textures = nil
@@ -432,10 +432,35 @@ func (im *Image) Destroy() {
 		im.Multi = vk.NullImage
 	}
 	for _, m := range im.planeMemory {
-		vk.FreeMemory(d, m, nil)
+		im.dev.Free(m)
 	}
 	im.planeMemory = nil
 	im.lsb.destroy(d)
 	im.parallel.stop()
 	im.staged.destroy()
+}
+
+// MemoryBytes is the device memory the image allocated (gpu.Device.Allocate): its planes or
+// textures, its staging buffer and the shift pass's output. Imported host memory is the decoder's
+// and a foreign image's is FFmpeg's: neither counts.
+func (im *Image) MemoryBytes() int64 {
+	if im == nil || im.dev == nil {
+		return 0
+	}
+	n := int64(0)
+	for _, m := range im.planeMemory {
+		n += im.dev.MemorySize(m)
+	}
+	for _, t := range im.Textures {
+		if !t.Alias {
+			n += im.dev.MemorySize(t.Memory)
+		}
+	}
+	if b := im.staged.staging; b != nil {
+		n += im.dev.MemorySize(b.Memory)
+	}
+	if s := im.lsb.pass; s != nil && s.out != nil {
+		n += im.dev.MemorySize(s.out.Memory)
+	}
+	return n
 }

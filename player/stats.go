@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/subtitle"
@@ -104,8 +105,20 @@ type Stats struct {
 	Shutdown Shutdown `json:"shutdown_phases_ms"`
 	// DecodedAhead is how many decoded frames were waiting when the first picture was shown
 	// (Config.Playback.DecodeAhead).
-	DecodedAhead  int                `json:"decoded_ahead_frames"`
-	PipelineCache PipelineCacheStats `json:"pipeline_cache"`
+	DecodedAhead int `json:"decoded_ahead_frames"`
+	// GPUMemoryMB is the most device memory the toolkit had allocated on the player's device at
+	// once (gpu.Device.MemoryStats: the stream's images and staging buffers, targets, the
+	// conversions' buffers; not host memory imported from the decoder's buffers, nor FFmpeg's own
+	// images when Vulkan Video decodes); GPUHostVisibleMB is its host-visible part at the end (the
+	// staging buffers: system memory on a discrete GPU). On a device that renders on the CPU
+	// (lavapipe) all of it is host memory, in the resident set once written.
+	GPUMemoryMB      float64 `json:"gpu_memory_mb"`
+	GPUHostVisibleMB float64 `json:"gpu_host_visible_mb"`
+	// PictureBuffersMB is the most host memory the decoder's picture buffers held at once (its
+	// pool keeps them for reuse: frames in the decoder, the decode-ahead queue, and frames the GPU
+	// still reads); the decoded pictures' share of the peak resident set.
+	PictureBuffersMB float64            `json:"picture_buffers_mb"`
+	PipelineCache    PipelineCacheStats `json:"pipeline_cache"`
 	// The subtitle tracks (mpv's track-list entries), the one selected (0: none) and whether it is
 	// shown (mpv's sid and sub-visibility).
 	SubtitleTracks   []subtitle.Track `json:"sub_tracks,omitempty"`
@@ -171,6 +184,7 @@ func (p *Player) finish() error {
 	}
 	p.rend.Timer.Finish()
 	p.fill(s)
+	p.fillMemory(s)
 	p.applyDecoding()
 	return nil
 }
@@ -258,4 +272,17 @@ func (p *Player) infoLine() string {
 		r.format.Name, r.width, r.height, r.format.Subsampling(), vkf, r.params.Matrix, r.params.Range,
 		r.params.ChromaLocation, plan.Path.Path, plan.Path.Reason, dec, plan.Scale, zoomName(r.Zoom), turn, r.params.Dither, peakInfo,
 		float64(p.stats.FramesPresented)/el, p.stats.FramesDropped)
+}
+
+// mb is bytes in MiB.
+func mb(n int64) float64 { return float64(n) / (1 << 20) }
+
+// fillMemory sets the memory figures: the device's allocations and the decoder's picture buffers.
+func (p *Player) fillMemory(s *Stats) {
+	if p.rend != nil && p.rend.Stream != nil && p.rend.Stream.Dev != nil {
+		m := p.rend.Stream.Dev.MemoryStats()
+		s.GPUMemoryMB, s.GPUHostVisibleMB = mb(m.PeakBytes), mb(m.HostVisibleBytes)
+	}
+	_, peak := decode.PictureMemory()
+	s.PictureBuffersMB = mb(peak)
 }

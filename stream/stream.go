@@ -433,3 +433,24 @@ func (s *Stream) Close() {
 		s.Conv = nil
 	}
 }
+
+// MemoryBytes is the device memory the stream's pictures hold: each slot's planes or textures and
+// staging buffer (planes.Image.MemoryBytes) and the compute variant's storage image. The conversion
+// paths, which streams may share, and the scale and quality passes' images are not counted; nor is
+// what FFmpeg allocates for hardware decoding.
+func (s *Stream) MemoryBytes() int64 {
+	if s == nil {
+		return 0
+	}
+	n := int64(0)
+	for _, p := range s.pictures {
+		if p == nil {
+			continue
+		}
+		n += p.img.MemoryBytes()
+		if p.compute != nil {
+			n += s.Dev.MemorySize(p.compute.memory)
+		}
+	}
+	return n
+}

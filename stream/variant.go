@@ -75,11 +75,11 @@ type computeTarget struct {
 	height  int
 	compute *ycbcr.ComputeBinding
 	blit    *ycbcr.Binding
-	dev     vk.Device
+	dev     *gpu.Device
 }
 
 func (s *Stream) newComputeTarget(img *planes.Image, c Config, path formats.Path) (*computeTarget, error) {
-	t := &computeTarget{width: c.Width, height: c.Height, dev: s.Dev.Device}
+	t := &computeTarget{width: c.Width, height: c.Height, dev: s.Dev}
 	var err error
 	if t.image, t.memory, t.view, err = s.Dev.NewImage2D(gpu.TargetFormat, c.Width, c.Height,
 		vk.ImageUsageStorageBit|vk.ImageUsageSampledBit); err != nil {
@@ -125,15 +125,7 @@ func (t *computeTarget) destroy() {
 	if t.compute != nil {
 		t.compute.Destroy()
 	}
-	if t.view != vk.NullImageView {
-		vk.DestroyImageView(t.dev, t.view, nil)
-	}
-	if t.image != vk.NullImage {
-		vk.DestroyImage(t.dev, t.image, nil)
-	}
-	if t.memory != vk.NullDeviceMemory {
-		vk.FreeMemory(t.dev, t.memory, nil)
-	}
+	t.dev.DestroyImage2D(t.image, t.memory, t.view)
 }
 
 // chooseVariant decides how the new configuration's conversion runs, once its pictures exist: what

@@ -166,13 +166,13 @@ func (e *engine) newImage(format vk.Format, usage vk.ImageUsageFlagBits, aspect 
 	}
 	if err := e.check(vk.BindImageMemory(d.Device, img, mem, 0), "vkBindImageMemory"); err != nil {
 		vk.DestroyImage(d.Device, img, nil)
-		vk.FreeMemory(d.Device, mem, nil)
+		d.Free(mem)
 		return nil, nil, nil, err
 	}
 	view, err := d.NewView(img, format, aspect, nil)
 	if err != nil {
 		vk.DestroyImage(d.Device, img, nil)
-		vk.FreeMemory(d.Device, mem, nil)
+		d.Free(mem)
 		return nil, nil, nil, fmt.Errorf("engine: %w", err)
 	}
 	return img, mem, view, nil
@@ -212,7 +212,7 @@ func (e *engine) destroyTargets() {
 	if e.depthView != vk.NullImageView {
 		vk.DestroyImageView(d, e.depthView, nil)
 		vk.DestroyImage(d, e.depthImage, nil)
-		vk.FreeMemory(d, e.depthMem, nil)
+		e.dev.Free(e.depthMem)
 		e.depthView, e.depthImage, e.depthMem = vk.NullImageView, vk.NullImage, vk.NullDeviceMemory
 	}
 }
@@ -658,7 +658,7 @@ func (e *engine) close() {
 	if e.offView != vk.NullImageView {
 		vk.DestroyImageView(d, e.offView, nil)
 		vk.DestroyImage(d, e.offImage, nil)
-		vk.FreeMemory(d, e.offMemory, nil)
+		e.dev.Free(e.offMemory)
 	}
 	if e.rp != vk.NullRenderPass {
 		vk.DestroyRenderPass(d, e.rp, nil)

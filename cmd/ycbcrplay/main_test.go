@@ -110,7 +110,7 @@ func TestOverrideChangesPicture(t *testing.T) {
 }
 
 // TestLoop: -loop N plays the input N times (nv12.nut has 5 frames, per the manifest), the
-// process-wide figures are there, and bad values are refused.
+// process-wide figures (CPU, peak RSS, device memory, picture buffers) are there, and bad values are refused.
 func TestLoop(t *testing.T) {
 	out, stderr, code := play(t, "-headless", "-untimed", "-stats", "-loop", "3", filepath.Join(mediaDir, "nv12.nut"))
 	if code != 0 {
@@ -123,7 +123,7 @@ func TestLoop(t *testing.T) {
 	if st["frames_presented"] != 15.0 || st["frames_decoded"] != 15.0 {
 		t.Errorf("-loop 3 of a 5-frame clip: presented %v, decoded %v; want 15", st["frames_presented"], st["frames_decoded"])
 	}
-	for _, k := range []string{"cpu_s", "cpu_ms_per_frame", "peak_rss_mb", "decode_threads"} {
+	for _, k := range []string{"cpu_s", "cpu_ms_per_frame", "peak_rss_mb", "decode_threads", "gpu_memory_mb", "picture_buffers_mb"} {
 		if v, ok := st[k].(float64); !ok || v <= 0 {
 			t.Errorf("-stats %s = %v, want a positive number", k, st[k])
 		}

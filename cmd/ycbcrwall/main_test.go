@@ -70,17 +70,27 @@ func TestWallVectorsMatchZscale(t *testing.T) {
 // (the clip's 100), and the four tiles of the last picture are the same picture within 1/255: the
 // issue's bound for a tile against the stream played alone. (Not bit for bit on lavapipe: the
 // drawn conversion's texture coordinates are interpolated across a viewport that starts elsewhere
-// for each tile, which moves a few rounding ties by one step.)
+// for each tile, which moves a few rounding ties by one step.) Each stream reports the device
+// memory its pictures hold, the copies alike, all of them within the device's total.
 func TestWallCopies(t *testing.T) {
 	shot := filepath.Join(t.TempDir(), "wall.png")
 	st, _ := wallRun(t, "-untimed", "-n", "4", "-stats", "-validate", "-screenshot", shot, filepath.Join(mediaDir, "default.mkv"))
 	if st.Streams != 4 || st.Frames != 400 {
 		t.Fatalf("-stats: %d streams, %d frames; want 4 streams of 100", st.Streams, st.Frames)
 	}
+	sum := 0.0
 	for _, p := range st.PerStream {
 		if p.Frames != 100 || p.Dropped != 0 || p.Error != "" {
 			t.Errorf("stream %+v: want 100 frames, none dropped", p)
 		}
+		// Copies of one clip hold the same images; every stream's are part of the device's total.
+		if p.GPUMemoryMB <= 0 || p.GPUMemoryMB != st.PerStream[0].GPUMemoryMB {
+			t.Errorf("stream %s: gpu_memory_mb %g, want positive and the first copy's %g", p.Input, p.GPUMemoryMB, st.PerStream[0].GPUMemoryMB)
+		}
+		sum += p.GPUMemoryMB
+	}
+	if st.GPUMemoryMB < sum || st.PictureBuffersMB <= 0 {
+		t.Errorf("gpu_memory_mb %g below the streams' %g together, or picture_buffers_mb %g not positive", st.GPUMemoryMB, sum, st.PictureBuffersMB)
 	}
 	if st, _ := wallRun(t, "-untimed", "-n", "2", "-loop", "3", "-stats", filepath.Join(mediaDir, "yuv420p_left.mkv")); st.Frames != 2*3*5 {
 		t.Errorf("-n 2 -loop 3 of a 5-frame vector: %d frames, want 30", st.Frames)

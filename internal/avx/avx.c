@@ -28,9 +28,19 @@ struct AvxPool {
 	void (*hw_free)(void *);
 };
 
+// Bytes of picture buffers alive in every pool of the process, and the most at once: the decoded
+// pictures' share of the resident set (buffers return to their pool, not to the system, until the
+// pool goes).
+static int64_t live_bytes, peak_bytes; // atomic
+
 static void page_free(void *opaque, uint8_t *data) {
-	(void)opaque;
+	__atomic_sub_fetch(&live_bytes, (int64_t)(uintptr_t)opaque, __ATOMIC_RELAXED);
 	free(data);
+}
+
+void avx_pool_bytes(int64_t *live, int64_t *peak) {
+	*live = __atomic_load_n(&live_bytes, __ATOMIC_RELAXED);
+	*peak = __atomic_load_n(&peak_bytes, __ATOMIC_RELAXED);
 }
 
 // page_alloc is the AVBufferPool allocator: posix_memalign so that the buffer, and therefore plane 0,
@@ -40,12 +50,16 @@ static AVBufferRef *page_alloc(void *opaque, size_t size) {
 	void *mem = NULL;
 	if (posix_memalign(&mem, AVX_PLANE_ALIGN, size) != 0)
 		return NULL;
-	AVBufferRef *ref = av_buffer_create(mem, size, page_free, NULL, 0);
+	AVBufferRef *ref = av_buffer_create(mem, size, page_free, (void *)(uintptr_t)size, 0);
 	if (!ref) {
 		free(mem);
 		return NULL;
 	}
 	__atomic_add_fetch(&p->allocs, 1, __ATOMIC_RELAXED);
+	int64_t now = __atomic_add_fetch(&live_bytes, (int64_t)size, __ATOMIC_RELAXED);
+	int64_t peak = __atomic_load_n(&peak_bytes, __ATOMIC_RELAXED);
+	while (now > peak && !__atomic_compare_exchange_n(&peak_bytes, &peak, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+	}
 	return ref;
 }
 

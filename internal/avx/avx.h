@@ -42,6 +42,7 @@ int avx_pool_alloc(AvxPool *p, AVFrame *dst, int format, int width, int height);
 // avx_pool_copy makes dst a page-aligned copy of src (pixels and properties).
 int avx_pool_copy(AvxPool *p, AVFrame *dst, const AVFrame *src);
 int64_t avx_pool_allocations(AvxPool *p);
+void avx_pool_bytes(int64_t *live, int64_t *peak);
 // avx_pool_refused reports the last frame size get_buffer2 refused as over the limit (0×0: none).
 void avx_pool_refused(AvxPool *p, int *w, int *h);
 // The pool carries a codec context's hardware decoding state (hw.c) to its frame threads, which

@@ -105,6 +105,34 @@ func TestPoolReuse(t *testing.T) {
 	b.Free()
 }
 
+// TestPictureBytes: a pool's buffers count while they exist (back in the pool too) and stop
+// counting once the pool and every frame holding one are gone; the peak stays.
+func TestPictureBytes(t *testing.T) {
+	live0, _ := PictureBytes()
+	p, _ := NewPool(4096, 4096)
+	yuv := astiav.FindPixelFormatByName("yuv420p")
+	a, b := astiav.AllocFrame(), astiav.AllocFrame()
+	for _, f := range []*astiav.Frame{a, b} {
+		if err := p.Alloc(f, yuv, 640, 480); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live, peak := PictureBytes()
+	if one := int64(640 * 480); live-live0 < 2*one || peak < live {
+		t.Errorf("two 640x480 buffers: %d bytes live more than before, peak %d; want at least %d, peak at least live %d", live-live0, peak, 2*one, live)
+	}
+	a.Unref()
+	if l, _ := PictureBytes(); l != live {
+		t.Errorf("a buffer back in its pool: %d bytes live, want still %d", l, live)
+	}
+	p.Free()
+	b.Free()
+	a.Free()
+	if l, pk := PictureBytes(); l != live0 || pk < peak {
+		t.Errorf("pool and frames gone: %d bytes live (want %d), peak %d (want at least %d)", l, live0, pk, peak)
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	d, ok := Describe(astiav.FindPixelFormatByName("yuv411p"))
 	if !ok || d.Name != "yuv411p" || d.Log2ChromaW != 2 || d.Log2ChromaH != 0 || d.Depth != 8 || d.RGB {

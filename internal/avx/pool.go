@@ -81,3 +81,12 @@ func (p *Pool) Free() {
 		p.p = nil
 	}
 }
+
+// PictureBytes is how much memory every Pool of the process holds in picture buffers now, and the
+// most it held at once: the decoded pictures' part of the resident set. A buffer back in its pool
+// still counts (pools keep their buffers for reuse until they go).
+func PictureBytes() (live, peak int64) {
+	var l, p C.int64_t
+	C.avx_pool_bytes(&l, &p)
+	return int64(l), int64(p)
+}
