@@ -71,8 +71,9 @@ type PlaybackConfig struct {
 	Speed float64
 	// DecodeAhead is how many bytes of decoded frames may wait for the GPU side before the first
 	// picture is shown: the decoder keeps decoding while the device, the output and the conversion
-	// are made, instead of stopping a few frames in. 0 means DefaultDecodeAhead; negative, only the
-	// few frames of steady playback. Hardware decoding (GPU.Video) never runs ahead (its frames
+	// are made, instead of stopping a few frames in. 0 means what the pipeline needs (the steady
+	// queue and a frame per decoder thread, SourceInfo.Threads), at most DefaultDecodeAhead bytes;
+	// negative, only the few frames of steady playback. Hardware decoding (GPU.Video) never runs ahead (its frames
 	// come from a pool of fixed size), nor does decoding for a device that renders on the CPU.
 	DecodeAhead int
 }

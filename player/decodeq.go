@@ -10,9 +10,12 @@ import (
 // queue, which the main thread takes them from (receive); seeks go the other way (decoding.seek),
 // and generations tell the frames from before a seek from those after it.
 
-// DefaultDecodeAhead is Config.Playback.DecodeAhead's default: 256 MiB, 86 frames of 1080p 4:2:0 or 21 of
-// 2160p, about what a GPU machine decodes while the player's device and pipelines are made.
-const DefaultDecodeAhead = 256 << 20
+// DefaultDecodeAhead caps the decode-ahead that Config.Playback.DecodeAhead 0 asks for (startAhead):
+// 64 MiB, 20 frames of 1080p 4:2:0, 5 of 2160p, 2 of 2160p 10-bit. Each frame waiting is a picture
+// buffer of the decoder's pool, which keeps it after the frame is shown: the budget is resident
+// memory for the whole run, so it is sized by what the pipeline needs, not by what decoding during
+// the device's creation could fill (86 frames of 1080p at the earlier fixed 256 MiB).
+const DefaultDecodeAhead = 64 << 20
 
 // queueAhead is how many decoded frames may wait for the main thread in steady playback (as many
 // as a queue of two and the decoder blocked sending a third held before); maxAhead caps the
@@ -35,20 +38,32 @@ type decoded struct {
 	ready time.Time
 }
 
-// startAhead is how many frames like f may wait in the queue before the first picture.
+// startAhead is how many frames like f may wait in the queue before the first picture. With
+// Config.Playback.DecodeAhead 0, what the pipeline needs: the queue of steady playback (queueAhead)
+// and one frame per decoder thread, so that when the first picture is up each thread's next frame
+// is already there while the threads, stopped while the queue was full, take up their work again;
+// at most DefaultDecodeAhead bytes. A positive DecodeAhead asks for as many frames as that many
+// bytes hold.
 func (p *Player) startAhead(f *Frame) int {
-	budget := p.cfg.Playback.DecodeAhead
-	if budget == 0 {
-		budget = DefaultDecodeAhead
-	}
-	if budget < 0 || p.cfg.GPU.Video || f.Picture == nil {
+	if p.cfg.Playback.DecodeAhead < 0 || p.cfg.GPU.Video || f.Picture == nil {
 		return queueAhead
 	}
 	size := 0
 	for _, pl := range f.Picture.Planes {
 		size += len(pl)
 	}
-	return min(max(budget/max(size, 1), queueAhead), maxAhead)
+	return aheadFrames(p.cfg.Playback.DecodeAhead, size, p.src.Info().Threads)
+}
+
+// aheadFrames is startAhead's count for a budget of bytes (0: the pipeline's need), frames of size
+// bytes and a decoder of threads frame threads.
+func aheadFrames(budget, size, threads int) int {
+	size = max(size, 1)
+	if budget == 0 {
+		need := queueAhead + max(threads, 1)
+		return min(max(min(need, DefaultDecodeAhead/size), queueAhead), maxAhead)
+	}
+	return min(max(budget/size, queueAhead), maxAhead)
 }
 
 // room says whether the decoder may decode a frame with queued frames waiting, and the limit from

@@ -232,7 +232,8 @@ func (c *counting) Next() (*Frame, error) {
 
 // TestDecodeAhead: before the first picture the decoder goes on while the device and the stream
 // are made, up to Config.Playback.DecodeAhead bytes of frames (8 frames here), and no further; with run-ahead
-// off it stops at the steady queue's 3 frames. The synthetic source makes a 64×36 frame in
+// off it stops at the steady queue's 3 frames; by default at what the pipeline needs (3, and one
+// for the synthetic source's single thread). The synthetic source makes a 64×36 frame in
 // microseconds, the device takes tens of milliseconds: the queue is full when the first frame shows.
 // Once the first frame is presented, the queue goes back to 3 frames. (lavapipe renders on the CPU,
 // where the player does not decode ahead: aheadOnCPU lets it here.)
@@ -242,7 +243,7 @@ func TestDecodeAhead(t *testing.T) {
 	frame := 64 * 36 * 3 / 2
 	for _, tc := range []struct {
 		ahead, want int
-	}{{8 * frame, 8}, {-1, queueAhead}} {
+	}{{8 * frame, 8}, {-1, queueAhead}, {0, queueAhead + 1}} {
 		src := &counting{Synthetic: synthetic(t, "nv12", 64, 36, 40)}
 		atFirst, atLast := int32(0), int32(0)
 		cfg := Config{GPU: GPUConfig{Device: -1, Validate: true}, Output: OutputConfig{Headless: true}, Playback: PlaybackConfig{Untimed: true, DecodeAhead: tc.ahead}, Hooks: Hooks{OnFrame: func(p *Player, n int) {
@@ -271,6 +272,31 @@ func TestDecodeAhead(t *testing.T) {
 		}
 		if stats.FramesPresented != 40 {
 			t.Errorf("DecodeAhead %d: %d frames presented, want 40", tc.ahead, stats.FramesPresented)
+		}
+	}
+}
+
+// TestAheadFrames: the default decode-ahead is the steady queue and a frame per decoder thread,
+// within DefaultDecodeAhead bytes (never below the steady queue); a byte budget asks for as many
+// frames as it holds.
+func TestAheadFrames(t *testing.T) {
+	const (
+		p1080   = 1920 * 1088 * 3 / 2 // 4:2:0, rows padded as a decoder's pool pads them
+		p2160   = 3840 * 2176 * 3 / 2
+		p2160x2 = 2 * p2160 // 10-bit samples in 16-bit words
+	)
+	for _, tc := range []struct{ budget, size, threads, want int }{
+		{0, p1080, 8, queueAhead + 8},
+		{0, p1080, 1, queueAhead + 1},
+		{0, p1080, 0, queueAhead + 1},
+		{0, p2160, 8, DefaultDecodeAhead / p2160},
+		{0, p2160x2, 8, queueAhead},
+		{256 << 20, p1080, 8, (256 << 20) / p1080},
+		{256 << 20, 1, 8, maxAhead},
+		{1, p1080, 8, queueAhead},
+	} {
+		if got := aheadFrames(tc.budget, tc.size, tc.threads); got != tc.want {
+			t.Errorf("aheadFrames(%d, %d, %d) = %d, want %d", tc.budget, tc.size, tc.threads, got, tc.want)
 		}
 	}
 }

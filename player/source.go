@@ -67,6 +67,8 @@ type SourceInfo struct {
 	Discontinuous bool
 	// Chapters are the input's chapters in order, on the frames' clock.
 	Chapters []Chapter
+	// Threads is how many frames the decoder works on at once (its frame threads; 0 or 1: one).
+	Threads int
 }
 
 // Chapter is one chapter of the input: its title ("" without one) and where it starts and ends.

@@ -340,7 +340,7 @@ func (f *playbackFlags) add(fs *flag.FlagSet) {
 	f.loop = fs.String("loop", "1", "")
 	f.start = fs.String("start", "", "")
 	f.speed = fs.Float64("speed", 1, "")
-	f.ahead = fs.Int("decode-ahead", player.DefaultDecodeAhead>>20, "")
+	f.ahead = fs.Int("decode-ahead", -1, "") // -1: what the pipeline needs (player.Config 0)
 	f.abA = fs.String("ab-loop-a", "", "")
 	f.abB = fs.String("ab-loop-b", "", "")
 }
@@ -374,10 +374,13 @@ func (f *playbackFlags) read(o *options) error {
 	if c.Speed = *f.speed; !(c.Speed >= 0.1 && c.Speed <= 16) {
 		return fmt.Errorf("bad -speed %g: 0.1 to 16", c.Speed)
 	}
-	if a := *f.ahead; a < 0 || a > 1<<20 {
+	if a := *f.ahead; a < -1 || a > 1<<20 {
 		return fmt.Errorf("bad -decode-ahead %d: MB, 0 to 1048576", a)
 	}
-	if c.DecodeAhead = *f.ahead << 20; *f.ahead == 0 {
+	switch c.DecodeAhead = *f.ahead << 20; *f.ahead {
+	case -1:
+		c.DecodeAhead = 0
+	case 0:
 		c.DecodeAhead = -1
 	}
 	if *f.loop == "inf" {

@@ -76,8 +76,9 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -threads N                decoder threads (default: half the cores; the rest upload and draw);
                             Vulkan Video decodes on one thread (-stats decode_threads says which)
   -decode-ahead MB          before the first picture, decoding goes on while the Vulkan device and
-                            the conversion are made, until this many MB of frames wait (default
-                            256; 0: only the 3 frames of steady playback); software decoding
+                            the conversion are made, until this many MB of frames wait (default:
+                            what the pipeline needs, the 3 frames of steady playback and one per
+                            decoder thread, at most 64 MB; 0: only the 3 frames); software decoding
                             only (hardware frames come from a pool of fixed size), and not once
                             the device turns out to render on the CPU (lavapipe: the same cores)
   -deinterlace auto|yes|no  FFmpeg's bwdif on the CPU, one frame per field (auto: from the first

@@ -35,7 +35,7 @@ func (s *decoderSource) position() float64 { return math.Float64frombits(s.pts.L
 func (s *decoderSource) Info() player.SourceInfo {
 	i := s.d.Info()
 	info := player.SourceInfo{Name: s.name, FrameRate: i.FrameRate.Float64(), Duration: i.Duration,
-		Discontinuous: i.Discontinuous}
+		Discontinuous: i.Discontinuous, Threads: s.d.Threads()}
 	for _, c := range i.Chapters {
 		info.Chapters = append(info.Chapters, player.Chapter{Title: c.Title, Start: c.Start, End: c.End})
 	}
