@@ -71,7 +71,7 @@ func TestWallVectorsMatchZscale(t *testing.T) {
 // issue's bound for a tile against the stream played alone. (Not bit for bit on lavapipe: the
 // drawn conversion's texture coordinates are interpolated across a viewport that starts elsewhere
 // for each tile, which moves a few rounding ties by one step.) Each stream reports the device
-// memory its pictures hold, the copies alike, all of them within the device's total.
+// memory its pictures hold, all of them within the device's total.
 func TestWallCopies(t *testing.T) {
 	shot := filepath.Join(t.TempDir(), "wall.png")
 	st, _ := wallRun(t, "-untimed", "-n", "4", "-stats", "-validate", "-screenshot", shot, filepath.Join(mediaDir, "default.mkv"))
@@ -83,9 +83,10 @@ func TestWallCopies(t *testing.T) {
 		if p.Frames != 100 || p.Dropped != 0 || p.Error != "" {
 			t.Errorf("stream %+v: want 100 frames, none dropped", p)
 		}
-		// Copies of one clip hold the same images; every stream's are part of the device's total.
-		if p.GPUMemoryMB <= 0 || p.GPUMemoryMB != st.PerStream[0].GPUMemoryMB {
-			t.Errorf("stream %s: gpu_memory_mb %g, want positive and the first copy's %g", p.Input, p.GPUMemoryMB, st.PerStream[0].GPUMemoryMB)
+		// Every stream's pictures are part of the device's total (how many pictures a stream's
+		// pool holds depends on how far its GPU work ran behind).
+		if p.GPUMemoryMB <= 0 {
+			t.Errorf("stream %s: gpu_memory_mb %g, want positive", p.Input, p.GPUMemoryMB)
 		}
 		sum += p.GPUMemoryMB
 	}
