@@ -130,12 +130,6 @@ func playKeys(t *testing.T, clip string, onFrame func(p *player.Player, n int)) 
 	return playIn(t, clip, onFrame, nil)
 }
 
-// playWithClock plays clip in a window with sound, the player following wrap(the sound's clock).
-func playWithClock(t *testing.T, clip string, wrap func(player.Clock) player.Clock) soundStats {
-	t.Helper()
-	return playIn(t, clip, nil, wrap)
-}
-
 func playIn(t *testing.T, clip string, onFrame func(p *player.Player, n int), wrap func(player.Clock) player.Clock) soundStats {
 	t.Helper()
 	d, err := decode.Open(clip, decode.Options{Threads: 1})
