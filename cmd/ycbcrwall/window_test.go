@@ -407,3 +407,62 @@ func TestWindowResize(t *testing.T) {
 		t.Logf("window %d×%d: picture %v, %d black pixels around", w, h, box, black)
 	}
 }
+
+// TestWindowUntimedPause: -untimed in a window, paused by space before the first step: after 20
+// paused steps (a third of a second; the decoders have their pictures by then) the window still
+// shows the empty canvas, black; space again plays both copies to their end (all 5 pictures each)
+// and the program quits by itself (exit 0).
+func TestWindowUntimedPause(t *testing.T) {
+	if !window.Available() {
+		t.Fatal("no display: run the tests under xvfb-run (make test does)")
+	}
+	dir := t.TempDir()
+	clip, err := filepath.Abs(filepath.Join(mediaDir, "yuv420p_left.mkv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyScript = func(n int, ended bool, _ *window.Window) []window.Key {
+		switch n {
+		case 1:
+			return []window.Key{window.KeySpace}
+		case 20:
+			return []window.Key{window.KeyS} // the shot of this step, still paused
+		case 21:
+			return []window.Key{window.KeySpace}
+		}
+		return nil
+	}
+	t.Cleanup(func() { keyScript = nil })
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	var o, e bytes.Buffer
+	code := run([]string{"-untimed", "-validate", "-stats", "-labels=false", "-n", "2", clip}, &o, &e)
+	if err := os.Chdir(wd); err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, e.String())
+	}
+	var st wall.Stats
+	if err := json.Unmarshal(o.Bytes(), &st); err != nil {
+		t.Fatalf("-stats: %v: %q", err, o.String())
+	}
+	if st.Frames != 10 {
+		t.Errorf("%d pictures shown, want 2 × 5", st.Frames)
+	}
+	// The window (128×64) shows the 128×48 canvas from y = 8; the first tile's half (the paused sign
+	// is at the bottom right) must be black.
+	shot := toRGBA(pictest.ReadPNG(t, filepath.Join(dir, "ycbcrwall-0001.png")))
+	for y := 0; y < shot.Rect.Dy(); y++ {
+		for x := 0; x < 64; x++ {
+			if c := shot.RGBAAt(x, y); c.R|c.G|c.B != 0 {
+				t.Fatalf("paused before the first step, the window shows a picture: (%d, %d) is %v", x, y, c)
+			}
+		}
+	}
+}
