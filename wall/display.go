@@ -23,7 +23,8 @@ type View struct {
 	Tile int
 	// Cursor, on the grid, is the tile outlined (the one a key would pick); -1 outlines none.
 	Cursor int
-	// Labels draws each shown tile's label (Display.Label).
+	// Labels draws each shown tile's label: its number and name, pictures per second, decoder (hw or
+	// sw), route or upload, and conversion path.
 	Labels bool
 	// Paused draws the paused sign.
 	Paused bool
@@ -34,8 +35,7 @@ type View struct {
 // Display shows a wall in a swapchain's images: the canvas (the grid) or one tile's picture,
 // copied out of the canvas into an image of its own, scaled to fit the window by the player's scale
 // pass (drawn as it is where the window shows it one pixel for one pixel) and letterboxed, with the
-// tiles' labels drawn over it by the on-screen display's text pass
-// (present/osd). Its submissions go through a ring of its own on the device's queue after the
+// tiles' labels drawn over it by the on-screen display's text pass (present/osd). Its submissions go through a ring of its own on the device's queue after the
 // tiles' submissions, which the canvas's barriers order them after.
 type Display struct {
 	w      *Wall
@@ -84,11 +84,11 @@ type rate struct {
 // LabelPx is the labels' text size in pixels per em.
 const LabelPx = 14
 
-// Label colours: opaque white text on a translucent black box; the cursor's outline; the paused
-// sign.
+// Label colours: opaque white text on a translucent black box (the paused sign's too); the
+// cursor's outline.
 var (
-	LabelText   = color.NRGBA{255, 255, 255, 255}
-	LabelBox    = color.NRGBA{0, 0, 0, 160}
+	labelText   = color.NRGBA{255, 255, 255, 255}
+	labelBox    = color.NRGBA{0, 0, 0, 160}
 	cursorColor = color.NRGBA{255, 200, 0, 255}
 )
 
@@ -294,11 +294,11 @@ func (d *Display) target(slot int, v ycbcr.ScaleView) (*ycbcr.ScaleTarget, error
 	return t, nil
 }
 
-// Label is tile i's label: its number (the key that picks it) and name; the pictures it showed per
+// label is tile i's label: its number (the key that picks it) and name; the pictures it showed per
 // second over the last half second or so; its decoder (hw: Vulkan Video, sw: FFmpeg's software
 // decoder); the route its hardware-decoded pictures took to the conversion, or the upload of its
 // software-decoded ones; and the conversion path.
-func (d *Display) Label(i int) []string {
+func (d *Display) label(i int) []string {
 	t := d.w.tiles[i]
 	h := t.dec.HW()
 	dec := "sw " + h.Decoder
@@ -375,17 +375,17 @@ func (d *Display) overlay(v View, src, box image.Rectangle, tw, th int) {
 		if v.Labels {
 			p := d.labelAt(v, i, src, box)
 			// As much of the label as the tile holds: cut to its width, its last lines left out.
-			lines := c.Font.Fit(d.Label(i), r.Max.X-LabelInset-p.X-2*LabelPad)
+			lines := c.Font.Fit(d.label(i), r.Max.X-LabelInset-p.X-2*LabelPad)
 			lines = lines[:max(0, min(len(lines), (r.Max.Y-LabelInset-p.Y-2*LabelPad)/c.Font.LineHeight))]
 			if len(lines) > 0 {
-				c.Panel(p.X, p.Y, LabelPad, lines, LabelText, LabelBox)
+				c.Panel(p.X, p.Y, LabelPad, lines, labelText, labelBox)
 			}
 		}
 	}
 	if v.Paused {
 		const s = "paused"
 		w := c.Font.Width(s) + 2*LabelPad
-		c.Panel(tw-w-LabelInset, th-c.Font.LineHeight-2*LabelPad-LabelInset, LabelPad, []string{s}, LabelText, LabelBox)
+		c.Panel(tw-w-LabelInset, th-c.Font.LineHeight-2*LabelPad-LabelInset, LabelPad, []string{s}, labelText, labelBox)
 	}
 }
 
