@@ -11,16 +11,23 @@
 // atomics: non-negative floats order as their bit patterns do, so atomicMax on the bits is the
 // float maximum. The cost is in the reduction and the atomics more than in the texels: several
 // points per invocation make a workgroup cover 16×32 grid points, four times fewer reductions and
-// atomics than one point each, and the result lives in device memory (ycbcr.PeakBinding copies it
-// to the host's buffer), not in memory across the bus.
+// atomics than one point each; the workgroups spread their atomics over PEAK_SLICES copies of the
+// result, 32 bytes apart, which the CPU then combines (as libplacebo's pl_shader_detect_peak
+// does), so that they do not all queue on one address; and the result lives in device memory
+// (ycbcr.PeakBinding copies it to the host's buffer), not in memory across the bus.
 layout(local_size_x = 16, local_size_y = 8) in;
 #include "shaderpath.glsl"
-layout(std430, set = 0, binding = 3) buffer Result {
-    uint peak; // float bits of the largest value
-    uint sum;  // Σ of each workgroup's round(256 · Σ values): the mean is sum / 256 / grid points
-} result;
+const uint PEAK_ROWS = 4u;    // grid points per invocation, 8 rows apart (shaders.PeakRows)
+const uint PEAK_SLICES = 32u; // copies of the result (shaders.PeakSlices)
 
-const uint PEAK_ROWS = 4u; // grid points per invocation, 8 rows apart (shaders.PeakRows)
+struct Slice {
+    uint peak; // float bits of the largest value
+    uint sum;  // Σ of its workgroups' round(256 · Σ values): the mean is Σ sum / 256 / grid points
+    uint pad[6];
+};
+layout(std430, set = 0, binding = 3) buffer Result {
+    Slice slice[PEAK_SLICES];
+} result;
 
 shared float smax[128];
 shared float ssum[128];
@@ -48,7 +55,8 @@ void main() {
         barrier();
     }
     if (i == 0u) {
-        atomicMax(result.peak, floatBitsToUint(smax[0]));
-        atomicAdd(result.sum, uint(ssum[0] * 256.0 + 0.5));
+        uint k = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) % PEAK_SLICES;
+        atomicMax(result.slice[k].peak, floatBitsToUint(smax[0]));
+        atomicAdd(result.slice[k].sum, uint(ssum[0] * 256.0 + 0.5));
     }
 }

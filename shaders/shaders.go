@@ -157,8 +157,8 @@ const OSDQuadSize = 48
 
 // PeakComp measures a PQ picture's peak and mean signal (HDR peak detection) from the shader path's
 // textures (bindings 0..2, its push constants and specialization constants 0..25) into a storage
-// buffer at binding 3 of two words (peak: float bits; sum: fixed point, 1/256). Its workgroup is
-// ComputeGroup; each invocation measures PeakRows points of the dispatched grid (ComputeGroup's
+// buffer at binding 3 (PeakSlices copies of two words, peak: float bits; sum: fixed point, 1/256).
+// Its workgroup is ComputeGroup; each invocation measures PeakRows points of the dispatched grid (ComputeGroup's
 // width × PeakRows times its height per workgroup), which spans the picture.
 //
 //go:embed peak.comp.spv
@@ -166,6 +166,11 @@ var PeakComp []byte
 
 // PeakRows is how many grid points each invocation of PeakComp measures, one above the other.
 const PeakRows = 4
+
+// PeakSlices is how many copies of its result PeakComp's storage buffer holds, PeakSliceSize bytes
+// apart: the peak's float bits and the fixed-point sum at the start of each; the result is the
+// largest peak and the sum of the sums.
+const PeakSlices, PeakSliceSize = 32, 32
 
 // DebandComp debands a converted picture (binding 0, a combined image sampler with linear
 // filtering) into an rgba32f storage image of its size (binding 1), with push constants of

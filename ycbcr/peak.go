@@ -24,6 +24,9 @@ import (
 // same; here the measurement is read back after the frame's fence, so it steers the frames that are
 // recorded after that (a slot's ring later: two frames with two slots).
 
+// peakBytes is the size of the peak pass's result: its slices (shaders.PeakSlices).
+const peakBytes = shaders.PeakSlices * shaders.PeakSliceSize
+
 // PeakMeasure is one picture's measurement.
 type PeakMeasure struct {
 	Peak float64 // cd/m²: the largest max(R, G, B) over the 2×2-averaged picture
@@ -70,14 +73,14 @@ func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error)
 	}
 	// The workgroups' atomics go to device memory: a host-visible buffer is, on discrete GPUs,
 	// usually system memory across the bus, where thousands of atomics a frame cost more than the
-	// measurement itself. The two words are then copied to a host-visible, coherent buffer, which
-	// the CPU reads after the frame's fence.
-	result, err := sp.dev.NewBuffer(8, vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit|vk.BufferUsageTransferDstBit,
+	// measurement itself. The result's slices are then copied to a host-visible, coherent buffer,
+	// which the CPU reads after the frame's fence.
+	result, err := sp.dev.NewBuffer(peakBytes, vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit|vk.BufferUsageTransferDstBit,
 		vk.MemoryPropertyDeviceLocalBit)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
-	buf, err := sp.dev.NewBuffer(8, vk.BufferUsageTransferDstBit, vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	buf, err := sp.dev.NewBuffer(peakBytes, vk.BufferUsageTransferDstBit, vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
 	if err != nil {
 		result.Destroy()
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
@@ -125,7 +128,7 @@ func (b *PeakBinding) Record(cb vk.CommandBuffer, width, height int) error {
 	if err != nil {
 		return err
 	}
-	vk.CmdFillBuffer(cb, b.result.Handle, 0, 8, 0)
+	vk.CmdFillBuffer(cb, b.result.Handle, 0, peakBytes, 0)
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit,
 		vk.PipelineStageComputeShaderBit, vk.AccessShaderReadBit|vk.AccessShaderWriteBit)
 	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
@@ -138,7 +141,7 @@ func (b *PeakBinding) Record(cb vk.CommandBuffer, width, height int) error {
 	vk.CmdDispatch(cb, uint32(gx), uint32(gy), 1)
 	b.points = gx * gy * gw * gh
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit, vk.PipelineStageTransferBit, vk.AccessTransferReadBit)
-	vkx.CmdCopyBuffer(cb, b.result.Handle, b.buf.Handle, 0, 0, 8)
+	vkx.CmdCopyBuffer(cb, b.result.Handle, b.buf.Handle, 0, 0, peakBytes)
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
 	return nil
 }
@@ -147,8 +150,13 @@ func (b *PeakBinding) Record(cb vk.CommandBuffer, width, height int) error {
 // fence signalled).
 func (b *PeakBinding) Result() PeakMeasure {
 	mem := b.buf.Bytes()
-	peak := math.Float32frombits(binary.LittleEndian.Uint32(mem))
-	sum := binary.LittleEndian.Uint32(mem[4:])
+	var peak float32
+	var sum uint64
+	for k := 0; k < shaders.PeakSlices; k++ {
+		at := k * shaders.PeakSliceSize
+		peak = max(peak, math.Float32frombits(binary.LittleEndian.Uint32(mem[at:])))
+		sum += uint64(binary.LittleEndian.Uint32(mem[at+4:]))
+	}
 	m := PeakMeasure{Peak: PQEOTF(float64(peak))}
 	if b.points > 0 {
 		m.Mean = float64(sum) / 256 / float64(b.points)

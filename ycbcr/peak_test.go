@@ -158,3 +158,44 @@ func TestPeakFilter(t *testing.T) {
 		t.Errorf("a detected peak of 20 cd/m² gives a source peak of %v, want the SDR target's %v", in.SourcePeak, ycbcr.SDRPeak)
 	}
 }
+
+// TestPeakSlices: on a 1024×1088 picture (544 workgroups, their results spread over the pass's
+// 32 slices) the peak is a 4×4 highlight's near the bottom-right corner, in a workgroup far from the
+// first, and the mean is the picture's own mean PQ signal within 0.002.
+func TestPeakSlices(t *testing.T) {
+	_, conv := openConverter(t)
+	const w, h = 1024, 1088
+	pf, _ := formats.Lookup("yuv444p10le")
+	f, err := formats.NewFrame(pf, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hi, exact := pqCode(600)
+	sum := 0.0
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c, _ := pqCode(1 + 99*float64(x)/w) // a ramp from 1 to 100 cd/m²
+			if x >= 900 && x < 904 && y >= 1000 && y < 1004 {
+				c = hi
+			}
+			f.SetCode(formats.Y, x, y, c)
+			f.SetCode(formats.Cb, x, y, 512)
+			f.SetCode(formats.Cr, x, y, 512)
+			sum += (float64(c) - 64) / 876
+		}
+	}
+	p := ycbcr.Params{Matrix: formats.MatrixBT2020NCL, Range: formats.RangeLimited, ChromaLocation: formats.ChromaCenter,
+		Transfer: formats.TransferSMPTE2084, Primaries: formats.PrimariesBT2020, HDR: formats.HDRMetadata{MaxLuminance: 4000}}
+	m, err := conv.MeasurePeak(f, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := sum / (w * h)
+	t.Logf("peak %.2f cd/m² (true %.2f), mean PQ %.4f (picture %.4f)", m.Peak, exact, m.Mean, mean)
+	if math.Abs(m.Peak-exact) > 0.005*exact {
+		t.Errorf("peak %.2f cd/m², want %.2f within 0.5%%", m.Peak, exact)
+	}
+	if math.Abs(m.Mean-mean) > 0.002 {
+		t.Errorf("mean PQ signal %.4f, the picture's is %.4f", m.Mean, mean)
+	}
+}
