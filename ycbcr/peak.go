@@ -33,8 +33,8 @@ type PeakMeasure struct {
 	Mean float64 // the mean of max(R′, G′, B′), as a PQ signal (0..1)
 }
 
-// PeakBinding is a picture's peak pass: the shader path's textures of a planes.Image, and a
-// host-visible buffer the pass writes its result to.
+// PeakBinding is a picture's peak pass: the shader path's textures of a planes.Image, the
+// device-local buffer the pass writes its result to, and the host-visible one it is copied to.
 type PeakBinding struct {
 	set     vk.DescriptorSet
 	sampler vk.Sampler

@@ -19,9 +19,10 @@
 #   quality          .gpu/gpu.tar.xz .gpu/decode.tar.xz .gpu/clips. What issue 27's passes cost at
 #                    2160p→1080p: ycbcr's BenchmarkQualityPasses (GPU timestamps: the compute
 #                    conversions and the scale pass with dither off and blue, the peak pass, the deband
-#                    pass) twice; then ycbcrplay -headless -untimed -geometry 1920x1080 on h264-2160p
-#                    and hevc10-2160p with -dither off and blue, on h264-2160p with -deband, twice
-#                    (gpu_ms_per_frame).
+#                    pass with 4, 3 and 1 directions) twice, with OLD=DIR (a carried folder holding an
+#                    earlier build's ycbcr.test or ycbcr.test.xz) that build's in turn; then ycbcrplay -headless
+#                    -untimed -geometry 1920x1080 -hwdec no|vulkan on h264-2160p and hevc10-2160p with
+#                    -dither off and blue, on h264-2160p with -deband, twice (gpu_ms_per_frame).
 #   player[:RUNS]    .gpu/decode.tar.xz .gpu/clips. Throughput: ycbcrplay -headless -untimed against
 #                    the same build's ffmpeg -f null, same decoder threads, RUNS (3) interleaved rounds
 #                    (with OLD=DIR, DIR's ycbcrplay beside this build's in each round, and new/old;
@@ -176,19 +177,35 @@ scale() {
 }
 
 quality() {
-	local r clip d js extra
+	local r clip d h js extra which bins
+	# The benchmark, twice; with OLD=DIR (a carried folder holding an earlier build's ycbcr.test[.xz])
+	# that build's and this one's in turn, so that the two are compared on the same card.
+	bins=("$B/ycbcr.test")
+	if [ -n "${OLD:-}" ]; then
+		[ -e "$R/$OLD/ycbcr.test.xz" ] && xz -dkf "$R/$OLD/ycbcr.test.xz" && chmod +x "$R/$OLD/ycbcr.test"
+		[ -x "$R/$OLD/ycbcr.test" ] && bins=("$R/$OLD/ycbcr.test" "$B/ycbcr.test")
+	fi
 	for r in 1 2; do
-		(cd ycbcr && timeout -s KILL 180 "$B/ycbcr.test" -test.run '^$' -test.bench BenchmarkQualityPasses -test.benchtime 20x 2>&1) |
-			grep -E 'Benchmark|sampler path|FAIL' | tee -a "$S"
+		for which in "${bins[@]}"; do
+			say "quality bench $r: $which"
+			(cd ycbcr && timeout -s KILL 180 "$which" -test.run '^$' -test.bench BenchmarkQualityPasses -test.benchtime 20x 2>&1) |
+				grep -E 'Benchmark|sampler path|FAIL' | tee -a "$S"
+		done
 	done
+	# The player at 1080p from 2160p, software and hardware decoding (the frame's GPU time counts
+	# the hardware route's Pre batch: the copy or in-place conversion), dither off and blue, and
+	# -deband on the 8-bit clip: -deband's gpu_ms_per_frame minus the plain one is the pass's cost
+	# in the player, on either route.
 	for r in 1 2; do
-		for clip in h264-2160p hevc10-2160p h264-2160p:deband; do
-			for d in off blue; do
-				extra=
-				[ "${clip#*:}" = deband ] && extra=-deband
-				js=$(timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -no-audio -geometry 1920x1080 -dither $d $extra -stats \
-					"$C/${clip%:*}.mkv" 2>>"$L/quality.err")
-				say "quality $r $clip -dither $d $(echo "$js" | python3 -c "import json,sys;d=json.load(sys.stdin);print(round(d['gpu_ms_per_frame'],4), '|', d.get('dither'), '|', d.get('deband'), '|', d.get('conversion'), '|', d.get('scale'))")"
+		for h in no vulkan; do
+			for clip in h264-2160p hevc10-2160p h264-2160p:deband; do
+				for d in off blue; do
+					extra=
+					[ "${clip#*:}" = deband ] && extra=-deband
+					js=$(timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -no-audio -hwdec $h -geometry 1920x1080 -dither $d $extra -stats \
+						"$C/${clip%:*}.mkv" 2>>"$L/quality.err")
+					say "quality $r -hwdec $h $clip -dither $d $(echo "$js" | python3 -c "import json,sys;d=json.load(sys.stdin);print(round(d['gpu_ms_per_frame'],4), '|', d.get('hwdec'), d.get('hwdec_route'), '|', d.get('dither'), '|', d.get('deband'), '|', d.get('conversion'), '|', d.get('scale'))")"
+				done
 			done
 		done
 	done
