@@ -22,7 +22,8 @@
 #                    pass with 4, 3 and 1 directions) twice, with OLD=DIR (a carried folder holding an
 #                    earlier build's ycbcr.test or ycbcr.test.xz) that build's in turn; then ycbcrplay -headless
 #                    -untimed -geometry 1920x1080 -hwdec no|vulkan on h264-2160p and hevc10-2160p with
-#                    -dither off and blue, on h264-2160p with -deband, twice (gpu_ms_per_frame).
+#                    -dither off and blue, on h264-2160p with -deband, twice (gpu_ms_per_frame); and
+#                    whether -deband's screenshot differs from the plain one, on both routes.
 #   player[:RUNS]    .gpu/decode.tar.xz .gpu/clips. Throughput: ycbcrplay -headless -untimed against
 #                    the same build's ffmpeg -f null, same decoder threads, RUNS (3) interleaved rounds
 #                    (with OLD=DIR, DIR's ycbcrplay beside this build's in each round, and new/old;
@@ -208,6 +209,19 @@ quality() {
 				done
 			done
 		done
+	done
+	# Debanding runs on both routes: frame 30's screenshot (debanded as shown) with -deband is not
+	# the plain one's, byte for byte.
+	for h in no vulkan; do
+		for extra in "" -deband; do
+			timeout -s KILL 60 "$B/ycbcrplay" -headless -no-audio -hwdec $h -frames 30 $extra -screenshot "$L/shot-$h$extra.png" \
+				"$C/h264-2160p.mkv" >/dev/null 2>>"$L/quality.err" || say "quality shot -hwdec $h $extra: rc=$?"
+		done
+		if cmp -s "$L/shot-$h.png" "$L/shot-$h-deband.png"; then
+			say "quality shot -hwdec $h: -deband's screenshot IDENTICAL to the plain one"
+		else
+			say "quality shot -hwdec $h: -deband's screenshot differs from the plain one"
+		fi
 	done
 }
 
