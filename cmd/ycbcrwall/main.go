@@ -178,7 +178,10 @@ func play(o options, hw decode.HWDec, choice formats.Choice, inputs []wall.Input
 	if !o.headless {
 		exts, err := window.Init()
 		if err != nil {
-			return fmt.Errorf("%w (-headless plays without a window)", err)
+			if !strings.Contains(err.Error(), "-headless") {
+				err = fmt.Errorf("%w (-headless plays without a window)", err)
+			}
+			return err
 		}
 		defer window.Terminate()
 		opts.InstanceExtensions, opts.Swapchain = exts, true
