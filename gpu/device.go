@@ -54,6 +54,10 @@ type Options struct {
 	// pictures uploaded into such frames test the in-place route of hardware frames where nothing
 	// decodes (lavapipe).
 	Frames bool
+	// Queues is how many queues of the graphics family to create (0: one), at most the family's
+	// count: Device.Queues. A program that submits many streams' frames at once spreads them over
+	// these (a wall of videos).
+	Queues int
 	// CacheDir is the folder whose file seeds the device's pipeline cache, which Close writes back
 	// (DefaultCacheDir for the programs); "" keeps the cache in memory only, as tests want.
 	CacheDir string
@@ -83,12 +87,15 @@ func (d DeviceInfo) String() string {
 	return fmt.Sprintf("%d: %s (%s, Vulkan %s, %s)", d.Index, d.Name, d.Type, d.APIVersion, y)
 }
 
-// Device is an opened Vulkan device with one graphics queue.
+// Device is an opened Vulkan device with its graphics queues.
 type Device struct {
-	Instance    vk.Instance
-	Physical    vk.PhysicalDevice
-	Device      vk.Device
+	Instance vk.Instance
+	Physical vk.PhysicalDevice
+	Device   vk.Device
+	// Queue is queue 0 of QueueFamily, the toolkit's own and FFmpeg's; Queues are all the queues of
+	// the family the device was created with (Options.Queues), Queue first.
 	Queue       vk.Queue
+	Queues      []vk.Queue
 	QueueFamily uint32
 	Info        DeviceInfo
 	Limits      vk.PhysicalDeviceLimits
@@ -398,11 +405,12 @@ func (d *Device) open(opts Options) error {
 	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &nq, nil)
 	qs := make([]vk.QueueFamilyProperties, nq)
 	vkx.NoGC(func() { vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &nq, qs) })
-	family := -1
+	family, queues := -1, uint32(1)
 	for i, q := range qs[:nq] {
 		q.Deref()
 		if vk.QueueFlagBits(q.QueueFlags)&vk.QueueGraphicsBit != 0 {
 			family = i
+			queues = min(max(uint32(opts.Queues), 1), q.QueueCount, vkx.MaxQueues)
 			break
 		}
 	}
@@ -442,23 +450,26 @@ func (d *Device) open(opts Options) error {
 			exts = append(exts, e)
 			d.Extensions[e] = true
 		}
-		d.Device, err = vkx.CreateVideoDevice(d.Physical, d.QueueFamily, int(d.Video.DecodeFamily),
+		d.Device, err = vkx.CreateVideoDevice(d.Physical, d.QueueFamily, queues, int(d.Video.DecodeFamily),
 			d.Video.DecodeQueues, exts, d.Video.Features)
 	} else if f, ok := framesFeatures(d, opts); ok {
 		d.Video.Features = f
-		d.Device, err = vkx.CreateVideoDevice(d.Physical, d.QueueFamily, -1, 0, exts, f)
+		d.Device, err = vkx.CreateVideoDevice(d.Physical, d.QueueFamily, queues, -1, 0, exts, f)
 	} else {
-		d.Device, err = vkx.CreateDevice(d.Physical, d.QueueFamily, exts, true)
+		d.Device, err = vkx.CreateDevice(d.Physical, d.QueueFamily, queues, exts, true)
 	}
 	if err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
 	vkx.LoadDevice(d.Device)
-	var q vk.Queue
-	vk.GetDeviceQueue(d.Device, d.QueueFamily, 0, &q)
-	d.Queue = q
-	// Submissions to the queue take the lock FFmpeg's decoder takes (AVVulkanDeviceContext.lock_queue).
-	vkx.RegisterQueue(q, d.QueueFamily, 0)
+	for i := uint32(0); i < queues; i++ {
+		var q vk.Queue
+		vk.GetDeviceQueue(d.Device, d.QueueFamily, i, &q)
+		d.Queues = append(d.Queues, q)
+		// Submissions to the queue take the lock FFmpeg's decoder takes (AVVulkanDeviceContext.lock_queue).
+		vkx.RegisterQueue(q, d.QueueFamily, i)
+	}
+	d.Queue = d.Queues[0]
 	pci := &vk.CommandPoolCreateInfo{
 		SType:            vk.StructureTypeCommandPoolCreateInfo,
 		Flags:            vk.CommandPoolCreateFlags(vk.CommandPoolCreateResetCommandBufferBit),
@@ -527,8 +538,8 @@ func (d *Device) close(leave bool) {
 		if d.pool != vk.NullCommandPool {
 			vk.DestroyCommandPool(d.Device, d.pool, nil)
 		}
-		if d.Queue != nil {
-			vkx.UnregisterQueue(d.Queue)
+		for _, q := range d.Queues {
+			vkx.UnregisterQueue(q)
 		}
 		vk.DestroyDevice(d.Device, nil)
 		d.Device = nil

@@ -28,7 +28,7 @@ func Wrap(instance vk.Instance, physical vk.PhysicalDevice, device vk.Device, qu
 		return nil, fmt.Errorf("gpu: wrap: %w", err)
 	}
 	vkx.LoadDevice(device)
-	d := &Device{Instance: instance, Physical: physical, Device: device, Queue: queue, QueueFamily: family,
+	d := &Device{Instance: instance, Physical: physical, Device: device, Queue: queue, Queues: []vk.Queue{queue}, QueueFamily: family,
 		Extensions: map[string]bool{}}
 	var props vk.PhysicalDeviceProperties
 	vk.GetPhysicalDeviceProperties(physical, &props)

@@ -114,7 +114,7 @@ func (d *Device) NewPass(s PassSpec) (vk.RenderPass, error) {
 // image finish first, and what follows (a copy-out, or a later pass sampling the image) sees the
 // colour writes.
 func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk.RenderPass, error) {
-	s := targetPass(format, finalLayout)
+	s := TargetPass(format, finalLayout)
 	s.Clear = true
 	return d.NewPass(s)
 }
@@ -127,13 +127,16 @@ func (d *Device) NewRenderPass(format vk.Format, finalLayout vk.ImageLayout) (vk
 // identical, VUID-VkRenderPassBeginInfo-renderPass-00904): the same pipelines serve both, and
 // framebuffers made with either.
 func (d *Device) NewLoadPass(format vk.Format, finalLayout vk.ImageLayout) (vk.RenderPass, error) {
-	s := targetPass(format, finalLayout)
+	s := TargetPass(format, finalLayout)
 	s.Load, s.InitialLayout = true, vk.ImageLayoutGeneral
 	return d.NewPass(s)
 }
 
-// targetPass is what NewRenderPass's and NewLoadPass's passes share.
-func targetPass(format vk.Format, finalLayout vk.ImageLayout) PassSpec {
+// TargetPass is what NewRenderPass's and NewLoadPass's passes share: a pass of the caller's that the
+// conversions' pipelines draw in (they are made for whichever pass of the format comes first) must
+// start from it, since passes with other subpass dependencies are not compatible
+// (VUID-vkCmdDraw-renderPass-02684).
+func TargetPass(format vk.Format, finalLayout vk.ImageLayout) PassSpec {
 	return PassSpec{Format: format, FinalLayout: finalLayout, AttachmentRead: true,
 		BeforeStages: vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit | vk.PipelineStageComputeShaderBit,
 		BeforeAccess: vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit | vk.AccessShaderReadBit | vk.AccessShaderWriteBit,

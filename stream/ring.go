@@ -68,6 +68,7 @@ func (d deviceFences) reset(s *Slot) error {
 type Ring struct {
 	dev    *gpu.Device
 	opts   RingOptions
+	queue  vk.Queue // opts.Queue, or the device's
 	fences fences
 	slots  []*Slot
 	next   int
@@ -88,6 +89,11 @@ type RingOptions struct {
 	// device (Vulkan spec, vkDeviceWaitIdle: "Host access to all VkQueue objects created from
 	// device must be externally synchronized"), which the engine may be using.
 	Borrowed bool
+	// Queue is the queue the ring submits to, one of the device's Queues (gpu.Options.Queues); nil
+	// is the device's Queue. Streams on different queues run side by side on the GPU; whatever one
+	// reads of another's writes needs its own synchronization (a wall waits for every stream's
+	// fences before it reads the canvas back).
+	Queue vk.Queue
 }
 
 // NewRing makes n slots on dev (n ≥ 1).
@@ -98,7 +104,10 @@ func NewRingWith(dev *gpu.Device, n int, opts RingOptions) (*Ring, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("stream: a ring of %d slots", n)
 	}
-	r := &Ring{dev: dev, opts: opts, fences: deviceFences{dev}}
+	r := &Ring{dev: dev, opts: opts, queue: opts.Queue, fences: deviceFences{dev}}
+	if r.queue == nil {
+		r.queue = dev.Queue
+	}
 	for i := 0; i < n; i++ {
 		s := &Slot{Index: i}
 		r.slots = append(r.slots, s)
@@ -114,6 +123,22 @@ func NewRingWith(dev *gpu.Device, n int, opts RingOptions) (*Ring, error) {
 		}
 	}
 	return r, nil
+}
+
+// SetQueue moves the ring to q (nil: the device's Queue) for its next submissions, once every
+// submission made so far is done (Drain): submissions on two queues are not ordered.
+func (r *Ring) SetQueue(q vk.Queue) error {
+	if q == nil {
+		q = r.dev.Queue
+	}
+	if q == r.queue {
+		return nil
+	}
+	if err := r.Drain(); err != nil {
+		return err
+	}
+	r.queue = q
+	return nil
 }
 
 // Len is the number of slots.
@@ -193,7 +218,7 @@ func (r *Ring) submitOne(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlags
 		defer l.Unlock()
 	}
 	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
-	if err := vkx.QueueSubmit(r.dev.Queue, s.CB, wait, stage, signal, s.Fence); err != nil {
+	if err := vkx.QueueSubmit(r.queue, s.CB, wait, stage, signal, s.Fence); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
 	r.submitted(s)
@@ -270,7 +295,7 @@ func (r *Ring) submitBatches(s *Slot, batches []vkx.Batch) error {
 		l.Lock()
 		defer l.Unlock()
 	}
-	if err := vkx.QueueSubmitBatches(r.dev.Queue, batches, s.Fence); err != nil {
+	if err := vkx.QueueSubmitBatches(r.queue, batches, s.Fence); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
 	r.submitted(s)

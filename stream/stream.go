@@ -39,6 +39,8 @@ type Options struct {
 	// converts into, with the kit's plain linear sampler. Host-memory imports are then off (uploads
 	// copy). The kit may be shared by streams on one device; its maker destroys it after them.
 	Textures *TextureKit
+	// Queue is the ring's queue (RingOptions.Queue; nil: the device's).
+	Queue vk.Queue
 	// Paths, if set, are conversion paths shared with other streams on the same device (a wall of
 	// videos, an engine's textures: one conversion cache and one set of pipelines for all, safe for
 	// use from the streams' goroutines); the caller destroys them after every stream that uses them
@@ -125,7 +127,7 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 	s := &Stream{Dev: dev, Conv: conv, ownConv: ownConv, upload: opts.Upload, measure: opts.Measure,
 		probes: map[ProbeKey]measured{}, textures: opts.Textures}
 	var err error
-	if s.Ring, err = NewRingWith(dev, n, RingOptions{QueueLock: opts.QueueLock, Borrowed: opts.Borrowed}); err != nil {
+	if s.Ring, err = NewRingWith(dev, n, RingOptions{QueueLock: opts.QueueLock, Borrowed: opts.Borrowed, Queue: opts.Queue}); err != nil {
 		if ownConv {
 			conv.Destroy()
 		}

@@ -82,7 +82,7 @@ func (s *Stream) newComputeTarget(img *planes.Image, c Config, path formats.Path
 	t := &computeTarget{width: c.Width, height: c.Height, dev: s.Dev}
 	var err error
 	if t.image, t.memory, t.view, err = s.Dev.NewImage2D(gpu.TargetFormat, c.Width, c.Height,
-		vk.ImageUsageStorageBit|vk.ImageUsageSampledBit); err != nil {
+		vk.ImageUsageStorageBit|vk.ImageUsageSampledBit|vk.ImageUsageTransferSrcBit); err != nil {
 		return t, err
 	}
 	if t.compute, err = s.Conv.BindCompute(img, c.Params, path, t.view); err != nil {
@@ -99,18 +99,40 @@ func (s *Stream) newComputeTarget(img *planes.Image, c Config, path formats.Path
 
 // record converts the uploaded picture into the storage image and leaves it for the fragment
 // shader. The image's previous contents are discarded (UNDEFINED): the slot's fence, waited for
-// before this frame, has ordered the previous frame's reads; the barrier orders earlier dispatches
-// and blits of this command buffer (a probe records several).
+// before this frame, has ordered the previous frame's reads; the barrier orders earlier dispatches,
+// blits and copies (Frame.CopyTo) of this command buffer (a probe records several).
 func (t *computeTarget) record(cb vk.CommandBuffer) error {
 	t.barrier(cb, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral,
 		vk.AccessShaderWriteBit, vk.AccessShaderWriteBit,
-		vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit, vk.PipelineStageComputeShaderBit)
+		vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit|vk.PipelineStageTransferBit, vk.PipelineStageComputeShaderBit)
 	if err := t.compute.Dispatch(cb, t.width, t.height); err != nil {
 		return err
 	}
 	t.barrier(cb, vk.ImageLayoutGeneral, vk.ImageLayoutShaderReadOnlyOptimal,
 		vk.AccessShaderWriteBit, vk.AccessShaderReadBit,
 		vk.PipelineStageComputeShaderBit, vk.PipelineStageFragmentShaderBit)
+	return nil
+}
+
+// Computed says the frame's conversion is the compute variant's (Convert writes the slot's storage
+// image): CopyTo can place it.
+func (f *Frame) Computed() bool {
+	return f.compute != nil && f.view == nil && f.debanded == nil && !f.into
+}
+
+// CopyTo records, after Convert, the copy of the compute variant's converted picture (Computed) to
+// (x, y) of dst, an R8G8B8A8 image (gpu.TargetFormat) in dstLayout (TRANSFER_DST_OPTIMAL or
+// GENERAL) whose barriers before and after the copy are the caller's. A wall places its tiles so:
+// the copy engine's work, where drawing the picture would take the fragment pipeline (a fortieth of
+// the memory bandwidth on Hopper, see chooseVariant).
+func (f *Frame) CopyTo(dst vk.Image, dstLayout vk.ImageLayout, x, y int) error {
+	if !f.Computed() {
+		return fmt.Errorf("stream: CopyTo: the frame's conversion is not the compute variant's (%s)", f.s.plan.Variant.Variant)
+	}
+	t := f.compute
+	t.barrier(f.Slot.CB, vk.ImageLayoutShaderReadOnlyOptimal, vk.ImageLayoutTransferSrcOptimal,
+		vk.AccessShaderWriteBit, vk.AccessTransferReadBit, vk.PipelineStageComputeShaderBit, vk.PipelineStageTransferBit)
+	vkx.CmdCopyImageRegion(f.Slot.CB, t.image, vk.ImageLayoutTransferSrcOptimal, 0, 0, dst, dstLayout, x, y, t.width, t.height)
 	return nil
 }
 

@@ -10,9 +10,12 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
-// canvas is the image every tile is drawn into. Between passes it rests in SHADER_READ_ONLY_OPTIMAL,
-// where a window's scale pass samples it; a tile's pass loads it (LOAD_OP_LOAD) so that drawing one
-// tile keeps the others, and the first pass clears it.
+// canvas is the image every tile is drawn or copied into. It rests in TRANSFER_DST_OPTIMAL
+// (canvasLayout), where copies write it, so that placing a tile changes no layout of the whole image
+// (which would also make tiles placed from different queues hazards of each other); a reader (a
+// read-back, a window's pass) takes it to its own layout and back (beginRead, endRead). A tile's
+// pass loads it (LOAD_OP_LOAD) so that drawing one tile keeps the others, and the first pass clears
+// it.
 type canvas struct {
 	dev         *gpu.Device
 	w, h        int
@@ -24,17 +27,24 @@ type canvas struct {
 	readback    *gpu.Buffer
 }
 
-// canvasPass is what the clearing and the loading pass share, so that they are compatible (Vulkan
-// spec, "Render Pass Compatibility"): the earlier passes' colour writes, a read-back's copy and a
-// window's scale pass (compute and fragment reads) finish before a pass writes; what follows sees
-// its writes.
-func canvasPass() gpu.PassSpec {
-	return gpu.PassSpec{Format: gpu.TargetFormat, FinalLayout: vk.ImageLayoutShaderReadOnlyOptimal, AttachmentRead: true,
-		BeforeStages: vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit | vk.PipelineStageComputeShaderBit,
-		BeforeAccess: vk.AccessTransferReadBit | vk.AccessColorAttachmentWriteBit | vk.AccessShaderReadBit,
-		AfterStages:  vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit | vk.PipelineStageComputeShaderBit,
-		AfterAccess:  vk.AccessTransferReadBit | vk.AccessShaderReadBit}
-}
+// canvasLayout is the layout the canvas rests in between passes and copies (GENERAL would do for
+// every use, but the validation layer warns of it on copies: UNASSIGNED-CoreValidation-DrawState-
+// InvalidImageLayout).
+const canvasLayout = vk.ImageLayoutTransferDstOptimal
+
+// tileWrites are the stages and accesses that place tiles: drawn (colour output) or copied.
+const (
+	tileWriteStages = vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit
+	tileWriteAccess = vk.AccessColorAttachmentWriteBit | vk.AccessTransferWriteBit
+	// canvasReadStages are the canvas's readers: a read-back's copy, a window's scale pass.
+	canvasReadStages = vk.PipelineStageTransferBit | vk.PipelineStageFragmentShaderBit | vk.PipelineStageComputeShaderBit
+)
+
+// canvasPass is what the clearing and the loading pass share: the toolkit's target pass (whose
+// dependencies the conversions' pipelines are compatible with), resting in canvasLayout. Its
+// dependencies order colour writes after the canvas's reads and earlier passes; copies into the
+// canvas are ordered by the wall's own barriers (beforeCopy, beforeDraw).
+func canvasPass() gpu.PassSpec { return gpu.TargetPass(gpu.TargetFormat, canvasLayout) }
 
 func newCanvas(dev *gpu.Device, w, h int) (*canvas, error) {
 	c := &canvas{dev: dev, w: w, h: h}
@@ -51,7 +61,7 @@ func (c *canvas) init() error {
 	}
 	d := c.dev
 	var err error
-	usage := vk.ImageUsageColorAttachmentBit | vk.ImageUsageSampledBit | vk.ImageUsageTransferSrcBit
+	usage := vk.ImageUsageColorAttachmentBit | vk.ImageUsageSampledBit | vk.ImageUsageTransferSrcBit | vk.ImageUsageTransferDstBit
 	if c.image, c.memory, c.view, err = d.NewImage2D(gpu.TargetFormat, c.w, c.h, usage); err != nil {
 		return err
 	}
@@ -61,7 +71,7 @@ func (c *canvas) init() error {
 		return err
 	}
 	s = canvasPass()
-	s.Load, s.InitialLayout = true, vk.ImageLayoutShaderReadOnlyOptimal
+	s.Load, s.InitialLayout = true, canvasLayout
 	if c.load, err = d.NewPass(s); err != nil {
 		return err
 	}
@@ -81,16 +91,36 @@ func (c *canvas) recordClear(cb vk.CommandBuffer) {
 
 // beginTile begins the loading pass over r alone, with r as viewport and scissor.
 func (c *canvas) beginTile(cb vk.CommandBuffer, r image.Rectangle) {
-	bi := &vk.RenderPassBeginInfo{SType: vk.StructureTypeRenderPassBeginInfo, RenderPass: c.load, Framebuffer: c.fb,
-		RenderArea: vk.Rect2D{Offset: vk.Offset2D{X: int32(r.Min.X), Y: int32(r.Min.Y)},
-			Extent: vk.Extent2D{Width: uint32(r.Dx()), Height: uint32(r.Dy())}}}
-	vk.CmdBeginRenderPass(cb, bi, vk.SubpassContentsInline)
-	bi.Free()
+	vkx.CmdBeginRenderArea(cb, c.load, c.fb, r.Min.X, r.Min.Y, r.Dx(), r.Dy())
 	gpu.SetViewport(cb, r.Min.X, r.Min.Y, r.Dx(), r.Dy())
 }
 
-// recordReadback copies the canvas into the read-back buffer (made on first use) and leaves it
-// where the passes expect it.
+// beforeDraw records what a tile's pass waits for beyond its own dependencies: tiles copied into the
+// canvas earlier (the same tile's previous picture, under the other variant).
+func (c *canvas) beforeDraw(cb vk.CommandBuffer) {
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit,
+		vk.PipelineStageColorAttachmentOutputBit, vk.AccessColorAttachmentReadBit|vk.AccessColorAttachmentWriteBit)
+}
+
+// beforeCopy records what a tile's copy into the canvas waits for: the canvas's earlier writes (the
+// same tile's previous picture) and reads (a read-back, a window's pass) on the queue.
+func (c *canvas) beforeCopy(cb vk.CommandBuffer) {
+	vkx.CmdMemoryBarrier(cb, tileWriteStages|canvasReadStages, tileWriteAccess, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit)
+}
+
+// beginRead takes the canvas to layout for a reader at dstStage with dstAccess, after every tile
+// placed before it on the queue, drawn or copied; endRead gives it back to the tiles.
+func (c *canvas) beginRead(cb vk.CommandBuffer, layout vk.ImageLayout, dstStage vk.PipelineStageFlagBits, dstAccess vk.AccessFlagBits) {
+	vkx.CmdBarrier(cb, tileWriteStages, dstStage, 0, 0,
+		vkx.Transition{Image: c.image, From: canvasLayout, To: layout, SrcAccess: tileWriteAccess, DstAccess: dstAccess})
+}
+
+func (c *canvas) endRead(cb vk.CommandBuffer, layout vk.ImageLayout, srcStage vk.PipelineStageFlagBits) {
+	vkx.CmdBarrier(cb, srcStage, tileWriteStages, 0, 0,
+		vkx.Transition{Image: c.image, From: layout, To: canvasLayout, DstAccess: tileWriteAccess})
+}
+
+// recordReadback copies the canvas into the read-back buffer (made on first use).
 func (c *canvas) recordReadback(cb vk.CommandBuffer) error {
 	if c.readback == nil {
 		var err error
@@ -99,14 +129,10 @@ func (c *canvas) recordReadback(cb vk.CommandBuffer) error {
 			return err
 		}
 	}
-	vkx.CmdBarrier(cb, vk.PipelineStageColorAttachmentOutputBit, vk.PipelineStageTransferBit, 0, 0,
-		vkx.Transition{Image: c.image, From: vk.ImageLayoutShaderReadOnlyOptimal, To: vk.ImageLayoutTransferSrcOptimal,
-			SrcAccess: vk.AccessColorAttachmentWriteBit, DstAccess: vk.AccessTransferReadBit})
+	c.beginRead(cb, vk.ImageLayoutTransferSrcOptimal, vk.PipelineStageTransferBit, vk.AccessTransferReadBit)
 	vkx.CmdCopyImageToBuffer(cb, c.image, vk.ImageLayoutTransferSrcOptimal, c.readback.Handle, c.w, c.h)
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
-	vkx.CmdBarrier(cb, vk.PipelineStageTransferBit, vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit, 0, 0,
-		vkx.Transition{Image: c.image, From: vk.ImageLayoutTransferSrcOptimal, To: vk.ImageLayoutShaderReadOnlyOptimal,
-			SrcAccess: vk.AccessTransferReadBit, DstAccess: vk.AccessShaderReadBit})
+	c.endRead(cb, vk.ImageLayoutTransferSrcOptimal, vk.PipelineStageTransferBit)
 	return nil
 }
 
@@ -114,14 +140,10 @@ func (c *canvas) recordReadback(cb vk.CommandBuffer) error {
 // tiles drawn before it on the queue, and leaves the canvas where the passes expect it: a window's
 // display step takes what it shows so.
 func (c *canvas) recordCopyOut(cb vk.CommandBuffer, r image.Rectangle, dst vk.Image) {
-	vkx.CmdBarrier(cb, vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageTransferBit, vk.PipelineStageTransferBit, 0, 0,
-		vkx.Transition{Image: c.image, From: vk.ImageLayoutShaderReadOnlyOptimal, To: vk.ImageLayoutTransferSrcOptimal,
-			SrcAccess: vk.AccessColorAttachmentWriteBit, DstAccess: vk.AccessTransferReadBit})
+	c.beginRead(cb, vk.ImageLayoutTransferSrcOptimal, vk.PipelineStageTransferBit, vk.AccessTransferReadBit)
 	vkx.CmdCopyImageRegion(cb, c.image, vk.ImageLayoutTransferSrcOptimal, r.Min.X, r.Min.Y, dst, vk.ImageLayoutTransferDstOptimal,
 		0, 0, r.Dx(), r.Dy())
-	vkx.CmdBarrier(cb, vk.PipelineStageTransferBit, vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit, 0, 0,
-		vkx.Transition{Image: c.image, From: vk.ImageLayoutTransferSrcOptimal, To: vk.ImageLayoutShaderReadOnlyOptimal,
-			SrcAccess: vk.AccessTransferReadBit, DstAccess: vk.AccessShaderReadBit})
+	c.endRead(cb, vk.ImageLayoutTransferSrcOptimal, vk.PipelineStageTransferBit)
 }
 
 // rgba is what the last submitted read-back copied, once its submission has completed.

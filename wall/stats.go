@@ -27,7 +27,13 @@ type StreamStats struct {
 	// slots' images and staging buffers; not the conversion paths the streams share, nor FFmpeg's
 	// images when Vulkan Video decodes).
 	GPUMemoryMB float64 `json:"gpu_memory_mb"`
-	Error       string  `json:"error,omitempty"`
+	// Variant is the conversion variant (drawn into the tile, or compute and copied into it).
+	Variant string `json:"variant,omitempty"`
+	// GPUMs is the stream's mean GPU time per picture: its command buffer from the conversion to
+	// the tile placed (timestamps; the GPU copy of a padded decoder image, a batch of its own ahead
+	// of it, is not included). 0 where the queue has no timestamps.
+	GPUMs float64 `json:"gpu_ms_per_picture,omitempty"`
+	Error string  `json:"error,omitempty"`
 }
 
 // Stats are the wall's figures: the aggregate and each stream's.
@@ -36,24 +42,32 @@ type Stats struct {
 	Frames  int     `json:"frames"`
 	Seconds float64 `json:"seconds"`
 	// FPS is every stream's pictures together per second of the wall's run.
-	FPS       float64 `json:"fps"`
-	Canvas    [2]int  `json:"canvas"`
+	FPS    float64 `json:"fps"`
+	Canvas [2]int  `json:"canvas"`
+	// Queues is how many graphics queues the streams submitted on (Wall.Queues).
+	Queues    int     `json:"queues"`
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 	// GPUMemoryMB is the most device memory the toolkit had allocated at once (every stream's
 	// pictures, the shared conversions, the canvas: gpu.Device.MemoryStats); PictureBuffersMB the
 	// most host memory the software decoders' picture buffers held at once.
-	GPUMemoryMB      float64       `json:"gpu_memory_mb"`
-	PictureBuffersMB float64       `json:"picture_buffers_mb"`
-	CPUSeconds       float64       `json:"cpu_seconds"`
-	PerStream        []StreamStats `json:"per_stream"`
-	MinStreamFPS     float64       `json:"min_stream_fps"`
+	GPUMemoryMB      float64 `json:"gpu_memory_mb"`
+	PictureBuffersMB float64 `json:"picture_buffers_mb"`
+	CPUSeconds       float64 `json:"cpu_seconds"`
+	// GPUMs is the mean of the streams' GPUMs, weighted by their pictures; CPUMs is the process's
+	// CPU time (every thread: decoders, FFmpeg's, the driver's) per picture.
+	GPUMs        float64       `json:"gpu_ms_per_picture"`
+	CPUMs        float64       `json:"cpu_ms_per_picture"`
+	PerStream    []StreamStats `json:"per_stream"`
+	MinStreamFPS float64       `json:"min_stream_fps"`
 }
 
 // Stats reports the figures so far: the run is timed from the first display step to the last
 // picture drawn.
 func (w *Wall) Stats() Stats {
-	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.w, w.canvas.h}}
+	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.w, w.canvas.h}, Queues: w.Queues()}
 	var end time.Time
+	var gpuMs float64
+	gpuN := 0
 	for i, t := range w.tiles {
 		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped}
 		if t.shown > 1 {
@@ -67,7 +81,12 @@ func (w *Wall) Stats() Stats {
 		ss.GPUMemoryMB = mb(t.st.MemoryBytes())
 		if t.shown > 0 {
 			plan := t.st.Plan()
-			ss.Route, ss.Path = plan.Route.String(), plan.Path.Path.String()
+			ss.Route, ss.Path, ss.Variant = plan.Route.String(), plan.Path.Path.String(), plan.Variant.Variant.String()
+		}
+		if tm := t.st.Timer; tm != nil && tm.Count > 0 {
+			ss.GPUMs = tm.MeanMs()
+			gpuMs += tm.Total
+			gpuN += tm.Count
 		}
 		if t.err != nil {
 			ss.Error = t.err.Error()
@@ -88,10 +107,16 @@ func (w *Wall) Stats() Stats {
 	s.GPUMemoryMB = mb(w.dev.MemoryStats().PeakBytes)
 	_, peak := decode.PictureMemory()
 	s.PictureBuffersMB = mb(peak)
+	if gpuN > 0 {
+		s.GPUMs = gpuMs / float64(gpuN)
+	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		s.PeakRSSMB = float64(ru.Maxrss) / 1024
 		s.CPUSeconds = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+		if s.Frames > 0 {
+			s.CPUMs = s.CPUSeconds * 1000 / float64(s.Frames)
+		}
 	}
 	return s
 }

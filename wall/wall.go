@@ -43,6 +43,10 @@ type Options struct {
 	// each stream's clock starts at its own first picture. Each play of a looped input restarts its
 	// stream's clock at its first picture. Untimed steps ignore it.
 	OneClock bool
+	// Variant is how each stream's conversion runs (stream.VariantAuto: measured on the device).
+	// The compute variant converts into the stream's own image, which is then copied into the tile;
+	// the drawn one draws into the tile.
+	Variant stream.Variant
 	// Decode passes the rest of the decoder's options (timeout, size limits); its Threads, HWDec and
 	// Vulkan are set from the fields above.
 	Decode decode.Options
@@ -64,6 +68,9 @@ type Wall struct {
 	// started: the decoding goroutines run (Close drains their queues).
 	started bool
 	timer   *time.Timer // Step's wait
+	// drawn: a stream draws its tiles (the drawn variant), whose passes change the whole canvas's
+	// layout: every stream then submits on the device's first queue (queue).
+	drawn bool
 }
 
 // tile is one stream: its decoder and goroutine, queue, stream of pictures and place.
@@ -151,6 +158,10 @@ func (w *Wall) open(inputs []Input) error {
 	}
 	w.canvas.recordClear(sl.CB)
 	if err := w.ring.Submit(sl, vk.NullSemaphore, vk.NullSemaphore); err != nil {
+		return fmt.Errorf("wall: clear: %w", err)
+	}
+	// Done before any tile is placed, from whichever queue.
+	if err := w.ring.Drain(); err != nil {
 		return fmt.Errorf("wall: clear: %w", err)
 	}
 	for _, t := range w.tiles {
@@ -320,9 +331,13 @@ func (w *Wall) take(t *tile, it item, ok bool) error {
 func (w *Wall) draw(t *tile, f *decode.Frame) error {
 	h := t.dec.HW()
 	cfg := stream.Config{Format: f.Picture.Format, Width: f.Picture.Width, Height: f.Picture.Height,
-		Params: ycbcr.FromColor(f.Color), Choice: w.opts.Choice, Variant: stream.VariantDraw,
+		Params: ycbcr.FromColor(f.Color), Choice: w.opts.Choice, Variant: w.opts.Variant,
 		Decode: stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}}
-	if _, err := t.st.Configure(cfg); err != nil {
+	changed, err := t.st.Configure(cfg)
+	if err == nil && changed {
+		err = w.queue(t)
+	}
+	if err != nil {
 		f.Release()
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
@@ -347,11 +362,7 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 		i := w.index(t)
 		r = w.Layout.Place(i, dw, dh)
 	}
-	cb := fr.Slot.CB
-	w.canvas.beginTile(cb, r)
-	err = fr.Draw(w.canvas)
-	vk.CmdEndRenderPass(cb)
-	if err != nil {
+	if err := w.place(fr, r, f.Picture.Width, f.Picture.Height); err != nil {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
 	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
@@ -367,6 +378,52 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 	return nil
 }
 
+// queue puts t, newly configured, on its queue: tiles that are copied into the canvas (the compute
+// variant) write only their own rectangle, so the streams spread over the device's queues (stream i
+// on queue i mod n: gpu.Options.Queues) and run side by side; a drawn tile's pass takes the whole
+// canvas to the attachment's layout and back, which would race other queues' copies, so once a
+// stream draws, every stream submits on the first queue.
+func (w *Wall) queue(t *tile) error {
+	qs := w.dev.Queues
+	if len(qs) < 2 {
+		return nil
+	}
+	if !w.drawn && t.st.Plan().Variant.Variant == stream.VariantCompute {
+		return t.st.Ring.SetQueue(qs[w.index(t)%len(qs)])
+	}
+	w.drawn = true
+	for _, u := range w.tiles {
+		if err := u.st.Ring.SetQueue(nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Queues is how many of the device's queues the streams submit on.
+func (w *Wall) Queues() int {
+	if w.drawn {
+		return 1
+	}
+	return min(len(w.dev.Queues), len(w.tiles))
+}
+
+// place records the frame's w×h picture into r of the canvas: copied from the stream's image where
+// the compute variant converted it there and it fits r (a picture larger than its cell, after a
+// size change, is drawn scaled), else drawn.
+func (w *Wall) place(fr *stream.Frame, r image.Rectangle, pw, ph int) error {
+	cb := fr.Slot.CB
+	if fr.Computed() && r.Dx() == pw && r.Dy() == ph {
+		w.canvas.beforeCopy(cb)
+		return fr.CopyTo(w.canvas.image, canvasLayout, r.Min.X, r.Min.Y)
+	}
+	w.canvas.beforeDraw(cb)
+	w.canvas.beginTile(cb, r)
+	err := fr.Draw(w.canvas)
+	vk.CmdEndRenderPass(cb)
+	return err
+}
+
 func (w *Wall) index(t *tile) int {
 	for i, u := range w.tiles {
 		if u == t {
@@ -376,8 +433,14 @@ func (w *Wall) index(t *tile) int {
 	return -1
 }
 
-// Screenshot reads the whole canvas back, after every submitted picture.
+// Screenshot reads the whole canvas back, after every submitted picture: it waits for every
+// stream's submissions first, which may run on other queues than the read-back's.
 func (w *Wall) Screenshot() (*image.RGBA, error) {
+	for _, t := range w.tiles {
+		if err := t.st.Ring.Drain(); err != nil {
+			return nil, fmt.Errorf("wall: screenshot: %w", err)
+		}
+	}
 	sl, err := w.ring.Next()
 	if err != nil {
 		return nil, fmt.Errorf("wall: screenshot: %w", err)

@@ -21,6 +21,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/wall"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -57,8 +58,12 @@ default) gives each stream its own, started at its first picture; -clock shared 
 on one clock started at the wall's first picture, a wall of cameras, where a stream that starts
 later drops what the clock has passed. -untimed draws every picture as soon as it is decoded: the
 aggregate throughput. -stats prints one JSON line at the end: the aggregate frames and fps, the
-canvas, peak RSS and CPU time, and per stream its frames, fps, dropped pictures, decoder, hwdec,
-route and conversion path.
+canvas, the queues used, GPU and CPU milliseconds per picture, peak RSS and CPU time, and per stream
+its frames, fps, dropped pictures, decoder, hwdec, route, conversion path and variant.
+
+Each stream's conversion runs as the device does it faster (-variant auto, measured): drawn into its
+tile, or by a compute shader into the stream's own image, then copied into the tile. Headless, copied
+tiles spread over the device's graphics queues (-queues), one stream per queue in turn.
 
 Exit status: 0 played, 1 error (one line on stderr: "error: ..."), 2 bad flags.
 
@@ -72,6 +77,8 @@ type options struct {
 	stats      bool
 	hwdec      string
 	path       string
+	variant    string
+	queues     int
 	validate   bool
 	device     int
 	list       bool
@@ -108,6 +115,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.stats, "json", false, "the same as -stats")
 	fs.StringVar(&o.hwdec, "hwdec", "auto", "`auto|vulkan|no`: Vulkan Video decoding on the wall's device")
 	fs.StringVar(&o.path, "path", "auto", "`auto|sampler|shader`: the conversion path of every stream")
+	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute copies the picture into its tile)")
+	fs.IntVar(&o.queues, "queues", 0, "headless: spread the streams over `N` graphics queues (0: one per stream, up to the device's; tiles drawn rather than copied use one)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE.png`")
 	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
@@ -134,8 +143,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		return fail(stderr, "no FILE (ycbcrwall -h says how to use it)")
 	}
-	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 {
-		return fail(stderr, "-n, -queue and -loop must be at least 1, -fps above 0")
+	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 || o.queues < 0 {
+		return fail(stderr, "-n, -queue and -loop must be at least 1, -queues at least 0, -fps above 0")
+	}
+	if o.queues > 1 && !o.headless {
+		return fail(stderr, "-queues %d: several queues need -headless (the window reads the canvas on one queue)", o.queues)
 	}
 	if o.clock != "each" && o.clock != "shared" {
 		return fail(stderr, "-clock %q: want each or shared", o.clock)
@@ -158,6 +170,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "-path: %v", err)
 	}
+	variant, err := stream.ParseVariant(o.variant)
+	if err != nil {
+		return fail(stderr, "-variant: %v", err)
+	}
 	if o.screenshot != "" && !strings.HasSuffix(strings.ToLower(o.screenshot), ".png") {
 		return fail(stderr, "-screenshot %s: want a .png file", o.screenshot)
 	}
@@ -167,14 +183,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 			inputs = append(inputs, wall.Input{URL: f})
 		}
 	}
-	if err := play(o, hw, choice, inputs, stdout, stderr); err != nil {
+	if err := play(o, hw, choice, variant, inputs, stdout, stderr); err != nil {
 		return fail(stderr, "%v", err)
 	}
 	return 0
 }
 
-func play(o options, hw decode.HWDec, choice formats.Choice, inputs []wall.Input, stdout, stderr io.Writer) error {
-	opts := gpu.Options{Index: o.device, Validation: o.validate, Video: hw != decode.HWDecNo, CacheDir: gpu.DefaultCacheDir()}
+func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Variant, inputs []wall.Input, stdout, stderr io.Writer) error {
+	// Headless, one queue per stream (-queues 0); a window's pass reads the canvas on the first
+	// queue, which tiles copied from other queues would race.
+	queues := o.queues
+	if queues == 0 && o.headless {
+		queues = len(inputs)
+	}
+	opts := gpu.Options{Index: o.device, Validation: o.validate, Video: hw != decode.HWDecNo, Queues: queues,
+		CacheDir: gpu.DefaultCacheDir()}
 	if !o.headless {
 		exts, err := window.Init()
 		if err != nil {
@@ -191,7 +214,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, inputs []wall.Input
 		return err
 	}
 	defer dev.Close()
-	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Queue: o.queue, Frames: o.frames, Loop: o.loop,
+	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
 		OneClock: o.clock == "shared"})
 	if err != nil {
 		return err

@@ -36,10 +36,19 @@ func TestConventions(t *testing.T) { clitest.Check(t, run) }
 // shader path with validation on, and compares each tile with zscale's picture of that vector (an
 // independent implementation, testvectors/make.sh): within 1 LSB, as ycbcrplay's own test holds
 // each vector played alone. Every tile shares the wall's device, conversion paths and canvas.
+//
+// Both conversion variants: drawn into the tiles, and compute into each stream's image copied into
+// its tile (what the wall does where compute is faster, as on Hopper).
 func TestWallVectorsMatchZscale(t *testing.T) {
+	for _, v := range []string{"draw", "compute"} {
+		t.Run(v, func(t *testing.T) { wallVectors(t, v) })
+	}
+}
+
+func wallVectors(t *testing.T, variant string) {
 	vs := pictest.Vectors(t, mediaDir)
 	shot := filepath.Join(t.TempDir(), "wall.png")
-	args := []string{"-untimed", "-frames", "1", "-validate", "-stats", "-path", "shader", "-screenshot", shot}
+	args := []string{"-untimed", "-frames", "1", "-validate", "-stats", "-path", "shader", "-variant", variant, "-screenshot", shot}
 	w, h := 0, 0
 	for _, v := range vs {
 		args = append(args, filepath.Join(mediaDir, v.File))
@@ -60,8 +69,8 @@ func TestWallVectorsMatchZscale(t *testing.T) {
 		if d := pictest.MaxDiff(t, tile, want); d > 1 {
 			t.Errorf("%s (tile %d): %.0f LSB from zscale's picture (limit 1)", v.Name, i, d)
 		}
-		if p := st.PerStream[i]; p.Frames != 1 || p.Path != "shader" {
-			t.Errorf("%s: -stats %+v: want 1 frame through the shader path", v.Name, p)
+		if p := st.PerStream[i]; p.Frames != 1 || p.Path != "shader" || p.Variant != variant {
+			t.Errorf("%s: -stats %+v: want 1 frame through the shader path, %s", v.Name, p, variant)
 		}
 	}
 }

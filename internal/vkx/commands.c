@@ -137,6 +137,15 @@ void vkx_cmd_begin_render_pass(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffe
 	vkx_fn.CmdBeginRenderPass(cb, &bi, VK_SUBPASS_CONTENTS_INLINE);
 }
 
+// vkx_cmd_begin_render_area begins rp on fb over the w×h area at (x, y) with inline contents and no
+// clear values: a loading pass that draws into part of its attachment (a wall's tile).
+void vkx_cmd_begin_render_area(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffer fb, int32_t x, int32_t y, uint32_t w,
+                               uint32_t h) {
+	VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = rp, .framebuffer = fb,
+	                            .renderArea = {.offset = {x, y}, .extent = {w, h}}};
+	vkx_fn.CmdBeginRenderPass(cb, &bi, VK_SUBPASS_CONTENTS_INLINE);
+}
+
 void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint32_t h, int32_t sx, int32_t sy,
                       uint32_t sw, uint32_t sh) {
 	VkViewport v = {.x = (float)x, .y = (float)y, .width = (float)w, .height = (float)h, .minDepth = 0, .maxDepth = 1};

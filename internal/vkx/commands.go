@@ -190,6 +190,13 @@ func CmdBeginRenderPass(cb vk.CommandBuffer, rp vk.RenderPass, fb vk.Framebuffer
 		C.uint32_t(w), C.uint32_t(h), &c[0], d)
 }
 
+// CmdBeginRenderArea begins rp on fb over the w×h area at (x, y) with inline contents and no clear
+// values: a loading pass that draws into part of its attachment.
+func CmdBeginRenderArea(cb vk.CommandBuffer, rp vk.RenderPass, fb vk.Framebuffer, x, y, w, h int) {
+	C.vkx_cmd_begin_render_area(cCommandBuffer(cb), *(*C.VkRenderPass)(unsafe.Pointer(&rp)), *(*C.VkFramebuffer)(unsafe.Pointer(&fb)),
+		C.int32_t(x), C.int32_t(y), C.uint32_t(w), C.uint32_t(h))
+}
+
 // SetViewport sets the viewport to (x, y, w, h) and the scissor to (sx, sy, sw, sh).
 func SetViewport(cb vk.CommandBuffer, x, y, w, h, sx, sy, sw, sh int) {
 	C.vkx_set_viewport(cCommandBuffer(cb), C.int32_t(x), C.int32_t(y), C.uint32_t(w), C.uint32_t(h),

@@ -45,11 +45,16 @@ VkResult vkx_image_format_properties(VkPhysicalDevice pd, VkFormat fmt, VkImageT
 	return r;
 }
 
-VkResult vkx_create_device(VkPhysicalDevice pd, uint32_t family, const char *const *exts, uint32_t next,
+// vkx_create_device makes a device with queues queues of family (at most VKX_MAX_QUEUES), all of the
+// same priority.
+VkResult vkx_create_device(VkPhysicalDevice pd, uint32_t family, uint32_t queues, const char *const *exts, uint32_t next,
                            VkBool32 ycbcr, VkDevice *out) {
-	float prio = 1.0f;
+	float prio[VKX_MAX_QUEUES];
+	if (queues < 1) queues = 1;
+	if (queues > VKX_MAX_QUEUES) queues = VKX_MAX_QUEUES;
+	for (uint32_t i = 0; i < queues; i++) prio[i] = 1.0f;
 	VkDeviceQueueCreateInfo q = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-	                             .queueFamilyIndex = family, .queueCount = 1, .pQueuePriorities = &prio};
+	                             .queueFamilyIndex = family, .queueCount = queues, .pQueuePriorities = prio};
 	VkPhysicalDeviceSamplerYcbcrConversionFeatures y = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES,
 		.samplerYcbcrConversion = ycbcr};

@@ -74,9 +74,10 @@ func DriverProperties(pd vk.PhysicalDevice) (name, info string) {
 	return C.GoString(&n[0]), C.GoString(&i[0])
 }
 
-// CreateDevice makes a logical device with one queue, the extensions named, and the Y′CbCr feature
-// when asked. Built in C because its pNext chain must not live in Go memory.
-func CreateDevice(pd vk.PhysicalDevice, family uint32, extensions []string, ycbcr bool) (vk.Device, error) {
+// CreateDevice makes a logical device with queues queues of family (at least one), the extensions
+// named, and the Y′CbCr feature when asked. Built in C because its pNext chain must not live in Go
+// memory.
+func CreateDevice(pd vk.PhysicalDevice, family, queues uint32, extensions []string, ycbcr bool) (vk.Device, error) {
 	names := make([]*C.char, len(extensions))
 	for i, e := range extensions {
 		names[i] = C.CString(e)
@@ -95,7 +96,7 @@ func CreateDevice(pd vk.PhysicalDevice, family uint32, extensions []string, ycbc
 		y = 1
 	}
 	var d C.VkDevice
-	r := C.vkx_create_device(cPhysical(pd), C.uint32_t(family), (**C.char)(arr), C.uint32_t(len(names)), y, &d)
+	r := C.vkx_create_device(cPhysical(pd), C.uint32_t(family), C.uint32_t(queues), (**C.char)(arr), C.uint32_t(len(names)), y, &d)
 	if err := Check(vk.Result(r), "vkCreateDevice"); err != nil {
 		return nil, err
 	}

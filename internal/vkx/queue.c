@@ -41,11 +41,12 @@ void *vkx_queue_lock_fn(void) { return (void *)vkx_queue_lock; }
 void *vkx_queue_unlock_fn(void) { return (void *)vkx_queue_unlock; }
 
 // Queues the toolkit submits to, by handle, so that vkx_queue_submit finds the lock FFmpeg takes by
-// (family, index).
+// (family, index): a device's graphics queues (gpu.Options.Queues), for a few devices at a time.
+#define MAX_KNOWN 64
 static struct {
 	VkQueue q;
 	uint32_t family, index;
-} known[VKX_MAX_QUEUE_FAMILIES];
+} known[MAX_KNOWN];
 static int nknown;
 static pthread_mutex_t known_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -53,12 +54,12 @@ void vkx_queue_register(VkQueue q, uint32_t family, uint32_t index) {
 	pthread_mutex_lock(&known_mu);
 	int i = 0;
 	while (i < nknown && known[i].q != q) i++;
-	if (i == VKX_MAX_QUEUE_FAMILIES) {
+	if (i == MAX_KNOWN) {
 		// Full: a queue left registered by a device closed without vkx_queue_unregister. Dropping
 		// the oldest keeps the newest device's submissions locked (a queue the toolkit submits to
 		// without its lock races FFmpeg's threads: UNASSIGNED-Threading-MultipleThreads).
-		memmove(&known[0], &known[1], (VKX_MAX_QUEUE_FAMILIES - 1) * sizeof known[0]);
-		i = VKX_MAX_QUEUE_FAMILIES - 1;
+		memmove(&known[0], &known[1], (MAX_KNOWN - 1) * sizeof known[0]);
+		i = MAX_KNOWN - 1;
 		nknown = i;
 	}
 	known[i].q = q;

@@ -12,6 +12,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 )
 
+// MaxQueues is the most queues of one family the toolkit creates and locks (VKX_MAX_QUEUES).
+const MaxQueues uint32 = C.VKX_MAX_QUEUES
+
 // QueueSubmit submits one command buffer, waiting on wait at stage (if wait is not null) and
 // signalling signal (if not null) and fence.
 func QueueSubmit(q vk.Queue, cb vk.CommandBuffer, wait vk.Semaphore, stage vk.PipelineStageFlags, signal vk.Semaphore, fence vk.Fence) error {

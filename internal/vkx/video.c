@@ -50,12 +50,15 @@ void vkx_video_probe(VkPhysicalDevice pd, VkBool32 video_queue, VkBool32 vm1, Vk
 	}
 }
 
-VkResult vkx_create_device_video(VkPhysicalDevice pd, uint32_t family, int32_t decode_family, uint32_t decode_queues,
+VkResult vkx_create_device_video(VkPhysicalDevice pd, uint32_t family, uint32_t queues, int32_t decode_family, uint32_t decode_queues,
                                  const char *const *exts, uint32_t next, const VkxVideoFeatures *f, VkDevice *out) {
-	static const float prio[VKX_MAX_QUEUES] = {1.0f};
+	float prio[VKX_MAX_QUEUES];
+	for (int i = 0; i < VKX_MAX_QUEUES; i++) prio[i] = 1.0f;
 	if (decode_queues > VKX_MAX_QUEUES) decode_queues = VKX_MAX_QUEUES;
+	if (queues < 1) queues = 1;
+	if (queues > VKX_MAX_QUEUES) queues = VKX_MAX_QUEUES;
 	VkDeviceQueueCreateInfo q[2] = {
-		{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family, .queueCount = 1,
+		{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = family, .queueCount = queues,
 		 .pQueuePriorities = prio},
 		{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = (uint32_t)decode_family,
 		 .queueCount = decode_queues, .pQueuePriorities = prio},

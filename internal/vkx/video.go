@@ -58,10 +58,10 @@ func ProbeVideo(pd vk.PhysicalDevice, videoQueue, maintenance1 bool) VideoProbe 
 	}
 }
 
-// CreateVideoDevice creates a device with one queue of family and decodeQueues queues of
-// decodeFamily (none when decodeFamily < 0), the extensions exts and the features f (Vulkan 1.1–1.3
-// feature structs: the device must be Vulkan 1.3).
-func CreateVideoDevice(pd vk.PhysicalDevice, family uint32, decodeFamily int, decodeQueues uint32,
+// CreateVideoDevice creates a device with queues queues of family (at least one) and decodeQueues
+// queues of decodeFamily (none when decodeFamily < 0), the extensions exts and the features f
+// (Vulkan 1.1–1.3 feature structs: the device must be Vulkan 1.3).
+func CreateVideoDevice(pd vk.PhysicalDevice, family, queues uint32, decodeFamily int, decodeQueues uint32,
 	exts []string, f VideoFeatures) (vk.Device, error) {
 	cexts := make([]*C.char, len(exts))
 	for i, e := range exts {
@@ -79,7 +79,7 @@ func CreateVideoDevice(pd vk.PhysicalDevice, family uint32, decodeFamily int, de
 	cf := C.VkxVideoFeatures{timeline: b32(f.Timeline), sync2: b32(f.Sync2), ycbcr: b32(f.Ycbcr),
 		video_maintenance1: b32(f.VideoMaintenance1), host_query_reset: b32(f.HostQueryReset)}
 	var d C.VkDevice
-	r := C.vkx_create_device_video(cPhysical(pd), C.uint32_t(family), C.int32_t(decodeFamily),
+	r := C.vkx_create_device_video(cPhysical(pd), C.uint32_t(family), C.uint32_t(queues), C.int32_t(decodeFamily),
 		C.uint32_t(decodeQueues), arr, C.uint32_t(len(exts)), &cf, &d)
 	if err := Check(vk.Result(r), "vkCreateDevice"); err != nil {
 		return nil, err

@@ -23,10 +23,10 @@ typedef struct {
 // vkx_video_probe reads what pd offers; video_queue and vm1 say whether the device offers
 // VK_KHR_video_queue and VK_KHR_video_maintenance1 (their structs may only be chained then).
 void vkx_video_probe(VkPhysicalDevice pd, VkBool32 video_queue, VkBool32 vm1, VkxVideoProbe *out);
-// vkx_create_device_video creates a device with one queue of family and, when decode_family >= 0,
+// vkx_create_device_video creates a device with queues queues of family and, when decode_family >= 0,
 // decode_queues queues of decode_family, with the features of f (as Vulkan 1.1/1.2/1.3 feature structs
 // and VkPhysicalDeviceVideoMaintenance1FeaturesKHR).
-VkResult vkx_create_device_video(VkPhysicalDevice pd, uint32_t family, int32_t decode_family, uint32_t decode_queues,
+VkResult vkx_create_device_video(VkPhysicalDevice pd, uint32_t family, uint32_t queues, int32_t decode_family, uint32_t decode_queues,
                                  const char *const *exts, uint32_t next, const VkxVideoFeatures *f, VkDevice *out);
 
 // vkx_video_feature_chain allocates, in one block to free with free(), the feature structs

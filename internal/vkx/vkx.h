@@ -70,7 +70,7 @@ VkResult vkx_image_format_properties(VkPhysicalDevice pd, VkFormat f, VkImageTyp
                                      VkExternalMemoryHandleTypeFlagBits handle, VkImageFormatProperties *out,
                                      uint32_t *combined_count, VkExternalMemoryFeatureFlags *ext_features);
 void vkx_driver_properties(VkPhysicalDevice pd, char *name, char *info);
-VkResult vkx_create_device(VkPhysicalDevice pd, uint32_t family, const char *const *exts, uint32_t next,
+VkResult vkx_create_device(VkPhysicalDevice pd, uint32_t family, uint32_t queues, const char *const *exts, uint32_t next,
                            VkBool32 ycbcr, VkDevice *out);
 VkResult vkx_create_conversion(VkDevice dev, const VkSamplerYcbcrConversionCreateInfo *info,
                                VkSamplerYcbcrConversion *out);
@@ -188,6 +188,8 @@ void vkx_cmd_copy_buffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, VkDevic
                          VkDeviceSize dst_offset, VkDeviceSize size);
 void vkx_cmd_begin_render_pass(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffer fb, uint32_t w, uint32_t h,
                                const float clear[4], const float *depth);
+void vkx_cmd_begin_render_area(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffer fb, int32_t x, int32_t y, uint32_t w,
+                               uint32_t h);
 void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint32_t h, int32_t sx, int32_t sy,
                       uint32_t sw, uint32_t sh);
 void vkx_write_buffer(VkDevice d, VkDescriptorSet set, uint32_t binding, VkBuffer buffer);

@@ -79,6 +79,9 @@
 #                    2, 4, 7, 8, 16 on the 1080p H.264 and HEVC clips (aggregate fps, slowest stream,
 #                    peak RSS, CPU, nvidia-smi dmon's dec% and sm%), N ycbcrplay processes and N
 #                    ffmpeg -hwaccel vulkan processes at once for comparison, and 16 timed streams.
+#                    Each run's line: fps, slowest stream, GPU and CPU ms per picture, the variant.
+#   wall:ab          the picture check (one queue per stream), then at 7 and 16 streams -variant draw
+#                    (one queue), compute on one queue, compute on one queue per stream.
 set -u
 R=$PWD
 B=$R/.gpu/nowindow C=$R/.gpu/clips HC=$R/.gpu/hwclips L=$OUT/logs S=$OUT/summary.txt
@@ -688,20 +691,40 @@ dmonrun() {
 }
 dmonmax() { awk -v c="$2" '$1 ~ /^[0-9]+$/ {print $c}' "$1" | sort -n | tail -1; }
 
+# wallrun LABEL CODEC N [FLAG...]: one ycbcrwall -untimed run of N copies of the 1080p clip beside
+# nvidia-smi dmon, and its summary line.
+wallrun() {
+	local label=$1 codec=$2 n=$3 js d
+	shift 3
+	js=$L/wall-$label-$codec-$n.json d=$L/dmon-$label-$codec-$n.txt
+	dmonrun "$d" timeout -s KILL 120 "$B/ycbcrwall" -headless -untimed -n "$n" -hwdec vulkan -stats -loop "${WALL_LOOPS:-2}" "$@" \
+		"$C/$codec-1080p.mkv" >"$js" 2>>"$L/wall.err"
+	say "wall $label $codec-1080p n=$n: rc=$? fps $(get "$js" fps) slowest $(get "$js" min_stream_fps) queues $(get "$js" queues) gpu_ms/pic $(get "$js" gpu_ms_per_picture) cpu_ms/pic $(get "$js" cpu_ms_per_picture) variant $(get "$js" variant) peak_rss_mb $(get "$js" peak_rss_mb) dec% $(dmonmax "$d" 5) sm% $(dmonmax "$d" 2)"
+}
+
+# wall [ab]: ab runs only the A/B at 7 and 16 streams, after the validated 16-stream picture check:
+# drawn tiles, copied tiles on one queue, copied tiles on one queue per stream (the default).
 wall() {
-	local codec n i t0 t1 js
+	local codec n i t0 t1 js v
 	js=$L/wall-validate.json
 	timeout -s KILL 90 "$B/ycbcrwall" -headless -untimed -n 16 -frames 60 -hwdec vulkan -validate -stats -screenshot "$L/wall16.png" \
 		"$C/hevc-1080p.mkv" >"$js" 2>"$L/wall-validate.err"
-	say "wall -validate hevc-1080p x16, 60 frames: rc=$? validation: $(grep -c VUID "$L/wall-validate.err") $(head -c 200 "$L/wall-validate.err")"
+	say "wall -validate hevc-1080p x16, 60 frames: rc=$? variant $(get "$js" variant) queues $(get "$js" queues) validation: $(grep -c VUID "$L/wall-validate.err") $(head -c 200 "$L/wall-validate.err")"
 	timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -frames 60 -hwdec vulkan -screenshot "$L/alone60.png" "$C/hevc-1080p.mkv" >/dev/null 2>>"$L/wall.err"
 	pngdiff -tiles 4 "$L/wall16.png" "$L/alone60.png"
+	if [ "${1:-}" = ab ]; then
+		for codec in h264 hevc; do
+			for n in 7 16; do
+				wallrun draw "$codec" "$n" -variant draw -queues 1
+				wallrun compute-1q "$codec" "$n" -variant compute -queues 1
+				wallrun compute "$codec" "$n" -variant compute
+			done
+		done
+		return
+	fi
 	for codec in h264 hevc; do
 		for n in 1 2 4 7 8 16; do
-			js=$L/wall-$codec-$n.json
-			dmonrun "$L/dmon-$codec-$n.txt" timeout -s KILL 120 "$B/ycbcrwall" -headless -untimed -n $n -hwdec vulkan -stats \
-				-loop "${WALL_LOOPS:-2}" "$C/$codec-1080p.mkv" >"$js" 2>>"$L/wall.err"
-			say "wall $codec-1080p n=$n: rc=$? fps $(get "$js" fps) slowest $(get "$js" min_stream_fps) peak_rss_mb $(get "$js" peak_rss_mb) cpu_s $(get "$js" cpu_seconds) dec% $(dmonmax "$L/dmon-$codec-$n.txt" 5) sm% $(dmonmax "$L/dmon-$codec-$n.txt" 2)"
+			wallrun auto "$codec" "$n"
 		done
 		for n in 8; do
 			t0=$(now)
