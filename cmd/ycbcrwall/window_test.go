@@ -358,18 +358,25 @@ func TestPicker(t *testing.T) {
 // kept, black around; the window's close button then ends the program (exit 0).
 func TestWindowResize(t *testing.T) {
 	sizes := [][2]int{{200, 100}, {96, 160}}
+	k, asked, since := 0, false, 0
 	_, shots := windowRunWith(t, "128x96", func(win *window.Window, i int) []window.Key {
-		// Per size: resize, let a few steps present (the resize reaches the swapchain), shoot.
-		if k := i / 10; k < len(sizes) {
-			switch i % 10 {
-			case 0:
-				win.SetSize(sizes[k][0], sizes[k][1])
-			case 9:
+		// Per size: resize; once the window has the size, two more steps (the step that sees the
+		// resize makes the swapchain again), then a shot.
+		switch {
+		case k == len(sizes) || i > 600: // done, or 10 s without the size asked for
+			win.Close()
+		case !asked:
+			win.SetSize(sizes[k][0], sizes[k][1])
+			asked, since = true, 0
+		default:
+			if w, h := win.Size(); w != sizes[k][0] || h != sizes[k][1] {
+				return nil
+			}
+			if since++; since == 3 {
+				k, asked = k+1, false
 				return []window.Key{window.KeyS}
 			}
-			return nil
 		}
-		win.Close()
 		return nil
 	})
 	if len(shots) != len(sizes) {
