@@ -204,8 +204,11 @@ func (p *Player) fill(s *Stats) {
 	s.Dither = r.params.Dither.String()
 	s.HDRPeak = r.peakName()
 	s.Deband = r.Deband.String()
-	if r.Deband.Iterations > 0 && r.format != nil && r.format.Depth != 8 {
+	switch {
+	case r.Deband.Iterations > 0 && r.format != nil && r.format.Depth != 8:
 		s.Deband = fmt.Sprintf("off (%d-bit source; debanding is for 8-bit sources)", r.format.Depth)
+	case r.Deband.Iterations > 0 && len(r.Stream.Paths()) > 1:
+		s.Deband = "off (comparing both paths)" // the stream's rule: stream.Config.Deband, one path
 	}
 	s.Upload, s.UploadReason = plan.Upload.Upload.String(), plan.Upload.Reason
 	if r.format != nil {
@@ -265,7 +268,7 @@ func (p *Player) infoLine() string {
 	if n := r.peakName(); n != "" {
 		peakInfo = ", peak " + n
 	}
-	if r.Deband.Iterations > 0 && r.format.Depth == 8 {
+	if r.Deband.Iterations > 0 && r.format.Depth == 8 && len(r.Stream.Paths()) == 1 {
 		peakInfo += ", deband " + r.Deband.String()
 	}
 	return fmt.Sprintf("info: %s %dx%d (%s) | %s | matrix %s, range %s, chroma %s | path %s (%s)%s | scale %s, zoom %s%s | dither %s%s | %.1f fps, %d dropped",

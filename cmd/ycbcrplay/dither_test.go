@@ -104,6 +104,7 @@ func TestQualityFlags(t *testing.T) {
 		{[]string{"-deband", pq}, "metadata 1000 cd/m² (nothing detected yet)", "off (10-bit source; debanding is for 8-bit sources)"},
 		{[]string{"-deband", eight}, "", "iterations=1:samples=4:threshold=4:radius=16:grain=0"},
 		{[]string{"-deband", "-deband-params", "iterations=2:grain=6", eight}, "", "iterations=2:samples=4:threshold=4:radius=16:grain=6"},
+		{[]string{"-deband", "-compare", "split", "-chroma-loc", "topleft", filepath.Join(mediaDir, "default.mkv")}, "", "off (comparing both paths)"},
 	} {
 		if peak, debd := stats(tc.args...); peak != tc.peak || debd != tc.debd {
 			t.Errorf("%v: hdr_peak %q, deband %q; want %q, %q", tc.args, peak, debd, tc.peak, tc.debd)
