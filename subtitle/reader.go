@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/asticode/go-astiav"
@@ -38,12 +39,15 @@ func Beside(input string) []string {
 // file is one input read for its subtitles: a demuxer of its own that reads only subtitle streams,
 // and a decoder per stream.
 type file struct {
-	path   string
-	fc     *astiav.FormatContext
-	opened bool
-	pkt    *astiav.Packet
-	decs   map[int]*streamDecoder // by stream index
-	origin float64                // seconds subtracted from the file's times
+	path    string
+	fc      *astiav.FormatContext
+	opened  bool
+	intr    *avx.Interrupter // bounds (timeout) and ends (Abort) each blocking call
+	timeout time.Duration
+	fd      int // a named pipe's descriptor, read as pipe:fd; else -1
+	pkt     *astiav.Packet
+	decs    map[int]*streamDecoder // by stream index
+	origin  float64                // seconds subtracted from the file's times
 }
 
 type streamDecoder struct {
@@ -53,16 +57,58 @@ type streamDecoder struct {
 }
 
 // openFile opens path and makes a track (with a decoder when FFmpeg has one) per subtitle stream.
-func openFile(path string, external bool, origin float64, lib *ass.Lib) (*file, []*track, error) {
-	f := &file{path: path, decs: map[int]*streamDecoder{}, origin: origin}
+// timeout bounds each blocking call (≤ 0: none); stop ends the open's waits.
+func openFile(path string, external bool, origin float64, lib *ass.Lib, timeout time.Duration, stop <-chan struct{}) (*file, []*track, error) {
+	f := &file{path: path, decs: map[int]*streamDecoder{}, origin: origin, timeout: timeout, fd: -1}
+	url := path
+	if avx.IsFIFO(path) {
+		// FFmpeg's file protocol would wait in open(2) for a writer, for ever and deaf to the
+		// interrupt callback; the pipe protocol reads the descriptor OpenFIFO opened.
+		u, fd, err := avx.OpenFIFO(path, stop, timeout)
+		if errors.Is(err, avx.ErrNoWriter) {
+			return nil, nil, fmt.Errorf("subtitle: open %s: timed out after %s waiting for the named pipe's writer", path, timeout)
+		} else if err != nil {
+			return nil, nil, fmt.Errorf("subtitle: open %s: %w", path, err)
+		}
+		url, f.fd = u, fd
+	}
+	var err error
+	if f.intr, err = avx.NewInterrupter(); err != nil {
+		f.close()
+		return nil, nil, fmt.Errorf("subtitle: open %s: %w", path, err)
+	}
 	if f.fc = astiav.AllocFormatContext(); f.fc == nil {
+		f.close()
 		return nil, nil, errors.New("subtitle: cannot allocate a format context")
 	}
-	if err := f.fc.OpenInput(path, nil, nil); err != nil {
+	if err := f.intr.Install(f.fc); err != nil {
+		f.close()
+		return nil, nil, fmt.Errorf("subtitle: open %s: %w", path, err)
+	}
+	opening := make(chan struct{})
+	go func() {
+		select {
+		case <-stop:
+			f.intr.Abort()
+		case <-opening:
+		}
+	}()
+	f.intr.Arm(timeout)
+	err = f.fc.OpenInput(url, nil, nil)
+	close(opening)
+	if err != nil {
+		err = f.ioError(err)
 		f.close()
 		return nil, nil, fmt.Errorf("subtitle: open %s: %w", path, err)
 	}
 	f.opened = true
+	// Text demuxers (SubRip, ASS, WebVTT...) read the whole file at open and take a read that the
+	// interrupter ended for its end: a file cut short is an error, not a shorter track.
+	if f.intr.TimedOut() || f.intr.Aborted() {
+		err = f.ioError(nil)
+		f.close()
+		return nil, nil, fmt.Errorf("subtitle: open %s: %w", path, err)
+	}
 	// No avformat_find_stream_info: the containers that carry subtitles declare their streams and
 	// codecs in their headers (Matroska, MP4, MPEG-TS's PMT), and probing would read into the file
 	// before the first picture shows.
@@ -159,9 +205,10 @@ func (f *file) read(stop <-chan struct{}, lock func() func(), log func(string, .
 			return
 		default:
 		}
+		f.intr.Arm(f.timeout)
 		if err := f.fc.ReadFrame(f.pkt); err != nil {
-			if !errors.Is(err, astiav.ErrEof) {
-				log("subtitles: reading %s: %v", f.path, err)
+			if !errors.Is(err, astiav.ErrEof) && !f.intr.Aborted() { // aborted: Close
+				log("subtitles: reading %s: %v", f.path, f.ioError(err))
 			}
 			return
 		}
@@ -207,6 +254,26 @@ func (f *file) close() {
 		f.fc.Free()
 		f.fc = nil
 	}
+	if f.intr != nil {
+		f.intr.Free()
+		f.intr = nil
+	}
+	if f.fd >= 0 {
+		syscall.Close(f.fd) // the pipe protocol leaves it open
+		f.fd = -1
+	}
+}
+
+// ioError says why a blocking call ended when the interrupter ended it, rather than FFmpeg's
+// "Immediate exit requested".
+func (f *file) ioError(err error) error {
+	switch {
+	case f.intr.TimedOut():
+		return fmt.Errorf("timed out after %s", f.timeout)
+	case f.intr.Aborted():
+		return errors.New("stopped")
+	}
+	return err
 }
 
 // seconds as a Duration, rounded.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"sync"
+	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/internal/ass"
 )
@@ -17,7 +18,16 @@ type Options struct {
 	// moved by it onto the video's clock.
 	Origin float64
 	// Files are external subtitle files (-sub-file, and Beside's), listed after the embedded tracks.
+	// A named pipe among them is read through FFmpeg's pipe protocol, opened without blocking
+	// (avx.OpenFIFO), so that Timeout and Stop reach the wait for its writer too.
 	Files []string
+	// Timeout bounds each blocking call on a file (opening, the wait for a named pipe's writer, each
+	// read), as decode.Options.Timeout does the video's: a file that times out is logged and its
+	// reading ends. ≤ 0: no limit.
+	Timeout time.Duration
+	// Stop, once closed, ends Open's waits (a named pipe with no writer, a stalled read) at once.
+	// Reading after Open is ended by Close.
+	Stop <-chan struct{}
 	// Log receives what goes wrong in the background (a file that cannot be read); nil: dropped.
 	Log func(format string, args ...any)
 }
@@ -88,9 +98,13 @@ func Open(input string, o Options) (*Subtitles, error) {
 		}
 	}
 	add := func(path string, external bool, origin float64) {
-		f, tracks, err := openFile(path, external, origin, s.lib)
+		f, tracks, err := openFile(path, external, origin, s.lib, o.Timeout, o.Stop)
 		if err != nil {
-			log("%v", err)
+			select {
+			case <-o.Stop: // the program is ending: no notice
+			default:
+				log("%v", err)
+			}
 			return
 		}
 		for _, t := range tracks {
@@ -244,6 +258,9 @@ func (s *Subtitles) Render(now float64, l Layout) *Overlay {
 func (s *Subtitles) Close() {
 	if s.stop != nil {
 		close(s.stop)
+		for _, f := range s.files {
+			f.intr.Abort() // a read blocked on a stalled pipe
+		}
 		s.wg.Wait()
 		s.stop = nil
 	}

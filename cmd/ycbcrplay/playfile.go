@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
@@ -100,7 +101,7 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	if f.d == nil || err == nil && !st.Opened {
 		// Ended before the input opened: a signal (run exits with its status), q, Esc, closing the
 		// window, or the list's keys. Nothing played: no figures.
-		if err == nil || errors.Is(err, errStopped) || errors.Is(err, decode.ErrInterrupted) && stopped(cfg.Hooks.Stop) {
+		if err == nil || errors.Is(err, avx.ErrStopped) || errors.Is(err, decode.ErrInterrupted) && stopped(cfg.Hooks.Stop) {
 			if st == nil {
 				st = &player.Stats{End: player.EndQuit}
 			}
@@ -144,9 +145,17 @@ func (f *playing) open(cfg player.Config, stop <-chan struct{}) (player.Input, e
 			input.Sound = player.SoundConfig{Clock: snd.out, Info: snd.info()}
 		}
 	}
-	if subs := openSubtitles(f.url, f.pipe, f.d.Info().Start, f.o.subs, f.stderr); subs != nil {
+	if subs := openSubtitles(f.url, f.pipe, f.d.Info().Start, f.o.subs, dec.timeout, stop, f.stderr); subs != nil {
 		f.cleanups = append(f.cleanups, subs.Close)
 		input.Subtitles = subs
+	}
+	if stopped(stop) {
+		// A signal (or q) while the sound or the subtitles opened (a -sub-file pipe with no
+		// writer): end as a stopped video open does, before the device is made for a playback that
+		// is to end at once (player.Opener: end soon once stop is closed).
+		f.d.Close()
+		f.d = nil
+		return player.Input{}, avx.ErrStopped
 	}
 	f.src = &decoderSource{d: f.d, name: f.in.name, hwdec: dec.hwdec, download: dec.hwDownload, pipe: f.pipe,
 		cached: cache > 0, notify: func(n string) { fmt.Fprintln(f.stderr, n) }}
@@ -171,7 +180,7 @@ func (f *playing) openPipe(stop <-chan struct{}) error {
 		f.cleanups = append(f.cleanups, restore)
 		return nil
 	}
-	if !isFIFO(f.url) {
+	if !avx.IsFIFO(f.url) {
 		return nil
 	}
 	// A named pipe: opened here, interruptibly, and read through FFmpeg's pipe protocol on the

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/player/watchlater"
 )
@@ -12,7 +13,7 @@ import (
 // resumable: the input is a file whose position can be kept (not a pipe, not the default clip).
 func (f *playing) resume(cfg *player.Config) (resumable bool) {
 	in := f.in
-	if in.stdin || isFIFO(in.url) || in.name == "default clip" {
+	if in.stdin || avx.IsFIFO(in.url) || in.name == "default clip" {
 		return false
 	}
 	if f.o.resume.off || f.o.resume.startGiven {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/subtitle"
 )
@@ -45,8 +46,10 @@ var libassNotice sync.Once
 
 // openSubtitles finds url's subtitle tracks (its own, when it is a local file: pipes and network
 // inputs are read once), the -sub-file files and those beside it with its base name (mpv's
-// sub-auto=exact), and selects -sid's. Nil when there are none; problems are notices.
-func openSubtitles(url string, pipe bool, origin float64, o subOptions, stderr io.Writer) *subtitle.Subtitles {
+// sub-auto=exact), and selects -sid's. Nil when there are none; problems are notices. timeout
+// (-timeout) bounds each blocking call on a file, the wait for a named pipe's writer included;
+// stop ends the open (a signal).
+func openSubtitles(url string, pipe bool, origin float64, o subOptions, timeout time.Duration, stop <-chan struct{}, stderr io.Writer) *subtitle.Subtitles {
 	local := !pipe && !strings.Contains(url, "://")
 	if fi, err := os.Stat(url); err != nil || !fi.Mode().IsRegular() {
 		local = false
@@ -58,8 +61,10 @@ func openSubtitles(url string, pipe bool, origin float64, o subOptions, stderr i
 	if !local && len(files) == 0 {
 		return nil
 	}
-	s, err := subtitle.Open(url, subtitle.Options{Embedded: local, Origin: origin, Files: files,
+	opening, opened := whileOpening(stop)
+	s, err := subtitle.Open(url, subtitle.Options{Embedded: local, Origin: origin, Files: files, Timeout: timeout, Stop: opening,
 		Log: func(format string, args ...any) { fmt.Fprintf(stderr, "notice: "+format+"\n", args...) }})
+	opened()
 	if err != nil {
 		fmt.Fprintf(stderr, "notice: no subtitles: %v\n", err)
 		return nil

@@ -10,6 +10,8 @@
 //   - AVFrame fields go-astiav hides (frame.go): data/linesize without copying, colorspace, primaries,
 //     transfer, chroma location, corruption flags, best-effort timestamps;
 //   - an interrupt callback with a deadline (interrupt.go), so demuxer calls on network URLs end;
+//   - named pipes opened without blocking and read through FFmpeg's pipe protocol (fifo.go), so
+//     that the wait for a writer is bounded and interruptible too;
 //   - av_find_best_stream, stream discard, avcodec_flush_buffers, pkt_timebase (stream.go);
 //   - pixel-format descriptors (pixfmt.go) and swscale with explicit ranges, matrices and chroma
 //     positions (scale.go): go-astiav's SoftwareScaleContext cannot set them.
