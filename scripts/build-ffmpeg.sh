@@ -196,8 +196,26 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ycbcrkit-ffmpeg.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 log=$work/build.log
 fail() { echo "error: build-ffmpeg: $1 (last lines of $log follow)" >&2; tail -n 30 "$log" >&2; trap - EXIT; exit 1; }
+# Each stage's CPU seconds (user + system of everything it ran) and wall seconds, from the shell's
+# own count of its children: bash's `times`, run in this shell (a $(...) subshell has no children
+# of its own to count), written to a file that awk reads.
+cpu_now() { # sets cpu
+	times >"$work/times"
+	cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] }; printf "%.0f", n }' "$work/times")
+}
+stage_cpu=0 stage_wall=$start
+stage() { # $1: the name of the stage that begins (none after the last)
+	local w
+	cpu_now; w=$(date +%s)
+	if [ -n "${stage_name:-}" ]; then
+		echo "build-ffmpeg: $stage_name: $((cpu - stage_cpu)) s CPU, $((w - stage_wall)) s wall"
+	fi
+	stage_name=${1:-} stage_cpu=$cpu stage_wall=$w
+	if [ -n "$stage_name" ]; then echo "build-ffmpeg: $stage_name"; fi
+}
 
 # Sources: the deb-src lists of our own (aptdir).
+stage "sources (apt, unpack, patches)"
 mkdir -p "$work/src"
 aptdir "$work/apt"
 apt-get "${o[@]}" update >>"$log" 2>&1 || fail "apt-get update of the trixie deb-src lists"
@@ -228,28 +246,31 @@ PC
 cp /usr/lib/x86_64-linux-gnu/libz.a "$PREFIX/zlib/"
 jobs=$(nproc)
 
-echo "build-ffmpeg: dav1d"
+stage dav1d
 (cd "$work"/src/dav1d-*/ &&
 	meson setup build --prefix="$PREFIX" --libdir=lib "${DAV1D_MESON[@]}" &&
 	ninja -C build -j "$jobs" install) >>"$log" 2>&1 || fail "dav1d build"
 
-echo "build-ffmpeg: Mbed TLS"
+stage "Mbed TLS"
 (cd "$work"/src/mbedtls-*/ && make -j "$jobs" "${MBEDTLS_MAKE[@]}" &&
 	cp library/libmbedtls.a library/libmbedx509.a library/libmbedcrypto.a "$PREFIX/lib/" &&
 	mkdir -p "$PREFIX/include" && cp -r include/mbedtls include/psa "$PREFIX/include/") >>"$log" 2>&1 ||
 	fail "Mbed TLS build"
 
-echo "build-ffmpeg: FFmpeg configure"
+stage "FFmpeg configure"
 mkdir -p "$work/build" && cd "$work/build"
 PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" "$work/src/ffmpeg-$FFMPEG_UPSTREAM/configure" --prefix="$PREFIX" "${FFMPEG_CONFIGURE[@]}" \
 	--extra-cflags="-I$PREFIX/vulkan/include -I$PREFIX/include" --extra-ldflags="-L$PREFIX/zlib -L$PREFIX/lib" \
 	>>"$log" 2>&1 || fail "FFmpeg configure"
 
-echo "build-ffmpeg: FFmpeg make -j$jobs"
+stage "FFmpeg make -j$jobs"
 make -j "$jobs" >>"$log" 2>&1 || fail "FFmpeg make"
+stage "FFmpeg make install"
 make install >>"$log" 2>&1 || fail "FFmpeg make install"
+stage
 touch "$PREFIX/.complete"
 # Builds of earlier recipes: the three newest stay (other checkouts of the project, on branches older
 # or newer than this one, may still link them); older ones go.
 ls -1dt "$CACHE"/ffmpeg-*/ 2>/dev/null | tail -n +4 | while read -r old; do rm -rf "$old"; done
-echo "build-ffmpeg: done in $(($(date +%s) - start)) s: $PREFIX"
+cpu_now
+echo "build-ffmpeg: done in $(($(date +%s) - start)) s wall, $cpu s CPU: $PREFIX"
