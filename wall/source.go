@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	vk "github.com/vulkan-go/vulkan"
+
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
@@ -17,12 +19,56 @@ type item struct {
 }
 
 // decodeLoop runs on the tile's own goroutine: it decodes up to limit pictures (0: all) of loops
-// plays of the input (0: one), queues them, and wakes the display loop after each. The queue is closed at the end of the input, after
-// an error (queued first) or when stop closes.
-func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int) {
+// plays of the input (0: one), queues them, and wakes the display loop after each. The queue is
+// closed at the end of the input, after an error (queued first) or when stop closes.
+//
+// A hardware-decoded picture is queued once its decoding has finished on the GPU: a stream's frame
+// submitted earlier would make its queue wait on this stream's decoder, and every other stream's
+// pictures on that queue behind it (a queue runs its submissions in order). The loop waits for a
+// picture only after it has submitted the next one's decoding, so that two decodings of the stream
+// are in flight (FFmpeg's decoder has two execution contexts: libavcodec/vulkan_decode.c), not one
+// with the decoder idle while the loop waits and parses (serial: one, Options.SerialDecode). It waits for the value the picture's
+// decoding signals, read when the decoder returned it: the next decoding, which may use the picture
+// as a reference, raises the frame's value again (libavutil/vulkan.c, ff_vk_exec_add_dep_frame).
+func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int, serial bool) {
 	defer close(t.done)
 	defer close(t.q)
 	defer nudge(wake)
+	var held *decode.Frame // decoded on the GPU, not yet waited for
+	var heldAt semaphoreValue
+	defer func() {
+		if held != nil {
+			held.Release()
+		}
+	}()
+	// send waits, for a hardware-decoded f, until its semaphore reaches at, and queues f; false: the
+	// loop ends.
+	send := func(f *decode.Frame, at semaphoreValue) bool {
+		if f.HW != nil {
+			if err := vkx.WaitSemaphore(t.dev.Device, at.sem, at.value, decodeTimeout); err != nil {
+				f.Release()
+				t.fail(fmt.Errorf("waiting for the decoder: %w", err))
+				return false
+			}
+		}
+		select {
+		case t.q <- item{f: f}:
+			nudge(wake)
+			return true
+		case <-t.stop:
+			f.Release()
+			return false
+		}
+	}
+	// flush queues the held picture; false: the loop ends.
+	flush := func() bool {
+		h := held
+		if h == nil {
+			return true
+		}
+		held = nil
+		return send(h, heldAt)
+	}
 	for n := 0; limit == 0 || n < limit; n++ {
 		f, err := t.dec.Next()
 		if errors.Is(err, io.EOF) && loops > 1 {
@@ -32,50 +78,74 @@ func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int) {
 			}
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				select {
-				case t.q <- item{err: err}:
-				case <-t.stop:
-				}
+			if flush() && !errors.Is(err, io.EOF) {
+				t.fail(err)
 			}
 			return
 		}
+		var at semaphoreValue
 		if f.HW != nil {
-			// The picture is queued once its decoding has finished on the GPU: a stream's frame
-			// submitted earlier would make the wall's queue wait on this stream's decoder, and every
-			// other stream's pictures behind it (a queue runs its submissions in order).
-			if err := t.decoded(f); err != nil {
+			if at, err = decodedAt(f); err != nil {
 				f.Release()
-				select {
-				case t.q <- item{err: err}:
-				case <-t.stop:
+				if flush() {
+					t.fail(err)
 				}
 				return
 			}
 		}
-		select {
-		case t.q <- item{f: f}:
-			nudge(wake)
-		case <-t.stop:
+		// f's decoding is submitted: now the one before it is waited for and queued, in order.
+		if !flush() {
 			f.Release()
 			return
 		}
+		if f.HW != nil && !serial {
+			held, heldAt = f, at
+		} else if !send(f, at) {
+			return
+		}
+	}
+	flush()
+}
+
+// fail queues err, which ends the stream.
+func (t *tile) fail(err error) {
+	select {
+	case t.q <- item{err: err}:
+	case <-t.stop:
 	}
 }
 
-// decoded waits, at most decodeTimeout, until the decoder's submission of f has completed: the frame's
-// timeline semaphore reaches the value its next user waits on (AVVkFrame.sem_value).
-func (t *tile) decoded(f *decode.Frame) error {
+// semaphoreValue is a point on a frame's timeline semaphore.
+type semaphoreValue struct {
+	sem   vk.Semaphore
+	value uint64
+}
+
+// decodedAt reads, under the frame's lock, the point of its semaphore that its decoding signals:
+// the value its next user waits on (AVVkFrame.sem_value) as the decoder returns it.
+func decodedAt(f *decode.Frame) (semaphoreValue, error) {
 	ff := f.HW.Foreign()
 	st, err := ff.Lock()
 	if err != nil {
-		return err
+		return semaphoreValue{}, err
 	}
 	ff.Unlock()
-	if err := vkx.WaitSemaphore(t.dev.Device, st.Semaphore, st.Value, decodeTimeout); err != nil {
-		return fmt.Errorf("waiting for the decoder: %w", err)
+	return semaphoreValue{st.Semaphore, st.Value}, nil
+}
+
+// ready says, without waiting, whether a hardware-decoded f's semaphore has reached the value its
+// next user waits on now: a later decoding that uses f as a reference raises it, and a frame
+// submitted before that decoding has finished would hold its queue (and every stream's pictures on
+// it) until then.
+func (t *tile) ready(f *decode.Frame) (bool, error) {
+	if f.HW == nil {
+		return true, nil
 	}
-	return nil
+	at, err := decodedAt(f)
+	if err != nil {
+		return false, err
+	}
+	return vkx.SemaphoreReached(t.dev.Device, at.sem, at.value)
 }
 
 // decodeTimeout bounds the wait for one picture's decoding on the GPU (a hung decoder ends the

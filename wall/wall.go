@@ -47,6 +47,10 @@ type Options struct {
 	// The compute variant converts into the stream's own image, which is then copied into the tile;
 	// the drawn one draws into the tile.
 	Variant stream.Variant
+	// SerialDecode waits for each hardware-decoded picture's decoding before the stream's next one
+	// is submitted (one decoding in flight per stream, as before decodeLoop overlapped two): for
+	// comparisons.
+	SerialDecode bool
 	// Decode passes the rest of the decoder's options (timeout, size limits); its Threads, HWDec and
 	// Vulkan are set from the fields above.
 	Decode decode.Options
@@ -165,7 +169,7 @@ func (w *Wall) open(inputs []Input) error {
 		return fmt.Errorf("wall: clear: %w", err)
 	}
 	for _, t := range w.tiles {
-		go t.decodeLoop(w.wake, w.opts.Frames, w.opts.Loop)
+		go t.decodeLoop(w.wake, w.opts.Frames, w.opts.Loop, w.opts.SerialDecode)
 	}
 	w.started = true
 	return nil
@@ -192,21 +196,32 @@ func (w *Wall) Step() (int, error) {
 			if t.ended || !t.st.Ring.Ready() { // a busy stream waits its turn, the others go on
 				continue
 			}
-			select {
-			case it, ok := <-t.q:
-				if err := w.take(t, it, ok); err != nil {
-					return n, err
-				}
-				if t.next != nil {
-					f := t.next
-					t.next = nil
-					if err := w.draw(t, f); err != nil {
+			if t.next == nil {
+				select {
+				case it, ok := <-t.q:
+					if err := w.take(t, it, ok); err != nil {
 						return n, err
 					}
-					n++
+				default:
 				}
-			default:
 			}
+			f := t.next
+			if f == nil {
+				continue
+			}
+			// Not yet, when the stream's next decoding uses the picture as a reference and has
+			// not finished (tile.ready): the stream waits its turn.
+			if ok, err := t.ready(f); err != nil {
+				t.ended, t.err = true, err
+				return n, fmt.Errorf("wall: %s: %w", t.in.Label, err)
+			} else if !ok {
+				continue
+			}
+			t.next = nil
+			if err := w.draw(t, f); err != nil {
+				return n, err
+			}
+			n++
 		}
 		if n > 0 || w.Ended() {
 			return n, nil

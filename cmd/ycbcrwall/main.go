@@ -79,6 +79,7 @@ type options struct {
 	path       string
 	variant    string
 	queues     int
+	serial     bool
 	validate   bool
 	device     int
 	list       bool
@@ -116,6 +117,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.hwdec, "hwdec", "auto", "`auto|vulkan|no`: Vulkan Video decoding on the wall's device")
 	fs.StringVar(&o.path, "path", "auto", "`auto|sampler|shader`: the conversion path of every stream")
 	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute copies the picture into its tile)")
+	fs.BoolVar(&o.serial, "serial-decode", false, "wait for each hardware-decoded picture before the stream's next decoding (one in flight per stream, not two): for comparisons")
 	fs.IntVar(&o.queues, "queues", 0, "headless: spread the streams over `N` graphics queues (0: one per stream, up to the device's; tiles drawn rather than copied use one)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE.png`")
@@ -215,7 +217,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	}
 	defer dev.Close()
 	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
-		OneClock: o.clock == "shared"})
+		OneClock: o.clock == "shared", SerialDecode: o.serial})
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,16 @@ func WaitSemaphore(dev vk.Device, s vk.Semaphore, value uint64, timeout time.Dur
 	return Check(vk.Result(r), "vkWaitSemaphores")
 }
 
+// SemaphoreReached says whether the timeline semaphore s has reached value, without waiting
+// (vkWaitSemaphores with a zero timeout, whose VK_TIMEOUT means not yet).
+func SemaphoreReached(dev vk.Device, s vk.Semaphore, value uint64) (bool, error) {
+	r := vk.Result(C.vkx_wait_semaphore(cDevice(dev), *(*C.VkSemaphore)(unsafe.Pointer(&s)), C.uint64_t(value), 0))
+	if r == vk.Timeout {
+		return false, nil
+	}
+	return r == vk.Success, Check(r, "vkWaitSemaphores")
+}
+
 // SubmitSemaphore is one semaphore of a submission: a binary one (Value ignored) or a timeline one
 // at Value. Stage is where a wait takes effect (ignored for signals).
 type SubmitSemaphore struct {

@@ -80,8 +80,9 @@
 #                    peak RSS, CPU, nvidia-smi dmon's dec% and sm%), N ycbcrplay processes and N
 #                    ffmpeg -hwaccel vulkan processes at once for comparison, and 16 timed streams.
 #                    Each run's line: fps, slowest stream, GPU and CPU ms per picture, the variant.
-#   wall:ab          the picture check (one queue per stream), then at 7 and 16 streams -variant draw
-#                    (one queue), compute on one queue, compute on one queue per stream.
+#   wall:ab          the picture check (the defaults), then at 7 and 16 streams one change at a time:
+#                    -variant draw -queues 1 -serial-decode (the old wall), compute, one queue per
+#                    stream, two decodings in flight per stream (the defaults).
 set -u
 R=$PWD
 B=$R/.gpu/nowindow C=$R/.gpu/clips HC=$R/.gpu/hwclips L=$OUT/logs S=$OUT/summary.txt
@@ -702,8 +703,10 @@ wallrun() {
 	say "wall $label $codec-1080p n=$n: rc=$? fps $(get "$js" fps) slowest $(get "$js" min_stream_fps) queues $(get "$js" queues) gpu_ms/pic $(get "$js" gpu_ms_per_picture) cpu_ms/pic $(get "$js" cpu_ms_per_picture) variant $(get "$js" variant) peak_rss_mb $(get "$js" peak_rss_mb) dec% $(dmonmax "$d" 5) sm% $(dmonmax "$d" 2)"
 }
 
-# wall [ab]: ab runs only the A/B at 7 and 16 streams, after the validated 16-stream picture check:
-# drawn tiles, copied tiles on one queue, copied tiles on one queue per stream (the default).
+# wall [ab]: ab runs only the A/B at 7 and 16 streams, after the validated 16-stream picture check,
+# one change at a time: old (drawn tiles, one queue, one decoding in flight per stream), compute
+# (copied tiles) on one queue, on one queue per stream, and new (the defaults: also two decodings in
+# flight per stream).
 wall() {
 	local codec n i t0 t1 js v
 	js=$L/wall-validate.json
@@ -715,9 +718,10 @@ wall() {
 	if [ "${1:-}" = ab ]; then
 		for codec in h264 hevc; do
 			for n in 7 16; do
-				wallrun draw "$codec" "$n" -variant draw -queues 1
-				wallrun compute-1q "$codec" "$n" -variant compute -queues 1
-				wallrun compute "$codec" "$n" -variant compute
+				wallrun old "$codec" "$n" -variant draw -queues 1 -serial-decode
+				wallrun compute-1q "$codec" "$n" -variant compute -queues 1 -serial-decode
+				wallrun compute-nq "$codec" "$n" -variant compute -serial-decode
+				wallrun new "$codec" "$n"
 			done
 		done
 		return
