@@ -1,6 +1,7 @@
 // Package soundtest helps tests with sound: clips with a flash and a beep at each whole second, a
-// private PulseAudio server with a null sink, recordings of that sink's monitor with parec, and the
-// analysis of recordings (beep onsets, correlation with a reference).
+// private PulseAudio server with a null sink, recordings of that sink's monitor with parec (each
+// sample dated when the sink played it), the analysis of recordings (beep onsets, correlation with
+// a reference), and the X server's screen read back (Screen: when a flash was shown).
 //
 // The server is started the way PulseAudio's own documentation describes a per-user daemon
 // (pulseaudio(1): -D daemonizes, -n loads no default script, --load loads a module), on a private
