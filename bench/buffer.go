@@ -28,7 +28,14 @@ type BufferResult struct {
 	EndToEnd EndToEnd `json:"end_to_end"`
 }
 
-// bufferSlot is one frame in flight of the buffer loop.
+// bufferSlot is one frame in flight of the buffer loop. The loop runs on a bare stream.Ring, not on
+// a stream.Stream's frames: a stream's unit is a picture (the images and bindings of a
+// configuration, made when a frame takes it), and the buffer variant has no image at all (the
+// planes are read where the decoder left them, the output is a buffer). Driving it through a
+// Stream would make images nothing reads, or put an image-less variant into the engine the player
+// and videotex run on for the bench's sake alone, which issue 24 rules out (no bench hooks in
+// production packages). The ring is the stream's own submission primitive (slots, fences,
+// retirement), the same one the wall's canvas and videotex's empty submissions use.
 type bufferSlot struct {
 	bind  *ycbcr.BufferBinding
 	out   *gpu.Buffer
