@@ -27,7 +27,7 @@ func BenchmarkDirectDraw(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer dev.Close()
-	conv, err := ycbcr.NewConverter(dev)
+	conv, err := ycbcr.NewPaths(dev)
 	if err != nil {
 		b.Fatal(err)
 	}

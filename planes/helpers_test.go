@@ -132,7 +132,7 @@ func (m *mapped) unmap(t testing.TB) {
 
 // render loads f into im by upload how, converts it through path into an offscreen target and reads
 // it back.
-func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params, path formats.Path,
+func render(t testing.TB, conv *ycbcr.Paths, im *planes.Image, f *formats.Frame, p ycbcr.Params, path formats.Path,
 	how planes.Upload) (*image.RGBA, planes.Loaded, error) {
 	t.Helper()
 	imgs, loaded, err := renderPaths(t, conv, im, f, p, how, path)
@@ -141,7 +141,7 @@ func render(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Fr
 
 // renderPaths loads f into im once and converts it through each of paths in the same submission,
 // each into its own offscreen target, read back. Only Load's error is returned; others fail t.
-func renderPaths(t testing.TB, conv *ycbcr.Converter, im *planes.Image, f *formats.Frame, p ycbcr.Params,
+func renderPaths(t testing.TB, conv *ycbcr.Paths, im *planes.Image, f *formats.Frame, p ycbcr.Params,
 	how planes.Upload, paths ...formats.Path) (map[formats.Path]*image.RGBA, planes.Loaded, error) {
 	t.Helper()
 	var binds []*ycbcr.Binding

@@ -34,9 +34,9 @@ func TestParseUpload(t *testing.T) {
 	}
 }
 
-func newConverter(t *testing.T) (*gpu.Device, *ycbcr.Converter) {
+func newConverter(t *testing.T) (*gpu.Device, *ycbcr.Paths) {
 	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
+	conv, err := ycbcr.NewPaths(dev)
 	if err != nil {
 		t.Fatal(err)
 	}

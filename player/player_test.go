@@ -183,7 +183,7 @@ func TestCompareDiff(t *testing.T) {
 		t.Fatal(grabErr)
 	}
 	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
+	conv, err := ycbcr.NewPaths(dev)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,36 +7,13 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 )
 
-// Converter is Paths that waits for the whole device before it frees them: for tests, the
-// conformance checker and headless demos, which convert single pictures (Paths.Convert and its
-// kin) and own their device. A stream (stream.Stream) holds its Paths itself and frees them on its
-// fences.
-type Converter struct {
-	*Paths
-}
-
-// NewConverter prepares both paths on dev.
-func NewConverter(dev *gpu.Device) (*Converter, error) {
-	p, err := NewPaths(dev)
-	if err != nil {
-		return nil, err
-	}
-	return &Converter{p}, nil
-}
-
-// Destroy waits for the device and releases both paths.
-func (c *Converter) Destroy() {
-	vkx.DeviceWaitIdle(c.Dev.Device)
-	c.Paths.Destroy()
-}
-
 // Convert uploads f, converts it through path into an RGBA8 UNORM target of the frame's size and
-// reads the result back.
+// reads the result back. It waits for its own submission (gpu.Device.Submit), so nothing of it is
+// in flight afterwards: tests, the conformance checker and demos convert single pictures with a
+// Paths of their own and free it with Destroy, no device wait needed.
 func (c *Paths) Convert(f *formats.Frame, p Params, path formats.Path) (*image.RGBA, error) {
 	img, err := c.ConvertWith(f, []formats.Path{path}, func(im *planes.Image) (*Binding, error) { return c.Bind(im, p, path) })
 	if err != nil {

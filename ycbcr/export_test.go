@@ -32,7 +32,7 @@ func SetScalerDirect(s *Scaler, direct bool) {
 }
 
 // MeasurePeak uploads f and runs the peak pass on it (the shader path's textures), for tests.
-func (c *Converter) MeasurePeak(f *formats.Frame, p Params) (PeakMeasure, error) {
+func (c *Paths) MeasurePeak(f *formats.Frame, p Params) (PeakMeasure, error) {
 	im, err := c.staged(f, formats.PathShader)
 	if err != nil {
 		return PeakMeasure{}, err
@@ -55,7 +55,7 @@ func (c *Converter) MeasurePeak(f *formats.Frame, p Params) (PeakMeasure, error)
 
 // DebandFloats converts f through path at its own size, debands it with prm and reads the
 // rgba32f result back as R′G′B′ (0..1), for tests.
-func (c *Converter) DebandFloats(f *formats.Frame, p Params, path formats.Path, prm DebandParams) ([][3]float64, error) {
+func (c *Paths) DebandFloats(f *formats.Frame, p Params, path formats.Path, prm DebandParams) ([][3]float64, error) {
 	im, err := c.staged(f, path)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func BenchmarkFloor(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer target.Destroy()
-	conv, err := NewConverter(dev)
+	conv, err := NewPaths(dev)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -27,10 +27,10 @@ func tolerance(dev *gpu.Device, pf *formats.PixelFormat, path formats.Path) orac
 
 // openConverter opens the validated test device and a converter on it, both freed when the test ends
 // (the converter first).
-func openConverter(t *testing.T) (*gpu.Device, *ycbcr.Converter) {
+func openConverter(t *testing.T) (*gpu.Device, *ycbcr.Paths) {
 	t.Helper()
 	dev := vktest.Open(t)
-	conv, err := ycbcr.NewConverter(dev)
+	conv, err := ycbcr.NewPaths(dev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func openConverter(t *testing.T) (*gpu.Device, *ycbcr.Converter) {
 }
 
 // check converts f through path and compares every pixel with the oracle's bounds.
-func check(t *testing.T, conv *ycbcr.Converter, f *formats.Frame, p ycbcr.Params, path formats.Path) {
+func check(t *testing.T, conv *ycbcr.Paths, f *formats.Frame, p ycbcr.Params, path formats.Path) {
 	t.Helper()
 	img, err := conv.Convert(f, p, path)
 	if err != nil {

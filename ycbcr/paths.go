@@ -11,7 +11,7 @@ import (
 )
 
 // Paths are both conversion paths on a device: the sampler path's conversion cache and the shader
-// path, made once and kept for the life of their user (a stream.Stream, a Converter). They bind an
+// path, made once and kept for the life of their user (a stream.Stream; tests, the checker and demos that convert single pictures). They bind an
 // image's planes for a path, drawn or as a compute dispatch, and convert single pictures offscreen.
 // Streams on several goroutines may share one Paths (an engine's textures, each decoding on its own
 // goroutine): what their bindings share (the conversion cache, descriptor pools, pipeline maps, the

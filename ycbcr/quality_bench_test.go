@@ -31,7 +31,7 @@ import (
 func BenchmarkQualityPasses(b *testing.B) {
 	const w, h, dw, dh = 3840, 2160, 1920, 1080
 	dev := vktest.Open(b)
-	conv, err := ycbcr.NewConverter(dev)
+	conv, err := ycbcr.NewPaths(dev)
 	if err != nil {
 		b.Fatal(err)
 	}

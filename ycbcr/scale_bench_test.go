@@ -29,7 +29,7 @@ import (
 func BenchmarkScalePass(b *testing.B) {
 	const w, h, dw, dh = 3840, 2160, 1920, 1080
 	dev := vktest.Open(b)
-	conv, err := ycbcr.NewConverter(dev)
+	conv, err := ycbcr.NewPaths(dev)
 	if err != nil {
 		b.Fatal(err)
 	}

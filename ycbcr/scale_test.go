@@ -256,7 +256,7 @@ func TestScaleIntoMatchesDrawn(t *testing.T) {
 	if !dev.StorageFormat(gpu.TargetFormat) {
 		t.Skip("the device has no storage images of the target format")
 	}
-	conv, err := ycbcr.NewConverter(dev)
+	conv, err := ycbcr.NewPaths(dev)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -193,7 +193,7 @@ func demo(o options, stdout io.Writer) error {
 		return err
 	}
 	defer dev.Close()
-	conv, err := ycbcr.NewConverter(dev)
+	conv, err := ycbcr.NewPaths(dev)
 	if err != nil {
 		return err
 	}
