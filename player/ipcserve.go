@@ -314,71 +314,9 @@ func (p *Player) ipcCommand(name string, args []any) (Command, error) {
 	}
 	switch name {
 	case "seek":
-		target, ok := arg(0)
-		if !ok {
-			return nil, ipc.ErrInvalidParameter
-		}
-		x, err := ipc.Number(target)
-		if err != nil {
-			return nil, ipc.ErrInvalidParameter
-		}
-		flags, _ := arg(1)
-		c := Seek{Seconds: x, Relative: true}
-		for _, f := range strings.Split(flags, "+") {
-			switch f {
-			case "", "relative", "exact", "keyframes":
-			case "absolute":
-				c.Relative = false
-			case "absolute-percent", "relative-percent":
-				d := p.duration()
-				if d <= 0 {
-					return nil, fmt.Errorf("%w: the duration is unknown", ipc.ErrCommand)
-				}
-				c.Seconds = d * x / 100
-				c.Relative = f == "relative-percent"
-			default:
-				return nil, ipc.ErrInvalidParameter
-			}
-		}
-		return c, nil
+		return p.ipcSeek(arg)
 	case "set", "add", "cycle":
-		prop, ok := arg(0)
-		if !ok {
-			return nil, ipc.ErrInvalidParameter
-		}
-		if name == "set" {
-			if len(args) < 2 {
-				return nil, ipc.ErrInvalidParameter
-			}
-			return p.setProperty(prop, args[1])
-		}
-		if (prop == "sid" || prop == "sub") && name == "cycle" {
-			step := 1
-			if s, _ := arg(1); s == "down" {
-				step = -1
-			}
-			return CycleSubtitles{Step: step}, nil
-		}
-		cur, err := p.property(prop)
-		if err != nil {
-			return nil, err
-		}
-		if b, ok := cur.(bool); ok && name == "cycle" {
-			return p.setProperty(prop, !b)
-		}
-		x, err := ipc.Number(cur)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %s cannot be cycled or added to", ipc.ErrPropertyError, prop)
-		}
-		step := 1.0
-		if s, ok := arg(1); ok && name == "add" {
-			if step, err = ipc.Number(s); err != nil {
-				return nil, ipc.ErrInvalidParameter
-			}
-		} else if ok && s == "down" {
-			step = -1
-		}
-		return p.setProperty(prop, x+step)
+		return p.ipcChange(name, args, arg)
 	case "loadfile":
 		url, ok := arg(0)
 		if !ok || p.cfg.IPC.Playlist == nil {
@@ -424,4 +362,76 @@ func (p *Player) ipcCommand(name string, args []any) (Command, error) {
 		return CycleABLoop{}, nil
 	}
 	return nil, ipc.ErrInvalidParameter
+}
+
+// ipcSeek is mpv's seek command: a target in seconds (or percent) and its flags.
+func (p *Player) ipcSeek(arg func(int) (string, bool)) (Command, error) {
+	target, ok := arg(0)
+	if !ok {
+		return nil, ipc.ErrInvalidParameter
+	}
+	x, err := ipc.Number(target)
+	if err != nil {
+		return nil, ipc.ErrInvalidParameter
+	}
+	flags, _ := arg(1)
+	c := Seek{Seconds: x, Relative: true}
+	for _, f := range strings.Split(flags, "+") {
+		switch f {
+		case "", "relative", "exact", "keyframes":
+		case "absolute":
+			c.Relative = false
+		case "absolute-percent", "relative-percent":
+			d := p.duration()
+			if d <= 0 {
+				return nil, fmt.Errorf("%w: the duration is unknown", ipc.ErrCommand)
+			}
+			c.Seconds = d * x / 100
+			c.Relative = f == "relative-percent"
+		default:
+			return nil, ipc.ErrInvalidParameter
+		}
+	}
+	return c, nil
+}
+
+// ipcChange is mpv's set, add and cycle commands (name) on a property.
+func (p *Player) ipcChange(name string, args []any, arg func(int) (string, bool)) (Command, error) {
+	prop, ok := arg(0)
+	if !ok {
+		return nil, ipc.ErrInvalidParameter
+	}
+	if name == "set" {
+		if len(args) < 2 {
+			return nil, ipc.ErrInvalidParameter
+		}
+		return p.setProperty(prop, args[1])
+	}
+	if (prop == "sid" || prop == "sub") && name == "cycle" {
+		step := 1
+		if s, _ := arg(1); s == "down" {
+			step = -1
+		}
+		return CycleSubtitles{Step: step}, nil
+	}
+	cur, err := p.property(prop)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := cur.(bool); ok && name == "cycle" {
+		return p.setProperty(prop, !b)
+	}
+	x, err := ipc.Number(cur)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s cannot be cycled or added to", ipc.ErrPropertyError, prop)
+	}
+	step := 1.0
+	if s, ok := arg(1); ok && name == "add" {
+		if step, err = ipc.Number(s); err != nil {
+			return nil, ipc.ErrInvalidParameter
+		}
+	} else if ok && s == "down" {
+		step = -1
+	}
+	return p.setProperty(prop, x+step)
 }

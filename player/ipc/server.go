@@ -425,21 +425,7 @@ func (c *client) handle(line []byte) bool {
 		return true
 	}
 	if text[0] != '{' {
-		// An input.conf-style command: run, no reply (mpv's text_execute_command).
-		args, err := splitCommand(text)
-		if err != nil || len(args) == 0 {
-			c.s.logf("ipc: %s: bad text command %q: %v", c.name, text, err)
-			return true
-		}
-		name, rest := args[0], make([]any, len(args)-1)
-		for i, a := range args[1:] {
-			rest[i] = a
-		}
-		return c.ask(name, rest, func(_ any, err error) {
-			if err != nil {
-				c.s.logf("ipc: %s: %s: %v", c.name, text, err)
-			}
-		})
+		return c.handleText(text)
 	}
 	var msg map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(text), &msg); err != nil {
@@ -458,26 +444,51 @@ func (c *client) handle(line []byte) bool {
 		c.reply(id, false, nil, ErrInvalidParameter)
 		return true
 	}
-	args := cmd[1:]
-	// shape checks the argument count and each argument's type, as mpv's json_execute_command does.
-	shape := func(kinds ...string) bool {
-		if len(args) != len(kinds) {
-			return false
-		}
-		for i, k := range kinds {
-			switch k {
-			case "string":
-				if _, ok := args[i].(string); !ok {
-					return false
-				}
-			case "int":
-				if _, ok := args[i].(int64); !ok {
-					return false
-				}
-			}
-		}
+	return c.command(id, name, cmd[1:])
+}
+
+// handleText runs an input.conf-style command, with no reply (mpv's text_execute_command).
+func (c *client) handleText(text string) bool {
+	args, err := splitCommand(text)
+	if err != nil || len(args) == 0 {
+		c.s.logf("ipc: %s: bad text command %q: %v", c.name, text, err)
 		return true
 	}
+	name, rest := args[0], make([]any, len(args)-1)
+	for i, a := range args[1:] {
+		rest[i] = a
+	}
+	return c.ask(name, rest, func(_ any, err error) {
+		if err != nil {
+			c.s.logf("ipc: %s: %s: %v", c.name, text, err)
+		}
+	})
+}
+
+// shaped checks the argument count and each argument's type, as mpv's json_execute_command does.
+func shaped(args []any, kinds ...string) bool {
+	if len(args) != len(kinds) {
+		return false
+	}
+	for i, k := range kinds {
+		switch k {
+		case "string":
+			if _, ok := args[i].(string); !ok {
+				return false
+			}
+		case "int":
+			if _, ok := args[i].(int64); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// command runs a JSON command: the ones about the connection itself here, the rest by the player
+// (ask). It returns false when the client is to be dropped.
+func (c *client) command(id json.RawMessage, name string, args []any) bool {
+	shape := func(kinds ...string) bool { return shaped(args, kinds...) }
 	switch name {
 	case "client_name":
 		c.reply(id, true, c.name, nil)
