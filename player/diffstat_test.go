@@ -10,7 +10,7 @@ import (
 
 // TestDiffFigures: in a window in diff mode the display carries the measured max and mean
 // |sampler − shader| of the picture on screen, equal to the figures of the two paths' pictures
-// converted here (Converter.Convert through each path, compared in this test).
+// converted here (ycbcr.Paths.Convert through each path, compared in this test).
 func TestDiffFigures(t *testing.T) {
 	if !window.Available() {
 		t.Fatal("no display: run the tests under xvfb-run (make test does)")
