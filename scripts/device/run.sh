@@ -83,6 +83,13 @@
 #   wall:ab          the picture check (the defaults), then at 7 and 16 streams one change at a time:
 #                    -variant draw -queues 1 -serial-decode (the old wall), compute, one queue per
 #                    stream, two decodings in flight per stream (the defaults).
+#   memory[:RUNS]    issue 25's memory check. Software decoding, RUNS (3) interleaved rounds, each clip
+#                    once and LOOPS (10) times: ffmpeg -f null against ycbcrplay with the default
+#                    decode-ahead (by need), -decode-ahead 256 (the former default), -decode-ahead 0,
+#                    and OLD=DIR's build if set: fps, peak RSS, picture buffers, device memory; the
+#                    resident set by mapping at its peak (/proc/PID/smaps) for ffmpeg and ycbcrplay on
+#                    a 64x48 vector, hevc10-2160p and h264-1080p; then -hwdec vulkan: ycbcrplay on
+#                    three clips, ycbcrwall -n 16 (and -hwdec no) on the 1080p clips.
 set -u
 R=$PWD
 B=$R/.gpu/nowindow C=$R/.gpu/clips HC=$R/.gpu/hwclips L=$OUT/logs S=$OUT/summary.txt
@@ -753,13 +760,129 @@ wall() {
 	say "wall timed hevc-1080p (60 fps) x16: rc=$? slowest stream $(get "$js" min_stream_fps) fps, dropped $(grep -o '"dropped":[0-9]*' "$js" | cut -d: -f2 | paste -sd+ | awk '{print "sum " $0}')"
 }
 
+# peakmap OUT CMD...: runs CMD, sampling /proc/PID/smaps every 20 ms; OUT gets the resident set by
+# mapping (anonymous, each library, the driver's device-file mappings) at the sample of highest RSS.
+peakmap() {
+	local out=$1
+	shift
+	python3 - "$out" "$@" <<'PY'
+import collections, re, subprocess, sys, time
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+best, bm = 0, collections.Counter()
+while p.poll() is None:
+    try:
+        txt = open(f"/proc/{p.pid}/smaps").read()
+    except OSError:
+        break
+    m, name, tot = collections.Counter(), "", 0
+    for l in txt.splitlines():
+        if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", l):
+            f = l.split(None, 5)
+            name = re.sub(r".*/", "", f[5].strip()) if len(f) > 5 else "[anon]"
+        elif l.startswith("Rss:"):
+            kb = int(l.split()[1]); m[name] += kb; tot += kb
+    if tot > best:
+        best, bm = tot, m
+    time.sleep(0.02)
+with open(sys.argv[1], "w") as o:
+    print(f"peak sampled RSS {best / 1024:.0f} MB", file=o)
+    for k, v in bm.most_common(12):
+        print(f"  {v / 1024:7.1f} MB  {k}", file=o)
+PY
+}
+
+memory() { # RUNS
+	local runs=${1:-3} loops=${LOOPS:-10} r clip n f t0 t1 rc rss js v args yp
+	for ((r = 1; r <= runs; r++)); do
+		for clip in h264-1080p hevc-1080p h264-2160p hevc-2160p hevc10-2160p; do
+			for n in 1 "$loops"; do
+				f=$C/$clip.mkv
+				t0=$(now)
+				timeout -s KILL 120 "$B/ffmpeg" -hide_banner -nostdin -nostats -benchmark -threads "$T" -stream_loop $((n - 1)) -i "$f" -f null - 2>"$L/ff.err"
+				rc=$? t1=$(now)
+				rss=$(sed -n 's/.*maxrss=\([0-9]*\)KiB.*/\1/p' "$L/ff.err")
+				echo "{\"tool\":\"ffmpeg\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"peak_rss_mb\":$(calc "${rss:-0} / 1024")}" >>"$OUT/memory.jsonl"
+				# need: the default decode-ahead (by need, at most 64 MB); 256: the former fixed
+				# 256 MB; steady: -decode-ahead 0 (3 frames); old: OLD=DIR's build, if given.
+				for v in need 256 steady ${OLD:+old}; do
+					yp=$B/ycbcrplay args=()
+					case $v in
+					256) args=(-decode-ahead 256) ;;
+					steady) args=(-decode-ahead 0) ;;
+					old) yp=$R/$OLD/ycbcrplay ;;
+					esac
+					t0=$(now)
+					js=$(timeout -s KILL 120 "$yp" -headless -untimed -stats -threads "$T" "${args[@]}" -loop "$n" "$f" 2>"$L/yp.err")
+					rc=$? t1=$(now)
+					echo "{\"tool\":\"$v\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"stats\":${js:-null}}" >>"$OUT/memory.jsonl"
+					[ $rc = 0 ] || say "ycbcrplay $v $clip: rc=$rc $(head -c 300 "$L/yp.err")"
+				done
+			done
+		done
+	done
+	python3 - "$OUT/memory.jsonl" "$T" <<'PY' | tee -a "$S"
+import json, statistics, sys
+runs = [json.loads(l) for l in open(sys.argv[1])]
+med = statistics.median
+print(f"software decoding, {sys.argv[2]} threads; medians of {max(r['run'] for r in runs)} interleaved rounds; fps over the process's wall time")
+print("need: default decode-ahead (by need, <= 64 MB); 256: -decode-ahead 256 (the former default); steady: -decode-ahead 0; old: OLD's build")
+print(f"{'clip':13} {'plays':>5} {'ff fps':>7} {'ff rss':>6} | {'tool':6} {'fps':>7} {'/ff':>6} {'/256':>6} {'rss':>5} {'-ff':>5} {'pics':>5} {'gpu':>5} {'host':>5} {'ahead':>5}")
+for clip in dict.fromkeys(r['clip'] for r in runs):
+    for n in sorted(set(r['loops'] for r in runs)):
+        ff = [r for r in runs if r['clip'] == clip and r['loops'] == n and r['tool'] == 'ffmpeg' and r['rc'] == 0]
+        if not ff:
+            print(f"{clip:13} {n:5d} ffmpeg failed"); continue
+        by = {t: [r for r in runs if r['clip'] == clip and r['loops'] == n and r['tool'] == t and r['rc'] == 0 and r['stats']] for t in ('need', '256', 'steady', 'old')}
+        if not by['need']:
+            print(f"{clip:13} {n:5d} ycbcrplay failed"); continue
+        k = by['need'][0]['stats']['frames_decoded']
+        fff, ffr = k / med(r['wall_s'] for r in ff), med(r['peak_rss_mb'] for r in ff)
+        f256 = k / med(r['wall_s'] for r in by['256']) if by['256'] else float('nan')
+        first = True
+        for t, rs in by.items():
+            if not rs:
+                continue
+            fps = k / med(r['wall_s'] for r in rs)
+            g = lambda key: med(r['stats'].get(key, float('nan')) for r in rs)
+            rss = g('peak_rss_mb')
+            head = f"{clip:13} {n:5d} {fff:7.1f} {ffr:6.0f}" if first else f"{'':13} {'':5} {'':7} {'':6}"
+            first = False
+            print(f"{head} | {t:6} {fps:7.1f} {fps / fff:6.3f} {fps / f256:6.3f} {rss:5.0f} {rss - ffr:+5.0f} {g('picture_buffers_mb'):5.0f} "
+                  f"{g('gpu_memory_mb'):5.0f} {g('gpu_host_visible_mb'):5.0f} {g('decoded_ahead_frames'):5.0f}")
+print("rss: peak RSS MB (-ff: over ffmpeg's); pics: peak MB of the decoder's picture buffers; gpu: peak device memory the toolkit allocated, host: its host-visible part (staging)")
+PY
+	# Where the resident set is, by mapping, at its peak: the floor (a 64x48 vector) and the 2160p
+	# 10-bit clip, for ffmpeg and ycbcrplay.
+	for f in "$R/testvectors/media/bt709.mkv" "$C/hevc10-2160p.mkv" "$C/h264-1080p.mkv"; do
+		peakmap "$L/map-ff.txt" "$B/ffmpeg" -hide_banner -nostdin -threads "$T" -i "$f" -f null -
+		peakmap "$L/map-pl.txt" "$B/ycbcrplay" -headless -untimed -threads "$T" "$f"
+		say "resident set by mapping at its peak, $(basename "$f"): ffmpeg | ycbcrplay"
+		paste -d'|' "$L/map-ff.txt" "$L/map-pl.txt" | awk -F'|' '{printf "  %-44s| %s\n", $1, $2}' | tee -a "$S"
+	done
+	# Hardware decoding: one stream, and 16 streams of 1080p in one ycbcrwall (issue 25: <= 200 MB
+	# and <= 1.5 GB); gpu_memory_mb per stream.
+	for clip in h264-1080p hevc-1080p hevc10-2160p; do
+		js=$(timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -stats -hwdec vulkan "$C/$clip.mkv" 2>>"$L/memory.err")
+		rc=$?
+		say "hwdec ycbcrplay $clip: rc=$rc $(echo "$js" | python3 -c "import json,sys; d=json.load(sys.stdin); print({k: round(d[k], 1) if isinstance(d.get(k), float) else d.get(k) for k in ('hwdec', 'peak_rss_mb', 'gpu_memory_mb', 'gpu_host_visible_mb', 'picture_buffers_mb')})" 2>/dev/null || tail -c 300 "$L/memory.err")"
+	done
+	for clip in h264-1080p hevc-1080p; do
+		for v in vulkan no; do
+			js=$L/memory-wall-$clip-$v.json
+			timeout -s KILL 120 "$B/ycbcrwall" -headless -untimed -n 16 -hwdec $v -stats "$C/$clip.mkv" >"$js" 2>>"$L/memory.err"
+			rc=$?
+			say "wall -hwdec $v $clip x16: rc=$rc $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('fps', round(d['fps']), 'peak_rss_mb', round(d['peak_rss_mb']), 'gpu_memory_mb', round(d.get('gpu_memory_mb', 0)), 'picture_buffers_mb', round(d.get('picture_buffers_mb', 0)), 'per stream gpu MB', sorted(set(round(s.get('gpu_memory_mb', 0), 1) for s in d['per_stream'])))" "$js" 2>/dev/null || tail -c 300 "$L/memory.err")"
+		done
+	done
+}
+
 for s in "$@"; do
 	name=${s%%:*} arg=
 	[ "$name" != "$s" ] && arg=${s#*:}
 	say "== $s ($(date -u +%T))"
 	case $name in
 	tests | conformance | bench | scale | quality | player | variants | startup | hwdec | pictures | routes | inplace | speed | \
-		ffthreads | seek | sizes | loop | fail | cli | ab | hang | wall | reliability) $name $arg ;;
+		ffthreads | seek | sizes | loop | fail | cli | ab | hang | wall | memory | reliability) $name $arg ;;
 	loopstart) loop only_start ;;
 	*) say "error: unknown section $s" ;;
 	esac
