@@ -37,7 +37,9 @@ FFMPEG_UPSTREAM=${FFMPEG_UPSTREAM%%-*}
 #  --enable-libdav1d     software AV1 (the native av1 decoder only works through a hwaccel)
 #  --enable-mbedtls --enable-version3  https (and tls): Mbed TLS from Debian's source, linked
 #                        statically, below. Mbed TLS is Apache-2.0, which FFmpeg accepts only under
-#                        the (L)GPL version 3, so this build of FFmpeg is LGPL-3.0-or-later. As in
+#                        the (L)GPL version 3, so this build of FFmpeg is LGPL-3.0-or-later (NOTICE:
+#                        why that rather than no https, and what it asks of whoever passes the
+#                        programs on). As in
 #                        FFmpeg's default, certificates are not verified unless -tls_verify 1 and a
 #                        -ca_file are given (the library has no CA store of its own).
 #  decoders, demuxers, parsers, bitstream filters: every one of FFmpeg's own (a player plays what
