@@ -45,7 +45,10 @@ func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int, serial bool) {
 	// loop ends.
 	send := func(f *decode.Frame, at semaphoreValue) bool {
 		if f.HW != nil {
-			if err := vkx.WaitSemaphore(t.dev.Device, at.sem, at.value, decodeTimeout); err != nil {
+			t0 := time.Now()
+			err := vkx.WaitSemaphore(t.dev.Device, at.sem, at.value, decodeTimeout)
+			t.waitNs.Add(int64(time.Since(t0)))
+			if err != nil {
 				f.Release()
 				t.fail(fmt.Errorf("waiting for the decoder: %w", err))
 				return false
@@ -70,12 +73,17 @@ func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int, serial bool) {
 		return send(h, heldAt)
 	}
 	for n := 0; limit == 0 || n < limit; n++ {
+		t0 := time.Now()
 		f, err := t.dec.Next()
 		if errors.Is(err, io.EOF) && loops > 1 {
 			loops--
 			if err = t.dec.Seek(0); err == nil {
 				f, err = t.dec.Next()
 			}
+		}
+		t.nextNs.Add(int64(time.Since(t0)))
+		if err == nil {
+			t.decoded.Add(1)
 		}
 		if err != nil {
 			if flush() && !errors.Is(err, io.EOF) {

@@ -33,7 +33,12 @@ type StreamStats struct {
 	// the tile placed (timestamps; the GPU copy of a padded decoder image, a batch of its own ahead
 	// of it, is not included). 0 where the queue has no timestamps.
 	GPUMs float64 `json:"gpu_ms_per_picture,omitempty"`
-	Error string  `json:"error,omitempty"`
+	// DecodeMs is the decoding goroutine's time in the decoder per picture (parsing and submitting
+	// to Vulkan Video, or decoding in software); DecoderWaitMs its time waiting for Vulkan Video to
+	// finish a picture. Their sum near 1000/fps says the decoding side sets the stream's pace.
+	DecodeMs      float64 `json:"decode_ms_per_picture"`
+	DecoderWaitMs float64 `json:"decoder_wait_ms_per_picture"`
+	Error         string  `json:"error,omitempty"`
 }
 
 // Stats are the wall's figures: the aggregate and each stream's.
@@ -55,8 +60,12 @@ type Stats struct {
 	CPUSeconds       float64 `json:"cpu_seconds"`
 	// GPUMs is the mean of the streams' GPUMs, weighted by their pictures; CPUMs is the process's
 	// CPU time (every thread: decoders, FFmpeg's, the driver's) per picture.
-	GPUMs        float64       `json:"gpu_ms_per_picture"`
-	CPUMs        float64       `json:"cpu_ms_per_picture"`
+	GPUMs float64 `json:"gpu_ms_per_picture"`
+	CPUMs float64 `json:"cpu_ms_per_picture"`
+	// DisplayIdle is the share of the run the display loop waited with nothing it could draw (no
+	// stream with a decoded picture and a free slot): near 1, the decoders set the pace; near 0,
+	// the display loop (recording and submitting) does.
+	DisplayIdle  float64       `json:"display_idle"`
 	PerStream    []StreamStats `json:"per_stream"`
 	MinStreamFPS float64       `json:"min_stream_fps"`
 }
@@ -83,6 +92,10 @@ func (w *Wall) Stats() Stats {
 			plan := t.st.Plan()
 			ss.Route, ss.Path, ss.Variant = plan.Route.String(), plan.Path.Path.String(), plan.Variant.Variant.String()
 		}
+		if n := t.decoded.Load(); n > 0 {
+			ss.DecodeMs = float64(t.nextNs.Load()) / 1e6 / float64(n)
+			ss.DecoderWaitMs = float64(t.waitNs.Load()) / 1e6 / float64(n)
+		}
 		if tm := t.st.Timer; tm != nil && tm.Count > 0 {
 			ss.GPUMs = tm.MeanMs()
 			gpuMs += tm.Total
@@ -103,6 +116,7 @@ func (w *Wall) Stats() Stats {
 	if !w.start.IsZero() && end.After(w.start) {
 		s.Seconds = end.Sub(w.start).Seconds()
 		s.FPS = float64(s.Frames) / s.Seconds
+		s.DisplayIdle = w.idle.Seconds() / s.Seconds
 	}
 	s.GPUMemoryMB = mb(w.dev.MemoryStats().PeakBytes)
 	_, peak := decode.PictureMemory()

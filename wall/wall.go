@@ -5,6 +5,7 @@ import (
 	"image"
 	"path/filepath"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -71,7 +72,8 @@ type Wall struct {
 	clock  clock
 	// started: the decoding goroutines run (Close drains their queues).
 	started bool
-	timer   *time.Timer // Step's wait
+	timer   *time.Timer   // Step's wait
+	idle    time.Duration // Step's time waiting with nothing to draw
 	// drawn: a stream draws its tiles (the drawn variant), whose passes change the whole canvas's
 	// layout: every stream then submits on the device's first queue (queue).
 	drawn bool
@@ -98,6 +100,9 @@ type tile struct {
 	pts0    float64   // the first picture's PTS (of this play, when looping)
 	origin  time.Time // on the wall's clock, when the picture of PTS pts0 was due (timed steps)
 	lastPTS float64
+	// Written by the decoding goroutine: time spent in the decoder's Next (parsing and submitting,
+	// or decoding in software) and waiting for hardware decodings to finish, and pictures decoded.
+	nextNs, waitNs, decoded atomic.Int64
 }
 
 // Open opens every input on dev (made with gpu.Options.Video for hardware decoding), lays the tiles
@@ -246,10 +251,12 @@ func (w *Wall) wait() {
 	} else {
 		w.timer.Reset(pollInterval)
 	}
+	t := time.Now()
 	select {
 	case <-w.wake:
 	case <-w.timer.C:
 	}
+	w.idle += time.Since(t)
 }
 
 // pollInterval is how often a waiting Step looks at the streams' fences: a fence cannot be waited on

@@ -707,7 +707,7 @@ wallrun() {
 	js=$L/wall-$label-$codec-$n.json d=$L/dmon-$label-$codec-$n.txt
 	dmonrun "$d" timeout -s KILL 120 "$B/ycbcrwall" -headless -untimed -n "$n" -hwdec vulkan -stats -loop "${WALL_LOOPS:-2}" "$@" \
 		"$C/$codec-1080p.mkv" >"$js" 2>>"$L/wall.err"
-	say "wall $label $codec-1080p n=$n: rc=$? fps $(get "$js" fps) slowest $(get "$js" min_stream_fps) queues $(get "$js" queues) gpu_ms/pic $(get "$js" gpu_ms_per_picture) cpu_ms/pic $(get "$js" cpu_ms_per_picture) variant $(get "$js" variant) peak_rss_mb $(get "$js" peak_rss_mb) dec% $(dmonmax "$d" 5) sm% $(dmonmax "$d" 2)"
+	say "wall $label $codec-1080p n=$n: rc=$? fps $(get "$js" fps) slowest $(get "$js" min_stream_fps) queues $(get "$js" queues) gpu_ms/pic $(get "$js" gpu_ms_per_picture) cpu_ms/pic $(get "$js" cpu_ms_per_picture) display_idle $(get "$js" display_idle) stream1 decode/wait ms $(get "$js" decode_ms_per_picture)/$(get "$js" decoder_wait_ms_per_picture) variant $(get "$js" variant) peak_rss_mb $(get "$js" peak_rss_mb) dec% $(dmonmax "$d" 5) sm% $(dmonmax "$d" 2)"
 }
 
 # wall [ab]: ab runs only the A/B at 7 and 16 streams, after the validated 16-stream picture check,
