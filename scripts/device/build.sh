@@ -7,7 +7,7 @@
 # Usage: scripts/device/build.sh SET...      (no SET: gpu decode)
 #   gpu       .gpu/gpu.tar.xz: ycbcrcheck, ycbcrbench, ycbcrdemo and the planes, ycbcr, stream and
 #             ycbcrcube test binaries                     (sections tests, conformance, bench, scale)
-#   decode    .gpu/decode.tar.xz: ycbcrplay, ycbcrcube, ycbcrwall, the same build's ffmpeg and the ycbcrplay,
+#   decode    .gpu/decode.tar.xz: ycbcrplay, ycbcrcube, ycbcrwall, pngdiff, the same build's ffmpeg, the ycbcrplay,
 #             videotex and gpu test binaries; .gpu/clips  (player, startup, scale, and every hwdec one)
 #   hwdec     .gpu/hwdec.tar.xz: the decode test binary and pngdiff; .gpu/hwclips: the clips the
 #             hardware-decoding sections use (needs decode's clips; HWDEC_4320=1 adds a 4320p HEVC
@@ -69,7 +69,8 @@ for set in "${sets[@]}"; do
 		progs ycbcrplay ycbcrcube ycbcrwall
 		cp "$YCBCRKIT_FFMPEG" "$W/ffmpeg"
 		tests cmd/ycbcrplay videotex gpu
-		pack decode.tar.xz ycbcrplay ycbcrcube ycbcrwall ffmpeg ycbcrplay.test videotex.test gpu.test
+		go build $strip -o "$W/pngdiff" ./scripts/device/pngdiff # run.sh wall's tile check
+		pack decode.tar.xz ycbcrplay ycbcrcube ycbcrwall ffmpeg ycbcrplay.test videotex.test gpu.test pngdiff
 		# 300 frames at 1080p, 120 at 2160p (5 and 2 s): 18 MB, so that a run's programs, clips and
 		# loader fit in what it carries.
 		clip .gpu/clips h264-1080p 1920x1080 300 "${x264[@]}" -pix_fmt yuv420p
