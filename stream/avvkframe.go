@@ -2,9 +2,11 @@ package stream
 
 import (
 	"fmt"
+	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 )
@@ -95,4 +97,33 @@ func (l *Locked) Unlock() {
 		l.done = true
 		l.src.Unlock()
 	}
+}
+
+// TimelinePoint is a value of a foreign frame's timeline semaphore.
+type TimelinePoint struct {
+	Semaphore vk.Semaphore
+	Value     uint64
+}
+
+// ForeignPoint reads, under src's lock, the point of its timeline semaphore that its next user
+// waits on (AVVkFrame.sem_value): as a decoder returns a picture, the value its decoding signals. A
+// caller that must not submit behind a decoder's work (the wall: one stream's frame waiting on its
+// decoder would hold every stream's pictures on that queue) waits for it on the host first.
+func ForeignPoint(src Foreign) (TimelinePoint, error) {
+	st, err := src.Lock()
+	if err != nil {
+		return TimelinePoint{}, fmt.Errorf("stream: foreign frame: %w", err)
+	}
+	src.Unlock()
+	return TimelinePoint{st.Semaphore, st.Value}, nil
+}
+
+// Reached says, without waiting, whether the semaphore has reached p.
+func (p TimelinePoint) Reached(dev *gpu.Device) (bool, error) {
+	return vkx.SemaphoreReached(dev.Device, p.Semaphore, p.Value)
+}
+
+// Wait waits on the host, at most timeout, until the semaphore reaches p.
+func (p TimelinePoint) Wait(dev *gpu.Device, timeout time.Duration) error {
+	return vkx.WaitSemaphore(dev.Device, p.Semaphore, p.Value, timeout)
 }

@@ -6,10 +6,8 @@ import (
 	"io"
 	"time"
 
-	vk "github.com/vulkan-go/vulkan"
-
 	"github.com/ycbcrkit/ycbcrkit/decode"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 )
 
 // item is one entry of a tile's queue: a decoded picture, or the error that ended decoding.
@@ -35,7 +33,7 @@ func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int, serial bool) {
 	defer close(t.q)
 	defer nudge(wake)
 	var held *decode.Frame // decoded on the GPU, not yet waited for
-	var heldAt semaphoreValue
+	var heldAt stream.TimelinePoint
 	defer func() {
 		if held != nil {
 			held.Release()
@@ -43,10 +41,10 @@ func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int, serial bool) {
 	}()
 	// send waits, for a hardware-decoded f, until its semaphore reaches at, and queues f; false: the
 	// loop ends.
-	send := func(f *decode.Frame, at semaphoreValue) bool {
+	send := func(f *decode.Frame, at stream.TimelinePoint) bool {
 		if f.HW != nil {
 			t0 := time.Now()
-			err := vkx.WaitSemaphore(t.dev.Device, at.sem, at.value, decodeTimeout)
+			err := at.Wait(t.dev, decodeTimeout)
 			t.waitNs.Add(int64(time.Since(t0)))
 			if err != nil {
 				f.Release()
@@ -91,7 +89,7 @@ func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int, serial bool) {
 			}
 			return
 		}
-		var at semaphoreValue
+		var at stream.TimelinePoint
 		if f.HW != nil {
 			if at, err = decodedAt(f); err != nil {
 				f.Release()
@@ -123,22 +121,9 @@ func (t *tile) fail(err error) {
 	}
 }
 
-// semaphoreValue is a point on a frame's timeline semaphore.
-type semaphoreValue struct {
-	sem   vk.Semaphore
-	value uint64
-}
-
-// decodedAt reads, under the frame's lock, the point of its semaphore that its decoding signals:
-// the value its next user waits on (AVVkFrame.sem_value) as the decoder returns it.
-func decodedAt(f *decode.Frame) (semaphoreValue, error) {
-	ff := f.HW.Foreign()
-	st, err := ff.Lock()
-	if err != nil {
-		return semaphoreValue{}, err
-	}
-	ff.Unlock()
-	return semaphoreValue{st.Semaphore, st.Value}, nil
+// decodedAt is the point of f's semaphore that its decoding signals (stream.ForeignPoint).
+func decodedAt(f *decode.Frame) (stream.TimelinePoint, error) {
+	return stream.ForeignPoint(f.HW.Foreign())
 }
 
 // ready says, without waiting, whether a hardware-decoded f's semaphore has reached the value its
@@ -153,7 +138,7 @@ func (t *tile) ready(f *decode.Frame) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return vkx.SemaphoreReached(t.dev.Device, at.sem, at.value)
+	return at.Reached(t.dev)
 }
 
 // decodeTimeout bounds the wait for one picture's decoding on the GPU (a hung decoder ends the
