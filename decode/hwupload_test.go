@@ -108,3 +108,32 @@ func TestHWFramesHeld(t *testing.T) {
 	avx.FreeCodecContext(cc)
 	pool.Free() // lets the second context go
 }
+
+// TestFFmpegDeviceMemory: the device memory FFmpeg allocates on the toolkit's device (here the
+// uploader's frames pool, on lavapipe) is counted while it lives and taken off when FFmpeg frees it.
+func TestFFmpegDeviceMemory(t *testing.T) {
+	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
+	before, _ := FFmpegDeviceMemory()
+	up, err := NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, _ := formats.Lookup("nv12")
+	pic, err := synth.Noise(pf, 640, 480, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := up.Upload(pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, peak := FFmpegDeviceMemory()
+	if now-before < 640*480*3/2 || peak < now {
+		t.Errorf("a 640x480 nv12 frame on the GPU: FFmpeg's device memory grew by %d bytes (want at least %d), peak %d", now-before, 640*480*3/2, peak)
+	}
+	f.Release()
+	up.Close()
+	if after, _ := FFmpegDeviceMemory(); after != before {
+		t.Errorf("after the uploader closed: %d bytes, want the %d before it", after, before)
+	}
+}

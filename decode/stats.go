@@ -35,3 +35,16 @@ func (d *Decoder) Stats() Stats { return d.stats }
 // and the most they held at once (every decoder's page-aligned pool; a buffer back in its pool
 // counts until the pool goes). Hardware-decoded pictures are on the GPU and not counted.
 func PictureMemory() (live, peak int64) { return avx.PictureBytes() }
+
+// FFmpegDeviceMemory is the device memory FFmpeg has allocated for Vulkan Video decoding in the
+// process (decode and DPB images, bitstream buffers, session memory), now and at most.
+func FFmpegDeviceMemory() (now, peak int64) { return avx.FFmpegDeviceBytes() }
+
+// DeviceMemory is the part of FFmpegDeviceMemory that is this decoder's hardware frames (its frames
+// pool's images), now and at most; 0 in software, and after Close.
+func (d *Decoder) DeviceMemory() (now, peak int64) {
+	if d.pool == nil {
+		return 0, 0
+	}
+	return d.pool.DeviceBytes()
+}

@@ -109,11 +109,15 @@ type Stats struct {
 	// GPUMemoryMB is the most device memory the toolkit had allocated on the player's device at
 	// once (gpu.Device.MemoryStats: the stream's images and staging buffers, targets, the
 	// conversions' buffers; not host memory imported from the decoder's buffers, nor FFmpeg's own
-	// images when Vulkan Video decodes); GPUHostVisibleMB is its host-visible part at the end (the
+	// images when Vulkan Video decodes, FFmpegGPUMemoryMB, added to it); GPUHostVisibleMB is the toolkit's host-visible part at the end (the
 	// staging buffers: system memory on a discrete GPU). On a device that renders on the CPU
 	// (lavapipe) all of it is host memory, in the resident set once written.
 	GPUMemoryMB      float64 `json:"gpu_memory_mb"`
 	GPUHostVisibleMB float64 `json:"gpu_host_visible_mb"`
+	// FFmpegGPUMemoryMB is the most device memory FFmpeg had allocated at once for Vulkan Video
+	// decoding (images, DPB, bitstream buffers, session memory: decode.FFmpegDeviceMemory); it is
+	// added to GPUMemoryMB (a sum of the two peaks).
+	FFmpegGPUMemoryMB float64 `json:"ffmpeg_gpu_memory_mb"`
 	// PictureBuffersMB is the most host memory the decoder's picture buffers held at once (its
 	// pool keeps them for reuse: frames in the decoder, the decode-ahead queue, and frames the GPU
 	// still reads); the decoded pictures' share of the peak resident set.
@@ -286,6 +290,9 @@ func (p *Player) fillMemory(s *Stats) {
 		m := p.rend.Stream.Dev.MemoryStats()
 		s.GPUMemoryMB, s.GPUHostVisibleMB = mb(m.PeakBytes), mb(m.HostVisibleBytes)
 	}
+	_, ff := decode.FFmpegDeviceMemory()
+	s.FFmpegGPUMemoryMB = mb(ff)
+	s.GPUMemoryMB += s.FFmpegGPUMemoryMB
 	_, peak := decode.PictureMemory()
 	s.PictureBuffersMB = mb(peak)
 }

@@ -23,9 +23,10 @@ type StreamStats struct {
 	// Route is how the hardware-decoded pictures reached the conversion (stream.Plan's route).
 	Route string `json:"hwdec_route,omitempty"`
 	Path  string `json:"path"`
-	// GPUMemoryMB is the device memory the stream's pictures hold (stream.Stream.MemoryBytes: its
-	// slots' images and staging buffers; not the conversion paths the streams share, nor FFmpeg's
-	// images when Vulkan Video decodes).
+	// GPUMemoryMB is the device memory the stream holds: its pictures (stream.Stream.MemoryBytes:
+	// its slots' images and staging buffers) and, when Vulkan Video decodes, its decoder's frames
+	// (decode.Decoder.DeviceMemory); not the conversion paths the streams share, nor FFmpeg's
+	// session memory and bitstream buffers (in the total's ffmpeg_gpu_memory_mb).
 	GPUMemoryMB float64 `json:"gpu_memory_mb"`
 	// Variant is the conversion variant (drawn into the tile, or compute and copied into it).
 	Variant string `json:"variant,omitempty"`
@@ -53,11 +54,13 @@ type Stats struct {
 	Queues    int     `json:"queues"`
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 	// GPUMemoryMB is the most device memory the toolkit had allocated at once (every stream's
-	// pictures, the shared conversions, the canvas: gpu.Device.MemoryStats); PictureBuffersMB the
-	// most host memory the software decoders' picture buffers held at once.
-	GPUMemoryMB      float64 `json:"gpu_memory_mb"`
-	PictureBuffersMB float64 `json:"picture_buffers_mb"`
-	CPUSeconds       float64 `json:"cpu_seconds"`
+	// pictures, the shared conversions, the canvas: gpu.Device.MemoryStats) plus the most FFmpeg
+	// had for Vulkan Video decoding (FFmpegGPUMemoryMB); PictureBuffersMB the most host memory the
+	// software decoders' picture buffers held at once.
+	GPUMemoryMB       float64 `json:"gpu_memory_mb"`
+	FFmpegGPUMemoryMB float64 `json:"ffmpeg_gpu_memory_mb"`
+	PictureBuffersMB  float64 `json:"picture_buffers_mb"`
+	CPUSeconds        float64 `json:"cpu_seconds"`
 	// GPUMs is the mean of the streams' GPUMs, weighted by their pictures; CPUMs is the process's
 	// CPU time (every thread: decoders, FFmpeg's, the driver's) per picture.
 	GPUMs float64 `json:"gpu_ms_per_picture"`
@@ -87,7 +90,8 @@ func (w *Wall) Stats() Stats {
 		if h.Active {
 			ss.HWDec, ss.HWDecReason = "vulkan", ""
 		}
-		ss.GPUMemoryMB = mb(t.st.MemoryBytes())
+		hwNow, _ := t.dec.DeviceMemory()
+		ss.GPUMemoryMB = mb(t.st.MemoryBytes() + hwNow)
 		if t.shown > 0 {
 			plan := t.st.Plan()
 			ss.Route, ss.Path, ss.Variant = plan.Route.String(), plan.Path.Path.String(), plan.Variant.Variant.String()
@@ -118,7 +122,8 @@ func (w *Wall) Stats() Stats {
 		s.FPS = float64(s.Frames) / s.Seconds
 		s.DisplayIdle = w.idle.Seconds() / s.Seconds
 	}
-	s.GPUMemoryMB = mb(w.dev.MemoryStats().PeakBytes)
+	_, ff := decode.FFmpegDeviceMemory()
+	s.GPUMemoryMB, s.FFmpegGPUMemoryMB = mb(w.dev.MemoryStats().PeakBytes+ff), mb(ff)
 	_, peak := decode.PictureMemory()
 	s.PictureBuffersMB = mb(peak)
 	if gpuN > 0 {

@@ -24,6 +24,7 @@ struct AvxPool {
 	int max_w, max_h;
 	int refused_w, refused_h; // written under mu, read with atomics
 	int64_t allocs;           // atomic
+	int owner;                // avx_mem_owner while a hardware frame is allocated
 	void *hw;                 // hardware decoding state (hw.c), reached from get_format
 	void (*hw_free)(void *);
 };
@@ -70,6 +71,7 @@ AvxPool *avx_pool_new(int max_w, int max_h) {
 	pthread_mutex_init(&p->mu, NULL);
 	p->max_w = max_w;
 	p->max_h = max_h;
+	p->owner = avx_mem_new_owner();
 	return p;
 }
 
@@ -91,6 +93,8 @@ void avx_pool_set_hw(AvxPool *p, void *hw, void (*hw_free)(void *)) {
 }
 
 void *avx_pool_hw(AvxPool *p) { return p ? p->hw : NULL; }
+
+int avx_pool_owner(AvxPool *p) { return p ? p->owner : 0; }
 
 int64_t avx_pool_allocations(AvxPool *p) { return __atomic_load_n(&p->allocs, __ATOMIC_RELAXED); }
 
@@ -179,7 +183,10 @@ static int get_buffer2(AVCodecContext *avctx, AVFrame *frame, int flags) {
 	// Hardware frames, and decoders that do not promise to honour a custom allocator (no DR1), get
 	// FFmpeg's own buffers; the Go side copies those frames into the pool.
 	if (p && desc && (desc->flags & AV_PIX_FMT_FLAG_HWACCEL)) {
+		// The frames pool's images are this decoder's device memory (hw.c counts it).
+		avx_mem_owner = p->owner;
 		int ret = avcodec_default_get_buffer2(avctx, frame, flags);
+		avx_mem_owner = 0;
 		if (ret >= 0) avx_hw_frame_allocated(p->hw, avctx, frame);
 		return ret;
 	}

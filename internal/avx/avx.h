@@ -43,6 +43,13 @@ int avx_pool_alloc(AvxPool *p, AVFrame *dst, int format, int width, int height);
 int avx_pool_copy(AvxPool *p, AVFrame *dst, const AVFrame *src);
 int64_t avx_pool_allocations(AvxPool *p);
 void avx_pool_bytes(int64_t *live, int64_t *peak);
+// FFmpeg's device memory (hw.c): avx_mem_owner names, on the allocating thread, the pool whose
+// decoder allocates (0: none); avx_mem_ffmpeg reads an owner's bytes now and at most, or with owner
+// 0 the whole process's.
+extern __thread int avx_mem_owner;
+int avx_mem_new_owner(void);
+void avx_mem_ffmpeg(int owner, int64_t *now, int64_t *peak);
+int avx_pool_owner(AvxPool *p);
 // avx_pool_refused reports the last frame size get_buffer2 refused as over the limit (0×0: none).
 void avx_pool_refused(AvxPool *p, int *w, int *h);
 // The pool carries a codec context's hardware decoding state (hw.c) to its frame threads, which

@@ -76,6 +76,8 @@ static struct {
 	PFN_vkGetDeviceQueue get_queue;
 	int32_t decode_family; // -1: none
 	uint32_t decode_queues, next_decode;
+	PFN_vkAllocateMemory alloc;
+	PFN_vkFreeMemory free_mem;
 } devs[MAX_DEVICES];
 static pthread_mutex_t devs_mu = PTHREAD_MUTEX_INITIALIZER;
 static PFN_vkGetInstanceProcAddr real_gipa; // the loader's; one per process
@@ -143,10 +145,106 @@ static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint
 	else *q = VK_NULL_HANDLE;
 }
 
+// ---- vkAllocateMemory/vkFreeMemory: FFmpeg's device memory, counted -----------------------------
+//
+// What FFmpeg allocates on the toolkit's device (decode images, DPB, bitstream buffers, the video
+// session's memory) goes through the same lookup, so the toolkit counts it: the process's bytes now
+// and at most, and per decoder what is allocated while its get_buffer2 makes a hardware frame (the
+// frames pool's images: avx_mem_owner names the decoder's pool on that thread meanwhile).
+
+#define MAX_OWNERS 1024
+__thread int avx_mem_owner;              // the pool allocating on this thread (0: none)
+static int next_owner = 1;               // atomic
+static int64_t ff_now, ff_peak;          // under mem_mu
+static PFN_vkFreeMemory free_any;        // the loader's trampoline, for a device no longer registered
+static int64_t owner_now[MAX_OWNERS], owner_peak[MAX_OWNERS];
+static struct mem_entry {
+	VkDeviceMemory mem;
+	int64_t size;
+	int owner;
+} *mem_table;
+static int mem_len, mem_cap;
+static pthread_mutex_t mem_mu = PTHREAD_MUTEX_INITIALIZER;
+
+int avx_mem_new_owner(void) {
+	int id = __atomic_fetch_add(&next_owner, 1, __ATOMIC_RELAXED);
+	return id < MAX_OWNERS ? id : 0;
+}
+
+void avx_mem_ffmpeg(int owner, int64_t *now, int64_t *peak) {
+	pthread_mutex_lock(&mem_mu);
+	if (owner > 0 && owner < MAX_OWNERS) {
+		*now = owner_now[owner];
+		*peak = owner_peak[owner];
+	} else {
+		*now = ff_now;
+		*peak = ff_peak;
+	}
+	pthread_mutex_unlock(&mem_mu);
+}
+
+static void mem_add(VkDeviceMemory mem, int64_t size, int owner) {
+	pthread_mutex_lock(&mem_mu);
+	if (mem_len == mem_cap) {
+		int cap = mem_cap ? 2 * mem_cap : 256;
+		struct mem_entry *t = realloc(mem_table, cap * sizeof(*t));
+		if (!t) {
+			pthread_mutex_unlock(&mem_mu);
+			return; // not counted
+		}
+		mem_table = t, mem_cap = cap;
+	}
+	if (owner < 0 || owner >= MAX_OWNERS) owner = 0;
+	mem_table[mem_len++] = (struct mem_entry){mem, size, owner};
+	ff_now += size;
+	if (ff_now > ff_peak) ff_peak = ff_now;
+	if (owner) {
+		owner_now[owner] += size;
+		if (owner_now[owner] > owner_peak[owner]) owner_peak[owner] = owner_now[owner];
+	}
+	pthread_mutex_unlock(&mem_mu);
+}
+
+static void mem_remove(VkDeviceMemory mem) {
+	pthread_mutex_lock(&mem_mu);
+	for (int k = mem_len - 1; k >= 0; k--) {
+		if (mem_table[k].mem != mem) continue;
+		ff_now -= mem_table[k].size;
+		if (mem_table[k].owner) owner_now[mem_table[k].owner] -= mem_table[k].size;
+		mem_table[k] = mem_table[--mem_len];
+		break;
+	}
+	pthread_mutex_unlock(&mem_mu);
+}
+
+static VkResult VKAPI_CALL wrap_allocate_memory(VkDevice dev, const VkMemoryAllocateInfo *ai,
+                                                const VkAllocationCallbacks *alloc, VkDeviceMemory *mem) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	PFN_vkAllocateMemory fn = i >= 0 ? devs[i].alloc : NULL;
+	pthread_mutex_unlock(&devs_mu);
+	if (!fn) return VK_ERROR_INITIALIZATION_FAILED;
+	VkResult r = fn(dev, ai, alloc, mem);
+	if (r == VK_SUCCESS) mem_add(*mem, (int64_t)ai->allocationSize, avx_mem_owner);
+	return r;
+}
+
+static void VKAPI_CALL wrap_free_memory(VkDevice dev, VkDeviceMemory mem, const VkAllocationCallbacks *alloc) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	PFN_vkFreeMemory fn = i >= 0 ? devs[i].free_mem : NULL;
+	pthread_mutex_unlock(&devs_mu);
+	if (mem != VK_NULL_HANDLE) mem_remove(mem);
+	if (!fn) fn = __atomic_load_n(&free_any, __ATOMIC_RELAXED);
+	if (fn) fn(dev, mem, alloc);
+}
+
 static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	if (!strcmp(name, "vkCreateImage")) return (PFN_vkVoidFunction)wrap_create_image;
 	if (!strcmp(name, "vkGetDeviceQueue")) return (PFN_vkVoidFunction)wrap_get_device_queue;
 	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
+	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)wrap_allocate_memory;
+	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	PFN_vkGetDeviceProcAddr gdpa = i >= 0 ? devs[i].gdpa : NULL;
@@ -159,6 +257,8 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
 	if (!strcmp(name, "vkCreateImage")) return (PFN_vkVoidFunction)wrap_create_image;
 	if (!strcmp(name, "vkGetDeviceQueue")) return (PFN_vkVoidFunction)wrap_get_device_queue;
+	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)wrap_allocate_memory;
+	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
 	return real_gipa(inst, name);
 }
 
@@ -170,22 +270,25 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	if (!gdpa) return 0;
 	PFN_vkCreateImage create = (PFN_vkCreateImage)gdpa(dev, "vkCreateImage");
 	PFN_vkGetDeviceQueue get_queue = (PFN_vkGetDeviceQueue)gdpa(dev, "vkGetDeviceQueue");
+	PFN_vkAllocateMemory alloc = (PFN_vkAllocateMemory)gdpa(dev, "vkAllocateMemory");
+	PFN_vkFreeMemory free_mem = (PFN_vkFreeMemory)gdpa(dev, "vkFreeMemory");
 	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts =
 		(PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR)gipa(inst, "vkGetPhysicalDeviceVideoFormatPropertiesKHR");
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	if (i < 0) i = dev_slot(VK_NULL_HANDLE);
-	if (i < 0 || !create || !get_queue || (real_gipa && real_gipa != gipa)) {
+	if (i < 0 || !create || !get_queue || !alloc || !free_mem || (real_gipa && real_gipa != gipa)) {
 		pthread_mutex_unlock(&devs_mu);
 		return 0;
 	}
 	real_gipa = gipa;
+	if (!free_any) __atomic_store_n(&free_any, (PFN_vkFreeMemory)gipa(inst, "vkFreeMemory"), __ATOMIC_RELAXED);
 	if (devs[i].dev == dev) {
 		devs[i].refs++;
 	} else {
 		devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gdpa = gdpa, .create = create, .fmts = fmts,
 		                            .refs = 1, .get_queue = get_queue, .decode_family = decode_family,
-		                            .decode_queues = decode_queues};
+		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem};
 	}
 	pthread_mutex_unlock(&devs_mu);
 	return 1;

@@ -90,3 +90,24 @@ func PictureBytes() (live, peak int64) {
 	C.avx_pool_bytes(&l, &p)
 	return int64(l), int64(p)
 }
+
+// FFmpegDeviceBytes is the device memory FFmpeg has allocated on the toolkit's devices (Vulkan
+// Video's images, DPB, bitstream buffers, session memory), now and at most: every vkAllocateMemory
+// FFmpeg makes goes through the toolkit's entry point lookup (hw.c).
+func FFmpegDeviceBytes() (now, peak int64) {
+	var n, p C.int64_t
+	C.avx_mem_ffmpeg(0, &n, &p)
+	return int64(n), int64(p)
+}
+
+// DeviceBytes is the part of FFmpegDeviceBytes the pool's decoder allocated while making hardware
+// frames (its frames pool's images), now and at most.
+func (p *Pool) DeviceBytes() (now, peak int64) {
+	o := C.avx_pool_owner(p.p)
+	if o == 0 {
+		return 0, 0
+	}
+	var n, pk C.int64_t
+	C.avx_mem_ffmpeg(o, &n, &pk)
+	return int64(n), int64(pk)
+}

@@ -864,14 +864,14 @@ PY
 	for clip in h264-1080p hevc-1080p hevc10-2160p; do
 		js=$(timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -stats -hwdec vulkan "$C/$clip.mkv" 2>>"$L/memory.err")
 		rc=$?
-		say "hwdec ycbcrplay $clip: rc=$rc $(echo "$js" | python3 -c "import json,sys; d=json.load(sys.stdin); print({k: round(d[k], 1) if isinstance(d.get(k), float) else d.get(k) for k in ('hwdec', 'peak_rss_mb', 'gpu_memory_mb', 'gpu_host_visible_mb', 'picture_buffers_mb')})" 2>/dev/null || tail -c 300 "$L/memory.err")"
+		say "hwdec ycbcrplay $clip: rc=$rc $(echo "$js" | python3 -c "import json,sys; d=json.load(sys.stdin); print({k: round(d[k], 1) if isinstance(d.get(k), float) else d.get(k) for k in ('hwdec', 'peak_rss_mb', 'gpu_memory_mb', 'ffmpeg_gpu_memory_mb', 'gpu_host_visible_mb', 'picture_buffers_mb')})" 2>/dev/null || tail -c 300 "$L/memory.err")"
 	done
 	for clip in h264-1080p hevc-1080p; do
 		for v in vulkan no; do
 			js=$L/memory-wall-$clip-$v.json
 			timeout -s KILL 120 "$B/ycbcrwall" -headless -untimed -n 16 -hwdec $v -stats "$C/$clip.mkv" >"$js" 2>>"$L/memory.err"
 			rc=$?
-			say "wall -hwdec $v $clip x16: rc=$rc $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('fps', round(d['fps']), 'peak_rss_mb', round(d['peak_rss_mb']), 'gpu_memory_mb', round(d.get('gpu_memory_mb', 0)), 'picture_buffers_mb', round(d.get('picture_buffers_mb', 0)), 'per stream gpu MB', sorted(set(round(s.get('gpu_memory_mb', 0), 1) for s in d['per_stream'])))" "$js" 2>/dev/null || tail -c 300 "$L/memory.err")"
+			say "wall -hwdec $v $clip x16: rc=$rc $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('fps', round(d['fps']), 'peak_rss_mb', round(d['peak_rss_mb']), 'gpu_memory_mb', round(d.get('gpu_memory_mb', 0)), 'ffmpeg_gpu_memory_mb', round(d.get('ffmpeg_gpu_memory_mb', 0)), 'picture_buffers_mb', round(d.get('picture_buffers_mb', 0)), 'per stream gpu MB', sorted(set(round(s.get('gpu_memory_mb', 0), 1) for s in d['per_stream'])))" "$js" 2>/dev/null || tail -c 300 "$L/memory.err")"
 		done
 	done
 }
