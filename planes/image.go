@@ -64,7 +64,11 @@ type Image struct {
 // copyUpload is the copy way in: the CPU copies the planes into the staging buffer (Stage), the
 // GPU copies from there (RecordUpload). Its regions are computed once, so frames allocate nothing.
 type copyUpload struct {
+	// staging is made on the first Stage (ensureStaging), of size bytes: an image whose frames are
+	// all imported never has one (a frame's worth of host-visible memory, pinned system memory on
+	// a discrete GPU, per picture).
 	staging      *gpu.Buffer
+	size         int
 	layout       []stagedPlane
 	shifted      []stagedPlane // LSB layouts: the sampler path's copy, shifted into the X6/X4 container
 	copies       []vkx.Copy
@@ -162,6 +166,30 @@ func New(dev *gpu.Device, pf *formats.PixelFormat, width, height int, paths ...f
 	return im, nil
 }
 
+// ensureStaging makes the staging buffer on first need and points the copy path's copies at it.
+func (im *Image) ensureStaging() error {
+	if im.staged.staging != nil {
+		return nil
+	}
+	// Storage: the GPU shift pass reads LSB planes from it.
+	b, err := im.dev.NewBuffer(im.staged.size, vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit,
+		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	if err != nil {
+		return fmt.Errorf("planes: staging buffer: %w", err)
+	}
+	im.staged.staging = b
+	h := vkx.BufferHandle(b.Handle)
+	for i := range im.staged.copies {
+		im.staged.copies[i].Buffer = h
+	}
+	if s := im.lsb.pass; s != nil && len(s.stageCopies) > 1 {
+		for i := range s.stageCopies[1:] { // [0] reads the shift pass's output
+			s.stageCopies[1+i].Buffer = h
+		}
+	}
+	return nil
+}
+
 // pathSet is which paths an Image's images serve.
 type pathSet [2]bool
 
@@ -172,12 +200,7 @@ func (im *Image) init(paths pathSet) error {
 	if paths[formats.PathSampler] && pf.SamplerShift > 0 {
 		im.staged.shifted, size = im.stagedLayout(size)
 	}
-	var err error
-	// Storage: the GPU shift pass reads LSB planes from it.
-	if im.staged.staging, err = im.dev.NewBuffer(size, vk.BufferUsageTransferSrcBit|vk.BufferUsageStorageBufferBit,
-		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit); err != nil {
-		return err
-	}
+	im.staged.size = size
 	if paths[formats.PathSampler] {
 		alias := paths[formats.PathShader]
 		if alias {

@@ -97,7 +97,7 @@ func (s *gpuShift) init(im *Image) error {
 		return err
 	}
 	// Whole words: the pass writes the last odd sample of a plane with its word.
-	s.out, err = im.dev.NewBuffer(align(im.staged.staging.Size, 4), vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit,
+	s.out, err = im.dev.NewBuffer(align(im.staged.size, 4), vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit,
 		vk.MemoryPropertyDeviceLocalBit)
 	return err
 }

@@ -20,6 +20,9 @@ func (im *Image) Stage(f *formats.Frame) error {
 		return fmt.Errorf("planes: stage %s %dx%d into %s %dx%d image", f.Format.Name, f.Width, f.Height,
 			im.Format.Name, im.Width, im.Height)
 	}
+	if err := im.ensureStaging(); err != nil {
+		return err
+	}
 	buf := im.staged.staging.Bytes()
 	par := im.stagers()
 	for i, p := range im.Format.Planes {
@@ -94,6 +97,9 @@ func stageRows(buf []byte, d stagedPlane, src []byte, stride, rowBytes, srcH, bp
 // old contents are discarded (old layout UNDEFINED). The regions are computed once (New) and recorded
 // through one C call: no allocation per frame.
 func (im *Image) RecordUpload(cb vk.CommandBuffer) {
+	if im.ensureStaging() != nil {
+		return // Stage, which comes first, reported it
+	}
 	if im.staged.shifted != nil && im.lsb.pass != nil {
 		im.recordStageShift(cb)
 		return
@@ -105,7 +111,7 @@ func (im *Image) RecordUpload(cb vk.CommandBuffer) {
 // every upload writes.
 func (im *Image) buildStageRegions() {
 	im.listTargets()
-	staging := vkx.BufferHandle(im.staged.staging.Handle)
+	var staging uint64 // ensureStaging sets the copies' buffer
 	pf := im.Format
 	if im.Multi != vk.NullImage {
 		src := im.staged.layout
