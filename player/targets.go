@@ -4,12 +4,9 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
-
-func vkCheck(r vk.Result, call string) error { return vkx.Check(r, call) }
 
 // Target is a render target the renderer draws a frame into.
 type Target interface {

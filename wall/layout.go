@@ -23,9 +23,6 @@ func NewLayout(n, w, h int) Layout {
 	return Layout{Cols: cols, Rows: rows, CellW: w, CellH: h}
 }
 
-// Size is the canvas's size.
-func (l Layout) Size() (int, int) { return l.Cols * l.CellW, l.Rows * l.CellH }
-
 // Cell is the i-th cell's rectangle on the canvas.
 func (l Layout) Cell(i int) image.Rectangle {
 	x, y := (i%l.Cols)*l.CellW, (i/l.Cols)*l.CellH

@@ -20,7 +20,6 @@ const (
 	SwsAccurateRnd = C.SWS_ACCURATE_RND
 	SwsFullChrHInt = C.SWS_FULL_CHR_H_INT
 	SwsFullChrHInp = C.SWS_FULL_CHR_H_INP
-	SwsBitexact    = C.SWS_BITEXACT
 )
 
 // ScaleSpec is one swscale conversion. Colorspaces are AVColorSpace values (swscale's SWS_CS_* use

@@ -17,9 +17,7 @@ const ExternalMemoryHandleHostAllocation = C.VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST
 // External memory features (VkExternalMemoryFeatureFlagBits), as ImageFormatInfo.ExternalFeatures
 // reports them.
 const (
-	ExternalMemoryFeatureDedicatedOnly = C.VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT
-	ExternalMemoryFeatureExportable    = C.VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT
-	ExternalMemoryFeatureImportable    = C.VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT
+	ExternalMemoryFeatureImportable = C.VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT
 )
 
 // ImportAlignment is VkPhysicalDeviceExternalMemoryHostPropertiesEXT.minImportedHostPointerAlignment:

@@ -127,10 +127,3 @@ func ResultName(r vk.Result) string {
 	}
 	return fmt.Sprintf("VkResult(%d)", int32(r))
 }
-
-// CBytes copies b into C memory, for pointers that Vulkan structs built by vulkan-go carry (such as
-// VkSpecializationInfo.pData), which must not point into Go memory. Call free when done.
-func CBytes(b []byte) (p unsafe.Pointer, free func()) {
-	p = C.CBytes(b)
-	return p, func() { C.free(p) }
-}

@@ -22,8 +22,6 @@ const (
 	ErrPropertyUnavailable Error = "property unavailable"
 	ErrPropertyError       Error = "error accessing property"
 	ErrCommand             Error = "error running command"
-	ErrLoadingFailed       Error = "loading failed"
-	ErrNotImplemented      Error = "operation not implemented"
 )
 
 // errorString is the reply's "error" for err: an Error wrapped anywhere in it, else "error running

@@ -99,26 +99,6 @@ const (
 	PosOdd         = 1.0 // FFmpeg "bottom" rows: no Vulkan enum, shader path only
 )
 
-// ChromaLocation maps an FFmpeg chroma location name (av_chroma_location_name / zscale chromal
-// value) to (XChromaPos, YChromaPos) per §7.3's table.
-func ChromaLocation(name string) (x, y float64, ok bool) {
-	switch name {
-	case "left":
-		return PosCositedEven, PosMidpoint, true
-	case "center":
-		return PosMidpoint, PosMidpoint, true
-	case "topleft":
-		return PosCositedEven, PosCositedEven, true
-	case "top":
-		return PosMidpoint, PosCositedEven, true
-	case "bottomleft":
-		return PosCositedEven, PosOdd, true
-	case "bottom":
-		return PosMidpoint, PosOdd, true
-	}
-	return 0, 0, false
-}
-
 // Picture holds integer codes, already de-padded (a 10-bit X6 word w is stored as w>>6), each plane
 // at its own resolution.
 type Picture struct {

@@ -195,9 +195,9 @@ func TestZscaleAgreement(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ox, oy, _ := ChromaLocation(o.loc)
+			ox, oy, _ := chromaLocation(o.loc)
 			for _, loc := range zscaleLocations {
-				x, y, _ := ChromaLocation(loc)
+				x, y, _ := chromaLocation(loc)
 				prm := Params{Model: o.model, Range: o.rng, XChromaPos: x, YChromaPos: y, LumaFilter: Linear, ChromaFilter: Linear}
 				e := maxErr(in.frames, got, prm)
 				same := (in.lw == 0 || x == ox) && (in.lh == 0 || y == oy)
@@ -247,4 +247,24 @@ func TestZscaleWrongSiting(t *testing.T) {
 	if wrong < 1000*zscaleTol || wrong < zscaleSitingGap {
 		t.Errorf("left vs center differ by only %.3g", wrong)
 	}
+}
+
+// chromaLocation maps an FFmpeg chroma location name (av_chroma_location_name / zscale chromal
+// value) to (XChromaPos, YChromaPos) per §7.3's table.
+func chromaLocation(name string) (x, y float64, ok bool) {
+	switch name {
+	case "left":
+		return PosCositedEven, PosMidpoint, true
+	case "center":
+		return PosMidpoint, PosMidpoint, true
+	case "topleft":
+		return PosCositedEven, PosCositedEven, true
+	case "top":
+		return PosMidpoint, PosCositedEven, true
+	case "bottomleft":
+		return PosCositedEven, PosOdd, true
+	case "bottom":
+		return PosMidpoint, PosOdd, true
+	}
+	return 0, 0, false
 }
