@@ -812,7 +812,7 @@ memory() { # RUNS
 					old) yp=$R/$OLD/ycbcrplay ;;
 					esac
 					t0=$(now)
-					js=$(timeout -s KILL 120 "$yp" -headless -untimed -stats -threads "$T" "${args[@]}" -loop "$n" "$f" 2>"$L/yp.err")
+					js=$(timeout -s KILL 120 "$yp" -headless -untimed -stats -hwdec no -threads "$T" "${args[@]}" -loop "$n" "$f" 2>"$L/yp.err")
 					rc=$? t1=$(now)
 					echo "{\"tool\":\"$v\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"stats\":${js:-null}}" >>"$OUT/memory.jsonl"
 					[ $rc = 0 ] || say "ycbcrplay $v $clip: rc=$rc $(head -c 300 "$L/yp.err")"
