@@ -236,29 +236,41 @@ quality() {
 	done
 }
 
+# ffnull JSONL CLIP LOOPS RUN: the same build's ffmpeg decodes a clip LOOPS times (-f null, $T
+# threads); JSONL gets its wall time, CPU time and peak RSS (-benchmark).
+ffnull() {
+	local out=$1 clip=$2 n=$3 r=$4 t0 t1 rc ut st rss
+	t0=$(now)
+	timeout -s KILL 120 "$B/ffmpeg" -hide_banner -nostdin -nostats -benchmark -threads "$T" -stream_loop $((n - 1)) -i "$C/$clip.mkv" -f null - 2>"$L/ff.err"
+	rc=$? t1=$(now)
+	ut=$(sed -n 's/.*utime=\([0-9.]*\)s.*/\1/p' "$L/ff.err") st=$(sed -n 's/.*stime=\([0-9.]*\)s.*/\1/p' "$L/ff.err")
+	rss=$(sed -n 's/.*maxrss=\([0-9]*\)KiB.*/\1/p' "$L/ff.err")
+	echo "{\"tool\":\"ffmpeg\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"cpu_s\":$(calc "${ut:-0} + ${st:-0}"),\"peak_rss_mb\":$(calc "${rss:-0} / 1024")}" >>"$out"
+}
+
+# ypplay JSONL TOOL BIN CLIP LOOPS RUN FLAG...: ycbcrplay BIN plays a clip LOOPS times headless and
+# untimed ($T threads, FLAGs); JSONL gets its wall time and -stats as TOOL's.
+ypplay() {
+	local out=$1 tool=$2 yp=$3 clip=$4 n=$5 r=$6 t0 t1 rc js
+	shift 6
+	t0=$(now)
+	js=$(timeout -s KILL 120 "$yp" -headless -untimed -stats -threads "$T" "$@" -loop "$n" "$C/$clip.mkv" 2>"$L/yp.err")
+	rc=$? t1=$(now)
+	echo "{\"tool\":\"$tool\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"stats\":${js:-null}}" >>"$out"
+	[ $rc = 0 ] || say "$tool $clip: rc=$rc $(head -c 300 "$L/yp.err")"
+}
+
 player() { # RUNS
-	local runs=${1:-3} loops=${LOOPS:-10} r clip n f t0 t1 rc ut st rss js which yp tool
+	local runs=${1:-3} loops=${LOOPS:-10} r clip n
 	for ((r = 1; r <= runs; r++)); do
 		for clip in h264-1080p hevc-1080p h264-2160p hevc-2160p hevc10-2160p; do
 			for n in 1 "$loops"; do
-				f=$C/$clip.mkv
-				t0=$(now)
-				timeout -s KILL 120 "$B/ffmpeg" -hide_banner -nostdin -nostats -benchmark -threads "$T" -stream_loop $((n - 1)) -i "$f" -f null - 2>"$L/ff.err"
-				rc=$?
-				t1=$(now)
-				ut=$(sed -n 's/.*utime=\([0-9.]*\)s.*/\1/p' "$L/ff.err") st=$(sed -n 's/.*stime=\([0-9.]*\)s.*/\1/p' "$L/ff.err")
-				rss=$(sed -n 's/.*maxrss=\([0-9]*\)KiB.*/\1/p' "$L/ff.err")
-				echo "{\"tool\":\"ffmpeg\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"cpu_s\":$(calc "${ut:-0} + ${st:-0}"),\"peak_rss_mb\":$(calc "${rss:-0} / 1024")}" >>"$OUT/player.jsonl"
-				for which in new ${OLD:+old}; do
-					yp=$B/ycbcrplay tool=ycbcrplay
-					[ $which = old ] && yp=$R/$OLD/ycbcrplay tool=ycbcrplay-old
-					t0=$(now)
-					js=$(timeout -s KILL 120 "$yp" -headless -untimed -stats -threads "$T" ${PLAYER_FLAGS:-} -loop "$n" "$f" 2>"$L/yp.err")
-					rc=$?
-					t1=$(now)
-					echo "{\"tool\":\"$tool\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"stats\":${js:-null}}" >>"$OUT/player.jsonl"
-					[ $rc = 0 ] || say "$tool $clip: rc=$rc $(head -c 300 "$L/yp.err")"
-				done
+				ffnull "$OUT/player.jsonl" $clip $n $r
+				# PLAYER_FLAGS unquoted: several flags, or none.
+				# shellcheck disable=SC2086
+				ypplay "$OUT/player.jsonl" ycbcrplay "$B/ycbcrplay" $clip $n $r ${PLAYER_FLAGS:-}
+				# shellcheck disable=SC2086
+				[ -n "${OLD:-}" ] && ypplay "$OUT/player.jsonl" ycbcrplay-old "$R/$OLD/ycbcrplay" $clip $n $r ${PLAYER_FLAGS:-}
 			done
 		done
 	done
@@ -792,31 +804,17 @@ PY
 }
 
 memory() { # RUNS
-	local runs=${1:-3} loops=${LOOPS:-10} r clip n f t0 t1 rc rss js v args yp
+	local runs=${1:-3} loops=${LOOPS:-10} r clip n f js
 	for ((r = 1; r <= runs; r++)); do
 		for clip in h264-1080p hevc-1080p h264-2160p hevc-2160p hevc10-2160p; do
 			for n in 1 "$loops"; do
-				f=$C/$clip.mkv
-				t0=$(now)
-				timeout -s KILL 120 "$B/ffmpeg" -hide_banner -nostdin -nostats -benchmark -threads "$T" -stream_loop $((n - 1)) -i "$f" -f null - 2>"$L/ff.err"
-				rc=$? t1=$(now)
-				rss=$(sed -n 's/.*maxrss=\([0-9]*\)KiB.*/\1/p' "$L/ff.err")
-				echo "{\"tool\":\"ffmpeg\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"peak_rss_mb\":$(calc "${rss:-0} / 1024")}" >>"$OUT/memory.jsonl"
 				# need: the default decode-ahead (by need, at most 64 MB); 256: the former fixed
 				# 256 MB; steady: -decode-ahead 0 (3 frames); old: OLD=DIR's build, if given.
-				for v in need 256 steady ${OLD:+old}; do
-					yp=$B/ycbcrplay args=()
-					case $v in
-					256) args=(-decode-ahead 256) ;;
-					steady) args=(-decode-ahead 0) ;;
-					old) yp=$R/$OLD/ycbcrplay ;;
-					esac
-					t0=$(now)
-					js=$(timeout -s KILL 120 "$yp" -headless -untimed -stats -hwdec no -threads "$T" "${args[@]}" -loop "$n" "$f" 2>"$L/yp.err")
-					rc=$? t1=$(now)
-					echo "{\"tool\":\"$v\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"stats\":${js:-null}}" >>"$OUT/memory.jsonl"
-					[ $rc = 0 ] || say "ycbcrplay $v $clip: rc=$rc $(head -c 300 "$L/yp.err")"
-				done
+				ffnull "$OUT/memory.jsonl" $clip $n $r
+				ypplay "$OUT/memory.jsonl" need "$B/ycbcrplay" $clip $n $r
+				ypplay "$OUT/memory.jsonl" 256 "$B/ycbcrplay" $clip $n $r -decode-ahead 256
+				ypplay "$OUT/memory.jsonl" steady "$B/ycbcrplay" $clip $n $r -decode-ahead 0
+				[ -n "${OLD:-}" ] && ypplay "$OUT/memory.jsonl" old "$R/$OLD/ycbcrplay" $clip $n $r
 			done
 		done
 	done
@@ -849,7 +847,7 @@ for clip in dict.fromkeys(r['clip'] for r in runs):
             first = False
             print(f"{head} | {t:6} {fps:7.1f} {fps / fff:6.3f} {fps / f256:6.3f} {rss:5.0f} {rss - ffr:+5.0f} {g('picture_buffers_mb'):5.0f} "
                   f"{g('gpu_memory_mb'):5.0f} {g('gpu_host_visible_mb'):5.0f} {g('decoded_ahead_frames'):5.0f}")
-print("rss: peak RSS MB (-ff: over ffmpeg's); pics: peak MB of the decoder's picture buffers; gpu: peak device memory the toolkit allocated, host: its host-visible part (staging)")
+print("rss: peak RSS MB (-ff: over ffmpeg's); pics: peak MB of the decoder's picture buffers; gpu: peak device memory the toolkit and FFmpeg allocated, host: the toolkit's host-visible part at the end (staging made on first need, read-back)")
 PY
 	# Where the resident set is, by mapping, at its peak: the floor (a 64x48 vector) and the 2160p
 	# 10-bit clip, for ffmpeg and ycbcrplay.
