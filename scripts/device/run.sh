@@ -810,11 +810,12 @@ memory() { # RUNS
 			for n in 1 "$loops"; do
 				# need: the default decode-ahead (by need, at most 64 MB); 256: the former fixed
 				# 256 MB; steady: -decode-ahead 0 (3 frames); old: OLD=DIR's build, if given.
+				# -hwdec no: ycbcrplay's default (auto) decodes these clips in hardware on NVIDIA.
 				ffnull "$OUT/memory.jsonl" $clip $n $r
-				ypplay "$OUT/memory.jsonl" need "$B/ycbcrplay" $clip $n $r
-				ypplay "$OUT/memory.jsonl" 256 "$B/ycbcrplay" $clip $n $r -decode-ahead 256
-				ypplay "$OUT/memory.jsonl" steady "$B/ycbcrplay" $clip $n $r -decode-ahead 0
-				[ -n "${OLD:-}" ] && ypplay "$OUT/memory.jsonl" old "$R/$OLD/ycbcrplay" $clip $n $r
+				ypplay "$OUT/memory.jsonl" need "$B/ycbcrplay" $clip $n $r -hwdec no
+				ypplay "$OUT/memory.jsonl" 256 "$B/ycbcrplay" $clip $n $r -hwdec no -decode-ahead 256
+				ypplay "$OUT/memory.jsonl" steady "$B/ycbcrplay" $clip $n $r -hwdec no -decode-ahead 0
+				[ -n "${OLD:-}" ] && ypplay "$OUT/memory.jsonl" old "$R/$OLD/ycbcrplay" $clip $n $r -hwdec no
 			done
 		done
 	done
@@ -853,7 +854,7 @@ PY
 	# 10-bit clip, for ffmpeg and ycbcrplay.
 	for f in "$R/testvectors/media/bt709.mkv" "$C/hevc10-2160p.mkv" "$C/h264-1080p.mkv"; do
 		peakmap "$L/map-ff.txt" "$B/ffmpeg" -hide_banner -nostdin -threads "$T" -i "$f" -f null -
-		peakmap "$L/map-pl.txt" "$B/ycbcrplay" -headless -untimed -threads "$T" "$f"
+		peakmap "$L/map-pl.txt" "$B/ycbcrplay" -headless -untimed -hwdec no -threads "$T" "$f"
 		say "resident set by mapping at its peak, $(basename "$f"): ffmpeg | ycbcrplay"
 		paste -d'|' "$L/map-ff.txt" "$L/map-pl.txt" | awk -F'|' '{printf "  %-44s| %s\n", $1, $2}' | tee -a "$S"
 	done
