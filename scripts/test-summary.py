@@ -40,9 +40,22 @@ for path in sys.argv[1:]:
     runs.append((run, pkg, elapsed, status == "fail"))
     kinds[run] = run[: len(run) - len(pkg.replace("/", "_")) - 1]
 
-print("Time per run (s; plain: the package's tests, race: under -race, fuzz: the corpora, sound: alone):")
+
+def cpu_seconds(run):
+    """The run's CPU seconds (user + system, its X server's included) from scripts/test.sh's
+    cpu/RUN file beside the json folder ("WALL CPU"), or None."""
+    try:
+        with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[1]))), "cpu", run)) as f:
+            return float(f.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+print("Time per run (wall s, go test's own; CPU s, user + system; plain: the package's tests,")
+print("race: under -race, fuzz: the corpora, sound: the sound tests):")
 for run, pkg, elapsed, failed in sorted(runs, key=lambda r: -(r[2] or 0)):
-    print(f"  {elapsed if elapsed is not None else float('nan'):7.1f}  {kinds[run]:11} {pkg}{'  FAILED' if failed else ''}")
+    c = cpu_seconds(run)
+    print(f"  {elapsed if elapsed is not None else float('nan'):7.1f} {c if c is not None else float('nan'):7.0f}  {kinds[run]:11} {pkg}{'  FAILED' if failed else ''}")
 
 skip_line = re.compile(r"^\s+\S+\.go:\d+: (.*)$")
 skipped = [(r, p, t) for (r, p, t), a in sorted(tests.items()) if a == "skip"]
