@@ -171,6 +171,9 @@ done | sort -rn | cut -d' ' -f2- >"$LOG/jobs"
 # thread), as if alone, and the pool takes what it leaves; on a machine with nothing else running
 # the pool loses nothing by its nice value. The PulseAudio server runs at its own high priority
 # (soundtest.StartServer); the pool's timing checks count the CPU they wait for (internal/timebound).
+# Nice values rank only this session's processes: where other sessions load the machine, autogroup
+# scheduling gives each session its share whatever the nice values, and the sound tests may still
+# starve (then they run again alone, below).
 sound_nice=(nice -n -10)
 [ "$(nice -n -10 nice 2>/dev/null)" -lt "$(nice)" ] || sound_nice=()
 stage "go test: ${#pkgs[@]} packages and ${#race_pkgs[@]} under -race, $JOBS at a time; beside them the sound tests"
@@ -178,6 +181,17 @@ stage "go test: ${#pkgs[@]} packages and ${#race_pkgs[@]} under -race, $JOBS at 
 sound_pid=$!
 tr '\n' '\0' <"$LOG/jobs" | nice -n 19 xargs -0 -P "$JOBS" -n 1 bash -c 'job "$0"'
 wait $sound_pid || true # its runs' results are in their json files
+# A sound run that failed beside the pool runs again alone (the reason is the pool's load, which
+# the scheduler's priorities may not remove entirely); its first try is kept in $LOG/retried and
+# listed by the summary, and only the second counts. A real fault fails both.
+for p in "${sound_pkgs[@]}"; do
+	f=plain-sound-$(echo "$p" | tr / _).json
+	if [ -f "$LOG/json/$f" ] && grep -q '"Action":"fail"' "$LOG/json/$f"; then
+		mkdir -p "$LOG/retried" && mv "$LOG/json/$f" "$LOG/retried/$f"
+		echo "$(stamp)sound tests of $p failed beside the pool: running them again alone"
+		"${sound_nice[@]}" bash -c 'run plain-sound "$0" -test.run "$SOUND"' "$p"
+	fi
+done
 
 stage "fuzz corpora (seeds and testdata/fuzz; fuzzing proper: make fuzz)"
 for p in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u | sed 's|^\./||'); do
