@@ -104,7 +104,7 @@ run() (
 		kill -0 $xpid 2>/dev/null || { echo "error: Xvfb did not start for $pkg" >&2; return 1; }
 		sleep 0.05
 	done
-	(cd "$pkg" && DISPLAY=:$(cat "$xf") "$GO" tool test2json -t -p "$pkg" "$bin" -test.v=test2json \
+	(cd "$pkg" && DISPLAY=:$(cat "$xf") $T2J -t -p "$pkg" "$bin" -test.v=test2json \
 		-test.count=1 -test.timeout 15m "$@" >"$LOG/json/$name.json" 2>&1) || rc=$?
 	kill $xpid 2>/dev/null || true
 	wait $xpid 2>/dev/null || true
@@ -124,6 +124,9 @@ job() {
 	esac
 }
 export -f run job stamp cpu
+# test2json's own path, found once: `go tool test2json` costs about 0.3 CPU-s a run to find it.
+T2J=$("$GO" tool -n test2json 2>/dev/null) && [ -x "$T2J" ] || T2J="$GO tool test2json"
+export T2J
 export GO BIN LOG T0 SOUND=$sound RACE_SKIP=$race_skip
 
 # Longest first: the pool's end is set by the last long job to start. Seconds each job took in CI's
