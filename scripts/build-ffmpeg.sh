@@ -14,7 +14,7 @@
 # builds into a new prefix, and an unchanged one is reused. Sources come through apt from a private
 # deb-src list for Debian 13 "trixie" (nothing else on the machine changes), checked against the
 # Checksums-Sha256 of each .dsc. Needs: gcc, make, nasm, meson, ninja, pkg-config, xz, bzip2,
-# zlib1g-dev (scripts/install-deps.sh installs them). About 21 minutes of CPU, some 11 minutes on 2 idle cores (README).
+# zlib1g-dev (scripts/install-deps.sh installs them). About 22 minutes of CPU, some 11-12 minutes on 2 idle cores (README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -192,7 +192,7 @@ for t in gcc make nasm meson ninja pkg-config xz bzip2 git; do
 done
 [ -f /usr/lib/x86_64-linux-gnu/libz.a ] || { echo "error: build-ffmpeg: libz.a missing (zlib1g-dev)" >&2; exit 1; }
 
-echo "build-ffmpeg: building FFmpeg $FFMPEG_UPSTREAM + dav1d + Mbed TLS into $PREFIX (about 11 minutes on 2 idle cores; once per machine)"
+echo "build-ffmpeg: building FFmpeg $FFMPEG_UPSTREAM + dav1d + Mbed TLS into $PREFIX (about 22 minutes of CPU: 11-12 minutes on 2 idle cores; once per machine)"
 start=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ycbcrkit-ffmpeg.XXXXXX")
 trap 'rm -rf "$work"' EXIT
