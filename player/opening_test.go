@@ -20,10 +20,15 @@ func TestPlayOpeningWindow(t *testing.T) {
 	}
 	for _, geometry := range [][2]int{{0, 0}, {400, 300}} {
 		src := synthetic(t, "yuv420p", 320, 180, 10)
+		// The open ends once the hook has looked at the opening window (not after a fixed time: on
+		// a loaded machine the window and device can take longer than any such time to appear).
+		looked := make(chan struct{})
 		open := func(stop <-chan struct{}) (Input, error) {
 			select {
-			case <-time.After(1200 * time.Millisecond):
+			case <-looked:
 				return Input{Source: src}, nil
+			case <-time.After(30 * time.Second):
+				return Input{}, errors.New("the opening window was never shown for 600 ms")
 			case <-stop:
 				return Input{}, errors.New("stopped")
 			}
@@ -35,6 +40,7 @@ func TestPlayOpeningWindow(t *testing.T) {
 			if waited < 600*time.Millisecond || openSize != [2]int{} {
 				return
 			}
+			defer close(looked)
 			openSize[0], openSize[1] = p.win.Size()
 			x, y := p.win.Pos()
 			g, err := screenGrab()
