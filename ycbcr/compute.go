@@ -20,13 +20,13 @@ import (
 // docs/performance.md) convert much faster this way; the pictures are the same.
 
 // computeKit is what a path needs to run as a compute shader: its sampled bindings plus a storage
-// image (or buffer: the peak pass) in one set layout, the pipeline layout, a descriptor pool and
+// image (or buffer: the peak pass) in one set layout, the pipeline layout, descriptor pools and
 // pipelines by specialization.
 type computeKit struct {
-	mu        sync.Mutex // guards byKey and pool's sets
+	mu        sync.Mutex // guards byKey
 	setLayout vk.DescriptorSetLayout
 	layout    vk.PipelineLayout
-	pool      vk.DescriptorPool
+	pools     *setPools
 	module    []byte
 	nspec     int
 	storage   uint32 // binding of the storage image or buffer
@@ -56,19 +56,14 @@ func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampl
 		return nil, err
 	}
 	k.layout = pl
-	poolCI := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
-		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: setsPerPool, PoolSizeCount: 2,
-		PPoolSizes: []vk.DescriptorPoolSize{
-			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: setsPerPool * sampledPerSet},
-			{Type: kind, DescriptorCount: setsPerPool}}}
-	var pool vk.DescriptorPool
-	err = vkx.Check(vk.CreateDescriptorPool(d.Device, poolCI, nil, &pool), "vkCreateDescriptorPool")
-	poolCI.Free()
+	// Pools that grow: a wall of many streams binds a set per picture of each stream (its slots and
+	// hardware frames), more than any fixed pool holds (VK_ERROR_OUT_OF_POOL_MEMORY at 16 streams).
+	k.pools, err = newSetPoolsOf(d, []vk.DescriptorPoolSize{
+		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: sampledPerSet}, {Type: kind, DescriptorCount: 1}})
 	if err != nil {
 		k.destroy(d.Device)
 		return nil, err
 	}
-	k.pool = pool
 	return k, nil
 }
 
@@ -97,9 +92,7 @@ func (k *computeKit) destroy(dev vk.Device) {
 		vk.DestroyPipeline(dev, p, nil)
 	}
 	k.byKey = nil
-	if k.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(dev, k.pool, nil)
-	}
+	k.pools.destroy()
 	if k.layout != vk.NullPipelineLayout {
 		vk.DestroyPipelineLayout(dev, k.layout, nil)
 	}
@@ -111,6 +104,7 @@ func (k *computeKit) destroy(dev vk.Device) {
 // ComputeBinding is a planes.Image bound for conversion by a compute shader into a storage image.
 type ComputeBinding struct {
 	set   vk.DescriptorSet
+	pool  vk.DescriptorPool // the one of kit.pools set came from
 	kit   *computeKit
 	spec  Spec
 	push  []byte
@@ -119,18 +113,16 @@ type ComputeBinding struct {
 	im    *planes.Image // the sampler path's image: its direct loads are refused (Dispatch)
 }
 
-func (k *computeKit) bind(d *gpu.Device, sampled []vk.ImageView, sampler vk.Sampler, target vk.ImageView) (vk.DescriptorSet, error) {
-	k.mu.Lock()
-	set, err := allocateSet(d.Device, k.pool, k.setLayout)
-	k.mu.Unlock()
+func (k *computeKit) bind(d *gpu.Device, sampled []vk.ImageView, sampler vk.Sampler, target vk.ImageView) (vk.DescriptorSet, vk.DescriptorPool, error) {
+	set, pool, err := k.pools.allocate(k.setLayout)
 	if err != nil {
-		return set, err
+		return set, pool, err
 	}
 	writeImages(d.Device, set, sampled, sampler)
 	if k.kind == vk.DescriptorTypeStorageImage {
 		vkx.WriteStorageImage(d.Device, set, k.storage, target)
 	}
-	return set, nil
+	return set, pool, nil
 }
 
 // Dispatch records the conversion of the whole picture into the target (a width×height image in
@@ -158,14 +150,7 @@ func (b *ComputeBinding) Destroy() {
 	for _, v := range b.views {
 		vk.DestroyImageView(b.dev.Device, v, nil)
 	}
-	b.kit.free(b.dev, b.set)
-}
-
-// free gives set back to k's pool.
-func (k *computeKit) free(d *gpu.Device, set vk.DescriptorSet) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	vk.FreeDescriptorSets(d.Device, k.pool, 1, &set)
+	b.kit.pools.free(b.pool, b.set)
 }
 
 // BindCompute binds im's multi-planar image through the conversion for the compute variant.
@@ -185,14 +170,14 @@ func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*Compu
 	if err != nil {
 		return nil, err
 	}
-	set, err := cv.compute.bind(cv.dev, []vk.ImageView{view}, vk.NullSampler, target)
+	set, pool, err := cv.compute.bind(cv.dev, []vk.ImageView{view}, vk.NullSampler, target)
 	if err != nil {
 		vk.DestroyImageView(cv.dev.Device, view, nil)
 		return nil, fmt.Errorf("ycbcr: compute: %w", err)
 	}
 	push := binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
-	return &ComputeBinding{set: set, kit: cv.compute, push: push, views: []vk.ImageView{view}, dev: cv.dev, im: im}, nil
+	return &ComputeBinding{set: set, pool: pool, kit: cv.compute, push: push, views: []vk.ImageView{view}, dev: cv.dev, im: im}, nil
 }
 
 // BindCompute binds im's textures with the constants for p for the compute variant.
@@ -214,9 +199,9 @@ func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageVie
 		}
 		sp.compute = k
 	}
-	set, err := sp.compute.bind(sp.dev, views, sp.Sampler, target)
+	set, pool, err := sp.compute.bind(sp.dev, views, sp.Sampler, target)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: compute: %w", err)
 	}
-	return &ComputeBinding{set: set, kit: sp.compute, spec: withDither(consts.Spec(), p.Dither, vk.FormatR8g8b8a8Unorm), push: consts.Bytes(), dev: sp.dev}, nil
+	return &ComputeBinding{set: set, pool: pool, kit: sp.compute, spec: withDither(consts.Spec(), p.Dither, vk.FormatR8g8b8a8Unorm), push: consts.Bytes(), dev: sp.dev}, nil
 }

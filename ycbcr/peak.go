@@ -37,6 +37,7 @@ type PeakMeasure struct {
 // device-local buffer the pass writes its result to, and the host-visible one it is copied to.
 type PeakBinding struct {
 	set     vk.DescriptorSet
+	pool    vk.DescriptorPool // the one of kit.pools set came from
 	sampler vk.Sampler
 	im      *planes.Image // whose textures set holds
 	kit     *computeKit
@@ -85,14 +86,14 @@ func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error)
 		result.Destroy()
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
-	set, err := sp.peak.bind(sp.dev, views, sp.Sampler, vk.NullImageView)
+	set, pool, err := sp.peak.bind(sp.dev, views, sp.Sampler, vk.NullImageView)
 	if err != nil {
 		buf.Destroy()
 		result.Destroy()
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
 	vkx.WriteBuffer(sp.dev.Device, set, int(sp.peak.storage), result.Handle)
-	return &PeakBinding{set: set, sampler: sp.Sampler, im: im, kit: sp.peak, spec: consts.Spec(), push: consts.Bytes(),
+	return &PeakBinding{set: set, pool: pool, sampler: sp.Sampler, im: im, kit: sp.peak, spec: consts.Spec(), push: consts.Bytes(),
 		result: result, buf: buf, dev: sp.dev}, nil
 }
 
@@ -166,7 +167,7 @@ func (b *PeakBinding) Result() PeakMeasure {
 
 // Destroy frees the binding's buffers and descriptor set. The GPU must be done with them.
 func (b *PeakBinding) Destroy() {
-	b.kit.free(b.dev, b.set)
+	b.kit.pools.free(b.pool, b.set)
 	b.buf.Destroy()
 	b.result.Destroy()
 }

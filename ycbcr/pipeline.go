@@ -104,15 +104,27 @@ func (p *pipelines) destroy(dev vk.Device) {
 // size covers. A set goes back to the pool it came from (Binding keeps it). Safe for concurrent use:
 // a pool is externally synchronized (Vulkan spec, vkAllocateDescriptorSets, vkFreeDescriptorSets).
 type setPools struct {
-	mu          sync.Mutex // guards list and the pools' sets
-	dev         *gpu.Device
-	descriptors uint32 // per set
-	list        []vk.DescriptorPool
+	mu    sync.Mutex // guards list, used and the pools' sets
+	dev   *gpu.Device
+	sizes []vk.DescriptorPoolSize // per pool: setsPerPool sets' worth of each type
+	list  []vk.DescriptorPool
+	// used counts the sets taken from list[i]: a pool is never asked for more than its maxSets,
+	// which some drivers (lavapipe) hand out anyway and others (NVIDIA) refuse.
+	used []int
 }
 
-// newSetPools makes the first pool, so that a device that cannot make one fails at once.
+// newSetPools makes the first pool of sets of descriptorsPerSet combined image samplers, so that a
+// device that cannot make one fails at once.
 func newSetPools(d *gpu.Device, descriptorsPerSet uint32) (*setPools, error) {
-	p := &setPools{dev: d, descriptors: descriptorsPerSet}
+	return newSetPoolsOf(d, []vk.DescriptorPoolSize{{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: descriptorsPerSet}})
+}
+
+// newSetPoolsOf makes the first pool of sets holding perSet's descriptors each.
+func newSetPoolsOf(d *gpu.Device, perSet []vk.DescriptorPoolSize) (*setPools, error) {
+	p := &setPools{dev: d}
+	for _, s := range perSet {
+		p.sizes = append(p.sizes, vk.DescriptorPoolSize{Type: s.Type, DescriptorCount: setsPerPool * s.DescriptorCount})
+	}
 	if err := p.grow(); err != nil {
 		return nil, err
 	}
@@ -122,13 +134,13 @@ func newSetPools(d *gpu.Device, descriptorsPerSet uint32) (*setPools, error) {
 func (p *setPools) grow() error {
 	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
 		Flags:   vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit),
-		MaxSets: setsPerPool, PoolSizeCount: 1,
-		PPoolSizes: []vk.DescriptorPoolSize{{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: setsPerPool * p.descriptors}}}
+		MaxSets: setsPerPool, PoolSizeCount: uint32(len(p.sizes)), PPoolSizes: p.sizes}
 	var pool vk.DescriptorPool
 	err := vkx.Check(vk.CreateDescriptorPool(p.dev.Device, ci, nil, &pool), "vkCreateDescriptorPool")
 	ci.Free()
 	if err == nil {
 		p.list = append(p.list, pool)
+		p.used = append(p.used, 0)
 	}
 	return err
 }
@@ -145,6 +157,9 @@ func (p *setPools) allocate(layout vk.DescriptorSetLayout) (vk.DescriptorSet, vk
 				return nil, vk.NullDescriptorPool, err
 			}
 		}
+		if p.used[i] >= setsPerPool {
+			continue
+		}
 		ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: p.list[i],
 			DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{layout}}
 		var set vk.DescriptorSet
@@ -152,6 +167,7 @@ func (p *setPools) allocate(layout vk.DescriptorSetLayout) (vk.DescriptorSet, vk
 		ai.Free()
 		switch res {
 		case vk.Success:
+			p.used[i]++
 			return set, p.list[i], nil
 		case vk.ErrorOutOfPoolMemory, vk.ErrorFragmentedPool:
 			continue
@@ -165,6 +181,11 @@ func (p *setPools) free(pool vk.DescriptorPool, set vk.DescriptorSet) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	vk.FreeDescriptorSets(p.dev.Device, pool, 1, &set)
+	for i, q := range p.list {
+		if q == pool {
+			p.used[i]--
+		}
+	}
 }
 
 // destroy frees every pool (and so every set). The GPU must be done with them.
@@ -175,7 +196,7 @@ func (p *setPools) destroy() {
 	for _, pool := range p.list {
 		vk.DestroyDescriptorPool(p.dev.Device, pool, nil)
 	}
-	p.list = nil
+	p.list, p.used = nil, nil
 }
 
 // allocateSet takes one set of layout from a pool of its own (the compute and scale passes' pools,
