@@ -22,10 +22,10 @@ type item struct {
 //
 // A hardware-decoded picture is queued once its decoding has finished on the GPU: a stream's frame
 // submitted earlier would make its queue wait on this stream's decoder, and every other stream's
-// pictures on that queue behind it (a queue runs its submissions in order). The loop waits for a
-// picture only after it has submitted the next one's decoding, so that two decodings of the stream
-// are in flight (FFmpeg's decoder has two execution contexts: libavcodec/vulkan_decode.c), not one
-// with the decoder idle while the loop waits and parses (serial: one, Options.SerialDecode). It waits for the value the picture's
+// pictures on that queue behind it (a queue runs its submissions in order). With Options.TwoDecodes
+// the loop waits for a picture only after it has submitted the next one's decoding, so that two
+// decodings of the stream are in flight (FFmpeg's decoder has two execution contexts:
+// libavcodec/vulkan_decode.c); serial (the default) waits for each before the next. It waits for the value the picture's
 // decoding signals, read when the decoder returned it: the next decoding, which may use the picture
 // as a reference, raises the frame's value again (libavutil/vulkan.c, ff_vk_exec_add_dep_frame).
 func (t *tile) decodeLoop(wake chan<- struct{}, limit, loops int, serial bool) {

@@ -48,10 +48,12 @@ type Options struct {
 	// The compute variant converts into the stream's own image, which is then copied into the tile;
 	// the drawn one draws into the tile.
 	Variant stream.Variant
-	// SerialDecode waits for each hardware-decoded picture's decoding before the stream's next one
-	// is submitted (one decoding in flight per stream, as before decodeLoop overlapped two): for
-	// comparisons.
-	SerialDecode bool
+	// TwoDecodes keeps two hardware decodings of a stream in flight (the loop waits for a picture
+	// only after it has submitted the next one's decoding). Off, each picture's decoding is waited
+	// for before the next is submitted. On an H100 with one queue (ycbcrwall's default) two in
+	// flight were not faster: HEVC −9 to +12%, H.264 −8 to +2% over two rounds of 7 and 16 1080p
+	// streams (docs/performance.md, "Many streams").
+	TwoDecodes bool
 	// Decode passes the rest of the decoder's options (timeout, size limits); its Threads, HWDec and
 	// Vulkan are set from the fields above.
 	Decode decode.Options
@@ -174,7 +176,7 @@ func (w *Wall) open(inputs []Input) error {
 		return fmt.Errorf("wall: clear: %w", err)
 	}
 	for _, t := range w.tiles {
-		go t.decodeLoop(w.wake, w.opts.Frames, w.opts.Loop, w.opts.SerialDecode)
+		go t.decodeLoop(w.wake, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes)
 	}
 	w.started = true
 	return nil

@@ -63,7 +63,7 @@ its frames, fps, dropped pictures, decoder, hwdec, route, conversion path and va
 
 Each stream's conversion runs as the device does it faster (-variant auto, measured): drawn into its
 tile, or by a compute shader into the stream's own image, then copied into the tile. Headless, copied
-tiles spread over the device's graphics queues (-queues), one stream per queue in turn.
+tiles may spread over the device's graphics queues (-queues N, 0: one per stream).
 
 Exit status: 0 played, 1 error (one line on stderr: "error: ..."), 2 bad flags.
 
@@ -79,7 +79,7 @@ type options struct {
 	path       string
 	variant    string
 	queues     int
-	serial     bool
+	two        bool
 	validate   bool
 	device     int
 	list       bool
@@ -117,8 +117,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.hwdec, "hwdec", "auto", "`auto|vulkan|no`: Vulkan Video decoding on the wall's device")
 	fs.StringVar(&o.path, "path", "auto", "`auto|sampler|shader`: the conversion path of every stream")
 	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute copies the picture into its tile)")
-	fs.BoolVar(&o.serial, "serial-decode", false, "wait for each hardware-decoded picture before the stream's next decoding (one in flight per stream, not two): for comparisons")
-	fs.IntVar(&o.queues, "queues", 0, "headless: spread the streams over `N` graphics queues (0: one per stream, up to the device's; tiles drawn rather than copied use one)")
+	fs.BoolVar(&o.two, "two-decodes", false, "keep two hardware decodings of each stream in flight, not one (not faster on an H100 with one queue: for comparisons)")
+	fs.IntVar(&o.queues, "queues", 1, "headless: spread the streams over `N` graphics queues (0: one per stream, up to the device's; tiles drawn rather than copied use one; one was the fastest for HEVC on an H100)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE.png`")
 	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
@@ -192,7 +192,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Variant, inputs []wall.Input, stdout, stderr io.Writer) error {
-	// Headless, one queue per stream (-queues 0); a window's pass reads the canvas on the first
+	// -queues 0: headless, one queue per stream; a window's pass reads the canvas on the first
 	// queue, which tiles copied from other queues would race.
 	queues := o.queues
 	if queues == 0 && o.headless {
@@ -217,7 +217,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	}
 	defer dev.Close()
 	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
-		OneClock: o.clock == "shared", SerialDecode: o.serial})
+		OneClock: o.clock == "shared", TwoDecodes: o.two})
 	if err != nil {
 		return err
 	}

@@ -81,8 +81,9 @@
 #                    ffmpeg -hwaccel vulkan processes at once for comparison, and 16 timed streams.
 #                    Each run's line: fps, slowest stream, GPU and CPU ms per picture, the variant.
 #   wall:ab          the picture check (the defaults), then at 7 and 16 streams one change at a time:
-#                    -variant draw -queues 1 -serial-decode (the old wall), compute, one queue per
-#                    stream, two decodings in flight per stream (the defaults).
+#                    -variant draw -queues 1 (the old wall), compute on one queue (the defaults),
+#                    one queue per stream, and two decodings in flight per stream.
+#   wall:queues      one queue or one a stream, one or two decodings in flight, 7 and 16 streams, twice.
 #   memory[:RUNS]    issue 25's memory check. Software decoding, RUNS (3) interleaved rounds, each clip
 #                    once and LOOPS (10) times: ffmpeg -f null against ycbcrplay with the default
 #                    decode-ahead (by need), -decode-ahead 256 (the former default), -decode-ahead 0,
@@ -722,25 +723,38 @@ wallrun() {
 	say "wall $label $codec-1080p n=$n: rc=$? fps $(get "$js" fps) slowest $(get "$js" min_stream_fps) queues $(get "$js" queues) gpu_ms/pic $(get "$js" gpu_ms_per_picture) cpu_ms/pic $(get "$js" cpu_ms_per_picture) display_idle $(get "$js" display_idle) stream1 decode/wait ms $(get "$js" decode_ms_per_picture)/$(get "$js" decoder_wait_ms_per_picture) variant $(get "$js" variant) peak_rss_mb $(get "$js" peak_rss_mb) dec% $(dmonmax "$d" 5) sm% $(dmonmax "$d" 2)"
 }
 
-# wall [ab]: ab runs only the A/B at 7 and 16 streams, after the validated 16-stream picture check,
-# one change at a time: old (drawn tiles, one queue, one decoding in flight per stream), compute
-# (copied tiles) on one queue, on one queue per stream, and new (the defaults: also two decodings in
-# flight per stream).
+# wall [ab|queues]: ab runs only the A/B at 7 and 16 streams, after the validated 16-stream picture
+# check, one change at a time: old (drawn tiles, one queue, one decoding in flight per stream),
+# compute (copied tiles) on one queue (the defaults), on one queue per stream, and with two
+# decodings in flight per stream; queues crosses one queue or one each with one or two in flight.
 wall() {
-	local codec n i t0 t1 js v
+	local codec n i t0 t1 js v round
 	js=$L/wall-validate.json
 	timeout -s KILL 90 "$B/ycbcrwall" -headless -untimed -n 16 -frames 60 -hwdec vulkan -validate -stats -screenshot "$L/wall16.png" \
 		"$C/hevc-1080p.mkv" >"$js" 2>"$L/wall-validate.err"
 	say "wall -validate hevc-1080p x16, 60 frames: rc=$? variant $(get "$js" variant) queues $(get "$js" queues) validation: $(grep -c VUID "$L/wall-validate.err") $(head -c 200 "$L/wall-validate.err")"
 	timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -frames 60 -hwdec vulkan -screenshot "$L/alone60.png" "$C/hevc-1080p.mkv" >/dev/null 2>>"$L/wall.err"
 	pngdiff -tiles 4 "$L/wall16.png" "$L/alone60.png"
+	if [ "${1:-}" = queues ]; then # one queue or one a stream, one or two decodings in flight, twice
+		for round in 1 2; do
+			for codec in h264 hevc; do
+				for n in 7 16; do
+					wallrun 1q-serial "$codec" "$n" -queues 1
+					wallrun 1q-two "$codec" "$n" -queues 1 -two-decodes
+					wallrun nq-serial "$codec" "$n" -queues 0
+					wallrun nq-two "$codec" "$n" -queues 0 -two-decodes
+				done
+			done
+		done
+		return
+	fi
 	if [ "${1:-}" = ab ]; then
 		for codec in h264 hevc; do
 			for n in 7 16; do
-				wallrun old "$codec" "$n" -variant draw -queues 1 -serial-decode
-				wallrun compute-1q "$codec" "$n" -variant compute -queues 1 -serial-decode
-				wallrun compute-nq "$codec" "$n" -variant compute -serial-decode
-				wallrun new "$codec" "$n"
+				wallrun old "$codec" "$n" -variant draw -queues 1
+				wallrun compute-1q "$codec" "$n" -variant compute -queues 1
+				wallrun compute-nq "$codec" "$n" -variant compute -queues 0
+				wallrun nq-two "$codec" "$n" -variant compute -queues 0 -two-decodes
 			done
 		done
 		return
