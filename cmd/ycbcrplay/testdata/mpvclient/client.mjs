@@ -25,7 +25,8 @@ try {
 } catch (e) {
   out.unknown = String(e.message)
 }
-await new Promise(r => setTimeout(r, 100))
+// The pause change's event may come after get's reply: wait for it (5 s at most), not a fixed time.
+for (let i = 0; i < 200 && pauses[pauses.length - 1] !== true; i++) await new Promise(r => setTimeout(r, 25))
 out.pauses = pauses
 console.log(JSON.stringify(out))
 mpv.end()
