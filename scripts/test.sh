@@ -180,10 +180,28 @@ done | sort -rn | cut -d' ' -f2- >"$LOG/jobs"
 sound_nice=(nice -n -10)
 [ "$(nice -n -10 nice 2>/dev/null)" -lt "$(nice)" ] || sound_nice=()
 stage "go test: ${#pkgs[@]} packages and ${#race_pkgs[@]} under -race, $JOBS at a time; beside them the sound tests"
-"${sound_nice[@]}" bash -c 'for p in "$@"; do run plain-sound "$p" -test.run "$SOUND"; done' sound "${sound_pkgs[@]}" &
-sound_pid=$!
-tr '\n' '\0' <"$LOG/jobs" | nice -n 19 xargs -0 -P "$JOBS" -n 1 bash -c 'job "$0"'
-wait $sound_pid || true # its runs' results are in their json files
+# While they run, the pool has one worker fewer (a core for the sound tests, their X server and
+# sound server: beside two pool workers at nice 19 they still underflowed on a quiet 2-core machine);
+# once they end, the last worker joins. Workers take jobs in order from one queue.
+cp "$LOG/jobs" "$LOG/queue"
+: >"$LOG/queue.lock"
+worker() {
+	local j
+	while j=$(flock "$LOG/queue.lock" bash -c 'head -1 "$0"; sed -i 1d "$0"' "$LOG/queue") && [ -n "$j" ]; do
+		job "$j"
+	done
+}
+export -f worker
+export LOG
+workers=()
+for ((w = 1; w < JOBS; w++)); do
+	nice -n 19 bash -c worker &
+	workers+=($!)
+done
+"${sound_nice[@]}" bash -c 'for p in "$@"; do run plain-sound "$p" -test.run "$SOUND"; done' sound "${sound_pkgs[@]}" || true
+nice -n 19 bash -c worker &
+workers+=($!)
+wait "${workers[@]}" || true # the runs' results are in their json files
 # A sound run that failed beside the pool runs again alone (the reason is the pool's load, which
 # the scheduler's priorities may not remove entirely); its first try is kept in $LOG/retried and
 # listed by the summary, and only the second counts. A real fault fails both.
