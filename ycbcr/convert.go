@@ -7,6 +7,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 )
 
@@ -68,6 +69,41 @@ func (c *Paths) staged(f *formats.Frame, paths ...formats.Path) (*planes.Image, 
 		return nil, err
 	}
 	return im, nil
+}
+
+// drawnPicture converts f through path, drawn, into a sampled picture of f's size (uploaded and
+// drawn in one submission, waited for), left in SHADER_READ_ONLY_OPTIMAL: the input of the one-shot
+// passes that read a converted picture (the scale pass, debanding). The caller destroys it.
+func (c *Paths) drawnPicture(f *formats.Frame, p Params, path formats.Path) (*gpu.Offscreen, error) {
+	im, err := c.staged(f, path)
+	if err != nil {
+		return nil, err
+	}
+	defer im.Destroy()
+	b, err := c.Bind(im, p, path)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Destroy()
+	pic, err := c.Dev.NewSampledOffscreen(f.Width, f.Height)
+	if err != nil {
+		return nil, err
+	}
+	var recErr error
+	err = c.Dev.Submit(func(cb vk.CommandBuffer) {
+		im.RecordUpload(cb)
+		pic.Begin(cb)
+		recErr = b.Draw(cb, pic)
+		vk.CmdEndRenderPass(cb)
+	})
+	if err == nil {
+		err = recErr
+	}
+	if err != nil {
+		pic.Destroy()
+		return nil, err
+	}
+	return pic, nil
 }
 
 // ConvertCompute is Convert through the path's compute variant (a storage image written by a compute

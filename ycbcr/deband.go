@@ -262,33 +262,11 @@ func (c *Paths) ConvertDebanded(f *formats.Frame, p Params, path formats.Path, d
 }
 
 func (c *Paths) convertDebanded(f *formats.Frame, p Params, path formats.Path, d DebandParams, v ScaleView) (*image.RGBA, error) {
-	im, err := c.staged(f, path)
-	if err != nil {
-		return nil, err
-	}
-	defer im.Destroy()
-	b, err := c.Bind(im, p, path)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Destroy()
-	pic, err := c.Dev.NewSampledOffscreen(f.Width, f.Height)
+	pic, err := c.drawnPicture(f, p, path)
 	if err != nil {
 		return nil, err
 	}
 	defer pic.Destroy()
-	var recErr error
-	if err := c.Dev.Submit(func(cb vk.CommandBuffer) {
-		im.RecordUpload(cb)
-		pic.Begin(cb)
-		recErr = b.Draw(cb, pic)
-		vk.CmdEndRenderPass(cb)
-	}); err != nil {
-		return nil, err
-	}
-	if recErr != nil {
-		return nil, recErr
-	}
 	return Debanded(c.Dev, pic.View, f.Width, f.Height, d, p.Dither, v)
 }
 

@@ -56,17 +56,7 @@ func (c *Paths) MeasurePeak(f *formats.Frame, p Params) (PeakMeasure, error) {
 // DebandFloats converts f through path at its own size, debands it with prm and reads the
 // rgba32f result back as R′G′B′ (0..1), for tests.
 func (c *Paths) DebandFloats(f *formats.Frame, p Params, path formats.Path, prm DebandParams) ([][3]float64, error) {
-	im, err := c.staged(f, path)
-	if err != nil {
-		return nil, err
-	}
-	defer im.Destroy()
-	b, err := c.Bind(im, p, path)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Destroy()
-	pic, err := c.Dev.NewSampledOffscreen(f.Width, f.Height)
+	pic, err := c.drawnPicture(f, p, path)
 	if err != nil {
 		return nil, err
 	}
@@ -88,13 +78,7 @@ func (c *Paths) DebandFloats(f *formats.Frame, p Params, path formats.Path, prm 
 	defer out.Destroy()
 	var recErr error
 	err = c.Dev.Submit(func(cb vk.CommandBuffer) {
-		im.RecordUpload(cb)
-		pic.Begin(cb)
-		recErr = b.Draw(cb, pic)
-		vk.CmdEndRenderPass(cb)
-		if recErr == nil {
-			recErr = t.Record(cb, prm)
-		}
+		recErr = t.Record(cb, prm)
 		vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit, vk.PipelineStageTransferBit, 0, 0,
 			layoutBarrier(t.Image, vk.ImageLayoutShaderReadOnlyOptimal, vk.ImageLayoutTransferSrcOptimal, vk.AccessShaderWriteBit, vk.AccessTransferReadBit))
 		vkx.CmdCopyImageToBuffer(cb, t.Image, vk.ImageLayoutTransferSrcOptimal, out.Handle, f.Width, f.Height)

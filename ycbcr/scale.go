@@ -684,17 +684,7 @@ const (
 
 // convertScaled is ConvertScaled with the pass's last step run as mode says.
 func (c *Paths) convertScaled(f *formats.Frame, p Params, path formats.Path, v ScaleView, mode scaleMode) (*image.RGBA, error) {
-	im, err := c.staged(f, path)
-	if err != nil {
-		return nil, err
-	}
-	defer im.Destroy()
-	b, err := c.Bind(im, p, path)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Destroy()
-	pic, err := c.Dev.NewSampledOffscreen(f.Width, f.Height)
+	pic, err := c.drawnPicture(f, p, path)
 	if err != nil {
 		return nil, err
 	}
@@ -725,13 +715,6 @@ func (c *Paths) convertScaled(f *formats.Frame, p Params, path formats.Path, v S
 	st.Dither = p.Dither
 	var recErr error
 	err = c.Dev.Submit(func(cb vk.CommandBuffer) {
-		im.RecordUpload(cb)
-		pic.Begin(cb)
-		if recErr = b.Draw(cb, pic); recErr != nil {
-			vk.CmdEndRenderPass(cb)
-			return
-		}
-		vk.CmdEndRenderPass(cb)
 		if mode == scaleInto {
 			dst := StorageTarget{Image: target.Image, View: target.View, Format: gpu.TargetFormat, Width: dw, Height: dh}
 			if recErr = st.RecordInto(cb, v, dst, 0, 0); recErr != nil {
