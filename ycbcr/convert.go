@@ -26,35 +26,42 @@ func (c *Paths) Convert(f *formats.Frame, p Params, path formats.Path) (*image.R
 // ConvertWith is Convert with the binding made by bind: a conformance checker binds conversions by
 // Key, including settings no stream metadata would choose (NEAREST, forced explicit reconstruction).
 func (c *Paths) ConvertWith(f *formats.Frame, paths []formats.Path, bind func(*planes.Image) (*Binding, error)) (*image.RGBA, error) {
-	im, err := c.staged(f, paths...)
-	if err != nil {
-		return nil, err
-	}
-	defer im.Destroy()
-	b, err := bind(im)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Destroy()
 	target, err := c.Dev.NewOffscreen(f.Width, f.Height)
 	if err != nil {
 		return nil, err
 	}
 	defer target.Destroy()
+	if err := c.drawOnce(f, paths, bind, target, target.End); err != nil {
+		return nil, err
+	}
+	return target.RGBA(), nil
+}
+
+// drawOnce stages f for paths, binds it with bind and draws it into target, the pass ended by end,
+// in one submission it waits for.
+func (c *Paths) drawOnce(f *formats.Frame, paths []formats.Path, bind func(*planes.Image) (*Binding, error),
+	target *gpu.Offscreen, end func(vk.CommandBuffer)) error {
+	im, err := c.staged(f, paths...)
+	if err != nil {
+		return err
+	}
+	defer im.Destroy()
+	b, err := bind(im)
+	if err != nil {
+		return err
+	}
+	defer b.Destroy()
 	var drawErr error
 	err = c.Dev.Submit(func(cb vk.CommandBuffer) {
 		im.RecordUpload(cb)
 		target.Begin(cb)
 		drawErr = b.Draw(cb, target)
-		target.End(cb)
+		end(cb)
 	})
 	if err == nil {
 		err = drawErr
 	}
-	if err != nil {
-		return nil, err
-	}
-	return target.RGBA(), nil
+	return err
 }
 
 // staged makes f's planes image for paths and stages f into it (the upload is recorded later, with
@@ -75,31 +82,12 @@ func (c *Paths) staged(f *formats.Frame, paths ...formats.Path) (*planes.Image, 
 // drawn in one submission, waited for), left in SHADER_READ_ONLY_OPTIMAL: the input of the one-shot
 // passes that read a converted picture (the scale pass, debanding). The caller destroys it.
 func (c *Paths) drawnPicture(f *formats.Frame, p Params, path formats.Path) (*gpu.Offscreen, error) {
-	im, err := c.staged(f, path)
-	if err != nil {
-		return nil, err
-	}
-	defer im.Destroy()
-	b, err := c.Bind(im, p, path)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Destroy()
 	pic, err := c.Dev.NewSampledOffscreen(f.Width, f.Height)
 	if err != nil {
 		return nil, err
 	}
-	var recErr error
-	err = c.Dev.Submit(func(cb vk.CommandBuffer) {
-		im.RecordUpload(cb)
-		pic.Begin(cb)
-		recErr = b.Draw(cb, pic)
-		vk.CmdEndRenderPass(cb)
-	})
-	if err == nil {
-		err = recErr
-	}
-	if err != nil {
+	bind := func(im *planes.Image) (*Binding, error) { return c.Bind(im, p, path) }
+	if err := c.drawOnce(f, []formats.Path{path}, bind, pic, vk.CmdEndRenderPass); err != nil {
 		pic.Destroy()
 		return nil, err
 	}
