@@ -304,37 +304,34 @@ func (c *client) send(b []byte) {
 func (c *client) write() {
 	defer c.s.wg.Done()
 	w := bufio.NewWriter(c.conn)
+	line := func(b []byte) {
+		w.Write(b)
+		w.WriteByte('\n')
+	}
+	// waiting writes every message already queued, so that they go out together.
+	waiting := func() {
+		for {
+			select {
+			case b := <-c.out:
+				line(b)
+			default:
+				return
+			}
+		}
+	}
 	for {
 		select {
 		case b := <-c.out:
 			c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-			w.Write(b)
-			w.WriteByte('\n')
-			// More waiting: written together.
-			for more := true; more; {
-				select {
-				case b := <-c.out:
-					w.Write(b)
-					w.WriteByte('\n')
-				default:
-					more = false
-				}
-			}
+			line(b)
+			waiting()
 			if err := w.Flush(); err != nil {
 				c.close()
 				return
 			}
 		case <-c.flush:
 			c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-			for more := true; more; {
-				select {
-				case b := <-c.out:
-					w.Write(b)
-					w.WriteByte('\n')
-				default:
-					more = false
-				}
-			}
+			waiting()
 			w.Flush()
 			c.close()
 			return
