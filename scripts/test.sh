@@ -165,7 +165,7 @@ estimates="
 } | while read -r k p; do
 	e=$(awk -v j="$k $p" '$2 " " $3 == j { print $1 }' <<<"$estimates")
 	echo "${e:-0} $k $p"
-done | sort -rn | cut -d' ' -f2- >"$LOG/jobs"
+done | sort -rn | cut -d' ' -f2- >"$LOG/queue"
 # The sound tests time playback against a real sound server for about 105 s of clips (a minute of
 # beeps and flashes, seeks, pauses), mostly waiting on the clock: 41 CPU-s in all. Run alone they
 # left a core idle for most of that time; they run beside the pool instead, ahead of it in the
@@ -183,8 +183,6 @@ stage "go test: ${#pkgs[@]} packages and ${#race_pkgs[@]} under -race, $JOBS at 
 # While they run, the pool has one worker fewer (a core for the sound tests, their X server and
 # sound server: beside two pool workers at nice 19 they still underflowed on a quiet 2-core machine);
 # once they end, the last worker joins. Workers take jobs in order from one queue.
-cp "$LOG/jobs" "$LOG/queue"
-: >"$LOG/queue.lock"
 worker() {
 	local j
 	while j=$(flock "$LOG/queue.lock" bash -c 'head -1 "$0"; sed -i 1d "$0"' "$LOG/queue") && [ -n "$j" ]; do
@@ -192,7 +190,6 @@ worker() {
 	done
 }
 export -f worker
-export LOG
 workers=()
 for ((w = 1; w < JOBS; w++)); do
 	nice -n 19 bash -c worker &
