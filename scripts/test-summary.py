@@ -64,23 +64,6 @@ for r, p, t in skipped:
     reason = [m.group(1) for l in outputs.get((r, p, t), []) if (m := skip_line.match(l.rstrip("\n")))]
     print(f"  {p} {t} [{kinds[r]}]: {' / '.join(reason) or '(no reason given)'}")
 
-# Runs that scripts/test.sh repeated (the sound tests, when they failed beside the pool): their first
-# try, which does not count, and what failed in it.
-retried = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[1]))), "retried")
-if os.path.isdir(retried):
-    print("\nRepeated alone after failing beside the pool (the first try does not count):")
-    for name in sorted(os.listdir(retried)):
-        failed = []
-        with open(os.path.join(retried, name), errors="replace") as f:
-            for line in f:
-                try:
-                    ev = json.loads(line)
-                except ValueError:
-                    continue
-                if ev.get("Action") == "fail" and ev.get("Test") and "/" not in ev["Test"]:
-                    failed.append(ev["Test"])
-        print(f"  {name[: -len('.json')]}: {', '.join(failed) or 'no test failed: the binary crashed'}")
-
 failed_tests = [(r, p, t) for (r, p, t), a in sorted(tests.items()) if a == "fail"]
 failed_runs = [(r, p) for r, p, _, f in runs if f]
 if failed_runs:
