@@ -29,7 +29,7 @@ func mpvClientModule(t *testing.T) string {
 // with --input-ipc-server and speaks mpv's protocol with request ids and observers) drives
 // ycbcrplay as it would mpv: duration and filename read, pause set and observed (the change to
 // true; the client registers its callback after observe_property's reply, so the first event,
-// sent right after it as mpv does, may come too early for it), a seek that brings playback-restart and lands within a frame of 2 s, and an unknown
+// sent right after it as mpv does, may come too early for it; client.mjs says how it waits for the registration before pause changes), a seek that brings playback-restart and lands within a frame of 2 s, and an unknown
 // property refused with mpv's "property not found".
 func TestMPVClient(t *testing.T) {
 	mod := mpvClientModule(t)

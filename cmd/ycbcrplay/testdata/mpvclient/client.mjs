@@ -12,6 +12,14 @@ out.duration = await mpv.get('duration')
 out.filename = await mpv.get('filename')
 const pauses = []
 await mpv.observe('pause', v => pauses.push(v))
+// The client's observe resolves before observe_property's reply, and registers the callback in a
+// promise reaction to that reply; its socket reader handles every line of one read before reactions
+// run, so events that arrive in the same read as the reply are dropped by the client. When the
+// server's replies and events coalesce into one read (a busy machine), setting pause right away lost
+// its event. A round trip (replies come in request order) and a timer turn (reactions drained) make
+// sure the callback is registered before pause changes; mpv itself would meet the same client.
+await mpv.get('pause')
+await new Promise(r => setTimeout(r, 0))
 await mpv.set('pause', true)
 out.pause = await mpv.get('pause')
 const before = restarts.length
