@@ -22,7 +22,15 @@ type Offscreen struct {
 	Sampled bool
 	// Storage targets can also be written by compute shaders (STORAGE usage); LoadPass then draws
 	// over what they wrote (NewLoadPass), with Framebuffer.
-	Storage     bool
+	Storage bool
+	// Copied targets are put together from parts drawn and copied into them (the wall's canvas:
+	// TRANSFER_DST usage). They rest in TRANSFER_DST_OPTIMAL (CopiedLayout), where copies write them,
+	// so that placing one part changes no layout of the whole image (which would make parts placed
+	// from different queues hazards of each other): RenderPass clears into that layout, LoadPass
+	// draws over one part (BeginArea) from it and back, and RecordReadback and CopyOut take the
+	// image to TRANSFER_SRC_OPTIMAL and back. Their read-back buffer is made on first need
+	// (PrepareReadback): such a canvas may be large, and only a screenshot reads it.
+	Copied      bool
 	LoadPass    vk.RenderPass
 	Image       vk.Image
 	Memory      vk.DeviceMemory
@@ -155,32 +163,44 @@ func (d *Device) StorageFormat(format vk.Format) bool {
 // NewOffscreen creates a width×height TargetFormat image, its render pass and framebuffer, and a
 // host-visible buffer to read it back.
 func (d *Device) NewOffscreen(width, height int) (*Offscreen, error) {
-	return d.newOffscreen(width, height, false)
+	return d.newOffscreen(&Offscreen{Width: width, Height: height})
 }
 
 // NewSampledOffscreen is NewOffscreen for a target a later pass samples (no readback).
 func (d *Device) NewSampledOffscreen(width, height int) (*Offscreen, error) {
-	return d.newOffscreen(width, height, true)
+	return d.newOffscreen(&Offscreen{Width: width, Height: height, Sampled: true})
 }
 
 // NewStorageOffscreen is NewOffscreen for a target compute shaders write (it can still be read back).
 func (d *Device) NewStorageOffscreen(width, height int) (*Offscreen, error) {
-	o := &Offscreen{Width: width, Height: height, Storage: true, dev: d}
+	return d.newOffscreen(&Offscreen{Width: width, Height: height, Storage: true})
+}
+
+// NewCopiedOffscreen is NewOffscreen for a target put together from parts drawn and copied into it
+// (Copied); its read-back buffer is made by PrepareReadback.
+func (d *Device) NewCopiedOffscreen(width, height int) (*Offscreen, error) {
+	return d.newOffscreen(&Offscreen{Width: width, Height: height, Copied: true})
+}
+
+func (d *Device) newOffscreen(o *Offscreen) (*Offscreen, error) {
+	o.dev = d
 	if err := o.init(); err != nil {
 		o.Destroy()
-		return nil, fmt.Errorf("gpu: offscreen %dx%d: %w", width, height, err)
+		return nil, fmt.Errorf("gpu: offscreen %dx%d: %w", o.Width, o.Height, err)
 	}
 	return o, nil
 }
 
-func (d *Device) newOffscreen(width, height int, sampled bool) (*Offscreen, error) {
-	o := &Offscreen{Width: width, Height: height, Sampled: sampled, dev: d}
-	if err := o.init(); err != nil {
-		o.Destroy()
-		return nil, fmt.Errorf("gpu: offscreen %dx%d: %w", width, height, err)
-	}
-	return o, nil
-}
+// CopiedLayout is the layout Copied targets rest in between passes and copies (GENERAL would do
+// for every use, but the validation layer warns of it on copies: UNASSIGNED-CoreValidation-DrawState-
+// InvalidImageLayout).
+const CopiedLayout = vk.ImageLayoutTransferDstOptimal
+
+// What writes a Copied target's parts: passes (colour output) and copies.
+const (
+	copiedWriteStages = vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit
+	copiedWriteAccess = vk.AccessColorAttachmentWriteBit | vk.AccessTransferWriteBit
+)
 
 func (o *Offscreen) init() error {
 	d := o.dev
@@ -196,6 +216,10 @@ func (o *Offscreen) init() error {
 		usage |= vk.ImageUsageSampledBit
 		final = vk.ImageLayoutShaderReadOnlyOptimal
 	}
+	if o.Copied {
+		usage |= vk.ImageUsageTransferDstBit
+		final = CopiedLayout
+	}
 	var err error
 	if o.Image, o.Memory, o.View, err = d.NewImage2D(TargetFormat, o.Width, o.Height, usage); err != nil {
 		return err
@@ -206,15 +230,28 @@ func (o *Offscreen) init() error {
 	if o.Framebuffer, err = d.NewFramebuffer(o.RenderPass, o.Width, o.Height, o.View); err != nil {
 		return err
 	}
-	if o.Storage {
-		if o.LoadPass, err = d.NewLoadPass(TargetFormat, final); err != nil {
-			return err
-		}
+	switch {
+	case o.Storage:
+		o.LoadPass, err = d.NewLoadPass(TargetFormat, final)
+	case o.Copied:
+		s := TargetPass(TargetFormat, final)
+		s.Load, s.InitialLayout = true, final
+		o.LoadPass, err = d.NewPass(s)
 	}
-	if o.Sampled {
+	if err != nil || o.Sampled || o.Copied {
+		return err
+	}
+	return o.PrepareReadback()
+}
+
+// PrepareReadback makes the read-back buffer if the target has none (Copied targets make it here
+// on first need; others have it from the start, but sampled ones, which are never read back).
+func (o *Offscreen) PrepareReadback() error {
+	if o.readback != nil {
 		return nil
 	}
-	o.readback, err = d.NewBuffer(o.Width*o.Height*4, vk.BufferUsageTransferDstBit,
+	var err error
+	o.readback, err = o.dev.NewBuffer(o.Width*o.Height*4, vk.BufferUsageTransferDstBit,
 		vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
 	return err
 }
@@ -261,11 +298,46 @@ func (o *Offscreen) End(cb vk.CommandBuffer) {
 	o.RecordReadback(cb)
 }
 
-// RecordReadback copies the image (in TRANSFER_SRC layout, as the render pass leaves it) into the
-// readback buffer for RGBA.
+// RecordReadback copies the image (in TRANSFER_SRC layout, as the render pass leaves it, or, for a
+// Copied target, after every part placed before it on the queue) into the readback buffer for RGBA.
 func (o *Offscreen) RecordReadback(cb vk.CommandBuffer) {
+	o.beginRead(cb)
 	vkx.CmdCopyImageToBuffer(cb, o.Image, vk.ImageLayoutTransferSrcOptimal, o.readback.Handle, o.Width, o.Height)
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
+	o.endRead(cb)
+}
+
+// CopyOut copies r of a Copied target to the origin of dst (in TRANSFER_DST_OPTIMAL), after every
+// part placed before it on the queue, and gives the target back to its parts.
+func (o *Offscreen) CopyOut(cb vk.CommandBuffer, r image.Rectangle, dst vk.Image) {
+	o.beginRead(cb)
+	vkx.CmdCopyImageRegion(cb, o.Image, vk.ImageLayoutTransferSrcOptimal, r.Min.X, r.Min.Y, dst, vk.ImageLayoutTransferDstOptimal,
+		0, 0, r.Dx(), r.Dy())
+	o.endRead(cb)
+}
+
+// beginRead takes a Copied target from CopiedLayout to TRANSFER_SRC_OPTIMAL for a copy out of it,
+// after every part drawn or copied before it on the queue; endRead gives it back to the parts. Other
+// targets are read where their render pass leaves them.
+func (o *Offscreen) beginRead(cb vk.CommandBuffer) {
+	if o.Copied {
+		o.layoutBarrier(cb, CopiedLayout, vk.ImageLayoutTransferSrcOptimal, copiedWriteAccess, vk.AccessTransferReadBit,
+			copiedWriteStages, vk.PipelineStageTransferBit)
+	}
+}
+
+func (o *Offscreen) endRead(cb vk.CommandBuffer) {
+	if o.Copied {
+		o.layoutBarrier(cb, vk.ImageLayoutTransferSrcOptimal, CopiedLayout, 0, copiedWriteAccess,
+			vk.PipelineStageTransferBit, copiedWriteStages)
+	}
+}
+
+// BeginArea begins LoadPass over r alone, keeping the rest of the image, with r as viewport and
+// scissor: one part of a Copied target drawn.
+func (o *Offscreen) BeginArea(cb vk.CommandBuffer, r image.Rectangle) {
+	vkx.CmdBeginRenderArea(cb, o.LoadPass, o.Framebuffer, r.Min.X, r.Min.Y, r.Dx(), r.Dy())
+	SetViewport(cb, r.Min.X, r.Min.Y, r.Dx(), r.Dy())
 }
 
 // RGBA returns what the last submitted End copied back, once its submission has completed.

@@ -178,7 +178,7 @@ func (d *Display) Drain() error { return d.ring.Drain() }
 func (d *Display) source(v View) image.Rectangle {
 	c := d.w.canvas
 	if v.Tile < 0 || v.Tile >= len(d.w.tiles) {
-		return image.Rect(0, 0, c.w, c.h)
+		return image.Rect(0, 0, c.Width, c.Height)
 	}
 	return d.w.tiles[v.Tile].rect
 }
@@ -270,7 +270,7 @@ func (d *Display) copyOut(cb vk.CommandBuffer, r image.Rectangle) {
 	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit, vk.PipelineStageTransferBit, 0, 0,
 		vkx.Transition{Image: d.src.image, From: vk.ImageLayoutUndefined, To: vk.ImageLayoutTransferDstOptimal,
 			DstAccess: vk.AccessTransferWriteBit})
-	d.w.canvas.recordCopyOut(cb, r, d.src.image)
+	d.w.canvas.CopyOut(cb, r, d.src.image)
 	vkx.CmdBarrier(cb, vk.PipelineStageTransferBit, vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit, 0, 0,
 		vkx.Transition{Image: d.src.image, From: vk.ImageLayoutTransferDstOptimal, To: vk.ImageLayoutShaderReadOnlyOptimal,
 			SrcAccess: vk.AccessTransferWriteBit, DstAccess: vk.AccessShaderReadBit})

@@ -76,7 +76,7 @@ type Stats struct {
 // Stats reports the figures so far: the run is timed from the first display step to the last
 // picture drawn.
 func (w *Wall) Stats() Stats {
-	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.w, w.canvas.h}, Queues: w.Queues()}
+	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.Width, w.canvas.Height}, Queues: w.Queues()}
 	var end time.Time
 	var gpuMs float64
 	gpuN := 0

@@ -66,7 +66,7 @@ type Wall struct {
 	opts   Options
 	paths  *ycbcr.Paths
 	tiles  []*tile
-	canvas *canvas
+	canvas *gpu.Offscreen
 	ring   *stream.Ring // the wall's own submissions: clearing, read-back
 	wake   chan struct{}
 	start  time.Time // the first display step
@@ -167,7 +167,8 @@ func (w *Wall) open(inputs []Input) error {
 	if err != nil {
 		return fmt.Errorf("wall: %w", err)
 	}
-	w.canvas.recordClear(sl.CB)
+	w.canvas.Begin(sl.CB)
+	vk.CmdEndRenderPass(sl.CB)
 	if err := w.ring.Submit(sl, vk.NullSemaphore, vk.NullSemaphore); err != nil {
 		return fmt.Errorf("wall: clear: %w", err)
 	}
@@ -438,11 +439,11 @@ func (w *Wall) Queues() int {
 func (w *Wall) place(fr *stream.Frame, r image.Rectangle, pw, ph int) error {
 	cb := fr.Slot.CB
 	if fr.Computed() && r.Dx() == pw && r.Dy() == ph {
-		w.canvas.beforeCopy(cb)
-		return fr.CopyTo(w.canvas.image, canvasLayout, r.Min.X, r.Min.Y)
+		beforeCopy(cb)
+		return fr.CopyTo(w.canvas.Image, gpu.CopiedLayout, r.Min.X, r.Min.Y)
 	}
-	w.canvas.beforeDraw(cb)
-	w.canvas.beginTile(cb, r)
+	beforeDraw(cb)
+	w.canvas.BeginArea(cb, r)
 	err := fr.Draw(w.canvas)
 	vk.CmdEndRenderPass(cb)
 	return err
@@ -469,16 +470,17 @@ func (w *Wall) Screenshot() (*image.RGBA, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wall: screenshot: %w", err)
 	}
-	if err := w.canvas.recordReadback(sl.CB); err != nil {
+	if err := w.canvas.PrepareReadback(); err != nil {
 		return nil, fmt.Errorf("wall: screenshot: %w", err)
 	}
+	w.canvas.RecordReadback(sl.CB)
 	if err := w.ring.Submit(sl, vk.NullSemaphore, vk.NullSemaphore); err != nil {
 		return nil, fmt.Errorf("wall: screenshot: %w", err)
 	}
 	if err := w.ring.Drain(); err != nil {
 		return nil, fmt.Errorf("wall: screenshot: %w", err)
 	}
-	return w.canvas.rgba(), nil
+	return w.canvas.RGBA(), nil
 }
 
 // Close stops decoding, waits for the wall's submissions and frees everything; the device stays.
@@ -512,7 +514,7 @@ func (w *Wall) Close() {
 		}
 	}
 	if w.canvas != nil {
-		w.canvas.destroy()
+		w.canvas.Destroy()
 	}
 	if w.paths != nil {
 		w.paths.Destroy()
