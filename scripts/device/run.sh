@@ -85,10 +85,12 @@
 #                    one queue per stream, and two decodings in flight per stream.
 #   wall:queues      one queue or one a stream, one or two decodings in flight, 7 and 16 streams, twice.
 #   memory[:RUNS]    issue 25's memory check. Software decoding, RUNS (3) interleaved rounds, each clip
-#                    once and LOOPS (10) times: ffmpeg -f null against ycbcrplay with the default
-#                    decode-ahead (by need), -decode-ahead 256 (the former default), -decode-ahead 0,
-#                    and OLD=DIR's build if set: fps, peak RSS, picture buffers, device memory; the
-#                    resident set by mapping at its peak (/proc/PID/smaps) for ffmpeg and ycbcrplay on
+#                    once and LOOPS (10) times: ffmpeg -f null, and ffmpeg uploading each picture to
+#                    a Vulkan image (-vf hwupload: the Vulkan driver loaded, as in the player), against
+#                    ycbcrplay with the default decode-ahead (by need), -decode-ahead 256 (the former
+#                    default), with STEADY=1 -decode-ahead 0, and OLD=DIR's build if set: fps, peak
+#                    RSS, picture buffers, device memory; the resident set by mapping at its peak
+#                    (/proc/PID/smaps) for ffmpeg, ffmpeg -vf hwupload and ycbcrplay on
 #                    a 64x48 vector, hevc10-2160p and h264-1080p; then -hwdec vulkan: ycbcrplay on
 #                    three clips, ycbcrwall -n 16 (and -hwdec no) on the 1080p clips.
 set -u
@@ -240,13 +242,16 @@ quality() {
 # ffnull JSONL CLIP LOOPS RUN: the same build's ffmpeg decodes a clip LOOPS times (-f null, $T
 # threads); JSONL gets its wall time, CPU time and peak RSS (-benchmark).
 ffnull() {
-	local out=$1 clip=$2 n=$3 r=$4 t0 t1 rc ut st rss
+	local out=$1 clip=$2 n=$3 r=$4 tool=${5:-ffmpeg} t0 t1 rc ut st rss pre=() post=()
+	# ffmpeg-vk: each decoded picture uploaded into a Vulkan image (hwupload), so that ffmpeg too
+	# loads the Vulkan driver and keeps pictures on the device, as the player does.
+	[ "$tool" = ffmpeg-vk ] && pre=(-init_hw_device vulkan=vk:0 -filter_hw_device vk) post=(-vf hwupload)
 	t0=$(now)
-	timeout -s KILL 120 "$B/ffmpeg" -hide_banner -nostdin -nostats -benchmark -threads "$T" -stream_loop $((n - 1)) -i "$C/$clip.mkv" -f null - 2>"$L/ff.err"
+	timeout -s KILL 120 "$B/ffmpeg" -hide_banner -nostdin -nostats -benchmark "${pre[@]}" -threads "$T" -stream_loop $((n - 1)) -i "$C/$clip.mkv" "${post[@]}" -f null - 2>"$L/ff.err"
 	rc=$? t1=$(now)
 	ut=$(sed -n 's/.*utime=\([0-9.]*\)s.*/\1/p' "$L/ff.err") st=$(sed -n 's/.*stime=\([0-9.]*\)s.*/\1/p' "$L/ff.err")
 	rss=$(sed -n 's/.*maxrss=\([0-9]*\)KiB.*/\1/p' "$L/ff.err")
-	echo "{\"tool\":\"ffmpeg\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"cpu_s\":$(calc "${ut:-0} + ${st:-0}"),\"peak_rss_mb\":$(calc "${rss:-0} / 1024")}" >>"$out"
+	echo "{\"tool\":\"$tool\",\"clip\":\"$clip\",\"loops\":$n,\"run\":$r,\"rc\":$rc,\"wall_s\":$(calc "$t1 - $t0"),\"cpu_s\":$(calc "${ut:-0} + ${st:-0}"),\"peak_rss_mb\":$(calc "${rss:-0} / 1024")}" >>"$out"
 }
 
 # ypplay JSONL TOOL BIN CLIP LOOPS RUN FLAG...: ycbcrplay BIN plays a clip LOOPS times headless and
@@ -826,9 +831,10 @@ memory() { # RUNS
 				# 256 MB; steady: -decode-ahead 0 (3 frames); old: OLD=DIR's build, if given.
 				# -hwdec no: ycbcrplay's default (auto) decodes these clips in hardware on NVIDIA.
 				ffnull "$OUT/memory.jsonl" $clip $n $r
+				ffnull "$OUT/memory.jsonl" $clip $n $r ffmpeg-vk
 				ypplay "$OUT/memory.jsonl" need "$B/ycbcrplay" $clip $n $r -hwdec no
 				ypplay "$OUT/memory.jsonl" 256 "$B/ycbcrplay" $clip $n $r -hwdec no -decode-ahead 256
-				ypplay "$OUT/memory.jsonl" steady "$B/ycbcrplay" $clip $n $r -hwdec no -decode-ahead 0
+				[ "${STEADY:-0}" = 1 ] && ypplay "$OUT/memory.jsonl" steady "$B/ycbcrplay" $clip $n $r -hwdec no -decode-ahead 0
 				[ -n "${OLD:-}" ] && ypplay "$OUT/memory.jsonl" old "$R/$OLD/ycbcrplay" $clip $n $r -hwdec no
 			done
 		done
@@ -839,7 +845,7 @@ runs = [json.loads(l) for l in open(sys.argv[1])]
 med = statistics.median
 print(f"software decoding, {sys.argv[2]} threads; medians of {max(r['run'] for r in runs)} interleaved rounds; fps over the process's wall time")
 print("need: default decode-ahead (by need, <= 64 MB); 256: -decode-ahead 256 (the former default); steady: -decode-ahead 0; old: OLD's build")
-print(f"{'clip':13} {'plays':>5} {'ff fps':>7} {'ff rss':>6} | {'tool':6} {'fps':>7} {'/ff':>6} {'/256':>6} {'rss':>5} {'-ff':>5} {'pics':>5} {'gpu':>5} {'host':>5} {'ahead':>5}")
+print(f"{'clip':13} {'plays':>5} {'ff fps':>7} {'ff rss':>6} {'ffvk rss':>8} | {'tool':6} {'fps':>7} {'/ff':>6} {'/256':>6} {'rss':>5} {'-ff':>5} {'-ffvk':>5} {'pics':>5} {'gpu':>5} {'host':>5} {'ahead':>5}")
 for clip in dict.fromkeys(r['clip'] for r in runs):
     for n in sorted(set(r['loops'] for r in runs)):
         ff = [r for r in runs if r['clip'] == clip and r['loops'] == n and r['tool'] == 'ffmpeg' and r['rc'] == 0]
@@ -850,6 +856,8 @@ for clip in dict.fromkeys(r['clip'] for r in runs):
             print(f"{clip:13} {n:5d} ycbcrplay failed"); continue
         k = by['need'][0]['stats']['frames_decoded']
         fff, ffr = k / med(r['wall_s'] for r in ff), med(r['peak_rss_mb'] for r in ff)
+        vk = [r for r in runs if r['clip'] == clip and r['loops'] == n and r['tool'] == 'ffmpeg-vk' and r['rc'] == 0]
+        vkr = med(r['peak_rss_mb'] for r in vk) if vk else float('nan')
         f256 = k / med(r['wall_s'] for r in by['256']) if by['256'] else float('nan')
         first = True
         for t, rs in by.items():
@@ -858,19 +866,20 @@ for clip in dict.fromkeys(r['clip'] for r in runs):
             fps = k / med(r['wall_s'] for r in rs)
             g = lambda key: med(r['stats'].get(key, float('nan')) for r in rs)
             rss = g('peak_rss_mb')
-            head = f"{clip:13} {n:5d} {fff:7.1f} {ffr:6.0f}" if first else f"{'':13} {'':5} {'':7} {'':6}"
+            head = f"{clip:13} {n:5d} {fff:7.1f} {ffr:6.0f} {vkr:8.0f}" if first else f"{'':13} {'':5} {'':7} {'':6} {'':8}"
             first = False
-            print(f"{head} | {t:6} {fps:7.1f} {fps / fff:6.3f} {fps / f256:6.3f} {rss:5.0f} {rss - ffr:+5.0f} {g('picture_buffers_mb'):5.0f} "
+            print(f"{head} | {t:6} {fps:7.1f} {fps / fff:6.3f} {fps / f256:6.3f} {rss:5.0f} {rss - ffr:+5.0f} {rss - vkr:+5.0f} {g('picture_buffers_mb'):5.0f} "
                   f"{g('gpu_memory_mb'):5.0f} {g('gpu_host_visible_mb'):5.0f} {g('decoded_ahead_frames'):5.0f}")
-print("rss: peak RSS MB (-ff: over ffmpeg's); pics: peak MB of the decoder's picture buffers; gpu: peak device memory the toolkit and FFmpeg allocated, host: the toolkit's host-visible part at the end (staging made on first need, read-back)")
+print("rss: peak RSS MB (-ff: over ffmpeg's; -ffvk: over ffmpeg's uploading each picture to a Vulkan image, -vf hwupload); pics: peak MB of the decoder's picture buffers; gpu: peak device memory the toolkit and FFmpeg allocated, host: the toolkit's host-visible part at the end (staging made on first need, read-back)")
 PY
 	# Where the resident set is, by mapping, at its peak: the floor (a 64x48 vector) and the 2160p
 	# 10-bit clip, for ffmpeg and ycbcrplay.
 	for f in "$R/testvectors/media/bt709.mkv" "$C/hevc10-2160p.mkv" "$C/h264-1080p.mkv"; do
 		peakmap "$L/map-ff.txt" "$B/ffmpeg" -hide_banner -nostdin -threads "$T" -i "$f" -f null -
+		peakmap "$L/map-vk.txt" "$B/ffmpeg" -hide_banner -nostdin -init_hw_device vulkan=vk:0 -filter_hw_device vk -threads "$T" -i "$f" -vf hwupload -f null -
 		peakmap "$L/map-pl.txt" "$B/ycbcrplay" -headless -untimed -hwdec no -threads "$T" "$f"
-		say "resident set by mapping at its peak, $(basename "$f"): ffmpeg | ycbcrplay"
-		paste -d'|' "$L/map-ff.txt" "$L/map-pl.txt" | awk -F'|' '{printf "  %-44s| %s\n", $1, $2}' | tee -a "$S"
+		say "resident set by mapping at its peak, $(basename "$f"): ffmpeg | ffmpeg -vf hwupload | ycbcrplay"
+		paste -d'|' "$L/map-ff.txt" "$L/map-vk.txt" "$L/map-pl.txt" | awk -F'|' '{printf "  %-40s| %-40s| %s\n", $1, $2, $3}' | tee -a "$S"
 	done
 	# Hardware decoding: one stream, and 16 streams of 1080p in one ycbcrwall (issue 25: <= 200 MB
 	# and <= 1.5 GB); gpu_memory_mb per stream.
