@@ -103,7 +103,7 @@ func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) 
 	}
 	st := lk.State
 	c := pic.cfg
-	reason := "asked for"
+	reason := c.routeAsked()
 	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
 	// early: with the compute conversion and one path, the conversion is the frame's only read of
 	// the image and can go in a batch of its own (below).

@@ -40,6 +40,14 @@ type Decode struct {
 	Reason  string // why software, when not HW
 }
 
+// String is the decoder and, in software, why: "hevc (vulkan)", "h264 (software: -hwdec no)".
+func (d Decode) String() string {
+	if d.HW || d.Reason == "" {
+		return d.Decoder
+	}
+	return d.Decoder + " (software: " + d.Reason + ")"
+}
+
 // RouteStep is the plan's route and why.
 type RouteStep struct {
 	Route  Route
@@ -98,7 +106,15 @@ func planRoute(c Config) RouteStep {
 	case c.Route == RouteAuto:
 		return RouteStep{RouteAuto, "in place or the GPU copy, per frame, by the decoder's image"}
 	}
-	return RouteStep{c.Route, "asked for"}
+	return RouteStep{c.Route, c.routeAsked()}
+}
+
+// routeAsked is why c asks for its route: RouteReason, else "asked for".
+func (c Config) routeAsked() string {
+	if c.RouteReason != "" {
+		return c.RouteReason
+	}
+	return "asked for"
 }
 
 // planUpload is the upload the configuration's frames are loaded with: Options.Upload, where auto

@@ -65,8 +65,10 @@ type Config struct {
 	Peak   bool
 	Deband ycbcr.DebandParams
 	// Route is how hardware-decoded pictures (LoadForeign) reach the conversion; RouteAuto
-	// chooses per frame.
-	Route Route
+	// chooses per frame. RouteReason, if set, is why the caller asks for Route, which the plan
+	// records instead of "asked for".
+	Route       Route
+	RouteReason string
 	// Decode is how the source decodes the pictures (the plan records it).
 	Decode Decode
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 )
 
 // VideoFeatures are the device features of hardware decoding: what FFmpeg's Vulkan decoding asks
@@ -138,32 +139,51 @@ func (h HWDecode) video() gpu.Video {
 	return v
 }
 
-// Decoding says how a texture's pictures are decoded and how hardware-decoded ones reach its
-// images.
+// Decoding is how a texture's pictures are decoded and how they reach its images: read from the
+// frame plan of the stream under the texture (stream.Plan), as its latest configuration decided
+// it and its latest picture completed it; videotex keeps no account of its own. An open texture
+// has decoded a picture, so its Decoding is never the zero value.
 type Decoding struct {
-	// Decoder is FFmpeg's decoder, with " (vulkan)" while Vulkan Video decodes.
-	Decoder string
-	// HWDec is "vulkan" while Vulkan Video decodes, else "no".
-	HWDec string
-	// Reason says why decoding is in software (empty with hardware).
-	Reason string
-	// Route is how hardware-decoded pictures reach the engine's image, with why (empty in software).
-	Route string
+	// Decode is FFmpeg's decoder ("hevc (vulkan)" while Vulkan Video decodes), whether Vulkan
+	// Video decodes (HW) and, when not, why: the engine's device (EngineDevice.HWDecode,
+	// QueueLock, Options.HWDec) or the decoder (codec, profile).
+	Decode stream.Decode
+	// Route is how the latest picture that came as one of FFmpeg's Vulkan frames reached the
+	// texture's image, and why: always stream.RouteCopy, one GPU copy per plane (the package
+	// documentation says why not in place); stream.RouteNone while every picture was decoded in
+	// software.
+	Route stream.RouteStep
 }
 
-// routeCopy is the one route hardware frames take into the texture, and why not in place.
-const routeCopy = "GPU copy (the engine samples in its own later submission: sampling FFmpeg's image in place " +
-	"would keep it, a reference picture of later decoding, from FFmpeg until the engine's fence)"
-
-// Decoding reports how the stream is decoded.
-func (t *Texture) Decoding() Decoding {
-	h := t.dec.HW()
-	d := Decoding{Decoder: h.Decoder, HWDec: "no", Reason: h.Reason}
-	if t.hwOff != "" {
-		d.Reason = t.hwOff
+// String is d in one line, for logs and overlays: "hevc (vulkan), GPU copy (why)", or
+// "h264 (software: why)".
+func (d Decoding) String() string {
+	if r := d.Route.String(); r != "" {
+		return d.Decode.String() + ", " + r
 	}
-	if h.Active {
-		d.HWDec, d.Reason, d.Route = "vulkan", "", routeCopy
+	return d.Decode.String()
+}
+
+// routeCopy is why the texture asks for the GPU copy, which the plan records.
+const routeCopy = "the engine samples in its own later submission: sampling FFmpeg's image in place " +
+	"would keep it, a reference picture of later decoding, from FFmpeg until the engine's fence"
+
+// Decoding reports how the stream is decoded, from its plan.
+func (t *Texture) Decoding() Decoding {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := t.st.Plan()
+	return Decoding{Decode: p.Decode, Route: p.Route}
+}
+
+// decoding is how the decoder decodes, for the stream's plan: the decoder's own account
+// (decode.Decoder.HW), with why not hardware as far as the engine's device goes (planHW) where
+// that was the reason.
+func (t *Texture) decoding() stream.Decode {
+	h := t.dec.HW()
+	d := stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}
+	if t.hwOff != "" && !h.Active {
+		d.Reason = t.hwOff
 	}
 	return d
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
 )
 
@@ -213,6 +214,19 @@ type played struct {
 	videotex.Stats
 }
 
+// checkRoute: pictures the test put into FFmpeg's Vulkan frames (Hooks.HWUpload) were copied (the
+// texture never samples FFmpeg's image in place), with the reason given; decoded in software on a
+// device without Vulkan Video (HWRequirements says which device that is).
+func (e *hwEngine) checkRoute(t *testing.T, name string, got played) {
+	t.Helper()
+	if got.Route.Route != stream.RouteCopy || got.Route.Reason == "" {
+		t.Errorf("%s: route %+v; want the GPU copy, with why", name, got.Route)
+	}
+	if !e.req.Available && (got.Decode.HW || got.Decode.Reason == "") {
+		t.Errorf("%s: decode %+v on a device without Vulkan Video; want software, with why", name, got.Decode)
+	}
+}
+
 func (e *hwEngine) checkValidation(t *testing.T) {
 	t.Helper()
 	for _, m := range vkx.Messages() {
@@ -251,11 +265,14 @@ func TestHWDecSoftwareReason(t *testing.T) {
 	}
 	d := tex.Decoding()
 	tex.Close()
-	if d.HWDec != "no" || d.Route != "" || !strings.Contains(d.Reason, "EngineDevice.HWDecode is nil") ||
-		!strings.Contains(d.Reason, "VK_KHR_video_decode_queue") {
-		t.Errorf("auto on an engine device without decoding: %+v", d)
+	if d.Decode.HW || d.Route.Route != stream.RouteNone || !strings.Contains(d.Decode.Reason, "EngineDevice.HWDecode is nil") ||
+		!strings.Contains(d.Decode.Reason, "VK_KHR_video_decode_queue") || strings.Contains(d.Decode.Decoder, "vulkan") {
+		t.Errorf("auto on an engine device without decoding: %+v; want software, no route, the reason", d)
 	}
-	t.Logf("auto: %+v", d)
+	if after := tex.Decoding(); after != d {
+		t.Errorf("after Close: %+v, before: %+v", after, d)
+	}
+	t.Logf("auto: %s", d)
 
 	_, err = videotex.Open(engineDevice(dev), defaultClip(t), videotex.Options{HWDec: decode.HWDecVulkan})
 	if err == nil || !errors.Is(err, decode.ErrNoHWDec) || !strings.Contains(err.Error(), "VK_KHR_video_decode_queue") ||
@@ -302,6 +319,7 @@ func TestHWFramesRoute(t *testing.T) {
 		if got.HWCopied != 1 {
 			t.Errorf("%s: %d pictures copied from Vulkan frames, want 1", v.Name, got.HWCopied)
 		}
+		e.checkRoute(t, v.Name, got)
 		e.checkValidation(t)
 		d, err := maxDiff(pics[0], want)
 		switch {
@@ -328,6 +346,8 @@ func TestHWFramesRoute(t *testing.T) {
 	if got.HWCopied != frames || pics[frames-1] == nil {
 		t.Errorf("%d frames: %+v", frames, got)
 	}
+	e.checkRoute(t, "a run", got)
+	t.Logf("decoding: %s", got.Decoding)
 	if ff, all := e.lock.counts(); ff == 0 {
 		t.Errorf("FFmpeg never took the engine's queue lock (%d locks in all)", all)
 	} else {
@@ -364,17 +384,19 @@ func TestHWDecodeEngineDevice(t *testing.T) {
 		t.Fatalf("hardware: %v (%+v)", err, hw)
 	}
 	e.checkValidation(t)
-	if hw.HWDec != "vulkan" || hw.Route == "" || hw.HWCopied != frames {
-		t.Fatalf("hardware decoding: %+v", hw)
+	if !hw.Decode.HW || hw.Decode.Decoder != "hevc (vulkan)" || hw.Decode.Reason != "" || hw.HWCopied != frames {
+		t.Fatalf("hardware decoding (asked for): %+v", hw)
 	}
-	t.Logf("hardware: %+v; %d frames in %v", hw, frames, elapsed)
+	e.checkRoute(t, "hardware", hw)
+	t.Logf("hardware: %s, %+v; %d frames in %v", hw.Decoding, hw.Stats, frames, elapsed)
 	sw, swPics, err := e.play(t, clip, videotex.Options{HWDec: decode.HWDecNo}, videotex.Hooks{}, frames, 1920, 1080, step, grab)
 	if err != nil {
 		t.Fatalf("software: %v", err)
 	}
 	e.checkValidation(t)
-	if sw.HWDec != "no" {
-		t.Fatalf("software decoding: %+v", sw)
+	if sw.Decode.HW || sw.Decode.Decoder != "hevc" || !strings.Contains(sw.Decode.Reason, "Options.HWDec is no") ||
+		sw.Route.Route != stream.RouteNone || sw.HWCopied != 0 {
+		t.Fatalf("software decoding (asked for): %+v", sw)
 	}
 	for n := range grab {
 		if hwPics[n] == nil || swPics[n] == nil {

@@ -183,15 +183,14 @@ func (t *Texture) decodeLoop() {
 	}
 }
 
-// configure makes cfg the stream's configuration; its plan says the path and why. The shader path
-// converts into each picture's RGBA8 texture by drawing; hardware-decoded pictures are copied
-// (routeCopy).
+// configure makes cfg the stream's configuration; its plan says the path, the decoding and the
+// route, and why (Texture.Decoding reads it). The shader path converts into each picture's RGBA8
+// texture by drawing; hardware-decoded pictures are copied (routeCopy).
 func (t *Texture) configure(cfg config) error {
 	desc := fmt.Sprintf("%s %dx%d %s", cfg.format.Name, cfg.width, cfg.height, cfg.params)
-	h := t.dec.HW()
 	c := stream.Config{Format: cfg.format, Width: cfg.width, Height: cfg.height, Params: cfg.params,
-		Choice: t.opts.Path, Variant: stream.VariantDraw, Route: stream.RouteCopy,
-		Decode: stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}}
+		Choice: t.opts.Path, Variant: stream.VariantDraw, Route: stream.RouteCopy, RouteReason: routeCopy,
+		Decode: t.decoding()}
 	t.mu.Lock() // Configure retires the old pictures on the ring, which Acquire uses
 	_, err := t.st.Configure(c)
 	if err == nil {

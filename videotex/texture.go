@@ -395,8 +395,10 @@ func (t *Texture) destroy() error {
 	}
 	t.sems, t.allSems = nil, nil
 	if t.st != nil {
-		t.st.Close() // the ring (drained above), the pictures
-		t.st, t.ring = nil, nil
+		// The ring (drained above), the pictures. t.st itself stays: Decoding reads its plan, a
+		// plain value, after Close too.
+		t.st.Close()
+		t.ring = nil
 	}
 	if c, ok := t.src.(io.Closer); ok && t.src != pictureSource(t.dec) {
 		c.Close()
