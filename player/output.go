@@ -9,7 +9,6 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/osd"
-	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
 
 // openOutput creates the window and swapchain, or the offscreen target, for the first frame's size;
@@ -58,11 +57,15 @@ func (p *Player) openOutput(f *Frame) error {
 
 // openWindow opens the window, its on-screen display and its swapchain.
 func (p *Player) openWindow(name string, ww, wh int) error {
-	win, err := window.New(p.dev.Instance, name+" — ycbcrplay", ww, wh)
-	if err != nil {
+	var err error
+	if p.win, p.swap, err = present.OpenWindow(p.dev, present.WindowParams{Title: name + " — ycbcrplay", Width: ww, Height: wh,
+		Fullscreen: p.cfg.Output.Fullscreen,
+		Swapchain:  present.SwapchainOptions{Immediate: p.cfg.Playback.Untimed, HDR10: p.cfg.Colour.HDROutput}}); err != nil {
+		if p.cfg.Colour.HDROutput {
+			return fmt.Errorf("-hdr-output: %w", err)
+		}
 		return err
 	}
-	p.win = win
 	if p.osd.pass, err = osd.NewPass(p.dev, osdFontPx, framesInFlight); err != nil {
 		return err
 	}
@@ -71,16 +74,6 @@ func (p *Player) openWindow(name string, ww, wh int) error {
 		return err
 	}
 	p.rend.Overlay = p.drawOSD
-	if p.cfg.Output.Fullscreen {
-		win.ToggleFullscreen()
-	}
-	fw, fh := win.Size()
-	if p.swap, err = present.NewSwapchainWith(p.dev, win.Surface, fw, fh, present.SwapchainOptions{Immediate: p.cfg.Playback.Untimed, HDR10: p.cfg.Colour.HDROutput}); err != nil {
-		if p.cfg.Colour.HDROutput {
-			return fmt.Errorf("-hdr-output: %w", err)
-		}
-		return err
-	}
 	for range p.swap.Images {
 		s, err := p.dev.NewSemaphore()
 		if err != nil {

@@ -175,14 +175,7 @@ func (p *Player) open() error {
 	if p.cfg.Colour.HDROutput && p.cfg.Output.Headless {
 		return errors.New("-hdr-output needs a window's HDR10 swapchain; -headless has none")
 	}
-	if !p.cfg.Output.Headless {
-		exts, err := window.Init()
-		if err != nil {
-			return err
-		}
-		opts.InstanceExtensions, opts.Swapchain = exts, true
-	}
-	dev, err := gpu.Open(opts)
+	dev, err := present.OpenDevice(present.DeviceParams{GPU: opts, Headless: p.cfg.Output.Headless})
 	if err != nil {
 		return err
 	}
@@ -415,8 +408,8 @@ func (p *Player) close() {
 	}
 	if p.win != nil {
 		p.win.Destroy()
-		window.Terminate()
 	}
+	window.Terminate() // started by present.OpenDevice; the device is closed (or left) below
 	sh.Output = msOf(time.Since(t))
 	// The source first: a decoder on the device (hardware decoding) frees its Vulkan objects when it
 	// closes, which must happen before the device and instance go (the H100 crashed in

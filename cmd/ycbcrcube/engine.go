@@ -234,15 +234,10 @@ func (e *engine) openOutput() error {
 		e.colorImages, e.colorViews = []vk.Image{e.offImage}, []vk.ImageView{e.offView}
 		return e.buildTargets()
 	}
-	win, err := window.New(e.dev.Instance, "ycbcrcube", e.width, e.height)
-	if err != nil {
-		return err
-	}
-	e.win = win
-	w, h := win.Size()
 	// The swapchain's own one-attachment render pass and framebuffers go unused: the engine draws
 	// with depth, through its own pass and framebuffers over the swapchain's views.
-	if e.swap, err = present.NewSwapchain(e.dev, win.Surface, w, h, false); err != nil {
+	var err error
+	if e.win, e.swap, err = present.OpenWindow(e.dev, present.WindowParams{Title: "ycbcrcube", Width: e.width, Height: e.height}); err != nil {
 		return err
 	}
 	e.colorFormat, e.finalLayout = e.swap.Format, vk.ImageLayoutPresentSrc

@@ -18,6 +18,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
@@ -175,20 +176,11 @@ func parseSize(s string) (int, int, error) {
 // what videotex.Requirements asks for, which is checked), the texture and the output, and runs the
 // frame loop.
 func play(cfg config, stdout, stderr io.Writer) (err error) {
-	opts := gpu.Options{Index: cfg.device, Validation: cfg.validate}
-	if !cfg.headless {
-		exts, err := window.Init()
-		if err != nil {
-			return err
-		}
-		defer window.Terminate()
-		opts.InstanceExtensions, opts.Swapchain = exts, true
-	}
-	dev, err := gpu.Open(opts)
+	dev, err := present.OpenDevice(present.DeviceParams{Headless: cfg.headless, GPU: gpu.Options{Index: cfg.device, Validation: cfg.validate}})
 	if err != nil {
 		return err
 	}
-	defer dev.Close()
+	defer present.CloseDevice(dev)
 	req, err := videotex.Requirements(dev.Instance, dev.Physical)
 	if err != nil {
 		return err

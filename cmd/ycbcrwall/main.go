@@ -20,7 +20,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/wall"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -198,24 +198,12 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	if queues == 0 && o.headless {
 		queues = len(inputs)
 	}
-	opts := gpu.Options{Index: o.device, Validation: o.validate, Video: hw != decode.HWDecNo, Queues: queues,
-		CacheDir: gpu.DefaultCacheDir()}
-	if !o.headless {
-		exts, err := window.Init()
-		if err != nil {
-			if !strings.Contains(err.Error(), "-headless") {
-				err = fmt.Errorf("%w (-headless plays without a window)", err)
-			}
-			return err
-		}
-		defer window.Terminate()
-		opts.InstanceExtensions, opts.Swapchain = exts, true
-	}
-	dev, err := gpu.Open(opts)
+	dev, err := present.OpenDevice(present.DeviceParams{Headless: o.headless, GPU: gpu.Options{Index: o.device,
+		Validation: o.validate, Video: hw != decode.HWDecNo, Queues: queues, CacheDir: gpu.DefaultCacheDir()}})
 	if err != nil {
 		return err
 	}
-	defer dev.Close()
+	defer present.CloseDevice(dev)
 	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
 		OneClock: o.clock == "shared", TwoDecodes: o.two})
 	if err != nil {

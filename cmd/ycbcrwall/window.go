@@ -42,19 +42,12 @@ func windowSize(cw, ch int, geometry [2]int) (int, int) {
 // presents the grid or the picked tile.
 func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
 	ww, wh := windowSize(w.Layout.Cols*w.Layout.CellW, w.Layout.Rows*w.Layout.CellH, o.geometry)
-	win, err := window.New(dev.Instance, fmt.Sprintf("%d videos — ycbcrwall", w.Len()), ww, wh)
+	win, swap, err := present.OpenWindow(dev, present.WindowParams{Title: fmt.Sprintf("%d videos — ycbcrwall", w.Len()),
+		Width: ww, Height: wh, Fullscreen: o.fullscreen, Swapchain: present.SwapchainOptions{Immediate: o.untimed}})
 	if err != nil {
 		return err
 	}
 	defer win.Destroy()
-	if o.fullscreen {
-		win.ToggleFullscreen()
-	}
-	fw, fh := win.Size()
-	swap, err := present.NewSwapchain(dev, win.Surface, fw, fh, o.untimed)
-	if err != nil {
-		return err
-	}
 	defer swap.Destroy()
 	disp, err := wall.NewDisplay(w)
 	if err != nil {

@@ -27,7 +27,7 @@ var initialised bool
 // Init starts GLFW and returns the instance extensions a Vulkan surface needs.
 func Init() ([]string, error) {
 	if !Available() {
-		return nil, fmt.Errorf("window: no display (DISPLAY and WAYLAND_DISPLAY unset)")
+		return nil, fmt.Errorf("window: no display (DISPLAY and WAYLAND_DISPLAY unset; -headless plays without a window)")
 	}
 	if !initialised {
 		// glfwx.Init first: go-gl's Init reports a display that cannot be opened only as a log line.
