@@ -56,13 +56,22 @@ type Display struct {
 
 // shown is the part of the canvas a display step shows, copied into an image of its own: the scale
 // pass clamps its filter at that image's edges, so a tile shown alone is filtered as the stream's
-// own picture is, without its neighbours'.
+// own picture is, without its neighbours'. The copy is made again only when the rectangle shown or
+// a picture in it changed since (a paused wall, an ended stream, tiles at a lower rate than the
+// display steps): the image is then still in SHADER_READ_ONLY_OPTIMAL from the last copy and only
+// read. The tiles cannot be drawn into the swapchain's images instead: each display step draws a
+// whole image, scaled, while a tile changes only when its stream has a new picture.
 type shown struct {
 	image  vk.Image
 	memory vk.DeviceMemory
 	view   vk.ImageView
 	w, h   int
 	blit   *ycbcr.Binding // the blit's binding of view
+	// from is the canvas rectangle last copied and pictures the count of pictures placed in it by
+	// then (version); filled says a copy was recorded.
+	from     image.Rectangle
+	pictures int
+	filled   bool
 }
 
 func (s shown) destroy(dev *gpu.Device) {
@@ -201,7 +210,10 @@ func (d *Display) record(sl *stream.Slot, swap *present.Swapchain, idx int, v Vi
 	if err := d.prepare(src.Dx(), src.Dy()); err != nil {
 		return err
 	}
-	d.copyOut(cb, src)
+	if n := d.pictures(v); !d.src.filled || d.src.from != src || d.src.pictures != n {
+		d.copyOut(cb, src)
+		d.src.from, d.src.pictures, d.src.filled = src, n, true
+	}
 	box := fit(src.Dx(), src.Dy(), swap.Width, swap.Height)
 	sv := ycbcr.Fit(src.Dx(), src.Dy(), box.Dx(), box.Dy(), formats.Orientation{}, v.Filter)
 	var t *ycbcr.ScaleTarget
@@ -261,6 +273,19 @@ func (d *Display) prepare(w, h int) error {
 	}
 	d.src.blit, err = d.blit.Bind(d.src.view)
 	return err
+}
+
+// pictures counts the pictures placed in the tiles v shows: when it has not changed, neither has
+// what the canvas holds there.
+func (d *Display) pictures(v View) int {
+	if v.Tile >= 0 && v.Tile < len(d.w.tiles) {
+		return d.w.tiles[v.Tile].shown
+	}
+	n := 0
+	for _, t := range d.w.tiles {
+		n += t.shown
+	}
+	return n
 }
 
 // copyOut copies r of the canvas into the shown image and leaves it for the scale pass's compute
