@@ -34,15 +34,17 @@ func TestPlan(t *testing.T) {
 		choice    formats.Choice
 		decode    stream.Decode
 		route     stream.Route
+		why       string // Config.RouteReason, which the plan records in place of "asked for"
 		wantRoute stream.Route
 	}{
-		{formats.ChooseAuto, stream.Decode{Decoder: "h264", Reason: "-hwdec no"}, stream.RouteAuto, stream.RouteNone},
-		{formats.ChooseShader, hw, stream.RouteDownload, stream.RouteDownload},
-		{formats.ChooseAuto, hw, stream.RouteAuto, stream.RouteAuto},
-		{formats.ChooseShader, hw, stream.RouteCopy, stream.RouteCopy},
+		{formats.ChooseAuto, stream.Decode{Decoder: "h264", Reason: "-hwdec no"}, stream.RouteAuto, "", stream.RouteNone},
+		{formats.ChooseShader, hw, stream.RouteDownload, "", stream.RouteDownload},
+		{formats.ChooseAuto, hw, stream.RouteAuto, "", stream.RouteAuto},
+		{formats.ChooseShader, hw, stream.RouteCopy, "", stream.RouteCopy},
+		{formats.ChooseShader, hw, stream.RouteCopy, "the caller's reason", stream.RouteCopy},
 	} {
 		cfg := stream.Config{Format: pf, Width: pic.Width, Height: pic.Height, Params: p, Choice: tc.choice,
-			Variant: stream.VariantDraw, Route: tc.route, Decode: tc.decode}
+			Variant: stream.VariantDraw, Route: tc.route, RouteReason: tc.why, Decode: tc.decode}
 		if _, err := s.Configure(cfg); err != nil {
 			t.Fatal(err)
 		}
@@ -65,6 +67,9 @@ func TestPlan(t *testing.T) {
 		}
 		if tc.wantRoute == stream.RouteDownload && !strings.HasPrefix(plan.Route.String(), "download (asked for") {
 			t.Errorf("download route: %q", plan.Route)
+		}
+		if want := map[bool]string{true: tc.why, false: "asked for"}[tc.why != ""]; tc.wantRoute == stream.RouteCopy && plan.Route.Reason != want {
+			t.Errorf("copy route's reason %q, want %q", plan.Route.Reason, want)
 		}
 		if plan.Upload.Upload != planes.UploadCopy || plan.Upload.Reason != "asked for" {
 			t.Errorf("upload before a frame: %v (%s), asked for copy", plan.Upload.Upload, plan.Upload.Reason)
