@@ -11,7 +11,6 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
@@ -72,9 +71,6 @@ func TestForeignRoutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer up.Close()
-	defer func() {
-		t.Logf("validation messages counted as the layer's view of FFmpeg's images: %d", vkx.ForeignKnownMessages())
-	}()
 	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
 	for _, tc := range []struct {
 		format string

@@ -90,11 +90,11 @@ static int ffmpeg_known_message(const char *id, const char *text) {
 // before the image is handed out) had not happened: the next command buffer that uses a plane of
 // it "expects VkImage ... to be in layout X--instead, current layout is VK_IMAGE_LAYOUT_UNDEFINED",
 // FFmpeg's own upload as much as the toolkit's barrier. Exactly that message, for an image
-// registered as FFmpeg's (vkx_foreign_image), is counted instead of failing the run; any other
+// registered as FFmpeg's (vkx_foreign_image), is left out instead of failing the run; any other
 // message about these images still fails it.
 #define MAX_FOREIGN 256
 static uint64_t foreign_images[MAX_FOREIGN];
-static int nforeign, foreign_known;
+static int nforeign;
 static pthread_mutex_t foreign_mu = PTHREAD_MUTEX_INITIALIZER;
 
 void vkx_foreign_image(uint64_t img) {
@@ -117,8 +117,5 @@ static int foreign_known_message(const char *id, const char *text) {
 	pthread_mutex_lock(&foreign_mu);
 	for (int i = 0; i < nforeign; i++) found |= foreign_images[i] == img;
 	pthread_mutex_unlock(&foreign_mu);
-	if (found) __atomic_add_fetch(&foreign_known, 1, __ATOMIC_RELAXED);
 	return found;
 }
-
-int vkx_foreign_known_count(void) { return __atomic_load_n(&foreign_known, __ATOMIC_RELAXED); }

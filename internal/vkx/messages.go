@@ -65,10 +65,7 @@ func Messages() []Message {
 }
 
 // ForeignImage registers img as an image FFmpeg created (messages.c says which validation message
-// about it is counted rather than reported).
+// about it is left out rather than reported).
 func ForeignImage(img vk.Image) {
 	C.vkx_foreign_image(C.uint64_t(uintptr(unsafe.Pointer(cImage(img)))))
 }
-
-// ForeignKnownMessages counts the messages messages.c left out.
-func ForeignKnownMessages() int { return int(C.vkx_foreign_known_count()) }

@@ -102,7 +102,6 @@ void vkx_destroy_debug_messenger(VkInstance instance, VkDebugUtilsMessengerEXT m
 // Copies queued validation messages (NUL-separated) into buf; returns bytes needed.
 int vkx_take_messages(char *buf, int cap, int *count, int *errors);
 void vkx_foreign_image(uint64_t img);
-int vkx_foreign_known_count(void);
 
 // ---- queue.c: the queue lock and everything that takes it ---------------------------------------
 //
