@@ -211,7 +211,10 @@ func ParseChromaLocation(s string) (ChromaLocation, error) {
 	return ChromaLocation(v), nil
 }
 
-// ParsePrimaries accepts FFmpeg's names ("bt709", "bt2020", "smpte432", ...) and its aliases.
+// ParsePrimaries accepts FFmpeg's names ("bt709", "bt2020", "smpte432", ...) and its aliases. It is
+// Primaries.String's inverse, as every field of Color has one: for a program that reads colour
+// metadata given by name (ffprobe's color_primaries, a user's override, a manifest such as
+// testvectors'); the toolkit's own programs override only matrix, range and siting today.
 func ParsePrimaries(s string) (Primaries, error) {
 	v, err := parse(s, primNames, primAliases, "color primaries")
 	if err != nil {
@@ -220,7 +223,8 @@ func ParsePrimaries(s string) (Primaries, error) {
 	return Primaries(v), nil
 }
 
-// ParseTransfer accepts FFmpeg's names ("bt709", "smpte2084", "arib-std-b67", ...) and its aliases.
+// ParseTransfer accepts FFmpeg's names ("bt709", "smpte2084", "arib-std-b67", ...) and its aliases:
+// Transfer.String's inverse, for the same programs as ParsePrimaries (ffprobe's color_transfer).
 func ParseTransfer(s string) (Transfer, error) {
 	v, err := parse(s, transferNames, transAliases, "color transfer")
 	if err != nil {
