@@ -9,8 +9,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"os"
 	"strconv"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
@@ -141,17 +140,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usageFail(stderr, fmt.Errorf("-screenshot needs -frames N (the last frame is written)"))
 	}
 	if len(inputs) == 0 {
-		tmp, err := os.CreateTemp("", "ycbcrcube-default-*.mkv")
+		clip, err := media.DefaultClipFile("ycbcrcube")
 		if err != nil {
 			return fail(stderr, err)
 		}
-		defer os.Remove(tmp.Name())
-		if _, err := tmp.Write(media.DefaultClip); err != nil {
-			tmp.Close()
-			return fail(stderr, fmt.Errorf("write the default clip: %w", err))
-		}
-		tmp.Close()
-		inputs = []string{tmp.Name()}
+		defer os.Remove(clip)
+		inputs = []string{clip}
 	}
 	for i := 0; i < *videos; i++ {
 		cfg.urls = append(cfg.urls, inputs[i%len(inputs)])
@@ -254,21 +248,9 @@ func play(cfg config, stdout, stderr io.Writer) (err error) {
 		if res.shot == nil {
 			return fmt.Errorf("no frame was drawn: nothing to write to %s", cfg.screenshot)
 		}
-		if err := writePNG(cfg.screenshot, res.shot); err != nil {
+		if err := picfile.Write(cfg.screenshot, res.shot); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func writePNG(path string, img *image.RGBA) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return f.Close()
 }

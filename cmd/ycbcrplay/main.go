@@ -18,6 +18,7 @@ import (
 	"github.com/asticode/go-astiav"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/player/ipc"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
@@ -258,7 +259,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// Output paths first: a bad one fails at once, not after the whole file has played.
 	if cfg.Output.Screenshot != "" {
 		for _, in := range o.inputs {
-			if err := player.CheckOutput(cfg.Output.Screenshot, in.url); err != nil {
+			if err := picfile.Check(cfg.Output.Screenshot, in.url); err != nil {
 				return fail(stderr, fmt.Errorf("-screenshot: %w", err))
 			}
 		}
@@ -266,16 +267,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	inputs := o.inputs
 	if len(inputs) == 0 {
-		tmp, err := os.CreateTemp("", "ycbcrplay-default-*.mkv")
+		clip, err := media.DefaultClipFile("ycbcrplay")
 		if err != nil {
 			return fail(stderr, err)
 		}
-		defer os.Remove(tmp.Name())
-		if _, err := tmp.Write(media.DefaultClip); err != nil {
-			return fail(stderr, err)
-		}
-		tmp.Close()
-		inputs = []input{{url: tmp.Name(), name: "default clip"}}
+		defer os.Remove(clip)
+		inputs = []input{{url: clip, name: "default clip"}}
 	}
 	// Half the cores decode: the other half upload, convert and present (and on a software Vulkan
 	// device like lavapipe they render). On the 2-core VM this keeps 1080p playback as fast and

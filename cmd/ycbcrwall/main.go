@@ -8,8 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"os"
 	"os/signal"
@@ -20,6 +18,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/wall"
@@ -120,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.two, "two-decodes", false, "keep two hardware decodings of each stream in flight, not one (not faster on an H100 with one queue: for comparisons)")
 	fs.IntVar(&o.queues, "queues", 1, "headless: spread the streams over `N` graphics queues (0: one per stream, up to the device's; tiles drawn rather than copied use one; one was the fastest for HEVC on an H100)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
-	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE.png`")
+	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE` (.png, or .jpg)")
 	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
 	fs.StringVar(&o.clock, "clock", "each", "timed: `each|shared`: a clock per stream, started at its first picture, or one shared by all (a wall of cameras)")
 	fs.Float64Var(&o.fps, "fps", 60, "timed: display steps per second")
@@ -176,8 +175,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "-variant: %v", err)
 	}
-	if o.screenshot != "" && !strings.HasSuffix(strings.ToLower(o.screenshot), ".png") {
-		return fail(stderr, "-screenshot %s: want a .png file", o.screenshot)
+	if o.screenshot != "" {
+		if err := picfile.Check(o.screenshot, fs.Args()...); err != nil {
+			return fail(stderr, "-screenshot: %v", err)
+		}
 	}
 	var inputs []wall.Input
 	for _, f := range fs.Args() {
@@ -275,22 +276,10 @@ func screenshot(w *wall.Wall, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := writePNG(path, img); err != nil {
+	if err := picfile.Write(path, img); err != nil {
 		return fmt.Errorf("-screenshot: %w", err)
 	}
 	return nil
-}
-
-func writePNG(path string, img image.Image) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
 }
 
 // fail prints one "error: ..." line and returns exit status 1.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/wall"
@@ -142,7 +143,7 @@ func present1(disp *wall.Display, win *window.Window, swap *present.Swapchain, v
 		}
 		name, err := freeName("ycbcrwall-%04d.png")
 		if err == nil {
-			err = writePNG(name, img)
+			err = picfile.Write(name, img)
 		}
 		if err != nil {
 			return fmt.Errorf("screenshot: %w", err)
