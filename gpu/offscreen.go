@@ -177,7 +177,8 @@ func (d *Device) NewStorageOffscreen(width, height int) (*Offscreen, error) {
 }
 
 // NewCopiedOffscreen is NewOffscreen for a target put together from parts drawn and copied into it
-// (Copied); its read-back buffer is made by PrepareReadback.
+// (Copied); its read-back buffer is made by PrepareReadback. Its first use is RenderPass (Begin),
+// which clears it and leaves it in CopiedLayout, where everything after expects it.
 func (d *Device) NewCopiedOffscreen(width, height int) (*Offscreen, error) {
 	return d.newOffscreen(&Offscreen{Width: width, Height: height, Copied: true})
 }
@@ -316,6 +317,13 @@ func (o *Offscreen) CopyOut(cb vk.CommandBuffer, r image.Rectangle, dst vk.Image
 	o.endRead(cb)
 }
 
+// BeforeCopyIn records what a copy into a Copied target (a part placed, in CopiedLayout) waits for:
+// the target's earlier writes on the queue, drawn or copied. Its readers (RecordReadback, CopyOut)
+// give the image back with a barrier of their own.
+func (o *Offscreen) BeforeCopyIn(cb vk.CommandBuffer) {
+	vkx.CmdMemoryBarrier(cb, copiedWriteStages, copiedWriteAccess, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit)
+}
+
 // beginRead takes a Copied target from CopiedLayout to TRANSFER_SRC_OPTIMAL for a copy out of it,
 // after every part drawn or copied before it on the queue; endRead gives it back to the parts. Other
 // targets are read where their render pass leaves them.
@@ -334,8 +342,11 @@ func (o *Offscreen) endRead(cb vk.CommandBuffer) {
 }
 
 // BeginArea begins LoadPass over r alone, keeping the rest of the image, with r as viewport and
-// scissor: one part of a Copied target drawn.
+// scissor: one part of a Copied target drawn. It waits first for the parts copied in before it on
+// the queue (the same part's previous picture), which the pass's own dependencies do not cover.
 func (o *Offscreen) BeginArea(cb vk.CommandBuffer, r image.Rectangle) {
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit,
+		vk.PipelineStageColorAttachmentOutputBit, vk.AccessColorAttachmentReadBit|vk.AccessColorAttachmentWriteBit)
 	vkx.CmdBeginRenderArea(cb, o.LoadPass, o.Framebuffer, r.Min.X, r.Min.Y, r.Dx(), r.Dy())
 	SetViewport(cb, r.Min.X, r.Min.Y, r.Dx(), r.Dy())
 }

@@ -439,10 +439,9 @@ func (w *Wall) Queues() int {
 func (w *Wall) place(fr *stream.Frame, r image.Rectangle, pw, ph int) error {
 	cb := fr.Slot.CB
 	if fr.Computed() && r.Dx() == pw && r.Dy() == ph {
-		beforeCopy(cb)
+		w.canvas.BeforeCopyIn(cb)
 		return fr.CopyTo(w.canvas.Image, gpu.CopiedLayout, r.Min.X, r.Min.Y)
 	}
-	beforeDraw(cb)
 	w.canvas.BeginArea(cb, r)
 	err := fr.Draw(w.canvas)
 	vk.CmdEndRenderPass(cb)

@@ -1,0 +1,88 @@
+package gpu
+
+import (
+	"image"
+	"testing"
+	"unsafe"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// TestCopiedOffscreen: a Copied target (the wall's canvas) cleared by its pass, a part copied into
+// it twice from another Copied target (CopyOut, BeforeCopyIn), then a part's loading pass (BeginArea)
+// over another area, reads back (twice, through the read-back's way to TRANSFER_SRC and back) the
+// copied part's colour where it was copied and black elsewhere: the loading pass keeps what the
+// image held, and every layout and hazard passes the validation layer, synchronization included.
+func TestCopiedOffscreen(t *testing.T) {
+	d, err := Open(Options{Index: -1, Validation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		d.Close()
+		for _, m := range d.ValidationMessages() {
+			t.Errorf("validation %s", m.Text)
+		}
+	}()
+	canvas, err := d.NewCopiedOffscreen(16, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer canvas.Destroy()
+	part, err := d.NewCopiedOffscreen(6, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer part.Destroy()
+	if err := canvas.PrepareReadback(); err != nil {
+		t.Fatal(err)
+	}
+	red := vk.NewClearValue([]float32{1, 0, 0, 1})
+	at := image.Rect(0, 0, 6, 4) // CopyOut copies to the destination's origin
+	err = d.Submit(func(cb vk.CommandBuffer) {
+		for _, o := range []*Offscreen{canvas, part} {
+			o.Begin(cb) // cleared to black, left in CopiedLayout
+			vk.CmdEndRenderPass(cb)
+		}
+		// Clear the part to red, a transfer write as a copy into it is (in CopiedLayout:
+		// TRANSFER_DST_OPTIMAL).
+		part.BeforeCopyIn(cb)
+		vkx.NoGC(func() {
+			vk.CmdClearColorImage(cb, part.Image, CopiedLayout, (*vk.ClearColorValue)(unsafe.Pointer(&red)), 1,
+				[]vk.ImageSubresourceRange{{AspectMask: vk.ImageAspectFlags(vk.ImageAspectColorBit), LevelCount: 1, LayerCount: 1}})
+		})
+		for range 2 { // the same part placed twice, as a tile's next picture is
+			canvas.BeforeCopyIn(cb)
+			part.CopyOut(cb, image.Rect(0, 0, 6, 4), canvas.Image)
+		}
+		canvas.BeginArea(cb, image.Rect(8, 2, 16, 8)) // loads and stores: the area stays as it was
+		vk.CmdEndRenderPass(cb)
+		canvas.RecordReadback(cb)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(round string) {
+		img := canvas.RGBA()
+		for y := 0; y < 8; y++ {
+			for x := 0; x < 16; x++ {
+				want := [4]uint8{0, 0, 0, 255}
+				if image.Pt(x, y).In(at) {
+					want = [4]uint8{255, 0, 0, 255}
+				}
+				i := img.PixOffset(x, y)
+				if got := [4]uint8(img.Pix[i : i+4]); got != want {
+					t.Fatalf("%s: pixel (%d, %d) = %v, want %v", round, x, y, got, want)
+				}
+			}
+		}
+	}
+	check("first read-back")
+	clear(canvas.readback.Bytes())
+	if err := d.Submit(func(cb vk.CommandBuffer) { canvas.RecordReadback(cb) }); err != nil {
+		t.Fatal(err)
+	}
+	check("second read-back")
+}
