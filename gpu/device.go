@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -556,6 +557,20 @@ func (d *Device) close(leave bool) {
 
 // ValidationMessages drains what the validation layer said since the last call.
 func (d *Device) ValidationMessages() []vkx.Message { return vkx.Messages() }
+
+// ValidationError drains what the validation layer said since the last call into w, a line each
+// ("validation: TEXT"), and returns an error counting the messages, or nil when there were none: a
+// program fails a run in which the toolkit misused Vulkan.
+func (d *Device) ValidationError(w io.Writer) error {
+	msgs := vkx.Messages()
+	for _, m := range msgs {
+		fmt.Fprintf(w, "validation: %s\n", m.Text)
+	}
+	if len(msgs) > 0 {
+		return fmt.Errorf("%d validation message(s)", len(msgs))
+	}
+	return nil
+}
 
 // MemoryType finds a memory type in bits with all of want; it returns an error naming what was missing.
 func (d *Device) MemoryType(bits uint32, want vk.MemoryPropertyFlagBits) (uint32, error) {

@@ -169,11 +169,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return fail(stderr, "%v", runErr)
 	}
-	if msgs := dev.ValidationMessages(); len(msgs) > 0 {
-		for _, m := range msgs {
-			fmt.Fprintf(stderr, "validation: %s\n", m.Text)
-		}
-		return fail(stderr, "%d validation messages: the benchmark misused Vulkan, its figures are not trustworthy", len(msgs))
+	if err := dev.ValidationError(stderr); err != nil {
+		return fail(stderr, "%v: the benchmark misused Vulkan, its figures are not trustworthy", err)
 	}
 	fmt.Fprintf(stderr, "ycbcrbench: done: %d format × size combinations in %.0f s\n", len(rep.Results), rep.Seconds)
 	return 0

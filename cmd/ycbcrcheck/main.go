@@ -145,11 +145,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return fail(stderr, "%v", runErr)
 	}
-	if msgs := dev.ValidationMessages(); len(msgs) > 0 {
-		for _, m := range msgs {
-			fmt.Fprintf(stderr, "validation: %s\n", m.Text)
-		}
-		return fail(stderr, "%d validation messages: the checker misused Vulkan, results are not trustworthy", len(msgs))
+	if err := dev.ValidationError(stderr); err != nil {
+		return fail(stderr, "%v: the checker misused Vulkan, results are not trustworthy", err)
 	}
 	if !rep.OK() {
 		fmt.Fprintf(stderr, "FAIL: %d of %d combinations outside the oracle's bounds, %d of %d colour systems failing, %d mandatory features missing\n",

@@ -208,12 +208,7 @@ func play(cfg config, stdout, stderr io.Writer) (err error) {
 			err = cerr
 		}
 		if cfg.validate && err == nil {
-			if msgs := dev.ValidationMessages(); len(msgs) > 0 {
-				for _, m := range msgs {
-					fmt.Fprintln(stderr, m.Text)
-				}
-				err = fmt.Errorf("%d validation message(s)", len(msgs))
-			}
+			err = dev.ValidationError(stderr)
 		}
 	}()
 	for i, url := range cfg.urls {

@@ -232,11 +232,8 @@ func demo(o options, stdout io.Writer) error {
 			path.String()+":", maxd, mean, took.Round(time.Millisecond))
 		pics[path] = img
 	}
-	if msgs := dev.ValidationMessages(); len(msgs) > 0 {
-		for _, m := range msgs {
-			fmt.Fprintln(os.Stderr, m.Text)
-		}
-		return fmt.Errorf("%d validation message(s)", len(msgs))
+	if err := dev.ValidationError(os.Stderr); err != nil {
+		return err
 	}
 	if err := writeComposite(o.out, w, h, pics); err != nil {
 		return err

@@ -222,11 +222,8 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	}
 	st := w.Stats()
 	w.Close()
-	if msgs := dev.ValidationMessages(); len(msgs) > 0 {
-		for _, m := range msgs {
-			fmt.Fprintf(stderr, "validation: %s\n", m.Text)
-		}
-		return fmt.Errorf("%d validation messages", len(msgs))
+	if err := dev.ValidationError(stderr); err != nil {
+		return err
 	}
 	if runErr != nil {
 		return runErr
