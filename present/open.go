@@ -71,7 +71,7 @@ func OpenWindow(dev *gpu.Device, p WindowParams) (*window.Window, *Swapchain, er
 		win.ToggleFullscreen()
 	}
 	fw, fh := win.Size()
-	swap, err := NewSwapchainWith(dev, win.Surface, fw, fh, p.Swapchain)
+	swap, err := NewSwapchain(dev, win.Surface, fw, fh, p.Swapchain)
 	if err != nil {
 		win.Destroy()
 		return nil, nil, err

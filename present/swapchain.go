@@ -56,7 +56,7 @@ type Swapchain struct {
 type SwapchainOptions struct {
 	Immediate bool // present without vertical sync (MAILBOX, else IMMEDIATE)
 	// HDR10 asks for a surface format of HDR10Formats: the images then hold PQ-encoded BT.2020
-	// (ycbcr.OutputHDR10). Without one NewSwapchainWith fails, naming what is missing.
+	// (ycbcr.OutputHDR10). Without one NewSwapchain fails, naming what is missing.
 	HDR10 bool
 }
 
@@ -74,13 +74,8 @@ var HDR10Formats = []vk.SurfaceFormat{
 func (s *Swapchain) Pass() (vk.RenderPass, vk.Format) { return s.RenderPass, s.Format }
 
 // NewSwapchain creates a swapchain for surface of about width×height (the surface's own extent wins
-// when it has one).
-func NewSwapchain(d *gpu.Device, surface vk.Surface, width, height int, immediate bool) (*Swapchain, error) {
-	return NewSwapchainWith(d, surface, width, height, SwapchainOptions{Immediate: immediate})
-}
-
-// NewSwapchainWith is NewSwapchain with options (an HDR10 swapchain).
-func NewSwapchainWith(d *gpu.Device, surface vk.Surface, width, height int, o SwapchainOptions) (*Swapchain, error) {
+// when it has one); OpenWindow makes a window's.
+func NewSwapchain(d *gpu.Device, surface vk.Surface, width, height int, o SwapchainOptions) (*Swapchain, error) {
 	var ok vk.Bool32
 	vk.GetPhysicalDeviceSurfaceSupport(d.Physical, d.QueueFamily, surface, &ok)
 	if ok == vk.False {
