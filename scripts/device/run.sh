@@ -74,13 +74,14 @@
 #   hang             decode.test TestHWDecClips on hevc-1080p alone; if still running after 25 s,
 #                    every thread's stack (cuda-gdb; build with SYMBOLS=1).
 # Many streams, .gpu/decode.tar.xz .gpu/clips:
-#   wall             ycbcrwall -hwdec vulkan: 16 HEVC streams with -validate, every tile of frame 60
-#                    against ycbcrplay's picture alone (pngdiff -tiles); then -untimed -n N for N = 1,
-#                    2, 4, 7, 8, 16 on the 1080p H.264 and HEVC clips (aggregate fps, slowest stream,
+#   wall             ycbcrwall -hwdec vulkan: 16 HEVC streams with -validate (the default variant, then
+#                    -variant draw), every tile of frame 60 against ycbcrplay's picture alone
+#                    (pngdiff -tiles); then -untimed -n N for N = 1, 2, 4, 7, 8, 16 on the 1080p
+#                    H.264 and HEVC clips (aggregate fps, slowest stream,
 #                    peak RSS, CPU, nvidia-smi dmon's dec% and sm%), N ycbcrplay processes and N
 #                    ffmpeg -hwaccel vulkan processes at once for comparison, and 16 timed streams.
 #                    Each run's line: fps, slowest stream, GPU and CPU ms per picture, the variant.
-#   wall:ab          the picture check (the defaults), then at 7 and 16 streams one change at a time:
+#   wall:ab          the picture checks (both variants), then at 7 and 16 streams one change at a time:
 #                    -variant draw -queues 1 (the old wall), compute on one queue (the defaults),
 #                    one queue per stream, and two decodings in flight per stream.
 #   wall:queues      one queue or one a stream, one or two decodings in flight, 7 and 16 streams, twice.
@@ -740,6 +741,13 @@ wall() {
 	say "wall -validate hevc-1080p x16, 60 frames: rc=$? variant $(get "$js" variant) queues $(get "$js" queues) validation: $(grep -c VUID "$L/wall-validate.err") $(head -c 200 "$L/wall-validate.err")"
 	timeout -s KILL 60 "$B/ycbcrplay" -headless -untimed -frames 60 -hwdec vulkan -screenshot "$L/alone60.png" "$C/hevc-1080p.mkv" >/dev/null 2>>"$L/wall.err"
 	pngdiff -tiles 4 "$L/wall16.png" "$L/alone60.png"
+	# The drawn variant too (each tile's pass over its area of the canvas, gpu.Offscreen.BeginArea):
+	# NVIDIA's default is the compute variant, whose tiles are copied.
+	js=$L/wall-validate-draw.json
+	timeout -s KILL 90 "$B/ycbcrwall" -headless -untimed -n 16 -frames 60 -hwdec vulkan -variant draw -validate -stats -screenshot "$L/wall16-draw.png" \
+		"$C/hevc-1080p.mkv" >"$js" 2>"$L/wall-validate-draw.err"
+	say "wall -validate -variant draw hevc-1080p x16, 60 frames: rc=$? variant $(get "$js" variant) queues $(get "$js" queues) validation: $(grep -c VUID "$L/wall-validate-draw.err") $(head -c 200 "$L/wall-validate-draw.err")"
+	pngdiff -tiles 4 "$L/wall16-draw.png" "$L/alone60.png"
 	if [ "${1:-}" = queues ]; then # one queue or one a stream, one or two decodings in flight, twice
 		for round in 1 2; do
 			for codec in h264 hevc; do
