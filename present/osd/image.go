@@ -19,23 +19,19 @@ import (
 // slot's buffer is rewritten only after its fence (the caller's ring waits for it before the slot
 // records again), and only when the image changed.
 type ImagePass struct {
-	dev        *gpu.Device
-	setLayout  vk.DescriptorSetLayout
-	pipeLayout vk.PipelineLayout
-	pool       vk.DescriptorPool
-	pipes      map[vk.Format]vk.Pipeline
-	slots      []imageSlot
+	dev   *gpu.Device
+	kit   kit
+	slots []imageSlot // the kit's sets' buffers
 }
 
 type imageSlot struct {
 	buf *gpu.Buffer
-	set vk.DescriptorSet
 	img *image.RGBA // what buf holds
 }
 
 // NewImagePass prepares slots frame slots (their buffers are made at the first image).
 func NewImagePass(dev *gpu.Device, slots int) (*ImagePass, error) {
-	p := &ImagePass{dev: dev, pipes: map[vk.Format]vk.Pipeline{}, slots: make([]imageSlot, slots)}
+	p := &ImagePass{dev: dev, slots: make([]imageSlot, slots)}
 	if err := p.init(); err != nil {
 		p.Destroy()
 		return nil, fmt.Errorf("osd: image pass: %w", err)
@@ -44,78 +40,11 @@ func NewImagePass(dev *gpu.Device, slots int) (*ImagePass, error) {
 }
 
 func (p *ImagePass) init() error {
-	d := p.dev.Device
 	bindings := []vk.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vk.DescriptorTypeStorageBuffer,
 		DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit)}}
-	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo,
-		BindingCount: 1, PBindings: bindings}
-	var err error
-	var setLayoutH vk.DescriptorSetLayout
-	vkx.NoGC(func() {
-		err = vkx.Check(vk.CreateDescriptorSetLayout(d, li, nil, &setLayoutH), "vkCreateDescriptorSetLayout")
-	})
-	p.setLayout = setLayoutH
-	li.Free()
-	if err != nil {
-		return err
-	}
-	stages := vk.ShaderStageFlags(vk.ShaderStageVertexBit | vk.ShaderStageFragmentBit)
-	pi := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
-		PSetLayouts: []vk.DescriptorSetLayout{p.setLayout}, PushConstantRangeCount: 1,
-		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: stages, Size: shaders.SubtitleParamsSize}}}
-	var pipeLayoutH vk.PipelineLayout
-	vkx.NoGC(func() { err = vkx.Check(vk.CreatePipelineLayout(d, pi, nil, &pipeLayoutH), "vkCreatePipelineLayout") })
-	p.pipeLayout = pipeLayoutH
-	pi.Free()
-	if err != nil {
-		return err
-	}
-	n := uint32(len(p.slots))
-	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo, MaxSets: n, PoolSizeCount: 1,
-		PPoolSizes: []vk.DescriptorPoolSize{{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: n}}}
-	var poolH vk.DescriptorPool
-	vkx.NoGC(func() { err = vkx.Check(vk.CreateDescriptorPool(d, ci, nil, &poolH), "vkCreateDescriptorPool") })
-	p.pool = poolH
-	ci.Free()
-	if err != nil {
-		return err
-	}
-	for i := range p.slots {
-		ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: p.pool,
-			DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{p.setLayout}}
-		var set vk.DescriptorSet
-		vkx.NoGC(func() { err = vkx.Check(vk.AllocateDescriptorSets(d, ai, &set), "vkAllocateDescriptorSets") })
-		ai.Free()
-		if err != nil {
-			return err
-		}
-		p.slots[i].set = set
-	}
-	return nil
-}
-
-func (p *ImagePass) pipeline(t Target) (vk.Pipeline, error) {
-	rp, format := t.Pass()
-	if pl, ok := p.pipes[format]; ok {
-		return pl, nil
-	}
-	d := p.dev.Device
-	vs, err := vkx.ShaderModule(d, shaders.SubtitleVert)
-	if err != nil {
-		return vk.NullPipeline, err
-	}
-	defer vk.DestroyShaderModule(d, vs, nil)
-	fs, err := vkx.ShaderModule(d, shaders.SubtitleFrag)
-	if err != nil {
-		return vk.NullPipeline, err
-	}
-	defer vk.DestroyShaderModule(d, fs, nil)
-	pl, err := vkx.BlendedPipeline(d, p.dev.PipelineCache(), p.pipeLayout, rp, vs, fs)
-	if err != nil {
-		return vk.NullPipeline, fmt.Errorf("osd: image pipeline: %w", err)
-	}
-	p.pipes[format] = pl
-	return pl, nil
+	push := vk.PushConstantRange{StageFlags: vk.ShaderStageFlags(vk.ShaderStageVertexBit | vk.ShaderStageFragmentBit),
+		Size: shaders.SubtitleParamsSize}
+	return p.kit.init(p.dev, "image pipeline", bindings, push, len(p.slots), shaders.SubtitleVert, shaders.SubtitleFrag)
 }
 
 // imageParams is the subtitle shaders' push-constant block.
@@ -136,11 +65,8 @@ func (p *ImagePass) Draw(cb vk.CommandBuffer, slot int, t Target, w, h int, img 
 	if r.Empty() {
 		return nil
 	}
-	pl, err := p.pipeline(t)
-	if err != nil {
-		return err
-	}
 	s := &p.slots[slot]
+	var err error
 	size := 4 * img.Rect.Dx() * img.Rect.Dy()
 	if s.buf == nil || s.buf.Size < size {
 		// The slot's last frame is done (its fence was waited): its buffer can go now.
@@ -152,7 +78,7 @@ func (p *ImagePass) Draw(cb vk.CommandBuffer, slot int, t Target, w, h int, img 
 			vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit); err != nil {
 			return fmt.Errorf("osd: image buffer: %w", err)
 		}
-		vkx.WriteBuffer(p.dev.Device, s.set, 0, s.buf.Handle)
+		vkx.WriteBuffer(p.dev.Device, p.kit.sets[slot], 0, s.buf.Handle)
 	}
 	if s.img != img {
 		dst := s.buf.Bytes()
@@ -162,9 +88,10 @@ func (p *ImagePass) Draw(cb vk.CommandBuffer, slot int, t Target, w, h int, img 
 		}
 		s.img = img
 	}
+	if err := p.kit.bind(cb, t, slot); err != nil {
+		return err
+	}
 	vkx.SetViewport(cb, 0, 0, w, h, r.Min.X, r.Min.Y, r.Dx(), r.Dy())
-	vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, pl)
-	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, p.pipeLayout, 0, 1, []vk.DescriptorSet{s.set}, 0, nil)
 	prm := imageParams{
 		Rect: [4]float32{float32(img.Rect.Min.X), float32(img.Rect.Min.Y), float32(img.Rect.Max.X), float32(img.Rect.Max.Y)},
 		Size: [2]float32{float32(w), float32(h)}, Stride: int32(img.Rect.Dx()),
@@ -172,33 +99,19 @@ func (p *ImagePass) Draw(cb vk.CommandBuffer, slot int, t Target, w, h int, img 
 	if hdr {
 		prm.HDR = 1
 	}
-	vk.CmdPushConstants(cb, p.pipeLayout, vk.ShaderStageFlags(vk.ShaderStageVertexBit|vk.ShaderStageFragmentBit), 0,
-		shaders.SubtitleParamsSize, unsafe.Pointer(&prm))
+	vk.CmdPushConstants(cb, p.kit.pipeLayout, p.kit.push.StageFlags, 0, p.kit.push.Size, unsafe.Pointer(&prm))
 	vk.CmdDraw(cb, 6, 1, 0, 0)
 	return nil
 }
 
 // Destroy frees what NewImagePass and Draw made. The GPU must be done with every frame that drew it.
 func (p *ImagePass) Destroy() {
-	d := p.dev.Device
-	for _, pl := range p.pipes {
-		vk.DestroyPipeline(d, pl, nil)
-	}
-	p.pipes = nil
+	p.kit.destroy()
 	for i := range p.slots {
 		if p.slots[i].buf != nil {
 			p.slots[i].buf.Destroy()
 			p.slots[i].buf = nil
 		}
-	}
-	if p.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(d, p.pool, nil)
-	}
-	if p.pipeLayout != vk.NullPipelineLayout {
-		vk.DestroyPipelineLayout(d, p.pipeLayout, nil)
-	}
-	if p.setLayout != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(d, p.setLayout, nil)
 	}
 }
 

@@ -25,18 +25,14 @@ type Target interface {
 // set (a slot's buffer is rewritten only after its fence: the caller's ring waits for it before the
 // slot records again).
 type Pass struct {
-	Font       *Font
-	dev        *gpu.Device
-	image      vk.Image
-	memory     vk.DeviceMemory
-	view       vk.ImageView
-	sampler    vk.Sampler
-	setLayout  vk.DescriptorSetLayout
-	pipeLayout vk.PipelineLayout
-	pool       vk.DescriptorPool
-	pipes      map[vk.Format]vk.Pipeline
-	buffers    []*gpu.Buffer
-	sets       []vk.DescriptorSet
+	Font    *Font
+	dev     *gpu.Device
+	image   vk.Image
+	memory  vk.DeviceMemory
+	view    vk.ImageView
+	sampler vk.Sampler
+	kit     kit
+	buffers []*gpu.Buffer
 }
 
 // NewPass rasterizes the font at size pixels, uploads its atlas, and prepares slots frame slots.
@@ -45,7 +41,7 @@ func NewPass(dev *gpu.Device, size float64, slots int) (*Pass, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pass{Font: f, dev: dev, pipes: map[vk.Format]vk.Pipeline{}}
+	p := &Pass{Font: f, dev: dev}
 	if err := p.init(slots); err != nil {
 		p.Destroy()
 		return nil, fmt.Errorf("osd: %w", err)
@@ -97,84 +93,21 @@ func (p *Pass) init(slots int) error {
 		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1,
 			StageFlags: vk.ShaderStageFlags(vk.ShaderStageVertexBit)},
 	}
-	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo,
-		BindingCount: uint32(len(bindings)), PBindings: bindings}
-	var setLayoutH vk.DescriptorSetLayout
-	vkx.NoGC(func() {
-		err = vkx.Check(vk.CreateDescriptorSetLayout(d, li, nil, &setLayoutH), "vkCreateDescriptorSetLayout")
-	})
-	p.setLayout = setLayoutH
-	li.Free()
-	if err != nil {
+	push := vk.PushConstantRange{StageFlags: vk.ShaderStageFlags(vk.ShaderStageVertexBit), Size: shaders.OSDParamsSize}
+	if err := p.kit.init(p.dev, "pipeline", bindings, push, slots, shaders.OSDVert, shaders.OSDFrag); err != nil {
 		return err
 	}
-	pi := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
-		PSetLayouts: []vk.DescriptorSetLayout{p.setLayout}, PushConstantRangeCount: 1,
-		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageVertexBit), Size: shaders.OSDParamsSize}}}
-	var pipeLayoutH vk.PipelineLayout
-	vkx.NoGC(func() { err = vkx.Check(vk.CreatePipelineLayout(d, pi, nil, &pipeLayoutH), "vkCreatePipelineLayout") })
-	p.pipeLayout = pipeLayoutH
-	pi.Free()
-	if err != nil {
-		return err
-	}
-	n := uint32(slots)
-	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo, MaxSets: n, PoolSizeCount: 2,
-		PPoolSizes: []vk.DescriptorPoolSize{{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: n},
-			{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: n}}}
-	var poolH vk.DescriptorPool
-	vkx.NoGC(func() { err = vkx.Check(vk.CreateDescriptorPool(d, ci, nil, &poolH), "vkCreateDescriptorPool") })
-	p.pool = poolH
-	ci.Free()
-	if err != nil {
-		return err
-	}
-	for range slots {
+	for _, set := range p.kit.sets {
 		b, err := p.dev.NewBuffer(MaxQuads*shaders.OSDQuadSize, vk.BufferUsageStorageBufferBit,
 			vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
 		if err != nil {
 			return err
 		}
 		p.buffers = append(p.buffers, b)
-		ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: p.pool,
-			DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{p.setLayout}}
-		var set vk.DescriptorSet
-		vkx.NoGC(func() { err = vkx.Check(vk.AllocateDescriptorSets(d, ai, &set), "vkAllocateDescriptorSets") })
-		ai.Free()
-		if err != nil {
-			return err
-		}
 		vkx.WriteImages(d, set, []vk.ImageView{p.view}, p.sampler, vk.ImageLayoutShaderReadOnlyOptimal)
 		vkx.WriteBuffer(d, set, 1, b.Handle)
-		p.sets = append(p.sets, set)
 	}
 	return nil
-}
-
-// pipeline is the pass's pipeline for t's format (one-attachment passes of one format are
-// compatible, so the format stands for the pass).
-func (p *Pass) pipeline(t Target) (vk.Pipeline, error) {
-	rp, format := t.Pass()
-	if pl, ok := p.pipes[format]; ok {
-		return pl, nil
-	}
-	d := p.dev.Device
-	vs, err := vkx.ShaderModule(d, shaders.OSDVert)
-	if err != nil {
-		return vk.NullPipeline, err
-	}
-	defer vk.DestroyShaderModule(d, vs, nil)
-	fs, err := vkx.ShaderModule(d, shaders.OSDFrag)
-	if err != nil {
-		return vk.NullPipeline, err
-	}
-	defer vk.DestroyShaderModule(d, fs, nil)
-	pl, err := vkx.BlendedPipeline(d, p.dev.PipelineCache(), p.pipeLayout, rp, vs, fs)
-	if err != nil {
-		return vk.NullPipeline, fmt.Errorf("osd: pipeline: %w", err)
-	}
-	p.pipes[format] = pl
-	return pl, nil
 }
 
 // Draw records the quads over the whole w×h target, inside its render pass, with slot's buffer.
@@ -184,17 +117,14 @@ func (p *Pass) Draw(cb vk.CommandBuffer, slot int, t Target, w, h int, quads []Q
 		return nil
 	}
 	quads = quads[:min(len(quads), MaxQuads)]
-	pl, err := p.pipeline(t)
-	if err != nil {
+	if err := p.kit.bind(cb, t, slot); err != nil {
 		return err
 	}
 	dst := unsafe.Slice((*Quad)(p.buffers[slot].Mapped), MaxQuads)
 	copy(dst, quads)
 	vkx.SetViewport(cb, 0, 0, w, h, 0, 0, w, h)
-	vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, pl)
-	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, p.pipeLayout, 0, 1, []vk.DescriptorSet{p.sets[slot]}, 0, nil)
 	size := [2]float32{float32(w), float32(h)}
-	vk.CmdPushConstants(cb, p.pipeLayout, vk.ShaderStageFlags(vk.ShaderStageVertexBit), 0, shaders.OSDParamsSize, unsafe.Pointer(&size[0]))
+	vk.CmdPushConstants(cb, p.kit.pipeLayout, p.kit.push.StageFlags, 0, p.kit.push.Size, unsafe.Pointer(&size[0]))
 	vk.CmdDraw(cb, 6, uint32(len(quads)), 0, 0)
 	return nil
 }
@@ -202,23 +132,11 @@ func (p *Pass) Draw(cb vk.CommandBuffer, slot int, t Target, w, h int, quads []Q
 // Destroy frees what NewPass made. The GPU must be done with every frame that drew the pass.
 func (p *Pass) Destroy() {
 	d := p.dev.Device
-	for _, pl := range p.pipes {
-		vk.DestroyPipeline(d, pl, nil)
-	}
-	p.pipes = nil
+	p.kit.destroy()
 	for _, b := range p.buffers {
 		b.Destroy()
 	}
 	p.buffers = nil
-	if p.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(d, p.pool, nil) // frees the sets
-	}
-	if p.pipeLayout != vk.NullPipelineLayout {
-		vk.DestroyPipelineLayout(d, p.pipeLayout, nil)
-	}
-	if p.setLayout != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(d, p.setLayout, nil)
-	}
 	if p.sampler != vk.NullSampler {
 		vk.DestroySampler(d, p.sampler, nil)
 	}

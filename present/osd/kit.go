@@ -1,0 +1,142 @@
+package osd
+
+import (
+	"fmt"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+)
+
+// kit is what the display's two passes (Pass, ImagePass) are each made of: their descriptor set
+// layout, a pipeline layout with one push-constant block, a descriptor set per frame slot from a
+// pool of their own, and a blended pipeline of their shaders per target format (one-attachment
+// passes of one format are compatible, so the format stands for the pass).
+type kit struct {
+	dev        *gpu.Device
+	name       string // for errors: "pipeline", "image pipeline"
+	vert, frag []byte
+	push       vk.PushConstantRange
+	setLayout  vk.DescriptorSetLayout
+	pipeLayout vk.PipelineLayout
+	pool       vk.DescriptorPool
+	sets       []vk.DescriptorSet // one per frame slot
+	pipes      map[vk.Format]vk.Pipeline
+}
+
+// init makes the layouts, the pool and slots sets of bindings; vert and frag are the pipelines'
+// SPIR-V, made on first use per format (pipeline).
+func (k *kit) init(dev *gpu.Device, name string, bindings []vk.DescriptorSetLayoutBinding, push vk.PushConstantRange,
+	slots int, vert, frag []byte) error {
+	k.dev, k.name, k.push, k.vert, k.frag = dev, name, push, vert, frag
+	k.pipes = map[vk.Format]vk.Pipeline{}
+	d := dev.Device
+	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo,
+		BindingCount: uint32(len(bindings)), PBindings: bindings}
+	// Locals, not fields, receive handles: cgo refuses a pointer into a struct holding Go pointers.
+	var err error
+	var setLayoutH vk.DescriptorSetLayout
+	vkx.NoGC(func() {
+		err = vkx.Check(vk.CreateDescriptorSetLayout(d, li, nil, &setLayoutH), "vkCreateDescriptorSetLayout")
+	})
+	k.setLayout = setLayoutH
+	li.Free()
+	if err != nil {
+		return err
+	}
+	pi := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
+		PSetLayouts: []vk.DescriptorSetLayout{k.setLayout}, PushConstantRangeCount: 1,
+		PPushConstantRanges: []vk.PushConstantRange{push}}
+	var pipeLayoutH vk.PipelineLayout
+	vkx.NoGC(func() { err = vkx.Check(vk.CreatePipelineLayout(d, pi, nil, &pipeLayoutH), "vkCreatePipelineLayout") })
+	k.pipeLayout = pipeLayoutH
+	pi.Free()
+	if err != nil {
+		return err
+	}
+	n := uint32(slots)
+	var sizes []vk.DescriptorPoolSize
+	for _, b := range bindings {
+		sizes = append(sizes, vk.DescriptorPoolSize{Type: b.DescriptorType, DescriptorCount: n * b.DescriptorCount})
+	}
+	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo, MaxSets: n,
+		PoolSizeCount: uint32(len(sizes)), PPoolSizes: sizes}
+	var poolH vk.DescriptorPool
+	vkx.NoGC(func() { err = vkx.Check(vk.CreateDescriptorPool(d, ci, nil, &poolH), "vkCreateDescriptorPool") })
+	k.pool = poolH
+	ci.Free()
+	if err != nil {
+		return err
+	}
+	for range slots {
+		ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: k.pool,
+			DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{k.setLayout}}
+		var set vk.DescriptorSet
+		vkx.NoGC(func() { err = vkx.Check(vk.AllocateDescriptorSets(d, ai, &set), "vkAllocateDescriptorSets") })
+		ai.Free()
+		if err != nil {
+			return err
+		}
+		k.sets = append(k.sets, set)
+	}
+	return nil
+}
+
+// pipeline is the kit's pipeline for t's format.
+func (k *kit) pipeline(t Target) (vk.Pipeline, error) {
+	rp, format := t.Pass()
+	if pl, ok := k.pipes[format]; ok {
+		return pl, nil
+	}
+	d := k.dev.Device
+	vs, err := vkx.ShaderModule(d, k.vert)
+	if err != nil {
+		return vk.NullPipeline, err
+	}
+	defer vk.DestroyShaderModule(d, vs, nil)
+	fs, err := vkx.ShaderModule(d, k.frag)
+	if err != nil {
+		return vk.NullPipeline, err
+	}
+	defer vk.DestroyShaderModule(d, fs, nil)
+	pl, err := vkx.BlendedPipeline(d, k.dev.PipelineCache(), k.pipeLayout, rp, vs, fs)
+	if err != nil {
+		return vk.NullPipeline, fmt.Errorf("osd: %s: %w", k.name, err)
+	}
+	k.pipes[format] = pl
+	return pl, nil
+}
+
+// bind binds t's pipeline and slot's set on cb, ready for the push constants and the draw.
+func (k *kit) bind(cb vk.CommandBuffer, t Target, slot int) error {
+	pl, err := k.pipeline(t)
+	if err != nil {
+		return err
+	}
+	vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, pl)
+	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointGraphics, k.pipeLayout, 0, 1, []vk.DescriptorSet{k.sets[slot]}, 0, nil)
+	return nil
+}
+
+// destroy frees what init and pipeline made (the pool frees the sets). The GPU must be done with
+// every frame that drew with them.
+func (k *kit) destroy() {
+	if k.dev == nil {
+		return
+	}
+	d := k.dev.Device
+	for _, pl := range k.pipes {
+		vk.DestroyPipeline(d, pl, nil)
+	}
+	k.pipes = nil
+	if k.pool != vk.NullDescriptorPool {
+		vk.DestroyDescriptorPool(d, k.pool, nil)
+	}
+	if k.pipeLayout != vk.NullPipelineLayout {
+		vk.DestroyPipelineLayout(d, k.pipeLayout, nil)
+	}
+	if k.setLayout != vk.NullDescriptorSetLayout {
+		vk.DestroyDescriptorSetLayout(d, k.setLayout, nil)
+	}
+}
