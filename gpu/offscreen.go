@@ -245,8 +245,8 @@ func (o *Offscreen) init() error {
 	return o.PrepareReadback()
 }
 
-// PrepareReadback makes the read-back buffer if the target has none (Copied targets make it here
-// on first need; others have it from the start, but sampled ones, which are never read back).
+// PrepareReadback makes the read-back buffer if the target has none: Copied targets make it here,
+// on first need; the others but sampled ones (never read back) have it from the start.
 func (o *Offscreen) PrepareReadback() error {
 	if o.readback != nil {
 		return nil
