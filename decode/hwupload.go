@@ -2,6 +2,7 @@ package decode
 
 import (
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/asticode/go-astiav"
@@ -16,7 +17,10 @@ import (
 // Uploader puts software-decoded frames into FFmpeg's Vulkan frames (av_hwframe_transfer_data into
 // an AV_PIX_FMT_VULKAN frames context on the toolkit's device): frames with HW set, as Vulkan Video
 // decoding outputs them — FFmpeg's multi-planar images, timeline semaphores and layouts — on devices
-// that decode nothing (lavapipe). It tests the routes of hardware frames; it is not a way to play.
+// that decode nothing (lavapipe, or a GPU whose decoder lacks the codec). It exercises the routes of
+// hardware frames — FFmpeg's image sampled in place, or copied on the GPU — on any Vulkan device
+// (ycbcrplay -hwdec upload), at the price of one more CPU→GPU copy per picture than an upload into
+// the player's own images.
 type Uploader struct {
 	dev    *avx.HWDevice
 	frames *avx.HWFrames
@@ -46,12 +50,17 @@ func NewUploader(dev *gpu.Device) (*Uploader, error) {
 // coding blocks by repeating the edge.
 func (u *Uploader) Upload(pic *formats.Frame) (*Frame, error) {
 	pf := pic.Format
-	sw := astiav.FindPixelFormatByName(pf.Name)
+	// FFmpeg's Vulkan frames take no full-range alias (yuvj420p: yuv420p's layout, whose range is
+	// the frame's metadata): the layout's own name.
+	sw := astiav.FindPixelFormatByName(strings.Replace(pf.Name, "yuvj", "yuv", 1))
 	w, h := pic.Width, pic.Height
 	cw, ch := w, h
 	if u.Pad != nil {
 		cw, ch = u.Pad(w, h)
 	}
+	// A subsampled multi-planar image is a whole number of chroma samples wide and high
+	// (VUID-VkImageCreateInfo-format-04712, -04713): an odd picture is padded, as a decoder's is.
+	cw, ch = roundUp(cw, pf.Log2ChromaW), roundUp(ch, pf.Log2ChromaH)
 	if k := [3]int{int(sw), cw, ch}; u.frames == nil || k != u.key {
 		u.frames.Free()
 		u.frames = nil
@@ -61,7 +70,7 @@ func (u *Uploader) Upload(pic *formats.Frame) (*Frame, error) {
 		}
 		u.frames, u.key = fr, k
 	}
-	src, err := padFrame(pic, cw, ch)
+	src, err := padFrame(pic, sw, cw, ch)
 	if err != nil {
 		return nil, err
 	}
@@ -88,15 +97,31 @@ func (u *Uploader) Upload(pic *formats.Frame) (*Frame, error) {
 		HW: &HWFrame{SWFormat: pf, CodedWidth: v.Width, CodedHeight: v.Height, av: av}}, nil
 }
 
+// UploadFrame is Upload of f's picture with f's metadata (times, colour, aspect, orientation,
+// flags). f stays the caller's to release.
+func (u *Uploader) UploadFrame(f *Frame) (*Frame, error) {
+	out, err := u.Upload(f.Picture)
+	if err != nil {
+		return nil, err
+	}
+	pic, hw := out.Picture, out.HW
+	*out = *f
+	out.Picture, out.HW, out.av = pic, hw, hw.av
+	return out, nil
+}
+
+// roundUp is n rounded up to a multiple of 1<<log2.
+func roundUp(n, log2 int) int { return (n + 1<<log2 - 1) &^ (1<<log2 - 1) }
+
 // padFrame copies pic into a new frame of cw×ch whose extra rows and columns repeat the picture's
 // last row and column.
-func padFrame(pic *formats.Frame, cw, ch int) (*astiav.Frame, error) {
+func padFrame(pic *formats.Frame, sw astiav.PixelFormat, cw, ch int) (*astiav.Frame, error) {
 	pf := pic.Format
 	p := astiav.AllocFrame()
 	if p == nil {
 		return nil, fmt.Errorf("decode: upload: cannot allocate a frame")
 	}
-	p.SetPixelFormat(astiav.FindPixelFormatByName(pf.Name))
+	p.SetPixelFormat(sw)
 	p.SetWidth(cw)
 	p.SetHeight(ch)
 	if err := p.AllocBuffer(0); err != nil {

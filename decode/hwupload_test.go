@@ -137,3 +137,51 @@ func TestFFmpegDeviceMemory(t *testing.T) {
 		t.Errorf("after the uploader closed: %d bytes, want the %d before it", after, before)
 	}
 }
+
+// TestUploadFrame: a frame uploaded with its metadata keeps every field but the picture's place,
+// and its image holds the picture: downloaded again (av_hwframe_transfer_data), each plane's
+// samples equal the software frame's.
+func TestUploadFrame(t *testing.T) {
+	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
+	up, err := NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	pf, _ := formats.Lookup("nv12")
+	pic, err := synth.Noise(pf, 45, 27, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := &Frame{Picture: pic, SourceFormat: "yuv420p", PTS: 1.5, Duration: 0.04, Field: true,
+		Color: formats.Color{Matrix: formats.MatrixBT709, Range: formats.RangeLimited}, SampleAspect: Rational{4, 3},
+		Orient: formats.Orientation{Rotate: 1}, KeyFrame: true, Damaged: true, Notes: []string{"a note"}}
+	f, err := up.UploadFrame(sw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Release()
+	if f.HW == nil || f.Picture == sw.Picture || len(f.Picture.Planes) != 0 || f.Picture.Width != 45 || f.Picture.Height != 27 {
+		t.Fatalf("uploaded: HW %v, picture %+v", f.HW, f.Picture)
+	}
+	if f.SourceFormat != "yuv420p" || f.PTS != 1.5 || f.Duration != 0.04 || !f.Field || f.Color != sw.Color ||
+		f.SampleAspect != sw.SampleAspect || f.Orient != sw.Orient || !f.KeyFrame || !f.Damaged || len(f.Notes) != 1 {
+		t.Fatalf("metadata not kept: %+v", f)
+	}
+	dl, err := f.HW.Download()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dl.Release()
+	for i := range pf.Planes {
+		w, h := pf.PlaneSize(i, 45, 27)
+		n := w * pf.Planes[i].BytesPerTexel
+		for y := 0; y < h; y++ {
+			a := pic.Planes[i][y*pic.Strides[i]:][:n]
+			b := dl.Picture.Planes[i][y*dl.Picture.Strides[i]:][:n]
+			if string(a) != string(b) {
+				t.Fatalf("plane %d row %d differs after the round trip", i, y)
+			}
+		}
+	}
+}

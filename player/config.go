@@ -36,6 +36,13 @@ type GPUConfig struct {
 	// Video opens the device with what Vulkan Video decoding needs (gpu.Options.Video) and, for a
 	// DeviceSource, before decoding starts, handing the device to the source.
 	Video bool
+	// Frames opens the device with what FFmpeg's Vulkan frames need (gpu.Options.Frames: timeline
+	// semaphores, synchronization2) and, as Video does, hands it to a DeviceSource before decoding
+	// starts: for a source that uploads its software pictures into Vulkan frames (decode.Uploader),
+	// so that they take the routes of hardware-decoded pictures (ConvertConfig.HWRoute) on devices
+	// without Vulkan Video. The program says it, not the source: PlayOpening's window opens the
+	// device before the source exists.
+	Frames bool
 	// CacheDir is where the device's pipeline cache is kept between runs (gpu.Options.CacheDir; the
 	// programs pass gpu.DefaultCacheDir()); "" keeps nothing.
 	CacheDir string
@@ -73,8 +80,8 @@ type PlaybackConfig struct {
 	// picture is shown: the decoder keeps decoding while the device, the output and the conversion
 	// are made, instead of stopping a few frames in. 0 means what the pipeline needs (the steady
 	// queue and a frame per decoder thread, SourceInfo.Threads), at most DefaultDecodeAhead bytes;
-	// negative, only the few frames of steady playback. Hardware decoding (GPU.Video) never runs ahead (its frames
-	// come from a pool of fixed size), nor does decoding for a device that renders on the CPU.
+	// negative, only the few frames of steady playback. Hardware decoding (GPU.Video) and uploads into Vulkan frames
+	// (GPU.Frames) never run ahead (their frames come from a pool of fixed size), nor does decoding for a device that renders on the CPU.
 	DecodeAhead int
 }
 

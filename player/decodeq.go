@@ -45,7 +45,7 @@ type decoded struct {
 // at most DefaultDecodeAhead bytes. A positive DecodeAhead asks for as many frames as that many
 // bytes hold.
 func (p *Player) startAhead(f *Frame) int {
-	if p.cfg.Playback.DecodeAhead < 0 || p.cfg.GPU.Video || f.Picture == nil {
+	if p.cfg.Playback.DecodeAhead < 0 || p.cfg.GPU.Video || p.cfg.GPU.Frames || f.Picture == nil {
 		return queueAhead
 	}
 	size := 0

@@ -6,8 +6,9 @@ import (
 )
 
 // DeviceSource is a Source that can decode on the player's Vulkan device (Vulkan Video through
-// FFmpeg's hwaccel). With Config.GPU.Video the player opens its device first (with gpu.Options.Video)
-// and calls UseDevice before the first Next; decoding then starts.
+// FFmpeg's hwaccel), or put its pictures into FFmpeg's Vulkan frames there (decode.Uploader: its
+// Decoding says Upload). With Config.GPU.Video or Frames the player opens its device first (with
+// gpu.Options.Video or Frames) and calls UseDevice before the first Next; decoding then starts.
 type DeviceSource interface {
 	Source
 	UseDevice(dev *gpu.Device) error
@@ -15,23 +16,24 @@ type DeviceSource interface {
 	Decoding() Decoding
 }
 
-// FramesSource is a DeviceSource that puts its pictures into FFmpeg's Vulkan frames without
-// decoding on the device (decode.Uploader): the player then opens its device with what those frames
-// need (gpu.Options.Frames), so that the hardware routes run on devices without Vulkan Video
-// (lavapipe, in tests).
-type FramesSource interface {
-	DeviceSource
-	VulkanFrames() bool
+// Decoding is how a DeviceSource decodes: the stream's plan takes it as it is (stream.Plan.Decode).
+type Decoding struct {
+	stream.Decode
+	// CPUBytesPerFrame is what the source copies on the CPU per frame on its way to the GPU: the
+	// download of hardware frames (the stream's plan says which route: Config.Convert.HWRoute), or
+	// the upload into Vulkan frames (Decode.Upload).
+	CPUBytesPerFrame int
 }
 
-// Decoding is how a DeviceSource decodes.
-type Decoding struct {
-	Decoder string // FFmpeg's decoder, "hevc (vulkan)" under Vulkan Video
-	HWDec   string // "vulkan" or "no"
-	Reason  string // why software, when HWDec is "no"
-	// CPUBytesPerFrame is what the route of hardware frames copies on the CPU per frame (the
-	// stream's plan says which route: Config.HWRoute).
-	CPUBytesPerFrame int
+// hwdecName is -stats' hwdec: vulkan, upload or no (-hwdec's values).
+func hwdecName(d stream.Decode) string {
+	switch {
+	case d.HW:
+		return "vulkan"
+	case d.Upload:
+		return "upload"
+	}
+	return "no"
 }
 
 // applyDecoding puts the source's decoding into the stats.
@@ -41,13 +43,14 @@ func (p *Player) applyDecoding() {
 		return
 	}
 	d := ds.Decoding()
-	p.stats.Decoder, p.stats.HWDec, p.stats.HWDecReason, p.stats.HWDecRoute = d.Decoder, d.HWDec, d.Reason, p.hwRoute(d)
+	p.stats.Decoder, p.stats.HWDec, p.stats.HWDecReason, p.stats.HWDecRoute = d.Decoder, hwdecName(d.Decode), d.Reason, p.hwRoute(d.Decode)
 	p.stats.CPUBytesCopiedPerFrame += d.CPUBytesPerFrame
 }
 
-// hwRoute is the route hardware frames take, from the stream's plan (empty in software).
-func (p *Player) hwRoute(d Decoding) string {
-	if p.rend == nil || d.HWDec != "vulkan" {
+// hwRoute is the route pictures in Vulkan frames take, from the stream's plan (empty for other
+// software pictures).
+func (p *Player) hwRoute(d stream.Decode) string {
+	if p.rend == nil || !d.Frames() {
 		return ""
 	}
 	return p.rend.Stream.Plan().Route.String()
@@ -59,6 +62,5 @@ func (p *Player) decoding() stream.Decode {
 	if !ok {
 		return stream.Decode{}
 	}
-	d := ds.Decoding()
-	return stream.Decode{Decoder: d.Decoder, HW: d.HWDec == "vulkan", Reason: d.Reason}
+	return ds.Decoding().Decode
 }

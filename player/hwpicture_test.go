@@ -24,8 +24,9 @@ type uploaded struct {
 	pad bool // coded size rounded up to 16 (a decoder's 1920×1088 for 1080p)
 }
 
-func (u *uploaded) VulkanFrames() bool { return true }
-func (u *uploaded) Decoding() Decoding { return Decoding{Decoder: "upload", HWDec: "vulkan"} }
+func (u *uploaded) Decoding() Decoding {
+	return Decoding{Decode: stream.Decode{Decoder: "synthetic", Upload: true}}
+}
 
 func (u *uploaded) UseDevice(dev *gpu.Device) error {
 	up, err := decode.NewUploader(dev)
@@ -44,11 +45,10 @@ func (u *uploaded) Next() (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	hf, err := u.up.Upload(f.Picture)
+	hf, err := u.up.UploadFrame(f.Frame)
 	if err != nil {
 		return nil, err
 	}
-	hf.PTS, hf.Color = f.PTS, f.Color
 	return &Frame{Frame: hf}, nil
 }
 
@@ -103,14 +103,14 @@ func TestHardwareFrameScreenshot(t *testing.T) {
 		want := pictest.ReadNRGBA(t, cfg.Output.Screenshot)
 		for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy} {
 			c := cfg
-			c.GPU.Video, c.Convert.HWRoute = true, route
+			c.GPU.Frames, c.Convert.HWRoute = true, route
 			c.Output.Screenshot = filepath.Join(dir, "hw.png")
 			st, err := Play(&uploaded{Synthetic: synthetic(t, tc.format, tc.w, tc.h, 12), pad: tc.pad}, c)
 			if err != nil {
 				t.Fatalf("%s, %v: %v", name, route, err)
 			}
-			if st.HWDecRoute == "" || st.FramesPresented != 5 {
-				t.Fatalf("%s, %v: route %q, %d frames presented", name, route, st.HWDecRoute, st.FramesPresented)
+			if st.HWDec != "upload" || st.HWDecRoute == "" || st.FramesPresented != 5 {
+				t.Fatalf("%s, %v: hwdec %q, route %q, %d frames presented", name, route, st.HWDec, st.HWDecRoute, st.FramesPresented)
 			}
 			t.Logf("%s: %s", name, st.HWDecRoute)
 			if d := largest(pictest.ReadNRGBA(t, c.Output.Screenshot), want); d != 0 {

@@ -216,11 +216,14 @@ func (p *Player) infoLines() []string {
 	p.fill(&st)
 	if ds, ok := p.src.(DeviceSource); ok {
 		d := ds.Decoding()
-		st.Decoder, st.HWDec, st.HWDecReason, st.HWDecRoute = d.Decoder, d.HWDec, d.Reason, p.hwRoute(d)
+		st.Decoder, st.HWDec, st.HWDecReason, st.HWDecRoute = d.Decoder, hwdecName(d.Decode), d.Reason, p.hwRoute(d.Decode)
 	}
-	dec := "software"
-	if st.HWDec != "" && st.HWDec != "no" {
-		dec = "hardware (" + st.HWDec + ")"
+	dec := "software decoding"
+	switch st.HWDec {
+	case "vulkan":
+		dec = "hardware (vulkan) decoding"
+	case "upload":
+		dec = "software decoding, uploaded into Vulkan frames"
 	}
 	codec := st.Decoder
 	if codec == "" {
@@ -229,7 +232,7 @@ func (p *Player) infoLines() []string {
 	el := time.Since(p.start).Seconds()
 	lines := []string{
 		"file        " + p.src.Info().Name,
-		"codec       " + codec + ", " + dec + " decoding",
+		"codec       " + codec + ", " + dec,
 		fmt.Sprintf("format      %s %dx%d → %s", st.PixelFormat, p.rend.width, p.rend.height, strings.ReplaceAll(st.VkFormat, "VK_FORMAT_", "")),
 		fmt.Sprintf("colour      matrix %s, range %s, siting %s", st.Matrix, st.Range, st.ChromaLocation),
 		fmt.Sprintf("            primaries %s, transfer %s", st.Primaries, st.Transfer),

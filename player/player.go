@@ -131,7 +131,7 @@ func (p *Player) end(err error) (*Stats, error) {
 func (p *Player) play() error {
 	// Decoding starts first, so that filling the decoder's frame threads overlaps with creating the
 	// Vulkan instance, device and pipelines: both are start-up costs of the first picture.
-	if ds, ok := p.src.(DeviceSource); ok && p.cfg.GPU.Video {
+	if ds, ok := p.src.(DeviceSource); ok && (p.cfg.GPU.Video || p.cfg.GPU.Frames) {
 		// Hardware decoding needs the device before the first packet: device first (PlayOpening's
 		// window opened it already).
 		if p.dev == nil {
@@ -167,11 +167,7 @@ func (p *Player) play() error {
 }
 
 func (p *Player) open() error {
-	opts := gpu.Options{Index: p.cfg.GPU.Device, Validation: p.cfg.GPU.Validate, Video: p.cfg.GPU.Video, CacheDir: p.cfg.GPU.CacheDir}
-	// PlayOpening opens the device before its source exists: a FramesSource's needs are then unknown.
-	if fs, ok := p.src.(FramesSource); ok && p.cfg.GPU.Video {
-		opts.Frames = fs.VulkanFrames()
-	}
+	opts := gpu.Options{Index: p.cfg.GPU.Device, Validation: p.cfg.GPU.Validate, Video: p.cfg.GPU.Video, Frames: p.cfg.GPU.Frames, CacheDir: p.cfg.GPU.CacheDir}
 	if p.cfg.Colour.HDROutput && p.cfg.Output.Headless {
 		return errors.New("-hdr-output needs a window's HDR10 swapchain; -headless has none")
 	}

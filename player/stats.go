@@ -256,11 +256,11 @@ func (p *Player) infoLine() string {
 	dec := ""
 	if ds, ok := p.src.(DeviceSource); ok {
 		d := ds.Decoding()
-		dec = fmt.Sprintf(" | decoder %s, hwdec %s", d.Decoder, d.HWDec)
+		dec = fmt.Sprintf(" | decoder %s, hwdec %s", d.Decoder, hwdecName(d.Decode))
 		if d.Reason != "" {
 			dec += " (" + d.Reason + ")"
 		}
-		if route := p.hwRoute(d); route != "" {
+		if route := p.hwRoute(d.Decode); route != "" {
 			dec += ", route " + route
 		}
 	}

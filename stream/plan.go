@@ -37,12 +37,28 @@ type Plan struct {
 type Decode struct {
 	Decoder string // FFmpeg's decoder; "hevc (vulkan)" under Vulkan Video
 	HW      bool   // Vulkan Video decodes
-	Reason  string // why software, when not HW
+	// Upload: decoded in software, each picture then uploaded into FFmpeg's Vulkan frames
+	// (decode.Uploader), so that it takes the route of hardware-decoded pictures (Route) on a
+	// device that decodes nothing: one more CPU→GPU copy per picture than the stream's own upload.
+	Upload bool
+	Reason string // why software, when not HW
 }
 
-// String is the decoder and, in software, why: "hevc (vulkan)", "h264 (software: -hwdec no)".
+// Frames says whether the pictures arrive in FFmpeg's Vulkan frames (AVVkFrame): decoded by Vulkan
+// Video, or uploaded into them.
+func (d Decode) Frames() bool { return d.HW || d.Upload }
+
+// String is the decoder and, in software, why: "hevc (vulkan)", "h264 (software: -hwdec no)",
+// "h264 (software, uploaded into Vulkan frames: -hwdec upload)".
 func (d Decode) String() string {
-	if d.HW || d.Reason == "" {
+	switch {
+	case d.HW:
+		return d.Decoder
+	case d.Upload && d.Reason == "":
+		return d.Decoder + " (software, uploaded into Vulkan frames)"
+	case d.Upload:
+		return d.Decoder + " (software, uploaded into Vulkan frames: " + d.Reason + ")"
+	case d.Reason == "":
 		return d.Decoder
 	}
 	return d.Decoder + " (software: " + d.Reason + ")"
@@ -95,11 +111,12 @@ func (s *Stream) decide(c Config) (Plan, error) {
 	return p, nil
 }
 
-// planRoute is the route of hardware-decoded pictures: none in software; what was asked for; or
+// planRoute is the route of pictures in FFmpeg's Vulkan frames (decoded by Vulkan Video or
+// uploaded into them: Decode.Frames): none for other software pictures; what was asked for; or
 // auto, which each frame settles by its decoder image's size and usage (autoRoute).
 func planRoute(c Config) RouteStep {
 	switch {
-	case !c.Decode.HW:
+	case !c.Decode.Frames():
 		return RouteStep{RouteNone, "decoded in software"}
 	case c.Route == RouteDownload:
 		return RouteStep{RouteDownload, "asked for: one CPU copy per frame (av_hwframe_transfer_data), then the upload, for comparisons"}

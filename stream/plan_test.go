@@ -14,7 +14,8 @@ import (
 
 // TestPlan: a configuration's plan is what its inputs say: the path ycbcr.Choose gives for the
 // device, metadata and choice; the variant and upload asked for; no route in software, the route
-// asked for (download included) under hardware decoding, auto settled per frame; and once a frame
+// asked for (download included) under hardware decoding and for software pictures uploaded into
+// Vulkan frames, auto settled per frame; and once a frame
 // is loaded, the upload that frame took.
 func TestPlan(t *testing.T) {
 	dev := vktest.Open(t)
@@ -42,6 +43,8 @@ func TestPlan(t *testing.T) {
 		{formats.ChooseAuto, hw, stream.RouteAuto, "", stream.RouteAuto},
 		{formats.ChooseShader, hw, stream.RouteCopy, "", stream.RouteCopy},
 		{formats.ChooseShader, hw, stream.RouteCopy, "the caller's reason", stream.RouteCopy},
+		// Software pictures uploaded into Vulkan frames take the route of hardware-decoded ones.
+		{formats.ChooseAuto, stream.Decode{Decoder: "h264", Upload: true, Reason: "-hwdec upload"}, stream.RouteInPlace, "", stream.RouteInPlace},
 	} {
 		cfg := stream.Config{Format: pf, Width: pic.Width, Height: pic.Height, Params: p, Choice: tc.choice,
 			Variant: stream.VariantDraw, Route: tc.route, RouteReason: tc.why, Decode: tc.decode}

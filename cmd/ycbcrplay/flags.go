@@ -37,6 +37,7 @@ type decodeOptions struct {
 	deinterlace decode.Deinterlace
 	hwdec       decode.HWDec
 	hwDownload  bool          // -hwdec-route download: hardware frames copied to the CPU and uploaded
+	hwUpload    bool          // -hwdec upload: software pictures uploaded into FFmpeg's Vulkan frames
 	vid         int           // -vid (0: the best stream)
 	timeout     time.Duration // -timeout: decode.Options.Timeout (0: the default, negative: no limit)
 	ffmpegLog   bool          // -v: FFmpeg's own log on stderr
@@ -252,7 +253,7 @@ func (f *gpuFlags) read(o *options) error {
 	return nil
 }
 
-// decodeFlags are decodeOptions', and player.GPUConfig.Video (-hwdec) and
+// decodeFlags are decodeOptions', and player.GPUConfig.Video and Frames (-hwdec) and
 // player.ConvertConfig.HWRoute (-hwdec-route).
 type decodeFlags struct {
 	deinterlace, hwdec, hwroute *string
@@ -274,8 +275,11 @@ func (f *decodeFlags) add(fs *flag.FlagSet) {
 func (f *decodeFlags) read(o *options) error {
 	d := f.d
 	var err error
-	if d.hwdec, err = decode.ParseHWDec(*f.hwdec); err != nil {
-		return err
+	if *f.hwdec == "upload" {
+		// Software decoding, each picture then in FFmpeg's Vulkan frames (decoderSource.Next).
+		d.hwdec, d.hwUpload, o.cfg.GPU.Frames = decode.HWDecNo, true, true
+	} else if d.hwdec, err = decode.ParseHWDec(*f.hwdec); err != nil {
+		return fmt.Errorf("-hwdec %q: want auto, vulkan, no or upload", *f.hwdec)
 	}
 	o.cfg.GPU.Video = d.hwdec != decode.HWDecNo
 	if o.cfg.Convert.HWRoute, err = stream.ParseRoute(*f.hwroute); err != nil {

@@ -84,10 +84,15 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             the device turns out to render on the CPU (lavapipe: the same cores)
   -deinterlace auto|yes|no  FFmpeg's bwdif on the CPU, one frame per field (auto: from the first
                             frame marked interlaced; progressive video is never touched)
-  -hwdec auto|vulkan|no     Vulkan Video decoding on the player's device (FFmpeg's hwaccel): auto
+  -hwdec auto|vulkan|no|upload
+                            Vulkan Video decoding on the player's device (FFmpeg's hwaccel): auto
                             where the device and codec allow it, else software, with the reason in
                             -stats (decoder, hwdec, hwdec_reason) and the info line; vulkan: fail
-                            where it cannot; no: software (default auto)
+                            where it cannot; no: software (default auto); upload: software, each
+                            picture then uploaded into FFmpeg's Vulkan frames, which take the
+                            routes of hardware frames (-hwdec-route) on any Vulkan device: a check
+                            of those routes where nothing decodes, at one more CPU-to-GPU copy per
+                            frame (docs/hwdec.md)
   -hwdec-route auto|inplace|copy|download
                             how hardware frames reach the conversion: inplace (FFmpeg's image
                             sampled through the conversion), copy (one GPU copy per plane into

@@ -157,7 +157,7 @@ func (f *playing) open(cfg player.Config, stop <-chan struct{}) (player.Input, e
 		f.d = nil
 		return player.Input{}, avx.ErrStopped
 	}
-	f.src = &decoderSource{d: f.d, name: f.in.name, hwdec: dec.hwdec, download: dec.hwDownload, pipe: f.pipe,
+	f.src = &decoderSource{d: f.d, name: f.in.name, hwdec: dec.hwdec, download: dec.hwDownload, upload: dec.hwUpload, pipe: f.pipe,
 		cached: cache > 0, notify: func(n string) { fmt.Fprintln(f.stderr, n) }}
 	input.Source = f.src
 	if cfg.Output.Headless {

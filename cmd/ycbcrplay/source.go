@@ -18,11 +18,15 @@ type decoderSource struct {
 	// download: hardware frames are copied to the CPU (-hwdec-route download), not handed to the
 	// player in FFmpeg's image.
 	download bool
+	// upload: software pictures are put into FFmpeg's Vulkan frames (-hwdec upload) by up, made on
+	// the player's device (UseDevice).
+	upload bool
+	up     *decode.Uploader
 	// pipe: the input is a pipe (standard input), which cannot seek (CanSeek) unless cached: read
 	// through the read-ahead cache (-cache-size), inside which it can. notify writes a notice.
 	pipe, cached bool
 	notify       func(string)
-	// Hardware frames downloaded and their bytes (hwdec.go), read by Decoding from the main thread.
+	// Frames downloaded or uploaded and their bytes (hwdec.go), read by Decoding from the main thread.
 	hwFrames, hwBytes atomic.Int64
 	// pts is the latest decoded frame's PTS (math.Float64bits), for the -headless status line.
 	pts atomic.Uint64
@@ -47,10 +51,20 @@ func (s *decoderSource) Next() (*player.Frame, error) {
 	if err != nil {
 		return nil, err
 	}
+	copied := s.upload
+	if s.upload {
+		if f, err = s.uploadNext(f); err != nil {
+			return nil, err
+		}
+	}
 	if f.HW != nil && s.download {
 		if f, err = s.hwNext(f); err != nil {
 			return nil, err
 		}
+		copied = true
+	}
+	if copied {
+		s.hwFrames.Add(1)
 	}
 	s.pts.Store(math.Float64bits(f.PTS))
 	return &player.Frame{Frame: f}, nil
@@ -76,7 +90,15 @@ func (s *decoderSource) Seek(seconds float64) error {
 // (player.SeekingSource).
 func (s *decoderSource) CanSeek() bool   { return !s.pipe || s.cached }
 func (s *decoderSource) Progress() int64 { return s.d.Progress() }
-func (s *decoderSource) Close() error    { return s.d.Close() }
+// Close closes the decoder, then the uploader (frames still out hold their own references).
+func (s *decoderSource) Close() error {
+	err := s.d.Close()
+	if s.up != nil {
+		s.up.Close()
+		s.up = nil
+	}
+	return err
+}
 
 // Interrupt ends a read the decode goroutine is blocked in (a stalled pipe) when the player quits,
 // so that q ends playback at once and the decoder can be closed (player's decoding.stop).
