@@ -7,13 +7,8 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
-
-// ExtExternalMemoryHost is VK_EXT_external_memory_host, the optional extension Requirements lists
-// when the device offers it.
-const ExtExternalMemoryHost = gpu.ExtExternalMemoryHost
 
 // DeviceRequirements is what an engine must enable on its VkInstance and VkDevice before Open.
 type DeviceRequirements struct {
@@ -28,10 +23,6 @@ type DeviceRequirements struct {
 	// Extensions are device extensions that must be enabled. None today; the field exists so that a
 	// future need does not change the API.
 	Extensions []string
-	// Optional are device extensions the toolkit can use when the engine enables them, offered by
-	// this device: VK_EXT_external_memory_host (import of decoded planes). Textures work without
-	// them; pass the ones enabled in EngineDevice.Extensions.
-	Optional []string
 	// QueueFlags are the capabilities the family of EngineDevice.Queue needs: graphics, because the
 	// fallback path converts with a draw.
 	QueueFlags vk.QueueFlags
@@ -63,16 +54,6 @@ func Requirements(instance vk.Instance, physical vk.PhysicalDevice) (DeviceRequi
 	}
 	if !vkx.YcbcrConversionFeature(physical) {
 		return r, fmt.Errorf("videotex: requirements: %s has no samplerYcbcrConversion feature", name)
-	}
-	var n uint32
-	vk.EnumerateDeviceExtensionProperties(physical, "", &n, nil)
-	exts := make([]vk.ExtensionProperties, n)
-	vkx.NoGC(func() { vk.EnumerateDeviceExtensionProperties(physical, "", &n, exts) })
-	for _, e := range exts[:n] {
-		e.Deref()
-		if vk.ToString(e.ExtensionName[:]) == ExtExternalMemoryHost {
-			r.Optional = append(r.Optional, ExtExternalMemoryHost)
-		}
 	}
 	return r, nil
 }

@@ -34,7 +34,8 @@ type EngineDevice struct {
 	// QueueFamily must support graphics and be the family of the queue the engine samples the
 	// texture on: images are VK_SHARING_MODE_EXCLUSIVE and never change family.
 	QueueFamily uint32
-	// Extensions are the device extensions the engine enabled (from DeviceRequirements.Optional).
+	// Extensions are the device extensions the engine enabled (DeviceRequirements.Extensions, and
+	// any of its own). Textures use none beyond those; hardware decoding's come with HWDecode.
 	Extensions []string
 	// QueueLock, if set, is held around each of the toolkit's vkQueueSubmit calls: for engines that
 	// submit to Queue from several goroutines under that lock. With hardware decoding it must be

@@ -179,7 +179,7 @@ func TestEngineOwnedDevice(t *testing.T) {
 	defer vkx.DestroyDebugMessenger(inst, msgr)
 
 	family := queueFamily(pd, req.QueueFlags)
-	exts := append(append([]string{}, req.Extensions...), req.Optional...)
+	exts := append([]string{}, req.Extensions...)
 	chain, free := req.FeatureChain(nil)
 	device := createEngineDevice(t, pd, []vk.DeviceQueueCreateInfo{{SType: vk.StructureTypeDeviceQueueCreateInfo,
 		QueueFamilyIndex: family, QueueCount: 1, PQueuePriorities: []float32{1}}}, exts, chain)
