@@ -31,7 +31,7 @@ type uploadStats struct {
 // first frame's screenshot is within the path's bound of zscale's picture of the file (1 LSB
 // shader, 4 sampler: TestVectorsMatchZscale's) and within 1 LSB of the software path's; -stats says
 // hwdec upload, the route asked for, and the bytes the upload copies. A whole clip then plays
-// through both routes to its last frame.
+// through both routes to its last frame, headless and in a window.
 func TestHWDecUpload(t *testing.T) {
 	dev := vktest.Open(t)
 	dir := t.TempDir()
@@ -114,5 +114,13 @@ func TestHWDecUpload(t *testing.T) {
 		if d := maxDiff(t, pictest.ReadPNG(t, shot), pictest.ReadPNG(t, sw)); d > 1 {
 			t.Errorf("clip, %s: the last frame is %.0f LSB from the software path's", route, d)
 		}
+	}
+
+	// In a window the device is opened before the input (player.PlayOpening): it must still get
+	// what Vulkan frames need (GPUConfig.Frames), or the uploader refuses it.
+	stdout, stderr, code := play(t, "-untimed", "-validate", "-stats", "-hwdec", "upload", "-hwdec-route", "copy", file)
+	var st uploadStats
+	if err := json.Unmarshal([]byte(stdout), &st); code != 0 || err != nil || st.HWDec != "upload" || st.Presented != 5 {
+		t.Errorf("in a window: exit %d, %v, -stats %+v: %s", code, err, st, stderr)
 	}
 }
