@@ -309,6 +309,15 @@ func (d *Decoder) UseVulkan(dev *gpu.Device, mode HWDec) error {
 // get_format has chosen), Options.Threads (or what FFmpeg kept of it) in software.
 func (d *Decoder) Threads() int { return d.threads }
 
+// CodedSize is the size Vulkan Video decoding would give the frames of a width×height picture: the
+// decoder's coded size (avx.CodedSize: 1920×1088 for H.264's 1080p), never smaller than the
+// picture. An Uploader's Pad, so that uploaded pictures are padded as decoded ones are and the
+// routes choose as they would for them (stream.autoRoute). Call it where Next is called.
+func (d *Decoder) CodedSize(width, height int) (int, int) {
+	cw, ch := avx.CodedSize(d.cc)
+	return max(cw, width), max(ch, height)
+}
+
 // restoreThreads undoes the hardware decoder's single thread when get_format decoded in software
 // after all (the capability check or FFmpeg's hwaccel refused the stream): with HWDecAuto it reopens
 // the stream's decoder in software with Options.Threads, seeks back to the key frame at or before the

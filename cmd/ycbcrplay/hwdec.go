@@ -18,6 +18,7 @@ func (s *decoderSource) UseDevice(dev *gpu.Device) error {
 	if err != nil {
 		return err
 	}
+	up.Pad = s.d.CodedSize // padded as Vulkan Video's frames would be: the routes choose alike
 	s.up = up
 	return nil
 }

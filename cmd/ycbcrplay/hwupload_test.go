@@ -31,7 +31,8 @@ type uploadStats struct {
 // first frame's screenshot is within the path's bound of zscale's picture of the file (1 LSB
 // shader, 4 sampler: TestVectorsMatchZscale's) and within 1 LSB of the software path's; -stats says
 // hwdec upload, the route asked for, and the bytes the upload copies. A whole clip then plays
-// through both routes to its last frame, headless and in a window.
+// through both routes to its last frame, headless and in a window, and an H.264 clip whose coded
+// size is larger than its picture is uploaded at that size: in place crops, auto copies.
 func TestHWDecUpload(t *testing.T) {
 	dev := vktest.Open(t)
 	dir := t.TempDir()
@@ -113,6 +114,26 @@ func TestHWDecUpload(t *testing.T) {
 		}
 		if d := maxDiff(t, pictest.ReadPNG(t, shot), pictest.ReadPNG(t, sw)); d > 1 {
 			t.Errorf("clip, %s: the last frame is %.0f LSB from the software path's", route, d)
+		}
+	}
+
+	// A picture smaller than its coded size (H.264 96x40, coded 96x48): uploaded at the decoder's
+	// coded size, as Vulkan Video's frames would be, so in place crops and auto takes the GPU copy
+	// for the padding, as it would for decoded frames (stream.autoRoute); both equal software
+	// decoding's picture.
+	padded := filepath.Join(dir, "padded.mkv")
+	ffmpegCLI(t, "-f", "lavfi", "-i", "testsrc2=s=96x40:r=25", "-frames:v", "3", "-pix_fmt", "yuv420p",
+		"-c:v", "libx264", "-qp", "0", padded)
+	sw = filepath.Join(dir, "padded.sw.png")
+	run(t, padded, sw, "-hwdec", "no", "-path", "shader")
+	for route, want := range map[string]string{"inplace": "cropped from 96x48", "auto": "GPU copy (auto: the decoder's image is 96x48 for a 96x40 picture"} {
+		shot := filepath.Join(dir, "padded."+route+".png")
+		st := run(t, padded, shot, "-hwdec", "upload", "-hwdec-route", route, "-path", "shader")
+		if !strings.Contains(st.Route, want) {
+			t.Errorf("padded, %s: route %q, want %q in it", route, st.Route, want)
+		}
+		if d := maxDiff(t, pictest.ReadPNG(t, shot), pictest.ReadPNG(t, sw)); d > 1 {
+			t.Errorf("padded, %s: %.0f LSB from the software path's screenshot", route, d)
 		}
 	}
 

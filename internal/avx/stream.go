@@ -67,6 +67,18 @@ func SetPacketTimeBase(cc *astiav.CodecContext, tb astiav.Rational) error {
 	return nil
 }
 
+// CodedSize is the decoder's coded_width and coded_height: the picture rounded up to the codec's
+// coding blocks (1920×1088 for H.264's 1080p), the size FFmpeg's Vulkan decoding gives its frames
+// context (libavcodec/vulkan_decode.c, ff_vk_frame_params). 0×0 before the first picture and for
+// codecs that set none. go-astiav v0.39.0 does not wrap the fields.
+func CodedSize(cc *astiav.CodecContext) (int, int) {
+	c, err := codecContext(cc)
+	if err != nil {
+		return 0, 0
+	}
+	return int(c.coded_width), int(c.coded_height)
+}
+
 // CodecName is the codec's name (avcodec_get_name), for codecs without a decoder too.
 func CodecName(id astiav.CodecID) string {
 	return C.GoString(C.avcodec_get_name(C.enum_AVCodecID(id)))
