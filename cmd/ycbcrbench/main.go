@@ -8,17 +8,16 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/bench"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/cli"
 )
 
 const help = `ycbcrbench: GPU conversion and upload benchmark.
@@ -68,9 +67,8 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // run is the whole command, returning the exit status, so that tests can call it.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ycbcrbench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported on one line below
 	var o options
-	gpu.DeviceFlags(fs, &o.device, &o.list)
+	cli.DeviceFlags(fs, &o.device, &o.list)
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error (CPU-side figures get slower)")
 	fs.BoolVar(&o.jsonOut, "json", false, "write one JSON document on stdout instead of the table")
 	fs.BoolVar(&o.wide, "wide", false, "print the full table, every column (about 250 wide); the default fits 120 columns")
@@ -83,14 +81,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.e2e, "e2e", 2*time.Second, "how long the end-to-end loop runs per format × size (0.25s with -quick)")
 	fs.IntVar(&o.refMiB, "ref-mib", 0, "size of the device-copy reference buffers in MiB (default 1024 on a GPU, 256 on a CPU device, 32 with -quick); the host→device reference uses at most 256")
 	fs.StringVar(&o.render, "render", "", "print the table of a saved -json `FILE` and exit (no device needed)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, help)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return 0
-		}
-		return fail(stderr, "%v (ycbcrbench -h lists the flags)", err)
+	if status, done := cli.Parse(fs, args, help, stdout, stderr); done {
+		return status
 	}
 	if fs.NArg() > 0 {
 		return fail(stderr, "unexpected argument %q (ycbcrbench -h lists the flags)", fs.Arg(0))
@@ -102,14 +94,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return render(o.render, o.wide, stdout, stderr)
 	}
 	if o.list {
-		if err := gpu.PrintDevices(stdout); err != nil {
-			return fail(stderr, "%v", err)
-		}
-		return 0
+		return cli.ListDevices(stdout, stderr, 2)
 	}
 
 	bo := bench.Options{Frames: o.frames, Warmup: o.warmup, InFlight: o.inFlight, EndToEnd: o.e2e,
-		DeviceCopyBytes: int64(o.refMiB) << 20, Progress: stderr, Command: command(args)}
+		DeviceCopyBytes: int64(o.refMiB) << 20, Progress: stderr, Command: cli.Command("ycbcrbench", args)}
 	if o.quick {
 		if !set["sizes"] {
 			o.sizes = "720p"
@@ -212,20 +201,4 @@ func render(path string, wide bool, stdout, stderr io.Writer) int {
 }
 
 // fail prints one "error: ..." line and returns exit status 2.
-func fail(stderr io.Writer, format string, a ...any) int {
-	msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", " ")
-	fmt.Fprintf(stderr, "error: %s\n", msg)
-	return 2
-}
-
-// command is how the report names the run: the arguments as a shell would take them back.
-func command(args []string) string {
-	parts := []string{"ycbcrbench"}
-	for _, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t'\"$\\*?") {
-			a = strconv.Quote(a)
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
-}
+func fail(stderr io.Writer, format string, a ...any) int { return cli.Fail(stderr, 2, format, a...) }

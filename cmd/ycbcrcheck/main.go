@@ -6,7 +6,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/cli"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 )
 
@@ -75,9 +75,8 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // run is the whole command, returning the exit status, so that tests can call it.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ycbcrcheck", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported on one line below
 	var o options
-	gpu.DeviceFlags(fs, &o.device, &o.list)
+	cli.DeviceFlags(fs, &o.device, &o.list)
 	fs.BoolVar(&o.jsonOut, "json", false, "write one JSON document (the full report) on stdout instead of the table")
 	fs.StringVar(&o.reportDir, "report", "", "write `DIR`/report.md and a PNG heat map per failing combination")
 	fs.StringVar(&o.formats, "formats", "", "comma-separated `LIST` of formats to check: VkFormat names (G8_B8R8_2PLANE_420_UNORM) or pixel formats (nv12, nv21)")
@@ -86,23 +85,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.size, "size", "16x8", "frame size `WxH` (even numbers)")
 	fs.BoolVar(&o.systems, "systems", true, "also check the colour systems only the shader path implements (YCgCo, YCgCo-R, BT.2020-CL, PQ/HLG tone mapping)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, help)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return 0
-		}
-		return fail(stderr, "%v (ycbcrcheck -h lists the flags)", err)
+	if status, done := cli.Parse(fs, args, help, stdout, stderr); done {
+		return status
 	}
 	if fs.NArg() > 0 {
 		return fail(stderr, "unexpected argument %q (ycbcrcheck -h lists the flags)", fs.Arg(0))
 	}
 	if o.list {
-		if err := gpu.PrintDevices(stdout); err != nil {
-			return fail(stderr, "%v", err)
-		}
-		return 0
+		return cli.ListDevices(stdout, stderr, 2)
 	}
 	w, h, err := parseSize(o.size)
 	if err != nil {
@@ -122,7 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if rep == nil {
 		return fail(stderr, "%v", runErr)
 	}
-	rep.Command = command(args)
+	rep.Command = cli.Command("ycbcrcheck", args)
 	// A stopped run still reports what it did before the fault.
 	if o.jsonOut {
 		out, err := json.MarshalIndent(rep, "", "  ")
@@ -162,11 +152,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // fail prints one "error: ..." line and returns exit status 2.
-func fail(stderr io.Writer, format string, a ...any) int {
-	msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", " ")
-	fmt.Fprintf(stderr, "error: %s\n", msg)
-	return 2
-}
+func fail(stderr io.Writer, format string, a ...any) int { return cli.Fail(stderr, 2, format, a...) }
 
 func parseSize(s string) (int, int, error) {
 	ws, hs, ok := strings.Cut(strings.ToLower(s), "x")
@@ -179,16 +165,4 @@ func parseSize(s string) (int, int, error) {
 		return 0, 0, fmt.Errorf("%q: want WxH, e.g. 16x8", s)
 	}
 	return w, h, nil
-}
-
-// command is how the report names the run: the arguments as a shell would take them back.
-func command(args []string) string {
-	parts := []string{"ycbcrcheck"}
-	for _, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t'\"$\\*?") {
-			a = strconv.Quote(a)
-		}
-		parts = append(parts, a)
-	}
-	return strings.Join(parts, " ")
 }

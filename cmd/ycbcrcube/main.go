@@ -16,6 +16,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/cli"
 	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
@@ -63,20 +64,15 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func fail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "error: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
-	return 1
-}
+func fail(stderr io.Writer, err error) int { return cli.Fail(stderr, 1, "%v", err) }
 
 // usageFail reports a malformed command line or a bad flag value: one line, exit status 2.
 func usageFail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "error: %s (see ycbcrcube -h)\n", strings.ReplaceAll(err.Error(), "\n", " "))
-	return 2
+	return cli.Fail(stderr, 2, "%v (see ycbcrcube -h)", err)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ycbcrcube", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var cfg config
 	fs.BoolVar(&cfg.headless, "headless", !window.Available(), "")
 	fs.IntVar(&cfg.frames, "frames", 0, "")
@@ -89,26 +85,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	list := fs.Bool("list-devices", false, "")
 	fs.BoolVar(&cfg.validate, "validate", false, "")
 	videos := fs.Int("videos", 0, "")
-	var inputs []string
-	for { // flags may come before or after FILE
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				fmt.Fprint(stdout, usageText)
-				return 0
-			}
-			return usageFail(stderr, err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		inputs = append(inputs, fs.Arg(0))
-		args = fs.Args()[1:]
+	inputs, err := cli.ParseMixed(fs, args)
+	switch {
+	case err == flag.ErrHelp:
+		fmt.Fprint(stdout, usageText)
+		return 0
+	case err != nil:
+		return usageFail(stderr, err)
 	}
 	if *list {
-		if err := gpu.PrintDevices(stdout); err != nil {
-			return fail(stderr, err)
-		}
-		return 0
+		return cli.ListDevices(stdout, stderr, 1)
 	}
 	if *videos == 0 {
 		*videos = max(len(inputs), 1)
@@ -119,7 +105,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(inputs) > *videos {
 		return usageFail(stderr, fmt.Errorf("%d inputs for -videos %d: one input a video at most", len(inputs), *videos))
 	}
-	var err error
 	if cfg.width, cfg.height, err = parseSize(*size); err != nil {
 		return usageFail(stderr, err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/cli"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
@@ -74,7 +75,7 @@ func parseArgs(args []string) (options, bool, error) {
 	fs.StringVar(&o.chromaLoc, "chroma-loc", "topleft", "")
 	fs.StringVar(&o.out, "o", "ycbcrdemo.png", "")
 	fs.BoolVar(&o.jsonOut, "json", false, "")
-	gpu.DeviceFlags(fs, &o.devIndex, &o.list)
+	cli.DeviceFlags(fs, &o.devIndex, &o.list)
 	fs.BoolVar(&o.validate, "validate", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -91,21 +92,20 @@ func parseArgs(args []string) (options, bool, error) {
 // run is the whole command, returning the exit status, so that tests can call it.
 func run(args []string, stdout, stderr io.Writer) int {
 	o, help, err := parseArgs(args)
-	if help {
+	switch {
+	case help:
 		fmt.Fprint(stdout, usageText)
 		return 0
-	}
-	if err == nil {
+	case err == nil && o.list:
+		return cli.ListDevices(stdout, stderr, 1)
+	case err == nil:
 		err = demo(o, stdout)
 	}
+	if _, ok := err.(usageError); ok {
+		return cli.Fail(stderr, 2, "%v (see ycbcrdemo -h)", err)
+	}
 	if err != nil {
-		msg := strings.ReplaceAll(err.Error(), "\n", " ")
-		if _, ok := err.(usageError); ok {
-			fmt.Fprintf(stderr, "error: %s (see ycbcrdemo -h)\n", msg)
-			return 2
-		}
-		fmt.Fprintf(stderr, "error: %s\n", msg)
-		return 1
+		return cli.Fail(stderr, 1, "%v", err)
 	}
 	return 0
 }
@@ -128,9 +128,6 @@ type distFrom struct {
 }
 
 func demo(o options, stdout io.Writer) error {
-	if o.list {
-		return gpu.PrintDevices(stdout)
-	}
 	pf, ok := formats.Lookup(o.pixFmt)
 	if !ok {
 		return usageError{fmt.Errorf("unknown pixel format %q (supported: %s)", o.pixFmt, strings.Join(formats.Names(), ", "))}

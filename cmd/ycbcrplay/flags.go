@@ -3,13 +3,13 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/cli"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
@@ -78,7 +78,6 @@ type flagGroup interface {
 func parseArgs(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("ycbcrplay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	fs.BoolVar(&o.stats, "stats", false, "")
 	fs.BoolVar(&o.stats, "json", false, "") // the toolkit's common name for JSON figures on stdout
 	fs.BoolVar(&o.list, "list-devices", false, "")
@@ -94,25 +93,17 @@ func parseArgs(args []string) (options, error) {
 		g.add(fs)
 	}
 	// Flags may come before or after FILE, as with most players.
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				o.help = true
-				return o, nil
-			}
-			return o, usageError{err}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+	files, err := cli.ParseMixed(fs, args)
+	switch {
+	case err == flag.ErrHelp:
+		o.help = true
+		return o, nil
+	case err != nil:
+		return o, usageError{err}
 	}
 	if o.list {
 		return o, nil
 	}
-	var err error
 	if o.inputs, err = inputs(files); err != nil {
 		return o, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/asticode/go-astiav"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/cli"
 	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/player/ipc"
@@ -215,34 +216,24 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func fail(stderr io.Writer, err error) int {
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	fmt.Fprintf(stderr, "error: %s\n", msg)
-	return 1
-}
+func fail(stderr io.Writer, err error) int { return cli.Fail(stderr, 1, "%v", err) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	args, err := withConfig(args, parseProbe{})
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
-		return 2
+		return cli.Fail(stderr, 2, "%v", err)
 	}
 	o, err := parseArgs(args)
 	if err != nil {
-		// A malformed command line or a bad flag value: one line, as fail writes it (a flag name may
-		// contain a newline), exit status 2.
-		fmt.Fprintf(stderr, "error: %s (see ycbcrplay -h)\n", strings.ReplaceAll(err.Error(), "\n", " "))
-		return 2
+		// A malformed command line or a bad flag value: one line, exit status 2.
+		return cli.Fail(stderr, 2, "%v (see ycbcrplay -h)", err)
 	}
 	if o.help {
 		fmt.Fprint(stdout, usageText)
 		return 0
 	}
 	if o.list {
-		if err := gpu.PrintDevices(stdout); err != nil {
-			return fail(stderr, err)
-		}
-		return 0
+		return cli.ListDevices(stdout, stderr, 1)
 	}
 	// FFmpeg logs to the process's stderr on its own (a damaged H.264 stream gives a line per broken
 	// macroblock row). Quiet unless -v: errors reach the user as one "error:" line, and damage is

@@ -90,6 +90,7 @@ func (s *decoderSource) Seek(seconds float64) error {
 // (player.SeekingSource).
 func (s *decoderSource) CanSeek() bool   { return !s.pipe || s.cached }
 func (s *decoderSource) Progress() int64 { return s.d.Progress() }
+
 // Close closes the decoder, then the uploader (frames still out hold their own references).
 func (s *decoderSource) Close() error {
 	err := s.d.Close()

@@ -5,19 +5,18 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/cli"
 	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/stream"
@@ -99,9 +98,8 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ycbcrwall", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var o options
-	gpu.DeviceFlags(fs, &o.device, &o.list)
+	cli.DeviceFlags(fs, &o.device, &o.list)
 	fs.IntVar(&o.n, "n", 1, "play `N` copies of each FILE")
 	fs.BoolVar(&o.untimed, "untimed", false, "draw every picture as soon as it is decoded (throughput)")
 	fs.BoolVar(&o.headless, "headless", false, "draw offscreen, no window")
@@ -124,22 +122,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.clock, "clock", "each", "timed: `each|shared`: a clock per stream, started at its first picture, or one shared by all (a wall of cameras)")
 	fs.Float64Var(&o.fps, "fps", 60, "timed: display steps per second")
 	fs.IntVar(&o.loop, "loop", 1, "play each input `N` times")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, help)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return 0
-		}
-		fail(stderr, "%v (ycbcrwall -h lists the flags)", err)
-		return 2
+	if status, done := cli.Parse(fs, args, help, stdout, stderr); done {
+		return status
 	}
 	var err error
 	if o.list {
-		if err := gpu.PrintDevices(stdout); err != nil {
-			return fail(stderr, "%v", err)
-		}
-		return 0
+		return cli.ListDevices(stdout, stderr, 1)
 	}
 	if fs.NArg() == 0 {
 		return fail(stderr, "no FILE (ycbcrwall -h says how to use it)")
@@ -280,7 +268,4 @@ func screenshot(w *wall.Wall, path string) error {
 }
 
 // fail prints one "error: ..." line and returns exit status 1.
-func fail(stderr io.Writer, format string, a ...any) int {
-	fmt.Fprintf(stderr, "error: %s\n", strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", " "))
-	return 1
-}
+func fail(stderr io.Writer, format string, a ...any) int { return cli.Fail(stderr, 1, format, a...) }
