@@ -1,5 +1,5 @@
-// ass.c: libass loaded with dlopen; each yca_ function calls the libass function it names.
-#include <dlfcn.h>
+// ass.c: libass loaded with dlopen (internal/dl); each yca_ function calls the libass function it
+// names.
 #include <stdarg.h>
 #include <stdio.h>
 #include "ass.h"
@@ -32,25 +32,13 @@ typedef void (*ass_msg_cb)(int level, const char *fmt, va_list args, void *data)
 #define DECLARE(ret, name, args) static ret(*p_##name) args;
 FUNCS(DECLARE)
 
-static void *lib;
+#define NAME(ret, name, args) #name,
+char *const yca_funcs[] = {FUNCS(NAME) NULL};
 
-int yca_load(const char *path, char *err, int errlen) {
-	if (lib) return 0;
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		snprintf(err, errlen, "%s", dlerror());
-		return -1;
-	}
-#define LOAD(ret, name, args)                         \
-	p_##name = (ret(*) args)dlsym(h, #name);          \
-	if (!p_##name) {                                  \
-		snprintf(err, errlen, "no symbol %s", #name); \
-		dlclose(h);                                   \
-		return -2;                                    \
-	}
-	FUNCS(LOAD)
-	lib = h;
-	return 0;
+void yca_bind(void *const *fns) {
+	int i = 0;
+#define BIND(ret, name, args) p_##name = (ret(*) args)fns[i++];
+	FUNCS(BIND)
 }
 
 // libass writes its messages to stderr at every level by default; a player shows only errors

@@ -1,7 +1,6 @@
 package ass
 
 /*
-#cgo LDFLAGS: -ldl
 #include <stdlib.h>
 #include "ass.h"
 */
@@ -13,29 +12,25 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/dl"
 )
 
 // Library is libass's soname (the unversioned libass.so ships only with the -dev package).
 const Library = "libass.so.9"
 
-var (
-	loadOnce sync.Once
-	loadErr  error
-)
-
 // Load opens libass.so.9 and looks up the functions the package uses. Safe to call repeatedly; the
 // first result stands.
-func Load() error {
-	loadOnce.Do(func() {
-		path := C.CString(Library)
-		defer C.free(unsafe.Pointer(path))
-		var buf [256]C.char
-		if rc := C.yca_load(path, &buf[0], C.int(len(buf))); rc != 0 {
-			loadErr = fmt.Errorf("ass: cannot load %s: %s", Library, C.GoString(&buf[0]))
-		}
-	})
-	return loadErr
-}
+func Load() error { return load() }
+
+var load = sync.OnceValue(func() error {
+	fns, err := dl.Open(Library, unsafe.Pointer(&C.yca_funcs))
+	if err != nil {
+		return fmt.Errorf("ass: %w", err)
+	}
+	C.yca_bind(&fns[0])
+	return nil
+})
 
 // Lib is one libass library instance (ass_library_init): the root of renderers and tracks.
 type Lib struct{ l *C.ASS_Library }

@@ -22,7 +22,8 @@ typedef struct ass_image {
 	int type; // character, outline, shadow
 } ASS_Image;
 
-int yca_load(const char *path, char *err, int errlen); // dlopen and dlsym; 0 on success
+extern char *const yca_funcs[];  // the libass functions ass.c calls, ending in NULL (for internal/dl)
+void yca_bind(void *const *fns); // their addresses, in yca_funcs' order
 
 ASS_Library *yca_library_new(void);
 void yca_library_done(ASS_Library *l);

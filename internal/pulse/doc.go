@@ -1,7 +1,7 @@
 // Package pulse is the thin cgo leaf that plays audio through PulseAudio, the desktop's sound
 // server, with an accurate latency figure.
 //
-// libpulse.so.0 is loaded at run time with dlopen (as internal/vkx loads the Vulkan loader): the
+// libpulse.so.0 is loaded at run time by internal/dl (as the Vulkan loader and libass are): the
 // programs link no libpulse and run where PulseAudio is not installed; Load then returns an error
 // and the caller plays without sound. The prototypes it uses are declared in pulse.h, so the build
 // needs no libpulse headers either.

@@ -1,9 +1,8 @@
-// pulse.c: PulseAudio's asynchronous API with a threaded main loop, loaded with dlopen.
+// pulse.c: PulseAudio's asynchronous API with a threaded main loop, loaded with dlopen (internal/dl).
 // The pattern is the one PulseAudio documents for pa_threaded_mainloop
 // (https://freedesktop.org/software/pulseaudio/doxygen/threaded_mainloop.html): every call into the
 // library is made with the main loop's lock held; callbacks (run on the main loop's thread, lock held)
 // only signal; waiters sleep in pa_threaded_mainloop_wait.
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,25 +106,13 @@ typedef void (*pa_free_cb_t)(void *p);
 #define DECLARE(ret, name, args) static ret(*p_##name) args;
 FUNCS(DECLARE)
 
-static void *lib;
+#define NAME(ret, name, args) #name,
+char *const ycp_funcs[] = {FUNCS(NAME) NULL};
 
-int ycp_load(const char *path, char *err, int errlen) {
-	if (lib) return 0;
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		snprintf(err, errlen, "%s", dlerror());
-		return -1;
-	}
-#define LOAD(ret, name, args)                                                \
-	p_##name = (ret(*) args)dlsym(h, #name);                                 \
-	if (!p_##name) {                                                         \
-		snprintf(err, errlen, "no symbol %s", #name);                        \
-		dlclose(h);                                                          \
-		return -2;                                                           \
-	}
-	FUNCS(LOAD)
-	lib = h;
-	return 0;
+void ycp_bind(void *const *fns) {
+	int i = 0;
+#define BIND(ret, name, args) p_##name = (ret(*) args)fns[i++];
+	FUNCS(BIND)
 }
 
 const char *ycp_strerror(int e) { return p_pa_strerror ? p_pa_strerror(e) : "libpulse not loaded"; }

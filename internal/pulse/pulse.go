@@ -1,7 +1,6 @@
 package pulse
 
 /*
-#cgo LDFLAGS: -ldl
 #include <stdlib.h>
 #include "pulse.h"
 */
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/dl"
 )
 
 // Library is libpulse's soname (the unversioned libpulse.so ships only with the -dev package).
@@ -25,24 +26,18 @@ var ErrNoData = errors.New("no timing data yet")
 // PulseAudio's error code PA_ERR_NODATA (error.h).
 const errNoData = 16
 
-var (
-	loadOnce sync.Once
-	loadErr  error
-)
-
 // Load opens libpulse.so.0 and looks up the functions the package uses. Safe to call repeatedly; the
 // first result stands.
-func Load() error {
-	loadOnce.Do(func() {
-		path := C.CString(Library)
-		defer C.free(unsafe.Pointer(path))
-		var buf [256]C.char
-		if rc := C.ycp_load(path, &buf[0], C.int(len(buf))); rc != 0 {
-			loadErr = fmt.Errorf("pulse: cannot load %s: %s", Library, C.GoString(&buf[0]))
-		}
-	})
-	return loadErr
-}
+func Load() error { return load() }
+
+var load = sync.OnceValue(func() error {
+	fns, err := dl.Open(Library, unsafe.Pointer(&C.ycp_funcs))
+	if err != nil {
+		return fmt.Errorf("pulse: %w", err)
+	}
+	C.ycp_bind(&fns[0])
+	return nil
+})
 
 func paError(code C.int) error {
 	if code < 0 {

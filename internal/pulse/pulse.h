@@ -22,7 +22,8 @@ typedef struct {
 	int playing;
 } ycp_timing;
 
-int ycp_load(const char *path, char *err, int errlen); // dlopen and dlsym; 0 on success
+extern char *const ycp_funcs[];  // the libpulse functions pulse.c calls, ending in NULL (for internal/dl)
+void ycp_bind(void *const *fns); // their addresses, in ycp_funcs' order
 const char *ycp_strerror(int err);
 
 ycp_ctx *ycp_connect(const char *app, const char *server, int *err);

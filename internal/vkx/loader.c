@@ -1,7 +1,6 @@
-// loader.c: the centre of the package's C files (vkx.h): the Vulkan loader, opened once, and the one
-// table of entry points every other file calls through.
+// loader.c: the centre of the package's C files (vkx.h): the one table of entry points every other
+// file calls through, filled from the Vulkan loader that internal/dl opens.
 #include "vkx.h"
-#include <dlfcn.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -9,25 +8,13 @@ VkxTable vkx_fn;
 VkxInstanceExt vkx_instance_ext;
 
 #define VKX_NAME(name) "vk" #name,
-static const char *const names[] = {VKX_CORE(VKX_NAME)};
+char *const vkx_funcs[] = {VKX_CORE(VKX_NAME) NULL};
 
-int vkx_load(const char *name) {
-	static void *lib;
-	if (lib) return 0;
-	void *l = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-	if (!l) return -1;
+void vkx_bind(void *const *fns) {
 	int i = 0;
-#define VKX_LOAD(fn)                                                                                                   \
-	if (!(vkx_fn.fn = (PFN_vk##fn)dlsym(l, "vk" #fn))) return 1 + i;                                                     \
-	i++;
-	VKX_CORE(VKX_LOAD)
-#undef VKX_LOAD
-	lib = l;
-	return 0;
-}
-
-const char *vkx_missing(int rc) {
-	return rc >= 1 && (size_t)rc <= sizeof names / sizeof names[0] ? names[rc - 1] : "";
+#define VKX_BIND(name) vkx_fn.name = (PFN_vk##name)fns[i++];
+	VKX_CORE(VKX_BIND)
+#undef VKX_BIND
 }
 
 void vkx_load_instance(VkInstance in) {

@@ -1,7 +1,6 @@
 package vkx
 
 /*
-#cgo LDFLAGS: -ldl
 #include <stdlib.h>
 #include "vkx.h"
 */
@@ -13,6 +12,8 @@ import (
 	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/dl"
 )
 
 // Library is the loader's soname. The unversioned libvulkan.so ships only with -dev packages.
@@ -26,14 +27,15 @@ func Load() error {
 	if loaded {
 		return nil
 	}
-	name := C.CString(Library)
-	defer C.free(unsafe.Pointer(name))
-	switch rc := C.vkx_load(name); {
-	case rc < 0:
+	fns, err := dl.Open(Library, unsafe.Pointer(&C.vkx_funcs))
+	var missing *dl.MissingError
+	switch {
+	case errors.As(err, &missing):
+		return fmt.Errorf("vkx: the Vulkan loader %s has no %s (need a Vulkan 1.1 loader)", Library, missing.Func)
+	case err != nil:
 		return fmt.Errorf("vkx: cannot load %s: no Vulkan loader installed", Library)
-	case rc > 0:
-		return fmt.Errorf("vkx: the Vulkan loader %s has no vk%s (need a Vulkan 1.1 loader)", Library, C.GoString(C.vkx_missing(rc)))
 	}
+	C.vkx_bind(&fns[0])
 	vk.SetGetInstanceProcAddr(GetInstanceProcAddr())
 	if err := vk.Init(); err != nil {
 		return fmt.Errorf("vkx: %w", err)

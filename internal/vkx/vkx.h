@@ -53,10 +53,8 @@ typedef struct {
 } VkxDeviceExt;
 const VkxDeviceExt *vkx_device_ext(VkDevice d);
 
-// vkx_load dlopens lib and fills the table; 0 on success, -1 without a loader, else 1 + the index
-// of the first entry point missing (vkx_missing names it).
-int vkx_load(const char *lib);
-const char *vkx_missing(int rc);
+extern char *const vkx_funcs[];  // the table's entry points by name, ending in NULL (for internal/dl)
+void vkx_bind(void *const *fns); // fills the table with their addresses, in vkx_funcs' order
 void vkx_load_instance(VkInstance instance);
 void vkx_load_device(VkDevice device); // a new device: forget what an earlier one at its address had
 uint32_t vkx_instance_version(void);
