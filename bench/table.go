@@ -22,30 +22,23 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	ew := &errWriter{w: ww}
 	rep.writeHeader(ew)
 
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "format\tsize\tMB\tsmp ms\tshd ms\tfastest\tms\t×floor\tstage ms\tcopy ms\t/H2D\te2e fps\timp fps\tbuf fps\t")
-	var notes []string
-	for _, r := range rep.Results {
-		up := r.Sampler.Upload
-		if !r.Sampler.Available {
-			up = r.Shader.Upload
-		}
-		drawCell(r.Sampler, &notes, r, "sampler")
-		drawCell(r.Shader, &notes, r, "shader")
-		name, ms := fastest(r)
-		ratio := 0.0
-		if r.FloorMs > 0 {
-			ratio = ms / r.FloorMs
-		}
-		row := []string{r.Format, r.Size, sig(float64(r.FrameBytes) / 1e6),
-			stat(r.Sampler.Draw, r.Sampler.Available), stat(r.Shader.Draw, r.Shader.Available),
-			name, sig(ms), num(ratio, 1),
-			sig(up.StageCPU.Median), sig(up.CopyGPU.Median), num(up.CopyOverHostToDevice, 2),
-			sig(r.EndToEnd.FPS), sig(r.EndToEndFast.FPS), sig(r.Buffer.EndToEnd.FPS)}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
-	}
 	ww.raw = true // a row wider than the terminal (a long WxH size) stays one row
-	if err := tw.Flush(); err != nil {
+	notes, err := rep.writeRows(ew, "format\tsize\tMB\tsmp ms\tshd ms\tfastest\tms\t×floor\tstage ms\tcopy ms\t/H2D\te2e fps\timp fps\tbuf fps",
+		func(r Result, up Upload, notes *[]string) []string {
+			drawCell(r.Sampler, notes, r, "sampler")
+			drawCell(r.Shader, notes, r, "shader")
+			name, ms := fastest(r)
+			ratio := 0.0
+			if r.FloorMs > 0 {
+				ratio = ms / r.FloorMs
+			}
+			return []string{r.Format, r.Size, sig(float64(r.FrameBytes) / 1e6),
+				stat(r.Sampler.Draw, r.Sampler.Available), stat(r.Shader.Draw, r.Shader.Available),
+				name, sig(ms), num(ratio, 1),
+				sig(up.StageCPU.Median), sig(up.CopyGPU.Median), num(up.CopyOverHostToDevice, 2),
+				sig(r.EndToEnd.FPS), sig(r.EndToEndFast.FPS), sig(r.Buffer.EndToEnd.FPS)}
+		})
+	if err != nil {
 		return err
 	}
 	ww.raw = false
@@ -111,24 +104,17 @@ func (rep *Report) WriteWideTable(w io.Writer) error {
 	ew := &errWriter{w: w}
 	rep.writeHeader(ew)
 
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "format\tsize\tMB/frame\tsampler ms [p10–p90]\tshader ms [p10–p90]\tsmp/shd\tfloor ms\tsmp/floor\tshd/floor\tsmp cs ms\tshd cs ms\tsmp cs/floor\tstage ms\tstage GB/s\tupload ms\tupload GB/s\t/H2D\te2e fps\te2e import+cs fps\tbuf ms\tbuf imp ms\te2e buf fps\t")
-	var notes []string
-	for _, r := range rep.Results {
-		up := r.Sampler.Upload
-		if !r.Sampler.Available {
-			up = r.Shader.Upload
-		}
-		row := []string{r.Format, r.Size, sig(float64(r.FrameBytes) / 1e6),
-			drawCell(r.Sampler, &notes, r, "sampler"), drawCell(r.Shader, &notes, r, "shader"),
-			num(r.SamplerOverShader, 2), sig(r.FloorMs), num(r.Sampler.OverFloor, 1), num(r.Shader.OverFloor, 1),
-			sig(r.Sampler.Compute.Median), sig(r.Shader.Compute.Median), num(r.Sampler.ComputeOverFloor, 1),
-			sig(up.StageCPU.Median), sig(up.StageGBps), sig(up.CopyGPU.Median), sig(up.CopyGBps),
-			num(up.CopyOverHostToDevice, 2), sig(r.EndToEnd.FPS), sig(r.EndToEndFast.FPS),
-			stat(r.Buffer.Device, r.Buffer.Available), stat(r.Buffer.Imported, r.Buffer.Available), sig(r.Buffer.EndToEnd.FPS)}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
-	}
-	if err := tw.Flush(); err != nil {
+	notes, err := rep.writeRows(ew, "format\tsize\tMB/frame\tsampler ms [p10–p90]\tshader ms [p10–p90]\tsmp/shd\tfloor ms\tsmp/floor\tshd/floor\tsmp cs ms\tshd cs ms\tsmp cs/floor\tstage ms\tstage GB/s\tupload ms\tupload GB/s\t/H2D\te2e fps\te2e import+cs fps\tbuf ms\tbuf imp ms\te2e buf fps",
+		func(r Result, up Upload, notes *[]string) []string {
+			return []string{r.Format, r.Size, sig(float64(r.FrameBytes) / 1e6),
+				drawCell(r.Sampler, notes, r, "sampler"), drawCell(r.Shader, notes, r, "shader"),
+				num(r.SamplerOverShader, 2), sig(r.FloorMs), num(r.Sampler.OverFloor, 1), num(r.Shader.OverFloor, 1),
+				sig(r.Sampler.Compute.Median), sig(r.Shader.Compute.Median), num(r.Sampler.ComputeOverFloor, 1),
+				sig(up.StageCPU.Median), sig(up.StageGBps), sig(up.CopyGPU.Median), sig(up.CopyGBps),
+				num(up.CopyOverHostToDevice, 2), sig(r.EndToEnd.FPS), sig(r.EndToEndFast.FPS),
+				stat(r.Buffer.Device, r.Buffer.Available), stat(r.Buffer.Imported, r.Buffer.Available), sig(r.Buffer.EndToEnd.FPS)}
+		})
+	if err != nil {
 		return err
 	}
 	ew.printf("\n")
@@ -139,6 +125,24 @@ func (rep *Report) WriteWideTable(w io.Writer) error {
 		ew.printf("%s\n", n)
 	}
 	return ew.err
+}
+
+// writeRows writes the header line (tab-separated column names) and one row per result, right
+// aligned in columns, and returns the notes its cells left (the reasons behind each n/a). row makes
+// a result's cells; up is the upload of the path the end-to-end loop uses (the sampler path where
+// available).
+func (rep *Report) writeRows(w io.Writer, header string, row func(r Result, up Upload, notes *[]string) []string) ([]string, error) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, header+"\t")
+	var notes []string
+	for _, r := range rep.Results {
+		up := r.Sampler.Upload
+		if !r.Sampler.Available {
+			up = r.Shader.Upload
+		}
+		fmt.Fprintln(tw, strings.Join(row(r, up, &notes), "\t")+"\t")
+	}
+	return notes, tw.Flush()
 }
 
 func drawCell(p PathResult, notes *[]string, r Result, name string) string {
