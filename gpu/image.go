@@ -49,3 +49,19 @@ func (d *Device) DestroyImage2D(img vk.Image, mem vk.DeviceMemory, view vk.Image
 	}
 	d.Free(mem)
 }
+
+// NewSampler creates the toolkit's one plain sampler shape: filter for magnification and
+// minification, one level, clamped to the edge (no border colour is ever read). NEAREST fetches
+// whole texels (the shader path filters in its own arithmetic; text is placed texel for pixel),
+// LINEAR samples between them (a picture scaled or sampled off-centre, as the Y′CbCr sampler's LINEAR
+// filter does).
+func (d *Device) NewSampler(filter vk.Filter) (vk.Sampler, error) {
+	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
+		MagFilter: filter, MinFilter: filter, MipmapMode: vk.SamplerMipmapModeNearest,
+		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
+		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
+	var s vk.Sampler
+	err := vkx.Check(vk.CreateSampler(d.Device, si, nil, &s), "vkCreateSampler")
+	si.Free()
+	return s, err
+}

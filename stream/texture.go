@@ -42,14 +42,8 @@ func NewTextureKit(dev *gpu.Device) (*TextureKit, error) {
 	k := &TextureKit{dev: dev}
 	// Linear, clamped, one level: the engine's own filtering of an RGBA8 picture, the same as the
 	// Y′CbCr sampler's (LINEAR, CLAMP_TO_EDGE), so both paths look alike.
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterLinear, MinFilter: vk.FilterLinear, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
-	var plain vk.Sampler // a local: cgo refuses a pointer into k, which holds Go pointers
-	err := vkx.Check(vk.CreateSampler(dev.Device, si, nil, &plain), "vkCreateSampler")
-	si.Free()
-	k.plain = plain
+	var err error
+	k.plain, err = dev.NewSampler(vk.FilterLinear)
 	if err == nil {
 		// The conversion's draw covers every pixel (no load), and the pass leaves the picture ready
 		// for the engine's fragment shaders. The engine's earlier reads are complete (the picture is

@@ -6,7 +6,6 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
 
@@ -34,22 +33,14 @@ func NewBlit(dev *gpu.Device) (*Blit, error) {
 }
 
 func (b *Blit) init() error {
-	d := b.dev.Device
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterLinear, MinFilter: vk.FilterLinear, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
-	var sampler vk.Sampler // a standalone variable: cgo refuses the address of a field next to Go pointers
-	err := vkx.Check(vk.CreateSampler(d, si, nil, &sampler), "vkCreateSampler")
-	si.Free()
-	if err != nil {
+	var err error
+	if b.Sampler, err = b.dev.NewSampler(vk.FilterLinear); err != nil {
 		return err
 	}
-	b.Sampler = sampler
-	if b.SetLayout, err = newSetLayout(d, textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
+	if b.SetLayout, err = b.dev.NewSetLayout(textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
 		return err
 	}
-	if b.pipes.layout, err = newPipelineLayout(d, b.SetLayout, 0); err != nil {
+	if b.pipes.layout, err = b.dev.NewPipelineLayout(b.SetLayout, vk.ShaderStageFragmentBit, 0); err != nil {
 		return err
 	}
 	b.pipes.frag, b.pipes.nspec = shaders.BlitFrag, shaders.ShaderSpecConstants // dither.glsl's

@@ -40,22 +40,14 @@ func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampl
 	bindings := append(append([]vk.DescriptorSetLayoutBinding{}, sampled...), vk.DescriptorSetLayoutBinding{
 		Binding: k.storage, DescriptorType: kind, DescriptorCount: 1,
 		StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit)})
-	sl, err := newSetLayout(d.Device, bindings)
-	if err != nil {
+	var err error
+	if k.setLayout, err = d.NewSetLayout(bindings); err != nil {
 		return nil, err
 	}
-	k.setLayout = sl
-	pci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
-		PSetLayouts: []vk.DescriptorSetLayout{sl}, PushConstantRangeCount: 1,
-		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit), Size: pushBytes}}}
-	var pl vk.PipelineLayout
-	err = vkx.Check(vk.CreatePipelineLayout(d.Device, pci, nil, &pl), "vkCreatePipelineLayout")
-	pci.Free()
-	if err != nil {
+	if k.layout, err = d.NewPipelineLayout(k.setLayout, vk.ShaderStageComputeBit, pushBytes); err != nil {
 		k.destroy(d.Device)
 		return nil, err
 	}
-	k.layout = pl
 	// Pools that grow: a wall of many streams binds a set per picture of each stream (its slots and
 	// hardware frames), more than any fixed pool holds (VK_ERROR_OUT_OF_POOL_MEMORY at 16 streams).
 	k.pools, err = newSetPoolsOf(d, []vk.DescriptorPoolSize{
@@ -182,26 +174,44 @@ func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*Compu
 
 // BindCompute binds im's textures with the constants for p for the compute variant.
 func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageView) (*ComputeBinding, error) {
-	views, err := textureViews(im)
-	if err != nil {
-		return nil, err
-	}
-	consts, err := p.ShaderFor(im)
+	views, consts, err := shaderInputs(im, p)
 	if err != nil {
 		return nil, err
 	}
 	sp.kits.Lock()
 	defer sp.kits.Unlock()
-	if sp.compute == nil {
-		k, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, shaders.ShaderComp, shaders.ShaderParamsSize, shaders.ShaderSpecConstants, vk.DescriptorTypeStorageImage)
-		if err != nil {
-			return nil, fmt.Errorf("ycbcr: compute: %w", err)
-		}
-		sp.compute = k
-	}
-	set, pool, err := sp.compute.bind(sp.dev, views, sp.Sampler, target)
+	k, err := sp.computeKit(&sp.compute, shaders.ShaderComp, vk.DescriptorTypeStorageImage)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: compute: %w", err)
 	}
-	return &ComputeBinding{set: set, pool: pool, kit: sp.compute, spec: withDither(consts.Spec(), p.Dither, vk.FormatR8g8b8a8Unorm), push: consts.Bytes(), dev: sp.dev}, nil
+	set, pool, err := k.bind(sp.dev, views, sp.Sampler, target)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: compute: %w", err)
+	}
+	return &ComputeBinding{set: set, pool: pool, kit: k, spec: withDither(consts.Spec(), p.Dither, vk.FormatR8g8b8a8Unorm), push: consts.Bytes(), dev: sp.dev}, nil
+}
+
+// computeKit is *k, made on first use: a compute kit over the shader path's textures that runs spv,
+// with a storage binding of kind (BindCompute's image, BindPeak's buffer). sp.kits must be held.
+func (sp *ShaderPath) computeKit(k **computeKit, spv []byte, kind vk.DescriptorType) (*computeKit, error) {
+	if *k == nil {
+		made, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, spv,
+			shaders.ShaderParamsSize, shaders.ShaderSpecConstants, kind)
+		if err != nil {
+			return nil, err
+		}
+		*k = made
+	}
+	return *k, nil
+}
+
+// shaderInputs are what the shader path reads of im for a stream with p: its textures' views and
+// its constants.
+func shaderInputs(im *planes.Image, p Params) ([]vk.ImageView, *ShaderConstants, error) {
+	views, err := textureViews(im)
+	if err != nil {
+		return nil, nil, err
+	}
+	consts, err := p.ShaderFor(im)
+	return views, consts, err
 }

@@ -240,7 +240,7 @@ func (cv *Conversion) init() error {
 		return err
 	}
 	cv.SetLayout = layout
-	if cv.pipes.layout, err = newPipelineLayout(d.Device, layout, shaders.SamplerParamsSize); err != nil {
+	if cv.pipes.layout, err = d.NewPipelineLayout(layout, vk.ShaderStageFragmentBit, shaders.SamplerParamsSize); err != nil {
 		return err
 	}
 	cv.pipes.frag, cv.pipes.nspec = shaders.SamplerFrag, shaders.ShaderSpecConstants // dither.glsl's

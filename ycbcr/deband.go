@@ -122,33 +122,19 @@ func NewDebander(dev *gpu.Device) (*Debander, error) {
 
 func (d *Debander) init() error {
 	dev := d.dev.Device
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterLinear, MinFilter: vk.FilterLinear, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
-	var sampler vk.Sampler // a standalone variable: cgo refuses the address of a field next to Go pointers
-	err := vkx.Check(vk.CreateSampler(dev, si, nil, &sampler), "vkCreateSampler")
-	si.Free()
-	if err != nil {
+	var err error
+	if d.sampler, err = d.dev.NewSampler(vk.FilterLinear); err != nil {
 		return err
 	}
-	d.sampler = sampler
 	comp := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
-	if d.setL, err = newSetLayout(dev, []vk.DescriptorSetLayoutBinding{
+	if d.setL, err = d.dev.NewSetLayout([]vk.DescriptorSetLayoutBinding{
 		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
 		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}}); err != nil {
 		return err
 	}
-	pci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
-		PSetLayouts: []vk.DescriptorSetLayout{d.setL}, PushConstantRangeCount: 1,
-		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: comp, Size: shaders.DebandParamsSize}}}
-	var layout vk.PipelineLayout
-	err = vkx.Check(vk.CreatePipelineLayout(dev, pci, nil, &layout), "vkCreatePipelineLayout")
-	pci.Free()
-	if err != nil {
+	if d.layout, err = d.dev.NewPipelineLayout(d.setL, vk.ShaderStageComputeBit, shaders.DebandParamsSize); err != nil {
 		return err
 	}
-	d.layout = layout
 	cs, err := vkx.ShaderModule(dev, shaders.DebandComp)
 	if err != nil {
 		return err

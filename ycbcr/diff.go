@@ -32,15 +32,14 @@ func NewDiff(dev *gpu.Device) (*Diff, error) {
 }
 
 func (df *Diff) init() error {
-	d := df.dev.Device
 	var err error
-	if df.Sampler, err = newNearestSampler(d); err != nil {
+	if df.Sampler, err = df.dev.NewSampler(vk.FilterNearest); err != nil {
 		return err
 	}
-	if df.SetLayout, err = newSetLayout(d, textureBindings(2, vk.ShaderStageFragmentBit)); err != nil {
+	if df.SetLayout, err = df.dev.NewSetLayout(textureBindings(2, vk.ShaderStageFragmentBit)); err != nil {
 		return err
 	}
-	if df.pipes.layout, err = newPipelineLayout(d, df.SetLayout, shaders.DiffParamsSize); err != nil {
+	if df.pipes.layout, err = df.dev.NewPipelineLayout(df.SetLayout, vk.ShaderStageFragmentBit, shaders.DiffParamsSize); err != nil {
 		return err
 	}
 	df.pipes.frag = shaders.DiffFrag

@@ -54,23 +54,15 @@ func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error)
 	if p.Transfer.Kind() != formats.TransferPQ {
 		return nil, fmt.Errorf("ycbcr: peak detection: %s is not PQ", p.Transfer)
 	}
-	views, err := textureViews(im)
-	if err != nil {
-		return nil, err
-	}
-	consts, err := p.ShaderFor(im)
+	views, consts, err := shaderInputs(im, p)
 	if err != nil {
 		return nil, err
 	}
 	sp.kits.Lock()
 	defer sp.kits.Unlock()
-	if sp.peak == nil {
-		k, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, shaders.PeakComp,
-			shaders.ShaderParamsSize, shaders.ShaderSpecConstants, vk.DescriptorTypeStorageBuffer)
-		if err != nil {
-			return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
-		}
-		sp.peak = k
+	k, err := sp.computeKit(&sp.peak, shaders.PeakComp, vk.DescriptorTypeStorageBuffer)
+	if err != nil {
+		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
 	// The workgroups' atomics go to device memory: a host-visible buffer is, on discrete GPUs,
 	// usually system memory across the bus, where thousands of atomics a frame cost more than the
@@ -86,14 +78,14 @@ func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error)
 		result.Destroy()
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
-	set, pool, err := sp.peak.bind(sp.dev, views, sp.Sampler, vk.NullImageView)
+	set, pool, err := k.bind(sp.dev, views, sp.Sampler, vk.NullImageView)
 	if err != nil {
 		buf.Destroy()
 		result.Destroy()
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
-	vkx.WriteBuffer(sp.dev.Device, set, int(sp.peak.storage), result.Handle)
-	return &PeakBinding{set: set, pool: pool, sampler: sp.Sampler, im: im, kit: sp.peak, spec: consts.Spec(), push: consts.Bytes(),
+	vkx.WriteBuffer(sp.dev.Device, set, int(k.storage), result.Handle)
+	return &PeakBinding{set: set, pool: pool, sampler: sp.Sampler, im: im, kit: k, spec: consts.Spec(), push: consts.Bytes(),
 		result: result, buf: buf, dev: sp.dev}, nil
 }
 
@@ -106,11 +98,7 @@ func (b *PeakBinding) Rebind(im *planes.Image, p Params) error {
 	if im == b.im {
 		return nil
 	}
-	views, err := textureViews(im)
-	if err != nil {
-		return err
-	}
-	consts, err := p.ShaderFor(im)
+	views, consts, err := shaderInputs(im, p)
 	if err != nil {
 		return err
 	}

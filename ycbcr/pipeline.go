@@ -30,19 +30,6 @@ func newPipeline(d *gpu.Device, layout vk.PipelineLayout, rp vk.RenderPass, frag
 	return vkx.FullscreenPipeline(dev, d.PipelineCache(), layout, rp, vs, fs, spec)
 }
 
-func newPipelineLayout(dev vk.Device, set vk.DescriptorSetLayout, pushBytes uint32) (vk.PipelineLayout, error) {
-	ci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
-		PSetLayouts: []vk.DescriptorSetLayout{set}}
-	if pushBytes > 0 { // a range of size 0 is invalid (VUID-VkPushConstantRange-size-00296)
-		ci.PushConstantRangeCount = 1
-		ci.PPushConstantRanges = []vk.PushConstantRange{{StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), Size: pushBytes}}
-	}
-	var l vk.PipelineLayout
-	err := vkx.Check(vk.CreatePipelineLayout(dev, ci, nil, &l), "vkCreatePipelineLayout")
-	ci.Free()
-	return l, err
-}
-
 // Target is where a conversion draws: a render pass in progress and its colour format.
 type Target interface {
 	Pass() (vk.RenderPass, vk.Format)
@@ -223,19 +210,6 @@ func draw(cb vk.CommandBuffer, pipe vk.Pipeline, layout vk.PipelineLayout, set v
 	vk.CmdDraw(cb, 3, 1, 0, 0)
 }
 
-// newNearestSampler makes the plain sampler of the shader path and the diff pass: both fetch whole
-// texels (the shader path filters in its own arithmetic), clamped to the edge.
-func newNearestSampler(dev vk.Device) (vk.Sampler, error) {
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
-	var s vk.Sampler
-	err := vkx.Check(vk.CreateSampler(dev, si, nil, &s), "vkCreateSampler")
-	si.Free()
-	return s, err
-}
-
 // textureBindings are n combined-image-sampler bindings 0..n−1 for the given stage.
 func textureBindings(n int, stage vk.ShaderStageFlagBits) []vk.DescriptorSetLayoutBinding {
 	b := make([]vk.DescriptorSetLayoutBinding, n)
@@ -244,14 +218,4 @@ func textureBindings(n int, stage vk.ShaderStageFlagBits) []vk.DescriptorSetLayo
 			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(stage)}
 	}
 	return b
-}
-
-// newSetLayout creates a descriptor set layout from bindings.
-func newSetLayout(dev vk.Device, bindings []vk.DescriptorSetLayoutBinding) (vk.DescriptorSetLayout, error) {
-	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo,
-		BindingCount: uint32(len(bindings)), PBindings: bindings}
-	var l vk.DescriptorSetLayout
-	err := vkx.Check(vk.CreateDescriptorSetLayout(dev, li, nil, &l), "vkCreateDescriptorSetLayout")
-	li.Free()
-	return l, err
 }

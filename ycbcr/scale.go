@@ -254,30 +254,23 @@ func NewScaler(dev *gpu.Device) (*Scaler, error) {
 func (s *Scaler) init() error {
 	d := s.dev.Device
 	var err error
-	if s.sampler, err = newNearestSampler(d); err != nil {
+	if s.sampler, err = s.dev.NewSampler(vk.FilterNearest); err != nil {
 		return err
 	}
 	comp := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
-	if s.compSetL, err = newSetLayout(d, []vk.DescriptorSetLayoutBinding{
+	if s.compSetL, err = s.dev.NewSetLayout([]vk.DescriptorSetLayoutBinding{
 		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
 		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: comp},
 		{Binding: 2, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}}); err != nil {
 		return err
 	}
-	pci := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
-		PSetLayouts: []vk.DescriptorSetLayout{s.compSetL}, PushConstantRangeCount: 1,
-		PPushConstantRanges: []vk.PushConstantRange{{StageFlags: comp, Size: max(shaders.ScaleCompParamsSize, shaders.ScaleTargetParamsSize)}}}
-	var layout vk.PipelineLayout // a standalone variable: cgo refuses the address of a field next to Go pointers
-	err = vkx.Check(vk.CreatePipelineLayout(d, pci, nil, &layout), "vkCreatePipelineLayout")
-	pci.Free()
-	s.compL = layout
-	if err != nil {
+	if s.compL, err = s.dev.NewPipelineLayout(s.compSetL, vk.ShaderStageComputeBit, max(shaders.ScaleCompParamsSize, shaders.ScaleTargetParamsSize)); err != nil {
 		return err
 	}
-	if s.drawSetL, err = newSetLayout(d, textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
+	if s.drawSetL, err = s.dev.NewSetLayout(textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
 		return err
 	}
-	if s.draw.layout, err = newPipelineLayout(d, s.drawSetL, shaders.ScaleFragParamsSize); err != nil {
+	if s.draw.layout, err = s.dev.NewPipelineLayout(s.drawSetL, vk.ShaderStageFragmentBit, shaders.ScaleFragParamsSize); err != nil {
 		return err
 	}
 	s.draw.frag, s.draw.nspec = shaders.ScaleFrag, shaders.ShaderSpecConstants // DIRECT at 0, dither.glsl's at 26..27

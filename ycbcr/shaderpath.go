@@ -39,15 +39,14 @@ func NewShaderPath(dev *gpu.Device) (*ShaderPath, error) {
 }
 
 func (sp *ShaderPath) init() error {
-	d := sp.dev.Device
 	var err error
-	if sp.Sampler, err = newNearestSampler(d); err != nil {
+	if sp.Sampler, err = sp.dev.NewSampler(vk.FilterNearest); err != nil {
 		return err
 	}
-	if sp.SetLayout, err = newSetLayout(d, textureBindings(maxTextures, vk.ShaderStageFragmentBit)); err != nil {
+	if sp.SetLayout, err = sp.dev.NewSetLayout(textureBindings(maxTextures, vk.ShaderStageFragmentBit)); err != nil {
 		return err
 	}
-	if sp.pipes.layout, err = newPipelineLayout(d, sp.SetLayout, shaders.ShaderParamsSize); err != nil {
+	if sp.pipes.layout, err = sp.dev.NewPipelineLayout(sp.SetLayout, vk.ShaderStageFragmentBit, shaders.ShaderParamsSize); err != nil {
 		return err
 	}
 	sp.pipes.frag, sp.pipes.nspec = shaders.ShaderFrag, shaders.ShaderSpecConstants

@@ -32,27 +32,11 @@ func (k *kit) init(dev *gpu.Device, name string, bindings []vk.DescriptorSetLayo
 	k.dev, k.name, k.push, k.vert, k.frag = dev, name, push, vert, frag
 	k.pipes = map[vk.Format]vk.Pipeline{}
 	d := dev.Device
-	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo,
-		BindingCount: uint32(len(bindings)), PBindings: bindings}
-	// Locals, not fields, receive handles: cgo refuses a pointer into a struct holding Go pointers.
 	var err error
-	var setLayoutH vk.DescriptorSetLayout
-	vkx.NoGC(func() {
-		err = vkx.Check(vk.CreateDescriptorSetLayout(d, li, nil, &setLayoutH), "vkCreateDescriptorSetLayout")
-	})
-	k.setLayout = setLayoutH
-	li.Free()
-	if err != nil {
+	if k.setLayout, err = dev.NewSetLayout(bindings); err != nil {
 		return err
 	}
-	pi := &vk.PipelineLayoutCreateInfo{SType: vk.StructureTypePipelineLayoutCreateInfo, SetLayoutCount: 1,
-		PSetLayouts: []vk.DescriptorSetLayout{k.setLayout}, PushConstantRangeCount: 1,
-		PPushConstantRanges: []vk.PushConstantRange{push}}
-	var pipeLayoutH vk.PipelineLayout
-	vkx.NoGC(func() { err = vkx.Check(vk.CreatePipelineLayout(d, pi, nil, &pipeLayoutH), "vkCreatePipelineLayout") })
-	k.pipeLayout = pipeLayoutH
-	pi.Free()
-	if err != nil {
+	if k.pipeLayout, err = dev.NewPipelineLayout(k.setLayout, vk.ShaderStageFlagBits(push.StageFlags), push.Size); err != nil {
 		return err
 	}
 	n := uint32(slots)

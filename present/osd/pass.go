@@ -75,16 +75,7 @@ func (p *Pass) init(slots int) error {
 		return err
 	}
 	// Nearest: glyphs are placed on whole pixels at their rasterized size, texel for pixel.
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo,
-		MagFilter: vk.FilterNearest, MinFilter: vk.FilterNearest, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge}
-	// Locals, not fields, receive handles: cgo refuses a pointer into a struct holding Go pointers.
-	var samplerH vk.Sampler
-	vkx.NoGC(func() { err = vkx.Check(vk.CreateSampler(d, si, nil, &samplerH), "vkCreateSampler") })
-	p.sampler = samplerH
-	si.Free()
-	if err != nil {
+	if p.sampler, err = p.dev.NewSampler(vk.FilterNearest); err != nil {
 		return err
 	}
 	bindings := []vk.DescriptorSetLayoutBinding{

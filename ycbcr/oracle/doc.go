@@ -31,6 +31,11 @@
 //     subTexelPrecisionBits grid either way), plus an arithmetic slack, optionally mapped onto an
 //     m-bit UNORM render target.
 //
+// Its types (Model, Range, Filter and the chroma positions) are its own, spelled from the spec: it
+// imports none of the project's packages (formats' Vulkan enums and tables included), so that a
+// mistake in the code it checks cannot reach the reference too. The likeness of the two enum sets
+// is that independence, not a repeat to merge.
+//
 // Odd sizes (which Vulkan forbids for subsampled axes, §6.4) use chroma planes of ⌈W/2^l⌉ and the
 // same luma-space geometry; at texel centres this equals sampling §6.4's padded even-sized image
 // with the coordinate scaled by w/W′.
