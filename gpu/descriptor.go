@@ -36,3 +36,29 @@ func (d *Device) NewPipelineLayout(set vk.DescriptorSetLayout, stages vk.ShaderS
 	ci.Free()
 	return l, err
 }
+
+// NewDescriptorPool creates a pool of maxSets sets holding sizes' descriptors in all. freeSets lets
+// sets go back one at a time (FREE_DESCRIPTOR_SET_BIT), for pools that outlive what they bind.
+func (d *Device) NewDescriptorPool(maxSets uint32, sizes []vk.DescriptorPoolSize, freeSets bool) (vk.DescriptorPool, error) {
+	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo, MaxSets: maxSets,
+		PoolSizeCount: uint32(len(sizes)), PPoolSizes: sizes}
+	if freeSets {
+		ci.Flags = vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit)
+	}
+	var pool vk.DescriptorPool
+	var err error
+	vkx.NoGC(func() { err = vkx.Check(vk.CreateDescriptorPool(d.Device, ci, nil, &pool), "vkCreateDescriptorPool") })
+	ci.Free()
+	return pool, err
+}
+
+// AllocateSet takes one set of layout from pool.
+func (d *Device) AllocateSet(pool vk.DescriptorPool, layout vk.DescriptorSetLayout) (vk.DescriptorSet, error) {
+	ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: pool,
+		DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{layout}}
+	var set vk.DescriptorSet
+	var err error
+	vkx.NoGC(func() { err = vkx.Check(vk.AllocateDescriptorSets(d.Device, ai, &set), "vkAllocateDescriptorSets") })
+	ai.Free()
+	return set, err
+}

@@ -143,15 +143,9 @@ func (d *Debander) init() error {
 	if d.pipe, err = vkx.ComputePipeline(dev, d.dev.PipelineCache(), d.layout, cs, nil); err != nil {
 		return err
 	}
-	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
-		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: debandSets, PoolSizeCount: 2,
-		PPoolSizes: []vk.DescriptorPoolSize{
-			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: debandSets},
-			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: debandSets}}}
-	var pool vk.DescriptorPool
-	err = vkx.Check(vk.CreateDescriptorPool(dev, ci, nil, &pool), "vkCreateDescriptorPool")
-	ci.Free()
-	d.pool = pool
+	d.pool, err = d.dev.NewDescriptorPool(debandSets, []vk.DescriptorPoolSize{
+		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: debandSets},
+		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: debandSets}}, true)
 	return err
 }
 
@@ -195,7 +189,7 @@ func (d *Debander) Bind(picture vk.ImageView, width, height int) (*DebandTarget,
 	if t.Image, t.memory, t.View, err = d.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, width, height, usage); err != nil {
 		return nil, fmt.Errorf("ycbcr: deband: %w", err)
 	}
-	if t.set, err = allocateSet(d.dev.Device, d.pool, d.setL); err != nil {
+	if t.set, err = d.dev.AllocateSet(d.pool, d.setL); err != nil {
 		t.Destroy()
 		return nil, fmt.Errorf("ycbcr: deband: %w", err)
 	}

@@ -119,12 +119,7 @@ func newSetPoolsOf(d *gpu.Device, perSet []vk.DescriptorPoolSize) (*setPools, er
 }
 
 func (p *setPools) grow() error {
-	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
-		Flags:   vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit),
-		MaxSets: setsPerPool, PoolSizeCount: uint32(len(p.sizes)), PPoolSizes: p.sizes}
-	var pool vk.DescriptorPool
-	err := vkx.Check(vk.CreateDescriptorPool(p.dev.Device, ci, nil, &pool), "vkCreateDescriptorPool")
-	ci.Free()
+	pool, err := p.dev.NewDescriptorPool(setsPerPool, p.sizes, true)
 	if err == nil {
 		p.list = append(p.list, pool)
 		p.used = append(p.used, 0)
@@ -184,17 +179,6 @@ func (p *setPools) destroy() {
 		vk.DestroyDescriptorPool(p.dev.Device, pool, nil)
 	}
 	p.list, p.used = nil, nil
-}
-
-// allocateSet takes one set of layout from a pool of its own (the compute and scale passes' pools,
-// sized for what they hold).
-func allocateSet(dev vk.Device, pool vk.DescriptorPool, layout vk.DescriptorSetLayout) (vk.DescriptorSet, error) {
-	ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: pool,
-		DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{layout}}
-	var set vk.DescriptorSet
-	err := vkx.Check(vk.AllocateDescriptorSets(dev, ai, &set), "vkAllocateDescriptorSets")
-	ai.Free()
-	return set, err
 }
 
 func writeImages(dev vk.Device, set vk.DescriptorSet, views []vk.ImageView, sampler vk.Sampler) {

@@ -252,7 +252,6 @@ func NewScaler(dev *gpu.Device) (*Scaler, error) {
 }
 
 func (s *Scaler) init() error {
-	d := s.dev.Device
 	var err error
 	if s.sampler, err = s.dev.NewSampler(vk.FilterNearest); err != nil {
 		return err
@@ -274,16 +273,10 @@ func (s *Scaler) init() error {
 		return err
 	}
 	s.draw.frag, s.draw.nspec = shaders.ScaleFrag, shaders.ShaderSpecConstants // DIRECT at 0, dither.glsl's at 26..27
-	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo,
-		Flags: vk.DescriptorPoolCreateFlags(vk.DescriptorPoolCreateFreeDescriptorSetBit), MaxSets: 4 * scaleSets, PoolSizeCount: 3,
-		PPoolSizes: []vk.DescriptorPoolSize{
-			{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 4 * scaleSets},
-			{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 3 * scaleSets},
-			{Type: vk.DescriptorTypeStorageImage, DescriptorCount: 3 * scaleSets}}}
-	var pool vk.DescriptorPool
-	err = vkx.Check(vk.CreateDescriptorPool(d, ci, nil, &pool), "vkCreateDescriptorPool")
-	ci.Free()
-	s.pool = pool
+	s.pool, err = s.dev.NewDescriptorPool(4*scaleSets, []vk.DescriptorPoolSize{
+		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 4 * scaleSets},
+		{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 3 * scaleSets},
+		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: 3 * scaleSets}}, true)
 	return err
 }
 
@@ -401,12 +394,12 @@ func (t *ScaleTarget) init() error {
 	if t.rows.image, t.rows.memory, t.rows.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.Height, usage); err != nil {
 		return err
 	}
-	if t.rowsSet, err = allocateSet(d, s.pool, s.compSetL); err != nil {
+	if t.rowsSet, err = s.dev.AllocateSet(s.pool, s.compSetL); err != nil {
 		return err
 	}
 	writeImages(d, t.rowsSet, []vk.ImageView{t.picture}, s.sampler)
 	vkx.WriteStorageImage(d, t.rowsSet, 2, t.rows.view)
-	if t.drawSet, err = allocateSet(d, s.pool, s.drawSetL); err != nil {
+	if t.drawSet, err = s.dev.AllocateSet(s.pool, s.drawSetL); err != nil {
 		return err
 	}
 	if s.direct != 0 {
@@ -416,7 +409,7 @@ func (t *ScaleTarget) init() error {
 	if t.out.image, t.out.memory, t.out.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.OutH, usage); err != nil {
 		return err
 	}
-	if t.colsSet, err = allocateSet(d, s.pool, s.compSetL); err != nil {
+	if t.colsSet, err = s.dev.AllocateSet(s.pool, s.compSetL); err != nil {
 		return err
 	}
 	writeImages(d, t.colsSet, []vk.ImageView{t.rows.view}, s.sampler)
@@ -554,7 +547,7 @@ func (t *ScaleTarget) RecordInto(cb vk.CommandBuffer, v ScaleView, dst StorageTa
 	}
 	d := s.dev.Device
 	if t.intoSet == vk.NullDescriptorSet {
-		set, err := allocateSet(d, s.pool, s.compSetL)
+		set, err := s.dev.AllocateSet(s.pool, s.compSetL)
 		if err != nil {
 			return fmt.Errorf("ycbcr: scale into the target: %w", err)
 		}

@@ -31,7 +31,6 @@ func (k *kit) init(dev *gpu.Device, name string, bindings []vk.DescriptorSetLayo
 	slots int, vert, frag []byte) error {
 	k.dev, k.name, k.push, k.vert, k.frag = dev, name, push, vert, frag
 	k.pipes = map[vk.Format]vk.Pipeline{}
-	d := dev.Device
 	var err error
 	if k.setLayout, err = dev.NewSetLayout(bindings); err != nil {
 		return err
@@ -44,21 +43,11 @@ func (k *kit) init(dev *gpu.Device, name string, bindings []vk.DescriptorSetLayo
 	for _, b := range bindings {
 		sizes = append(sizes, vk.DescriptorPoolSize{Type: b.DescriptorType, DescriptorCount: n * b.DescriptorCount})
 	}
-	ci := &vk.DescriptorPoolCreateInfo{SType: vk.StructureTypeDescriptorPoolCreateInfo, MaxSets: n,
-		PoolSizeCount: uint32(len(sizes)), PPoolSizes: sizes}
-	var poolH vk.DescriptorPool
-	vkx.NoGC(func() { err = vkx.Check(vk.CreateDescriptorPool(d, ci, nil, &poolH), "vkCreateDescriptorPool") })
-	k.pool = poolH
-	ci.Free()
-	if err != nil {
+	if k.pool, err = dev.NewDescriptorPool(n, sizes, false); err != nil {
 		return err
 	}
 	for range slots {
-		ai := &vk.DescriptorSetAllocateInfo{SType: vk.StructureTypeDescriptorSetAllocateInfo, DescriptorPool: k.pool,
-			DescriptorSetCount: 1, PSetLayouts: []vk.DescriptorSetLayout{k.setLayout}}
-		var set vk.DescriptorSet
-		vkx.NoGC(func() { err = vkx.Check(vk.AllocateDescriptorSets(d, ai, &set), "vkAllocateDescriptorSets") })
-		ai.Free()
+		set, err := dev.AllocateSet(k.pool, k.setLayout)
 		if err != nil {
 			return err
 		}
