@@ -377,16 +377,9 @@ func Open(opts Options) (*Device, error) {
 	return d, nil
 }
 
-func (d *Device) open(opts Options) error {
-	pds, infos, err := physicalDevices(d.Instance)
-	if err != nil {
-		return fmt.Errorf("gpu: %w", err)
-	}
-	idx, err := pick(infos, opts.Index)
-	if err != nil {
-		return err
-	}
-	d.Physical, d.Info = pds[idx], infos[idx]
+// readPhysical reads what the toolkit keeps of d.Physical (Limits, Identity, Memory) and returns its
+// properties.
+func (d *Device) readPhysical() vk.PhysicalDeviceProperties {
 	var props vk.PhysicalDeviceProperties
 	vk.GetPhysicalDeviceProperties(d.Physical, &props)
 	props.Deref()
@@ -401,6 +394,20 @@ func (d *Device) open(opts Options) error {
 	for i := range d.Memory.MemoryHeaps[:d.Memory.MemoryHeapCount] {
 		d.Memory.MemoryHeaps[i].Deref()
 	}
+	return props
+}
+
+func (d *Device) open(opts Options) error {
+	pds, infos, err := physicalDevices(d.Instance)
+	if err != nil {
+		return fmt.Errorf("gpu: %w", err)
+	}
+	idx, err := pick(infos, opts.Index)
+	if err != nil {
+		return err
+	}
+	d.Physical, d.Info = pds[idx], infos[idx]
+	d.readPhysical()
 
 	var nq uint32
 	vk.GetPhysicalDeviceQueueFamilyProperties(d.Physical, &nq, nil)

@@ -30,23 +30,10 @@ func Wrap(instance vk.Instance, physical vk.PhysicalDevice, device vk.Device, qu
 	vkx.LoadDevice(device)
 	d := &Device{Instance: instance, Physical: physical, Device: device, Queue: queue, Queues: []vk.Queue{queue}, QueueFamily: family,
 		Extensions: map[string]bool{}}
-	var props vk.PhysicalDeviceProperties
-	vk.GetPhysicalDeviceProperties(physical, &props)
-	props.Deref()
-	props.Limits.Deref()
-	d.Limits = props.Limits
-	d.Identity = identityOf(&props)
+	props := d.readPhysical()
 	d.Info = DeviceInfo{Index: -1, Name: vk.ToString(props.DeviceName[:]), Type: deviceTypeName(props.DeviceType),
 		APIVersion: apiString(props.ApiVersion),
 		Ycbcr:      props.ApiVersion >= vk.MakeVersion(1, 1, 0) && vkx.YcbcrConversionFeature(physical)}
-	vk.GetPhysicalDeviceMemoryProperties(physical, &d.Memory)
-	d.Memory.Deref()
-	for i := range d.Memory.MemoryTypes[:d.Memory.MemoryTypeCount] {
-		d.Memory.MemoryTypes[i].Deref()
-	}
-	for i := range d.Memory.MemoryHeaps[:d.Memory.MemoryHeapCount] {
-		d.Memory.MemoryHeaps[i].Deref()
-	}
 	var nq uint32
 	vk.GetPhysicalDeviceQueueFamilyProperties(physical, &nq, nil)
 	if family >= nq {
