@@ -14,7 +14,8 @@
 # builds into a new prefix, and an unchanged one is reused. Sources come through apt from a private
 # deb-src list for Debian 13 "trixie" (nothing else on the machine changes), checked against the
 # Checksums-Sha256 of each .dsc. Needs: gcc, make, nasm, meson, ninja, pkg-config, xz, bzip2,
-# zlib1g-dev (scripts/install-deps.sh installs them). About 22 minutes of CPU, some 11-12 minutes on 2 idle cores (README).
+# zlib1g-dev (scripts/install-deps.sh installs them). About 15 minutes of CPU, some 8 minutes on 2
+# idle cores (README: the figures, by stage, and their commands).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,6 +80,11 @@ FFMPEG_UPSTREAM=${FFMPEG_UPSTREAM%%-*}
 #                        one, has only libtheora's encoder)
 #  indevs, outdevs       none: the player reads files and URLs, not capture devices
 #  --disable-debug       12 MB of archives instead of 71 MB
+#  optimisation          configure's own (-O3 for gcc), though its C is most of the build's time:
+#                        --optflags=-O2 took FFmpeg's make from 779 to 586 s of CPU but decoded
+#                        3.6 % slower in geometric mean (README, scripts/bench-ffmpeg-builds.sh)
+#  assembly              through scripts/nasm-once.sh (below): the same instructions and data, 4 to
+#                        9 times less CPU than nasm alone
 FFMPEG_CONFIGURE=(
 	--enable-static --disable-shared --enable-pic --disable-debug --disable-doc
 	--disable-autodetect --enable-pthreads --enable-zlib --enable-vulkan --enable-libdav1d
@@ -101,8 +107,9 @@ FFMPEG_CONFIGURE=(
 MBEDTLS_MAKE=(CFLAGS='-O2 -fPIC' lib)
 # dav1d: a static library with no programs.
 DAV1D_MESON=(--default-library=static --buildtype=release -Denable_tools=false -Denable_tests=false -Denable_examples=false)
-# RECIPE changes by hand when a build step below changes in a way that changes the result.
-RECIPE=1
+# RECIPE changes by hand when a build step below changes in a way that changes the result
+# (2: the assembly goes through scripts/nasm-once.sh).
+RECIPE=2
 # Fixes to FFmpeg's source, applied in name order after unpacking; each file's header says why.
 PATCHES=(scripts/ffmpeg-patches/*.patch)
 
@@ -192,7 +199,7 @@ for t in gcc make nasm meson ninja pkg-config xz bzip2 git; do
 done
 [ -f /usr/lib/x86_64-linux-gnu/libz.a ] || { echo "error: build-ffmpeg: libz.a missing (zlib1g-dev)" >&2; exit 1; }
 
-echo "build-ffmpeg: building FFmpeg $FFMPEG_UPSTREAM + dav1d + Mbed TLS into $PREFIX (about 22 minutes of CPU: 11-12 minutes on 2 idle cores; once per machine)"
+echo "build-ffmpeg: building FFmpeg $FFMPEG_UPSTREAM + dav1d + Mbed TLS into $PREFIX (about 15 minutes of CPU: 8 minutes on 2 idle cores; once per machine)"
 start=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ycbcrkit-ffmpeg.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -247,6 +254,12 @@ Cflags: -I$PREFIX/vulkan/include
 PC
 cp /usr/lib/x86_64-linux-gnu/libz.a "$PREFIX/zlib/"
 jobs=$(nproc)
+# dav1d's meson and FFmpeg's configure find `nasm` on PATH: scripts/nasm-once.sh, which preprocesses
+# each assembly file once (nasm itself preprocesses again in every pass).
+NASM_REAL=$(command -v nasm)
+export NASM_REAL
+mkdir -p "$work/bin" && ln -s "$PWD/scripts/nasm-once.sh" "$work/bin/nasm"
+export PATH="$work/bin:$PATH"
 
 stage dav1d
 (cd "$work"/src/dav1d-*/ &&
