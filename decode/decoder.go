@@ -60,7 +60,7 @@ type Decoder struct {
 	closed   bool
 
 	hwDev    *avx.HWDevice // FFmpeg's device context on Options.Vulkan (decode/hw.go)
-	hwReason string        // why decoding is in software, as decided at open
+	hwReason string        // why decoding is in software, as decided at open (under infoMu)
 	hwOff    string        // set by a mid-stream hardware failure: software from then on, and why
 	hwSingle bool          // opened without threads for Vulkan decoding (restoreThreads)
 	threads  int           // the open decoder's thread count (Threads)

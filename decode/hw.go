@@ -67,7 +67,11 @@ type HW struct {
 // HW reports how the stream is decoded. Before the first frame Active means that the hwaccel was
 // set up; FFmpeg may still refuse the stream when its first packet arrives (Reason then says so).
 func (d *Decoder) HW() HW {
+	// A player asks from its own goroutine while a mid-stream fallback reopens the stream on the
+	// decoding goroutine (fillInfo, setupHW): both fields are read under infoMu.
+	d.infoMu.Lock()
 	h := HW{Decoder: d.info.Codec, Reason: d.hwReason}
+	d.infoMu.Unlock()
 	if s := d.pool.HWState(); s.Installed {
 		switch {
 		case s.Refused:
@@ -86,17 +90,24 @@ func (d *Decoder) HW() HW {
 	return h
 }
 
+// setHWReason sets why decoding is in software, under infoMu (HW reads it from other goroutines).
+func (d *Decoder) setHWReason(r string) {
+	d.infoMu.Lock()
+	d.hwReason = r
+	d.infoMu.Unlock()
+}
+
 // setupHW decides hardware decoding for the codec context being opened (d.cc, after the pool's
 // Install, before avcodec_open2). It returns an error only for HWDecVulkan.
 func (d *Decoder) setupHW(codec *astiav.Codec) error {
-	d.hwReason = ""
+	d.setHWReason("")
 	mode, dev := d.opts.HWDec, d.opts.Vulkan
 	if d.hwOff != "" {
-		d.hwReason = d.hwOff
+		d.setHWReason(d.hwOff)
 		return nil
 	}
 	if mode == HWDecNo {
-		d.hwReason = "-hwdec no"
+		d.setHWReason("-hwdec no")
 		return nil
 	}
 	reason := ""
@@ -126,7 +137,7 @@ func (d *Decoder) setupHW(codec *astiav.Codec) error {
 	if reason == "" {
 		return nil
 	}
-	d.hwReason = reason
+	d.setHWReason(reason)
 	if mode == HWDecVulkan {
 		return fmt.Errorf("%w: %s", ErrNoHWDec, reason)
 	}
