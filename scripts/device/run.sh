@@ -856,15 +856,17 @@ print("need: default decode-ahead (by need, <= 64 MB); 256: -decode-ahead 256 (t
 print(f"{'clip':13} {'plays':>5} {'ff fps':>7} {'ff rss':>6} {'ffvk rss':>8} | {'tool':6} {'fps':>7} {'/ff':>6} {'/256':>6} {'rss':>5} {'-ff':>5} {'-ffvk':>5} {'pics':>5} {'gpu':>5} {'host':>5} {'ahead':>5}")
 for clip in dict.fromkeys(r['clip'] for r in runs):
     for n in sorted(set(r['loops'] for r in runs)):
-        ff = [r for r in runs if r['clip'] == clip and r['loops'] == n and r['tool'] == 'ffmpeg' and r['rc'] == 0]
+        # ok: this clip's and play count's runs of a tool that ended well (with -stats for ycbcrplay)
+        ok = lambda tool: [r for r in runs if r['clip'] == clip and r['loops'] == n and r['tool'] == tool and r['rc'] == 0 and r.get('stats', True)]
+        ff = ok('ffmpeg')
         if not ff:
             print(f"{clip:13} {n:5d} ffmpeg failed"); continue
-        by = {t: [r for r in runs if r['clip'] == clip and r['loops'] == n and r['tool'] == t and r['rc'] == 0 and r['stats']] for t in ('need', '256', 'steady', 'old')}
+        by = {t: ok(t) for t in ('need', '256', 'steady', 'old')}
         if not by['need']:
             print(f"{clip:13} {n:5d} ycbcrplay failed"); continue
         k = by['need'][0]['stats']['frames_decoded']
         fff, ffr = k / med(r['wall_s'] for r in ff), med(r['peak_rss_mb'] for r in ff)
-        vk = [r for r in runs if r['clip'] == clip and r['loops'] == n and r['tool'] == 'ffmpeg-vk' and r['rc'] == 0]
+        vk = ok('ffmpeg-vk')
         vkr = med(r['peak_rss_mb'] for r in vk) if vk else float('nan')
         f256 = k / med(r['wall_s'] for r in by['256']) if by['256'] else float('nan')
         first = True
