@@ -8,14 +8,14 @@
 #   scripts/build-ffmpeg.sh --check-updates  ask apt whether Debian 13 published a newer FFmpeg 7.1.x
 #                                            source (trixie, trixie-security) than the pinned one: exit
 #                                            0 when the pin is the newest, 1 when a newer one is out
-#                                            (README: moving the pin), 2 when apt could not be asked
+#                                            (docs/build.md: moving the pin), 2 when apt could not be asked
 #
 # Idempotent: the prefix's name carries a hash of this file, so a changed version or configure line
 # builds into a new prefix, and an unchanged one is reused. Sources come through apt from a private
 # deb-src list for Debian 13 "trixie" (nothing else on the machine changes), checked against the
 # Checksums-Sha256 of each .dsc. Needs: gcc, make, nasm, meson, ninja, pkg-config, xz, bzip2,
 # zlib1g-dev (scripts/install-deps.sh installs them). About 15 minutes of CPU, some 8 minutes on 2
-# idle cores (README: the figures, by stage, and their commands).
+# idle cores (docs/build.md: the figures, by stage, and their commands).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -82,7 +82,7 @@ FFMPEG_UPSTREAM=${FFMPEG_UPSTREAM%%-*}
 #  --disable-debug       12 MB of archives instead of 71 MB
 #  optimisation          configure's own (-O3 for gcc), though its C is most of the build's time:
 #                        --optflags=-O2 took FFmpeg's make from 779 to 586 s of CPU but decoded
-#                        3.6 % slower in geometric mean (README, scripts/bench-ffmpeg-builds.sh)
+#                        3.6 % slower in geometric mean (docs/build.md, scripts/bench-ffmpeg-builds.sh)
 #  assembly              through scripts/nasm-once.sh (below): the same instructions and data, 4 to
 #                        9 times less CPU than nasm alone
 FFMPEG_CONFIGURE=(
@@ -160,7 +160,7 @@ check_updates() {
 		echo "build-ffmpeg: the pinned ffmpeg $FFMPEG_VERSION is the newest 7.1.x source in trixie and trixie-security"
 		return 0
 	fi
-	echo "build-ffmpeg: Debian published ffmpeg $newest, newer than the pinned $FFMPEG_VERSION: move FFMPEG_VERSION in scripts/build-ffmpeg.sh (README, \"Moving the FFmpeg pin\")"
+	echo "build-ffmpeg: Debian published ffmpeg $newest, newer than the pinned $FFMPEG_VERSION: move FFMPEG_VERSION in scripts/build-ffmpeg.sh (docs/build.md, \"Moving the FFmpeg pin\")"
 	return 1
 }
 
@@ -230,7 +230,7 @@ aptdir "$work/apt"
 apt-get "${o[@]}" update >>"$log" 2>&1 || fail "apt-get update of the trixie deb-src lists"
 (cd "$work/src" && apt-get "${o[@]}" source --download-only "ffmpeg=$FFMPEG_VERSION" \
 	"vulkan-loader=$VULKAN_LOADER_VERSION" "dav1d=$DAV1D_VERSION" "mbedtls=$MBEDTLS_VERSION") >>"$log" 2>&1 ||
-	fail "apt-get source (a pinned version that left the archive: README, \"Moving the FFmpeg pin\")"
+	fail "apt-get source (a pinned version that left the archive: docs/build.md, \"Moving the FFmpeg pin\")"
 
 # Each orig tarball against its .dsc (apt checks the .dsc's own signature chain through the Release file).
 for dsc in "$work"/src/*.dsc; do
