@@ -9,6 +9,7 @@
 #                                            source (trixie, trixie-security) than the pinned one: exit
 #                                            0 when the pin is the newest, 1 when a newer one is out
 #                                            (docs/build.md: moving the pin), 2 when apt could not be asked
+#   scripts/build-ffmpeg.sh --sources DIR PKG...  download Debian sources (ffmpeg: the pinned version)
 #
 # Idempotent: the prefix's name carries a hash of this file, so a changed version or configure line
 # builds into a new prefix, and an unchanged one is reused. Sources come through apt from a private
@@ -167,6 +168,10 @@ check_updates() {
 case "${1:-}" in
 --prefix) echo "$PREFIX"; exit 0 ;;
 --check-updates) check_updates; exit $? ;;
+--sources) # DIR PKG[=VERSION]...: Debian's source packages into DIR, through the same deb-src lists
+	# (scripts/device/build.sh nvdec: FFmpeg and nv-codec-headers for the GPU machine's own build).
+	d=$(realpath -m "$2") && shift 2 && mkdir -p "$d" && aptdir "$d/.apt" && apt-get "${o[@]}" update -qq &&
+		cd "$d" && apt-get "${o[@]}" source --download-only "${@/#ffmpeg/ffmpeg=$FFMPEG_VERSION}"; exit $? ;;
 --env)
 	# pkg-config --static pulls in dav1d's and zlib's link flags; the zlib folder holds only libz.a
 	# so -lz resolves to the archive and the programs need no libz.so on the GPU machine.

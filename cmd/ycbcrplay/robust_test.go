@@ -26,7 +26,7 @@ import (
 // status), without a separate go build. YCBCRPLAY_FAULT=call:result:afterN injects a Vulkan fault
 // first (vkx.InjectFault); YCBCRPLAY_TEST_HWFAIL=N a hardware decoding failure after N frames
 // (avx.InjectHWFailure); YCBCRPLAY_TEST_KEYS presses keys after given frames, headless too
-// (parseKeyScript: scripts/device/run.sh's seek section seeks with it).
+// (parseKeyScript; the read-ahead tests seek with it).
 func TestMain(m *testing.M) {
 	// Nothing is kept between the tests' runs unless a test asks with -cache (start_test.go).
 	defaultCacheDir = func() string { return "off" }
