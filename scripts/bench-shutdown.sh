@@ -1,5 +1,5 @@
 #!/bin/bash
-# Shutdown side by side on this machine (docs/performance.md, "Start-up and shutdown on the H100"):
+# Shutdown side by side on this machine (docs/performance.md, "Start-up and shutdown"):
 # interleaved rounds of a build BEFORE, this build with -teardown, and this build (default), warm
 # cache, -headless -untimed -stats -hwdec no. Usage: scripts/bench-shutdown.sh ROUNDS BEFORE AFTER CLIP...
 R=${1:-8} before=$2 after=$3; shift 3; out=${OUT:-/tmp}/bench-shutdown.jsonl; : >$out
