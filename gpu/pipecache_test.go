@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	vk "github.com/vulkan-go/vulkan"
+
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/shaders"
 )
@@ -21,16 +23,15 @@ func makeShiftPipeline(t *testing.T, d *Device) (before, after int) {
 		t.Fatal(err)
 	}
 	before = len(data)
-	pass, err := vkx.NewPass(d.Device, 4, shaders.ShiftParamsSize, 1)
+	kit, err := d.NewKit(KitDesc{Name: "shift", Bindings: StorageBuffers(4), PushStages: vk.ShaderStageComputeBit,
+		PushBytes: shaders.ShiftParamsSize, Shaders: []Shader{{Kind: Compute, Code: shaders.ShiftComp}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pass.Destroy()
-	pipe, err := pass.Pipeline(d.PipelineCache(), shaders.ShiftComp, nil)
-	if err != nil {
+	if _, err := kit.Pipeline(0, vk.NullRenderPass, 0, nil); err != nil {
 		t.Fatal(err)
 	}
-	pass.DestroyPipeline(pipe)
+	kit.Destroy()
 	if data, err = vkx.PipelineCacheData(d.Device, d.PipelineCache()); err != nil {
 		t.Fatal(err)
 	}

@@ -23,9 +23,9 @@ import (
 // gpuShift is what an image needs for that: the pass, its pipeline and set, the buffer it writes,
 // and per-frame scratch.
 type gpuShift struct {
-	pass    *vkx.Pass
+	kit     *gpu.Kit
 	pipe    vk.Pipeline
-	set     vkx.PassSet
+	set     vkx.BufferSet
 	out     *gpu.Buffer
 	buffers [4]uint64 // bindings: three source planes, the output
 	// params is its own allocation: cgo checks all the memory an unsafe.Pointer argument points
@@ -87,15 +87,19 @@ func (im *Image) ensureShift() error {
 
 func (s *gpuShift) init(im *Image) error {
 	var err error
-	if s.pass, err = vkx.NewPass(im.dev.Device, len(s.buffers), shaders.ShiftParamsSize, 1); err != nil {
+	if s.kit, err = im.dev.NewKit(gpu.KitDesc{Name: "planes: shift", Bindings: gpu.StorageBuffers(len(s.buffers)), SetsPerPool: 1,
+		PushStages: vk.ShaderStageComputeBit, PushBytes: shaders.ShiftParamsSize,
+		Shaders: []gpu.Shader{{Kind: gpu.Compute, Code: shaders.ShiftComp}}}); err != nil {
 		return err
 	}
-	if s.pipe, err = s.pass.Pipeline(im.dev.PipelineCache(), shaders.ShiftComp, nil); err != nil {
+	if s.pipe, err = s.kit.Pipeline(0, vk.NullRenderPass, 0, nil); err != nil {
 		return err
 	}
-	if s.set.Set, err = s.pass.AllocSet(); err != nil {
+	set, err := s.kit.Allocate()
+	if err != nil {
 		return err
 	}
+	s.set.Set = set.Set
 	// Whole words: the pass writes the last odd sample of a plane with its word.
 	s.out, err = im.dev.NewBuffer(align(im.staged.size, 4), vk.BufferUsageStorageBufferBit|vk.BufferUsageTransferSrcBit,
 		vk.MemoryPropertyDeviceLocalBit)
@@ -122,10 +126,10 @@ func (im *Image) recordShift(cb vk.CommandBuffer, bufs *[maxPlanes]uint64, src *
 		s.buffers[i] = s.buffers[0] // every binding the shader declares needs a buffer
 	}
 	s.buffers[maxPlanes] = vkx.BufferHandle(s.out.Handle)
-	s.pass.CmdBindSet(cb, s.pipe, &s.set, s.buffers[:])
+	vkx.CmdBindBuffers(im.dev.Device, cb, s.kit.Layout, s.pipe, &s.set, s.buffers[:])
 	for i := range pf.Planes {
 		words := (int(s.params[i].DstWidth)*int(s.params[i].DstHeight) + 1) / 2 // two samples a word
-		s.pass.CmdDispatch(cb, unsafe.Pointer(&s.params[i]), (words+shaders.ShiftGroup-1)/shaders.ShiftGroup)
+		vkx.CmdDispatchGroups(cb, s.kit.Layout, unsafe.Pointer(&s.params[i]), shaders.ShiftParamsSize, (words+shaders.ShiftGroup-1)/shaders.ShiftGroup)
 	}
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit,
 		vk.PipelineStageTransferBit, vk.AccessTransferReadBit)
@@ -167,13 +171,10 @@ func (im *Image) recordStageShift(cb vk.CommandBuffer) {
 }
 
 func (s *gpuShift) destroy(dev vk.Device) {
-	if s == nil || s.pass == nil {
+	if s == nil || s.kit == nil {
 		return
 	}
-	if s.pipe != vk.NullPipeline {
-		s.pass.DestroyPipeline(s.pipe)
-	}
-	s.pass.Destroy() // and the set
+	s.kit.Destroy() // and the set and pipeline
 	if s.out != nil {
 		s.out.Destroy()
 	}

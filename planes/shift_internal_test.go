@@ -145,7 +145,7 @@ func TestShiftFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vkx.InjectFault("compute pass: pipeline", vk.ErrorOutOfDeviceMemory, 0)
+	vkx.InjectFault("vkCreateComputePipelines", vk.ErrorOutOfDeviceMemory, 0)
 	defer vkx.ClearFaults()
 	im, err := New(dev, pf, f.Width, f.Height, formats.PathShader)
 	if err != nil {

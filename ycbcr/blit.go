@@ -15,11 +15,9 @@ import (
 // At the picture's size the target gets the converted picture unchanged; scaled, it is filtered
 // bilinearly, as the sampler path's planes are.
 type Blit struct {
-	Sampler   vk.Sampler
-	SetLayout vk.DescriptorSetLayout
-	pipes     pipelines
-	pools     *setPools
-	dev       *gpu.Device
+	Sampler vk.Sampler
+	pass    *gpu.Kit
+	dev     *gpu.Device
 }
 
 // NewBlit prepares the pass.
@@ -37,38 +35,25 @@ func (b *Blit) init() error {
 	if b.Sampler, err = b.dev.NewSampler(vk.FilterLinear); err != nil {
 		return err
 	}
-	if b.SetLayout, err = b.dev.NewSetLayout(textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
-		return err
-	}
-	if b.pipes.layout, err = b.dev.NewPipelineLayout(b.SetLayout, vk.ShaderStageFragmentBit, 0); err != nil {
-		return err
-	}
-	b.pipes.frag, b.pipes.nspec = shaders.BlitFrag, shaders.ShaderSpecConstants // dither.glsl's
-	b.pools, err = newSetPools(b.dev, 1)
+	b.pass, err = drawPass(b.dev, "blit", gpu.Textures(1, vk.ShaderStageFragmentBit), nil, shaders.BlitFrag, 0)
 	return err
 }
 
 // Bind makes the descriptor set for one picture.
 func (b *Blit) Bind(picture vk.ImageView) (*Binding, error) {
-	set, pool, err := b.pools.allocate(b.SetLayout)
+	set, err := b.pass.Allocate()
 	if err != nil {
-		return nil, fmt.Errorf("ycbcr: blit: %w", err)
+		return nil, err
 	}
-	writeImages(b.dev.Device, set, []vk.ImageView{picture}, b.Sampler)
-	return &Binding{set: set, pool: pool, pools: b.pools, pipes: &b.pipes, dev: b.dev}, nil
+	writeImages(b.dev.Device, set.Set, []vk.ImageView{picture}, b.Sampler)
+	// dither.glsl's constants
+	return &Binding{set: set, pass: b.pass, nspec: shaders.ShaderSpecConstants, dev: b.dev}, nil
 }
 
 // Destroy frees what NewBlit made. The GPU must be done with it.
 func (b *Blit) Destroy() {
-	d := b.dev.Device
-	b.pipes.destroy(d)
-	if b.pools != nil {
-		b.pools.destroy()
-	}
-	if b.SetLayout != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(d, b.SetLayout, nil)
-	}
+	b.pass.Destroy()
 	if b.Sampler != vk.NullSampler {
-		vk.DestroySampler(d, b.Sampler, nil)
+		vk.DestroySampler(b.dev.Device, b.Sampler, nil)
 	}
 }

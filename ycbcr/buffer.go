@@ -131,43 +131,39 @@ func (p Params) Buffer(pf *formats.PixelFormat, width, height int, bgra bool) (B
 	return spec, b, nil
 }
 
-// BufferPath holds the buffer variant's pass and pipelines (one per layout).
+// BufferPath holds the buffer variant's pass (its pipelines: one per layout).
 type BufferPath struct {
-	pass  *vkx.Pass
-	pipes map[BufferSpec]vk.Pipeline
-	dev   *gpu.Device
+	kit *gpu.Kit
+	dev *gpu.Device
 }
 
-// bufferSets is how many bindings (streams × frames in flight) one BufferPath serves at once.
+// bufferSets is how many bindings (streams × frames in flight) one BufferPath's pool serves
+// before another is added.
 const bufferSets = 32
 
 // NewBufferPath makes the pass.
 func NewBufferPath(dev *gpu.Device) (*BufferPath, error) {
-	pass, err := vkx.NewPass(dev.Device, 4, shaders.BufferParamsSize, bufferSets)
+	kit, err := dev.NewKit(gpu.KitDesc{Name: "ycbcr: buffer path", Bindings: gpu.StorageBuffers(4), SetsPerPool: bufferSets,
+		PushStages: vk.ShaderStageComputeBit, PushBytes: shaders.BufferParamsSize,
+		Shaders: []gpu.Shader{{Kind: gpu.Compute, Code: shaders.BufferComp}}})
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: buffer path: %w", err)
 	}
-	return &BufferPath{pass: pass, pipes: map[BufferSpec]vk.Pipeline{}, dev: dev}, nil
+	return &BufferPath{kit: kit, dev: dev}, nil
 }
 
 // Destroy frees the pass, its pipelines and every binding's set. The GPU must be done with them.
 func (bp *BufferPath) Destroy() {
-	if bp.pass == nil {
-		return
-	}
-	for _, p := range bp.pipes {
-		bp.pass.DestroyPipeline(p)
-	}
-	bp.pipes = nil
-	bp.pass.Destroy()
-	bp.pass = nil // bindings destroyed later have nothing left to return their sets to
+	bp.kit.Destroy()
+	bp.kit = nil // bindings destroyed later have nothing left to return their sets to
 }
 
 // BufferBinding is one stream's conversion through the buffer path: a set and the constants.
 type BufferBinding struct {
 	bp      *BufferPath
 	pipe    vk.Pipeline
-	set     vkx.PassSet
+	set     vkx.BufferSet
+	kitSet  gpu.Set // set's, for Free
 	buffers [4]uint64
 	// params is its own allocation: cgo checks all the memory an unsafe.Pointer argument points
 	// into for Go pointers.
@@ -181,24 +177,21 @@ func (bp *BufferPath) Bind(pf *formats.PixelFormat, width, height int, p Params,
 	if err != nil {
 		return nil, err
 	}
-	pipe, ok := bp.pipes[spec]
-	if !ok {
-		if pipe, err = bp.pass.Pipeline(bp.dev.PipelineCache(), shaders.BufferComp, spec[:]); err != nil {
-			return nil, fmt.Errorf("ycbcr: buffer path %s: %w", pf.Name, err)
-		}
-		bp.pipes[spec] = pipe
-	}
-	set, err := bp.pass.AllocSet()
+	pipe, err := bp.kit.Pipeline(0, vk.NullRenderPass, 0, spec[:])
 	if err != nil {
-		return nil, fmt.Errorf("ycbcr: buffer path: %w", err)
+		return nil, fmt.Errorf("%s: %w", pf.Name, err)
 	}
-	return &BufferBinding{bp: bp, pipe: pipe, set: vkx.PassSet{Set: set}, params: params, pf: pf}, nil
+	set, err := bp.kit.Allocate()
+	if err != nil {
+		return nil, err
+	}
+	return &BufferBinding{bp: bp, pipe: pipe, set: vkx.BufferSet{Set: set.Set}, kitSet: set, params: params, pf: pf}, nil
 }
 
 // Destroy returns the binding's set. The GPU must be done with it.
 func (b *BufferBinding) Destroy() {
-	if b.bp.pass != nil {
-		b.bp.pass.FreeSet(b.set.Set)
+	if b.bp.kit != nil {
+		b.bp.kit.Free(b.kitSet)
 	}
 }
 
@@ -222,8 +215,8 @@ func (b *BufferBinding) Record(cb vk.CommandBuffer, planes [3]uint64, offs [3]ui
 	b.buffers[3] = out
 	b.params.Offsets[3], b.params.Strides[3] = uint32(outOffset), uint32(pitch)
 	pixels := int(b.params.Size[0]) * int(b.params.Size[1])
-	b.bp.pass.CmdBindSet(cb, b.pipe, &b.set, b.buffers[:])
-	b.bp.pass.CmdDispatch(cb, unsafe.Pointer(b.params), (pixels+shaders.BufferGroup-1)/shaders.BufferGroup)
+	vkx.CmdBindBuffers(b.bp.dev.Device, cb, b.bp.kit.Layout, b.pipe, &b.set, b.buffers[:])
+	vkx.CmdDispatchGroups(cb, b.bp.kit.Layout, unsafe.Pointer(b.params), shaders.BufferParamsSize, (pixels+shaders.BufferGroup-1)/shaders.BufferGroup)
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit,
 		vk.PipelineStageTransferBit|vk.PipelineStageFragmentShaderBit|vk.PipelineStageComputeShaderBit,
 		vk.AccessTransferReadBit|vk.AccessShaderReadBit)

@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sync"
-	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -19,84 +17,48 @@ import (
 // GPUs with little raster hardware (the H200 draws at a fortieth of its memory bandwidth, see
 // docs/performance.md) convert much faster this way; the pictures are the same.
 
-// computeKit is what a path needs to run as a compute shader: its sampled bindings plus a storage
-// image (or buffer: the peak pass) in one set layout, the pipeline layout, descriptor pools and
-// pipelines by specialization.
+// computeKit is what a path needs to run as a compute shader: a kit (gpu.Kit) whose set holds
+// its sampled bindings plus a storage image (or buffer: the peak pass).
 type computeKit struct {
-	mu        sync.Mutex // guards byKey
-	setLayout vk.DescriptorSetLayout
-	layout    vk.PipelineLayout
-	pools     *setPools
-	module    []byte
-	nspec     int
-	storage   uint32 // binding of the storage image or buffer
-	kind      vk.DescriptorType
-	byKey     map[Spec]vk.Pipeline
+	*gpu.Kit
+	nspec   int
+	storage uint32 // binding of the storage image or buffer
+	kind    vk.DescriptorType
 }
 
 func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampledPerSet uint32,
 	module []byte, pushBytes uint32, nspec int, kind vk.DescriptorType) (*computeKit, error) {
-	k := &computeKit{module: module, nspec: nspec, storage: uint32(len(sampled)), kind: kind, byKey: map[Spec]vk.Pipeline{}}
+	k := &computeKit{nspec: nspec, storage: uint32(len(sampled)), kind: kind}
 	bindings := append(append([]vk.DescriptorSetLayoutBinding{}, sampled...), vk.DescriptorSetLayoutBinding{
 		Binding: k.storage, DescriptorType: kind, DescriptorCount: 1,
 		StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit)})
 	var err error
-	if k.setLayout, err = d.NewSetLayout(bindings); err != nil {
-		return nil, err
-	}
-	if k.layout, err = d.NewPipelineLayout(k.setLayout, vk.ShaderStageComputeBit, pushBytes); err != nil {
-		k.destroy(d.Device)
-		return nil, err
-	}
-	// Pools that grow: a wall of many streams binds a set per picture of each stream (its slots and
-	// hardware frames), more than any fixed pool holds (VK_ERROR_OUT_OF_POOL_MEMORY at 16 streams).
-	k.pools, err = newSetPoolsOf(d, []vk.DescriptorPoolSize{
-		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: sampledPerSet}, {Type: kind, DescriptorCount: 1}})
+	// The pass's pools grow: a wall of many streams binds a set per picture of each stream (its
+	// slots and hardware frames), more than any fixed pool holds (VK_ERROR_OUT_OF_POOL_MEMORY at 16
+	// streams).
+	k.Kit, err = d.NewKit(gpu.KitDesc{Name: "ycbcr: compute", Bindings: bindings,
+		PerSet:     []vk.DescriptorPoolSize{{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: sampledPerSet}, {Type: kind, DescriptorCount: 1}},
+		PushStages: vk.ShaderStageComputeBit, PushBytes: pushBytes, Shaders: []gpu.Shader{{Kind: gpu.Compute, Code: module}}})
 	if err != nil {
-		k.destroy(d.Device)
 		return nil, err
 	}
 	return k, nil
 }
 
-func (k *computeKit) pipeline(d *gpu.Device, spec Spec) (vk.Pipeline, error) {
-	dev := d.Device
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if p, ok := k.byKey[spec]; ok {
-		return p, nil
-	}
-	cs, err := vkx.ShaderModule(dev, k.module)
-	if err != nil {
-		return vk.NullPipeline, err
-	}
-	defer vk.DestroyShaderModule(dev, cs, nil)
-	p, err := vkx.ComputePipeline(dev, d.PipelineCache(), k.layout, cs, spec[:k.nspec])
-	if err != nil {
-		return vk.NullPipeline, fmt.Errorf("ycbcr: compute pipeline: %w", err)
-	}
-	k.byKey[spec] = p
-	return p, nil
+// pipeline is the kit's pipeline for spec.
+func (k *computeKit) pipeline(spec Spec) (vk.Pipeline, error) {
+	return k.Pipeline(0, vk.NullRenderPass, 0, spec[:k.nspec])
 }
 
-func (k *computeKit) destroy(dev vk.Device) {
-	for _, p := range k.byKey {
-		vk.DestroyPipeline(dev, p, nil)
-	}
-	k.byKey = nil
-	k.pools.destroy()
-	if k.layout != vk.NullPipelineLayout {
-		vk.DestroyPipelineLayout(dev, k.layout, nil)
-	}
-	if k.setLayout != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(dev, k.setLayout, nil)
+func (k *computeKit) destroy() {
+	if k != nil {
+		k.Kit.Destroy()
 	}
 }
 
 // ComputeBinding is a planes.Image bound for conversion by a compute shader into a storage image.
 type ComputeBinding struct {
-	set   vk.DescriptorSet
-	pool  vk.DescriptorPool // the one of kit.pools set came from
+	set   gpu.Set
 	kit   *computeKit
 	spec  Spec
 	push  []byte
@@ -105,16 +67,16 @@ type ComputeBinding struct {
 	im    *planes.Image // the sampler path's image: its direct loads are refused (Dispatch)
 }
 
-func (k *computeKit) bind(d *gpu.Device, sampled []vk.ImageView, sampler vk.Sampler, target vk.ImageView) (vk.DescriptorSet, vk.DescriptorPool, error) {
-	set, pool, err := k.pools.allocate(k.setLayout)
+func (k *computeKit) bind(d *gpu.Device, sampled []vk.ImageView, sampler vk.Sampler, target vk.ImageView) (gpu.Set, error) {
+	set, err := k.Allocate()
 	if err != nil {
-		return set, pool, err
+		return set, err
 	}
-	writeImages(d.Device, set, sampled, sampler)
+	writeImages(d.Device, set.Set, sampled, sampler)
 	if k.kind == vk.DescriptorTypeStorageImage {
-		vkx.WriteStorageImage(d.Device, set, k.storage, target)
+		vkx.WriteStorageImage(d.Device, set.Set, k.storage, target)
 	}
-	return set, pool, nil
+	return set, nil
 }
 
 // Dispatch records the conversion of the whole picture into the target (a width×height image in
@@ -125,13 +87,11 @@ func (b *ComputeBinding) Dispatch(cb vk.CommandBuffer, width, height int) error 
 			return fmt.Errorf("ycbcr: compute: the last load was direct (the frame's memory in place), which only drawn bindings sample")
 		}
 	}
-	pipe, err := b.kit.pipeline(b.dev, b.spec)
+	pipe, err := b.kit.pipeline(b.spec)
 	if err != nil {
 		return err
 	}
-	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
-	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, b.kit.layout, 0, 1, []vk.DescriptorSet{b.set}, 0, nil)
-	vk.CmdPushConstants(cb, b.kit.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(b.push)), unsafe.Pointer(&b.push[0]))
+	b.kit.Bind(cb, pipe, b.set.Set, b.push)
 	g := shaders.ComputeGroup
 	vk.CmdDispatch(cb, uint32((width+g[0]-1)/g[0]), uint32((height+g[1]-1)/g[1]), 1)
 	return nil
@@ -142,7 +102,7 @@ func (b *ComputeBinding) Destroy() {
 	for _, v := range b.views {
 		vk.DestroyImageView(b.dev.Device, v, nil)
 	}
-	b.kit.pools.free(b.pool, b.set)
+	b.kit.Free(b.set)
 }
 
 // BindCompute binds im's multi-planar image through the conversion for the compute variant.
@@ -162,14 +122,14 @@ func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*Compu
 	if err != nil {
 		return nil, err
 	}
-	set, pool, err := cv.compute.bind(cv.dev, []vk.ImageView{view}, vk.NullSampler, target)
+	set, err := cv.compute.bind(cv.dev, []vk.ImageView{view}, vk.NullSampler, target)
 	if err != nil {
 		vk.DestroyImageView(cv.dev.Device, view, nil)
 		return nil, fmt.Errorf("ycbcr: compute: %w", err)
 	}
 	push := binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
-	return &ComputeBinding{set: set, pool: pool, kit: cv.compute, push: push, views: []vk.ImageView{view}, dev: cv.dev, im: im}, nil
+	return &ComputeBinding{set: set, kit: cv.compute, push: push, views: []vk.ImageView{view}, dev: cv.dev, im: im}, nil
 }
 
 // BindCompute binds im's textures with the constants for p for the compute variant.
@@ -184,18 +144,18 @@ func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageVie
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: compute: %w", err)
 	}
-	set, pool, err := k.bind(sp.dev, views, sp.Sampler, target)
+	set, err := k.bind(sp.dev, views, sp.Sampler, target)
 	if err != nil {
-		return nil, fmt.Errorf("ycbcr: compute: %w", err)
+		return nil, err
 	}
-	return &ComputeBinding{set: set, pool: pool, kit: k, spec: withDither(consts.Spec(), p.Dither, vk.FormatR8g8b8a8Unorm), push: consts.Bytes(), dev: sp.dev}, nil
+	return &ComputeBinding{set: set, kit: k, spec: withDither(consts.Spec(), p.Dither, vk.FormatR8g8b8a8Unorm), push: consts.Bytes(), dev: sp.dev}, nil
 }
 
 // computeKit is *k, made on first use: a compute kit over the shader path's textures that runs spv,
 // with a storage binding of kind (BindCompute's image, BindPeak's buffer). sp.kits must be held.
 func (sp *ShaderPath) computeKit(k **computeKit, spv []byte, kind vk.DescriptorType) (*computeKit, error) {
 	if *k == nil {
-		made, err := newComputeKit(sp.dev, textureBindings(maxTextures, vk.ShaderStageComputeBit), maxTextures, spv,
+		made, err := newComputeKit(sp.dev, gpu.Textures(maxTextures, vk.ShaderStageComputeBit), maxTextures, spv,
 			shaders.ShaderParamsSize, shaders.ShaderSpecConstants, kind)
 		if err != nil {
 			return nil, err

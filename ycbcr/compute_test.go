@@ -58,7 +58,7 @@ func TestComputeMatchesOracle(t *testing.T) {
 }
 
 // TestComputeBindingsOutgrowAPool: one path's compute bindings are not bounded by one descriptor
-// pool. A wall of 16 streams binds a set per picture of each stream; with one fixed pool of 16 sets
+// pool (gpu.Kit's pools grow). A wall of 16 streams binds a set per picture of each stream; with one fixed pool of 16 sets
 // the 17th binding failed with VK_ERROR_OUT_OF_POOL_MEMORY (NVIDIA, 16 × 1080p). 40 bindings on
 // each path, then the first ones freed and taken again (sets go back to the pool they came from),
 // and one of the last converted, checked against the oracle.
@@ -93,11 +93,8 @@ func TestComputeBindingsOutgrowAPool(t *testing.T) {
 			}
 			bs = append(bs, b)
 		}
-		// lavapipe hands out sets past a pool's maxSets (maintenance1 lets a driver succeed), so
-		// the pools' count says whether the kit would have asked a stricter driver too much.
-		if n := ycbcr.PoolsOf(bs[0]); n < 3 {
-			t.Errorf("%s: 40 bindings from %d descriptor pool(s) of 16 sets: want 3 or more", path, n)
-		}
+		// That no pool was asked for more than its maxSets (which lavapipe would grant) is the kit's
+		// own test: gpu's TestKitPoolsGrow.
 		for _, b := range bs[:10] {
 			b.Destroy()
 		}

@@ -120,8 +120,7 @@ type Conversion struct {
 	SetLayout vk.DescriptorSetLayout
 	// DescriptorCount is combinedImageSamplerDescriptorCount: descriptors one binding consumes.
 	DescriptorCount uint32
-	pipes           pipelines
-	pools           *setPools
+	pass            *gpu.Kit    // the drawn conversion: SetLayout and the pipeline layout are its
 	kit             sync.Mutex  // guards making compute
 	compute         *computeKit // made by the first BindCompute
 	dev             *gpu.Device
@@ -137,9 +136,6 @@ type Cache struct {
 
 // NewCache makes an empty cache for a device.
 func NewCache(dev *gpu.Device) *Cache { return &Cache{dev: dev, byKey: map[Key]*Conversion{}} }
-
-// setsPerPool bounds how many images one conversion binds at once (frames in flight, compare views).
-const setsPerPool = 16
 
 // Get returns the conversion for k, creating it on first use.
 func (c *Cache) Get(k Key) (*Conversion, error) {
@@ -230,36 +226,23 @@ func (cv *Conversion) init() error {
 		return err
 	}
 	cv.Sampler = sampler
-	li := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 1,
-		PBindings: []vk.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
-			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), PImmutableSamplers: []vk.Sampler{sampler}}}}
-	var layout vk.DescriptorSetLayout
-	err = vkx.Check(vk.CreateDescriptorSetLayout(d.Device, li, nil, &layout), "vkCreateDescriptorSetLayout")
-	li.Free()
+	// A conversion's sampler must be immutable, part of the set layout (Vulkan spec,
+	// VkDescriptorSetLayoutBinding), and a set takes DescriptorCount descriptors of the pool.
+	cv.pass, err = drawPass(d, "conversion", []vk.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
+		DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit), PImmutableSamplers: []vk.Sampler{sampler}}},
+		[]vk.DescriptorPoolSize{{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: cv.DescriptorCount}},
+		shaders.SamplerFrag, shaders.SamplerParamsSize)
 	if err != nil {
 		return err
 	}
-	cv.SetLayout = layout
-	if cv.pipes.layout, err = d.NewPipelineLayout(layout, vk.ShaderStageFragmentBit, shaders.SamplerParamsSize); err != nil {
-		return err
-	}
-	cv.pipes.frag, cv.pipes.nspec = shaders.SamplerFrag, shaders.ShaderSpecConstants // dither.glsl's
-	cv.pools, err = newSetPools(d, cv.DescriptorCount)
-	return err
+	cv.SetLayout = cv.pass.SetLayout
+	return nil
 }
 
 func (cv *Conversion) destroy() {
 	dev := cv.dev.Device
-	if cv.compute != nil {
-		cv.compute.destroy(dev)
-	}
-	cv.pipes.destroy(dev)
-	if cv.pools != nil {
-		cv.pools.destroy()
-	}
-	if cv.SetLayout != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(dev, cv.SetLayout, nil)
-	}
+	cv.compute.destroy()
+	cv.pass.Destroy()
 	if cv.Sampler != vk.NullSampler {
 		vk.DestroySampler(dev, cv.Sampler, nil)
 	}
@@ -269,7 +252,7 @@ func (cv *Conversion) destroy() {
 }
 
 // PipelineLayout is the layout an engine's pipeline must use with this conversion's set layout.
-func (cv *Conversion) PipelineLayout() vk.PipelineLayout { return cv.pipes.layout }
+func (cv *Conversion) PipelineLayout() vk.PipelineLayout { return cv.pass.Layout }
 
 // Binding is a planes.Image bound for drawing through one path: its views and descriptor set.
 type Binding struct {
@@ -280,10 +263,9 @@ type Binding struct {
 	cv     *Conversion
 	bound  vk.Image
 	direct map[vk.Image]vk.ImageView
-	set    vk.DescriptorSet
-	pool   vk.DescriptorPool // one of pools'
-	pools  *setPools
-	pipes  *pipelines
+	set    gpu.Set
+	pass   *gpu.Kit
+	nspec  int  // how many of spec the pass's shader declares
 	spec   Spec // specialization constants of the shader path's pipeline
 	dither Dither
 	push   []byte
@@ -300,17 +282,17 @@ func (cv *Conversion) Bind(im *planes.Image) (*Binding, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, pool, err := cv.pools.allocate(cv.SetLayout)
+	set, err := cv.pass.Allocate()
 	if err != nil {
 		vk.DestroyImageView(cv.dev.Device, view, nil)
 		return nil, fmt.Errorf("ycbcr: bind: %w", err)
 	}
 	// The sampler is immutable: the write's sampler is ignored, the view is what changes.
-	writeImages(cv.dev.Device, set, []vk.ImageView{view}, vk.NullSampler)
+	writeImages(cv.dev.Device, set.Set, []vk.ImageView{view}, vk.NullSampler)
 	push := make([]byte, 0, 8)
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
-	return &Binding{views: []vk.ImageView{view}, set: set, pool: pool, pools: cv.pools, pipes: &cv.pipes, push: push, dev: cv.dev,
+	return &Binding{views: []vk.ImageView{view}, set: set, pass: cv.pass, nspec: shaders.ShaderSpecConstants, push: push, dev: cv.dev,
 		im: im, cv: cv, bound: im.Multi}, nil
 }
 
@@ -341,7 +323,7 @@ func (b *Binding) follow() error {
 			b.direct[img], view = v, v
 		}
 	}
-	vkx.WriteImages(b.dev.Device, b.set, []vk.ImageView{view}, vk.NullSampler, layout)
+	vkx.WriteImages(b.dev.Device, b.set.Set, []vk.ImageView{view}, vk.NullSampler, layout)
 	b.bound = img
 	return nil
 }
@@ -381,11 +363,11 @@ func (b *Binding) DrawWith(cb vk.CommandBuffer, target Target, d Dither) error {
 	if err := b.follow(); err != nil {
 		return err
 	}
-	pipe, err := b.pipes.get(b.dev, target, b.spec, d)
+	pipe, err := drawPipeline(b.pass, target, b.spec, b.nspec, d)
 	if err != nil {
 		return err
 	}
-	draw(cb, pipe, b.pipes.layout, b.set, b.push)
+	draw(cb, b.pass, pipe, b.set.Set, b.push)
 	return nil
 }
 
@@ -397,5 +379,5 @@ func (b *Binding) Destroy() {
 	for _, v := range b.direct {
 		vk.DestroyImageView(b.dev.Device, v, nil)
 	}
-	b.pools.free(b.pool, b.set)
+	b.pass.Free(b.set)
 }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -100,15 +99,10 @@ func (d DebandParams) push() []byte {
 // targets.
 type Debander struct {
 	sampler vk.Sampler // linear, clamped to the edge: the pass samples between pixels
-	setL    vk.DescriptorSetLayout
-	layout  vk.PipelineLayout
+	pass    *gpu.Kit
 	pipe    vk.Pipeline
-	pool    vk.DescriptorPool
 	dev     *gpu.Device
 }
-
-// debandSets is how many targets one Debander's pool holds at once.
-const debandSets = 16
 
 // NewDebander prepares the pass.
 func NewDebander(dev *gpu.Device) (*Debander, error) {
@@ -121,51 +115,29 @@ func NewDebander(dev *gpu.Device) (*Debander, error) {
 }
 
 func (d *Debander) init() error {
-	dev := d.dev.Device
 	var err error
 	if d.sampler, err = d.dev.NewSampler(vk.FilterLinear); err != nil {
 		return err
 	}
 	comp := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
-	if d.setL, err = d.dev.NewSetLayout([]vk.DescriptorSetLayoutBinding{
-		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
-		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}}); err != nil {
+	if d.pass, err = d.dev.NewKit(gpu.KitDesc{Name: "ycbcr: deband",
+		Bindings: []vk.DescriptorSetLayoutBinding{
+			{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
+			{Binding: 1, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}},
+		PushStages: vk.ShaderStageComputeBit, PushBytes: shaders.DebandParamsSize,
+		Shaders: []gpu.Shader{{Kind: gpu.Compute, Code: shaders.DebandComp}}}); err != nil {
 		return err
 	}
-	if d.layout, err = d.dev.NewPipelineLayout(d.setL, vk.ShaderStageComputeBit, shaders.DebandParamsSize); err != nil {
-		return err
-	}
-	cs, err := vkx.ShaderModule(dev, shaders.DebandComp)
-	if err != nil {
-		return err
-	}
-	defer vk.DestroyShaderModule(dev, cs, nil)
-	if d.pipe, err = vkx.ComputePipeline(dev, d.dev.PipelineCache(), d.layout, cs, nil); err != nil {
-		return err
-	}
-	d.pool, err = d.dev.NewDescriptorPool(debandSets, []vk.DescriptorPoolSize{
-		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: debandSets},
-		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: debandSets}}, true)
+	// Made now, not at the first frame: the pass has one pipeline.
+	d.pipe, err = d.pass.Pipeline(0, vk.NullRenderPass, 0, nil)
 	return err
 }
 
 // Destroy frees what NewDebander made. The GPU must be done with it and its targets destroyed.
 func (d *Debander) Destroy() {
-	dev := d.dev.Device
-	if d.pipe != vk.NullPipeline {
-		vk.DestroyPipeline(dev, d.pipe, nil)
-	}
-	if d.layout != vk.NullPipelineLayout {
-		vk.DestroyPipelineLayout(dev, d.layout, nil)
-	}
-	if d.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(dev, d.pool, nil)
-	}
-	if d.setL != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(dev, d.setL, nil)
-	}
+	d.pass.Destroy()
 	if d.sampler != vk.NullSampler {
-		vk.DestroySampler(dev, d.sampler, nil)
+		vk.DestroySampler(d.dev.Device, d.sampler, nil)
 	}
 }
 
@@ -176,7 +148,7 @@ type DebandTarget struct {
 	Image         vk.Image
 	View          vk.ImageView
 	memory        vk.DeviceMemory
-	set           vk.DescriptorSet
+	set           gpu.Set
 	d             *Debander
 }
 
@@ -189,12 +161,12 @@ func (d *Debander) Bind(picture vk.ImageView, width, height int) (*DebandTarget,
 	if t.Image, t.memory, t.View, err = d.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, width, height, usage); err != nil {
 		return nil, fmt.Errorf("ycbcr: deband: %w", err)
 	}
-	if t.set, err = d.dev.AllocateSet(d.pool, d.setL); err != nil {
+	if t.set, err = d.pass.Allocate(); err != nil {
 		t.Destroy()
-		return nil, fmt.Errorf("ycbcr: deband: %w", err)
+		return nil, err
 	}
-	writeImages(d.dev.Device, t.set, []vk.ImageView{picture}, d.sampler)
-	vkx.WriteStorageImage(d.dev.Device, t.set, 1, t.View)
+	writeImages(d.dev.Device, t.set.Set, []vk.ImageView{picture}, d.sampler)
+	vkx.WriteStorageImage(d.dev.Device, t.set.Set, 1, t.View)
 	return t, nil
 }
 
@@ -211,9 +183,7 @@ func (t *DebandTarget) Record(cb vk.CommandBuffer, prm DebandParams) error {
 		vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit|vk.AccessColorAttachmentWriteBit, vk.AccessShaderReadBit,
 		layoutBarrier(t.Image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit))
 	push := prm.push()
-	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, t.d.pipe)
-	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.d.layout, 0, 1, []vk.DescriptorSet{t.set}, 0, nil)
-	vk.CmdPushConstants(cb, t.d.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+	t.d.pass.Bind(cb, t.d.pipe, t.set.Set, push)
 	g := shaders.ComputeGroup
 	vk.CmdDispatch(cb, uint32((t.Width+g[0]-1)/g[0]), uint32((t.Height+g[1]-1)/g[1]), 1)
 	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit, vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit, 0, 0,
@@ -223,10 +193,7 @@ func (t *DebandTarget) Record(cb vk.CommandBuffer, prm DebandParams) error {
 
 // Destroy frees t's image and descriptor set. The GPU must be done with them.
 func (t *DebandTarget) Destroy() {
-	if t.set != vk.NullDescriptorSet {
-		set := t.set
-		vk.FreeDescriptorSets(t.d.dev.Device, t.d.pool, 1, &set)
-	}
+	t.d.pass.Free(t.set)
 	t.d.dev.DestroyImage2D(t.Image, t.memory, t.View)
 }
 

@@ -99,10 +99,3 @@ func (c *Paths) DebandFloats(f *formats.Frame, p Params, path formats.Path, prm 
 	}
 	return rgb, nil
 }
-
-// PoolsOf is how many descriptor pools b's compute kit has made.
-func PoolsOf(b *ComputeBinding) int {
-	b.kit.pools.mu.Lock()
-	defer b.kit.pools.mu.Unlock()
-	return len(b.kit.pools.list)
-}

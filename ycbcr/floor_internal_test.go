@@ -84,12 +84,15 @@ func BenchmarkFloor(b *testing.B) {
 	}
 	b.Run("clear", func(b *testing.B) { run(b, drawWith(func(vk.CommandBuffer) {})) })
 
-	sp := conv.Shader
-	floorPipe, err := newPipeline(dev, sp.pipes.layout, target.RenderPass, shaders.FloorFrag, nil)
+	floorKit, err := drawPass(dev, "floor", nil, nil, shaders.FloorFrag, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer vk.DestroyPipeline(dev.Device, floorPipe, nil)
+	defer floorKit.Destroy()
+	floorPipe, err := floorKit.Pipeline(0, target.RenderPass, gpu.TargetFormat, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.Run("floor-draw", func(b *testing.B) {
 		run(b, drawWith(func(cb vk.CommandBuffer) {
 			vk.CmdBindPipeline(cb, vk.PipelineBindPointGraphics, floorPipe)
@@ -139,21 +142,27 @@ func BenchmarkFloor(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer out.Destroy()
-	floorComp, err := bp.pass.Pipeline(dev.PipelineCache(), shaders.FloorComp, nil)
+	floor, err := dev.NewKit(gpu.KitDesc{Name: "floor", Bindings: gpu.StorageBuffers(4), PushStages: vk.ShaderStageComputeBit,
+		PushBytes: shaders.BufferParamsSize, Shaders: []gpu.Shader{{Kind: gpu.Compute, Code: shaders.FloorComp}}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer bp.pass.DestroyPipeline(floorComp)
-	set, err := bp.pass.AllocSet()
+	defer floor.Destroy()
+	floorComp, err := floor.Pipeline(0, vk.NullRenderPass, 0, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
+	set, err := floor.Allocate()
+	if err != nil {
+		b.Fatal(err)
+	}
+	bs := vkx.BufferSet{Set: set.Set}
 	o := vkx.BufferHandle(out.Handle)
 	push := &BufferParams{Offsets: [4]uint32{w * h}} // floor.comp reads its pixel count from the first word
 	b.Run("floor-compute", func(b *testing.B) {
 		run(b, func(cb vk.CommandBuffer) {
-			bp.pass.CmdBind(cb, floorComp, set, []uint64{o, o, o, o}, true)
-			bp.pass.CmdDispatch(cb, unsafe.Pointer(push), (w*h+shaders.BufferGroup-1)/shaders.BufferGroup)
+			vkx.CmdBindBuffers(dev.Device, cb, floor.Layout, floorComp, &bs, []uint64{o, o, o, o})
+			vkx.CmdDispatchGroups(cb, floor.Layout, unsafe.Pointer(push), shaders.BufferParamsSize, (w*h+shaders.BufferGroup-1)/shaders.BufferGroup)
 		})
 	})
 	// The planes as buffers: the staging layout Stage wrote is one buffer with the planes in a row.

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -36,8 +35,7 @@ type PeakMeasure struct {
 // PeakBinding is a picture's peak pass: the shader path's textures of a planes.Image, the
 // device-local buffer the pass writes its result to, and the host-visible one it is copied to.
 type PeakBinding struct {
-	set     vk.DescriptorSet
-	pool    vk.DescriptorPool // the one of kit.pools set came from
+	set     gpu.Set
 	sampler vk.Sampler
 	im      *planes.Image // whose textures set holds
 	kit     *computeKit
@@ -78,14 +76,14 @@ func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error)
 		result.Destroy()
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
-	set, pool, err := k.bind(sp.dev, views, sp.Sampler, vk.NullImageView)
+	set, err := k.bind(sp.dev, views, sp.Sampler, vk.NullImageView)
 	if err != nil {
 		buf.Destroy()
 		result.Destroy()
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
-	vkx.WriteBuffer(sp.dev.Device, set, int(k.storage), result.Handle)
-	return &PeakBinding{set: set, pool: pool, sampler: sp.Sampler, im: im, kit: k, spec: consts.Spec(), push: consts.Bytes(),
+	vkx.WriteBuffer(sp.dev.Device, set.Set, int(k.storage), result.Handle)
+	return &PeakBinding{set: set, sampler: sp.Sampler, im: im, kit: k, spec: consts.Spec(), push: consts.Bytes(),
 		result: result, buf: buf, dev: sp.dev}, nil
 }
 
@@ -105,7 +103,7 @@ func (b *PeakBinding) Rebind(im *planes.Image, p Params) error {
 	if consts.Spec() != b.spec {
 		return fmt.Errorf("ycbcr: peak detection: the image converts with another specialization than the binding's")
 	}
-	writeImages(b.dev.Device, b.set, views, b.sampler)
+	writeImages(b.dev.Device, b.set.Set, views, b.sampler)
 	b.im = im
 	return nil
 }
@@ -113,16 +111,14 @@ func (b *PeakBinding) Rebind(im *planes.Image, p Params) error {
 // Record records the measurement of a width×height picture, outside a render pass, after the
 // upload of its planes: the result cleared, the pass, and its writes made visible to the host.
 func (b *PeakBinding) Record(cb vk.CommandBuffer, width, height int) error {
-	pipe, err := b.kit.pipeline(b.dev, b.spec)
+	pipe, err := b.kit.pipeline(b.spec)
 	if err != nil {
 		return err
 	}
 	vk.CmdFillBuffer(cb, b.result.Handle, 0, peakBytes, 0)
 	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit,
 		vk.PipelineStageComputeShaderBit, vk.AccessShaderReadBit|vk.AccessShaderWriteBit)
-	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
-	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, b.kit.layout, 0, 1, []vk.DescriptorSet{b.set}, 0, nil)
-	vk.CmdPushConstants(cb, b.kit.layout, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(b.push)), unsafe.Pointer(&b.push[0]))
+	b.kit.Bind(cb, pipe, b.set.Set, b.push)
 	// The grid: half the picture's width and height, rounded up to whole workgroups of
 	// ComputeGroup's width by PeakRows times its height (peak.comp spreads it over the picture).
 	gw, gh := shaders.ComputeGroup[0], shaders.ComputeGroup[1]*shaders.PeakRows
@@ -155,7 +151,7 @@ func (b *PeakBinding) Result() PeakMeasure {
 
 // Destroy frees the binding's buffers and descriptor set. The GPU must be done with them.
 func (b *PeakBinding) Destroy() {
-	b.kit.pools.free(b.pool, b.set)
+	b.kit.Free(b.set)
 	b.buf.Destroy()
 	b.result.Destroy()
 }

@@ -225,25 +225,28 @@ func (v ScaleView) drawPush() []byte {
 // Scaler is the scale pass's pipelines, sampler, layouts and descriptor pool, shared by its
 // targets.
 type Scaler struct {
-	sampler   vk.Sampler
-	compSetL  vk.DescriptorSetLayout // 0: source, 1: weights, 2: storage image (compute)
-	compL     vk.PipelineLayout
-	compPipes map[[2]int32]vk.Pipeline // by scale.glsl's DIRECT and scale.comp's AXIS
-	intoPipes map[Spec]vk.Pipeline     // scale_target.comp (the columns written turned into the target), by dither
-	drawSetL  vk.DescriptorSetLayout   // 0: the filtered picture (fragment)
-	draw      pipelines
-	pool      vk.DescriptorPool
-	direct    int32 // scale.glsl's DIRECT: 1 evaluates the kernel per sample (tests, benchmarks)
-	dev       *gpu.Device
+	sampler vk.Sampler
+	// comp: the compute steps, set 0: source, 1: weights, 2: storage image; its shaders scale.comp
+	// (by scale.glsl's DIRECT and scale.comp's AXIS) and scale_target.comp (the columns written
+	// turned into the target, by dither). draw: the fragment step, set 0: the filtered picture.
+	comp, draw *gpu.Kit
+	direct     int32 // scale.glsl's DIRECT: 1 evaluates the kernel per sample (tests, benchmarks)
+	dev        *gpu.Device
 }
 
-// scaleSets is how many scale targets one Scaler's pool holds at once (per slot, plus those retired
-// and not yet freed).
+// scaleSets is how many scale targets one Scaler's pools hold before they grow (per slot, plus
+// those retired and not yet freed).
 const scaleSets = 64
+
+// The comp pass's shaders.
+const (
+	scaleComp = iota
+	scaleTargetComp
+)
 
 // NewScaler prepares the scale pass.
 func NewScaler(dev *gpu.Device) (*Scaler, error) {
-	s := &Scaler{dev: dev, compPipes: map[[2]int32]vk.Pipeline{}, intoPipes: map[Spec]vk.Pipeline{}}
+	s := &Scaler{dev: dev}
 	if err := s.init(); err != nil {
 		s.Destroy()
 		return nil, fmt.Errorf("ycbcr: scale: %w", err)
@@ -257,94 +260,37 @@ func (s *Scaler) init() error {
 		return err
 	}
 	comp := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
-	if s.compSetL, err = s.dev.NewSetLayout([]vk.DescriptorSetLayoutBinding{
-		{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
-		{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: comp},
-		{Binding: 2, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}}); err != nil {
+	if s.comp, err = s.dev.NewKit(gpu.KitDesc{Name: "ycbcr: scale", SetsPerPool: 3 * scaleSets,
+		Bindings: []vk.DescriptorSetLayoutBinding{
+			{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 1, StageFlags: comp},
+			{Binding: 1, DescriptorType: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1, StageFlags: comp},
+			{Binding: 2, DescriptorType: vk.DescriptorTypeStorageImage, DescriptorCount: 1, StageFlags: comp}},
+		PushStages: vk.ShaderStageComputeBit, PushBytes: max(shaders.ScaleCompParamsSize, shaders.ScaleTargetParamsSize),
+		Shaders: []gpu.Shader{{Kind: gpu.Compute, Code: shaders.ScaleComp}, {Kind: gpu.Compute, Code: shaders.ScaleTargetComp}}}); err != nil {
 		return err
 	}
-	if s.compL, err = s.dev.NewPipelineLayout(s.compSetL, vk.ShaderStageComputeBit, max(shaders.ScaleCompParamsSize, shaders.ScaleTargetParamsSize)); err != nil {
-		return err
-	}
-	if s.drawSetL, err = s.dev.NewSetLayout(textureBindings(1, vk.ShaderStageFragmentBit)); err != nil {
-		return err
-	}
-	if s.draw.layout, err = s.dev.NewPipelineLayout(s.drawSetL, vk.ShaderStageFragmentBit, shaders.ScaleFragParamsSize); err != nil {
-		return err
-	}
-	s.draw.frag, s.draw.nspec = shaders.ScaleFrag, shaders.ShaderSpecConstants // DIRECT at 0, dither.glsl's at 26..27
-	s.pool, err = s.dev.NewDescriptorPool(4*scaleSets, []vk.DescriptorPoolSize{
-		{Type: vk.DescriptorTypeCombinedImageSampler, DescriptorCount: 4 * scaleSets},
-		{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 3 * scaleSets},
-		{Type: vk.DescriptorTypeStorageImage, DescriptorCount: 3 * scaleSets}}, true)
+	// DIRECT at 0, dither.glsl's at 26..27
+	s.draw, err = drawPass(s.dev, "scale", gpu.Textures(1, vk.ShaderStageFragmentBit), nil, shaders.ScaleFrag, shaders.ScaleFragParamsSize)
 	return err
 }
 
 func (s *Scaler) compPipeline(axis int32) (vk.Pipeline, error) {
-	k := [2]int32{s.direct, axis}
-	if p, ok := s.compPipes[k]; ok {
-		return p, nil
-	}
-	d := s.dev.Device
-	cs, err := vkx.ShaderModule(d, shaders.ScaleComp)
-	if err != nil {
-		return vk.NullPipeline, err
-	}
-	defer vk.DestroyShaderModule(d, cs, nil)
-	p, err := vkx.ComputePipeline(d, s.dev.PipelineCache(), s.compL, cs, k[:])
-	if err != nil {
-		return vk.NullPipeline, fmt.Errorf("ycbcr: scale: %w", err)
-	}
-	s.compPipes[k] = p
-	return p, nil
+	return s.comp.Pipeline(scaleComp, vk.NullRenderPass, 0, []int32{s.direct, axis})
 }
 
 // intoPipeline is scale_target.comp's pipeline with dither d into an rgba8 target, made on first
 // use (targets that allow storage).
 func (s *Scaler) intoPipeline(d Dither) (vk.Pipeline, error) {
 	spec := withDither(Spec{}, d, vk.FormatR8g8b8a8Unorm)
-	if p, ok := s.intoPipes[spec]; ok {
-		return p, nil
-	}
-	dev := s.dev.Device
-	cs, err := vkx.ShaderModule(dev, shaders.ScaleTargetComp)
-	if err != nil {
-		return vk.NullPipeline, err
-	}
-	defer vk.DestroyShaderModule(dev, cs, nil)
-	p, err := vkx.ComputePipeline(dev, s.dev.PipelineCache(), s.compL, cs, spec[:])
-	if err != nil {
-		return vk.NullPipeline, fmt.Errorf("ycbcr: scale into the target: %w", err)
-	}
-	s.intoPipes[spec] = p
-	return p, nil
+	return s.comp.Pipeline(scaleTargetComp, vk.NullRenderPass, 0, spec[:])
 }
 
 // Destroy frees what NewScaler made. The GPU must be done with it and its targets destroyed.
 func (s *Scaler) Destroy() {
-	d := s.dev.Device
-	s.draw.destroy(d)
-	for _, p := range s.intoPipes {
-		vk.DestroyPipeline(d, p, nil)
-	}
-	s.intoPipes = nil
-	for _, p := range s.compPipes {
-		vk.DestroyPipeline(d, p, nil)
-	}
-	s.compPipes = nil
-	if s.compL != vk.NullPipelineLayout {
-		vk.DestroyPipelineLayout(d, s.compL, nil)
-	}
-	if s.pool != vk.NullDescriptorPool {
-		vk.DestroyDescriptorPool(d, s.pool, nil)
-	}
-	for _, l := range []vk.DescriptorSetLayout{s.compSetL, s.drawSetL} {
-		if l != vk.NullDescriptorSetLayout {
-			vk.DestroyDescriptorSetLayout(d, l, nil)
-		}
-	}
+	s.draw.Destroy()
+	s.comp.Destroy()
 	if s.sampler != vk.NullSampler {
-		vk.DestroySampler(d, s.sampler, nil)
+		vk.DestroySampler(s.dev.Device, s.sampler, nil)
 	}
 }
 
@@ -362,13 +308,13 @@ type ScaleTarget struct {
 	Width, Height, OutH int
 	picture             vk.ImageView
 	rows, out           image2D
-	rowsSet, colsSet    vk.DescriptorSet // compute: picture → rows, rows → out
-	intoSet             vk.DescriptorSet // compute: rows → the target (RecordInto), made on first use
-	drawSet             vk.DescriptorSet // fragment: out (rows with DIRECT)
-	weights             *gpu.Buffer      // both axes' tables, host-visible, rewritten when the view changes
-	tabView             ScaleView        // the view the table is of
-	taps                [2]int           // taps per output along the rows and the columns
-	base                int              // the columns' table's first float
+	rowsSet, colsSet    gpu.Set     // compute: picture → rows, rows → out
+	intoSet             gpu.Set     // compute: rows → the target (RecordInto), made on first use
+	drawSet             gpu.Set     // fragment: out (rows with DIRECT)
+	weights             *gpu.Buffer // both axes' tables, host-visible, rewritten when the view changes
+	tabView             ScaleView   // the view the table is of
+	taps                [2]int      // taps per output along the rows and the columns
+	base                int         // the columns' table's first float
 	s                   *Scaler
 	// Dither is how the pass's last step rounds to the target's depth (the picture's own dither,
 	// Params.Dither, as the stream sets it).
@@ -394,27 +340,27 @@ func (t *ScaleTarget) init() error {
 	if t.rows.image, t.rows.memory, t.rows.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.Height, usage); err != nil {
 		return err
 	}
-	if t.rowsSet, err = s.dev.AllocateSet(s.pool, s.compSetL); err != nil {
+	if t.rowsSet, err = s.comp.Allocate(); err != nil {
 		return err
 	}
-	writeImages(d, t.rowsSet, []vk.ImageView{t.picture}, s.sampler)
-	vkx.WriteStorageImage(d, t.rowsSet, 2, t.rows.view)
-	if t.drawSet, err = s.dev.AllocateSet(s.pool, s.drawSetL); err != nil {
+	writeImages(d, t.rowsSet.Set, []vk.ImageView{t.picture}, s.sampler)
+	vkx.WriteStorageImage(d, t.rowsSet.Set, 2, t.rows.view)
+	if t.drawSet, err = s.draw.Allocate(); err != nil {
 		return err
 	}
 	if s.direct != 0 {
-		writeImages(d, t.drawSet, []vk.ImageView{t.rows.view}, s.sampler)
+		writeImages(d, t.drawSet.Set, []vk.ImageView{t.rows.view}, s.sampler)
 		return nil
 	}
 	if t.out.image, t.out.memory, t.out.view, err = s.dev.NewImage2D(vk.FormatR32g32b32a32Sfloat, t.Width, t.OutH, usage); err != nil {
 		return err
 	}
-	if t.colsSet, err = s.dev.AllocateSet(s.pool, s.compSetL); err != nil {
+	if t.colsSet, err = s.comp.Allocate(); err != nil {
 		return err
 	}
-	writeImages(d, t.colsSet, []vk.ImageView{t.rows.view}, s.sampler)
-	vkx.WriteStorageImage(d, t.colsSet, 2, t.out.view)
-	writeImages(d, t.drawSet, []vk.ImageView{t.out.view}, s.sampler)
+	writeImages(d, t.colsSet.Set, []vk.ImageView{t.rows.view}, s.sampler)
+	vkx.WriteStorageImage(d, t.colsSet.Set, 2, t.out.view)
+	writeImages(d, t.drawSet.Set, []vk.ImageView{t.out.view}, s.sampler)
 	return nil
 }
 
@@ -441,9 +387,9 @@ func (t *ScaleTarget) prepare(v ScaleView) error {
 			return fmt.Errorf("ycbcr: scale: weights: %w", err)
 		}
 		t.weights = b
-		for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet, t.intoSet} {
-			if set != vk.NullDescriptorSet {
-				vkx.WriteBuffer(t.s.dev.Device, set, 1, b.Handle)
+		for _, set := range []gpu.Set{t.rowsSet, t.colsSet, t.intoSet} {
+			if set.Set != vk.NullDescriptorSet {
+				vkx.WriteBuffer(t.s.dev.Device, set.Set, 1, b.Handle)
 			}
 		}
 	}
@@ -546,15 +492,15 @@ func (t *ScaleTarget) RecordInto(cb vk.CommandBuffer, v ScaleView, dst StorageTa
 			v.OutW, v.OutH, v.SrcH, t.Width, t.OutH, t.Height)
 	}
 	d := s.dev.Device
-	if t.intoSet == vk.NullDescriptorSet {
-		set, err := s.dev.AllocateSet(s.pool, s.compSetL)
+	if t.intoSet.Set == vk.NullDescriptorSet {
+		set, err := s.comp.Allocate()
 		if err != nil {
 			return fmt.Errorf("ycbcr: scale into the target: %w", err)
 		}
 		t.intoSet = set
-		writeImages(d, set, []vk.ImageView{t.rows.view}, s.sampler)
+		writeImages(d, set.Set, []vk.ImageView{t.rows.view}, s.sampler)
 		if t.weights != nil { // prepare writes the buffer into every set only when it makes one
-			vkx.WriteBuffer(d, set, 1, t.weights.Handle)
+			vkx.WriteBuffer(d, set.Set, 1, t.weights.Handle)
 		}
 	}
 	if err := t.prepare(v); err != nil {
@@ -564,7 +510,7 @@ func (t *ScaleTarget) RecordInto(cb vk.CommandBuffer, v ScaleView, dst StorageTa
 	if err != nil {
 		return err
 	}
-	vkx.WriteStorageImage(d, t.intoSet, 2, dst.View)
+	vkx.WriteStorageImage(d, t.intoSet.Set, 2, dst.View)
 	vkx.CmdBarrier(cb, vk.PipelineStageComputeShaderBit|vk.PipelineStageColorAttachmentOutputBit|vk.PipelineStageFragmentShaderBit,
 		vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit|vk.AccessColorAttachmentWriteBit, vk.AccessShaderReadBit,
 		layoutBarrier(t.rows.image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral, 0, vk.AccessShaderWriteBit))
@@ -579,9 +525,7 @@ func (t *ScaleTarget) RecordInto(cb vk.CommandBuffer, v ScaleView, dst StorageTa
 		layoutBarrier(dst.Image, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral,
 			vk.AccessShaderWriteBit|vk.AccessColorAttachmentWriteBit, vk.AccessShaderWriteBit))
 	push := v.intoPush(t.taps[1], t.base, x, y, dst.Width, dst.Height)
-	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
-	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, s.compL, 0, 1, []vk.DescriptorSet{t.intoSet}, 0, nil)
-	vk.CmdPushConstants(cb, s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+	s.comp.Bind(cb, pipe, t.intoSet.Set, push)
 	g := shaders.ComputeGroup
 	vk.CmdDispatch(cb, uint32((dst.Width+g[0]-1)/g[0]), uint32((dst.Height+g[1]-1)/g[1]), 1)
 	return nil
@@ -602,14 +546,12 @@ func (v ScaleView) intoPush(taps, base, x, y, w, h int) []byte {
 }
 
 // dispatch records scale.comp along axis (0 rows, 1 columns) over a w×h output.
-func (t *ScaleTarget) dispatch(cb vk.CommandBuffer, axis int32, set vk.DescriptorSet, push []byte, w, h int) error {
+func (t *ScaleTarget) dispatch(cb vk.CommandBuffer, axis int32, set gpu.Set, push []byte, w, h int) error {
 	pipe, err := t.s.compPipeline(axis)
 	if err != nil {
 		return err
 	}
-	vk.CmdBindPipeline(cb, vk.PipelineBindPointCompute, pipe)
-	vk.CmdBindDescriptorSets(cb, vk.PipelineBindPointCompute, t.s.compL, 0, 1, []vk.DescriptorSet{set}, 0, nil)
-	vk.CmdPushConstants(cb, t.s.compL, vk.ShaderStageFlags(vk.ShaderStageComputeBit), 0, uint32(len(push)), unsafe.Pointer(&push[0]))
+	t.s.comp.Bind(cb, pipe, set.Set, push)
 	g := shaders.ComputeGroup
 	vk.CmdDispatch(cb, uint32((w+g[0]-1)/g[0]), uint32((h+g[1]-1)/g[1]), 1)
 	return nil
@@ -627,23 +569,20 @@ func (t *ScaleTarget) Draw(cb vk.CommandBuffer, target Target, v ScaleView) erro
 	}
 	var spec Spec
 	spec[0] = t.s.direct
-	pipe, err := t.s.draw.get(t.s.dev, target, spec, t.Dither)
+	pipe, err := drawPipeline(t.s.draw, target, spec, shaders.ShaderSpecConstants, t.Dither)
 	if err != nil {
 		return err
 	}
-	push := v.drawPush()
-	draw(cb, pipe, t.s.draw.layout, t.drawSet, push)
+	draw(cb, t.s.draw, pipe, t.drawSet.Set, v.drawPush())
 	return nil
 }
 
 // Destroy frees t's images, weight table and descriptor sets. The GPU must be done with them.
 func (t *ScaleTarget) Destroy() {
-	d := t.s.dev.Device
-	for _, set := range []vk.DescriptorSet{t.rowsSet, t.colsSet, t.drawSet, t.intoSet} {
-		if set != vk.NullDescriptorSet {
-			vk.FreeDescriptorSets(d, t.s.pool, 1, &set)
-		}
+	for _, set := range []gpu.Set{t.rowsSet, t.colsSet, t.intoSet} {
+		t.s.comp.Free(set)
 	}
+	t.s.draw.Free(t.drawSet)
 	t.weights.Destroy()
 	for _, im := range []image2D{t.rows, t.out} {
 		if im.image != vk.NullImage {

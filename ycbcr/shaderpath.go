@@ -18,14 +18,12 @@ const maxTextures = 3
 // ShaderPath converts in the fragment shader from plain per-plane textures: every layout, matrix and
 // siting the table and metadata describe, including what the Y′CbCr sampler cannot express.
 type ShaderPath struct {
-	Sampler   vk.Sampler // nearest, clamp to edge: the shader fetches texels and filters them itself
-	SetLayout vk.DescriptorSetLayout
-	pipes     pipelines
-	pools     *setPools
-	kits      sync.Mutex  // guards making compute and peak
-	compute   *computeKit // made by the first BindCompute
-	peak      *computeKit // made by the first BindPeak
-	dev       *gpu.Device
+	Sampler vk.Sampler // nearest, clamp to edge: the shader fetches texels and filters them itself
+	pass    *gpu.Kit
+	kits    sync.Mutex  // guards making compute and peak
+	compute *computeKit // made by the first BindCompute
+	peak    *computeKit // made by the first BindPeak
+	dev     *gpu.Device
 }
 
 // NewShaderPath creates the sampler, layouts and descriptor pool of the shader path.
@@ -43,14 +41,8 @@ func (sp *ShaderPath) init() error {
 	if sp.Sampler, err = sp.dev.NewSampler(vk.FilterNearest); err != nil {
 		return err
 	}
-	if sp.SetLayout, err = sp.dev.NewSetLayout(textureBindings(maxTextures, vk.ShaderStageFragmentBit)); err != nil {
-		return err
-	}
-	if sp.pipes.layout, err = sp.dev.NewPipelineLayout(sp.SetLayout, vk.ShaderStageFragmentBit, shaders.ShaderParamsSize); err != nil {
-		return err
-	}
-	sp.pipes.frag, sp.pipes.nspec = shaders.ShaderFrag, shaders.ShaderSpecConstants
-	sp.pools, err = newSetPools(sp.dev, maxTextures)
+	sp.pass, err = drawPass(sp.dev, "shader path", gpu.Textures(maxTextures, vk.ShaderStageFragmentBit), nil,
+		shaders.ShaderFrag, shaders.ShaderParamsSize)
 	return err
 }
 
@@ -62,12 +54,12 @@ func (sp *ShaderPath) Bind(im *planes.Image, c *ShaderConstants) (*Binding, erro
 	if err != nil {
 		return nil, err
 	}
-	set, pool, err := sp.pools.allocate(sp.SetLayout)
+	set, err := sp.pass.Allocate()
 	if err != nil {
-		return nil, fmt.Errorf("ycbcr: shader path: %w", err)
+		return nil, err
 	}
-	writeImages(sp.dev.Device, set, views, sp.Sampler)
-	return &Binding{set: set, pool: pool, pools: sp.pools, pipes: &sp.pipes, spec: c.Spec(), push: c.Bytes(), dev: sp.dev}, nil
+	writeImages(sp.dev.Device, set.Set, views, sp.Sampler)
+	return &Binding{set: set, pass: sp.pass, nspec: shaders.ShaderSpecConstants, spec: c.Spec(), push: c.Bytes(), dev: sp.dev}, nil
 }
 
 // ShaderFor is Params.Shader for im's own textures. Plane aliases (planes.Image.Aliased) hold what
@@ -98,22 +90,11 @@ func chromaCount(size, log2 int) float64 { return math.Ceil(float64(size) / math
 
 // Destroy frees what NewShaderPath made. The GPU must be done with it.
 func (sp *ShaderPath) Destroy() {
-	d := sp.dev.Device
-	if sp.compute != nil {
-		sp.compute.destroy(d)
-	}
-	if sp.peak != nil {
-		sp.peak.destroy(d)
-	}
-	sp.pipes.destroy(d)
-	if sp.pools != nil {
-		sp.pools.destroy()
-	}
-	if sp.SetLayout != vk.NullDescriptorSetLayout {
-		vk.DestroyDescriptorSetLayout(d, sp.SetLayout, nil)
-	}
+	sp.compute.destroy()
+	sp.peak.destroy()
+	sp.pass.Destroy()
 	if sp.Sampler != vk.NullSampler {
-		vk.DestroySampler(d, sp.Sampler, nil)
+		vk.DestroySampler(sp.dev.Device, sp.Sampler, nil)
 	}
 }
 

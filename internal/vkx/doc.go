@@ -17,7 +17,8 @@
 //	pipeline.c  graphics and compute pipelines, the pipeline cache
 //	commands.c  per-frame recording (barriers, uploads, copies, render pass begin, viewport) and
 //	            descriptor writes
-//	pass.c      compute passes over storage buffers
+//	pass.c      the per-frame recording of compute passes over storage buffers (their layouts, sets
+//	            and pipelines are gpu.Kit's)
 //
 // Each Go file wraps the C file of the same name (vkx.go wraps loader.c). Structs with pNext chains
 // live on the C stack, never in Go memory.

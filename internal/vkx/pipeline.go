@@ -27,10 +27,7 @@ func FullscreenPipeline(dev vk.Device, cache vk.PipelineCache, layout vk.Pipelin
 	r := C.vkx_fullscreen_pipeline(cDevice(dev), cCache(cache), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
 		*(*C.VkRenderPass)(unsafe.Pointer(&rp)), *(*C.VkShaderModule)(unsafe.Pointer(&vs)),
 		*(*C.VkShaderModule)(unsafe.Pointer(&fs)), specPtr, C.uint32_t(len(spec)), &out)
-	if err := Check(vk.Result(r), "vkCreateGraphicsPipelines"); err != nil {
-		return vk.NullPipeline, err
-	}
-	return *(*vk.Pipeline)(unsafe.Pointer(&out)), nil
+	return made(dev, r, out, "vkCreateGraphicsPipelines")
 }
 
 // BlendedPipeline creates FullscreenPipeline's shape (no vertex input, dynamic viewport and scissor)
@@ -42,10 +39,7 @@ func BlendedPipeline(dev vk.Device, cache vk.PipelineCache, layout vk.PipelineLa
 	r := C.vkx_blended_pipeline(cDevice(dev), cCache(cache), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
 		*(*C.VkRenderPass)(unsafe.Pointer(&rp)), *(*C.VkShaderModule)(unsafe.Pointer(&vs)),
 		*(*C.VkShaderModule)(unsafe.Pointer(&fs)), &out)
-	if err := Check(vk.Result(r), "vkCreateGraphicsPipelines"); err != nil {
-		return vk.NullPipeline, err
-	}
-	return *(*vk.Pipeline)(unsafe.Pointer(&out)), nil
+	return made(dev, r, out, "vkCreateGraphicsPipelines")
 }
 
 // ComputePipeline creates a compute pipeline from one module with optional int32 specialization
@@ -59,10 +53,7 @@ func ComputePipeline(dev vk.Device, cache vk.PipelineCache, layout vk.PipelineLa
 	}
 	r := C.vkx_compute_pipeline(cDevice(dev), cCache(cache), *(*C.VkPipelineLayout)(unsafe.Pointer(&layout)),
 		*(*C.VkShaderModule)(unsafe.Pointer(&cs)), specPtr, C.uint32_t(len(spec)), &out)
-	if err := Check(vk.Result(r), "vkCreateComputePipelines"); err != nil {
-		return vk.NullPipeline, err
-	}
-	return *(*vk.Pipeline)(unsafe.Pointer(&out)), nil
+	return made(dev, r, out, "vkCreateComputePipelines")
 }
 
 // ShaderModule makes a shader module from SPIR-V bytes (copied into 32-bit words, as the create info
@@ -115,6 +106,19 @@ func PipelineCacheData(dev vk.Device, cache vk.PipelineCache) ([]byte, error) {
 }
 
 var pipelinesMade, pipelineNanos atomic.Int64
+
+// made is the pipeline a create call gave, or its error. A failure injected by a test (Check, fault.go)
+// comes after the driver made the pipeline, which is then destroyed rather than leaked.
+func made(dev vk.Device, r C.VkResult, out C.VkPipeline, call string) (vk.Pipeline, error) {
+	pl := *(*vk.Pipeline)(unsafe.Pointer(&out))
+	if err := Check(vk.Result(r), call); err != nil {
+		if r == C.VK_SUCCESS && pl != vk.NullPipeline {
+			vk.DestroyPipeline(dev, pl, nil)
+		}
+		return vk.NullPipeline, err
+	}
+	return pl, nil
+}
 
 func timePipeline(t time.Time) {
 	pipelinesMade.Add(1)

@@ -194,19 +194,10 @@ void vkx_write_images(VkDevice d, VkDescriptorSet set, const VkImageView *views,
                       VkImageLayout layout);
 void vkx_write_storage(VkDevice d, VkDescriptorSet set, uint32_t binding, VkImageView view);
 
-// ---- pass.c: compute passes over storage buffers ------------------------------------------------
+// ---- pass.c: the per-frame recording of compute passes over storage buffers ----------------------
 #define VKX_PASS_MAX_BUFFERS 8
-typedef struct {
-	VkDescriptorSetLayout set_layout;
-	VkPipelineLayout layout;
-	VkDescriptorPool pool;
-	uint32_t nbuffers, push_bytes;
-} VkxPass;
-VkResult vkx_pass_create(VkDevice d, uint32_t nbuffers, uint32_t push_bytes, uint32_t max_sets, VkxPass *s);
-VkResult vkx_pass_alloc_set(VkDevice d, const VkxPass *s, VkDescriptorSet *out);
-void vkx_pass_free_set(VkDevice d, const VkxPass *s, VkDescriptorSet set);
-void vkx_pass_destroy(VkDevice d, VkxPass *s);
-void vkx_cmd_pass_bind(VkDevice d, VkCommandBuffer cb, const VkxPass *s, VkPipeline pipeline, VkDescriptorSet set,
-                       const VkBuffer *buffers, int update);
-void vkx_cmd_pass_dispatch(VkCommandBuffer cb, const VkxPass *s, const void *push, uint32_t groups);
+void vkx_cmd_bind_buffers(VkDevice d, VkCommandBuffer cb, VkPipelineLayout layout, VkPipeline pipeline,
+                          VkDescriptorSet set, const VkBuffer *buffers, uint32_t n, int update);
+void vkx_cmd_dispatch_groups(VkCommandBuffer cb, VkPipelineLayout layout, const void *push, uint32_t push_bytes,
+                             uint32_t groups);
 #endif

@@ -44,7 +44,7 @@ func (p *ImagePass) init() error {
 		DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageFragmentBit)}}
 	push := vk.PushConstantRange{StageFlags: vk.ShaderStageFlags(vk.ShaderStageVertexBit | vk.ShaderStageFragmentBit),
 		Size: shaders.SubtitleParamsSize}
-	return p.kit.init(p.dev, "image pipeline", bindings, push, len(p.slots), shaders.SubtitleVert, shaders.SubtitleFrag)
+	return p.kit.init(p.dev, "subtitle overlay", bindings, push, len(p.slots), shaders.SubtitleVert, shaders.SubtitleFrag)
 }
 
 // imageParams is the subtitle shaders' push-constant block.

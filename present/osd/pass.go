@@ -85,7 +85,7 @@ func (p *Pass) init(slots int) error {
 			StageFlags: vk.ShaderStageFlags(vk.ShaderStageVertexBit)},
 	}
 	push := vk.PushConstantRange{StageFlags: vk.ShaderStageFlags(vk.ShaderStageVertexBit), Size: shaders.OSDParamsSize}
-	if err := p.kit.init(p.dev, "pipeline", bindings, push, slots, shaders.OSDVert, shaders.OSDFrag); err != nil {
+	if err := p.kit.init(p.dev, "text and boxes", bindings, push, slots, shaders.OSDVert, shaders.OSDFrag); err != nil {
 		return err
 	}
 	for _, set := range p.kit.sets {
