@@ -5,7 +5,7 @@ export PATH := $(dir $(GO)):$(PATH)
 BIN := bin
 OUT := out
 
-.PHONY: all deps build nowindow play test fuzz vet fmt-check shaders clean
+.PHONY: all deps build nowindow play test fuzz vet fmt-check shaders clean layer
 
 all: build
 
@@ -48,6 +48,16 @@ vet:
 
 fmt-check:
 	@files=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$files" ]; then echo "gofmt needed: $$files"; exit 1; fi
+
+# bin/layer/: the fault layer VK_LAYER_YCBCRKIT_faults (layers/faults; links only libc) and its
+# manifests, for ycbcrcheck's planted-fault runs (docs/conformance/faults.md). LAYER= picks the folder.
+LAYER ?= $(BIN)/layer
+CC ?= cc
+layer:
+	@mkdir -p $(LAYER)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+		-o $(LAYER)/libVkLayer_ycbcrkit_faults.so layers/faults/faults.c -lpthread
+	@cp layers/faults/*.json $(LAYER)/
 
 # Recompiles GLSL to SPIR-V (glslc + spirv-val); commit the .spv files.
 shaders:

@@ -50,6 +50,13 @@ with mastering metadata, clip) and HLG to SDR, on yuv420p, yuv422p10le and yuv44
 distance from the oracle's exact value (1 LSB; YCgCo-R on subsampled layouts two more codes of
 its R′G′B′ depth).
 
+A failing combination is compared again with the oracle under each fault hypothesis (siting
+shifted by half a chroma texel, offsets swapped, range stretched, matrix swapped, Cb/Cr swapped
+or collapsed, chroma filter or reconstruction ignored, bits shifted, no conversion); the ones
+that explain it are printed as its likely causes. -report DIR writes one page (report.md and
+report.html) with the device, every combination's result, pictures of the first failures and
+the command that runs one combination alone (-combo).
+
 Progress goes to stderr; a table (or, with -json, one JSON document) to stdout.
 Exit status: 0 all combinations within bounds, 1 failures (or a mandatory feature missing),
 2 error (no device, bad flags, nothing to check, device lost, validation messages).
@@ -68,6 +75,8 @@ type options struct {
 	size      string
 	validate  bool
 	systems   bool
+	combos    string
+	strict    bool
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -78,9 +87,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var o options
 	cli.DeviceFlags(fs, &o.device, &o.list)
 	fs.BoolVar(&o.jsonOut, "json", false, "write one JSON document (the full report) on stdout instead of the table")
-	fs.StringVar(&o.reportDir, "report", "", "write `DIR`/report.md and a PNG heat map per failing combination")
+	fs.StringVar(&o.reportDir, "report", "", "write the report page `DIR`/report.md and DIR/report.html, with heat maps and pictures (expected, got, difference) of failing combinations")
 	fs.StringVar(&o.formats, "formats", "", "comma-separated `LIST` of formats to check: VkFormat names (G8_B8R8_2PLANE_420_UNORM) or pixel formats (nv12, nv21)")
 	fs.BoolVar(&o.quick, "quick", false, "check the RGB_IDENTITY and YCBCR_709 models only")
+	fs.StringVar(&o.combos, "combo", "", "run only the combinations named in the comma-separated `LIST` of patterns, e.g. 709-narrow-left-linear-implicit or '601-*' (the report's names; path.Match syntax)")
+	fs.BoolVar(&o.strict, "strict", false, "fail pixels that are within bounds only because implicit NEAREST may treat COSITED_EVEN as MIDPOINT (the spec allows it)")
 	fs.BoolVar(&o.verbose, "v", false, "print a line per combination and per skipped format on stderr")
 	fs.StringVar(&o.size, "size", "16x8", "frame size `WxH` (even numbers)")
 	fs.BoolVar(&o.systems, "systems", true, "also check the colour systems only the shader path implements (YCgCo, YCgCo-R, BT.2020-CL, PQ/HLG tone mapping)")
@@ -98,9 +109,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "-size: %v", err)
 	}
-	opts := check.Options{Quick: o.quick, Width: w, Height: h, Progress: stderr, Verbose: o.verbose, SkipSystems: !o.systems}
+	opts := check.Options{Quick: o.quick, Width: w, Height: h, Progress: stderr, Verbose: o.verbose, SkipSystems: !o.systems, Strict: o.strict}
 	if o.formats != "" {
 		opts.Formats = strings.Split(o.formats, ",")
+	}
+	if o.combos != "" {
+		opts.Combos = strings.Split(o.combos, ",")
 	}
 
 	dev, err := gpu.Open(gpu.Options{Index: o.device, Validation: o.validate})
@@ -113,6 +127,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "%v", runErr)
 	}
 	rep.Command = cli.Command("ycbcrcheck", args)
+	rep.PlantedFault = os.Getenv("YCBCRKIT_FAULT") // the fault layer's (layers/faults), if it is on
 	// A stopped run still reports what it did before the fault.
 	if o.jsonOut {
 		out, err := json.MarshalIndent(rep, "", "  ")
@@ -127,7 +142,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err := rep.WriteMarkdown(o.reportDir); err != nil {
 			return fail(stderr, "%v", err)
 		}
-		fmt.Fprintf(stderr, "report: %s/report.md\n", strings.TrimRight(o.reportDir, "/"))
+		fmt.Fprintf(stderr, "report: %s/report.md and report.html\n", strings.TrimRight(o.reportDir, "/"))
 	}
 	if runErr != nil {
 		if check.IsDeviceLost(runErr) {
@@ -137,6 +152,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := dev.ValidationError(stderr); err != nil {
 		return fail(stderr, "%v: the checker misused Vulkan, results are not trustworthy", err)
+	}
+	if o.jsonOut { // the table has them on stdout otherwise
+		for _, f := range rep.Findings {
+			fmt.Fprintf(stderr, "likely cause: %s (%d combinations, e.g. %s)\n", f.Symptom, f.Combinations, f.Example)
+		}
 	}
 	if !rep.OK() {
 		fmt.Fprintf(stderr, "FAIL: %d of %d combinations outside the oracle's bounds, %d of %d colour systems failing, %d mandatory features missing\n",

@@ -212,8 +212,25 @@ func TestFaultsAreCaught(t *testing.T) {
 					}
 				}
 			}
-			if pngs, _ := filepath.Glob(filepath.Join(dir, "*.png")); len(pngs) != maps {
-				t.Errorf("%d heat maps for %d failing combinations", len(pngs), maps)
+			pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+			heat := 0
+			for _, p := range pngs {
+				if !strings.HasSuffix(p, "-expected.png") && !strings.HasSuffix(p, "-got.png") && !strings.HasSuffix(p, "-diff.png") {
+					heat++
+				}
+			}
+			// Heat maps for every failing combination, pictures for the first four.
+			if heat != maps || len(pngs)-heat != 3*min(maps, 4) {
+				t.Errorf("%d heat maps and %d pictures for %d failing combinations", heat, len(pngs)-heat, maps)
+			}
+			if html, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !bytes.Contains(html, []byte("-got.png\">")) {
+				t.Errorf("report.html: %v", err)
+			}
+			// The diagnosis names the fault.
+			want := map[Fault]string{FaultSiting: SymptomChromaShiftX, FaultSwapCbCr: SymptomCbCrSwapped,
+				FaultRange: SymptomFullAsNarrow, FaultSamplerSwap: SymptomCbCrSwapped}[fault]
+			if len(rep.Findings) == 0 || rep.Findings[0].Symptom != want {
+				t.Errorf("findings %+v, want %q first", rep.Findings, want)
 			}
 		})
 	}

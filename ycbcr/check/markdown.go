@@ -91,9 +91,10 @@ func heatMapName(format string, c ComboResult) string {
 	return shortFormatName(format) + "-" + c.Name + ".png"
 }
 
-// WriteMarkdown writes dir/report.md and, for each failing combination with pixel failures, a
-// heat map dir/<format>-<combination>.png linked from it (LabelledHeatMap: the map with a title and
-// its colour scale). dir is created if needed.
+// WriteMarkdown writes the report as one page, dir/report.md and the same page as dir/report.html,
+// with, for each failing combination with pixel failures, a heat map dir/<format>-<combination>.png
+// (LabelledHeatMap: the map with a title and its colour scale) and, for the first few of them,
+// pictures dir/<format>-<combination>-{expected,got,diff}.png. dir is created if needed.
 func (r *Report) WriteMarkdown(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("check: report: %w", err)
@@ -101,15 +102,116 @@ func (r *Report) WriteMarkdown(dir string) error {
 	var b bytes.Buffer
 	r.writeSetting(&b)
 	r.writeSummary(&b)
+	r.writeFindings(&b)
 	r.writeSystems(&b)
 	if err := r.writeFailures(&b, dir); err != nil {
 		return err
 	}
+	r.writeAll(&b)
 	r.writeNotOffered(&b)
 	if err := os.WriteFile(filepath.Join(dir, "report.md"), b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("check: report: %w", err)
 	}
+	page := markdownHTML(b.String(), "Y′CbCr conversion conformance: "+r.Device.Name)
+	if err := os.WriteFile(filepath.Join(dir, "report.html"), []byte(page), 0o644); err != nil {
+		return fmt.Errorf("check: report: %w", err)
+	}
 	return nil
+}
+
+// writeFindings writes the likely causes: the symptoms that explain the failing combinations.
+func (r *Report) writeFindings(b *bytes.Buffer) {
+	if len(r.Findings) == 0 {
+		return
+	}
+	b.WriteString("## Likely causes\n\n")
+	b.WriteString("Each failing combination's read-backs were compared again with the oracle under each fault hypothesis " +
+		"(one setting or the codes read changed: siting, range, matrix, Cb/Cr routing, filter, reconstruction, " +
+		"bit position, no conversion); a hypothesis that leaves at most 1 % of the pixels outside its bounds " +
+		"explains the combination.\n\n")
+	b.WriteString("| Symptom | Combinations it explains | Example |\n|---|---|---|\n")
+	for _, f := range r.Findings {
+		n := fmt.Sprintf("%d of %d failing", f.Combinations, f.Failing)
+		if f.Symptom == SymptomPermitted {
+			n = fmt.Sprintf("%d passing (permitted pixels)", f.Combinations)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", f.Symptom, n, f.Example)
+	}
+	b.WriteString("\n")
+}
+
+// Reproduce is the command that runs combination c of format f alone, as this run did.
+func (r *Report) Reproduce(f FormatReport, c ComboResult) string {
+	var s []string
+	if r.PlantedFault != "" {
+		s = append(s, "YCBCRKIT_FAULT="+r.PlantedFault, "VK_INSTANCE_LAYERS=VK_LAYER_YCBCRKIT_faults")
+	}
+	s = append(s, "ycbcrcheck")
+	if r.Device.Index != 0 {
+		s = append(s, fmt.Sprintf("-device %d", r.Device.Index))
+	}
+	s = append(s, "-formats "+f.Layout, "-combo "+c.Name, "-systems=false")
+	if r.Width != 16 || r.Height != 8 {
+		s = append(s, fmt.Sprintf("-size %dx%d", r.Width, r.Height))
+	}
+	if r.Strict {
+		s = append(s, "-strict")
+	}
+	if r.Device.Validation {
+		s = append(s, "-validate")
+	}
+	return strings.Join(append(s, "-v", "-report DIR"), " ")
+}
+
+// writeAll writes every combination's result, a table per format.
+func (r *Report) writeAll(b *bytes.Buffer) {
+	b.WriteString("## Every combination\n\n")
+	for _, f := range r.Formats {
+		fmt.Fprintf(b, "### %s (%s)\n\n", shortFormatName(f.Format), f.Layout)
+		b.WriteString("| Combination | Result | Sampler worst | Sampler diff | Shader worst | Shader diff | Likely cause |\n|---|---|---|---|---|---|---|\n")
+		for _, c := range f.Results {
+			result := "pass"
+			if !c.Pass {
+				result = "**FAIL**"
+			}
+			if c.Error != "" {
+				result = "**ERROR**"
+			}
+			cells := []string{"—", "—", "—", "—"}
+			for k, pr := range []*PathResult{c.Sampler, c.Shader} {
+				if pr == nil {
+					continue
+				}
+				cells[2*k] = fmt.Sprintf("%.2f", pr.WorstLSB)
+				if pr.MaxDiffLSB != nil {
+					cells[2*k+1] = fmt.Sprintf("%.2f", *pr.MaxDiffLSB)
+				}
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", c.Name, result, cells[0], cells[1], cells[2], cells[3], symptoms(c))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// symptoms joins a combination's symptoms over both paths.
+func symptoms(c ComboResult) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range []*PathResult{c.Sampler, c.Shader} {
+		if p == nil {
+			continue
+		}
+		for _, s := range p.Symptoms {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	if len(out) == 0 && !c.Pass && c.Error == "" {
+		return "none of the hypotheses"
+	}
+	return strings.Join(out, "; ")
 }
 
 // writeSetting writes the title and the table of the device and the run.
@@ -119,6 +221,9 @@ func (r *Report) writeSetting(b *bytes.Buffer) {
 	fmt.Fprintf(b, "| | |\n|---|---|\n")
 	fmt.Fprintf(b, "| Device | %s (%s, index %d, vendor 0x%04x, device 0x%04x) |\n", d.Name, d.Type, d.Index, d.VendorID, d.DeviceID)
 	fmt.Fprintf(b, "| Vulkan API version | %s |\n", d.APIVersion)
+	if d.DriverName != "" || d.DriverInfo != "" {
+		fmt.Fprintf(b, "| Driver | %s |\n", strings.TrimSpace(d.DriverName+" "+d.DriverInfo))
+	}
 	fmt.Fprintf(b, "| Driver version | %s (raw 0x%08x) |\n", d.DriverVersion, d.DriverRaw)
 	fmt.Fprintf(b, "| subTexelPrecisionBits | %d |\n", d.SubTexelBits)
 	fmt.Fprintf(b, "| Date | %s |\n", r.Date)
@@ -130,8 +235,17 @@ func (r *Report) writeSetting(b *bytes.Buffer) {
 	if r.Quick {
 		fmt.Fprintf(b, "| Subset | -quick: RGB_IDENTITY and YCBCR_709 only |\n")
 	}
+	if len(r.Combos) > 0 {
+		fmt.Fprintf(b, "| Combinations | -combo %s |\n", strings.Join(r.Combos, ","))
+	}
+	if r.Strict {
+		fmt.Fprintf(b, "| Strict | -strict: pixels within bounds only through the NEAREST + COSITED allowance fail |\n")
+	}
 	if r.Fault != "" {
 		fmt.Fprintf(b, "| Injected fault | %s (a test of the checker, not of the device) |\n", r.Fault)
+	}
+	if r.PlantedFault != "" {
+		fmt.Fprintf(b, "| Planted fault | YCBCRKIT_FAULT=%s: the fault layer VK_LAYER_YCBCRKIT_faults sits below the checker (a test of the checker, not of the device) |\n", r.PlantedFault)
 	}
 	if d.Validation {
 		fmt.Fprintf(b, "| Validation layer | on |\n")
@@ -234,6 +348,17 @@ func (r *Report) writeFailures(b *bytes.Buffer, dir string) error {
 			for k, pr := range []*PathResult{c.Sampler, c.Shader} {
 				if pr != nil && pr.Failed > 0 {
 					fmt.Fprintf(b, "- %s path: %d of %d pixels outside, worst %.2f LSB at %s\n", pathNames[k], pr.Failed, pr.Pixels, pr.WorstLSB, pr.Worst)
+					cause := "none of the hypotheses explains it"
+					if len(pr.Symptoms) > 0 {
+						cause = strings.Join(pr.Symptoms, "; ")
+					}
+					fmt.Fprintf(b, "- %s path, likely cause: %s\n", pathNames[k], cause)
+				}
+			}
+			fmt.Fprintf(b, "- reproduce alone: `%s`\n", r.Reproduce(f, c))
+			if c.pictures != nil {
+				if err := writePictures(b, dir, f.Format, c, r.Width); err != nil {
+					return err
 				}
 			}
 			if (c.Sampler != nil && c.Sampler.Failed > 0) || (c.Shader != nil && c.Shader.Failed > 0) {
@@ -307,5 +432,26 @@ func writePNG(path string, img image.Image) error {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("check: heat map: %w", err)
 	}
+	return nil
+}
+
+// writePictures writes a failing combination's expected, got and difference pictures and links them.
+func writePictures(b *bytes.Buffer, dir, format string, c ComboResult, w int) error {
+	p := c.pictures
+	scale := max(1, heatScale(w)/2)
+	base := strings.TrimSuffix(heatMapName(format, c), ".png")
+	diff := [2]*image.RGBA{difference(p.expected[0], p.got[0]), difference(p.expected[1], p.got[1])}
+	fmt.Fprintf(b, "\n%s path, off-centre samples of the noise (left) and probe (right) frames, %d×: ", pathNames[p.path], scale)
+	for _, pic := range []struct {
+		name string
+		imgs [2]*image.RGBA
+	}{{"expected", p.expected}, {"got", p.got}, {"diff", diff}} {
+		name := base + "-" + pic.name + ".png"
+		if err := writePNG(filepath.Join(dir, name), panels(pic.imgs, scale)); err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "%s ![%s](%s) ", pic.name, pic.name, name)
+	}
+	fmt.Fprintf(b, "(difference ×%d).\n", diffGain)
 	return nil
 }

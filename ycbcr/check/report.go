@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strings"
 	"text/tabwriter"
 )
@@ -11,14 +12,21 @@ import (
 // Report is the outcome of a run: what was checked, how it went, and what the device does not
 // offer. It marshals to the -json document.
 type Report struct {
-	Device  DeviceReport   `json:"device"`
-	Date    string         `json:"date"`              // RFC 3339, UTC
-	Command string         `json:"command,omitempty"` // filled in by the caller
-	Width   int            `json:"width"`             // frame size
-	Height  int            `json:"height"`
-	Quick   bool           `json:"quick"`
-	Fault   string         `json:"fault,omitempty"` // injected fault (tests of the checker only)
-	Seconds float64        `json:"seconds"`         // wall time of the run
+	Device  DeviceReport `json:"device"`
+	Date    string       `json:"date"`              // RFC 3339, UTC
+	Command string       `json:"command,omitempty"` // filled in by the caller
+	Width   int          `json:"width"`             // frame size
+	Height  int          `json:"height"`
+	Quick   bool         `json:"quick"`
+	Fault   string       `json:"fault,omitempty"` // injected fault (tests of the checker only)
+	// PlantedFault is the fault the fault layer (layers/faults) planted below the checker, from
+	// YCBCRKIT_FAULT; filled in by the caller.
+	PlantedFault string `json:"planted_fault,omitempty"`
+	// Strict: Options.Strict (the NEAREST + COSITED allowance counted as failures).
+	Strict bool `json:"strict,omitempty"`
+	// Combos: Options.Combos, the combination patterns run.
+	Combos  []string       `json:"combos,omitempty"`
+	Seconds float64        `json:"seconds"` // wall time of the run
 	Formats []FormatReport `json:"formats"`
 	// NotOffered lists, grouped, every combination the device does not offer and why.
 	NotOffered []NotOffered `json:"not_offered"`
@@ -28,6 +36,9 @@ type Report struct {
 	// Systems are the colour systems only the shader path implements, one row each (systems.go).
 	Systems []SystemReport `json:"colour_systems,omitempty"`
 	Totals  Totals         `json:"totals"`
+	// Findings sum the failing combinations' symptoms (PathResult.Symptoms) over the run, most
+	// frequent first, then a finding for permitted pixels if any: the likely causes.
+	Findings []Finding `json:"findings,omitempty"`
 	// Error is set when the run stopped early (a device fault); the report holds what was done.
 	Error string `json:"error,omitempty"`
 }
@@ -40,10 +51,14 @@ type DeviceReport struct {
 	APIVersion    string `json:"api_version"`
 	DriverVersion string `json:"driver_version"` // decoded as the vendor encodes it
 	DriverRaw     uint32 `json:"driver_version_raw"`
-	VendorID      uint32 `json:"vendor_id"`
-	DeviceID      uint32 `json:"device_id"`
-	SubTexelBits  int    `json:"sub_texel_precision_bits"`
-	Validation    bool   `json:"validation"`
+	// DriverName, DriverInfo: VkPhysicalDeviceDriverProperties ("llvmpipe", "Mesa 25.0.7 (LLVM
+	// 15.0.6)"), where the device has Vulkan 1.2.
+	DriverName   string `json:"driver_name,omitempty"`
+	DriverInfo   string `json:"driver_info,omitempty"`
+	VendorID     uint32 `json:"vendor_id"`
+	DeviceID     uint32 `json:"device_id"`
+	SubTexelBits int    `json:"sub_texel_precision_bits"`
+	Validation   bool   `json:"validation"`
 }
 
 // Totals sums the formats.
@@ -102,7 +117,21 @@ type ComboResult struct {
 	Error          string      `json:"error,omitempty"` // a Vulkan call failed for a setting the device offers
 	Sampler        *PathResult `json:"sampler,omitempty"`
 	Shader         *PathResult `json:"shader,omitempty"` // nil: the shader path does not implement the setting
+	pictures       *comboPictures
 }
+
+// Finding is one symptom and how many failing combinations it explains.
+type Finding struct {
+	Symptom      string `json:"symptom"`
+	Combinations int    `json:"combinations"`
+	// Failing is how many failing combinations there are in all (a finding may explain some).
+	Failing int `json:"failing"`
+	// Example is the first combination it explains: "G8_B8R8_2PLANE_420_UNORM 709-narrow-...".
+	Example string `json:"example"`
+}
+
+// SymptomPermitted is the finding for pixels inside the bounds only through the spec's allowance.
+const SymptomPermitted = "implicit NEAREST + COSITED_EVEN sampled as MIDPOINT (the spec allows it; -strict fails it)"
 
 // PathResult is one path's comparison with the oracle over both frames and both samplings.
 type PathResult struct {
@@ -117,9 +146,12 @@ type PathResult struct {
 	// [0,1]), in 8-bit LSB: how close the path is, not a pass criterion. LINEAR combinations only
 	// (nil otherwise): NEAREST has coordinate ties where either texel is right (and implicit
 	// NEAREST may treat COSITED as MIDPOINT), so it has no single exact value.
-	MaxDiffLSB *float64  `json:"max_diff_lsb,omitempty"`
-	Worst      string    `json:"worst,omitempty"`
-	Failures   []Failure `json:"failures,omitempty"`
+	MaxDiffLSB *float64 `json:"max_diff_lsb,omitempty"`
+	Worst      string   `json:"worst,omitempty"`
+	// Symptoms, for a failing path, are the fault hypotheses that explain its read-backs
+	// (diagnose.go): the likely causes. Empty when none does.
+	Symptoms []string  `json:"symptoms,omitempty"`
+	Failures []Failure `json:"failures,omitempty"`
 }
 
 // Failure is one pixel outside the bounds.
@@ -167,6 +199,55 @@ func (r *Report) total() {
 		}
 	}
 	r.Totals = t
+	r.findings()
+}
+
+// findings sums the symptoms of the failing combinations.
+func (r *Report) findings() {
+	count := map[string]int{}
+	example := map[string]string{}
+	var order []string
+	for _, f := range r.Formats {
+		for _, c := range f.Results {
+			seen := map[string]bool{}
+			for _, p := range []*PathResult{c.Sampler, c.Shader} {
+				if p == nil {
+					continue
+				}
+				for _, s := range p.Symptoms {
+					if seen[s] {
+						continue
+					}
+					seen[s] = true
+					if count[s] == 0 {
+						order = append(order, s)
+						example[s] = shortFormatName(f.Format) + " " + c.Name
+					}
+					count[s]++
+				}
+			}
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return count[order[a]] > count[order[b]] })
+	r.Findings = nil
+	for _, s := range order {
+		r.Findings = append(r.Findings, Finding{Symptom: s, Combinations: count[s], Failing: r.Totals.Failed, Example: example[s]})
+	}
+	// Pixels of failing combinations may also fall within the allowance: only passing ones count.
+	ex, n := "", 0
+	for _, f := range r.Formats {
+		for _, c := range f.Results {
+			if c.Pass && c.Sampler != nil && c.Sampler.Permitted > 0 {
+				if n == 0 {
+					ex = shortFormatName(f.Format) + " " + c.Name
+				}
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		r.Findings = append(r.Findings, Finding{Symptom: SymptomPermitted, Combinations: n, Failing: r.Totals.Failed, Example: ex})
+	}
 }
 
 func (f *FormatReport) add(c ComboResult) {
@@ -250,6 +331,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 			return err
 		}
 	}
+	for _, f := range r.Findings {
+		if _, err = fmt.Fprintf(w, "likely cause: %s (%s)\n", f.Symptom, f.count()); err != nil {
+			return err
+		}
+	}
 	if r.Error != "" {
 		_, err = fmt.Fprintf(w, "stopped early: %s\n", r.Error)
 	}
@@ -257,3 +343,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 }
 
 func shortFormatName(s string) string { return strings.TrimPrefix(s, "VK_FORMAT_") }
+
+// count says how many combinations a finding explains.
+func (f Finding) count() string {
+	if f.Symptom == SymptomPermitted {
+		return fmt.Sprintf("%d combinations with permitted pixels, e.g. %s", f.Combinations, f.Example)
+	}
+	return fmt.Sprintf("%d of %d failing combinations, e.g. %s", f.Combinations, f.Failing, f.Example)
+}

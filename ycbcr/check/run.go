@@ -65,6 +65,16 @@ type Options struct {
 	Verbose bool
 	// Fault injects a fault into one path (tests of the checker only).
 	Fault Fault
+	// Combos, when set, runs only the combinations whose Combination.Name matches one of these
+	// path.Match patterns ("709-narrow-left-linear-implicit", "601-*").
+	Combos []string
+	// Strict counts pixels that are within the bounds only through the implicit NEAREST + COSITED
+	// allowance to behave as MIDPOINT (Permitted) as failures: the spec allows it, a driver
+	// developer may want to see it.
+	Strict bool
+	// Pictures is how many failing combinations get pictures in the report (expected, got,
+	// difference); 0 means 4.
+	Pictures int
 	// SkipSystems leaves out the colour systems only the shader path implements (YCgCo, YCgCo-R,
 	// BT.2020 constant luminance, PQ and HLG tone mapping; systems.go), which run by default.
 	SkipSystems bool
@@ -101,6 +111,8 @@ type runner struct {
 	// centres), off-centre ones twice that (samples a quarter texel off centre).
 	targets [2][2][2]*gpu.Offscreen
 	sub     int // subTexelPrecisionBits
+	// pictured counts the failing combinations given pictures so far (Options.Pictures).
+	pictured int
 }
 
 // Run checks every combination the device offers (within opts) and returns the report. The
@@ -121,7 +133,7 @@ func Run(dev *gpu.Device, opts Options) (*Report, error) {
 	}
 	r := &runner{dev: dev, opts: opts, w: w, h: h, sub: int(dev.Limits.SubTexelPrecisionBits)}
 	rep := &Report{Device: deviceReport(dev), Date: start.UTC().Format(time.RFC3339), Width: w, Height: h,
-		Quick: opts.Quick, Fault: opts.Fault.String()}
+		Quick: opts.Quick, Fault: opts.Fault.String(), Strict: opts.Strict, Combos: opts.Combos}
 	defer r.destroy() // also after a failed init, which may have made some targets
 	if err := r.init(); err != nil {
 		return nil, err
@@ -135,6 +147,9 @@ func Run(dev *gpu.Device, opts Options) (*Report, error) {
 	for _, s := range sels {
 		feats := vkx.FormatProperties(dev.Physical, uint32(s.format)).Optimal
 		p := makePlan(s.format, feats, s.layout, opts.Quick)
+		if p.combos, err = selectCombos(p.combos, opts.Combos); err != nil {
+			return nil, err
+		}
 		rep.NotOffered = append(rep.NotOffered, p.notOffered...)
 		if p.skip == "" && len(p.combos) > 0 {
 			plans = append(plans, p)
@@ -221,10 +236,30 @@ func deviceReport(dev *gpu.Device) DeviceReport {
 	var p vk.PhysicalDeviceProperties
 	vk.GetPhysicalDeviceProperties(dev.Physical, &p)
 	p.Deref()
-	return DeviceReport{Index: dev.Info.Index, Name: dev.Info.Name, Type: dev.Info.Type, APIVersion: dev.Info.APIVersion,
+	d := DeviceReport{Index: dev.Info.Index, Name: dev.Info.Name, Type: dev.Info.Type, APIVersion: dev.Info.APIVersion,
 		DriverVersion: driverVersion(p.VendorID, p.DriverVersion), DriverRaw: p.DriverVersion,
 		VendorID: p.VendorID, DeviceID: p.DeviceID, SubTexelBits: int(dev.Limits.SubTexelPrecisionBits),
 		Validation: dev.Validation}
+	// driverInfo names what driverVersion cannot (lavapipe's is 0.0.1). The instance asks for Vulkan
+	// 1.1, so the struct is used only where the device advertises VK_KHR_driver_properties.
+	if hasDeviceExtension(dev.Physical, "VK_KHR_driver_properties") {
+		d.DriverName, d.DriverInfo = vkx.DriverProperties(dev.Physical)
+	}
+	return d
+}
+
+func hasDeviceExtension(pd vk.PhysicalDevice, name string) bool {
+	var n uint32
+	vk.EnumerateDeviceExtensionProperties(pd, "", &n, nil)
+	props := make([]vk.ExtensionProperties, n)
+	vkx.NoGC(func() { vk.EnumerateDeviceExtensionProperties(pd, "", &n, props) })
+	for _, p := range props[:n] {
+		p.Deref()
+		if vk.ToString(p.ExtensionName[:]) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // driverVersion decodes driverVersion, whose encoding is the vendor's: NVIDIA packs 10.8.8.6 bits,
@@ -491,14 +526,25 @@ func (r *runner) combo(c Combination, cache *ycbcr.Cache, images [2]*planes.Imag
 	prm := c.Oracle()
 	tol := oracle.HardwareTolerance(c.Layout.Depth, r.sub)
 	tol.UnormBits = 8
+	if r.opts.Strict && c.cositedNearest() {
+		prm = strictParams(c, prm)
+	}
 	res.Sampler = r.compare(c, pathSampler, prm, tol, pics)
 	res.Pass = res.Sampler.Failed == 0
+	if !res.Pass {
+		res.Sampler.Symptoms = r.diagnose(c, pathSampler, prm, tol, pics)
+		r.picture(&res, pathSampler, prm, pics)
+	}
 	if shader {
-		sprm := prm
+		sprm := c.Oracle()
 		sprm.X6 = false // the shader path reads exact 16-bit containers
 		stol := oracle.ShaderTolerance(0)
 		stol.UnormBits = 8
 		res.Shader = r.compare(c, pathShader, sprm, stol, pics)
+		if res.Shader.Failed > 0 {
+			res.Shader.Symptoms = r.diagnose(c, pathShader, sprm, stol, pics)
+			r.picture(&res, pathShader, sprm, pics)
+		}
 		res.Pass = res.Pass && res.Shader.Failed == 0
 	}
 	return res, nil
@@ -540,7 +586,7 @@ func (r *runner) compare(c Combination, path int, prm oracle.Params, tol oracle.
 	if diff {
 		pr.MaxDiffLSB = new(float64)
 	}
-	permitted := path == pathSampler && c.cositedNearest()
+	permitted := path == pathSampler && c.cositedNearest() && !r.opts.Strict
 	var strict oracle.Params
 	if permitted {
 		strict = strictParams(c, prm)
