@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,5 +94,36 @@ func TestQuickRun(t *testing.T) {
 	code, out, _ = runCmd("-quick", "-formats", "nv12", "-systems=false")
 	if code != 0 || strings.Contains(out, "COLOUR SYSTEM") {
 		t.Errorf("-systems=false: exit %d, table:\n%s", code, out)
+	}
+}
+
+// TestPlantedFault: with a driver fault planted below it by the fault layer (layers/faults, built
+// here by make layer), ycbcrcheck exits 1 and names the symptom as the likely cause, and the report
+// page (Markdown and HTML) has the pictures and the command that reproduces one combination alone.
+// ycbcr/check's TestPlantedFaults plants every fault.
+func TestPlantedFault(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no C compiler to build the fault layer")
+	}
+	layer := t.TempDir()
+	if out, err := exec.Command("make", "-s", "-C", "../..", "layer", "LAYER="+layer).CombinedOutput(); err != nil {
+		t.Fatalf("make layer: %v\n%s", err, out)
+	}
+	t.Setenv("VK_ADD_LAYER_PATH", layer)
+	t.Setenv("VK_INSTANCE_LAYERS", "VK_LAYER_YCBCRKIT_validated_faults")
+	t.Setenv("YCBCRKIT_FAULT", "swap-cbcr")
+	dir := t.TempDir()
+	code, out, errOut := runCmd("-formats", "nv12", "-combo", "709-*-linear-implicit", "-systems=false", "-validate", "-report", dir)
+	if code != 1 || !strings.Contains(out, "likely cause: "+check.SymptomCbCrSwapped) {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	want := "`VK_ADD_LAYER_PATH=bin/layer VK_INSTANCE_LAYERS=VK_LAYER_YCBCRKIT_validated_faults YCBCRKIT_FAULT=swap-cbcr " +
+		"ycbcrcheck -formats nv12 -combo 709-full-topleft-linear-implicit -systems=false -validate -v -report DIR`"
+	if err != nil || !bytes.Contains(md, []byte(want)) || !bytes.Contains(md, []byte("-got.png)")) {
+		t.Errorf("report.md: %v\n%s", err, md)
+	}
+	if html, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !bytes.Contains(html, []byte("<td>"+check.SymptomCbCrSwapped)) {
+		t.Errorf("report.html: %v", err)
 	}
 }

@@ -13,8 +13,9 @@
 #                each other decoder family
 #   nvdec        .gpu/nvdec: Debian's FFmpeg and nv-codec-headers sources, built there (run nvdec)
 #   old          .gpu/old.tar.xz: ycbcrplay, ycbcrwall of OLD_REV (default HEAD~1), for OLD=.gpu/old
-#   capi, faults .gpu/capi.tar.xz, .gpu/faults.tar.xz: placeholders until `make lib` and the fault
-#                layer land (adjust the make lines)
+#   capi         .gpu/capi.tar.xz: placeholder until `make lib` lands (adjust the make line)
+#   faults       .gpu/faults.tar.xz: the fault layer VK_LAYER_YCBCRKIT_faults (make layer) in layer/,
+#                and the ycbcr/check tests (docs/conformance/faults.md)
 # Every set also fetches .gl: the Vulkan loader, glvnd and the validation layer (amd64 debs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -140,9 +141,10 @@ for set in "${sets[@]}"; do
 		make lib && cp bin/libycbcrkit.so examples/engine-c/engine-c "$W/"
 		pack capi.tar.xz libycbcrkit.so engine-c
 		;;
-	faults) # placeholder: VK_LAYER_YCBCRKIT_faults and its manifest, into nowindow/layer/
-		make faults-layer && mkdir -p "$W/layer" && cp bin/layer/* "$W/layer/"
-		pack faults.tar.xz layer
+	faults) # the fault layer (built here: it links only libc) and its manifests, ycbcr/check's tests
+		make -s layer LAYER="$W/layer"
+		tests ycbcr/check
+		pack faults.tar.xz layer check.test
 		;;
 	*)
 		echo "error: unknown set $set (gpu, decode, hwdec, reliability, nvdec, old, capi, faults)" >&2

@@ -143,8 +143,12 @@ func (r *Report) writeFindings(b *bytes.Buffer) {
 // Reproduce is the command that runs combination c of format f alone, as this run did.
 func (r *Report) Reproduce(f FormatReport, c ComboResult) string {
 	var s []string
-	if r.PlantedFault != "" {
-		s = append(s, "YCBCRKIT_FAULT="+r.PlantedFault, "VK_INSTANCE_LAYERS=VK_LAYER_YCBCRKIT_faults")
+	if r.PlantedFault != "" { // the fault layer as make layer builds it, below the validation layer
+		layer := "VK_LAYER_YCBCRKIT_faults"
+		if r.Device.Validation {
+			layer = "VK_LAYER_YCBCRKIT_validated_faults"
+		}
+		s = append(s, "VK_ADD_LAYER_PATH=bin/layer", "VK_INSTANCE_LAYERS="+layer, "YCBCRKIT_FAULT="+r.PlantedFault)
 	}
 	s = append(s, "ycbcrcheck")
 	if r.Device.Index != 0 {
