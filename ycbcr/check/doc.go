@@ -25,4 +25,10 @@
 // Then, unless Options.SkipSystems, the colour systems no sampler model expresses (YCgCo, YCgCo-R,
 // BT.2020 constant luminance, PQ and HLG tone-mapped to SDR) run through the shader path on a few
 // layouts, a SystemReport row each, judged against the oracle (systems.go).
+//
+// A failing combination is diagnosed (diagnose.go): its read-backs are compared again with the
+// oracle under each fault hypothesis (one setting or the codes read changed), and those that explain
+// them are its symptoms, summed in Report.Findings as the likely causes. The fault layer
+// (layers/faults) plants such faults below the checker to prove it catches and names them
+// (TestPlantedFaults; docs/conformance/faults.md).
 package check
