@@ -226,11 +226,19 @@ func TestFaultsAreCaught(t *testing.T) {
 			if html, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !bytes.Contains(html, []byte("-got.png\">")) {
 				t.Errorf("report.html: %v", err)
 			}
-			// The diagnosis names the fault.
-			want := map[Fault]string{FaultSiting: SymptomChromaShiftX, FaultSwapCbCr: SymptomCbCrSwapped,
-				FaultRange: SymptomFullAsNarrow, FaultSamplerSwap: SymptomCbCrSwapped}[fault]
-			if len(rep.Findings) == 0 || rep.Findings[0].Symptom != want {
-				t.Errorf("findings %+v, want %q first", rep.Findings, want)
+			// The diagnosis names the fault, for every failing combination.
+			want := map[Fault][]string{FaultSiting: {SymptomChromaShiftX}, FaultSwapCbCr: {SymptomCbCrSwapped},
+				FaultRange: {SymptomFullAsNarrow, SymptomNarrowAsFull}, FaultSamplerSwap: {SymptomCbCrSwapped}}[fault]
+			explained := 0
+			for _, f := range rep.Findings {
+				for _, w := range want {
+					if f.Symptom == w {
+						explained += f.Combinations
+					}
+				}
+			}
+			if explained != rep.Totals.Failed {
+				t.Errorf("findings %+v explain %d of %d failing combinations as %q", rep.Findings, explained, rep.Totals.Failed, want)
 			}
 		})
 	}
