@@ -5,10 +5,11 @@
 // bits). YCBCRKIT_FAULT names the fault (the table below); unset or unknown, the layer passes
 // everything through.
 //
-// It makes no Vulkan call of its own apart from the next layer's vkGetPhysicalDeviceFormatProperties,
-// so with the validation layer above it (VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:
-// VK_LAYER_YCBCRKIT_faults: the first layer named is the closest to the application) validation
-// checks the application against the faulty device and never sees the layer's rewrites.
+// It makes no Vulkan call of its own apart from the next layer's vkGetPhysicalDeviceFormatProperties.
+// The meta layer VK_LAYER_YCBCRKIT_validated_faults (VkLayer_ycbcrkit_validated_faults.json) puts
+// the validation layer above it: validation then checks the application against the faulty device
+// and never sees the rewrites. (The loader puts layers named in VK_INSTANCE_LAYERS above the ones
+// the application enables, whatever their order in the list.)
 //
 // Layer interface: the Vulkan loader's "LoaderLayerInterface.md" (vkNegotiateLoaderLayerInterfaceVersion,
 // the VkLayerInstanceCreateInfo / VkLayerDeviceCreateInfo link info of vk_layer.h). Links only libc.
