@@ -8,8 +8,9 @@
 // It makes no Vulkan call of its own apart from the next layer's vkGetPhysicalDeviceFormatProperties.
 // The meta layer VK_LAYER_YCBCRKIT_validated_faults (VkLayer_ycbcrkit_validated_faults.json) puts
 // the validation layer above it: validation then checks the application against the faulty device
-// and never sees the rewrites. (The loader puts layers named in VK_INSTANCE_LAYERS above the ones
-// the application enables, whatever their order in the list.)
+// and never sees the rewrites. (Named in VK_INSTANCE_LAYERS beside the fault layer, in either
+// order, or enabled by the application, the validation layer ends up below it: loader 1.3.239,
+// VK_LOADER_DEBUG=layer.)
 //
 // Layer interface: the Vulkan loader's "LoaderLayerInterface.md" (vkNegotiateLoaderLayerInterfaceVersion,
 // the VkLayerInstanceCreateInfo / VkLayerDeviceCreateInfo link info of vk_layer.h). Links only libc.
