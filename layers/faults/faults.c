@@ -126,6 +126,7 @@ struct dev {
 	PFN_vkDestroyBuffer DestroyBuffer;
 	PFN_vkMapMemory MapMemory;
 	PFN_vkUnmapMemory UnmapMemory;
+	PFN_vkFreeMemory FreeMemory;
 	PFN_vkCmdCopyBufferToImage CmdCopyBufferToImage;
 	struct image *images;
 	struct buffer *buffers;
@@ -280,6 +281,7 @@ static VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreat
 	GET(DestroyBuffer, "vkDestroyBuffer");
 	GET(MapMemory, "vkMapMemory");
 	GET(UnmapMemory, "vkUnmapMemory");
+	GET(FreeMemory, "vkFreeMemory");
 	GET(CmdCopyBufferToImage, "vkCmdCopyBufferToImage");
 #undef GET
 	pthread_mutex_lock(&mu);
@@ -512,8 +514,8 @@ static VkResult VKAPI_CALL MapMemory(VkDevice h, VkDeviceMemory m, VkDeviceSize 
 	return r;
 }
 
-static void VKAPI_CALL UnmapMemory(VkDevice h, VkDeviceMemory m) {
-	struct dev *d = findDev(h);
+// forget drops m's mapping: unmapped, or freed (which unmaps it).
+static void forget(struct dev *d, VkDeviceMemory m) {
 	pthread_mutex_lock(&mu);
 	for (struct mapping **p = &d->maps; *p; p = &(*p)->next)
 		if ((*p)->m == m) {
@@ -523,7 +525,18 @@ static void VKAPI_CALL UnmapMemory(VkDevice h, VkDeviceMemory m) {
 			break;
 		}
 	pthread_mutex_unlock(&mu);
+}
+
+static void VKAPI_CALL UnmapMemory(VkDevice h, VkDeviceMemory m) {
+	struct dev *d = findDev(h);
+	forget(d, m);
 	d->UnmapMemory(h, m);
+}
+
+static void VKAPI_CALL FreeMemory(VkDevice h, VkDeviceMemory m, const VkAllocationCallbacks *a) {
+	struct dev *d = findDev(h);
+	forget(d, m);
+	d->FreeMemory(h, m, a);
 }
 
 // texelBytes of the plane an X6 copy region addresses: 2 (R10X6) or 4 (R10X6G10X6).
@@ -579,6 +592,7 @@ static PFN_vkVoidFunction deviceEntry(const char *n) {
 	ENTRY("vkDestroyBuffer", DestroyBuffer);
 	ENTRY("vkMapMemory", MapMemory);
 	ENTRY("vkUnmapMemory", UnmapMemory);
+	ENTRY("vkFreeMemory", FreeMemory);
 	ENTRY("vkCmdCopyBufferToImage", CmdCopyBufferToImage);
 	return NULL;
 }
