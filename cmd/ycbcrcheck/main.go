@@ -155,7 +155,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.jsonOut { // the table has them on stdout otherwise
 		for _, f := range rep.Findings {
-			fmt.Fprintf(stderr, "likely cause: %s (%d combinations, e.g. %s)\n", f.Symptom, f.Combinations, f.Example)
+			label := "likely cause"
+			if f.Symptom == check.SymptomPermitted {
+				label = "note"
+			}
+			fmt.Fprintf(stderr, "%s: %s (%d combinations, e.g. %s)\n", label, f.Symptom, f.Combinations, f.Example)
 		}
 	}
 	if !rep.OK() {

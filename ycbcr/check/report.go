@@ -332,7 +332,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	for _, f := range r.Findings {
-		if _, err = fmt.Fprintf(w, "likely cause: %s (%s)\n", f.Symptom, f.count()); err != nil {
+		if _, err = fmt.Fprintf(w, "%s: %s (%s)\n", f.label(), f.Symptom, f.count()); err != nil {
 			return err
 		}
 	}
@@ -343,6 +343,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 }
 
 func shortFormatName(s string) string { return strings.TrimPrefix(s, "VK_FORMAT_") }
+
+// label is how the table introduces a finding: a likely cause of failures, or a note on passing
+// combinations (the spec's allowance).
+func (f Finding) label() string {
+	if f.Symptom == SymptomPermitted {
+		return "note"
+	}
+	return "likely cause"
+}
 
 // count says how many combinations a finding explains.
 func (f Finding) count() string {
