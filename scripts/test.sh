@@ -150,7 +150,7 @@ estimates="
 18 plain decode
 15 plain stream
 8 race videotex
-7 plain ycbcr/check
+10 plain ycbcr/check
 6 plain planes
 5 plain cmd/ycbcrwall
 5 plain cmd/ycbcrcube
@@ -158,7 +158,7 @@ estimates="
 4 plain videotex
 3 race stream
 2 plain player/ipc
-2 plain cmd/ycbcrcheck
+3 plain cmd/ycbcrcheck
 1 plain formats
 1 plain cmd/ycbcrbench
 1 plain subtitle
