@@ -54,8 +54,10 @@ func (d deviceFences) wait(s *Slot) error {
 
 // signalled needs no external synchronization (vkGetFenceStatus), so Collect may run beside a
 // decoder goroutine that creates objects.
+// Through Check: a lost device (or one a test makes look lost, vkx.InjectFault) reports no fence
+// as signalled, so the next wait on it returns the loss.
 func (d deviceFences) signalled(s *Slot) bool {
-	return vk.GetFenceStatus(d.dev.Device, s.Fence) == vk.Success
+	return vkx.Check(vk.GetFenceStatus(d.dev.Device, s.Fence), "vkGetFenceStatus") == nil
 }
 
 func (d deviceFences) reset(s *Slot) error {

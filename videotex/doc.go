@@ -51,6 +51,17 @@
 // toolkit's queue is the engine's rendering queue or another one of the same family. A Frame the
 // engine does not submit a wait for must be given back with Discard instead of Done.
 //
+// Both ends can stay on the GPU: Frame.SignalTimeline hands the acquire to a timeline semaphore
+// value of the engine's, and Frame.ReleaseAfter gives the frame back once a semaphore (binary, or a
+// timeline value) that the engine's sampling submission signals is signalled, instead of Done after
+// the engine's fence. Both submit to the toolkit's queue.
+//
+// # Device loss
+//
+// Errors caused by VK_ERROR_DEVICE_LOST match ErrDeviceLost. The device stays lost: close every
+// texture and the Engine, recreate the device, and open the textures again, acquiring from the media
+// time last shown.
+//
 // # Threads and the queue
 //
 // Decoding and CPU staging run on the package's goroutine and never touch the queue; Acquire

@@ -52,6 +52,8 @@ type Frame struct {
 	t     *Texture
 	p     *picture
 	given bool // Done or Discard was called
+	// handed says SignalTimeline consumed Wait: Discard then submits nothing.
+	handed bool
 }
 
 // FrameInfo is what a decoded picture says about itself.
@@ -115,6 +117,10 @@ func (f *Frame) Discard() error {
 	f.given = true
 	f.p.refs--
 	t.tryFree(f.p)
+	if f.handed {
+		t.sems = append(t.sems, f.Wait) // SignalTimeline's submission waited on it
+		return nil
+	}
 	// The semaphore is signalled (or about to be): consume the signal with an empty submission, and
 	// reuse the semaphore once that submission's fence has signalled.
 	sl, err := t.ring.Next()

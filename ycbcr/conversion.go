@@ -153,6 +153,19 @@ func (c *Cache) Get(k Key) (*Conversion, error) {
 	return cv, nil
 }
 
+// BySampler is the key of the cached conversion whose immutable sampler is s: what a texture's
+// user needs to describe the conversion (videotex.Frame.Conversion); false if none is.
+func (c *Cache) BySampler(s vk.Sampler) (Key, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, cv := range c.byKey {
+		if cv.Sampler == s {
+			return k, true
+		}
+	}
+	return Key{}, false
+}
+
 // Len is the number of cached conversions.
 func (c *Cache) Len() int {
 	c.mu.Lock()

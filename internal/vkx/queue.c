@@ -149,7 +149,7 @@ VkResult vkx_queue_submit_batches(VkQueue q, const VkxBatch *b, uint32_t n, VkFe
 		                                        .waitSemaphoreValueCount = b[i].nwait, .pWaitSemaphoreValues = b[i].wait_value,
 		                                        .signalSemaphoreValueCount = b[i].nsignal, .pSignalSemaphoreValues = b[i].signal_value};
 		si[i] = (VkSubmitInfo){.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = timeline ? &tl[i] : NULL,
-		                       .commandBufferCount = 1, .pCommandBuffers = &b[i].cb, .waitSemaphoreCount = b[i].nwait,
+		                       .commandBufferCount = b[i].cb ? 1 : 0, .pCommandBuffers = &b[i].cb, .waitSemaphoreCount = b[i].nwait,
 		                       .pWaitSemaphores = b[i].wait, .pWaitDstStageMask = b[i].stage,
 		                       .signalSemaphoreCount = b[i].nsignal, .pSignalSemaphores = b[i].signal};
 	}
@@ -180,4 +180,11 @@ VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_
 	VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1, .pSemaphores = &s,
 	                          .pValues = &value};
 	return vkx_fn.WaitSemaphores(dev, &wi, timeout);
+}
+
+VkResult vkx_create_timeline(VkDevice dev, uint64_t initial, VkSemaphore *out) {
+	VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+	                                .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE, .initialValue = initial};
+	VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti};
+	return vkx_fn.CreateSemaphore(dev, &ci, NULL, out);
 }

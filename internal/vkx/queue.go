@@ -31,6 +31,16 @@ func WaitSemaphore(dev vk.Device, s vk.Semaphore, value uint64, timeout time.Dur
 	return Check(vk.Result(r), "vkWaitSemaphores")
 }
 
+// NewTimelineSemaphore makes a timeline semaphore at initial (the device needs the
+// timelineSemaphore feature); destroy it with vk.DestroySemaphore.
+func NewTimelineSemaphore(dev vk.Device, initial uint64) (vk.Semaphore, error) {
+	var s C.VkSemaphore
+	if err := Check(vk.Result(C.vkx_create_timeline(cDevice(dev), C.uint64_t(initial), &s)), "vkCreateSemaphore"); err != nil {
+		return vk.NullSemaphore, err
+	}
+	return *(*vk.Semaphore)(unsafe.Pointer(&s)), nil
+}
+
 // SemaphoreReached says whether the timeline semaphore s has reached value, without waiting
 // (vkWaitSemaphores with a zero timeout, whose VK_TIMEOUT means not yet).
 func SemaphoreReached(dev vk.Device, s vk.Semaphore, value uint64) (bool, error) {

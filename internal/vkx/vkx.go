@@ -92,6 +92,15 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Call + ": " + ResultName(e.Result) }
 
+// ErrDeviceLost is matched by every Error whose result is VK_ERROR_DEVICE_LOST (errors.Is), so a
+// package's users can test for a lost device without naming this internal package.
+var ErrDeviceLost = errors.New("vulkan: device lost (VK_ERROR_DEVICE_LOST)")
+
+// Is makes errors.Is(err, ErrDeviceLost) true for a lost device.
+func (e *Error) Is(target error) bool {
+	return target == ErrDeviceLost && e.Result == vk.ErrorDeviceLost
+}
+
 // Check turns a VkResult into an error naming the call; nil for VK_SUCCESS. Tests can make it
 // report a failure that did not happen (InjectFault, fault.go).
 func Check(r vk.Result, call string) error {
