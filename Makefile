@@ -5,7 +5,7 @@ export PATH := $(dir $(GO)):$(PATH)
 BIN := bin
 OUT := out
 
-.PHONY: all deps build nowindow play test fuzz vet fmt-check shaders clean layer
+.PHONY: all deps build nowindow lib engine-c engine-c-shaders play test fuzz vet fmt-check shaders clean layer
 
 all: build
 
@@ -28,6 +28,24 @@ build: deps
 nowindow: deps
 	@mkdir -p $(BIN)/nowindow
 	@$(FFMPEG_ENV); $(GO) build -tags nowindow -ldflags=-s -o $(BIN)/nowindow/ ./cmd/... && cp -f "$$YCBCRKIT_FFMPEG" $(BIN)/nowindow/ffmpeg
+
+# bin/lib/: libycbcrkit.so (package videotex behind a C ABI, capi/; FFmpeg linked in) and its header
+# ycbcrkit.h. An engine builds with: cc engine.c -Ibin/lib -Lbin/lib -lycbcrkit -lvulkan
+lib: deps
+	@mkdir -p $(BIN)/lib
+	@$(FFMPEG_ENV); $(GO) build -trimpath -buildmode=c-shared -ldflags=-s -o $(BIN)/lib/libycbcrkit.so ./capi && \
+		rm -f $(BIN)/lib/libycbcrkit.h && cp capi/ycbcrkit.h $(BIN)/lib/
+
+# bin/engine-c: the C example (examples/engine-c), with the system's cc against bin/lib. Its shaders
+# are committed as C arrays; engine-c-shaders recompiles them (glslc).
+ENGINE_C = examples/engine-c
+engine-c: lib
+	cc -std=c11 -O2 -Wall -Wextra -o $(BIN)/engine-c $(ENGINE_C)/main.c $(ENGINE_C)/png.c -I$(BIN)/lib \
+		-L$(BIN)/lib -lycbcrkit -lvulkan -pthread -Wl,-rpath,'$$ORIGIN/lib'
+
+engine-c-shaders:
+	glslc -mfmt=c -o $(ENGINE_C)/quad.vert.inc $(ENGINE_C)/quad.vert
+	glslc -mfmt=c -o $(ENGINE_C)/video.frag.inc $(ENGINE_C)/video.frag
 
 # Plays the bundled clip: in a window when there is a display, headless otherwise; either way the
 # last frame goes to out/play.png and the figures (-stats) to the terminal.

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"image"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+)
+
+// The library, the C example and ycbcrplay are built once per test binary, into one folder that
+// lives as long as the binary runs (the tests share them).
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  string
+)
+
+// built builds libycbcrkit.so (go build -buildmode=c-shared, the environment's GOFLAGS: the test
+// build's tags), copies ycbcrkit.h beside it, compiles examples/engine-c with the system's cc against
+// both, as `make engine-c` does, and builds ycbcrplay for the reference pictures.
+func built(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ycbcrkit-capi-")
+		if err != nil {
+			buildErr = err.Error()
+			return
+		}
+		buildDir = dir
+		steps := [][]string{
+			{"go", "build", "-buildmode=c-shared", "-o", filepath.Join(dir, "libycbcrkit.so"), "."},
+			{"cp", "ycbcrkit.h", dir},
+			{"cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-o", filepath.Join(dir, "engine-c"),
+				"../examples/engine-c/main.c", "../examples/engine-c/png.c", "-I" + dir, "-L" + dir, "-lycbcrkit", "-lvulkan", "-pthread",
+				"-Wl,-rpath," + dir},
+			{"go", "build", "-o", filepath.Join(dir, "ycbcrplay"), "../cmd/ycbcrplay"},
+		}
+		for _, s := range steps {
+			if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
+				buildErr = strings.Join(s, " ") + ": " + err.Error() + "\n" + string(out)
+				return
+			}
+		}
+	})
+	if buildErr != "" {
+		t.Fatal(buildErr)
+	}
+	return buildDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// TestEngineC: the C example, built with cc against ycbcrkit.h and libycbcrkit.so, draws 120
+// frames of two videos (8-bit 4:2:0 decoded in software, 640×360, 100 pictures; 10-bit 4:2:0,
+// 64×48, 5 pictures; both looping) side by side with its own pipelines and the library's immutable
+// samplers, with timeline acquire and GPU release (timeline and binary semaphores), under the
+// validation layer with synchronization validation: it exits 0 with no message, and each half of
+// its PNG is within 1/255 of ycbcrplay's picture of the same frame (picture 119: the first clip's
+// 20th picture, the second's 5th).
+func TestEngineC(t *testing.T) {
+	dir := built(t)
+	media := "../testvectors/media"
+	clips := []struct {
+		path   string
+		frames string // ycbcrplay -frames: the picture the example's 120th frame shows
+	}{{filepath.Join(media, "default.mkv"), "20"}, {filepath.Join(media, "yuv420p10le.mkv"), "5"}}
+	out := filepath.Join(t.TempDir(), "engine-c.png")
+	cmd := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-frames", "120", "-out", out, clips[0].path, clips[1].path)
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("engine-c: %v\n%s", err, stderr.String())
+	}
+	got := pictest.ReadPNG(t, out)
+	x := 0
+	for _, c := range clips {
+		ref := filepath.Join(t.TempDir(), "ref.png")
+		play := exec.Command(filepath.Join(dir, "ycbcrplay"), "-headless", "-untimed", "-no-audio", "-validate",
+			"-frames", c.frames, "-screenshot", ref, c.path)
+		if msg, err := play.CombinedOutput(); err != nil {
+			t.Fatalf("ycbcrplay: %v\n%s", err, msg)
+		}
+		want := pictest.ReadPNG(t, ref)
+		w, h := want.Bounds().Dx(), want.Bounds().Dy()
+		half := got.(interface {
+			SubImage(image.Rectangle) image.Image
+		}).SubImage(image.Rect(x, 0, x+w, h))
+		if d := pictest.MaxDiff(t, half, want); d > 1 {
+			t.Errorf("%s: engine-c's picture is %.0f/255 from ycbcrplay's", filepath.Base(c.path), d)
+		}
+		x += w
+	}
+}
+
+// TestEngineCDeviceLost: a lost device (the library's fence queries and waits report
+// VK_ERROR_DEVICE_LOST from the first on: YCBCRKIT_FAULT, test builds only) reaches the C program as YK_ERROR_DEVICE_LOST (-5)
+// from the call that met it, with the reason in yk_last_error; the program ends at once.
+func TestEngineCDeviceLost(t *testing.T) {
+	dir := built(t)
+	cmd := exec.Command(filepath.Join(dir, "engine-c"), "-frames", "120", "-out", filepath.Join(t.TempDir(), "x.png"),
+		"../testvectors/media/yuv420p10le.mkv")
+	cmd.Env = append(os.Environ(), "YCBCRKIT_FAULT=vkGetFenceStatus:-4:0,vkWaitForFences:-4:0")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "VK_ERROR_DEVICE_LOST") || !strings.HasSuffix(strings.TrimSpace(string(out)), "(yk_result -5)") {
+		t.Fatalf("engine-c with a lost device: %v\n%s", err, out)
+	}
+}
