@@ -13,7 +13,7 @@
 #                each other decoder family
 #   nvdec        .gpu/nvdec: Debian's FFmpeg and nv-codec-headers sources, built there (run nvdec)
 #   old          .gpu/old.tar.xz: ycbcrplay, ycbcrwall of OLD_REV (default HEAD~1), for OLD=.gpu/old
-#   capi         .gpu/capi.tar.xz: placeholder until `make lib` lands (adjust the make line)
+#   capi         .gpu/capi.tar.xz: libycbcrkit.so (lib/) and examples/engine-c, cc against it
 #   faults       .gpu/faults.tar.xz: the fault layer VK_LAYER_YCBCRKIT_faults (make layer) in layer/,
 #                and the ycbcr/check tests (docs/conformance/faults.md)
 # Every set also fetches .gl: the Vulkan loader, glvnd and the validation layer (amd64 debs).
@@ -137,9 +137,13 @@ for set in "${sets[@]}"; do
 		git worktree remove --force "$T"
 		(cd .gpu && tar -cJf old.tar.xz old && rm -rf old)
 		;;
-	capi) # placeholder: the C library and examples/engine-c (issue's `make lib`)
-		make lib && cp bin/libycbcrkit.so examples/engine-c/engine-c "$W/"
-		pack capi.tar.xz libycbcrkit.so engine-c
+	capi) # the C library (make lib's build, nowindow) and examples/engine-c built with cc against it
+		mkdir -p "$W/lib"
+		go build -tags nowindow -buildmode=c-shared -ldflags=-s -o "$W/lib/libycbcrkit.so" ./capi
+		rm -f "$W/lib/libycbcrkit.h"
+		cc -std=c11 -O2 -o "$W/engine-c" examples/engine-c/main.c examples/engine-c/png.c -Icapi -L"$W/lib" \
+			-lycbcrkit -lvulkan -pthread -Wl,-rpath,'$ORIGIN/lib'
+		pack capi.tar.xz lib/libycbcrkit.so engine-c
 		;;
 	faults) # the fault layer (built here: it links only libc) and its manifests, ycbcr/check's tests
 		make -s layer LAYER="$W/layer"
