@@ -552,6 +552,8 @@ func yk_texture_acquire(h C.yk_texture, params *C.yk__const_acquire_params, out 
 	if out == nil {
 		return fail(C.YK_ERROR_INVALID_ARGUMENT, errors.New("yk_texture_acquire: out is NULL"))
 	}
+	var zero C.yk_frame // *out is zeroed on failure (its size field stays the caller's)
+	C.yk__store(unsafe.Pointer(out), unsafe.Pointer(&zero), C.sizeof_yk_frame, v1Frame)
 	t, r := textureOf(h, "yk_texture_acquire")
 	if t == nil {
 		return r
