@@ -81,8 +81,13 @@ type frameKey struct {
 // Errors are one line, e.g. "decode: open foo.mp4: No such file or directory".
 func Open(url string, opts Options) (*Decoder, error) {
 	opts = opts.withDefaults()
-	d := &Decoder{input: input{url: url, timeout: opts.Timeout, cacheSize: opts.CacheSize}, opts: opts, noticed: map[string]bool{}}
+	d := &Decoder{input: input{url: url, timeout: opts.Timeout, cacheSize: opts.CacheSize, live: opts.Live.isLive(url),
+		rtspTransport: opts.RTSPTransport}, opts: opts, noticed: map[string]bool{}}
+	if opts.Log != nil {
+		d.input.log = newLogSink(opts.Log)
+	}
 	if err := d.open(); err != nil {
+		d.log.discard() // the error says what went wrong
 		d.Close()
 		return nil, err
 	}
@@ -162,6 +167,7 @@ func (d *Decoder) openStream(idx int) error {
 	if err := d.pool.Install(d.cc); err != nil {
 		return fmt.Errorf("decode: open %s: %w", d.url, err)
 	}
+	registerLog(d.pool.LogOwner(), d.log)
 	if err := d.setupHW(codec); err != nil {
 		return fmt.Errorf("decode: open %s: %w", d.url, err)
 	}
@@ -218,6 +224,7 @@ func (d *Decoder) closeStream() {
 		d.cc = nil
 	}
 	if d.pool != nil {
+		unregisterLog(d.pool.LogOwner())
 		d.pool.Free()
 		d.pool = nil
 	}
@@ -306,6 +313,9 @@ func (d *Decoder) notice(s string) {
 	}
 }
 
+// Live says whether the input is read as a live source (Options.Live, IsLive).
+func (d *Decoder) Live() bool { return d.live }
+
 // Interrupt makes a blocking demuxer call (a stalled network read) return ErrInterrupted, now and
 // from then on. It is the one method that may be called from another goroutine; it must not race
 // with Close.
@@ -333,5 +343,6 @@ func (d *Decoder) Close() error {
 	d.input.close()
 	d.hwDev.Free() // decoders' frames hold their own references to the device
 	d.hwDev = nil
+	d.log.close() // what FFmpeg said since the last summary
 	return nil
 }

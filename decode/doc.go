@@ -14,11 +14,16 @@
 //   - conversion with swscale of pixel formats the toolkit does not support (convert.go), with a
 //     notice and consistent colour metadata;
 //   - error recovery, statistics (stats.go), seeking (seek.go) and one-line errors (errors.go);
+//   - live sources (live.go): IsLive names them by URL, and Open reads them with a short probe,
+//     stated jitter buffers and no read-ahead (docs/live.md);
+//   - FFmpeg's log, once a program calls CaptureLog (log.go): counted per decoder, whose
+//     Options.Log gets one summary a second at most, and never written to stderr;
 //   - audio (audio.go): AudioDecoder decodes the best audio stream (or the N-th), on a demuxer of its
 //     own, and resamples it with swresample to interleaved float32 Chunks timed on the video's clock
 //     (AudioOptions.Origin = Info.Start), with sample-accurate Seek.
 //
 // A Decoder is not safe for concurrent use, except Interrupt, which may be called from any goroutine.
-// FFmpeg's log goes wherever the process's FFmpeg log goes; callers that want silence set
-// astiav.SetLogLevel themselves (this package does not change global state).
+// FFmpeg's log goes wherever the process's FFmpeg log goes until a program calls CaptureLog (the
+// one call of this package that changes global state); callers that want silence without it set
+// astiav.SetLogLevel themselves.
 package decode

@@ -34,6 +34,12 @@ type input struct {
 	src       *avx.IO
 	srcIntr   *avx.Interrupter
 	pb        *astiav.IOContext
+
+	log *logSink // FFmpeg's messages about this input (log.go); nil: not counted
+
+	// live: read as a live source (live.go): FFmpeg's low-latency options, no read-ahead cache.
+	live          bool
+	rtspTransport string
 }
 
 // open opens the URL and reads its stream information, as avformat_open_input and
@@ -58,6 +64,7 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 	}
 	// Installed on the pre-allocated context before avformat_open_input: a context the caller
 	// allocates keeps its callback through the open (https://ffmpeg.org/doxygen/7.1/group__lavf__decoding.html).
+	registerLog(in.intr.LogOwner(), in.log)
 	if err := in.intr.Install(in.fc); err != nil {
 		return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
 	}
@@ -66,23 +73,30 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 		if in.srcIntr, err = avx.NewInterrupter(); err != nil {
 			return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
 		}
+		registerLog(in.srcIntr.LogOwner(), in.log)
 	}
 	if stop != nil {
 		in.watch(stop)
 	}
 	in.arm()
-	if in.cacheSize > 0 {
+	var opts *astiav.Dictionary
+	if in.live {
+		if opts, err = liveOptions(in.timeout, in.rtspTransport); err != nil {
+			return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
+		}
+		defer opts.Free()
+	} else if in.cacheSize > 0 {
 		if err := in.openCache(op); err != nil {
 			return err
 		}
 	}
-	if err := in.fc.OpenInput(in.url, nil, nil); err != nil {
+	if err := in.fc.OpenInput(in.url, nil, opts); err != nil {
 		// avformat_open_input has freed the context on failure; only Free (a no-op) is safe now.
 		return in.ioError(op, err)
 	}
 	in.fcOpened = true
 	in.arm()
-	if err := in.fc.FindStreamInfo(nil); err != nil {
+	if err := avx.FindStreamInfo(in.fc); err != nil {
 		return in.ioError(op, fmt.Errorf("read stream info: %w", err))
 	}
 	return nil
@@ -214,6 +228,7 @@ func (in *input) close() {
 		in.fc, in.fcOpened = nil, false
 	}
 	if in.intr != nil {
+		unregisterLog(in.intr.LogOwner())
 		in.intr.Free()
 		in.intr = nil
 	}
@@ -232,6 +247,7 @@ func (in *input) close() {
 		in.src = nil
 	}
 	if in.srcIntr != nil {
+		unregisterLog(in.srcIntr.LogOwner())
 		in.srcIntr.Free()
 		in.srcIntr = nil
 	}

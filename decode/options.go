@@ -74,6 +74,22 @@ type Options struct {
 	// FFmpeg's protocols are read directly.
 	CacheSize int64
 
+	// Live says whether the input is read as a live source (live.go): the zero value, LiveAuto,
+	// for the URLs IsLive names. A live source is opened with a short probe (LiveProbeSize,
+	// LiveProbeDuration) whose packets are not played late (fflags nobuffer), jitter buffers of a
+	// stated size (LiveUDPBuffer, LiveRTPReorder, LiveRTPDelay) and RTSP's socket timeout at
+	// Timeout, and never through the read-ahead cache (CacheSize is ignored).
+	Live LiveMode
+	// RTSPTransport is RTSP's lower transport: "tcp", "udp", or "" for FFmpeg's choice (UDP, then
+	// TCP when no UDP packet comes: libavformat/rtspdec.c).
+	RTSPTransport string
+
+	// Log receives this decoder's summaries of FFmpeg's log once CaptureLog routes it (log.go): at
+	// most one line a second, such as "12 corrupt packets (mpegts) in the last second", without a
+	// prefix (the caller names the input: "notice: tile 3 (cam3): ..."). It runs on a goroutine of
+	// its own (or in Close, for the last one); nil: this decoder's messages go to CaptureLog's other.
+	Log func(summary string)
+
 	hwSkipCheck bool // tests: no capability check in get_format, FFmpeg's hwaccel init decides
 }
 

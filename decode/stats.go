@@ -40,6 +40,20 @@ func PictureMemory() (live, peak int64) { return avx.PictureBytes() }
 // process (decode and DPB images, bitstream buffers, session memory), now and at most.
 func FFmpegDeviceMemory() (now, peak int64) { return avx.FFmpegDeviceBytes() }
 
+// HostMemory is the host memory this decoder's picture buffers hold (its page-aligned pools:
+// decoded pictures, their references, and copies or conversions), whether in frames handed out or
+// kept for the next ones; 0 in Vulkan Video decoding (DeviceMemory) and after Close. Safe from any
+// goroutine while the decoder is open and not reopening its stream.
+func (d *Decoder) HostMemory() int64 {
+	var n int64
+	for _, p := range []*avx.Pool{d.pool, d.copies} {
+		if p != nil {
+			n += p.Bytes()
+		}
+	}
+	return n
+}
+
 // DeviceMemory is the part of FFmpegDeviceMemory that is this decoder's hardware frames (its frames
 // pool's images), now and at most; 0 in software, and after Close.
 func (d *Decoder) DeviceMemory() (now, peak int64) {

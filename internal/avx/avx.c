@@ -24,6 +24,7 @@ struct AvxPool {
 	int max_w, max_h;
 	int refused_w, refused_h; // written under mu, read with atomics
 	int64_t allocs;           // atomic
+	int64_t bytes;            // atomic: the buffers of the current AVBufferPool (they stay until it goes)
 	int owner;                // avx_mem_owner while a hardware frame is allocated
 	void *hw;                 // hardware decoding state (hw.c), reached from get_format
 	void (*hw_free)(void *);
@@ -57,6 +58,7 @@ static AVBufferRef *page_alloc(void *opaque, size_t size) {
 		return NULL;
 	}
 	__atomic_add_fetch(&p->allocs, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&p->bytes, (int64_t)size, __ATOMIC_RELAXED);
 	int64_t now = __atomic_add_fetch(&live_bytes, (int64_t)size, __ATOMIC_RELAXED);
 	int64_t peak = __atomic_load_n(&peak_bytes, __ATOMIC_RELAXED);
 	while (now > peak && !__atomic_compare_exchange_n(&peak_bytes, &peak, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
@@ -97,6 +99,8 @@ void *avx_pool_hw(AvxPool *p) { return p ? p->hw : NULL; }
 int avx_pool_owner(AvxPool *p) { return p ? p->owner : 0; }
 
 int64_t avx_pool_allocations(AvxPool *p) { return __atomic_load_n(&p->allocs, __ATOMIC_RELAXED); }
+
+int64_t avx_pool_held_bytes(AvxPool *p) { return __atomic_load_n(&p->bytes, __ATOMIC_RELAXED); }
 
 void avx_pool_refused(AvxPool *p, int *w, int *h) {
 	*w = __atomic_load_n(&p->refused_w, __ATOMIC_RELAXED);
@@ -153,6 +157,7 @@ static int fill(AvxPool *p, AVFrame *f, int format, int width, int height, const
 	if (!p->pool || p->size != total) {
 		// A new size (resolution or format change): old buffers stay valid until released.
 		av_buffer_pool_uninit(&p->pool);
+		__atomic_store_n(&p->bytes, 0, __ATOMIC_RELAXED);
 		p->pool = av_buffer_pool_init2(total, p, page_alloc, NULL);
 		p->size = p->pool ? total : 0;
 	}
@@ -210,6 +215,10 @@ void avx_pool_install(AvxPool *p, AVCodecContext *avctx) {
 	// fill() serialises pool replacement with p->mu (av_buffer_pool_get is thread-safe itself).
 	avctx->opaque = p;
 	avctx->get_buffer2 = get_buffer2;
+}
+
+AvxPool *avx_pool_of(const AVCodecContext *avctx) {
+	return avctx->get_buffer2 == get_buffer2 ? avctx->opaque : NULL;
 }
 
 int avx_pool_alloc(AvxPool *p, AVFrame *dst, int format, int width, int height) {
@@ -280,6 +289,8 @@ int avx_io_open(AVIOContext **pb, const char *url, AvxInterrupt *it) {
 	AVIOInterruptCB cb = {.callback = interrupt_cb, .opaque = it};
 	return avio_open2(pb, url, AVIO_FLAG_READ, &cb, NULL);
 }
+
+void *avx_interrupt_of(const AVIOInterruptCB *cb) { return cb->callback == interrupt_cb ? cb->opaque : NULL; }
 
 int avx_interrupt_poll(const AVFormatContext *fc) {
 	const AVIOInterruptCB *cb = &fc->interrupt_callback;

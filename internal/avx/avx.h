@@ -42,6 +42,11 @@ int avx_pool_alloc(AvxPool *p, AVFrame *dst, int format, int width, int height);
 // avx_pool_copy makes dst a page-aligned copy of src (pixels and properties).
 int avx_pool_copy(AvxPool *p, AVFrame *dst, const AVFrame *src);
 int64_t avx_pool_allocations(AvxPool *p);
+// avx_pool_held_bytes: the bytes of the buffers p's current size has allocated (in use or back in
+// the pool: an AVBufferPool keeps them until it goes).
+int64_t avx_pool_held_bytes(AvxPool *p);
+// avx_pool_of is the pool installed on avctx (or on the context its frame thread copied), else NULL.
+AvxPool *avx_pool_of(const AVCodecContext *avctx);
 void avx_pool_bytes(int64_t *live, int64_t *peak);
 // FFmpeg's device memory (hw.c): avx_mem_owner names, on the allocating thread, the pool whose
 // decoder allocates (0: none); avx_mem_ffmpeg reads an owner's bytes now and at most, or with owner
@@ -76,6 +81,10 @@ int avx_interrupt_fired(AvxInterrupt *it);
 // avx_io_open opens url for reading through FFmpeg's protocols (avio_open2) with it as the
 // interrupt callback of every blocking call.
 int avx_io_open(AVIOContext **pb, const char *url, AvxInterrupt *it);
+// avx_interrupt_of is cb's AvxInterrupt when cb is one (an AVFormatContext's or a URLContext's
+// interrupt_callback, copied from the format context that opened it), else NULL: FFmpeg's log names
+// its input by it (log.c).
+void *avx_interrupt_of(const AVIOInterruptCB *cb);
 // avx_interrupt_poll calls fc's interrupt callback as FFmpeg does (tests).
 int avx_interrupt_poll(const AVFormatContext *fc);
 
@@ -93,5 +102,16 @@ typedef struct AvxScaleSpec {
 
 struct SwsContext *avx_scaler_new(const AvxScaleSpec *s);
 int avx_scale(struct SwsContext *c, AVFrame *dst, const AVFrame *src);
+
+// avx_log_capture routes FFmpeg's log (av_log_set_callback) to the Go side (log.go): messages at
+// AV_LOG_WARNING or more severe, each with the AvxInterrupt or AvxPool of the context that logged it
+// (0: none found). avx_log_release gives the log back to FFmpeg's default callback.
+void avx_log_capture(void);
+void avx_log_release(void);
+// avx_find_stream_info is avformat_find_stream_info (no options) whose messages from contexts of no
+// owner (the probing decoders FFmpeg opens itself) count as fc's.
+int avx_find_stream_info(AVFormatContext *fc);
+// avx_log_owner finds that owner for a context FFmpeg logs with (tests).
+uintptr_t avx_log_owner(void *avcl);
 
 #endif

@@ -10,6 +10,9 @@
 //   - AVFrame fields go-astiav hides (frame.go): data/linesize without copying, colorspace, primaries,
 //     transfer, chroma location, corruption flags, best-effort timestamps;
 //   - an interrupt callback with a deadline (interrupt.go), so demuxer calls on network URLs end;
+//   - FFmpeg's log callback (log.go, log.c): each message with the input it belongs to, found from
+//     the logging context (a format context's or protocol's interrupt callback, a codec context's
+//     buffer pool), for decode.CaptureLog;
 //   - named pipes opened without blocking and read through FFmpeg's pipe protocol (fifo.go), so
 //     that the wait for a writer is bounded and interruptible too;
 //   - av_find_best_stream, stream discard, avcodec_flush_buffers, pkt_timebase (stream.go);

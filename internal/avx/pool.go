@@ -67,6 +67,10 @@ func (p *Pool) Copy(dst, src *astiav.Frame) error {
 // Allocations is how many buffers the pool has allocated (reused buffers are not counted).
 func (p *Pool) Allocations() int64 { return int64(C.avx_pool_allocations(p.p)) }
 
+// Bytes is the host memory of the pool's buffers of the current picture size: those in frames and
+// those back in the pool, which keeps them for the next frames.
+func (p *Pool) Bytes() int64 { return int64(C.avx_pool_held_bytes(p.p)) }
+
 // Refused returns the last picture size get_buffer2 refused as over the limit, or 0, 0.
 func (p *Pool) Refused() (w, h int) {
 	var cw, ch C.int

@@ -1,0 +1,112 @@
+package decode
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestIsLive(t *testing.T) {
+	for url, want := range map[string]bool{
+		"udp://127.0.0.1:5000":                  true,
+		"udp://@239.0.0.1:5000?fifo_size=1000":  true,
+		"rtp://239.0.0.1:5004":                  true,
+		"RTSP://cam3.local/stream1":             true,
+		"rtsps://cam3.local:322/s":              true,
+		"srt://relay:9000?mode=caller":          true,
+		"https://cdn.example/live/index.m3u8":   true,
+		"http://cdn.example/a.M3U8?token=x#t=1": true,
+		"https://cdn.example/clip.mp4":          false,
+		"http://cdn.example/m3u8/clip.ts":       false,
+		"tcp://127.0.0.1:9000":                  false,
+		"/srv/walls/udp.ts":                     false,
+		"pipe:0":                                false,
+		"file:index.m3u8":                       false,
+	} {
+		if got := IsLive(url); got != want {
+			t.Errorf("IsLive(%q) = %v, want %v", url, got, want)
+		}
+	}
+}
+
+// corruptTS writes an H.264 MPEG-TS clip with 188-byte packets cut out of its middle: the demuxer's
+// continuity counters then mark PES packets corrupt, FFmpeg's "Packet corrupt (stream = 0, dts = …)"
+// warning, and the decoder meets broken slices, as a UDP feed with a gap gives them.
+func corruptTS(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	clean := filepath.Join(dir, "clean.ts")
+	ffmpegMake(t, "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=2", "-c:v", "libx264",
+		"-preset", "ultrafast", "-g", "15", "-pix_fmt", "yuv420p", "-f", "mpegts", clean)
+	b, err := os.ReadFile(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkt = 188
+	var out []byte
+	for i := 0; i+pkt <= len(b); i += pkt {
+		if n := i / pkt; n > len(b)/pkt/3 && n%40 == 0 {
+			continue
+		}
+		out = append(out, b[i:i+pkt]...)
+	}
+	cut := filepath.Join(dir, "cut.ts")
+	if err := os.WriteFile(cut, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cut
+}
+
+// TestLogSummaries: with CaptureLog, FFmpeg's warnings about a damaged TS input reach that
+// decoder's Options.Log as one summary ("N corrupt packets (mpegts) in the last second"), and none
+// reach a clean input's decoder opened beside it, nor the catch-all: each message is counted for
+// the decoder whose demuxer or codec logged it.
+func TestLogSummaries(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string][]string{}
+	add := func(who string) func(string) {
+		return func(s string) { mu.Lock(); got[who] = append(got[who], s); mu.Unlock() }
+	}
+	CaptureLog(add("other"))
+	defer CaptureLog(nil)
+	bad, err := Open(corruptTS(t), Options{Threads: 2, Log: add("bad")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := Open(filepath.Join(mediaDir, "default.mkv"), Options{Threads: 2, Log: add("good")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Interleaved, so that both decoders are open while FFmpeg logs.
+	for bad != nil || good != nil {
+		for _, d := range []**Decoder{&bad, &good} {
+			if *d == nil {
+				continue
+			}
+			f, err := (*d).Next()
+			if err != nil {
+				(*d).Close() // hands out the last summary
+				*d = nil
+				continue
+			}
+			f.Release()
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	all := strings.Join(got["bad"], "\n")
+	if !strings.Contains(all, "corrupt packets (mpegts)") || !strings.Contains(all, " in the last second") {
+		t.Errorf("the damaged input's summaries %q: want its corrupt packets counted", got["bad"])
+	}
+	if len(got["good"]) != 0 || len(got["other"]) != 0 {
+		t.Errorf("summaries for the clean input %q, for no input %q: want none", got["good"], got["other"])
+	}
+	for _, s := range got["bad"] {
+		if strings.Contains(s, "\n") || strings.Contains(s, "@ 0x") {
+			t.Errorf("summary %q: want one line, none of FFmpeg's own", s)
+		}
+	}
+	t.Logf("summaries: %q", got["bad"])
+}

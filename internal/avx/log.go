@@ -1,0 +1,62 @@
+package avx
+
+/*
+#include "avx.h"
+*/
+import "C"
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/asticode/go-astiav"
+)
+
+// LogMessage is one message of FFmpeg's log at warning level or more severe.
+type LogMessage struct {
+	// Owner is the Interrupter (LogOwner) of the demuxer or protocol that logged it, or the Pool
+	// (LogOwner) of the decoder; 0 when the context that logged it belongs to neither (a filter
+	// graph, swscale, a hardware device) or is none.
+	Owner uintptr
+	// Level is FFmpeg's (AV_LOG_WARNING 24, AV_LOG_ERROR 16, ...).
+	Level int
+	// Item is the context's name as FFmpeg's own log prints it in brackets ("mpegts", "h264", "udp").
+	Item string
+	// Format is the message's format string (constant per kind of message); Text the message.
+	Format, Text string
+}
+
+var logHandler atomic.Pointer[func(LogMessage)]
+
+// CaptureLog sends FFmpeg's log to h from now on, in place of FFmpeg's default callback (which
+// writes to stderr): every message at warning level or more severe, whatever av_log_set_level says.
+// h runs on the thread that logged (a decoder's frame thread, the UDP protocol's receiving thread):
+// it must be quick and must not call into FFmpeg. nil gives the log back to FFmpeg's default.
+func CaptureLog(h func(LogMessage)) {
+	if h == nil {
+		C.avx_log_release()
+		logHandler.Store(nil)
+		return
+	}
+	logHandler.Store(&h)
+	C.avx_log_capture()
+}
+
+// FindStreamInfo is fc.FindStreamInfo(nil), with the messages of the decoders FFmpeg opens to probe
+// the streams (its own codec contexts) counted as fc's.
+func FindStreamInfo(fc *astiav.FormatContext) error {
+	c, err := formatContext(fc)
+	if err != nil {
+		return err
+	}
+	if ret := C.avx_find_stream_info(c); ret < 0 {
+		return astiav.Error(ret)
+	}
+	return nil
+}
+
+// LogOwner is the key of the messages of the format contexts and protocols i is installed on.
+func (i *Interrupter) LogOwner() uintptr { return uintptr(unsafe.Pointer(i.it)) }
+
+// LogOwner is the key of the messages of the decoder p is installed on (its frame threads too).
+func (p *Pool) LogOwner() uintptr { return uintptr(unsafe.Pointer(p.p)) }
