@@ -18,7 +18,9 @@ export DEBIAN_FRONTEND=noninteractive
 # libplacebo: its BT.2390 EETF and metadata inference are the outside reference of the tone stage's
 # tests (ycbcr/tone_reference_test.go). python3: make test's summary (scripts/test-summary.py).
 # libass9: text subtitles (the player loads it at run time and plays without it); fonts-dejavu-core:
-# the fonts the subtitle tests style their lines with (found through fontconfig).
+# the fonts the subtitle tests style their lines with (found through fontconfig). python3-gi,
+# gir1.2-gst-rtsp-server-1.0, gstreamer1.0-plugins-good: GStreamer's RTSP server on the loopback,
+# the outside server of ycbcrwall's live RTSP test (cmd/ycbcrwall/live_test.go).
 PKGS=(
   pkg-config gcc make
   libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools
@@ -31,6 +33,7 @@ PKGS=(
   python3
   libplacebo-dev
   libass9 fonts-dejavu-core
+  python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-plugins-good
 )
 
 # npm_deps installs the JSON IPC test's mpv client (npm's "mpv", a pinned version) into

@@ -28,6 +28,15 @@ type StreamStats struct {
 	// (decode.Decoder.DeviceMemory); not the conversion paths the streams share, nor FFmpeg's
 	// session memory and bitstream buffers (in the total's ffmpeg_gpu_memory_mb).
 	GPUMemoryMB float64 `json:"gpu_memory_mb"`
+	// DecoderGPUMemoryMB is the part of GPUMemoryMB that is the decoder's frames (Vulkan Video's
+	// decode pictures, references included: FFmpeg's frames pool grows to what the stream holds at
+	// once); the rest is the stream's own pictures.
+	DecoderGPUMemoryMB float64 `json:"decoder_gpu_memory_mb,omitempty"`
+	// HostMemoryMB is the host memory of the stream's decoded pictures (decode.Decoder.HostMemory:
+	// its decoder's picture buffers, references included; 0 when Vulkan Video decodes); the rest
+	// of a stream's host memory (FFmpeg's contexts and threads, a live input's jitter buffer) shows
+	// in the total's peak_rss_mb, from one run to a run with more streams.
+	HostMemoryMB float64 `json:"host_memory_mb"`
 	// Variant is the conversion variant (drawn into the tile, or compute and copied into it).
 	Variant string `json:"variant,omitempty"`
 	// GPUMs is the stream's mean GPU time per picture: its command buffer from the conversion to
@@ -91,7 +100,8 @@ func (w *Wall) Stats() Stats {
 			ss.HWDec, ss.HWDecReason = "vulkan", ""
 		}
 		hwNow, _ := t.dec.DeviceMemory()
-		ss.GPUMemoryMB = mb(t.st.MemoryBytes() + hwNow)
+		ss.GPUMemoryMB, ss.DecoderGPUMemoryMB = mb(t.st.MemoryBytes()+hwNow), mb(hwNow)
+		ss.HostMemoryMB = mb(t.dec.HostMemory())
 		if t.shown > 0 {
 			plan := t.st.Plan()
 			ss.Route, ss.Path, ss.Variant = plan.Route.String(), plan.Path.Path.String(), plan.Variant.Variant.String()

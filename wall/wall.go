@@ -54,6 +54,10 @@ type Options struct {
 	// flight were not faster: HEVC −9 to +12%, H.264 −8 to +2% over two rounds of 7 and 16 1080p
 	// streams (docs/performance.md, "Many streams").
 	TwoDecodes bool
+	// Notice receives FFmpeg's log about each tile, summarised by its decoder (decode.CaptureLog,
+	// decode.Options.Log) and named: "tile 3 (cam3): 12 corrupt packets (mpegts) in the last
+	// second", at most one line a second per tile, from a goroutine of the decoder's. nil: none.
+	Notice func(line string)
 	// Decode passes the rest of the decoder's options (timeout, size limits); its Threads, HWDec and
 	// Vulkan are set from the fields above.
 	Decode decode.Options
@@ -139,6 +143,9 @@ func (w *Wall) open(inputs []Input) error {
 		}
 		do := w.opts.Decode
 		do.Threads, do.HWDec, do.Vulkan = w.opts.Threads, w.opts.HWDec, w.dev
+		if notice, name := w.opts.Notice, fmt.Sprintf("tile %d (%s): ", i+1, in.Label); notice != nil {
+			do.Log = func(s string) { notice(name + s) }
+		}
 		dec, err := decode.Open(in.URL, do)
 		if err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)
@@ -486,6 +493,7 @@ func (w *Wall) Screenshot() (*image.RGBA, error) {
 func (w *Wall) Close() {
 	for _, t := range w.tiles {
 		close(t.stop)
+		t.dec.Interrupt() // a live input's read waiting for data (a feed that stopped) returns now
 	}
 	for _, t := range w.tiles {
 		if t.next != nil {

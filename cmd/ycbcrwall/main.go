@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -27,12 +28,21 @@ import (
 const help = `ycbcrwall: many videos at once on one Vulkan device, tiled.
 
 Usage: ycbcrwall [flags] FILE...
+       ycbcrwall [flags] -inputs LIST [FILE...]
 
 Each FILE (a file may repeat; -n N plays N copies of each) gets its own decoder (Vulkan Video on
 the wall's device where it decodes the stream, software otherwise), its own stream of pictures on
 the GPU and its own tile, drawn one pixel for one pixel on a canvas of the largest picture's size
 times the grid (the most nearly square one). All streams share the device, its decode queues, the
 conversion paths and the pipeline cache.
+
+An input is a file or a URL FFmpeg opens. Live sources (udp://, rtp://, rtsp://, rtsps://, srt://,
+HLS playlists over http(s): -live auto) are read with a short probe, small jitter buffers and no
+read-ahead (docs/live.md). -inputs LIST reads inputs from a file, one a line: the URL (or a path,
+taken from the list's folder) and an optional label, the rest of the line; blank lines and lines
+starting with # are skipped. Its inputs come after the FILEs. FFmpeg's own log never reaches
+stderr: what it says about a tile becomes at most one line a second, "notice: tile 3 (cam3): 12
+corrupt packets (mpegts) in the last second".
 
 The window shows the canvas scaled to fit (the player's scale pass, -scale), each tile with a label:
 its number and file name, the pictures it shows per second, its decoder (hw: Vulkan Video, sw:
@@ -57,7 +67,9 @@ on one clock started at the wall's first picture, a wall of cameras, where a str
 later drops what the clock has passed. -untimed draws every picture as soon as it is decoded: the
 aggregate throughput. -stats prints one JSON line at the end: the aggregate frames and fps, the
 canvas, the queues used, GPU and CPU milliseconds per picture, peak RSS and CPU time, and per stream
-its frames, fps, dropped pictures, decoder, hwdec, route, conversion path and variant.
+its frames, fps, dropped pictures, decoder, hwdec, route, conversion path and variant, and the
+memory it holds (gpu_memory_mb, of it decoder_gpu_memory_mb: the decoder's frames; host_memory_mb:
+its decoded pictures on the host).
 
 Each stream's conversion runs as the device does it faster (-variant auto, measured): drawn into its
 tile, or by a compute shader into the stream's own image, then copied into the tile. Headless, copied
@@ -92,6 +104,9 @@ type options struct {
 	keepOpen   bool
 	labels     bool
 	filter     ycbcr.Filter
+	inputs     string // -inputs: the list of inputs
+	live       decode.LiveMode
+	rtsp       string // -rtsp-transport
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -122,6 +137,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.clock, "clock", "each", "timed: `each|shared`: a clock per stream, started at its first picture, or one shared by all (a wall of cameras)")
 	fs.Float64Var(&o.fps, "fps", 60, "timed: display steps per second")
 	fs.IntVar(&o.loop, "loop", 1, "play each input `N` times")
+	fs.StringVar(&o.inputs, "inputs", "", "read inputs from `LIST`: one URL (or path) and an optional label a line, # comments")
+	live := fs.String("live", "auto", "`auto|yes|no`: read inputs as live sources (auto: udp, rtp, rtsp, rtsps, srt URLs and .m3u8 playlists; yes: every input, a pipe a live feed is written into)")
+	fs.StringVar(&o.rtsp, "rtsp-transport", "", "RTSP's transport, `tcp|udp` (default: FFmpeg's choice, UDP then TCP)")
 	if status, done := cli.Parse(fs, args, help, stdout, stderr); done {
 		return status
 	}
@@ -129,8 +147,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.list {
 		return cli.ListDevices(stdout, stderr, 1)
 	}
-	if fs.NArg() == 0 {
+	if fs.NArg() == 0 && o.inputs == "" {
 		return fail(stderr, "no FILE (ycbcrwall -h says how to use it)")
+	}
+	if o.live, err = decode.ParseLiveMode(*live); err != nil {
+		return fail(stderr, "%v", err)
+	}
+	if o.rtsp != "" && o.rtsp != "tcp" && o.rtsp != "udp" {
+		return fail(stderr, "-rtsp-transport %q: want tcp or udp", o.rtsp)
 	}
 	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 || o.queues < 0 {
 		return fail(stderr, "-n, -queue and -loop must be at least 1, -queues at least 0, -fps above 0")
@@ -163,15 +187,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "-variant: %v", err)
 	}
+	listed := make([]wall.Input, 0, fs.NArg())
+	for _, f := range fs.Args() {
+		listed = append(listed, wall.Input{URL: f})
+	}
+	if o.inputs != "" {
+		more, err := readInputs(o.inputs)
+		if err != nil {
+			return fail(stderr, "%v", err)
+		}
+		listed = append(listed, more...)
+	}
 	if o.screenshot != "" {
-		if err := picfile.Check(o.screenshot, fs.Args()...); err != nil {
+		urls := make([]string, len(listed))
+		for i, in := range listed {
+			urls[i] = in.URL
+		}
+		if err := picfile.Check(o.screenshot, urls...); err != nil {
 			return fail(stderr, "-screenshot: %v", err)
 		}
 	}
 	var inputs []wall.Input
-	for _, f := range fs.Args() {
+	for _, in := range listed {
 		for i := 0; i < o.n; i++ {
-			inputs = append(inputs, wall.Input{URL: f})
+			inputs = append(inputs, in)
 		}
 	}
 	if err := play(o, hw, choice, variant, inputs, stdout, stderr); err != nil {
@@ -181,6 +220,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Variant, inputs []wall.Input, stdout, stderr io.Writer) error {
+	// FFmpeg's log, summarised per tile by the decoders, in notices; stderr is written from their
+	// goroutines too, one line at a time.
+	notice := lineWriter(stderr)
+	decode.CaptureLog(notice)
+	defer decode.CaptureLog(nil)
 	// -queues 0: headless, one queue per stream; a window's pass reads the canvas on the first
 	// queue, which tiles copied from other queues would race.
 	queues := o.queues
@@ -194,7 +238,8 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	}
 	defer present.CloseDevice(dev)
 	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
-		OneClock: o.clock == "shared", TwoDecodes: o.two})
+		OneClock: o.clock == "shared", TwoDecodes: o.two, Notice: notice,
+		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}})
 	if err != nil {
 		return err
 	}
@@ -265,6 +310,16 @@ func screenshot(w *wall.Wall, path string) error {
 		return fmt.Errorf("-screenshot: %w", err)
 	}
 	return nil
+}
+
+// lineWriter gives a function that writes "notice: " and a line to w, one caller at a time.
+func lineWriter(w io.Writer) func(string) {
+	var mu sync.Mutex
+	return func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "notice: %s\n", s)
+	}
 }
 
 // fail prints one "error: ..." line and returns exit status 1.

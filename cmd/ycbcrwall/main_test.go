@@ -87,20 +87,22 @@ func TestWallCopies(t *testing.T) {
 	if st.Streams != 4 || st.Frames != 400 {
 		t.Fatalf("-stats: %d streams, %d frames; want 4 streams of 100", st.Streams, st.Frames)
 	}
-	sum := 0.0
+	sum, host := 0.0, 0.0
 	for _, p := range st.PerStream {
 		if p.Frames != 100 || p.Dropped != 0 || p.Error != "" {
 			t.Errorf("stream %+v: want 100 frames, none dropped", p)
 		}
 		// Every stream's pictures are part of the device's total (how many pictures a stream's
 		// pool holds depends on how far its GPU work ran behind).
-		if p.GPUMemoryMB <= 0 {
-			t.Errorf("stream %s: gpu_memory_mb %g, want positive", p.Input, p.GPUMemoryMB)
+		if p.GPUMemoryMB <= 0 || p.HostMemoryMB <= 0 {
+			t.Errorf("stream %s: gpu_memory_mb %g, host_memory_mb %g (software decoding's pictures), want both positive", p.Input, p.GPUMemoryMB, p.HostMemoryMB)
 		}
 		sum += p.GPUMemoryMB
+		host += p.HostMemoryMB
 	}
-	if st.GPUMemoryMB < sum || st.PictureBuffersMB <= 0 {
-		t.Errorf("gpu_memory_mb %g below the streams' %g together, or picture_buffers_mb %g not positive", st.GPUMemoryMB, sum, st.PictureBuffersMB)
+	if st.GPUMemoryMB < sum || st.PictureBuffersMB <= 0 || host > st.PictureBuffersMB {
+		t.Errorf("gpu_memory_mb %g below the streams' %g together, or picture_buffers_mb %g not positive or below the streams' host_memory_mb %g",
+			st.GPUMemoryMB, sum, st.PictureBuffersMB, host)
 	}
 	if st, _ := wallRun(t, "-untimed", "-n", "2", "-loop", "3", "-stats", filepath.Join(mediaDir, "yuv420p_left.mkv")); st.Frames != 2*3*5 {
 		t.Errorf("-n 2 -loop 3 of a 5-frame vector: %d frames, want 30", st.Frames)
