@@ -81,7 +81,7 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 	in.arm()
 	var opts *astiav.Dictionary
 	if in.live {
-		if opts, err = liveOptions(in.timeout, in.rtspTransport); err != nil {
+		if opts, err = liveOptions(in.url, in.timeout, in.rtspTransport); err != nil {
 			return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
 		}
 		defer opts.Free()
@@ -96,6 +96,11 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 	}
 	in.fcOpened = true
 	in.arm()
+	if in.live && in.timeout > 0 {
+		// A live probe reads for LiveProbeDuration of the feed (MPEG-TS always does: it has no
+		// header), on top of waiting for it.
+		in.intr.Arm(in.timeout + LiveProbeDuration)
+	}
 	if err := avx.FindStreamInfo(in.fc); err != nil {
 		return in.ioError(op, fmt.Errorf("read stream info: %w", err))
 	}

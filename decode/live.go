@@ -80,7 +80,7 @@ func (m LiveMode) isLive(url string) bool { return m == LiveYes || m == LiveAuto
 // liveOptions are the options avformat_open_input gets for a live source. Options FFmpeg's demuxer
 // or protocol does not know stay unused, so one set serves every scheme; a URL's own query options
 // (udp://…?fifo_size=…) win over these. timeout ≤ 0: none.
-func liveOptions(timeout time.Duration, rtspTransport string) (*astiav.Dictionary, error) {
+func liveOptions(url string, timeout time.Duration, rtspTransport string) (*astiav.Dictionary, error) {
 	set := [][2]string{
 		{"fflags", "+nobuffer"},
 		{"probesize", fmt.Sprint(LiveProbeSize)},
@@ -90,9 +90,10 @@ func liveOptions(timeout time.Duration, rtspTransport string) (*astiav.Dictionar
 		{"reorder_queue_size", fmt.Sprint(LiveRTPReorder)},
 		{"max_delay", fmt.Sprint(LiveRTPDelay.Microseconds())},
 	}
-	if timeout > 0 {
+	if scheme, _, _ := strings.Cut(strings.ToLower(url), "://"); timeout > 0 && (scheme == "rtsp" || scheme == "rtsps") {
 		// RTSP's socket I/O timeout (rtsp.c "timeout", µs; "stimeout" before FFmpeg 5): its TCP
 		// connection and its UDP wait end with ETIMEDOUT as the interrupt callback ends the rest.
+		// Only there: udp.c's "timeout" would end a UDP read with a sticky EIO.
 		set = append(set, [2]string{"timeout", fmt.Sprint(timeout.Microseconds())})
 	}
 	switch rtspTransport {

@@ -1,11 +1,16 @@
 package decode
 
 import (
+	"errors"
+	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestIsLive(t *testing.T) {
@@ -109,4 +114,78 @@ func TestLogSummaries(t *testing.T) {
 		}
 	}
 	t.Logf("summaries: %q", got["bad"])
+}
+
+// TestLiveResumeAfterTimeout: a UDP MPEG-TS feed (FFmpeg's own sender, in real time) that stops for
+// longer than Options.Timeout gives ErrTimeout, and the next Next plays the feed again when it comes
+// back, without reopening: the interrupted read's sticky end of the I/O context is cleared.
+func TestLiveResumeAfterTimeout(t *testing.T) {
+	ff := os.Getenv("YCBCRKIT_FFMPEG")
+	if ff == "" {
+		t.Skip("YCBCRKIT_FFMPEG not set (scripts/build-ffmpeg.sh --env)")
+	}
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "first.ts"), filepath.Join(dir, "second.ts")
+	for _, c := range []struct {
+		file string
+		secs int
+	}{{first, 2}, {second, 1}} {
+		ffmpegMake(t, "-f", "lavfi", "-i", fmt.Sprintf("testsrc2=size=320x180:rate=30:duration=%d", c.secs), "-c:v", "libx264",
+			"-preset", "ultrafast", "-g", "15", "-pix_fmt", "yuv420p", "-f", "mpegts", c.file)
+	}
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "udp://" + c.LocalAddr().String()
+	c.Close()
+	send := func(clip string) {
+		if b, err := exec.Command(ff, "-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-i", clip, "-c", "copy",
+			"-f", "mpegts", url+"?pkt_size=1316").CombinedOutput(); err != nil {
+			t.Errorf("sending %s: %v: %s", clip, err, b)
+		}
+	}
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		time.Sleep(200 * time.Millisecond)
+		send(first)
+		// Longer than the timeout even where the reader lags the sender (its start is a burst:
+		// ffmpeg -re's -readrate_initial_burst, 0.5 s).
+		time.Sleep(2 * time.Second)
+		send(second)
+	}()
+	defer func() { <-sent }()
+	var d *Decoder
+	for try := 0; d == nil; try++ { // until the sender has started (as a wall waits for a feed)
+		if d, err = Open(url, Options{Threads: 2, Timeout: 400 * time.Millisecond}); err != nil && (try == 10 || !errors.Is(err, ErrTimeout)) {
+			t.Fatal(err)
+		}
+	}
+	defer d.Close()
+	if !d.Live() {
+		t.Error("Live() = false for a udp:// URL")
+	}
+	var before, after, timeouts int
+	for end := time.Now().Add(8 * time.Second); time.Now().Before(end); {
+		f, err := d.Next()
+		switch {
+		case errors.Is(err, ErrTimeout) && after > 0: // the second run's end
+			end = time.Now()
+		case errors.Is(err, ErrTimeout):
+			timeouts++
+		case err != nil:
+			t.Fatalf("after %d + %d pictures: %v", before, after, err)
+		case timeouts == 0:
+			before++
+			f.Release()
+		default:
+			after++
+			f.Release()
+		}
+	}
+	if before == 0 || after < 20 {
+		t.Errorf("%d pictures, ErrTimeout, then %d: want the feed's second run (30 pictures) after the timeout", before, after)
+	}
+	t.Logf("%d pictures, ErrTimeout, %d pictures", before, after)
 }

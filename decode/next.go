@@ -184,13 +184,27 @@ func (d *Decoder) feed() error {
 		if !d.pktHeld {
 			d.intr.Arm(d.opts.Timeout)
 			err := d.fc.ReadFrame(d.pkt)
+			// A read the deadline interrupted leaves FFmpeg's I/O context at its end, its error
+			// sticky (AVIOContext.eof_reached and error: libavformat/aviobuf.c), and a demuxer
+			// may still return a packet it had parsed: later reads would fail at once with the
+			// same AVERROR_EXIT. Cleared, reading goes on where it stopped: a live feed that
+			// paused for longer than the timeout plays on when it comes back.
+			expired := d.intr.TimedOut() || errors.Is(err, astiav.ErrExit) && !d.intr.Aborted()
+			if expired {
+				avx.ResumeIO(d.fc)
+			}
 			if err != nil {
-				if d.intr.Aborted() || d.intr.TimedOut() {
-					// Not final: a later Next re-arms the deadline and tries again.
+				if d.intr.Aborted() {
 					return d.ioError("read", err)
+				}
+				if expired { // not final: a later Next re-arms the deadline and tries again
+					return fmt.Errorf("decode: read %s: %w after %s", d.url, ErrTimeout, d.timeout)
 				}
 				if !isEOF(err) {
 					d.stats.ReadErrors++
+					if d.live {
+						avx.ResumeIO(d.fc) // a live feed's I/O error is sticky too; the next read retries
+					}
 					if readErrs++; readErrs <= maxReadErrRun {
 						continue // demuxers resynchronise on the next packet
 					}

@@ -55,6 +55,16 @@ func FindStreamInfo(fc *astiav.FormatContext) error {
 	return nil
 }
 
+// ResumeIO clears the end-of-file and error state an interrupted read leaves on fc's I/O context
+// (AVIOContext.eof_reached and error, which later reads would return at once), so that reading
+// can go on where the input has more to give (a live feed that paused).
+func ResumeIO(fc *astiav.FormatContext) {
+	if c, err := formatContext(fc); err == nil && c.pb != nil {
+		c.pb.eof_reached = 0
+		c.pb.error = 0
+	}
+}
+
 // LogOwner is the key of the messages of the format contexts and protocols i is installed on.
 func (i *Interrupter) LogOwner() uintptr { return uintptr(unsafe.Pointer(i.it)) }
 
