@@ -2,7 +2,6 @@ package decode
 
 import (
 	"fmt"
-	"path"
 	"strings"
 	"time"
 
@@ -31,26 +30,6 @@ func ParseLiveMode(s string) (LiveMode, error) {
 		}
 	}
 	return 0, fmt.Errorf("bad -live %q: auto, yes or no", s)
-}
-
-// IsLive says whether url names a live source: a feed that plays as it arrives, with no end to
-// wait for and nothing to seek back to. udp://, rtp://, rtsp://, rtsps:// and srt:// URLs are;
-// over http(s), an HLS playlist (a path ending in .m3u8) is. Files, pipes (whose writer this cannot
-// see: Options.Live LiveYes says so) and other URLs are not.
-func IsLive(url string) bool {
-	scheme, rest, ok := strings.Cut(url, "://")
-	if !ok {
-		return false
-	}
-	switch strings.ToLower(scheme) {
-	case "udp", "rtp", "rtsp", "rtsps", "srt":
-		return true
-	case "http", "https":
-		p, _, _ := strings.Cut(rest, "?")
-		p, _, _ = strings.Cut(p, "#")
-		return strings.EqualFold(path.Ext(p), ".m3u8")
-	}
-	return false
 }
 
 // How a live source is read (Options.Live). Sizes are FFmpeg 7.1's options of the same names

@@ -13,29 +13,6 @@ import (
 	"time"
 )
 
-func TestIsLive(t *testing.T) {
-	for url, want := range map[string]bool{
-		"udp://127.0.0.1:5000":                  true,
-		"udp://@239.0.0.1:5000?fifo_size=1000":  true,
-		"rtp://239.0.0.1:5004":                  true,
-		"RTSP://cam3.local/stream1":             true,
-		"rtsps://cam3.local:322/s":              true,
-		"srt://relay:9000?mode=caller":          true,
-		"https://cdn.example/live/index.m3u8":   true,
-		"http://cdn.example/a.M3U8?token=x#t=1": true,
-		"https://cdn.example/clip.mp4":          false,
-		"http://cdn.example/m3u8/clip.ts":       false,
-		"tcp://127.0.0.1:9000":                  false,
-		"/srv/walls/udp.ts":                     false,
-		"pipe:0":                                false,
-		"file:index.m3u8":                       false,
-	} {
-		if got := IsLive(url); got != want {
-			t.Errorf("IsLive(%q) = %v, want %v", url, got, want)
-		}
-	}
-}
-
 // corruptTS writes an H.264 MPEG-TS clip with 188-byte packets cut out of its middle: the demuxer's
 // continuity counters then mark PES packets corrupt, FFmpeg's "Packet corrupt (stream = 0, dts = …)"
 // warning, and the decoder meets broken slices, as a UDP feed with a gap gives them.
