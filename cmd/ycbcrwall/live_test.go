@@ -172,7 +172,7 @@ func TestWallUDPFeed(t *testing.T) {
 		t.Fatalf("-stats %q: %v; stderr %s", o, err, e)
 	}
 	feed, file := st.PerStream[0], st.PerStream[1]
-	if feed.Frames < 30 || feed.Error != "" || file.Frames == 0 || file.Error != "" {
+	if feed.Frames < 20 || feed.Error != "" || file.Frames == 0 || file.Error != "" {
 		t.Errorf("feed %+v, file %+v: want both played, no error", feed, file)
 	}
 	// The feed's tile (320×180 in a 640×360 cell) shows the restarted feed's red.
@@ -249,7 +249,7 @@ func TestWallRTSPFeed(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if b, err := exec.CommandContext(ctx, "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
-		"-i", "testsrc2=size=320x180:rate=30:duration=2", "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
+		"-i", "testsrc2=size=320x180:rate=30:duration=3", "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
 		"-pix_fmt", "yuv420p", clip).CombinedOutput(); err != nil {
 		t.Fatalf("ffmpeg: %v: %s", err, b)
 	}
@@ -264,7 +264,7 @@ func TestWallRTSPFeed(t *testing.T) {
 			var err error
 			select {
 			case err = <-done: // the server's RTCP BYE at the clip's end ends the feed
-			case <-time.After(6 * time.Second):
+			case <-time.After(8 * time.Second):
 				cmd.Process.Signal(syscall.SIGINT)
 				err = <-done
 			}
@@ -276,7 +276,7 @@ func TestWallRTSPFeed(t *testing.T) {
 				t.Fatalf("-stats %q: %v; stderr %s", o, err, e)
 			}
 			if feed := st.PerStream[0]; feed.Frames < 20 || feed.Error != "" {
-				t.Errorf("feed %+v: want its pictures from the live edge on (the 2-s clip less the probe's second)", feed)
+				t.Errorf("feed %+v: want its pictures from the live edge on (the 3-s clip less the probe's second)", feed)
 			}
 			noFFmpegLines(t, e.String())
 			t.Logf("feed: %d pictures, %d dropped; stderr %q", st.PerStream[0].Frames, st.PerStream[0].Dropped, e)
