@@ -19,12 +19,15 @@ import (
 //
 // Programs call it once, before opening inputs; a program that wants FFmpeg's lines as they are
 // (ycbcrplay -v) does not call it.
+//
+// A later call replaces other, handing out what the one before had counted (CaptureLog(nil) at
+// the end of a program says what is left).
 func CaptureLog(other func(summary string)) {
+	var s *logSink
 	if other != nil {
-		otherLog.Store(newLogSink(other))
-	} else {
-		otherLog.Store(nil)
+		s = newLogSink(other)
 	}
+	otherLog.Swap(s).close()
 	avx.CaptureLog(routeLog)
 }
 
