@@ -184,6 +184,7 @@ func (p *Player) seekTo(target float64) error {
 		return errors.New("cannot seek: the input is a pipe")
 	}
 	target = max(0, target)
+	p.eofReached = false
 	p.ipcEvent("seek", nil)
 	p.dec.seek(target)
 	p.pace.hold(target)

@@ -59,6 +59,7 @@ type OutputConfig struct {
 	// Width and Height, when set, are the window's or offscreen target's size (-geometry).
 	Width, Height int
 	Screenshot    string // the last presented frame at exit (PNG or JPEG by the extension)
+	Title         string // the window's title (mpv's --title; empty: the input's name and the program's)
 	ShotDir       string // where the s key writes screenshots (empty: the current folder)
 }
 
@@ -70,6 +71,13 @@ type PlaybackConfig struct {
 	Loop    int
 	Untimed bool    // present each frame as soon as it is ready
 	Start   float64 // where playback begins (seconds; 0: the start)
+	// Pause starts paused on the first picture (mpv's --pause).
+	Pause bool
+	// KeepOpen is mpv's --keep-open: "yes" keeps the last file's last picture on screen, paused,
+	// at its end instead of ending (eof-reached true; a seek plays on), "always" every file's;
+	// "" or "no" ends. The program says which file is the last (LastInput).
+	KeepOpen  string
+	LastInput bool
 	// ABLoopA and ABLoopB are the A-B loop's points in seconds (-ab-loop-a, -ab-loop-b; nil: unset):
 	// once both are set, playback that reaches B goes back to A.
 	ABLoopA, ABLoopB *float64
@@ -161,6 +169,16 @@ type IPCConfig struct {
 	// and its events sent; Playlist is the program's list of inputs for it.
 	Server   *ipc.Server
 	Playlist Playlist
+	// Session, when set, holds mpv's properties that outlive one input (pause, volume, mute): the
+	// player starts from it and leaves its own there at the end.
+	Session *Session
+}
+
+// Session is what the IPC's clients set that outlives one input, as mpv's global properties do.
+type Session struct {
+	Pause  bool
+	Volume float64 // percent, 0 to 100
+	Mute   bool
 }
 
 // Hooks is what a program connects to the player: where notices go, what ends or drives

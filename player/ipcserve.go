@@ -16,15 +16,31 @@ import (
 
 // Playlist is the program's list of inputs, for the IPC's playlist properties and commands.
 type Playlist interface {
-	// Pos is the playing input's place in the list (from 0), Count the list's length, Path the
-	// playing input as given (a path, a URL, "-").
+	// Pos is the playing input's place in the list (from 0; -1: none, idle), Count the list's
+	// length, Path the playing input as given (a path, a URL, "-").
 	Pos() int
 	Count() int
 	Path() string
-	// Load adds url to the list (mode "append", "append-play") or replaces the list with it
-	// ("replace"); replace reports that playback of this input ends for it (the list's next).
-	Load(url, mode string) (replace bool, err error)
+	// Entries are the list's inputs as given (mpv's playlist property).
+	Entries() []string
+	// Edit runs one of mpv's playlist commands with its arguments (loadfile, playlist-next,
+	// playlist-prev, playlist-play-index, playlist-clear, playlist-remove, playlist-move, stop);
+	// ends: the playing input ends for it (the list knows what plays next, if anything). Its
+	// errors wrap the ipc package's.
+	Edit(name string, args []any) (ends bool, err error)
 }
+
+// playlistCommands are the commands Playlist.Edit runs.
+var playlistCommands = map[string]bool{"loadfile": true, "playlist-next": true, "playlist-prev": true,
+	"playlist-play-index": true, "playlist-clear": true, "playlist-remove": true, "playlist-move": true, "stop": true}
+
+// Properties are the mpv properties the player answers (mpv's property-list, which clients such as
+// python-mpv-jsonipc read first).
+var Properties = []string{"ab-loop-a", "ab-loop-b", "aid", "chapter", "chapter-list", "chapters", "core-idle",
+	"duration", "eof-reached", "filename", "fullscreen", "idle-active", "media-title", "mute", "path", "pause",
+	"percent-pos", "playback-time", "playlist", "playlist-count", "playlist-playing-pos", "playlist-pos",
+	"playlist-pos-1", "property-list", "seeking", "sid", "speed", "sub-visibility", "time-pos", "time-remaining",
+	"track-list", "vid", "volume"}
 
 // ipcRequests is how many requests the player takes between two frames: a client that floods the
 // socket waits for the next frame rather than holding the player.
@@ -61,7 +77,7 @@ func (p *Player) request(r *ipc.Request) (ended bool) {
 		return false
 	case "set_property":
 		c, err := p.setProperty(r.Args[0].(string), r.Args[1])
-		if err != nil {
+		if err != nil || c == nil {
 			r.Reply(nil, err)
 			return false
 		}
@@ -107,11 +123,36 @@ func (p *Player) property(name string) (any, error) {
 		return 100 * p.position() / info.Duration, nil
 	case "pause":
 		return p.paused, nil
+	case "idle-active":
+		return false, nil
+	case "core-idle":
+		return p.paused || p.eofReached, nil
+	case "seeking":
+		return p.dec.seeking, nil
+	case "time-remaining":
+		if info.Duration <= 0 || p.last == nil {
+			return nil, ipc.ErrPropertyUnavailable
+		}
+		return max(0, info.Duration-p.position()), nil
+	case "media-title": // the file's name (mpv's, without a title tag)
+		return p.property("filename")
+	case "playlist":
+		return playlistProperty(p.cfg.IPC.Playlist, true), nil
+	case "playlist-playing-pos":
+		return p.property("playlist-pos")
+	case "property-list":
+		return Properties, nil
+	case "fullscreen":
+		return p.win != nil && p.win.Fullscreen(), nil
 	case "speed":
 		return p.pace.speed, nil
 	case "volume", "mute":
 		vc, ok := p.cfg.Sound.Clock.(volumeControl)
 		if !ok {
+			// No sound (headless, none in the input): the setting, as mpv keeps it without audio.
+			if s := p.cfg.IPC.Session; s != nil {
+				return map[bool]any{true: s.Mute, false: s.Volume}[name == "mute"], nil
+			}
 			return nil, ipc.ErrPropertyUnavailable
 		}
 		v, muted := vc.Volume()
@@ -249,6 +290,10 @@ func (p *Player) setProperty(name string, v any) (Command, error) {
 		if err != nil {
 			return nil, err
 		}
+		if _, ok := p.cfg.Sound.Clock.(volumeControl); name == "mute" && !ok && p.cfg.IPC.Session != nil {
+			p.cfg.IPC.Session.Mute = on
+			return nil, nil
+		}
 		sw := map[bool]Switch{true: On, false: Off}[on]
 		return map[string]Command{"pause": Pause{Switch: sw}, "mute": Mute{Switch: sw}, "fullscreen": Fullscreen{Switch: sw}}[name], nil
 	case "speed", "volume", "time-pos", "playback-time", "chapter", "percent-pos":
@@ -264,6 +309,10 @@ func (p *Player) setProperty(name string, v any) (Command, error) {
 			return Speed{Value: x}, nil
 		case "volume":
 			if _, ok := p.cfg.Sound.Clock.(volumeControl); !ok {
+				if s := p.cfg.IPC.Session; s != nil {
+					s.Volume = min(max(x, 0), 100)
+					return nil, nil
+				}
 				return nil, ipc.ErrPropertyUnavailable
 			}
 			return Volume{Value: min(max(x, 0), 100) / 100}, nil
@@ -317,29 +366,19 @@ func (p *Player) ipcCommand(name string, args []any) (Command, error) {
 		return p.ipcSeek(arg)
 	case "set", "add", "cycle":
 		return p.ipcChange(name, args, arg)
-	case "loadfile":
-		url, ok := arg(0)
-		if !ok || p.cfg.IPC.Playlist == nil {
+	case "loadfile", "playlist-next", "playlist-prev", "playlist-play-index", "playlist-clear", "playlist-remove",
+		"playlist-move", "stop":
+		if p.cfg.IPC.Playlist == nil {
+			if name == "stop" {
+				return Quit{}, nil
+			}
 			return nil, ipc.ErrInvalidParameter
 		}
-		mode, _ := arg(1)
-		if mode == "" {
-			mode = "replace"
+		ends, err := p.cfg.IPC.Playlist.Edit(name, args)
+		if err != nil || !ends {
+			return nil, err
 		}
-		replace, err := p.cfg.IPC.Playlist.Load(url, mode)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ipc.ErrInvalidParameter, err)
-		}
-		if replace {
-			return Skip{End: EndNext}, nil
-		}
-		return nil, nil
-	case "playlist-next", "playlist-prev":
-		if name == "playlist-next" && p.cfg.IPC.Playlist != nil && p.cfg.IPC.Playlist.Pos() >= p.cfg.IPC.Playlist.Count()-1 ||
-			name == "playlist-prev" && (p.cfg.IPC.Playlist == nil || p.cfg.IPC.Playlist.Pos() == 0) {
-			return nil, fmt.Errorf("%w: no %s entry", ipc.ErrCommand, strings.TrimPrefix(name, "playlist-"))
-		}
-		return Skip{End: map[string]End{"playlist-next": EndNext, "playlist-prev": EndPrev}[name]}, nil
+		return Skip{End: EndNext}, nil
 	case "screenshot-to-file":
 		file, ok := arg(0)
 		if !ok {
@@ -350,7 +389,7 @@ func (p *Player) ipcCommand(name string, args []any) (Command, error) {
 		}
 		p.logf("screenshot: %s", file)
 		return nil, nil
-	case "quit", "stop":
+	case "quit":
 		return Quit{}, nil
 	case "quit-watch-later":
 		return QuitSave{}, nil

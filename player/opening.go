@@ -129,7 +129,7 @@ func (p *Player) playOpening(name string, open Opener) error {
 	}
 	p.use(r.in)
 	if n := p.src.Info().Name; n != name {
-		p.win.SetTitle(n + " — ycbcrplay")
+		p.win.SetTitle(p.title(n))
 	}
 	return p.play()
 }

@@ -73,6 +73,7 @@ type display struct {
 	msgUntil time.Time
 	cx, cy   float64  // the last cursor position seen
 	lines    []string // the info panel's last lines (tests compare them with -stats)
+	shown    []string // the panel as drawn: fitted to the room the bar and the paused sign leave
 	// diff is the measured |sampler − shader| of the picture on screen in diff mode (measureDiff), and
 	// when it was measured.
 	diff   string
@@ -159,7 +160,19 @@ func (p *Player) drawOSD(cb vk.CommandBuffer, slot int, t ycbcr.Target, w, h int
 		if d.msg != "" && now.Before(d.msgUntil) {
 			y += lh + 2*6 + 4
 		}
-		c.Panel(osdMargin, y, 8, f.Fit(d.lines, w-2*osdMargin-16), osdText, osdBox)
+		// The panel leaves the paused sign (top right) and the bar with its time label (bottom)
+		// uncovered: lines that do not fit above the bar end in "…".
+		right, bottom := w-osdMargin, h
+		if p.paused {
+			right = w - osdMargin - 26 - 4 - osdMargin/2
+		}
+		if p.paused || now.Before(d.barUntil) {
+			bottom = h - osdMargin - osdBarH - lh - 10 - osdMargin/2
+		}
+		d.shown = fitPanel(f.Fit(d.lines, right-osdMargin-16), (bottom-y-16)/lh)
+		if len(d.shown) > 0 {
+			c.Panel(osdMargin, y, 8, d.shown, osdText, osdBox)
+		}
 	}
 	if d.help {
 		bw := 0
@@ -248,4 +261,15 @@ func (p *Player) infoLines() []string {
 		fmt.Sprintf("frames      %.1f fps shown, %d dropped", float64(st.FramesPresented)/el, st.FramesDropped),
 		fmt.Sprintf("GPU         %.2f ms per frame", st.GPUMsPerFrame))
 	return append(lines, p.subtitleLines()...)
+}
+
+// fitPanel keeps the first n lines, the last of them "…" when some are left out.
+func fitPanel(lines []string, n int) []string {
+	switch {
+	case n <= 0:
+		return nil
+	case len(lines) <= n:
+		return lines
+	}
+	return append(lines[:n-1:n-1], "…")
 }

@@ -121,8 +121,8 @@ func TestOSD(t *testing.T) {
 	t.Logf("bar: %.4f filled, want %.4f", got, want)
 
 	// The info panel: the figures are -stats's.
-	lines := p0.osd.canvas.Font.Fit(p0.osd.lines, w-2*osdMargin-16)
-	joined := strings.Join(lines, "\n")
+	lines := p0.osd.shown
+	joined := strings.Join(p0.osd.canvas.Font.Fit(p0.osd.lines, w), "\n")
 	for _, v := range []string{st.PixelFormat, strings.TrimPrefix(st.VkFormat, "VK_FORMAT_"), st.Path, st.Matrix, st.Range, st.ChromaLocation, st.Upload, st.Conversion, src.Info().Name} {
 		if v == "" || !strings.Contains(joined, v) {
 			t.Errorf("info panel lacks %q:\n%s", v, joined)
@@ -176,6 +176,24 @@ func TestOSD(t *testing.T) {
 	}
 	if lit < 500 || bad > lit/50 {
 		t.Errorf("info panel: %d full-coverage glyph pixels, %d of them or of %d empty ones wrong", lit, bad, dark)
+	}
+	// The panel leaves the bar with its time label, and the paused sign, as they were without it.
+	lh0 := p0.osd.canvas.Font.LineHeight
+	for _, r := range []image.Rectangle{
+		image.Rect(osdMargin-6, h-osdMargin-osdBarH-lh0-10, w-osdMargin+6, h-osdMargin+6), // the bar and its label
+		image.Rect(w-osdMargin-30, osdMargin-4, w-osdMargin+4, osdMargin+32),              // the paused sign
+	} {
+		differ := 0
+		for yy := r.Min.Y; yy < r.Max.Y; yy++ {
+			for xx := r.Min.X; xx < r.Max.X; xx++ {
+				if shots[0].RGBAAt(xx, yy) != shots[1].RGBAAt(xx, yy) {
+					differ++
+				}
+			}
+		}
+		if differ > 0 {
+			t.Errorf("the info panel covers %d pixels of %v (the bar's or the paused sign's)", differ, r)
+		}
 	}
 	// The key list: its glyph pixels (text colour) in the middle of the window, which the bar-only
 	// picture does not have.

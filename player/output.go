@@ -58,7 +58,7 @@ func (p *Player) openOutput(f *Frame) error {
 // openWindow opens the window, its on-screen display and its swapchain.
 func (p *Player) openWindow(name string, ww, wh int) error {
 	var err error
-	if p.win, p.swap, err = present.OpenWindow(p.dev, present.WindowParams{Title: name + " — ycbcrplay", Width: ww, Height: wh,
+	if p.win, p.swap, err = present.OpenWindow(p.dev, present.WindowParams{Title: p.title(name), Width: ww, Height: wh,
 		Fullscreen: p.cfg.Output.Fullscreen,
 		Swapchain:  present.SwapchainOptions{Immediate: p.cfg.Playback.Untimed, HDR10: p.cfg.Colour.HDROutput}}); err != nil {
 		if p.cfg.Colour.HDROutput {
@@ -195,4 +195,12 @@ func (p *Player) rotationName(f *Frame) string {
 		return p.orientation(f).String() + " (-rotate)"
 	}
 	return f.Orient.String() + " (auto: the stream's display matrix)"
+}
+
+// title is the window's title for the input name: Config.Output.Title, else the name and the program's.
+func (p *Player) title(name string) string {
+	if p.cfg.Output.Title != "" {
+		return p.cfg.Output.Title
+	}
+	return name + " — ycbcrplay"
 }

@@ -106,6 +106,14 @@ func newPlayer(cfg Config) *Player {
 // end closes what play opened and returns the figures, or err (or the validation layer's messages).
 func (p *Player) end(err error) (*Stats, error) {
 	cfg := p.cfg
+	if s := cfg.IPC.Session; s != nil {
+		// What outlives the input (mpv's global properties): the next one starts from it.
+		s.Pause = p.paused && !p.eofReached
+		if vc, ok := cfg.Sound.Clock.(volumeControl); ok {
+			v, muted := vc.Volume()
+			s.Volume, s.Mute = v*100, muted
+		}
+	}
 	// Close before draining the validation messages: destroying the device is when the layer
 	// reports objects that were never destroyed.
 	validating := p.dev != nil && cfg.GPU.Validate
@@ -234,10 +242,18 @@ func (p *Player) loop() error {
 	if p.cfg.Playback.Start > 0 {
 		p.seekTo(p.cfg.Playback.Start)
 	}
+	if p.cfg.Playback.Pause {
+		// Paused from the start (mpv's --pause): the first picture is shown, the sound held.
+		p.paused, p.step, p.pace.stepped = true, true, true
+	}
 	var pending *decoded // a frame waiting for its time (the loop polls the window meanwhile)
 	for {
 		if p.input() {
 			return p.finish()
+		}
+		if p.eofReached && !p.paused && !p.step {
+			// Kept open at the end (Config.Playback.KeepOpen): playing on needs a seek, as in mpv.
+			p.paused = true
 		}
 		if p.paused && !p.step {
 			if err := p.redraw(); err != nil {
@@ -330,10 +346,19 @@ func (p *Player) ended(derr error) (again bool, err error) {
 		return true, nil
 	case eof: // the end: stop, as mpv and ffplay -autoexit do
 		p.eofReached = true
+		p.pace.end(p.paused, p.stats.FramesPresented)
+		if k := p.cfg.Playback.KeepOpen; k == "always" || k == "yes" && p.cfg.Playback.LastInput {
+			// mpv's --keep-open: the last picture stays, paused (its keep-open-pause default).
+			p.pace.step(p.paused)
+			p.paused, p.pace.stepped = true, true
+			if p.cfg.IPC.Server != nil {
+				p.cfg.IPC.Server.Update(p.property)
+			}
+			return true, nil
+		}
 		if p.cfg.IPC.Server != nil {
 			p.cfg.IPC.Server.Update(p.property)
 		}
-		p.pace.end(p.paused, p.stats.FramesPresented)
 		return false, p.finish()
 	case errors.Is(derr, errDecoderEnded):
 		return false, p.finish()

@@ -132,7 +132,9 @@ func (p *Player) subtitleLines() []string {
 	}
 	lines := []string{"subtitles   " + shown}
 	for _, t := range tracks {
-		lines = append(lines, "            "+t.Label())
+		if t.ID != s.SID() { // the others: the one shown is on the first line
+			lines = append(lines, "            "+t.Label())
+		}
 	}
 	return lines
 }

@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
@@ -29,6 +31,12 @@ type options struct {
 	resume            resumeOptions
 	ipcPath           string // -input-ipc-server: mpv's JSON IPC on this Unix socket
 	cfg               player.Config
+	// mpv's (mpvargs.go): --idle (yes, once, "" no), --version, --really-quiet and the like (only
+	// the error line on stderr), and the notices of mpv's options that do not apply.
+	idle    string
+	version bool
+	quiet   bool
+	notices []string
 }
 
 // decodeOptions is how the inputs are read and decoded.
@@ -48,6 +56,7 @@ type decodeOptions struct {
 type soundOptions struct {
 	aid, volume int  // -aid (0: the best stream), -volume in percent
 	off         bool // -no-audio
+	mute        bool // --mute: the sound starts muted
 }
 
 // resumeOptions is where a play starts and what is kept at a quit (watch_later, resume.go).
@@ -61,6 +70,10 @@ type resumeOptions struct {
 type input struct {
 	url, name string
 	stdin     bool // FILE is -: standard input, through FFmpeg's pipe protocol
+	// loadfile's per-file options (playlist.go): where it starts, paused or not (nil: the
+	// command line's).
+	start *float64
+	pause *bool
 }
 
 // usageError is a malformed command line; bad values are plain errors. Both exit with status 2.
@@ -88,10 +101,12 @@ func parseArgs(args []string) (options, error) {
 	fs.String("profile", "", "")
 	groups := []flagGroup{&outputFlags{}, &convertFlags{}, &viewFlags{}, &gpuFlags{}, &decodeFlags{},
 		&soundFlags{}, &playbackFlags{}, &colourFlags{}, &qualityFlags{}, &resumeFlags{}, &ipcFlags{},
-		&subFlags{}}
+		&subFlags{}, &mpvFlags{}}
 	for _, g := range groups {
 		g.add(fs)
 	}
+	mpvBools(fs)
+	args, o.notices = mpvArgs(fs, args)
 	// Flags may come before or after FILE, as with most players.
 	files, err := cli.ParseMixed(fs, args)
 	switch {
@@ -101,7 +116,7 @@ func parseArgs(args []string) (options, error) {
 	case err != nil:
 		return o, usageError{err}
 	}
-	if o.list {
+	if o.list || o.version {
 		return o, nil
 	}
 	if o.inputs, err = inputs(files); err != nil {
@@ -152,14 +167,33 @@ func (f *outputFlags) add(fs *flag.FlagSet) {
 func (f *outputFlags) read(o *options) error {
 	c := &o.cfg.Output
 	c.Headless, c.Fullscreen, c.Screenshot = *f.headless, *f.fullscreen, *f.screenshot
-	if g := *f.geometry; g != "" {
-		if n, err := fmt.Sscanf(g, "%dx%d", &c.Width, &c.Height); err != nil || n != 2 || c.Width < 1 || c.Height < 1 ||
-			c.Width > 16384 || c.Height > 16384 || fmt.Sprintf("%dx%d", c.Width, c.Height) != g {
+	g := *f.geometry
+	if g == "" {
+		return nil
+	}
+	// mpv's [W[xH]][+-x+-y] and W%: a size in pixels is taken, a position or a percentage noticed.
+	m := mpvGeometry.FindStringSubmatch(g)
+	if m == nil {
+		return fmt.Errorf("bad -geometry %q: WxH, 1 to 16384 each (mpv's WxH+X+Y is taken too)", g)
+	}
+	if m[1] != "" && m[2] != "" && !strings.Contains(m[1]+m[2], "%") {
+		w, _ := strconv.Atoi(m[1])
+		h, _ := strconv.Atoi(m[2])
+		if w < 1 || h < 1 || w > 16384 || h > 16384 {
 			return fmt.Errorf("bad -geometry %q: WxH, 1 to 16384 each", g)
 		}
+		c.Width, c.Height = w, h
+		if m[3] != "" {
+			o.notices = append(o.notices, fmt.Sprintf("notice: -geometry %s: the window's position is left to the window manager", g))
+		}
+		return nil
 	}
+	o.notices = append(o.notices, fmt.Sprintf("notice: -geometry %s: only WxH in pixels sets the size here: ignored", g))
 	return nil
 }
+
+// mpvGeometry is mpv's --geometry: [W[xH]][+-X+-Y], W and H in pixels or percent.
+var mpvGeometry = regexp.MustCompile(`^(?:(\d+%?)(?:x(\d+%?))?)?([+-]\d+%?[+-]\d+%?)?$`)
 
 // convertFlags are player.ConvertConfig's, but -hwdec-route download (decodeFlags).
 type convertFlags struct{ path, compare, variant, upload *string }
@@ -302,21 +336,40 @@ func (f *decodeFlags) read(o *options) error {
 }
 
 // soundFlags are soundOptions'.
-type soundFlags struct{ s soundOptions }
+type soundFlags struct {
+	s      soundOptions
+	aid    *string
+	volume *float64
+}
 
 func (f *soundFlags) add(fs *flag.FlagSet) {
-	fs.IntVar(&f.s.aid, "aid", 0, "")
+	f.aid = fs.String("aid", "auto", "")
 	fs.BoolVar(&f.s.off, "no-audio", false, "")
-	fs.IntVar(&f.s.volume, "volume", 100, "")
+	f.volume = fs.Float64("volume", 100, "")
 }
 
 func (f *soundFlags) read(o *options) error {
-	if f.s.aid < 0 {
-		return fmt.Errorf("bad -aid %d: an audio stream number from 1", f.s.aid)
+	switch a := *f.aid; a {
+	case "auto": // mpv's default: the best stream
+	case "no": // mpv's --aid=no
+		f.s.off = true
+	default:
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 1 {
+			return fmt.Errorf("bad -aid %q: an audio stream number from 1, auto or no", a)
+		}
+		f.s.aid = n
 	}
-	if f.s.volume < 0 || f.s.volume > 100 {
-		return fmt.Errorf("bad -volume %d: 0 to 100", f.s.volume)
+	v := *f.volume
+	if !(v >= 0 && v <= 1000) {
+		return fmt.Errorf("bad -volume %g: 0 to 100", v)
 	}
+	if v > 100 {
+		// mpv amplifies up to --volume-max (130); this player's sound stops at 100 %.
+		o.notices = append(o.notices, fmt.Sprintf("notice: -volume %g: 100 at most here", v))
+		v = 100
+	}
+	f.s.volume = int(v + 0.5)
 	o.sound = f.s
 	return nil
 }
@@ -484,7 +537,11 @@ func (f *resumeFlags) read(o *options) error {
 // ipcFlags are the JSON IPC's.
 type ipcFlags struct{ path *string }
 
-func (f *ipcFlags) add(fs *flag.FlagSet) { f.path = fs.String("input-ipc-server", "", "") }
+func (f *ipcFlags) add(fs *flag.FlagSet) {
+	f.path = new(string)
+	fs.StringVar(f.path, "input-ipc-server", "", "")
+	fs.StringVar(f.path, "input-unix-socket", "", "") // mpv's name before 0.17, which node-mpv may pass
+}
 
 func (f *ipcFlags) read(o *options) error {
 	o.ipcPath = *f.path

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -164,6 +165,15 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -input-ipc-server PATH     mpv's JSON IPC on a Unix socket: get_property, set_property,
                             observe_property and commands (seek, cycle, loadfile, playlist-next,
                             screenshot-to-file, quit, ...) by mpv's names, events as mpv's
+  --idle[=yes|once]         with -input-ipc-server: wait for loadfile when nothing plays (at the
+                            start, after the list, after stop) instead of ending; once: until a
+                            file has played
+  mpv's command line        as front-ends spawn mpv (docs/frontends.md): --name=value or --name value,
+                            a flag alone or =yes/no, --no-NAME; --pause, --mute, --keep-open[=yes|
+                            always], --loop-file=N|inf, --title, --really-quiet, --no-terminal,
+                            --msg-level=all=no (the error line only), --start=+T, --aid=auto|no,
+                            --geometry=WxH+X+Y, --version; mpv's options that do not apply here
+                            (--vo, --ao, --script, --ytdl, --osc, ...) are taken with one notice
   -ab-loop-a TIME -ab-loop-b TIME   the A-B loop (as mpv's): playback reaching B goes back to A
   -save-position-on-quit    keep the position at a quit (Q always does) in
                             $XDG_STATE_HOME/ycbcrkit/watch_later/ (mpv's watch_later names); the
@@ -232,6 +242,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usageText)
 		return 0
 	}
+	if o.version {
+		printVersion(stdout)
+		return 0
+	}
+	if o.quiet {
+		// --really-quiet, --no-terminal, --msg-level=all=no: the error line only.
+		stderr = &errorsOnly{w: stderr}
+	}
+	for _, n := range o.notices {
+		fmt.Fprintln(stderr, n)
+	}
 	if o.list {
 		return cli.ListDevices(stdout, stderr, 1)
 	}
@@ -262,7 +283,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	inputs := o.inputs
-	if len(inputs) == 0 {
+	if o.idle != "" && o.ipcPath == "" {
+		fmt.Fprintln(stderr, "notice: --idle without --input-ipc-server: nothing could load a file; the player ends after its inputs")
+		o.idle = ""
+	}
+	if len(inputs) == 0 && o.idle == "" {
 		clip, err := media.DefaultClipFile("ycbcrplay")
 		if err != nil {
 			return fail(stderr, err)
@@ -279,38 +304,62 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// The inputs play in order, each in its own player (device and window are opened again for each
 	// file: the window closes and reopens between files). Enter or > goes to the next, < to the
-	// previous; q, Esc and the signals end the list. A file that fails ends it with its error.
+	// previous; q, Esc and the signals end the list. A file that fails ends it with its error, but
+	// with --idle (a front-end's player), which goes on to the next or waits.
 	pl := &playlist{items: inputs}
+	session := &player.Session{Pause: o.cfg.Playback.Pause, Volume: float64(o.sound.volume), Mute: o.sound.mute}
 	if o.ipcPath != "" {
 		srv, err := ipc.Listen(o.ipcPath, func(line string) { fmt.Fprintln(stderr, "notice: "+line) })
 		if err != nil {
 			return fail(stderr, fmt.Errorf("-input-ipc-server: %w", err))
 		}
 		defer srv.Close()
-		cfg.IPC.Server, cfg.IPC.Playlist = srv, pl
+		cfg.IPC.Server, cfg.IPC.Playlist, cfg.IPC.Session = srv, pl, session
 	}
-	for pl.i = 0; pl.i < len(pl.items); {
+	srv := cfg.IPC.Server
+	played := false
+	for pl.i = 0; ; {
+		if pl.Pos() < 0 {
+			// Nothing to play: idle (mpv's --idle; once: only until a file has played), or the end.
+			if o.idle == "" || o.idle == "once" && played || !player.Idle(srv, pl, session, interrupted.stop) {
+				break
+			}
+			pl.advance(false)
+			continue
+		}
+		in := pl.items[pl.i]
 		// The last input without a window (no key goes back) ends the process: its device and
 		// decoder are left to the operating system (player.Config.GPU.Exiting; not with -validate, nor
 		// with the IPC, whose loadfile may add to the list).
-		c := cfg
-		c.GPU.Exiting = processExits && cfg.Output.Headless && pl.i == len(pl.items)-1 && !o.keepTeardown && cfg.IPC.Server == nil
-		ipcEvent(cfg.IPC.Server, "start-file", map[string]any{"playlist_entry_id": pl.i + 1})
-		st, code := playFile(pl.items[pl.i], o, c, threads, stdout, stderr)
+		c, oi := cfg, o
+		c.GPU.Exiting = processExits && cfg.Output.Headless && pl.i == len(pl.items)-1 && !o.keepTeardown && srv == nil
+		c.Playback.LastInput = pl.i == len(pl.items)-1
+		c.Playback.Pause = session.Pause
+		if in.pause != nil {
+			c.Playback.Pause = *in.pause
+		}
+		if in.start != nil {
+			c.Playback.Start, oi.resume.startGiven = *in.start, true
+		}
+		oi.sound.volume, oi.sound.mute = int(session.Volume+0.5), session.Mute
+		id := pl.i + 1
+		ipcEvent(srv, "start-file", map[string]any{"playlist_entry_id": id})
+		st, code := playFile(in, oi, c, threads, stdout, stderr)
+		played = true
 		if code != 0 {
-			ipcEvent(cfg.IPC.Server, "end-file", map[string]any{"reason": "error", "playlist_entry_id": pl.i + 1})
-			return code
+			ipcEvent(srv, "end-file", map[string]any{"reason": "error", "playlist_entry_id": id, "file_error": "loading failed"})
+			if o.idle == "" || interrupted.signal() != 0 {
+				return code
+			}
+			pl.advance(false)
+			continue
 		}
 		reason := map[player.End]string{player.EndOfInput: "eof", player.EndQuit: "quit", player.EndNext: "stop", player.EndPrev: "stop"}[st.End]
-		ipcEvent(cfg.IPC.Server, "end-file", map[string]any{"reason": reason, "playlist_entry_id": pl.i + 1})
+		ipcEvent(srv, "end-file", map[string]any{"reason": reason, "playlist_entry_id": id})
 		if interrupted.signal() != 0 || st.End == player.EndQuit {
 			break
 		}
-		if st.End == player.EndPrev {
-			pl.i = max(0, pl.i-1)
-		} else {
-			pl.i++
-		}
+		pl.advance(st.End == player.EndPrev)
 	}
 	if n := interrupted.signal(); n != 0 {
 		return 128 + n
@@ -320,7 +369,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // parseTime reads -start: seconds (12.5) or [[h:]m:]s (1:02:03.5, 2:30), as mpv's --start takes them.
 func parseTime(s string) (float64, error) {
-	parts := strings.Split(s, ":")
+	// mpv's --start=+T is T from the start.
+	parts := strings.Split(strings.TrimPrefix(s, "+"), ":")
 	if len(parts) > 3 {
 		return 0, fmt.Errorf("bad -start %q: seconds or [[h:]m:]s", s)
 	}
@@ -411,4 +461,27 @@ func withProcess(st *player.Stats, threads int) processStats {
 		}
 	}
 	return out
+}
+
+// errorsOnly passes the "error:" lines written to it and drops the rest (notices): mpv's
+// --really-quiet and --no-terminal.
+type errorsOnly struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (e *errorsOnly) Write(b []byte) (int, error) {
+	e.buf = append(e.buf, b...)
+	for {
+		i := bytes.IndexByte(e.buf, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		if line := e.buf[:i+1]; bytes.HasPrefix(line, []byte("error:")) {
+			if _, err := e.w.Write(line); err != nil {
+				return len(b), err
+			}
+		}
+		e.buf = e.buf[i+1:]
+	}
 }

@@ -553,7 +553,7 @@ func (c *client) command(id json.RawMessage, name string, args []any) bool {
 }
 
 // Events are the events the player sends (mpv's names, libmpv/client.h mpv_event_id).
-var Events = []string{"start-file", "end-file", "file-loaded", "seek", "playback-restart", "shutdown",
+var Events = []string{"start-file", "end-file", "file-loaded", "seek", "playback-restart", "shutdown", "idle",
 	"property-change", "video-reconfig", "audio-reconfig"}
 
 func knownEvent(name string) bool {

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// frontEnds are the command lines that widely used front-ends spawn mpv with (docs/frontends.md says
+// where each comes from); SOCK is the socket's path.
+var frontEnds = []struct {
+	name    string
+	args    []string
+	notices int // mpv's options that do not apply here
+}{
+	// python-mpv-jsonipc's MPVProcess defaults (Jellyfin MPV Shim, Plex MPV Shim and Syncplay drive
+	// mpv through it).
+	{"python-mpv-jsonipc", []string{"--idle=yes", "--input-ipc-server=SOCK", "--input-terminal=no", "--terminal=no"}, 1},
+	// Syncplay's MPV_ARGS (syncplay/constants.py) through python-mpv-jsonipc.
+	{"syncplay", []string{"--force-window=yes", "--idle=yes", "--hr-seek=always", "--keep-open=always", "--input-terminal=no",
+		"--term-playing-msg=<SyncplayUpdateFile>\nANS_filename=${filename}\nANS_length=${=duration:${=length:0}}\nANS_path=${path}\n</SyncplayUpdateFile>",
+		"--keep-open-pause=yes", "--script=/usr/share/syncplay/syncplay/resources/syncplayintf.lua",
+		"--input-ipc-server=SOCK", "--terminal=no"}, 5},
+	// node-mpv (j-holub/Node-MPV, lib/util.js mpvArguments).
+	{"node-mpv", []string{"--input-ipc-server=SOCK", "--idle", "--really-quiet"}, 0},
+	// npm mpv (porsager/mpv 2.0.3, index.js defaults).
+	{"npm mpv", []string{"--input-ipc-server=SOCK", "--audio-fallback-to-null=yes", "--no-config", "--idle", "--msg-level=all=error"}, 1},
+}
+
+// TestMPVCommandLine: mpv's forms of the command line parse as mpv reads them (yes/no, --no-NAME,
+// --name value, mpv's values of -aid, -geometry, -start, -loop-file), ycbcrplay's own still do, and
+// mpv's options that do not apply are notices, not errors.
+func TestMPVCommandLine(t *testing.T) {
+	for _, fe := range frontEnds {
+		o, err := parseArgs(fe.args)
+		if err != nil || o.idle != "yes" || o.ipcPath != "SOCK" || len(o.notices) != fe.notices {
+			t.Errorf("%s: idle %q, socket %q, notices %q, %v", fe.name, o.idle, o.ipcPath, o.notices, err)
+		}
+	}
+	o, err := parseArgs([]string{"--pause", "--fs=yes", "--no-mute", "--keep-open", "yes", "--start", "+1:30", "--volume=50.4",
+		"--aid=no", "--geometry=640x360+10+20", "--loop-file=2", "--title", "T", "--vo=gpu-next", "--ytdl-format=best",
+		"--idle=once", "x.mkv", "-frames", "3"})
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case !o.cfg.Playback.Pause || !o.cfg.Output.Fullscreen || o.sound.mute || o.cfg.Playback.KeepOpen != "" ||
+		o.cfg.Playback.Start != 90 || o.sound.volume != 50 || !o.sound.off || o.cfg.Output.Width != 640 ||
+		o.cfg.Output.Height != 360 || o.cfg.Playback.Loop != 3 || o.cfg.Output.Title != "T" || o.idle != "once" ||
+		o.cfg.Playback.Frames != 3 || len(o.inputs) != 2 || o.inputs[1].url != "yes":
+		// --keep-open takes no separate value (a flag, as in mpv): "yes" is a FILE.
+		t.Errorf("parsed %+v", o)
+	case len(o.notices) != 3: // --vo, --ytdl-format, the geometry's position
+		t.Errorf("notices %q", o.notices)
+	}
+	if o, err := parseArgs([]string{"--keep-open=always", "--no-fs", "--mute=yes"}); err != nil || o.cfg.Playback.KeepOpen != "always" ||
+		o.cfg.Output.Fullscreen || !o.sound.mute {
+		t.Errorf("--keep-open=always --no-fs --mute=yes: %+v, %v", o, err)
+	}
+	for _, bad := range [][]string{{"--idle=maybe"}, {"--no-such-option"}, {"--keep-open=sometimes"}, {"--geometry=big"}} {
+		if _, err := parseArgs(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+	var out, errOut strings.Builder
+	if code := run([]string{"--version"}, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "ycbcrplay ") || errOut.Len() != 0 {
+		t.Errorf("--version: exit %d, %q, %q", code, out.String(), errOut.String())
+	}
+}
+
+// ipcConn is a minimal JSON IPC client for the tests: one request at a time, events skipped.
+type ipcConn struct {
+	c  net.Conn
+	r  *bufio.Reader
+	id int
+}
+
+func (c *ipcConn) ask(t *testing.T, cmd ...any) (any, string) {
+	t.Helper()
+	c.id++
+	b, _ := json.Marshal(map[string]any{"command": cmd, "request_id": c.id})
+	c.c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := c.c.Write(append(b, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		line, err := c.r.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("%v: %v", cmd, err)
+		}
+		var m struct {
+			Data  any    `json:"data"`
+			ID    int    `json:"request_id"`
+			Error string `json:"error"`
+			Event string `json:"event"`
+		}
+		if json.Unmarshal(line, &m) == nil && m.Event == "" && m.ID == c.id {
+			return m.Data, m.Error
+		}
+	}
+}
+
+// spawnFrontEnd starts this binary as ycbcrplay with args (SOCK replaced by a socket's path), no
+// display, and connects to the socket.
+func spawnFrontEnd(t *testing.T, args []string) (*exec.Cmd, *ipcConn, *strings.Builder) {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "s")
+	args = slices.Clone(args)
+	for i := range args {
+		args[i] = strings.ReplaceAll(args[i], "SOCK", sock)
+	}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "YCBCRPLAY_AS_MAIN=1", "DISPLAY=", "WAYLAND_DISPLAY=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	for i := 0; ; i++ {
+		c, err := net.Dial("unix", sock)
+		if err == nil {
+			return cmd, &ipcConn{c: c, r: bufio.NewReader(c)}, &stderr
+		}
+		if i == 200 {
+			t.Fatalf("%v: no socket after 10 s: %v; stderr %q", args, err, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestMPVFrontEndsIdle: each front-end's own command line starts the player idle (no file, no
+// device, no window), answering on its socket as python-mpv-jsonipc's first requests need
+// (property-list), and quit ends it with status 0 and nothing on stderr (every line asks for quiet).
+func TestMPVFrontEndsIdle(t *testing.T) {
+	for _, fe := range frontEnds {
+		cmd, c, stderr := spawnFrontEnd(t, fe.args)
+		idle, e1 := c.ask(t, "get_property", "idle-active")
+		list, e2 := c.ask(t, "get_property", "property-list")
+		_, e3 := c.ask(t, "get_property", "time-pos")
+		names, _ := list.([]any)
+		if idle != true || e1 != "success" || e2 != "success" || !slices.Contains(names, any("time-pos")) || e3 != "property unavailable" {
+			t.Errorf("%s: idle-active %v (%s), property-list %d names (%s), time-pos %s", fe.name, idle, e1, len(names), e2, e3)
+		}
+		c.ask(t, "quit")
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil || stderr.Len() != 0 {
+				t.Errorf("%s: quit: %v, stderr %q", fe.name, err, stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s: still running 10 s after quit", fe.name)
+		}
+	}
+}
+
+// TestMPVIdleClient: the npm mpv client (its own spawn arguments, --idle among them, through
+// frontend.sh) drives a front-end's session: idle at the start, loadfile and file-loaded, time-pos
+// observed moving, duration, append, pause, a seek landing within a frame of 2 s, playlist-next to
+// the appended file, stop back to idle (end-file reason stop, the idle event, idle-active observed
+// true, the list empty, time-pos unavailable), quit with status 0.
+func TestMPVIdleClient(t *testing.T) {
+	mod := mpvClientModule(t)
+	a, _ := filepath.Abs(filepath.Join(mediaDir, "default.mkv"))
+	b, _ := filepath.Abs(filepath.Join(mediaDir, "bt601.mkv"))
+	wrapper, _ := filepath.Abs("testdata/mpvclient/frontend.sh")
+	cmd := exec.Command("node", "testdata/mpvclient/client.mjs", mod, wrapper, "idle", a, b)
+	cmd.Env = append(os.Environ(), "YCBCRPLAY_BIN="+os.Args[0])
+	var errBuf strings.Builder
+	cmd.Stderr = &errBuf
+	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+	out, err := cmd.Output()
+	timer.Stop()
+	if err != nil {
+		t.Fatalf("node: %v: %s", err, errBuf.String())
+	}
+	var got struct {
+		Events                               []string
+		IdleAtStart, IdleWhilePlaying, Pause bool
+		IdleAfterStop, Moved                 bool
+		CountAtStart, Count, CountAfterStop  int
+		FilenameA, FilenameB, TimePosIdle    string
+		Duration, TimePos                    float64
+		PosB, Exit, Times                    int
+		Idles, Pauses                        []bool
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	want := []string{"start-file", "file-loaded", "playback-restart", "seek", "playback-restart", "end-file:stop",
+		"start-file", "file-loaded", "playback-restart", "end-file:stop", "idle"}
+	// The idle event at the start may come before the client connects: events from the first
+	// start-file on.
+	if i := slices.Index(got.Events, "start-file"); i > 0 {
+		got.Events = got.Events[i:]
+	}
+	events := strings.Join(got.Events, " ")
+	if !got.IdleAtStart || got.CountAtStart != 0 || got.FilenameA != "default.mkv" || got.Duration != 4 || got.IdleWhilePlaying ||
+		got.Count != 2 || !got.Moved || !got.Pause || got.TimePos < 2 || got.TimePos > 2.04 || got.FilenameB != "bt601.mkv" ||
+		got.PosB != 1 || !got.IdleAfterStop || got.CountAfterStop != 0 || !strings.Contains(got.TimePosIdle, "property unavailable") ||
+		got.Exit != 0 || events != strings.Join(want, " ") || len(got.Idles) < 3 || !got.Idles[0] || got.Idles[1] ||
+		!got.Idles[len(got.Idles)-1] || !slices.Contains(got.Pauses, true) {
+		t.Errorf("the client saw %+v\nevents %s\nwant   %s", got, events, strings.Join(want, " "))
+	}
+}
