@@ -44,17 +44,16 @@ func TestMPVCommandLine(t *testing.T) {
 			t.Errorf("%s: idle %q, socket %q, notices %q, %v", fe.name, o.idle, o.ipcPath, o.notices, err)
 		}
 	}
-	o, err := parseArgs([]string{"--pause", "--fs=yes", "--no-mute", "--keep-open", "yes", "--start", "+1:30", "--volume=50.4",
+	o, err := parseArgs([]string{"--pause", "--fs=yes", "--no-mute", "--keep-open", "--start", "+1:30", "--volume=50.4",
 		"--aid=no", "--geometry=640x360+10+20", "--loop-file=2", "--title", "T", "--vo=gpu-next", "--ytdl-format=best",
 		"--idle=once", "x.mkv", "-frames", "3"})
 	switch {
 	case err != nil:
 		t.Fatal(err)
-	case !o.cfg.Playback.Pause || !o.cfg.Output.Fullscreen || o.sound.mute || o.cfg.Playback.KeepOpen != "" ||
+	case !o.cfg.Playback.Pause || !o.cfg.Output.Fullscreen || o.sound.mute || o.cfg.Playback.KeepOpen != "yes" ||
 		o.cfg.Playback.Start != 90 || o.sound.volume != 50 || !o.sound.off || o.cfg.Output.Width != 640 ||
 		o.cfg.Output.Height != 360 || o.cfg.Playback.Loop != 3 || o.cfg.Output.Title != "T" || o.idle != "once" ||
-		o.cfg.Playback.Frames != 3 || len(o.inputs) != 2 || o.inputs[1].url != "yes":
-		// --keep-open takes no separate value (a flag, as in mpv): "yes" is a FILE.
+		o.cfg.Playback.Frames != 3 || len(o.inputs) != 1:
 		t.Errorf("parsed %+v", o)
 	case len(o.notices) != 3: // --vo, --ytdl-format, the geometry's position
 		t.Errorf("notices %q", o.notices)
@@ -170,7 +169,11 @@ func TestMPVFrontEndsIdle(t *testing.T) {
 func TestMPVIdleClient(t *testing.T) {
 	mod := mpvClientModule(t)
 	a, _ := filepath.Abs(filepath.Join(mediaDir, "default.mkv"))
-	b, _ := filepath.Abs(filepath.Join(mediaDir, "bt601.mkv"))
+	// B: the same clip under another name (a link), long enough to be playing at stop.
+	b := filepath.Join(t.TempDir(), "b.mkv")
+	if err := os.Symlink(a, b); err != nil {
+		t.Fatal(err)
+	}
 	wrapper, _ := filepath.Abs("testdata/mpvclient/frontend.sh")
 	cmd := exec.Command("node", "testdata/mpvclient/client.mjs", mod, wrapper, "idle", a, b)
 	cmd.Env = append(os.Environ(), "YCBCRPLAY_BIN="+os.Args[0])
@@ -204,7 +207,7 @@ func TestMPVIdleClient(t *testing.T) {
 	}
 	events := strings.Join(got.Events, " ")
 	if !got.IdleAtStart || got.CountAtStart != 0 || got.FilenameA != "default.mkv" || got.Duration != 4 || got.IdleWhilePlaying ||
-		got.Count != 2 || !got.Moved || !got.Pause || got.TimePos < 2 || got.TimePos > 2.04 || got.FilenameB != "bt601.mkv" ||
+		got.Count != 2 || !got.Moved || !got.Pause || got.TimePos < 2 || got.TimePos > 2.04 || got.FilenameB != "b.mkv" ||
 		got.PosB != 1 || !got.IdleAfterStop || got.CountAfterStop != 0 || !strings.Contains(got.TimePosIdle, "property unavailable") ||
 		got.Exit != 0 || events != strings.Join(want, " ") || len(got.Idles) < 3 || !got.Idles[0] || got.Idles[1] ||
 		!got.Idles[len(got.Idles)-1] || !slices.Contains(got.Pauses, true) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -143,41 +144,47 @@ func mpvArgs(fs *flag.FlagSet, args []string) (out, notices []string) {
 
 // mpvFlags are mpv's options that front-ends pass and that ycbcrplay follows (docs/frontends.md).
 type mpvFlags struct {
-	idle                         idleFlag
+	idle, forceWindow, keepOpen  choiceFlag
 	reallyQuiet, quiet, terminal *bool
-	forceWindow, keepOpen        *string
 	pause, mute                  *bool
 	loopFile, msgLevel, title    *string
 	scriptOpts                   *string
 	version                      *bool
 }
 
-// idleFlag is --idle: no, yes or once (a flag alone: yes).
-type idleFlag struct{ mode string }
+// choiceFlag is an mpv option of a few values whose flag alone is yes (--idle, --keep-open,
+// --force-window); no is "".
+type choiceFlag struct {
+	name, mode string
+	choices    []string // beside yes and no
+}
 
-func (f *idleFlag) String() string   { return f.mode }
-func (f *idleFlag) IsBoolFlag() bool { return true }
-func (f *idleFlag) Set(s string) error {
-	switch s {
-	case "yes", "true", "1":
+func (f *choiceFlag) String() string   { return f.mode }
+func (f *choiceFlag) IsBoolFlag() bool { return true }
+func (f *choiceFlag) Set(s string) error {
+	switch {
+	case s == "yes" || s == "true" || s == "1":
 		f.mode = "yes"
-	case "no", "false", "0":
+	case s == "no" || s == "false" || s == "0":
 		f.mode = ""
-	case "once":
-		f.mode = "once"
+	case slices.Contains(f.choices, s):
+		f.mode = s
 	default:
-		return fmt.Errorf("bad --idle %q: yes, no or once", s)
+		return fmt.Errorf("bad --%s %q: yes, no or %s", f.name, s, strings.Join(f.choices, ", "))
 	}
 	return nil
 }
 
 func (f *mpvFlags) add(fs *flag.FlagSet) {
+	f.idle = choiceFlag{name: "idle", choices: []string{"once"}}
+	f.forceWindow = choiceFlag{name: "force-window", choices: []string{"immediate"}}
+	f.keepOpen = choiceFlag{name: "keep-open", choices: []string{"always"}}
 	fs.Var(&f.idle, "idle", "")
+	fs.Var(&f.forceWindow, "force-window", "")
+	fs.Var(&f.keepOpen, "keep-open", "")
 	f.reallyQuiet = fs.Bool("really-quiet", false, "")
 	f.quiet = fs.Bool("quiet", false, "")
 	f.terminal = fs.Bool("terminal", true, "")
-	f.forceWindow = fs.String("force-window", "no", "")
-	f.keepOpen = fs.String("keep-open", "no", "")
 	f.pause = fs.Bool("pause", false, "")
 	f.mute = fs.Bool("mute", false, "")
 	f.loopFile = fs.String("loop-file", "no", "")
@@ -195,18 +202,7 @@ func (f *mpvFlags) read(o *options) error {
 	o.idle = f.idle.mode
 	o.version = *f.version
 	o.quiet = *f.reallyQuiet || !*f.terminal || msgQuiet.MatchString(*f.msgLevel)
-	switch *f.forceWindow {
-	case "no", "yes", "immediate":
-	default:
-		return fmt.Errorf("bad --force-window %q: yes, no or immediate", *f.forceWindow)
-	}
-	switch *f.keepOpen {
-	case "no":
-	case "yes", "always":
-		o.cfg.Playback.KeepOpen = *f.keepOpen
-	default:
-		return fmt.Errorf("bad --keep-open %q: yes, no or always", *f.keepOpen)
-	}
+	o.cfg.Playback.KeepOpen = f.keepOpen.mode
 	o.cfg.Playback.Pause = *f.pause
 	o.sound.mute = *f.mute
 	o.cfg.Output.Title = *f.title
