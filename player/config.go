@@ -169,6 +169,10 @@ type IPCConfig struct {
 	// and its events sent; Playlist is the program's list of inputs for it.
 	Server   *ipc.Server
 	Playlist Playlist
+	// Thumbnail, when set, makes the picture at seconds of the input at path (the playlist's Path),
+	// width pixels wide (0: the video's), into file ("": one it picks), and returns the file: the
+	// IPC's ycbcrplay-thumbnail command, run on a goroutine of its own while playback goes on.
+	Thumbnail func(path string, seconds float64, width int, file string) (string, error)
 	// Session, when set, holds mpv's properties that outlive one input (pause, volume, mute): the
 	// player starts from it and leaves its own there at the end.
 	Session *Session

@@ -83,6 +83,10 @@ func (p *Player) request(r *ipc.Request) (ended bool) {
 		}
 		return p.run(r, c)
 	}
+	if r.Name == ThumbnailCommand {
+		p.thumbnail(r)
+		return false
+	}
 	c, err := p.ipcCommand(r.Name, r.Args)
 	if err != nil || c == nil {
 		r.Reply(nil, err)
@@ -473,4 +477,45 @@ func (p *Player) ipcChange(name string, args []any, arg func(int) (string, bool)
 		step = -1
 	}
 	return p.setProperty(prop, x+step)
+}
+
+// ThumbnailCommand is the IPC's command for a seek thumbnail (not mpv's): ["ycbcrplay-thumbnail",
+// SECONDS, WIDTH, FILE] (WIDTH and FILE optional: 200 px, a file the player picks; WIDTH 0: the
+// video's width) replies with the PNG file's path once written.
+const ThumbnailCommand = "ycbcrplay-thumbnail"
+
+// thumbnail answers a ThumbnailCommand: the path is read here, the picture is made on a goroutine
+// (Config.IPC.Thumbnail decodes on a decoder of its own), and the reply comes when it is written.
+func (p *Player) thumbnail(r *ipc.Request) {
+	mk := p.cfg.IPC.Thumbnail
+	if mk == nil || p.cfg.IPC.Playlist == nil {
+		r.Reply(nil, fmt.Errorf("%w: no thumbnails here", ipc.ErrCommand))
+		return
+	}
+	if len(r.Args) < 1 || len(r.Args) > 3 {
+		r.Reply(nil, ipc.ErrInvalidParameter)
+		return
+	}
+	t, err := ipc.Number(r.Args[0])
+	width := -1.0
+	if err == nil && len(r.Args) > 1 {
+		width, err = ipc.Number(r.Args[1])
+	}
+	file := ""
+	if err == nil && len(r.Args) > 2 {
+		file, err = ipc.String(r.Args[2])
+	}
+	if err != nil || width > 16384 || math.IsNaN(t) {
+		r.Reply(nil, ipc.ErrInvalidParameter)
+		return
+	}
+	path := p.cfg.IPC.Playlist.Path()
+	go func() {
+		out, err := mk(path, t, int(width), file)
+		if err != nil {
+			r.Reply(nil, fmt.Errorf("%w: %v", ipc.ErrCommand, err))
+			return
+		}
+		r.Reply(out, nil)
+	}()
 }

@@ -35,8 +35,11 @@ type options struct {
 	// the error line on stderr), and the notices of mpv's options that do not apply.
 	idle    string
 	version bool
-	quiet   bool
-	notices []string
+	// -thumbnails DIR N, -thumbnail-width W (thumbnail.go).
+	thumbDir          string
+	thumbN, thumbSize int
+	quiet             bool
+	notices           []string
 }
 
 // decodeOptions is how the inputs are read and decoded.
@@ -101,12 +104,21 @@ func parseArgs(args []string) (options, error) {
 	fs.String("profile", "", "")
 	groups := []flagGroup{&outputFlags{}, &convertFlags{}, &viewFlags{}, &gpuFlags{}, &decodeFlags{},
 		&soundFlags{}, &playbackFlags{}, &colourFlags{}, &qualityFlags{}, &resumeFlags{}, &ipcFlags{},
-		&subFlags{}, &mpvFlags{}}
+		&subFlags{}, &mpvFlags{}, &thumbFlags{}}
 	for _, g := range groups {
 		g.add(fs)
 	}
 	mpvBools(fs)
 	args, o.notices = mpvArgs(fs, args)
+	// -thumbnails DIR N: N is the word after DIR.
+	for i := 0; i+2 < len(args); i++ {
+		if a := strings.TrimPrefix(args[i], "-"); a == "thumbnails" || a == "-thumbnails" {
+			if _, err := strconv.Atoi(args[i+2]); err == nil {
+				args = append(args[:i:i], append([]string{"-thumbnails=" + args[i+1], "-thumbnail-count=" + args[i+2]}, args[i+3:]...)...)
+			}
+			break
+		}
+	}
 	// Flags may come before or after FILE, as with most players.
 	files, err := cli.ParseMixed(fs, args)
 	switch {
@@ -570,5 +582,31 @@ func (f *subFlags) read(o *options) error {
 		return fmt.Errorf("bad -sub-scale %g: 0 to 100", f.s.scale)
 	}
 	o.subs = f.s
+	return nil
+}
+
+// thumbFlags are -thumbnails DIR N and -thumbnail-width W (thumbnail.go).
+type thumbFlags struct {
+	dir      *string
+	n, width *int
+}
+
+func (f *thumbFlags) add(fs *flag.FlagSet) {
+	f.dir = fs.String("thumbnails", "", "")
+	f.n = fs.Int("thumbnail-count", 0, "")
+	f.width = fs.Int("thumbnail-width", thumbnailWidth, "")
+}
+
+func (f *thumbFlags) read(o *options) error {
+	o.thumbDir, o.thumbN, o.thumbSize = *f.dir, *f.n, *f.width
+	if o.thumbDir == "" {
+		return nil
+	}
+	if o.thumbN < 1 || o.thumbN > 10000 {
+		return fmt.Errorf("-thumbnails %s N: N from 1 to 10000", o.thumbDir)
+	}
+	if o.thumbSize < 0 || o.thumbSize > 16384 {
+		return fmt.Errorf("bad -thumbnail-width %d: 0 (the video's) to 16384", o.thumbSize)
+	}
 	return nil
 }

@@ -3,6 +3,10 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"image"
+	"image/draw"
+	"image/png"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -75,9 +79,10 @@ func TestMPVCommandLine(t *testing.T) {
 
 // ipcConn is a minimal JSON IPC client for the tests: one request at a time, events skipped.
 type ipcConn struct {
-	c  net.Conn
-	r  *bufio.Reader
-	id int
+	path string
+	c    net.Conn
+	r    *bufio.Reader
+	id   int
 }
 
 func (c *ipcConn) ask(t *testing.T, cmd ...any) (any, string) {
@@ -109,6 +114,13 @@ func (c *ipcConn) ask(t *testing.T, cmd ...any) (any, string) {
 // display, and connects to the socket.
 func spawnFrontEnd(t *testing.T, args []string) (*exec.Cmd, *ipcConn, *strings.Builder) {
 	t.Helper()
+	cmd, c, stderr, _ := spawnPlayer(t, args)
+	return cmd, c, stderr
+}
+
+// spawnPlayer is spawnFrontEnd, with the player's stdout.
+func spawnPlayer(t *testing.T, args []string) (*exec.Cmd, *ipcConn, *strings.Builder, *strings.Builder) {
+	t.Helper()
 	sock := filepath.Join(t.TempDir(), "s")
 	args = slices.Clone(args)
 	for i := range args {
@@ -116,8 +128,8 @@ func spawnFrontEnd(t *testing.T, args []string) (*exec.Cmd, *ipcConn, *strings.B
 	}
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "YCBCRPLAY_AS_MAIN=1", "DISPLAY=", "WAYLAND_DISPLAY=")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	var stderr, stdout strings.Builder
+	cmd.Stderr, cmd.Stdout = &stderr, &stdout
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +137,7 @@ func spawnFrontEnd(t *testing.T, args []string) (*exec.Cmd, *ipcConn, *strings.B
 	for i := 0; ; i++ {
 		c, err := net.Dial("unix", sock)
 		if err == nil {
-			return cmd, &ipcConn{c: c, r: bufio.NewReader(c)}, &stderr
+			return cmd, &ipcConn{path: sock, c: c, r: bufio.NewReader(c)}, &stderr, &stdout
 		}
 		if i == 200 {
 			t.Fatalf("%v: no socket after 10 s: %v; stderr %q", args, err, stderr.String())
@@ -165,7 +177,8 @@ func TestMPVFrontEndsIdle(t *testing.T) {
 // frontend.sh) drives a front-end's session: idle at the start, loadfile and file-loaded, time-pos
 // observed moving, duration, append, pause, a seek landing within a frame of 2 s, playlist-next to
 // the appended file, stop back to idle (end-file reason stop, the idle event, idle-active observed
-// true, the list empty, time-pos unavailable), quit with status 0.
+// false while playing then true, the list empty, time-pos unavailable), quit with status 0. (The
+// first value of an observed property may be lost by the client: client.mjs, the main scenario.)
 func TestMPVIdleClient(t *testing.T) {
 	mod := mpvClientModule(t)
 	a, _ := filepath.Abs(filepath.Join(mediaDir, "default.mkv"))
@@ -209,8 +222,127 @@ func TestMPVIdleClient(t *testing.T) {
 	if !got.IdleAtStart || got.CountAtStart != 0 || got.FilenameA != "default.mkv" || got.Duration != 4 || got.IdleWhilePlaying ||
 		got.Count != 2 || !got.Moved || !got.Pause || got.TimePos < 2 || got.TimePos > 2.04 || got.FilenameB != "b.mkv" ||
 		got.PosB != 1 || !got.IdleAfterStop || got.CountAfterStop != 0 || !strings.Contains(got.TimePosIdle, "property unavailable") ||
-		got.Exit != 0 || events != strings.Join(want, " ") || len(got.Idles) < 3 || !got.Idles[0] || got.Idles[1] ||
-		!got.Idles[len(got.Idles)-1] || !slices.Contains(got.Pauses, true) {
+		got.Exit != 0 || events != strings.Join(want, " ") || !slices.Contains(got.Idles, false) || !got.Idles[len(got.Idles)-1] || !slices.Contains(got.Pauses, true) {
 		t.Errorf("the client saw %+v\nevents %s\nwant   %s", got, events, strings.Join(want, " "))
+	}
+}
+
+// readPNG decodes a PNG file as RGBA.
+func readPNG(t *testing.T, path string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	out := image.NewRGBA(img.Bounds())
+	draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Src)
+	return out
+}
+
+// TestThumbnails: -thumbnails DIR 2 at the video's width writes the picture at 1 s within 1/255 of
+// what the player itself shows there (-start 1 -frames 1 -screenshot: the GPU's conversion). Over
+// the IPC (ycbcrplay-thumbnail), while the clip plays, a thumbnail comes back as a file of the width
+// asked, the same picture as -thumbnails's; meanwhile the player goes on answering another client
+// between frames, its time-pos moving on (the thumbnail is made off the player's thread).
+func TestThumbnails(t *testing.T) {
+	clip, _ := filepath.Abs(filepath.Join(mediaDir, "default.mkv"))
+	dir := t.TempDir()
+	var out, errOut strings.Builder
+	if code := run([]string{"-thumbnails", dir, "2", "-thumbnail-width", "0", clip}, &out, &errOut); code != 0 ||
+		strings.Count(out.String(), "\n") != 2 {
+		t.Fatalf("-thumbnails: exit %d, %q, %q", code, out.String(), errOut.String())
+	}
+	shot := filepath.Join(dir, "shot.png")
+	if code := run([]string{"-headless", "-start", "1", "-frames", "1", "-screenshot", shot, clip}, io.Discard, &errOut); code != 0 {
+		t.Fatalf("-screenshot: exit %d: %s", code, errOut.String())
+	}
+	if d := maxDiff(t, readPNG(t, filepath.Join(dir, "default-001.png")), readPNG(t, shot)); d > 1 {
+		t.Errorf("thumbnail at 1 s: %g codes from the player's picture", d)
+	}
+
+	cmd, c, stderr, _ := spawnPlayer(t, []string{"--input-ipc-server=SOCK", "-frames", "75", clip})
+	for i := 0; ; i++ { // playing: time-pos is there
+		if _, e := c.ask(t, "get_property", "time-pos"); e == "success" {
+			break
+		} else if i == 400 {
+			t.Fatalf("no time-pos after 10 s: %s", stderr.String())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	thumb := filepath.Join(dir, "ipc.png")
+	other, err := net.Dial("unix", c.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type reply struct {
+		data any
+		err  string
+	}
+	done := make(chan reply, 1)
+	go func() {
+		b, _ := json.Marshal(map[string]any{"command": []any{"ycbcrplay-thumbnail", 1, 200, thumb}, "request_id": 1})
+		other.Write(append(b, '\n'))
+		r := bufio.NewReader(other)
+		for {
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				done <- reply{nil, err.Error()}
+				return
+			}
+			var m struct {
+				Data  any    `json:"data"`
+				ID    int    `json:"request_id"`
+				Error string `json:"error"`
+			}
+			if json.Unmarshal(line, &m) == nil && m.ID == 1 {
+				done <- reply{m.Data, m.Error}
+				return
+			}
+		}
+	}()
+	// The other client's answers while the thumbnail is made: a player held by it would leave one
+	// gap as long as the whole wait.
+	var during []float64
+	var got reply
+	asked := time.Now()
+	last, gap := asked, time.Duration(0)
+wait:
+	for {
+		select {
+		case got = <-done:
+			break wait
+		default:
+		}
+		if v, e := c.ask(t, "get_property", "time-pos"); e == "success" {
+			during = append(during, v.(float64))
+			gap, last = max(gap, time.Since(last)), time.Now()
+		}
+	}
+	waited := time.Since(asked)
+	gap = max(gap, time.Since(last))
+	if got.err != "success" || got.data != thumb {
+		t.Fatalf("ycbcrplay-thumbnail: %v, %s", got.data, got.err)
+	}
+	if len(during) < 2 || gap > waited/2 {
+		t.Errorf("while the thumbnail was made (%v) the player answered time-pos %v, %v apart at most: want it answering throughout", waited, during, gap)
+	}
+	t.Logf("while the thumbnail was made (%v): %d answers of time-pos, %.2f s to %.2f s, at most %v apart", waited, len(during), during[0], during[len(during)-1], gap)
+	if b := readPNG(t, thumb).Bounds(); b.Dx() != 200 || b.Dy() != 113 {
+		t.Errorf("ycbcrplay-thumbnail: %v, want 200x113", b)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	small := filepath.Join(dir, "small")
+	if code := run([]string{"-thumbnails", small, "2", clip}, io.Discard, &errOut); code != 0 {
+		t.Fatal(errOut.String())
+	}
+	if d := maxDiff(t, readPNG(t, filepath.Join(small, "default-001.png")), readPNG(t, thumb)); d != 0 {
+		t.Errorf("the IPC's thumbnail at 1 s differs from -thumbnails's by %g codes", d)
 	}
 }

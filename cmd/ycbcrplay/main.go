@@ -174,6 +174,12 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             --msg-level=all=no (the error line only), --start=+T, --aid=auto|no,
                             --geometry=WxH+X+Y, --version; mpv's options that do not apply here
                             (--vo, --ao, --script, --ytdl, --osc, ...) are taken with one notice
+  -thumbnails DIR N          write N seek thumbnails of each FILE (at the middles of N equal parts
+                            of its duration) as DIR/NAME-001.png..., their paths on stdout, and
+                            play nothing; decoded on a decoder of their own and converted on the
+                            CPU (the exact conversion the GPU paths are checked against); over the
+                            IPC: ["ycbcrplay-thumbnail", SECONDS, WIDTH, FILE] while playing
+  -thumbnail-width W        their width (default 200; 0: the video's)
   -ab-loop-a TIME -ab-loop-b TIME   the A-B loop (as mpv's): playback reaching B goes back to A
   -save-position-on-quit    keep the position at a quit (Q always does) in
                             $XDG_STATE_HOME/ycbcrkit/watch_later/ (mpv's watch_later names); the
@@ -283,6 +289,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	inputs := o.inputs
+	if o.thumbDir != "" {
+		if len(inputs) == 0 {
+			return cli.Fail(stderr, 2, "-thumbnails %s %d: a FILE to make them of", o.thumbDir, o.thumbN)
+		}
+		if err := thumbnails(inputs, o.thumbDir, o.thumbN, o.thumbSize, stdout); err != nil {
+			return fail(stderr, err)
+		}
+		return 0
+	}
 	if o.idle != "" && o.ipcPath == "" {
 		fmt.Fprintln(stderr, "notice: --idle without --input-ipc-server: nothing could load a file; the player ends after its inputs")
 		o.idle = ""
@@ -314,7 +329,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, fmt.Errorf("-input-ipc-server: %w", err))
 		}
 		defer srv.Close()
-		cfg.IPC.Server, cfg.IPC.Playlist, cfg.IPC.Session = srv, pl, session
+		cfg.IPC.Server, cfg.IPC.Playlist, cfg.IPC.Session, cfg.IPC.Thumbnail = srv, pl, session, ipcThumbnail
 	}
 	srv := cfg.IPC.Server
 	played := false
