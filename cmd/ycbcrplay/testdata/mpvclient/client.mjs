@@ -47,16 +47,18 @@ process.exit(0)
 // idle: a front-end's session (node client.mjs MODULE WRAPPER idle CLIP_A CLIP_B, WRAPPER
 // frontend.sh: the client's own spawn arguments, --idle among them): the player starts with nothing
 // loaded, loadfile plays A (file-loaded, time-pos observed moving), B is appended, pause, a seek
-// (playback-restart, time-pos), playlist-next to B, stop back to idle, quit. Prints one JSON line.
+// (playback-restart, time-pos), playlist-next to B, stop back to idle, A again from 3.5 s kept open
+// at its end (--keep-open), quit. Prints one JSON line.
 async function idle() {
   const out = { events: [] }
-  const mpv = await Mpv({ path: wrapper, stdout: () => {} })
+  const mpv = await Mpv({ path: wrapper, args: ['--keep-open'], stdout: () => {} })
   for (const e of ['start-file', 'file-loaded', 'playback-restart', 'end-file', 'idle', 'seek'])
     mpv.on(e, x => out.events.push(e === 'end-file' ? e + ':' + x.reason : e))
   out.idleAtStart = await mpv.get('idle-active')
   out.countAtStart = await mpv.get('playlist-count')
-  const times = [], idles = [], pauses = []
+  const times = [], idles = [], pauses = [], eofs = []
   await mpv.observe('time-pos', v => times.push(v))
+  await mpv.observe('eof-reached', v => eofs.push(v))
   await mpv.observe('idle-active', v => idles.push(v))
   await mpv.observe('pause', v => pauses.push(v))
   // The client registers observers after observe_property's reply (see the end of this file's main
@@ -94,6 +96,12 @@ async function idle() {
   } catch (e) {
     out.timePosIdle = String(e.message)
   }
+  // --keep-open: a file loaded at 3.5 s of 4 (loadfile's per-file start, mpv 0.38's form with its
+  // index) stays on its last picture, paused, eof-reached true, not idle.
+  await mpv.command('loadfile', clipA, 'replace', -1, 'start=3.5')
+  await until(() => eofs[eofs.length - 1] === true)
+  out.kept = { eof: await mpv.get('eof-reached'), pause: await mpv.get('pause'), idle: await mpv.get('idle-active'),
+    timePos: await mpv.get('time-pos') }
   out.times = times.length
   out.idles = idles
   out.pauses = pauses
