@@ -312,6 +312,12 @@ func (f *decodeFlags) add(fs *flag.FlagSet) {
 func (f *decodeFlags) read(o *options) error {
 	d := f.d
 	var err error
+	if h := *f.hwdec; mpvHWDecs[h] {
+		// mpv's other decoders (front-ends pass --hwdec=auto-safe, vaapi, nvdec...): Vulkan Video
+		// where the device has it, as auto.
+		o.notices = append(o.notices, fmt.Sprintf("notice: -hwdec %s: mpv's decoder; ycbcrplay decodes with Vulkan Video or in software: auto", h))
+		*f.hwdec = "auto"
+	}
 	if *f.hwdec == "upload" {
 		// Software decoding, each picture then in FFmpeg's Vulkan frames (decoderSource.Next).
 		d.hwdec, d.hwUpload, o.cfg.GPU.Frames = decode.HWDecNo, true, true
@@ -346,6 +352,14 @@ func (f *decodeFlags) read(o *options) error {
 	o.decode = d
 	return nil
 }
+
+// mpvHWDecs are mpv's --hwdec values that name decoders this player does not have
+// (https://mpv.io/manual/stable/#options-hwdec).
+var mpvHWDecs = map[string]bool{"yes": true, "auto-safe": true, "auto-copy": true, "auto-copy-safe": true,
+	"vaapi": true, "vaapi-copy": true, "nvdec": true, "nvdec-copy": true, "cuda": true, "cuda-copy": true,
+	"vdpau": true, "vdpau-copy": true, "vulkan-copy": true, "drm": true, "drm-copy": true, "v4l2m2m": true,
+	"v4l2m2m-copy": true, "d3d11va": true, "d3d11va-copy": true, "dxva2": true, "dxva2-copy": true,
+	"videotoolbox": true, "videotoolbox-copy": true, "mediacodec": true, "mediacodec-copy": true, "rkmpp": true}
 
 // soundFlags are soundOptions'.
 type soundFlags struct {

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
 )
 
 // frontEnds are the command lines that widely used front-ends spawn mpv with (docs/frontends.md says
@@ -50,7 +52,7 @@ func TestMPVCommandLine(t *testing.T) {
 		}
 	}
 	o, err := parseArgs([]string{"--pause", "--fs=yes", "--no-mute", "--keep-open", "--start", "+1:30", "--volume=50.4",
-		"--aid=no", "--geometry=640x360+10+20", "--loop-file=2", "--title", "T", "--vo=gpu-next", "--ytdl-format=best",
+		"--aid=no", "--geometry=640x360+10+20", "--loop-file=2", "--title", "T", "--vo=gpu-next", "--ytdl-format=best", "--hwdec=vaapi",
 		"--idle=once", "x.mkv", "-frames", "3"})
 	switch {
 	case err != nil:
@@ -60,7 +62,7 @@ func TestMPVCommandLine(t *testing.T) {
 		o.cfg.Output.Height != 360 || o.cfg.Playback.Loop != 3 || o.cfg.Output.Title != "T" || o.idle != "once" ||
 		o.cfg.Playback.Frames != 3 || len(o.inputs) != 1:
 		t.Errorf("parsed %+v", o)
-	case len(o.notices) != 3: // --vo, --ytdl-format, the geometry's position
+	case len(o.notices) != 4 || o.decode.hwdec != decode.HWDecAuto: // --vo, --ytdl-format, the geometry's position, --hwdec=vaapi
 		t.Errorf("notices %q", o.notices)
 	}
 	if o, err := parseArgs([]string{"--keep-open=always", "--no-fs", "--mute=yes"}); err != nil || o.cfg.Playback.KeepOpen != "always" ||
