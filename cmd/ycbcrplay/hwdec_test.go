@@ -30,7 +30,7 @@ func TestHWDec(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil || st["decode_threads"] != 3.0 {
 		t.Fatalf("-hwdec no -threads 3: exit %d, %v, decode_threads %v; %s", code, err, st["decode_threads"], stderr)
 	}
-	for _, args := range [][]string{{"-hwdec", "vulkan", clip}, {"-hwdec", "cuda", clip}, {"-hwdec-route", "zero-copy", clip}} {
+	for _, args := range [][]string{{"-hwdec", "vulkan", clip}, {"-hwdec", "bogus", clip}, {"-hwdec-route", "zero-copy", clip}} {
 		_, stderr, code := play(t, append([]string{"-headless", "-untimed", "-frames", "3"}, args...)...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		if code == 0 || len(lines) != 1 || !strings.HasPrefix(lines[0], "error: ") {
