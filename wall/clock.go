@@ -44,3 +44,7 @@ func (w *Wall) SetPaused(paused bool, now time.Time) {
 
 // Paused says whether the timed steps are paused.
 func (w *Wall) Paused() bool { return w.clock.paused }
+
+// SetPeriod sets the time between timed steps (Options.Period) from now on: a window measures its
+// display's refresh.
+func (w *Wall) SetPeriod(d time.Duration) { w.opts.Period = max(d, 0) }

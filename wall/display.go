@@ -97,12 +97,14 @@ const LabelPx = 14
 // cursor's outline.
 var (
 	labelText   = color.NRGBA{255, 255, 255, 255}
-	labelBox    = color.NRGBA{0, 0, 0, 160}
+	labelBack   = color.NRGBA{0, 0, 0, 160}
 	cursorColor = color.NRGBA{255, 200, 0, 255}
+	// noSignalDim darkens a tile without signal over its last picture (about 45% left).
+	noSignalDim = color.NRGBA{0, 0, 0, 140}
 )
 
-// LabelPad is the margin inside a label's box, and LabelInset the box's distance from the tile's top
-// left corner as shown.
+// LabelPad is the margin inside a label's box, and LabelInset the box's distance from the bottom of
+// the tile's picture as shown (when it is drawn over the picture) and from the cell's edges.
 const (
 	LabelPad   = 3
 	LabelInset = 4
@@ -320,17 +322,18 @@ func (d *Display) target(slot int, v ycbcr.ScaleView) (*ycbcr.ScaleTarget, error
 }
 
 // label is tile i's label: its number (the key that picks it) and name; the pictures it showed per
-// second over the last half second or so; its decoder (hw: Vulkan Video, sw: FFmpeg's software
-// decoder); the route its hardware-decoded pictures took to the conversion, or the upload of its
-// software-decoded ones; and the conversion path.
-func (d *Display) label(i int) []string {
+// second over the last half second or so, the pictures it dropped, its decoder (hw: Vulkan Video,
+// sw: FFmpeg's software decoder), the route its hardware-decoded pictures took to the conversion
+// or the upload of its software-decoded ones, and the conversion path; then its signal state when
+// it is not playing (no signal and for how long, ended, error).
+func (d *Display) label(i int, now time.Time) []string {
 	t := d.w.tiles[i]
 	h := t.dec.HW()
 	dec := "sw " + h.Decoder
 	if h.Active {
 		dec = "hw " + h.Decoder
 	}
-	figs := fmt.Sprintf("%.1f fps · %s", d.rates[i].fps, dec)
+	figs := fmt.Sprintf("%.1f fps · %d dropped · %s", d.rates[i].fps, t.dropped, dec)
 	if t.shown > 0 {
 		plan := t.st.Plan()
 		if h.Active {
@@ -340,13 +343,17 @@ func (d *Display) label(i int) []string {
 		}
 		figs += " · " + plan.Path.Path.String()
 	}
+	lines := []string{fmt.Sprintf("%d %s", i+1, t.in.Label), figs}
+	sig := d.w.Signal(i, now)
 	switch {
 	case t.err != nil:
-		figs += " · error"
+		lines = append(lines, "error")
 	case t.ended:
-		figs += " · ended"
+		lines = append(lines, "ended")
+	case sig.Lost:
+		lines = append(lines, fmt.Sprintf("no signal · %.0f s", now.Sub(sig.Since).Seconds()))
 	}
-	return []string{fmt.Sprintf("%d %s", i+1, t.in.Label), figs}
+	return lines
 }
 
 // measure updates the tiles' rates.
@@ -363,21 +370,28 @@ func (d *Display) measure(now time.Time) {
 	}
 }
 
-// labelAt is where tile i's label box begins in a target showing v: inside the top left corner of
-// the tile's picture as shown (src of the canvas scaled into box).
-func (d *Display) labelAt(v View, i int, src, box image.Rectangle) image.Point {
-	r := box
-	if v.Tile < 0 {
-		r = scaleRect(d.w.tiles[i].rect, src, box)
+// labelBox is where a label box of bw×bh goes for a picture shown at r in a cell shown at cell: at
+// the bottom centre, so that the picture's corners (where broadcasters put their logos, clocks and
+// safe-area marks) stay visible; below the picture, in the letterbox, when the band there holds it,
+// else over the picture's bottom edge; never outside the cell.
+func labelBox(r, cell image.Rectangle, bw, bh int) image.Rectangle {
+	x := (r.Min.X+r.Max.X)/2 - bw/2
+	y := r.Max.Y - LabelInset - bh
+	if band := cell.Max.Y - r.Max.Y; band >= bh {
+		y = r.Max.Y + (band-bh)/2
 	}
-	return r.Min.Add(image.Pt(LabelInset, LabelInset))
+	x = max(cell.Min.X, min(x, cell.Max.X-bw))
+	y = max(cell.Min.Y, min(y, cell.Max.Y-bh))
+	return image.Rect(x, y, x+bw, y+bh)
 }
 
-// overlay collects the frame's quads: the labels, the cursor's outline, the paused sign.
+// overlay collects the frame's quads: each tile's dimming when its signal is lost, the labels, the
+// cursor's outline, the paused sign.
 func (d *Display) overlay(v View, src, box image.Rectangle, tw, th int) {
 	c := &d.quads
 	c.Reset()
-	d.measure(time.Now())
+	now := time.Now()
+	d.measure(now)
 	shownTiles := []int{v.Tile}
 	if v.Tile < 0 {
 		shownTiles = shownTiles[:0]
@@ -386,9 +400,13 @@ func (d *Display) overlay(v View, src, box image.Rectangle, tw, th int) {
 		}
 	}
 	for _, i := range shownTiles {
-		r := box
+		r, cell := box, image.Rect(0, 0, tw, th)
 		if v.Tile < 0 {
 			r = scaleRect(d.w.tiles[i].rect, src, box)
+			cell = scaleRect(d.w.Layout.Cell(i), src, box)
+		}
+		if d.w.Signal(i, now).Lost {
+			c.Rect(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y, noSignalDim)
 		}
 		if v.Tile < 0 && i == v.Cursor {
 			const b = 2
@@ -398,19 +416,28 @@ func (d *Display) overlay(v View, src, box image.Rectangle, tw, th int) {
 			c.Rect(r.Max.X-b, r.Min.Y+b, r.Max.X, r.Max.Y-b, cursorColor)
 		}
 		if v.Labels {
-			p := d.labelAt(v, i, src, box)
-			// As much of the label as the tile holds: cut to its width, its last lines left out.
-			lines := c.Font.Fit(d.label(i), r.Max.X-LabelInset-p.X-2*LabelPad)
-			lines = lines[:max(0, min(len(lines), (r.Max.Y-LabelInset-p.Y-2*LabelPad)/c.Font.LineHeight))]
-			if len(lines) > 0 {
-				c.Panel(p.X, p.Y, LabelPad, lines, labelText, labelBox)
+			// As much of the label as the cell holds: cut to its width, its last lines left out
+			// (the name first).
+			lines := c.Font.Fit(d.label(i, now), cell.Dx()-2*LabelInset-2*LabelPad)
+			lines = lines[:max(0, min(len(lines), (cell.Dy()-2*LabelInset-2*LabelPad)/c.Font.LineHeight))]
+			if len(lines) == 0 {
+				continue
+			}
+			bw := 0
+			for _, l := range lines {
+				bw = max(bw, c.Font.Width(l))
+			}
+			lb := labelBox(r, cell, bw+2*LabelPad, len(lines)*c.Font.LineHeight+2*LabelPad)
+			c.Rect(lb.Min.X, lb.Min.Y, lb.Max.X, lb.Max.Y, labelBack)
+			for k, l := range lines { // each line centred
+				c.Text((lb.Min.X+lb.Max.X-c.Font.Width(l))/2, lb.Min.Y+LabelPad+k*c.Font.LineHeight, l, labelText)
 			}
 		}
 	}
 	if v.Paused {
 		const s = "paused"
 		w := c.Font.Width(s) + 2*LabelPad
-		c.Panel(tw-w-LabelInset, th-c.Font.LineHeight-2*LabelPad-LabelInset, LabelPad, []string{s}, labelText, labelBox)
+		c.Panel(tw-w-LabelInset, th-c.Font.LineHeight-2*LabelPad-LabelInset, LabelPad, []string{s}, labelText, labelBack)
 	}
 }
 
@@ -490,4 +517,17 @@ func (d *Display) Close() {
 	for _, s := range d.done {
 		vk.DestroySemaphore(d.dev.Device, s, nil)
 	}
+}
+
+// TileAt is the tile whose cell holds (x, y) of a tw×th target showing the grid, or -1.
+func (d *Display) TileAt(x, y, tw, th int) int {
+	c := d.w.canvas
+	src := image.Rect(0, 0, c.Width, c.Height)
+	box := fit(src.Dx(), src.Dy(), tw, th)
+	for i := range d.w.tiles {
+		if image.Pt(x, y).In(scaleRect(d.w.Layout.Cell(i), src, box)) {
+			return i
+		}
+	}
+	return -1
 }

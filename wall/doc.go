@@ -3,20 +3,30 @@
 // GPU's decoders carry.
 //
 // Every input has its own decoder (Vulkan Video on the wall's device where it decodes the stream,
-// software otherwise), its own goroutine and queue of decoded pictures, and its own stream.Stream;
-// all streams share one set of conversion paths (the sampler path's conversion cache and the
-// shader path's pipelines) and the device's pipeline cache. Each display step draws every stream
-// that has a new picture into its tile of the canvas, at the picture's own size (one pixel for one
-// pixel, so a tile is the picture ycbcrplay shows for the same frame), through a render pass that
-// keeps what the other tiles hold. FFmpeg spreads each decoder's submissions over the decode queue
-// family's queues; the canvas is what a window shows (scaled) and what a screenshot reads back.
+// software otherwise), its own goroutine and bounded queue of decoded pictures, and its own
+// stream.Stream; all streams share one set of conversion paths (the sampler path's conversion cache
+// and the shader path's pipelines) and the device's pipeline cache. Each display step draws every
+// stream that has a new picture into its tile of the canvas through a render pass that keeps what
+// the other tiles hold. FFmpeg spreads each decoder's submissions over the decode queue family's
+// queues; the canvas is what a window shows (scaled) and what a screenshot reads back.
+//
+// Layout: cells on a grid whose unit is the largest picture's size, the most nearly square uniform
+// grid by default or a Layout of cells of different sizes (ParseLayout: the presets 1+5, 1+7,
+// 2x2+8, a COLSxROWS grid, or a file of "x y w h" lines). Each picture is fitted to its cell as
+// multiviewers do (aspect kept, letterboxed) through the player's scale pass (stream.Frame.Scale),
+// whatever its size; a picture of its cell's size is drawn (or copied) one pixel for one pixel, so
+// that a tile is the picture ycbcrplay shows for the same frame; Options.OneToOne draws every one so.
 //
 // Clocks: untimed, every stream advances as fast as it decodes (the throughput measurement);
 // timed, each stream shows the picture its own clock has reached (started at its first picture),
-// or all follow one clock (Options.OneClock: a wall of cameras); SetPaused stops the clocks.
+// or all follow one clock (Options.OneClock: a wall of cameras); SetPaused stops the clocks. A timed
+// step (Tick) never waits: a stream whose next picture is not decoded, or whose slots are all still
+// on the GPU, is passed over while the others are drawn, and what it drops meanwhile is counted
+// with its reason (late decode, late display, late conversion: Stats).
 //
 // A Display shows the wall in a window's swapchain: the grid, or one tile alone, copied out of the
 // canvas, scaled to fit by the player's scale pass and letterboxed, with each tile's label (number,
-// name, pictures per second, decoder, route or upload, conversion path) drawn by the on-screen
-// display's text pass.
+// name, pictures per second, dropped pictures, decoder, route or upload, conversion path, and its
+// signal state: a stream without a new picture for NoSignalAfter is dimmed, "no signal" and the
+// seconds since) drawn at its bottom centre by the on-screen display's text pass.
 package wall

@@ -12,9 +12,19 @@ func mb(n int64) float64 { return float64(n) / (1 << 20) }
 
 // StreamStats are one stream's figures.
 type StreamStats struct {
-	Input   string  `json:"input"`
-	Frames  int     `json:"frames"`
-	Dropped int     `json:"dropped"`
+	Input   string `json:"input"`
+	Frames  int    `json:"frames"`
+	Dropped int    `json:"dropped"`
+	// Why pictures were dropped (timed): the picture was decoded after its time (late decode), two
+	// pictures fell due between two display steps (late display: the steps came too late), or the
+	// stream had no free slot when its picture was due (late conversion: its GPU work behind).
+	LateDecode     int `json:"dropped_late_decode"`
+	LateDisplay    int `json:"dropped_late_display"`
+	LateConversion int `json:"dropped_late_conversion"`
+	// DroppedShare is Dropped of the pictures that fell due (Frames + Dropped).
+	DroppedShare float64 `json:"dropped_share"`
+	// FPS is the pictures shown per second: timed, between the presentation times (the display
+	// steps' times on the wall's clock) of the first and last; untimed, of the wall clock.
 	FPS     float64 `json:"fps"`
 	Decoder string  `json:"decoder"`
 	// HWDec is "vulkan" while Vulkan Video decodes, else "no" with HWDecReason.
@@ -80,6 +90,11 @@ type Stats struct {
 	DisplayIdle  float64       `json:"display_idle"`
 	PerStream    []StreamStats `json:"per_stream"`
 	MinStreamFPS float64       `json:"min_stream_fps"`
+	// Dropped is every stream's dropped pictures, DroppedShare their share of the pictures that
+	// fell due, MaxStreamDropShare the largest stream's share (timed).
+	Dropped            int     `json:"dropped"`
+	DroppedShare       float64 `json:"dropped_share"`
+	MaxStreamDropShare float64 `json:"max_stream_dropped_share"`
 }
 
 // Stats reports the figures so far: the run is timed from the first display step to the last
@@ -90,10 +105,19 @@ func (w *Wall) Stats() Stats {
 	var gpuMs float64
 	gpuN := 0
 	for i, t := range w.tiles {
-		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped}
-		if t.shown > 1 {
+		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped,
+			LateDecode: t.lateDecode, LateDisplay: t.lateDisplay, LateConversion: t.lateConversion}
+		switch {
+		case t.shown > 1 && t.shownAt.After(t.firstAt):
+			ss.FPS = float64(t.shown-1) / t.shownAt.Sub(t.firstAt).Seconds()
+		case t.shown > 1 && t.last.After(t.first):
 			ss.FPS = float64(t.shown-1) / t.last.Sub(t.first).Seconds()
 		}
+		if t.shown+t.dropped > 0 {
+			ss.DroppedShare = float64(t.dropped) / float64(t.shown+t.dropped)
+		}
+		s.Dropped += t.dropped
+		s.MaxStreamDropShare = max(s.MaxStreamDropShare, ss.DroppedShare)
 		h := t.dec.HW()
 		ss.Decoder, ss.HWDec, ss.HWDecReason = h.Decoder, "no", h.Reason
 		if h.Active {
@@ -126,6 +150,9 @@ func (w *Wall) Stats() Stats {
 			s.MinStreamFPS = ss.FPS
 		}
 		s.PerStream = append(s.PerStream, ss)
+	}
+	if s.Frames+s.Dropped > 0 {
+		s.DroppedShare = float64(s.Dropped) / float64(s.Frames+s.Dropped)
 	}
 	if !w.start.IsZero() && end.After(w.start) {
 		s.Seconds = end.Sub(w.start).Seconds()

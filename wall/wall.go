@@ -61,6 +61,19 @@ type Options struct {
 	// Decode passes the rest of the decoder's options (timeout, size limits); its Threads, HWDec and
 	// Vulkan are set from the fields above.
 	Decode decode.Options
+	// Layout, if set, places the tiles (ParseLayout: a preset, a grid, a file of cells); its unit is
+	// set to the largest picture's size. Nil: the most nearly square uniform grid (NewLayout).
+	Layout *Layout
+	// OneToOne draws each picture one pixel for one pixel, centred in its cell; otherwise each is
+	// fitted to its cell, as multiviewers do (aspect kept, letterboxed), through the scale pass
+	// the player uses (Filter), whatever its size.
+	OneToOne bool
+	Filter   ycbcr.Filter
+	// Period is the time between timed steps (the display's refresh period): a step shows the
+	// picture due within half a period of it, so that steps a little early or late (a ticker's or
+	// vsync's jitter) neither hold a picture a step too long nor drop it. 0: a picture is shown from
+	// its time on.
+	Period time.Duration
 }
 
 // Wall is many videos on one device, each in its tile of the canvas.
@@ -76,6 +89,8 @@ type Wall struct {
 	start  time.Time // the first display step
 	steps  int
 	clock  clock
+	// prevTick is the previous timed step's time, on the clock (drop reasons).
+	prevTick time.Time
 	// started: the decoding goroutines run (Close drains their queues).
 	started bool
 	timer   *time.Timer   // Step's wait
@@ -101,11 +116,25 @@ type tile struct {
 	next    *decode.Frame
 	shown   int
 	dropped int
-	first   time.Time // the first picture shown
-	last    time.Time
-	pts0    float64   // the first picture's PTS (of this play, when looping)
-	origin  time.Time // on the wall's clock, when the picture of PTS pts0 was due (timed steps)
-	lastPTS float64
+	// Why pictures were dropped (timed steps): late decode (the picture was not decoded when it was
+	// due), late display (two pictures fell due between two steps: a step came too late), late
+	// conversion (the stream had no free slot at the step its picture was due: its GPU work behind).
+	lateDecode, lateDisplay, lateConversion int
+	// arrived is when the last picture was taken from the queue (Signal).
+	arrived time.Time
+	// skipped is the last step (Wall.steps) at which the stream had no free slot.
+	skipped int
+	// fitted: the picture is scaled into its cell (not shown one pixel for one pixel).
+	fitted bool
+	first  time.Time // the first picture shown
+	last   time.Time
+	// shownAt is the step time (on the wall's clock, timed steps) of the last picture shown, its
+	// presentation time; firstAt the first picture's, the time its clock started (tile.origin: a
+	// first draw that made pipelines delays it).
+	firstAt, shownAt time.Time
+	pts0             float64   // the first picture's PTS (of this play, when looping)
+	origin           time.Time // on the wall's clock, when the picture of PTS pts0 was due (timed steps)
+	lastPTS          float64
 	// Written by the decoding goroutine: time spent in the decoder's Next (parsing and submitting,
 	// or decoding in software) and waiting for hardware decodings to finish, and pictures decoded.
 	nextNs, waitNs, decoded atomic.Int64
@@ -159,9 +188,20 @@ func (w *Wall) open(inputs []Input) error {
 		cw, ch = max(cw, info.Width), max(ch, info.Height)
 	}
 	w.Layout = NewLayout(len(w.tiles), cw, ch)
+	if l := w.opts.Layout; l != nil {
+		if l.Cells != nil && l.Len() < len(w.tiles) {
+			return fmt.Errorf("wall: the layout has %d cells for %d inputs", l.Len(), len(w.tiles))
+		}
+		w.Layout = *l
+		w.Layout.CellW, w.Layout.CellH = cw, ch
+		if l.Cells == nil { // a grid of a given size: as many rows as the inputs need
+			w.Layout.Rows = max(l.Rows, (len(w.tiles)+l.Cols-1)/l.Cols)
+		}
+	}
 	for i, t := range w.tiles {
 		info := t.dec.Info()
-		t.rect = w.Layout.Place(i, info.Width, info.Height)
+		t.rect = w.rectFor(i, info.Width, info.Height)
+		t.fitted = t.rect.Dx() != info.Width || t.rect.Dy() != info.Height
 	}
 	var err error
 	if w.canvas, err = newCanvas(w.dev, w.Layout.Cols*cw, w.Layout.Rows*ch); err != nil {
@@ -273,9 +313,11 @@ func (w *Wall) wait() {
 // together with a channel.
 const pollInterval = 200 * time.Microsecond
 
-// Tick draws, timed, the newest picture each stream's clock has reached at now (pictures passed
-// over are dropped) and returns how many tiles it drew. It does not wait. While paused (SetPaused)
-// it draws nothing.
+// Tick draws, timed, the newest picture each stream's clock has reached at now (within half of
+// Options.Period: the step's picture) and returns how many tiles it drew; pictures passed over are
+// dropped, each counted with its reason. It does not wait: a stream whose pictures are not decoded
+// yet, or whose slots are all still on the GPU, is passed over this step without holding up the
+// others. While paused (SetPaused) it draws nothing.
 func (w *Wall) Tick(now time.Time) (int, error) {
 	w.begin()
 	w.collect()
@@ -283,8 +325,19 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 		return 0, nil
 	}
 	now = w.clock.at(now)
+	ahead := w.opts.Period / 2
+	due := now.Add(ahead)
+	prev := w.prevTick
+	w.prevTick = now
 	n := 0
 	for _, t := range w.tiles {
+		if t.ended {
+			continue
+		}
+		if !t.st.Ring.Ready() { // its GPU work is behind: the others go on
+			t.skipped = w.steps
+			continue
+		}
 		var show *decode.Frame
 		origin, pts0, started := t.origin, t.pts0, false // started: show begins a play, its clock at origin
 		for !t.ended {
@@ -303,13 +356,12 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 				if show != nil && t.next.PTS < show.PTS {
 					break // a new play begins: its first picture once the last one's has been shown
 				}
-				if t.next.PTS-pts0 > now.Sub(origin).Seconds() {
+				if t.next.PTS-pts0 > due.Sub(origin).Seconds() {
 					break
 				}
 			}
 			if show != nil {
-				show.Release()
-				t.dropped++
+				w.drop(t, show, origin.Add(time.Duration((show.PTS-pts0)*float64(time.Second))), prev, ahead)
 			}
 			show, t.next = t.next, nil
 			if !started && (t.shown == 0 || show.PTS < t.lastPTS) { // show begins a play, at this step
@@ -321,6 +373,7 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 			if err := w.draw(t, show); err != nil {
 				return n, err
 			}
+			t.shownAt = now
 			if started { // the stream's clock (re)starts with this play
 				t.origin, t.pts0 = origin, pts0
 				if first && origin.Equal(now) {
@@ -331,11 +384,31 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 						w.clock.start = t.origin
 					}
 				}
+				if first { // its presentation time: when its clock starts
+					t.firstAt = t.origin
+				}
 			}
 			n++
 		}
 	}
 	return n, nil
+}
+
+// drop releases f, due at at on the wall's clock, passed over at this step for a newer picture, and
+// counts why: due only after the previous step (prev), two pictures fell due between two steps
+// (late display); due by then, the stream either had no free slot at that step (late conversion)
+// or did not have f decoded yet (late decode).
+func (w *Wall) drop(t *tile, f *decode.Frame, at, prev time.Time, ahead time.Duration) {
+	f.Release()
+	t.dropped++
+	switch {
+	case !prev.IsZero() && at.After(prev.Add(ahead)):
+		t.lateDisplay++
+	case t.skipped == w.steps-1:
+		t.lateConversion++
+	default:
+		t.lateDecode++
+	}
 }
 
 func (w *Wall) begin() {
@@ -355,8 +428,35 @@ func (w *Wall) take(t *tile, it item, ok bool) error {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, it.err)
 	default:
 		t.next = it.f
+		t.arrived = time.Now()
 	}
 	return nil
+}
+
+// Signal is a tile's feed state as its label and dimming show it.
+type Signal struct {
+	// Lost says the stream, playing (not ended), has had no new picture for NoSignalAfter; Since is
+	// when its last one arrived.
+	Lost  bool
+	Since time.Time
+}
+
+// NoSignalAfter is how long a playing stream goes without a new picture before its tile shows "no
+// signal": well above any frame period a feed has, and within the second a monitoring wall is
+// expected to take to show a lost feed.
+const NoSignalAfter = 700 * time.Millisecond
+
+// Signal is tile i's feed state at now, read from its decoded pictures' arrivals (a stream's own
+// reconnecting source, once it reports one, says more).
+func (w *Wall) Signal(i int, now time.Time) Signal {
+	t := w.tiles[i]
+	if t.ended || t.arrived.IsZero() || w.clock.paused || t.next != nil || len(t.q) > 0 {
+		return Signal{}
+	}
+	if now.Sub(t.arrived) < NoSignalAfter {
+		return Signal{}
+	}
+	return Signal{Lost: true, Since: t.arrived}
 }
 
 // draw converts f into t's tile and submits it; f is released once the GPU is done with it.
@@ -365,6 +465,9 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 	cfg := stream.Config{Format: f.Picture.Format, Width: f.Picture.Width, Height: f.Picture.Height,
 		Params: ycbcr.FromColor(f.Color), Choice: w.opts.Choice, Variant: w.opts.Variant,
 		Decode: stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}}
+	// A size change mid-stream moves the picture in its cell (what it held before stays around it).
+	t.rect = w.rectFor(w.index(t), f.Picture.Width, f.Picture.Height)
+	t.fitted = t.rect.Dx() != f.Picture.Width || t.rect.Dy() != f.Picture.Height
 	changed, err := t.st.Configure(cfg)
 	if err == nil && changed {
 		err = w.queue(t)
@@ -389,12 +492,7 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 	if err != nil {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
-	r := t.rect
-	if dw, dh := f.Picture.Width, f.Picture.Height; dw != r.Dx() || dh != r.Dy() { // a size change mid-stream
-		i := w.index(t)
-		r = w.Layout.Place(i, dw, dh)
-	}
-	if err := w.place(fr, r, f.Picture.Width, f.Picture.Height); err != nil {
+	if err := w.place(fr, t.rect, f.Picture.Width, f.Picture.Height); err != nil {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
 	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
@@ -420,7 +518,7 @@ func (w *Wall) queue(t *tile) error {
 	if len(qs) < 2 {
 		return nil
 	}
-	if !w.drawn && t.st.Plan().Variant.Variant == stream.VariantCompute {
+	if !w.drawn && !t.fitted && t.st.Plan().Variant.Variant == stream.VariantCompute {
 		return t.st.Ring.SetQueue(qs[w.index(t)%len(qs)])
 	}
 	w.drawn = true
@@ -440,14 +538,29 @@ func (w *Wall) Queues() int {
 	return min(len(w.dev.Queues), len(w.tiles))
 }
 
+// rectFor is where the i-th tile's w×h picture goes on the canvas: fitted to its cell, or one pixel
+// for one pixel (Options.OneToOne).
+func (w *Wall) rectFor(i, pw, ph int) image.Rectangle {
+	if w.opts.OneToOne {
+		return w.Layout.Place(i, pw, ph)
+	}
+	return w.Layout.Fit(i, pw, ph)
+}
+
 // place records the frame's w×h picture into r of the canvas: copied from the stream's image where
-// the compute variant converted it there and it fits r (a picture larger than its cell, after a
-// size change, is drawn scaled), else drawn.
+// the compute variant converted it there and it is r's size, else drawn, through the scale pass
+// (stream.Frame.Scale, the player's filtered scaler) where r is not the picture's size.
 func (w *Wall) place(fr *stream.Frame, r image.Rectangle, pw, ph int) error {
 	cb := fr.Slot.CB
-	if fr.Computed() && r.Dx() == pw && r.Dy() == ph {
+	exact := r.Dx() == pw && r.Dy() == ph
+	if fr.Computed() && exact {
 		w.canvas.BeforeCopyIn(cb)
 		return fr.CopyTo(w.canvas.Image, gpu.CopiedLayout, r.Min.X, r.Min.Y)
+	}
+	if !exact {
+		if err := fr.Scale(ycbcr.Fit(pw, ph, r.Dx(), r.Dy(), formats.Orientation{}, w.opts.Filter)); err != nil {
+			return err
+		}
 	}
 	w.canvas.BeginArea(cb, r)
 	err := fr.Draw(w.canvas)

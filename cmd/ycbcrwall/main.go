@@ -32,9 +32,8 @@ Usage: ycbcrwall [flags] FILE...
 
 Each FILE (a file may repeat; -n N plays N copies of each) gets its own decoder (Vulkan Video on
 the wall's device where it decodes the stream, software otherwise), its own stream of pictures on
-the GPU and its own tile, drawn one pixel for one pixel on a canvas of the largest picture's size
-times the grid (the most nearly square one). All streams share the device, its decode queues, the
-conversion paths and the pipeline cache.
+the GPU and its own cell on a canvas whose grid unit is the largest picture's size. All streams
+share the device, its decode queues, the conversion paths and the pipeline cache.
 
 An input is a file or a URL FFmpeg opens. Live sources (udp://, rtp://, rtsp://, rtsps://, srt://,
 HLS playlists over http(s): -live auto) are read with a short probe, small jitter buffers and no
@@ -44,16 +43,31 @@ starting with # are skipped. Its inputs come after the FILEs. FFmpeg's own log n
 stderr: what it says about a tile becomes at most one line a second, "notice: tile 3 (cam3): 12
 corrupt packets (mpegts) in the last second".
 
-The window shows the canvas scaled to fit (the player's scale pass, -scale), each tile with a label:
-its number and file name, the pictures it shows per second, its decoder (hw: Vulkan Video, sw:
-software), the route (hw) or upload (sw) its pictures take and the conversion path. -headless draws
-the canvas offscreen, with no window.
+Layout: the most nearly square uniform grid by default, every feed fitted to its cell (aspect
+kept, letterboxed, through the scale pass the player uses: -scale), whatever its size; -fit=false
+draws each one pixel for one pixel, centred. -layout SPEC: a preset (1+5, 1+7: one large cell and
+the small ones around it; 2x2+8: four large, eight small), COLSxROWS (a uniform grid of that many
+columns), or a FILE of one cell per line, "x y w h" in grid units ('#' begins a comment), e.g. 1+5:
+  0 0 2 2
+  2 0 1 1
+  2 1 1 1
+  0 2 1 1
+  1 2 1 1
+  2 2 1 1
+
+The window shows the canvas scaled to fit (the player's scale pass, -scale), each tile with a label
+at the bottom centre of its picture (in the letterbox where there is one; the corners stay clear):
+its number and file name, the pictures it shows per second, the pictures it dropped, its decoder
+(hw: Vulkan Video, sw: software), the route (hw) or upload (sw) its pictures take and the conversion
+path; a stream with no new picture for 0.7 s keeps its last one, dimmed, with "no signal" and the
+seconds since. -headless draws the canvas offscreen, with no window.
 
 Keys (in the window):
   1 … 9          the tile of that number alone, full size
   Tab            the next tile alone (from the grid: the outlined one, else the first)
   ← → ↑ ↓        on the grid: move the outline; on a tile: its neighbour on the grid
   Enter          the outlined tile alone
+  click          the tile under the pointer alone; on a tile alone, back to the grid
   Esc, 0         back to the grid
   space          pause (every clock stops) and resume
   o              labels on and off
@@ -61,15 +75,19 @@ Keys (in the window):
   f              full screen
   q              quit (at the end of every stream the program quits too, unless -keep-open)
 
-Clocks: timed (the default), each stream shows the picture its clock has reached: -clock each (the
-default) gives each stream its own, started at its first picture; -clock shared runs every stream
-on one clock started at the wall's first picture, a wall of cameras, where a stream that starts
-later drops what the clock has passed. -untimed draws every picture as soon as it is decoded: the
-aggregate throughput. -stats prints one JSON line at the end: the aggregate frames and fps, the
+Clocks: timed (the default), each display step (-fps a second headless; the display's refresh,
+vsync, in the window) shows for each stream the picture its clock has reached, without waiting for
+any other stream: -clock each (the default) gives each stream its own, started at its first
+picture; -clock shared runs every stream on one clock started at the wall's first picture, a wall
+of cameras, where a stream that starts later drops what the clock has passed. -untimed draws every
+picture as soon as it is decoded: the aggregate throughput. -stats prints one JSON line at the end:
+the aggregate frames, fps and dropped pictures (count, share, the largest stream's share), the
 canvas, the queues used, GPU and CPU milliseconds per picture, peak RSS and CPU time, and per stream
-its frames, fps, dropped pictures, decoder, hwdec, route, conversion path and variant, and the
-memory it holds (gpu_memory_mb, of it decoder_gpu_memory_mb: the decoder's frames; host_memory_mb:
-its decoded pictures on the host).
+its frames, fps (between its pictures' presentation times), dropped pictures and why
+(dropped_late_decode: decoded after its time; dropped_late_display: the display steps came too
+late; dropped_late_conversion: the stream's GPU work was behind, no free slot), decoder, hwdec,
+route, conversion path and variant, and the memory it holds (gpu_memory_mb, of it
+decoder_gpu_memory_mb: the decoder's frames; host_memory_mb: its decoded pictures on the host).
 
 Each stream's conversion runs as the device does it faster (-variant auto, measured): drawn into its
 tile, or by a compute shader into the stream's own image, then copied into the tile. Headless, copied
@@ -107,6 +125,8 @@ type options struct {
 	inputs     string // -inputs: the list of inputs
 	live       decode.LiveMode
 	rtsp       string // -rtsp-transport
+	layout     string
+	fit        bool
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -140,6 +160,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.inputs, "inputs", "", "read inputs from `LIST`: one URL (or path) and an optional label a line, # comments")
 	live := fs.String("live", "auto", "`auto|yes|no`: read inputs as live sources (auto: udp, rtp, rtsp, rtsps, srt URLs and .m3u8 playlists; yes: every input, a pipe a live feed is written into)")
 	fs.StringVar(&o.rtsp, "rtsp-transport", "", "RTSP's transport, `tcp|udp` (default: FFmpeg's choice, UDP then TCP)")
+	fs.StringVar(&o.layout, "layout", "", "the tiles' cells: `SPEC` 1+5, 1+7, 2x2+8, COLSxROWS, or a FILE of \"x y w h\" lines in grid units (default: the most nearly square grid)")
+	fs.BoolVar(&o.fit, "fit", true, "fit every feed to its cell (aspect kept, the -scale filter); false: one pixel for one pixel")
 	if status, done := cli.Parse(fs, args, help, stdout, stderr); done {
 		return status
 	}
@@ -213,13 +235,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 			inputs = append(inputs, in)
 		}
 	}
-	if err := play(o, hw, choice, variant, inputs, stdout, stderr); err != nil {
+	var layout *wall.Layout
+	if o.layout != "" {
+		l, err := wall.ParseLayout(o.layout)
+		if err != nil {
+			return fail(stderr, "-layout: %v", err)
+		}
+		if l.Cells != nil && l.Len() < len(inputs) {
+			return fail(stderr, "-layout %s: %d cells for %d inputs", o.layout, l.Len(), len(inputs))
+		}
+		layout = &l
+	}
+	if err := play(o, hw, choice, variant, layout, inputs, stdout, stderr); err != nil {
 		return fail(stderr, "%v", err)
 	}
 	return 0
 }
 
-func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Variant, inputs []wall.Input, stdout, stderr io.Writer) error {
+func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Variant, layout *wall.Layout, inputs []wall.Input, stdout, stderr io.Writer) error {
 	// FFmpeg's log, summarised per tile by the decoders, in notices; stderr is written from their
 	// goroutines too, one line at a time.
 	notice := lineWriter(stderr)
@@ -239,7 +272,8 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	defer present.CloseDevice(dev)
 	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
 		OneClock: o.clock == "shared", TwoDecodes: o.two, Notice: notice,
-		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}})
+		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}, Layout: layout, OneToOne: !o.fit, Filter: o.filter,
+		Period: time.Duration(float64(time.Second) / o.fps)})
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func TestWallVectorsMatchZscale(t *testing.T) {
 func wallVectors(t *testing.T, variant string) {
 	vs := pictest.Vectors(t, mediaDir)
 	shot := filepath.Join(t.TempDir(), "wall.png")
-	args := []string{"-untimed", "-frames", "1", "-validate", "-stats", "-path", "shader", "-variant", variant, "-screenshot", shot}
+	args := []string{"-untimed", "-frames", "1", "-validate", "-stats", "-path", "shader", "-variant", variant, "-fit=false", "-screenshot", shot}
 	w, h := 0, 0
 	for _, v := range vs {
 		args = append(args, filepath.Join(mediaDir, v.File))

@@ -18,7 +18,7 @@ import (
 
 // keyScript, if set, gives keys to press at display step n (from 1), as if pressed on the window
 // before that step draws; ended says every stream has ended. Tests drive the window with it (and
-// resize or close it).
+// resize, click or close it).
 var keyScript func(n int, ended bool, win *window.Window) []window.Key
 
 // windowSize is the window's size for a cw×ch canvas: -geometry's, else the canvas's, shrunk to at
@@ -39,7 +39,7 @@ func windowSize(cw, ch int, geometry [2]int) (int, int) {
 
 // show plays the wall in a window until every stream has ended (with -keep-open, until q), q, the
 // window's close button, SIGINT or SIGTERM. Each display step draws what the streams have (timed:
-// what their clocks have reached, at -fps steps a second; untimed: whatever was decoded since) and
+// what their clocks have reached, a step per vsync (pacer); untimed: whatever was decoded since) and
 // presents the grid or the picked tile.
 func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
 	ww, wh := windowSize(w.Layout.Cols*w.Layout.CellW, w.Layout.Rows*w.Layout.CellH, o.geometry)
@@ -61,6 +61,7 @@ func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
 	tick := time.NewTicker(time.Duration(float64(time.Second) / o.fps))
 	defer tick.Stop()
 	pk := newPicker(w.Len(), w.Layout.Cols)
+	var pace pacer
 	labels := o.labels
 	// The empty grid first: the window shows at once, and the display's pipelines are made before
 	// any stream's clock starts.
@@ -76,6 +77,13 @@ func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
 		keys := win.Poll()
 		if keyScript != nil {
 			keys = append(keys, keyScript(n, w.Ended(), win)...)
+		}
+		for _, c := range win.Clicks() { // a click picks the tile under it, and on a tile alone goes back
+			if pk.tile >= 0 {
+				pk.key(window.KeyEscape)
+			} else if i := disp.TileAt(c.X, c.Y, swap.Width, swap.Height); i >= 0 {
+				pk.tile, pk.cursor = i, i
+			}
 		}
 		shoot := false
 		for _, k := range keys {
@@ -111,10 +119,44 @@ func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
 		if w.Ended() && !o.keepOpen {
 			return nil
 		}
-		if !o.untimed || w.Paused() || w.Ended() {
+		switch {
+		case w.Paused() || w.Ended():
 			<-tick.C
+		case !o.untimed:
+			pace.step(w)
 		}
 	}
+}
+
+// pacer paces a timed window's steps by the display: FIFO presentation blocks each step until
+// vsync gives an image back, so the steps run at the display's rate; the wall's Period (which
+// picture a step shows) follows the measured interval between steps. Where presentation does not
+// block (no compositor, a virtual X server) it keeps at least minStep between steps.
+type pacer struct {
+	last   time.Time
+	period time.Duration // the measured step interval, smoothed
+}
+
+// minStep bounds the steps of a window whose presentation does not wait for vsync (240 a second).
+const minStep = time.Second / 240
+
+func (p *pacer) step(w *wall.Wall) {
+	now := time.Now()
+	if !p.last.IsZero() {
+		if d := now.Sub(p.last); d < minStep {
+			time.Sleep(minStep - d)
+			now = time.Now()
+		}
+		d := now.Sub(p.last)
+		if d < 200*time.Millisecond { // not a stall (a resize, a hidden window)
+			if p.period == 0 {
+				p.period = d
+			}
+			p.period += (d - p.period) / 8
+			w.SetPeriod(p.period)
+		}
+	}
+	p.last = now
 }
 
 // present1 presents v once, making the swapchain again when the window's size changed; while the

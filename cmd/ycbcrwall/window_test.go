@@ -113,7 +113,7 @@ func toRGBA(img image.Image) *image.RGBA {
 //     picture as the grid showed it, clamped at the tile's own edges, computed here in float64
 //     from the filter's definition: within 1/255 (its rows pass keeps float32, then rounds);
 //   - Esc gives the grid back as it was, bit for bit, but for the outline of the tile last shown;
-//   - the labels change each tile's top left corner and nothing else.
+//   - the labels change each tile's bottom centre, clear of its corners, and nothing else.
 func TestWindowGridAndPick(t *testing.T) {
 	st, shots := windowRun(t, "128x96", [][]window.Key{
 		{window.KeyS},
@@ -164,7 +164,8 @@ func TestWindowGridAndPick(t *testing.T) {
 			}
 		}
 	}
-	// The labels: every pixel they change lies in a tile's top left corner, and each tile has some.
+	// The labels: every pixel they change lies inside a tile, clear of its edges by the box's inset
+	// (the picture's corners stay visible), and each tile has some.
 	changed := make([]int, 4)
 	for y := 0; y < 96; y++ {
 		for x := 0; x < 128; x++ {
@@ -172,7 +173,7 @@ func TestWindowGridAndPick(t *testing.T) {
 				continue
 			}
 			i := (y/48)*2 + x/64
-			if p := image.Pt(x%64, y%48); p.X < wall.LabelInset || p.Y < wall.LabelInset {
+			if p := image.Pt(x%64, y%48); !p.In(image.Rect(0, 0, 64, 48).Inset(wall.LabelInset)) {
 				t.Fatalf("label pixel at (%d, %d): outside the box inset in tile %d", x, y, i+1)
 			}
 			changed[i]++
@@ -254,13 +255,13 @@ func lanczos3(img *image.RGBA, w, h int) *image.RGBA {
 }
 
 // TestWindowLabels: the same wall in a 512×384 window (each tile shown at 4×), labels on, then off.
-// Each tile's label shows, from its box's top left corner, its number and file name, and on the
-// second line, after the figure of pictures per second, its decoder as -stats names it ("sw" and
-// FFmpeg's decoder): every pixel a glyph of the font's own rasterizer (x/image/font's Drawer, Go
+// Each tile's label box sits at the bottom centre of its picture (the corners stay visible); it
+// shows its number and file name centred, and on the second line, cut to the tile's width, after
+// the figure of pictures per second, its dropped pictures: every pixel a glyph of the font's own rasterizer (x/image/font's Drawer, Go
 // Mono at the labels' size) covers fully is the text's white, every one it leaves empty inside the
 // box is darkened by the box.
 func TestWindowLabels(t *testing.T) {
-	st, shots := windowRun(t, "512x384", [][]window.Key{{window.KeyS}, {window.KeyO, window.KeyS}, {window.KeyQuit}})
+	_, shots := windowRun(t, "512x384", [][]window.Key{{window.KeyS}, {window.KeyO, window.KeyS}, {window.KeyQuit}})
 	if len(shots) != 2 {
 		t.Fatalf("%d window screenshots, want 2", len(shots))
 	}
@@ -281,14 +282,31 @@ func TestWindowLabels(t *testing.T) {
 	l := wall.NewLayout(4, 64, 48)
 	for i, v := range windowVectors {
 		tile := l.Place(i, 64, 48)
-		x0, y0 := tile.Min.X*4+wall.LabelInset+wall.LabelPad, tile.Min.Y*4+wall.LabelInset+wall.LabelPad
-		// Line 1 from its start; line 2 from its eighth column (after "N.N fps").
+		tile = image.Rect(tile.Min.X*4, tile.Min.Y*4, tile.Max.X*4, tile.Max.Y*4)
+		// The box: what the labels changed in the tile, at its bottom centre, clear of the corners.
+		var box image.Rectangle
+		for y := tile.Min.Y; y < tile.Max.Y; y++ {
+			for x := tile.Min.X; x < tile.Max.X; x++ {
+				if on.RGBAAt(x, y) != off.RGBAAt(x, y) {
+					box = box.Union(image.Rect(x, y, x+1, y+1))
+				}
+			}
+		}
+		if c := (box.Min.X + box.Max.X) / 2; box.Empty() || abs(c-(tile.Min.X+tile.Max.X)/2) > 1 ||
+			box.Max.Y != tile.Max.Y-wall.LabelInset || box.Min.Y < tile.Min.Y+tile.Dy()/2 {
+			t.Errorf("tile %d (%s): label box %v in the tile %v: want it at the bottom centre, %d pixels up", i+1, v, box, tile, wall.LabelInset)
+			continue
+		}
+		// Line 1 centred; line 2 (centred, cut to the tile) from its fourth column after "N.N fps".
+		name := fmt.Sprintf("%d %s.mkv", i+1, v)
+		y0 := box.Min.Y + wall.LabelPad
+		x2 := box.Min.X + wall.LabelPad
 		lines := []struct {
 			text string
 			x, y int
 		}{
-			{fmt.Sprintf("%d %s.mkv", i+1, v), x0, y0},
-			{" · sw " + st.PerStream[i].Decoder, x0 + 7*adv, y0 + f.LineHeight},
+			{name, (box.Min.X + box.Max.X - f.Width(name)) / 2, y0},
+			{" fps · 0 dropped", x2 + 3*adv, y0 + f.LineHeight},
 		}
 		lit, dark, bad := 0, 0, 0
 		for _, ln := range lines {
@@ -471,5 +489,43 @@ func TestWindowUntimedPause(t *testing.T) {
 				t.Fatalf("paused before the first step, the window shows a picture: (%d, %d) is %v", x, y, c)
 			}
 		}
+	}
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// TestWindowClick: a click on the grid (128×96, tiles of 64×48) shows the tile under the pointer
+// alone, as its number key does, bit for bit; a click on the tile alone goes back to the grid.
+func TestWindowClick(t *testing.T) {
+	_, shots := windowRunWith(t, "128x96", func(win *window.Window, i int) []window.Key {
+		switch i {
+		case 0: // labels off: their figures change from step to step
+			win.Click(20, 70) // tile 3: the bottom left
+			return []window.Key{window.KeyO}
+		case 2:
+			win.Click(100, 10)
+		case 1, 3:
+			return []window.Key{window.KeyS}
+		case 4:
+			return []window.Key{window.KeyEscape, window.Key3, window.KeyS}
+		case 5:
+			return []window.Key{window.KeyEscape, window.KeyS}
+		default:
+			return []window.Key{window.KeyQuit}
+		}
+		return nil
+	})
+	if len(shots) != 4 {
+		t.Fatalf("%d window screenshots, want 4", len(shots))
+	}
+	clicked, back, key3, grid := shots[0], shots[1], shots[2], shots[3]
+	if d := pictest.MaxDiff(t, clicked, key3); d != 0 {
+		t.Errorf("a click on tile 3 differs from the 3 key's view by %.0f LSB", d)
+	}
+	if d := pictest.MaxDiff(t, back, grid); d != 0 {
+		t.Errorf("a click on the tile alone: %.0f LSB from the grid, want the grid back", d)
+	}
+	if d := pictest.MaxDiff(t, clicked, grid); d == 0 {
+		t.Error("the click on tile 3 left the grid")
 	}
 }

@@ -4,6 +4,7 @@ package window
 
 import (
 	"errors"
+	"image"
 
 	vk "github.com/vulkan-go/vulkan"
 )
@@ -32,6 +33,8 @@ func (w *Window) Press(Key)                 {}
 func (w *Window) Resized() bool             { return false }
 func (w *Window) MouseMoved() bool          { return false }
 func (w *Window) DragBy(dx, dy float64)     {}
+func (w *Window) Click(x, y int)            {}
+func (w *Window) Clicks() []image.Point     { return nil }
 func (w *Window) Drag() (int, int)          { return 0, 0 }
 func (w *Window) Size() (int, int)          { return 0, 0 }
 func (w *Window) Pos() (int, int)           { return 0, 0 }

@@ -4,6 +4,7 @@ package window
 
 import (
 	"fmt"
+	"image"
 	"os"
 	"runtime"
 	"sync"
@@ -83,6 +84,10 @@ type Window struct {
 	// Drag, in framebuffer pixels (under keysMu: DragBy comes from any goroutine).
 	dragging bool
 	drag     [2]float64
+	// press is where the left button went down, in framebuffer pixels; clicks are the presses
+	// released within clickSlop of it, not yet taken by Clicks (under keysMu).
+	press  [2]float64
+	clicks []image.Point
 	// windowed position and size, restored when leaving fullscreen
 	wx, wy, ww, wh int
 }
@@ -140,6 +145,17 @@ func New(instance vk.Instance, title string, width, height int) (*Window, error)
 	win.SetMouseButtonCallback(func(_ *glfw.Window, b glfw.MouseButton, action glfw.Action, _ glfw.ModifierKey) {
 		if b == glfw.MouseButtonLeft {
 			w.dragging = action == glfw.Press
+			x, y := win.GetCursorPos()
+			ww, wh := win.GetSize()
+			fw, fh := win.GetFramebufferSize()
+			if ww > 0 && wh > 0 {
+				x, y = x*float64(fw)/float64(ww), y*float64(fh)/float64(wh)
+			}
+			if action == glfw.Press {
+				w.press = [2]float64{x, y}
+			} else if dx, dy := x-w.press[0], y-w.press[1]; dx*dx+dy*dy <= clickSlop*clickSlop {
+				w.Click(int(x), int(y))
+			}
 		}
 	})
 	win.SetFramebufferSizeCallback(func(_ *glfw.Window, _, _ int) { w.resized = true })
@@ -151,6 +167,27 @@ func (w *Window) Press(k Key) {
 	w.keysMu.Lock()
 	w.keys = append(w.keys, k)
 	w.keysMu.Unlock()
+}
+
+// clickSlop is how far, in framebuffer pixels, the pointer may move between a left button's press
+// and release for it to count as a click rather than a drag.
+const clickSlop = 4
+
+// Click adds a click of the left button at (x, y) in framebuffer pixels, as if the pointer had
+// clicked there (tests drive ycbcrwall with it). Safe from any goroutine.
+func (w *Window) Click(x, y int) {
+	w.keysMu.Lock()
+	w.clicks = append(w.clicks, image.Pt(x, y))
+	w.keysMu.Unlock()
+}
+
+// Clicks returns the left button's clicks since the last call, in framebuffer pixels.
+func (w *Window) Clicks() []image.Point {
+	w.keysMu.Lock()
+	defer w.keysMu.Unlock()
+	c := w.clicks
+	w.clicks = nil
+	return c
 }
 
 // DragBy adds a drag with the left button of (dx, dy) framebuffer pixels, as if the pointer had
