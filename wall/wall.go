@@ -378,8 +378,14 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 				t.origin, t.pts0 = origin, pts0
 				if first && origin.Equal(now) {
 					// From when its first picture was drawn: the first draws make pipelines, which
-					// would otherwise cost a short input most of its pictures.
-					t.origin = now.Add(time.Since(at))
+					// would otherwise cost a short input most of its pictures. In whole steps, so
+					// that its pictures fall due on the steps (the clock in phase with the display)
+					// and a step's jitter cannot move a picture to the next.
+					late := time.Since(at)
+					if p := w.opts.Period; p > 0 {
+						late = (late + p - 1) / p * p
+					}
+					t.origin = now.Add(late)
 					if w.clock.start.Equal(now) {
 						w.clock.start = t.origin
 					}
