@@ -24,6 +24,18 @@ type Slot struct {
 	preBegun bool     // Pre is recording this frame's commands
 	pending  bool     // submitted, and its fence not yet waited for
 	retired  []func() // run once Fence has signalled, in order
+	// gathered: its batches wait in a Gather for its Flush; shared, after that Flush, is the fence
+	// its submission signals instead of Fence.
+	gathered *Gather
+	shared   *sharedFence
+}
+
+// fence is the fence s's submission signals.
+func (s *Slot) fence() vk.Fence {
+	if s.shared != nil {
+		return s.shared.fence
+	}
+	return s.Fence
 }
 
 // Retire hands f to s: f runs once the GPU has finished s's current (or, before it is submitted,
@@ -49,7 +61,12 @@ type fences interface {
 type deviceFences struct{ dev *gpu.Device }
 
 func (d deviceFences) wait(s *Slot) error {
-	return vkx.Check(vk.WaitForFences(d.dev.Device, 1, []vk.Fence{s.Fence}, vk.True, ^uint64(0)), "vkWaitForFences")
+	if g := s.gathered; g != nil { // recorded, not yet submitted
+		if err := g.Flush(); err != nil {
+			return err
+		}
+	}
+	return vkx.Check(vk.WaitForFences(d.dev.Device, 1, []vk.Fence{s.fence()}, vk.True, ^uint64(0)), "vkWaitForFences")
 }
 
 // signalled needs no external synchronization (vkGetFenceStatus), so Collect may run beside a
@@ -57,10 +74,14 @@ func (d deviceFences) wait(s *Slot) error {
 // Through Check: a lost device (or one a test makes look lost, vkx.InjectFault) reports no fence
 // as signalled, so the next wait on it returns the loss.
 func (d deviceFences) signalled(s *Slot) bool {
-	return vkx.Check(vk.GetFenceStatus(d.dev.Device, s.Fence), "vkGetFenceStatus") == nil
+	return s.gathered == nil && vkx.Check(vk.GetFenceStatus(d.dev.Device, s.fence()), "vkGetFenceStatus") == nil
 }
 
 func (d deviceFences) reset(s *Slot) error {
+	if f := s.shared; f != nil { // the shared fence is reset once every slot it covers is done
+		s.shared = nil
+		return f.release(d.dev)
+	}
 	return vkx.Check(vk.ResetFences(d.dev.Device, 1, []vk.Fence{s.Fence}), "vkResetFences")
 }
 
@@ -72,6 +93,7 @@ type Ring struct {
 	opts   RingOptions
 	queue  vk.Queue // opts.Queue, or the device's
 	fences fences
+	gather *Gather // SetGather
 	slots  []*Slot
 	next   int
 	last   *Slot // the slot submitted most recently
@@ -215,6 +237,17 @@ func (r *Ring) submitOne(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlags
 	if err := vkx.Check(vk.EndCommandBuffer(s.CB), "vkEndCommandBuffer"); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
+	if g := r.gather; g != nil && g.queue == r.queue {
+		var waits, signals []vkx.SubmitSemaphore
+		if wait != vk.NullSemaphore {
+			waits = []vkx.SubmitSemaphore{{Semaphore: wait, Stage: stage}}
+		}
+		if signal != vk.NullSemaphore {
+			signals = []vkx.SubmitSemaphore{{Semaphore: signal}}
+		}
+		g.add(r, s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
+		return nil
+	}
 	if l := r.opts.QueueLock; l != nil {
 		l.Lock()
 		defer l.Unlock()
@@ -292,6 +325,10 @@ func (r *Ring) submitBatches(s *Slot, batches []vkx.Batch) error {
 		if err := vkx.Check(vk.EndCommandBuffer(b.CB), "vkEndCommandBuffer"); err != nil {
 			return fmt.Errorf("stream: %w", err)
 		}
+	}
+	if g := r.gather; g != nil && g.queue == r.queue {
+		g.add(r, s, batches)
+		return nil
 	}
 	if l := r.opts.QueueLock; l != nil {
 		l.Lock()

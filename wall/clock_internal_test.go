@@ -51,10 +51,16 @@ func full(t *testing.T, w *Wall) {
 	t.Fatal("the decoders did not fill their queues in 20 s")
 }
 
-// tick is Tick at t0+at, the queues full before it.
+// tick is Tick at t0+at, the queues full and the streams' slots free before it (a timed step
+// passes over a stream whose slots are all on the GPU: on a loaded machine lavapipe can lag).
 func tick(t *testing.T, w *Wall, t0 time.Time, at time.Duration) int {
 	t.Helper()
 	full(t, w)
+	for _, tl := range w.tiles {
+		if err := tl.st.Ring.Drain(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	n, err := w.Tick(t0.Add(at))
 	if err != nil {
 		t.Fatal(err)

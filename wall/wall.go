@@ -74,6 +74,9 @@ type Options struct {
 	// vsync's jitter) neither hold a picture a step too long nor drop it. 0: a picture is shown from
 	// its time on.
 	Period time.Duration
+	// SubmitEach submits each stream's frame on its own; otherwise the frames of one step that go
+	// to the device's queue are submitted together, in one vkQueueSubmit (stream.Gather).
+	SubmitEach bool
 }
 
 // Wall is many videos on one device, each in its tile of the canvas.
@@ -85,6 +88,8 @@ type Wall struct {
 	tiles  []*tile
 	canvas *gpu.Offscreen
 	ring   *stream.Ring // the wall's own submissions: clearing, read-back
+	// gather holds a step's frames for the device's queue until the step's end (one submission).
+	gather *stream.Gather
 	wake   chan struct{}
 	start  time.Time // the first display step
 	steps  int
@@ -153,6 +158,9 @@ func Open(dev *gpu.Device, inputs []Input, opts Options) (*Wall, error) {
 		opts.Threads = max(1, runtime.NumCPU()/len(inputs))
 	}
 	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
+	if !opts.SubmitEach {
+		w.gather = stream.NewGather(dev, nil)
+	}
 	var err error
 	if w.paths, err = ycbcr.NewPaths(dev); err != nil {
 		return nil, fmt.Errorf("wall: %w", err)
@@ -183,6 +191,9 @@ func (w *Wall) open(inputs []Input) error {
 		w.tiles = append(w.tiles, t)
 		if t.st, err = stream.New(w.dev, stream.Options{Slots: 3, Paths: w.paths}); err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)
+		}
+		if w.gather != nil {
+			t.st.Ring.SetGather(w.gather)
 		}
 		info := dec.Info()
 		cw, ch = max(cw, info.Width), max(ch, info.Height)
@@ -243,6 +254,20 @@ func (w *Wall) Ended() bool {
 // Step draws, untimed, the next picture of every stream that has one decoded and a free slot; when
 // none has, it waits for one. It returns how many tiles it drew (0 once every stream has ended).
 func (w *Wall) Step() (int, error) {
+	n, err := w.step()
+	return n, w.flushed(err)
+}
+
+// flushed flushes the gathered frames whatever happened (a hardware decoder may wait on a frame's
+// semaphore that only their submission signals) and returns err, or the flush's error.
+func (w *Wall) flushed(err error) error {
+	if ferr := w.flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func (w *Wall) step() (int, error) {
 	w.begin()
 	for {
 		w.collect()
@@ -277,6 +302,9 @@ func (w *Wall) Step() (int, error) {
 				return n, err
 			}
 			n++
+		}
+		if err := w.flush(); err != nil { // before waiting: a decoder may wait for these frames
+			return n, err
 		}
 		if n > 0 || w.Ended() {
 			return n, nil
@@ -317,8 +345,14 @@ const pollInterval = 200 * time.Microsecond
 // Options.Period: the step's picture) and returns how many tiles it drew; pictures passed over are
 // dropped, each counted with its reason. It does not wait: a stream whose pictures are not decoded
 // yet, or whose slots are all still on the GPU, is passed over this step without holding up the
-// others. While paused (SetPaused) it draws nothing.
+// others. The step's frames go to the device's queue in one submission (Options.SubmitEach). While
+// paused (SetPaused) it draws nothing.
 func (w *Wall) Tick(now time.Time) (int, error) {
+	n, err := w.tick(now)
+	return n, w.flushed(err)
+}
+
+func (w *Wall) tick(now time.Time) (int, error) {
 	w.begin()
 	w.collect()
 	if w.clock.paused {
@@ -398,6 +432,17 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// flush submits the step's gathered frames.
+func (w *Wall) flush() error {
+	if w.gather == nil {
+		return nil
+	}
+	if err := w.gather.Flush(); err != nil {
+		return fmt.Errorf("wall: %w", err)
+	}
+	return nil
 }
 
 // drop releases f, due at at on the wall's clock, passed over at this step for a newer picture, and
@@ -633,6 +678,9 @@ func (w *Wall) Close() {
 	}
 	if w.ring != nil {
 		w.ring.Close()
+	}
+	if w.gather != nil {
+		w.gather.Destroy()
 	}
 	for _, t := range w.tiles {
 		if t.dec != nil {

@@ -136,9 +136,9 @@ VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPip
 // that binary-only submissions are valid on a device without timeline semaphores. Every timeline
 // wait here comes with a signal of a higher value in the same submission (the AVVkFrame protocol).
 VkResult vkx_queue_submit_batches(VkQueue q, const VkxBatch *b, uint32_t n, VkFence fence) {
-	VkTimelineSemaphoreSubmitInfo tl[VKX_MAX_BATCHES];
-	VkSubmitInfo si[VKX_MAX_BATCHES];
-	if (n > VKX_MAX_BATCHES) return VK_ERROR_INITIALIZATION_FAILED;
+	if (n == 0 || n > VKX_MAX_BATCHES) return VK_ERROR_INITIALIZATION_FAILED;
+	VkTimelineSemaphoreSubmitInfo tl[n];
+	VkSubmitInfo si[n];
 	int timeline = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		for (uint32_t k = 0; k < b[i].nwait && k < VKX_MAX_SEMAPHORES; k++) timeline |= b[i].wait_value[k] != 0;

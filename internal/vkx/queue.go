@@ -6,6 +6,7 @@ package vkx
 import "C"
 
 import (
+	"fmt"
 	"time"
 	"unsafe"
 
@@ -67,13 +68,18 @@ type Batch struct {
 }
 
 // QueueSubmitBatches submits the batches in one vkQueueSubmit, in order, and fence, under the queue's
-// lock (at most 2 batches of 4 semaphores each way); binary or timeline semaphores
+// lock (at most VKX_MAX_BATCHES batches of 8 semaphores each way: a wall's display step submits
+// every stream's frame at once); binary or timeline semaphores
 // (VkTimelineSemaphoreSubmitInfo, chained only when a Value is set: a submission of binary
 // semaphores alone needs no timeline support).
 func QueueSubmitBatches(q vk.Queue, batches []Batch, fence vk.Fence) error {
-	var bs [C.VKX_MAX_BATCHES]C.VkxBatch
-	if len(batches) > len(bs) {
-		return Check(vk.ErrorInitializationFailed, "vkQueueSubmit (more than 2 batches)")
+	if len(batches) == 0 || len(batches) > C.VKX_MAX_BATCHES {
+		return Check(vk.ErrorInitializationFailed, fmt.Sprintf("vkQueueSubmit (%d batches: 1 to %d)", len(batches), C.VKX_MAX_BATCHES))
+	}
+	var small [2]C.VkxBatch // the usual case (a frame and its Pre batch) without an allocation
+	bs := small[:]
+	if len(batches) > len(small) {
+		bs = make([]C.VkxBatch, len(batches))
 	}
 	for i, b := range batches {
 		c := &bs[i]

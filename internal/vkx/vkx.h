@@ -119,7 +119,7 @@ void vkx_queue_unregister(VkQueue q);
 // signals (binary or timeline semaphores), kept inline so that Go can pass an array of them (8
 // waits: an engine frame that samples six videotex textures waits on six Frames and its image).
 #define VKX_MAX_SEMAPHORES 8
-#define VKX_MAX_BATCHES 2
+#define VKX_MAX_BATCHES 256
 typedef struct {
 	VkCommandBuffer cb;
 	uint32_t nwait, nsignal;
