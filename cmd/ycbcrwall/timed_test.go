@@ -30,22 +30,33 @@ func ffmpeg(t *testing.T, args ...string) {
 	}
 }
 
-// makeFeed writes a clip of src: w×h, 30 pictures a second, n of them, 4:2:0 BT.709 limited range
-// tagged, lossless H.264 (every picture what the source drew, but for the 4:2:0 conversion); and
-// zscale's RGB picture of its last frame (testvectors/make.sh's conversion: zimg, an implementation
-// independent of the toolkit's, the reference ycbcrplay's own tests hold a picture to).
-func makeFeed(t *testing.T, dir, src string, w, h, n int) (clip, last string) {
+// makeFeeds writes a clip of each source in srcs: w×h, 30 pictures a second, n of them, 4:2:0
+// BT.709 limited range tagged, lossless H.264 (every picture what the source drew, but for the 4:2:0
+// conversion); and zscale's RGB picture of its last frame (testvectors/make.sh's conversion: zimg,
+// an implementation independent of the toolkit's, the reference ycbcrplay's own tests hold a
+// picture to). Two ffmpeg runs in all: the clips, then the pictures.
+func makeFeeds(t *testing.T, dir string, srcs []string, w, h, n int) (clips, lasts []string) {
 	t.Helper()
-	clip = filepath.Join(dir, fmt.Sprintf("%s_%dx%d.mkv", src, w, h))
-	ffmpeg(t, "-f", "lavfi", "-i", fmt.Sprintf("%s=s=%dx%d:r=30", src, w, h), "-frames:v", fmt.Sprint(n),
-		"-pix_fmt", "yuv420p", "-c:v", "libx264", "-qp", "0", "-bf", "0",
-		"-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", clip)
-	last = strings.TrimSuffix(clip, ".mkv") + ".last.png"
+	var enc, ref []string
 	z := "zscale=matrixin=709:matrix=709:rangein=limited:range=full:chromalin=left:primariesin=709:primaries=709" +
 		":transferin=709:transfer=709:filter=bilinear,format=gbrp,format=rgb24"
-	ffmpeg(t, "-i", clip, "-vf", fmt.Sprintf("select=eq(n\\,%d),%s", n-1, z), "-frames:v", "1",
-		"-fflags", "+bitexact", "-flags", "+bitexact", last)
-	return clip, last
+	for _, src := range srcs {
+		clip := filepath.Join(dir, fmt.Sprintf("%s_%dx%d.mkv", src, w, h))
+		enc = append(enc, "-f", "lavfi", "-i", fmt.Sprintf("%s=s=%dx%d:r=30", src, w, h))
+		ref = append(ref, "-i", clip)
+		clips, lasts = append(clips, clip), append(lasts, strings.TrimSuffix(clip, ".mkv")+".last.png")
+	}
+	for i, clip := range clips {
+		enc = append(enc, "-map", fmt.Sprint(i), "-frames:v", fmt.Sprint(n), "-pix_fmt", "yuv420p", "-c:v", "libx264", "-qp", "0", "-bf", "0",
+			"-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", clip)
+	}
+	ffmpeg(t, enc...)
+	for i, last := range lasts {
+		ref = append(ref, "-filter_complex", fmt.Sprintf("[%d:v]select=eq(n\\,%d),%s[o%d]", i, n-1, z, i), "-map", fmt.Sprintf("[o%d]", i),
+			"-frames:v", "1", "-fflags", "+bitexact", "-flags", "+bitexact", last)
+	}
+	ffmpeg(t, ref...)
+	return clips, lasts
 }
 
 // TestWallTimedFeeds is issue 38's CI check: four timed streams of different 320×180 clips at 30
@@ -62,11 +73,7 @@ func makeFeed(t *testing.T, dir, src string, w, h, n int) (clip, last string) {
 func TestWallTimedFeeds(t *testing.T) {
 	const n = 60
 	dir := t.TempDir()
-	var clips, lasts []string
-	for _, src := range feeds {
-		c, l := makeFeed(t, dir, src, 320, 180, n)
-		clips, lasts = append(clips, c), append(lasts, l)
-	}
+	clips, lasts := makeFeeds(t, dir, feeds, 320, 180, n)
 	shot := filepath.Join(dir, "wall.png")
 	span := timebound.Start()
 	st, _ := wallRun(t, append([]string{"-fps", "60", "-stats", "-screenshot", shot}, clips...)...)
@@ -119,9 +126,11 @@ func subImager(t *testing.T, path string) subImage {
 // 4:3 feed in a 16:9 cell is pillarboxed: black beside the picture.
 func TestWallFitsFeeds(t *testing.T) {
 	dir := t.TempDir()
-	small, smallLast := makeFeed(t, dir, "testsrc2", 320, 180, 2)
-	large, largeLast := makeFeed(t, dir, "smptehdbars", 640, 360, 2)
-	square, squareLast := makeFeed(t, dir, "testsrc", 240, 180, 2)
+	c1, l1 := makeFeeds(t, dir, []string{"testsrc2"}, 320, 180, 2)
+	c2, l2 := makeFeeds(t, dir, []string{"smptehdbars"}, 640, 360, 2)
+	c3, l3 := makeFeeds(t, dir, []string{"testsrc"}, 240, 180, 2)
+	small, large, square := c1[0], c2[0], c3[0]
+	smallLast, largeLast, squareLast := l1[0], l2[0], l3[0]
 	for _, c := range []struct {
 		layout string
 		cells  []image.Rectangle // in pixels, per input
