@@ -156,7 +156,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE` (.png, or .jpg)")
 	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
 	fs.StringVar(&o.clock, "clock", "each", "timed: `each|shared`: a clock per stream, started at its first picture, or one shared by all (a wall of cameras)")
-	fs.Float64Var(&o.fps, "fps", 60, "timed: display steps per second")
+	fs.Float64Var(&o.fps, "fps", 60, "timed, headless: display steps per second (the window steps at each vsync)")
 	fs.IntVar(&o.loop, "loop", 1, "play each input `N` times")
 	fs.StringVar(&o.inputs, "inputs", "", "read inputs from `LIST`: one URL (or path) and an optional label a line, # comments")
 	live := fs.String("live", "auto", "`auto|yes|no`: read inputs as live sources (auto: udp, rtp, rtsp, rtsps, srt URLs and .m3u8 playlists; yes: every input, a pipe a live feed is written into)")
