@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -209,6 +210,17 @@ func (k Key) createInfo() (vkx.ConversionCreateInfo, error) {
 	return ci, nil
 }
 
+// samplerCreateInfo is the create info of the conversion's immutable sampler, pNext its
+// VkSamplerYcbcrConversionInfo: min and mag filters equal to the chroma filter (the format has no
+// SEPARATE_RECONSTRUCTION_FILTER to allow otherwise: VUID-VkSamplerCreateInfo-minFilter-01645),
+// every address mode CLAMP_TO_EDGE, no anisotropy and normalized coordinates (VUIDs 01646, 01647).
+func (k Key) samplerCreateInfo(pNext unsafe.Pointer) *vk.SamplerCreateInfo {
+	return &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo, PNext: pNext,
+		MagFilter: k.ChromaFilter, MinFilter: k.ChromaFilter, MipmapMode: vk.SamplerMipmapModeNearest,
+		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
+		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
+}
+
 func (cv *Conversion) init() error {
 	d, k := cv.dev, cv.Key
 	ci, err := k.createInfo()
@@ -225,13 +237,9 @@ func (cv *Conversion) init() error {
 	}
 	cv.DescriptorCount = max(info.CombinedImageSamplerDescriptorCount, 1)
 
-	// min/mag must equal the chroma filter unless the format has SEPARATE_RECONSTRUCTION_FILTER.
 	conv := vkx.NewConversionInfo(cv.Handle)
 	defer conv.Free()
-	si := &vk.SamplerCreateInfo{SType: vk.StructureTypeSamplerCreateInfo, PNext: conv.Pointer(),
-		MagFilter: k.ChromaFilter, MinFilter: k.ChromaFilter, MipmapMode: vk.SamplerMipmapModeNearest,
-		AddressModeU: vk.SamplerAddressModeClampToEdge, AddressModeV: vk.SamplerAddressModeClampToEdge,
-		AddressModeW: vk.SamplerAddressModeClampToEdge, BorderColor: vk.BorderColorFloatOpaqueBlack}
+	si := k.samplerCreateInfo(conv.Pointer())
 	var sampler vk.Sampler
 	err = vkx.Check(vk.CreateSampler(d.Device, si, nil, &sampler), "vkCreateSampler")
 	si.Free()

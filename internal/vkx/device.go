@@ -113,8 +113,9 @@ type ConversionCreateInfo struct {
 	ForceExplicitReconstruction  bool
 }
 
-// CreateConversion makes a VkSamplerYcbcrConversion.
-func CreateConversion(dev vk.Device, ci ConversionCreateInfo) (vk.SamplerYcbcrConversion, error) {
+// conversionCreateInfo is the VkSamplerYcbcrConversionCreateInfo CreateConversion hands the
+// driver: each field of ci copied into the member of its name, nothing else (pNext nil).
+func conversionCreateInfo(ci ConversionCreateInfo) C.VkSamplerYcbcrConversionCreateInfo {
 	info := C.VkSamplerYcbcrConversionCreateInfo{
 		sType:         C.VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_CREATE_INFO,
 		format:        C.VkFormat(ci.Format),
@@ -130,6 +131,20 @@ func CreateConversion(dev vk.Device, ci ConversionCreateInfo) (vk.SamplerYcbcrCo
 	if ci.ForceExplicitReconstruction {
 		info.forceExplicitReconstruction = 1
 	}
+	return info
+}
+
+// ConversionCreateInfoBytes is the memory of the create info CreateConversion hands the driver for
+// ci: tests read it by the specification's member order (vk.xml), as the driver does, so that a
+// value landing in the wrong member fails them without a device.
+func ConversionCreateInfoBytes(ci ConversionCreateInfo) []byte {
+	info := conversionCreateInfo(ci)
+	return C.GoBytes(unsafe.Pointer(&info), C.int(unsafe.Sizeof(info)))
+}
+
+// CreateConversion makes a VkSamplerYcbcrConversion.
+func CreateConversion(dev vk.Device, ci ConversionCreateInfo) (vk.SamplerYcbcrConversion, error) {
+	info := conversionCreateInfo(ci)
 	var c C.VkSamplerYcbcrConversion
 	if err := Check(vk.Result(C.vkx_create_conversion(cDevice(dev), &info, &c)), "vkCreateSamplerYcbcrConversion"); err != nil {
 		return nil, err
