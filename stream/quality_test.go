@@ -25,7 +25,7 @@ func pqScene(t *testing.T, ground, hi float64) (*formats.Frame, float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := func(nits float64) uint16 { return uint16(math.Round(64 + 876*ycbcr.PQInverseEOTF(nits))) }
+	code := func(nits float64) uint16 { return uint16(math.Round(64 + 876*oracle.PQInverseEOTF(nits))) }
 	g, h := code(ground), code(hi)
 	for y := 0; y < 32; y++ {
 		for x := 0; x < 64; x++ {
@@ -38,7 +38,7 @@ func pqScene(t *testing.T, ground, hi float64) (*formats.Frame, float64) {
 			f.SetCode(formats.Cr, x, y, 512)
 		}
 	}
-	return f, ycbcr.PQEOTF((float64(h) - 64) / 876)
+	return f, oracle.PQEOTF((float64(h) - 64) / 876)
 }
 
 // TestPeakDetectionStream is issue 27's check of peak detection through the stream's frames (PQ
@@ -305,7 +305,7 @@ func TestForeignPeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := func(nits float64) uint16 { return uint16(math.Round(64 + 876*ycbcr.PQInverseEOTF(nits))) }
+	code := func(nits float64) uint16 { return uint16(math.Round(64 + 876*oracle.PQInverseEOTF(nits))) }
 	ground, hi := code(20), code(400)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
@@ -322,7 +322,7 @@ func TestForeignPeak(t *testing.T) {
 			pic.SetCode(formats.Cr, x, y, 512)
 		}
 	}
-	truePeak := ycbcr.PQEOTF((float64(hi) - 64) / 876)
+	truePeak := oracle.PQEOTF((float64(hi) - 64) / 876)
 	p := ycbcr.Params{Matrix: formats.MatrixBT2020NCL, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft,
 		Transfer: formats.TransferSMPTE2084, Primaries: formats.PrimariesBT2020, HDR: formats.HDRMetadata{MaxLuminance: 4000}}
 	for _, v := range []stream.Variant{stream.VariantDraw, stream.VariantCompute} {

@@ -7,13 +7,15 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
 // pqCode is the 10-bit limited-range code of the PQ signal of nits cd/m², and the luminance that
-// code stands for.
+// code stands for: both through the oracle's ST 2084 (ycbcr/oracle), not ycbcr.PQEOTF, which the
+// peak measurement under test uses.
 func pqCode(nits float64) (uint16, float64) {
-	c := uint16(math.Round(64 + 876*ycbcr.PQInverseEOTF(nits)))
-	return c, ycbcr.PQEOTF((float64(c) - 64) / 876)
+	c := uint16(math.Round(64 + 876*oracle.PQInverseEOTF(nits)))
+	return c, oracle.PQEOTF((float64(c) - 64) / 876)
 }
 
 // peakFrame is a 4:4:4 10-bit PQ picture: a dark grey ground (about 5 cd/m²), a grey ramp up to
