@@ -398,3 +398,48 @@ func (d *Device) NewFramebuffer(rp vk.RenderPass, w, h int, views ...vk.ImageVie
 	fci.Free()
 	return fb, err
 }
+
+// DrawOver draws over a picture on the GPU: img is copied into a target of its size, draw records
+// into that target's pass (LoadPass, over the picture, with the full-size viewport) and the result
+// is read back, in one submission it waits for. Screenshots draw their overlays so, through the
+// passes that draw them on screen, rather than a CPU copy of those passes.
+func (d *Device) DrawOver(img *image.RGBA, draw func(cb vk.CommandBuffer, t *Offscreen) error) (*image.RGBA, error) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	t, err := d.NewCopiedOffscreen(w, h)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Destroy()
+	if err := t.PrepareReadback(); err != nil {
+		return nil, err
+	}
+	src, err := d.NewBuffer(4*w*h, vk.BufferUsageTransferSrcBit, vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: draw over a picture: %w", err)
+	}
+	defer src.Destroy()
+	dst := src.Bytes()
+	for y := range h {
+		copy(dst[4*w*y:4*w*(y+1)], img.Pix[y*img.Stride:])
+	}
+	var drawErr error
+	err = d.Submit(func(cb vk.CommandBuffer) {
+		t.Begin(cb) // a Copied target's first use: cleared into CopiedLayout
+		vk.CmdEndRenderPass(cb)
+		t.BeforeCopyIn(cb)
+		vkx.CmdCopyBufferToImage(cb, src.Handle, t.Image, CopiedLayout, w, h)
+		t.BeginArea(cb, image.Rect(0, 0, w, h))
+		drawErr = draw(cb, t)
+		vk.CmdEndRenderPass(cb)
+		t.RecordReadback(cb)
+	})
+	if err == nil {
+		err = drawErr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gpu: draw over a picture: %w", err)
+	}
+	out := t.RGBA()
+	out.Rect = img.Rect
+	return out, nil
+}

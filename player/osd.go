@@ -65,6 +65,7 @@ var osdHelp = []string{
 type display struct {
 	pass     *osd.Pass
 	subs     *osd.ImagePass // the subtitles' overlay
+	shotSubs *osd.ImagePass // the same over screenshots (Player.shotSubtitles), made on first need
 	canvas   osd.Canvas
 	barUntil time.Time // the progress bar shows until then (seek, mouse)
 	info     bool

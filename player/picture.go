@@ -26,7 +26,9 @@ func (p *Player) screenshot(path string) error {
 	if err != nil {
 		return err
 	}
-	p.burnSubtitles(img)
+	if img, err = p.shotSubtitles(img); err != nil {
+		return err
+	}
 	return writeScreenshot(path, img)
 }
 

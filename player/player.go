@@ -415,6 +415,9 @@ func (p *Player) close() {
 	if p.osd.subs != nil {
 		p.osd.subs.Destroy() // after the frames that drew it, as the display's pass
 	}
+	if p.osd.shotSubs != nil {
+		p.osd.shotSubs.Destroy() // each screenshot waited for its submission
+	}
 	if p.osd.pass != nil {
 		p.osd.pass.Destroy() // after the frames that drew it (Destroy above waited for them)
 	}

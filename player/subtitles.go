@@ -4,17 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/draw"
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/present/osd"
 	"github.com/ycbcrkit/ycbcrkit/subtitle"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // Subtitles: the selected track (Config.Subtitles) drawn over the picture in the display's pass at
-// the window's resolution, and burnt into screenshots at the video's (as mpv's screenshot mode
-// "subtitles"); its text is laid out in the picture's letterboxed place, whatever the zoom.
+// the window's resolution, and by the same GPU pass over screenshots at the video's (as mpv's
+// screenshot mode "subtitles"); its text is laid out in the picture's letterboxed place, whatever
+// the zoom.
 
 // subtitleTime is the subtitles' time of the picture on screen.
 func (p *Player) subtitleTime() float64 { return p.position() }
@@ -34,16 +36,29 @@ func (p *Player) drawSubtitles(cb vk.CommandBuffer, slot int, t ycbcr.Target, w,
 	return p.osd.subs.Draw(cb, slot, t, w, h, o.Image, p.cfg.Colour.HDROutput)
 }
 
-// burnSubtitles draws the overlay of the picture's time over a screenshot of the whole picture.
-func (p *Player) burnSubtitles(img *image.RGBA) {
+// shotSubtitles draws the subtitles of the picture's time over a screenshot of the whole picture,
+// with the display's GPU pass (osd.ImagePass), as mpv's screenshot renders them through its
+// renderer: what the screenshot shows is what that pass draws. The pass has a slot of its own
+// (display.shotSubs), free after each screenshot, which waits for its submission.
+func (p *Player) shotSubtitles(img *image.RGBA) (*image.RGBA, error) {
 	s := p.cfg.Subtitles.Source
 	if s == nil || img == nil {
-		return
+		return img, nil
 	}
 	b := img.Rect
-	if o := s.Render(p.subtitleTime(), subtitle.Layout{W: b.Dx(), H: b.Dy(), Video: b}); o != nil {
-		draw.Draw(img, o.Image.Rect, o.Image, o.Image.Rect.Min, draw.Over)
+	o := s.Render(p.subtitleTime(), subtitle.Layout{W: b.Dx(), H: b.Dy(), Video: b})
+	if o == nil {
+		return img, nil
 	}
+	if p.osd.shotSubs == nil {
+		var err error
+		if p.osd.shotSubs, err = osd.NewImagePass(p.dev, 1); err != nil {
+			return nil, err
+		}
+	}
+	return p.dev.DrawOver(img, func(cb vk.CommandBuffer, t *gpu.Offscreen) error {
+		return p.osd.shotSubs.Draw(cb, 0, t, b.Dx(), b.Dy(), o.Image, p.cfg.Colour.HDROutput)
+	})
 }
 
 // Subtitle commands (mpv's j, J, v, and its sid and sub-visibility properties).

@@ -14,9 +14,9 @@ import (
 )
 
 // TestSubtitlesInWindow plays a 320×240 synthetic clip with subtest's styled ASS file (red, 1–2 s)
-// in a window under Xvfb, pauses at 1.5 s and reads what the X server shows: the subtitles drawn on
-// the GPU in the display's pass (osd.ImagePass) are the screenshot's, burnt in on the CPU (Go's
-// image/draw), within 2/255 per channel, and the red line is there; with v it is gone.
+// in a window under Xvfb, pauses at 1.5 s and reads what the X server shows: the red line is there,
+// drawn on the GPU in the display's pass (osd.ImagePass), and equals the screenshot's (the same
+// pass over the picture at the video's size) within 2/255 per channel; with v it is gone.
 func TestSubtitlesInWindow(t *testing.T) {
 	if !window.Available() {
 		t.Fatal("no display: run the tests under xvfb-run (make test does)")

@@ -143,7 +143,8 @@ func TestSubtitleFileBeside(t *testing.T) {
 }
 
 // TestSubtitleKeys: v hides and shows, j and J cycle (1, 2, none, 1, and back through none to 2); each screenshot taken
-// by s after the keys equals the one -sid (or -sid no) gives of the same frame.
+// by s after the keys equals the one -sid (or -sid no) gives of the same frame, and those references
+// differ: at 1.16 s both tracks show (else a player drawing no subtitles would pass).
 func TestSubtitleKeys(t *testing.T) {
 	clip := subsClip(t)
 	dir := t.TempDir()
@@ -165,6 +166,11 @@ func TestSubtitleKeys(t *testing.T) {
 	refs := map[string]*image.NRGBA{}
 	for _, sid := range []string{"no", "1", "2"} {
 		refs[sid], _ = shot(t, clip, 30, "-sid", sid)
+	}
+	for _, pair := range [][2]string{{"1", "no"}, {"2", "no"}, {"1", "2"}} {
+		if _, n, _ := changed(refs[pair[0]], refs[pair[1]]); n < 50 {
+			t.Fatalf("-sid %s and -sid %s differ in %d pixels at 1.16 s: the subtitles are not drawn", pair[0], pair[1], n)
+		}
 	}
 	for i, want := range []string{"no", "1", "2", "no", "1", "2"} {
 		got := pictest.ReadNRGBA(t, filepath.Join(dir, fmt.Sprintf("ycbcrplay-%04d.png", i+1)))

@@ -111,6 +111,15 @@ void vkx_cmd_copy_image_region(VkCommandBuffer cb, VkImage src, VkImageLayout sr
 	vkx_fn.CmdCopyImage(cb, src, src_layout, dst, dst_layout, 1, &r);
 }
 
+// vkx_cmd_copy_buffer_to_image copies a tightly packed w×h picture at the start of buf into img's
+// colour aspect, in layout.
+void vkx_cmd_copy_buffer_to_image(VkCommandBuffer cb, VkBuffer buf, VkImage img, VkImageLayout layout, uint32_t w,
+                                  uint32_t h) {
+	VkBufferImageCopy r = {.imageSubresource = {.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT, .layerCount = 1},
+	                       .imageExtent = {w, h, 1}};
+	vkx_fn.CmdCopyBufferToImage(cb, buf, img, layout, 1, &r);
+}
+
 // vkx_cmd_copy_image_to_buffer copies a w×h image's colour aspect, in layout, to the start of buf,
 // tightly packed.
 void vkx_cmd_copy_image_to_buffer(VkCommandBuffer cb, VkImage img, VkImageLayout layout, VkBuffer buf, uint32_t w,

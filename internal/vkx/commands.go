@@ -171,6 +171,12 @@ func CmdCopyImageToBuffer(cb vk.CommandBuffer, img vk.Image, layout vk.ImageLayo
 	C.vkx_cmd_copy_image_to_buffer(cCommandBuffer(cb), cImage(img), C.VkImageLayout(layout), cBuffer(buf), C.uint32_t(w), C.uint32_t(h))
 }
 
+// CmdCopyBufferToImage copies a tightly packed w×h picture at the start of buf into img's colour
+// aspect, in layout (TRANSFER_DST_OPTIMAL or GENERAL).
+func CmdCopyBufferToImage(cb vk.CommandBuffer, buf vk.Buffer, img vk.Image, layout vk.ImageLayout, w, h int) {
+	C.vkx_cmd_copy_buffer_to_image(cCommandBuffer(cb), cBuffer(buf), cImage(img), C.VkImageLayout(layout), C.uint32_t(w), C.uint32_t(h))
+}
+
 // CmdCopyBuffer copies size bytes from src at srcOffset to dst at dstOffset.
 func CmdCopyBuffer(cb vk.CommandBuffer, src, dst vk.Buffer, srcOffset, dstOffset, size uint64) {
 	C.vkx_cmd_copy_buffer(cCommandBuffer(cb), cBuffer(src), cBuffer(dst), C.VkDeviceSize(srcOffset), C.VkDeviceSize(dstOffset), C.VkDeviceSize(size))

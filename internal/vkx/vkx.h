@@ -181,6 +181,8 @@ void vkx_cmd_upload_image(VkCommandBuffer cb, const VkImage *images, uint32_t ni
                           const VkxPlaneCopy *planes);
 void vkx_cmd_copy_image_region(VkCommandBuffer cb, VkImage src, VkImageLayout src_layout, int32_t sx, int32_t sy,
                                 VkImage dst, VkImageLayout dst_layout, int32_t dx, int32_t dy, uint32_t w, uint32_t h);
+void vkx_cmd_copy_buffer_to_image(VkCommandBuffer cb, VkBuffer buf, VkImage img, VkImageLayout layout, uint32_t w,
+                                  uint32_t h);
 void vkx_cmd_copy_image_to_buffer(VkCommandBuffer cb, VkImage img, VkImageLayout layout, VkBuffer buf, uint32_t w,
                                   uint32_t h);
 void vkx_cmd_copy_buffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, VkDeviceSize src_offset,
