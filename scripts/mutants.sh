@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# mutants.sh: plants known faults one at a time and checks that a test catches each. Run it before
+# calling a change to a tested area done; it is not part of make test (it links a test binary per
+# fault: minutes). A fault is a sed expression on one file of a temporary worktree (this tree's
+# commit plus its uncommitted changes and untracked files; the checkout itself is never touched),
+# and the tests that should catch it: one package, narrowed with -run. Before any fault, each test
+# set runs once on the unchanged tree and must pass, so that a "caught" means the fault did it.
+#
+# Usage: scripts/mutants.sh              (every fault; MUTANTS=REGEX: those whose name matches)
+# Exit status 1 if a fault survives, no longer applies (its line moved: update it here) or does not
+# build. Needs what make test needs (FFmpeg built: make deps; Xvfb; PulseAudio for the sound fault).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
+export PATH="$(dirname "$GO"):$PATH"
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-tags=ycbcrkit_faults -trimpath"
+eval "$(scripts/build-ffmpeg.sh --env)"
+[ -x "$YCBCRKIT_FFMPEG" ] || { echo "error: FFmpeg 7.1 is not built: run make deps" >&2; exit 1; }
+T0=$(date +%s)
+
+# fault NAME FILE SED PACKAGE RUN: one fault, the sed expression that plants it in FILE, and the tests
+# that must catch it. PACKAGE "script" runs RUN as a command from the tree's root. Every test binary
+# runs under an X server of its own (xvfb-run), as make test's do.
+names=() files=() exprs=() pkgs=() runs=()
+fault() { names+=("$1") files+=("$2") exprs+=("$3") pkgs+=("$4") runs+=("$5"); }
+# Issue 35's: each passed every test before.
+fault offsets-swapped-key ycbcr/conversion.go \
+	's/XChromaOffset: uint32(k.XOffset), YChromaOffset: uint32(k.YOffset)/XChromaOffset: uint32(k.YOffset), YChromaOffset: uint32(k.XOffset)/' \
+	ycbcr '^TestCreateInfoFields$'
+fault offsets-swapped-c internal/vkx/device.go \
+	's/xChromaOffset: C.VkChromaLocation(ci.XChromaOffset)/xChromaOffset: C.VkChromaLocation(ci.YChromaOffset)/; s/yChromaOffset: C.VkChromaLocation(ci.YChromaOffset)/yChromaOffset: C.VkChromaLocation(ci.XChromaOffset)/' \
+	ycbcr '^TestCreateInfoFields$'
+fault pq-constant ycbcr/peak.go \
+	's#const m1, m2 = 2610.0 / 16384,#const m1, m2 = 2610.0 / 4096,#' \
+	ycbcr '^(TestPeakDetection|TestPeakSlices)$'
+fault families-range-flipped decode/color.go \
+	's/Range:          formats.Range(f.ColorRange),/Range:          formats.Range(3 - f.ColorRange),/' \
+	cmd/ycbcrplay '^TestDecoderFamilies$/^(dnxhd|jpeg2000)$'
+fault subtitles-not-drawn present/osd/image.go \
+	's/^\tvk.CmdDraw(cb, 6, 1, 0, 0)$/\t\/\/ vk.CmdDraw(cb, 6, 1, 0, 0)/' \
+	cmd/ycbcrplay '^TestSubtitleKeys$'
+fault subtitles-off-screen player/subtitles.go \
+	's/^\tif s == nil || p.osd.subs == nil || p.last == nil {$/\tif true {/' \
+	player '^TestSubtitlesInWindow$'
+fault sound-stage-no-results scripts/test-lib.sh \
+	'/>>"$LOG\/started"/d' \
+	script 'scripts/harness-check.sh'
+# Caught before issue 35: kept caught.
+fault siting-swapped ycbcr/params.go \
+	's/if px, py, err = p.ChromaLocation.Position(); err != nil {/if py, px, err = p.ChromaLocation.Position(); err != nil {/' \
+	ycbcr '^TestAgainstZscale$'
+fault range-off-by-one ycbcr/params.go \
+	's#-16.0 / 219, max / (span \* q)#-15.0 / 219, max / (span * q)#' \
+	ycbcr '^TestWorkedExample$'
+fault knee-one-code-off ycbcr/tone.go \
+	's#ks := 1.5\*maxLum - 0.5#ks := 1.5*(maxLum+1.0/1023) - 0.5#' \
+	ycbcr '^TestToneMapping$'
+fault dithering-off ycbcr/dither.go \
+	's/if d == DitherOff || bits == 0 {/if true {/' \
+	ycbcr '^TestDitherRamp$'
+fault audio-clock-20ms-late audio/output.go \
+	's/\tpos = end - lat.Seconds()$/\tpos = end - lat.Seconds() - 0.020/' \
+	cmd/ycbcrplay '^TestSoundSyncMeasuredFollowsAShift$'
+
+tmp=$(mktemp -d)
+tree=$tmp/tree
+cleanup() {
+	git worktree remove --force "$tree" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+# The tree as it is: a stash commit of the uncommitted changes (nothing in the checkout changes),
+# plus the untracked files that git does not ignore.
+rev=$(git stash create)
+git worktree add --detach -q "$tree" "${rev:-HEAD}"
+git ls-files --others --exclude-standard -z | xargs -0 -r cp --parents -t "$tree"
+cd "$tree"
+
+# runtests PKG RUN LOG: the test set, exit status as the tests'.
+runtests() {
+	local pkg=$1 run=$2 log=$3 bin=$tmp/$(echo "$pkg" | tr / _).test
+	if [ "$pkg" = script ]; then
+		$run >"$log" 2>&1
+		return
+	fi
+	"$GO" test -c -vet=off -ldflags='-s -w' -o "$bin" "./$pkg" >"$log" 2>&1 || return 125
+	(cd "$pkg" && xvfb-run -a "$bin" -test.run "$run" -test.count=1 -test.timeout 5m -test.v) >>"$log" 2>&1
+}
+
+selected=()
+for i in "${!names[@]}"; do
+	[[ ${names[$i]} =~ ${MUTANTS:-.} ]] && selected+=("$i")
+done
+echo "mutants: ${#selected[@]} faults; test sets on the unchanged tree first"
+bad=0
+declare -A baseline
+for i in "${selected[@]}"; do
+	pkg=${pkgs[$i]} run=${runs[$i]}
+	[ -z "${baseline[$pkg $run]:-}" ] || continue
+	t=$(date +%s)
+	if runtests "$pkg" "$run" "$tmp/base.log"; then
+		baseline[$pkg $run]=ok
+		echo "  passes   $pkg $run ($(($(date +%s) - t)) s)"
+	else
+		baseline[$pkg $run]=fail
+		echo "  FAILS    $pkg $run on the unchanged tree: no fault can be judged by it"
+		tail -20 "$tmp/base.log" | sed 's/^/      /'
+		bad=1
+	fi
+done
+for i in "${selected[@]}"; do
+	name=${names[$i]} file=${files[$i]} expr=${exprs[$i]} pkg=${pkgs[$i]} run=${runs[$i]}
+	[ "${baseline[$pkg $run]}" = ok ] || continue
+	t=$(date +%s)
+	cp "$file" "$tmp/orig"
+	sed -i -e "$expr" "$file"
+	if cmp -s "$file" "$tmp/orig"; then
+		echo "  STALE    $name: the expression changes nothing in $file (update it here)"
+		bad=1
+		continue
+	fi
+	rc=0
+	runtests "$pkg" "$run" "$tmp/$name.log" || rc=$?
+	cp "$tmp/orig" "$file"
+	s=$(($(date +%s) - t))
+	if [ $rc = 125 ]; then
+		echo "  NO BUILD $name ($s s): the fault does not compile"
+		tail -5 "$tmp/$name.log" | sed 's/^/      /'
+		bad=1
+	elif [ $rc = 0 ]; then
+		echo "  SURVIVED $name ($s s): $pkg $run passes with it"
+		bad=1
+	else
+		why=$(grep -m1 -E '^\s+\S+_test\.go:[0-9]+: |harness-check: ' "$tmp/$name.log" | sed 's/^\s*//' | cut -c1-150 || true)
+		echo "  caught   $name ($s s): ${why:-exit $rc}"
+	fi
+done
+echo "mutants: $(($(date +%s) - T0)) s in all"
+exit $bad
