@@ -106,7 +106,7 @@ offered_line = re.compile(r"^\s+\S+\.go:\d+: (.*sampler path not offered.*)$")
 not_offered = [(r, p, t, m.group(1)) for (r, p, t), lines in sorted(outputs.items()) for l in lines
                if (m := offered_line.match(l.rstrip("\n")))]
 print(f"\nNot offered by this device on the sampler path ({len(not_offered)} cases, checked on the shader path only;"
-      " NVIDIA's run covers them: scripts/device/run.sh player):")
+      " NVIDIA offers them: scripts/device/run.sh tests, pictures):")
 for r, p, t, why in not_offered:
     print(f"  {short(p)} {t} [{kinds[r]}]: {why}")
 if silent:
