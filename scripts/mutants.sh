@@ -92,7 +92,7 @@ for i in "${!names[@]}"; do
 	[[ ${names[$i]} =~ ${MUTANTS:-.} ]] && selected+=("$i")
 done
 echo "mutants: ${#selected[@]} faults; test sets on the unchanged tree first"
-bad=0
+bad=0 caught=0
 declare -A baseline
 for i in "${selected[@]}"; do
 	pkg=${pkgs[$i]} run=${runs[$i]}
@@ -131,9 +131,14 @@ for i in "${selected[@]}"; do
 		echo "  SURVIVED $name ($s s): $pkg $run passes with it"
 		bad=1
 	else
-		why=$(grep -m1 -E '^\s+\S+_test\.go:[0-9]+: |harness-check: ' "$tmp/$name.log" | sed 's/^\s*//' | cut -c1-150 || true)
+		# The failing test, and its output's first line (under -v the tests' logs and errors
+		# interleave and read alike: the first is most often the error, or says what went wrong).
+		why=$(awk '/^[[:space:]]+[^[:space:]]+_test\.go:[0-9]+: |^harness-check: / { if (first == "") first = $0 }
+			/^[[:space:]]*--- FAIL: / { sub(/^[[:space:]]*--- FAIL: /, ""); sub(/ \(.*/, ""); print $0 ": " first; exit }' "$tmp/$name.log" | sed 's/  */ /g' | cut -c1-160)
+		[ -n "$why" ] || why=$(grep -m1 '^harness-check: ' "$tmp/$name.log" | cut -c1-160 || true)
 		echo "  caught   $name ($s s): ${why:-exit $rc}"
+		caught=$((caught + 1))
 	fi
 done
-echo "mutants: $(($(date +%s) - T0)) s in all"
+echo "mutants: $caught of ${#selected[@]} faults caught, $(($(date +%s) - T0)) s in all"
 exit $bad
