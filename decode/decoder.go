@@ -109,11 +109,15 @@ func (d *Decoder) open() error {
 		}
 		return fmt.Errorf("decode: open %s: find video stream: %w", d.url, err)
 	}
-	if d.pkt = astiav.AllocPacket(); d.pkt == nil {
-		return fmt.Errorf("decode: open %s: cannot allocate a packet", d.url)
+	if d.pkt == nil { // kept across Reopen
+		if d.pkt = astiav.AllocPacket(); d.pkt == nil {
+			return fmt.Errorf("decode: open %s: cannot allocate a packet", d.url)
+		}
 	}
-	if d.recv = astiav.AllocFrame(); d.recv == nil {
-		return fmt.Errorf("decode: open %s: cannot allocate a frame", d.url)
+	if d.recv == nil {
+		if d.recv = astiav.AllocFrame(); d.recv == nil {
+			return fmt.Errorf("decode: open %s: cannot allocate a frame", d.url)
+		}
 	}
 	return d.openStream(idx)
 }

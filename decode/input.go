@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"syscall"
 	"time"
 
@@ -23,6 +24,10 @@ type input struct {
 	fc       *astiav.FormatContext
 	fcOpened bool // OpenInput succeeded: CloseInput is needed (and only then safe)
 	intr     *avx.Interrupter
+	// imu guards intr and srcIntr against interrupt, which another goroutine calls while Reopen
+	// replaces them; stopped makes an interrupt stick across a reopening.
+	imu     sync.Mutex
+	stopped bool
 
 	// The goroutine that turns a closed stop channel into an abort, and its end.
 	unwatch, watched chan struct{}
@@ -58,10 +63,13 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 	if in.fc = astiav.AllocFormatContext(); in.fc == nil {
 		return fmt.Errorf("decode: %s %s: cannot allocate a format context", op, in.url)
 	}
-	var err error
-	if in.intr, err = avx.NewInterrupter(); err != nil {
+	intr, err := avx.NewInterrupter()
+	if err != nil {
 		return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
 	}
+	in.imu.Lock()
+	in.intr = intr
+	in.imu.Unlock()
 	// Installed on the pre-allocated context before avformat_open_input: a context the caller
 	// allocates keeps its callback through the open (https://ffmpeg.org/doxygen/7.1/group__lavf__decoding.html).
 	registerLog(in.intr.LogOwner(), in.log)
@@ -70,11 +78,23 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 	}
 	if in.cacheSize > 0 {
 		// Before the watch, which aborts it too.
-		if in.srcIntr, err = avx.NewInterrupter(); err != nil {
+		srcIntr, err := avx.NewInterrupter()
+		if err != nil {
 			return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
 		}
+		in.imu.Lock()
+		in.srcIntr = srcIntr
+		in.imu.Unlock()
 		registerLog(in.srcIntr.LogOwner(), in.log)
 	}
+	in.imu.Lock()
+	if in.stopped { // interrupted before (Reopen): so is this opening
+		in.intr.Abort()
+		if in.srcIntr != nil {
+			in.srcIntr.Abort()
+		}
+	}
+	in.imu.Unlock()
 	if stop != nil {
 		in.watch(stop)
 	}
@@ -188,6 +208,9 @@ func (in *input) arm() { in.intr.Arm(in.timeout) }
 // interrupt makes the current and every later blocking call return ErrInterrupted. Safe from any
 // goroutine, but not concurrently with close.
 func (in *input) interrupt() {
+	in.imu.Lock()
+	defer in.imu.Unlock()
+	in.stopped = true
 	if in.intr != nil {
 		in.intr.Abort()
 	}
@@ -232,6 +255,8 @@ func (in *input) close() {
 		in.fc.Free()
 		in.fc, in.fcOpened = nil, false
 	}
+	in.imu.Lock()
+	defer in.imu.Unlock()
 	if in.intr != nil {
 		unregisterLog(in.intr.LogOwner())
 		in.intr.Free()
