@@ -98,7 +98,9 @@ func (d *Decoder) setHWReason(r string) {
 }
 
 // setupHW decides hardware decoding for the codec context being opened (d.cc, after the pool's
-// Install, before avcodec_open2). It returns an error only for HWDecVulkan.
+// Install, before avcodec_open2): the one place it is decided, for every client (a device that
+// cannot, an engine's included, says why in its gpu.Video.Reason). It returns an error only for
+// HWDecVulkan.
 func (d *Decoder) setupHW(codec *astiav.Codec) error {
 	d.setHWReason("")
 	mode, dev := d.opts.HWDec, d.opts.Vulkan
@@ -107,7 +109,11 @@ func (d *Decoder) setupHW(codec *astiav.Codec) error {
 		return nil
 	}
 	if mode == HWDecNo {
-		d.setHWReason("-hwdec no")
+		if d.opts.HWDecName != "" {
+			d.setHWReason(d.opts.HWDecName + " is no")
+		} else {
+			d.setHWReason("-hwdec no")
+		}
 		return nil
 	}
 	reason := ""

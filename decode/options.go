@@ -62,6 +62,9 @@ type Options struct {
 	Deinterlace Deinterlace
 	// HWDec chooses Vulkan Video decoding (decode/hw.go); the zero value is auto, which needs Vulkan.
 	HWDec HWDec
+	// HWDecName is how the caller names HWDec in HW().Reason ("Options.HWDec" says "Options.HWDec
+	// is no"); empty: "-hwdec".
+	HWDecName string
 	// Vulkan is the device FFmpeg decodes on (opened with gpu.Options.Video); nil: software.
 	Vulkan *gpu.Device
 	// Video picks the Video-th video stream of the input, counted from 1 in stream order (cover
