@@ -78,8 +78,9 @@ type Params[F any] struct {
 
 	// Live says the source is a live feed (decode.IsLive): its State turns to "no signal" after
 	// Signal (0: DefaultSignal) without a new picture, and with Reopen, when it fails or ends (a
-	// network error, RTSP's connection closed, the end of a live stream), the pump reopens it
-	// every Retry (0: DefaultRetry) until it plays again or Stop, and goes on with Item.Start set:
+	// network error, RTSP's connection closed, the end of a live stream), the pump reopens it,
+	// an attempt every Retry (0: DefaultRetry; at once after an attempt that took longer), until
+	// it plays again or Stop, and goes on with Item.Start set:
 	// the client restarts the stream's clock. Reopen runs on the decoding goroutine, between
 	// Nexts; it must leave the Source ready for Next.
 	Live   bool
@@ -138,6 +139,7 @@ type Pump[F any] struct {
 	quit  chan struct{}
 	done  chan struct{}
 	drain atomic.Bool
+	ended atomic.Bool // the end is queued: the goroutine waits for a seek
 
 	// The client's side: seek generations and the waits' watch.
 	gen   int
@@ -283,6 +285,8 @@ func (d *decoder[F]) seekTo(s float64) bool {
 
 // waitSeek waits at the end (or after an error) for a seek; false: Stop, or the seek failed.
 func (d *decoder[F]) waitSeek() bool {
+	d.p.ended.Store(true)
+	defer d.p.ended.Store(false)
 	select {
 	case s := <-d.p.seeks:
 		return d.seekTo(s)
@@ -434,6 +438,8 @@ func (d *decoder[F]) send(it Item[F]) bool {
 func (d *decoder[F]) reconnect() bool {
 	p := d.p
 	p.lost.CompareAndSwap(0, time.Now().UnixNano())
+	// Attempts start every Retry: one that took that long already (an open waiting for a feed
+	// that sends nothing, up to the source's read timeout) is followed by the next at once.
 	t := time.NewTimer(p.prm.Retry)
 	defer t.Stop()
 	for {
@@ -444,12 +450,13 @@ func (d *decoder[F]) reconnect() bool {
 			continue
 		case <-t.C:
 		}
+		began := time.Now()
 		if err := p.prm.Reopen(); err == nil {
 			p.reconnects.Add(1)
 			d.start = true
 			return true
 		}
-		t.Reset(p.prm.Retry)
+		t.Reset(max(0, p.prm.Retry-time.Since(began)))
 	}
 }
 
@@ -472,7 +479,7 @@ func (p *Pump[F]) Seek(target float64) {
 		p.gen++
 	}
 	p.seeks <- target
-	p.watch.reset()
+	p.watch.picture = time.Now() // the wait for a picture begins again; the stall watch goes on
 }
 
 // Rewind seeks to the start at the input's end, where the decoder waits for it (a client's own
@@ -480,7 +487,7 @@ func (p *Pump[F]) Seek(target float64) {
 func (p *Pump[F]) Rewind() {
 	p.seeks <- 0
 	p.gen++
-	p.watch.reset()
+	p.watch.picture = time.Now()
 }
 
 // Gen is the generation of the client's last seek: items of another are stale.
@@ -531,6 +538,17 @@ func (p *Pump[F]) took(it Item[F], ok bool) Item[F] {
 	default:
 	}
 	return it
+}
+
+// Ended says the decoding goroutine has queued the end (or an error) and waits for a seek, or has
+// returned: it will queue nothing more by itself.
+func (p *Pump[F]) Ended() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return p.ended.Load()
+	}
 }
 
 // Done is closed when the decoding goroutine has returned.

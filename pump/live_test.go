@@ -1,0 +1,128 @@
+package pump_test
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/pump"
+)
+
+// sender is FFmpeg's own MPEG-TS muxer sending a live test picture to a UDP port on the loopback,
+// in real time (-re).
+func sender(t *testing.T, port int) *exec.Cmd {
+	t.Helper()
+	ff, err := exec.LookPath("ffmpeg") // Debian's
+	if err != nil {
+		t.Fatalf("ffmpeg (Debian's package) is needed: %v", err)
+	}
+	cmd := exec.Command(ff, "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=s=160x90:r=25",
+		"-c:v", "mpeg2video", "-g", "5", "-f", "mpegts", "udp://127.0.0.1:"+strconv.Itoa(port)+"?pkt_size=1316")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd
+}
+
+// TestLiveUDP: a loopback UDP MPEG-TS feed (FFmpeg's own muxer) stopped for 3 s and restarted.
+// The feed's state turns to no signal within 1 s of the stop (Params.Signal 500 ms), and back to
+// playing within 2 s of the restart, with a new epoch (the client restarts its clock). The
+// decoder's -timeout of 1 s makes the gap a failed read, so the pump reopens the input
+// (decode.Decoder.Reopen) every 500 ms until the feed is back.
+func TestLiveUDP(t *testing.T) {
+	l, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.LocalAddr().(*net.UDPAddr).Port
+	url := "udp://127.0.0.1:" + strconv.Itoa(port)
+	if !decode.IsLive(url) {
+		t.Fatalf("IsLive(%s) = false", url)
+	}
+	first := sender(t, port)
+	// The feed is on once its first packet is here (FFmpeg takes a while to start on a loaded
+	// machine); then the decoder binds the port.
+	l.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, _, err := l.ReadFrom(make([]byte, 2048)); err != nil {
+		t.Fatalf("no packet from the sender: %v", err)
+	}
+	l.Close()
+	dec, err := decode.Open(url, decode.Options{Threads: 1, HWDec: decode.HWDecNo, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pump.Start[*decode.Frame](dec, pump.Params[*decode.Frame]{Live: true, Reopen: dec.Reopen,
+		Signal: 500 * time.Millisecond})
+	epochs := make(chan int, 1000)
+	go func() { // the client: takes every picture
+		for {
+			it, ok, _ := p.Receive(50 * time.Millisecond)
+			if !ok {
+				continue
+			}
+			if it.Err != nil {
+				return
+			}
+			if it.Start {
+				epochs <- it.Epoch
+			}
+			it.Frame.Release()
+		}
+	}()
+	defer func() {
+		if !p.Stop() {
+			<-p.Done()
+		}
+		dec.Close()
+	}()
+	// waitFor polls the state until it is signal, for at most limit; how long it took.
+	waitFor := func(signal bool, limit time.Duration) (time.Duration, pump.State) {
+		t0 := time.Now()
+		for {
+			s := p.State()
+			if s.Signal == signal || time.Since(t0) > limit {
+				return time.Since(t0), s
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if d, s := waitFor(true, 3*time.Second); !s.Signal {
+		t.Fatalf("no signal %s after opening", d)
+	}
+	time.Sleep(500 * time.Millisecond)
+	first.Process.Kill()
+	first.Wait()
+	if d, s := waitFor(false, 2*time.Second); s.Signal || d > time.Second {
+		t.Fatalf("feed stopped: state %+v after %s; want no signal within 1 s", s, d)
+	} else {
+		t.Logf("no signal %s after the feed stopped", d.Round(time.Millisecond))
+	}
+	time.Sleep(3*time.Second - 500*time.Millisecond)
+	// Lost since the last picture: the one the decoder drained when the read failed, a second
+	// after the stop, at the latest.
+	if s := p.State(); s.Signal || s.Lost() < 1500*time.Millisecond {
+		t.Errorf("3 s into the gap: %+v, lost for %s", s, s.Lost())
+	}
+	sender(t, port)
+	d, s := waitFor(true, 4*time.Second)
+	if !s.Signal || d > 2*time.Second {
+		t.Fatalf("feed back: state %+v after %s; want playing within 2 s", s, d)
+	}
+	t.Logf("playing %s after the feed came back, %d reconnection(s)", d.Round(time.Millisecond), s.Reconnects)
+	if s.Reconnects < 1 {
+		t.Errorf("%d reconnections: the 1 s read timeout in the gap should have made the pump reopen the input", s.Reconnects)
+	}
+	last := 0
+	for len(epochs) > 0 {
+		last = <-epochs
+	}
+	if last < 2 {
+		t.Errorf("last epoch %d: the feed's return did not restart the clock", last)
+	}
+}
