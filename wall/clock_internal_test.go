@@ -38,11 +38,8 @@ func full(t *testing.T, w *Wall) {
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
 		ok := true
 		for _, tl := range w.tiles {
-			select {
-			case <-tl.done: // the decoder has queued all it will
-			default:
-				ok = ok && (tl.ended || len(tl.q) == cap(tl.q))
-			}
+			// the decoder has queued all it will, or its queue is full
+			ok = ok && (tl.ended || tl.pump.Ended() || tl.pump.Queued() == w.opts.Queue)
 		}
 		if ok {
 			return

@@ -4,6 +4,8 @@ import (
 	"image"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
 )
 
 // TestLabelBox: a label goes at the bottom centre of its picture: in the letterbox below it when
@@ -40,7 +42,7 @@ func TestLabelBox(t *testing.T) {
 func TestSignal(t *testing.T) {
 	now := time.Now()
 	last := now.Add(-NoSignalAfter - time.Millisecond)
-	w := &Wall{tiles: []*tile{{arrived: last, q: make(chan item, 1)}}}
+	w := &Wall{tiles: []*tile{{arrived: last}}}
 	if s := w.Signal(0, now); !s.Lost || !s.Since.Equal(last) {
 		t.Errorf("no picture for %v: %+v, want lost since the last one", now.Sub(last), s)
 	}
@@ -49,12 +51,9 @@ func TestSignal(t *testing.T) {
 		"fresh":   func() { tl.arrived = now.Add(-NoSignalAfter / 2) },
 		"ended":   func() { tl.ended = true },
 		"paused":  func() { w.clock.paused = true },
-		"waiting": func() { tl.q <- item{} },
+		"waiting": func() { tl.next = &decode.Frame{} }, // taken from the pump, not yet due
 	} {
-		tl.arrived, tl.ended, w.clock.paused = last, false, false
-		for len(tl.q) > 0 {
-			<-tl.q
-		}
+		tl.arrived, tl.ended, w.clock.paused, tl.next = last, false, false, nil
 		set()
 		if s := w.Signal(0, now); s.Lost {
 			t.Errorf("%s: %+v, want no loss", name, s)

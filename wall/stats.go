@@ -130,9 +130,9 @@ func (w *Wall) Stats() Stats {
 			plan := t.st.Plan()
 			ss.Route, ss.Path, ss.Variant = plan.Route.String(), plan.Path.Path.String(), plan.Variant.Variant.String()
 		}
-		if n := t.decoded.Load(); n > 0 {
-			ss.DecodeMs = float64(t.nextNs.Load()) / 1e6 / float64(n)
-			ss.DecoderWaitMs = float64(t.waitNs.Load()) / 1e6 / float64(n)
+		if ps := t.pump.Stats(); ps.Decoded > 0 {
+			ss.DecodeMs = float64(ps.Next) / 1e6 / float64(ps.Decoded)
+			ss.DecoderWaitMs = float64(ps.Wait) / 1e6 / float64(ps.Decoded)
 		}
 		if tm := t.st.Timer; tm != nil && tm.Count > 0 {
 			ss.GPUMs = tm.MeanMs()

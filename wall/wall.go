@@ -1,11 +1,12 @@
 package wall
 
 import (
+	"errors"
 	"fmt"
 	"image"
+	"io"
 	"path/filepath"
 	"runtime"
-	"sync/atomic"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -13,6 +14,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/pump"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -112,15 +114,15 @@ type tile struct {
 	dec   *decode.Decoder
 	st    *stream.Stream
 	rect  image.Rectangle
-	q     chan item
-	stop  chan struct{}
-	done  chan struct{}
+	pump  *pump.Pump[*decode.Frame] // the decoding goroutine and its queue (source.go)
 	ended bool
 	err   error
-	// next is the picture taken from the queue and not yet due (timed steps).
-	next    *decode.Frame
-	shown   int
-	dropped int
+	// next is the picture taken from the queue and not yet due (timed steps); nextStart says it
+	// begins a play (or a live feed's return): the stream's clock restarts there.
+	next      *decode.Frame
+	nextStart bool
+	shown     int
+	dropped   int
 	// Why pictures were dropped (timed steps): late decode (the picture was not decoded when it was
 	// due), late display (two pictures fell due between two steps: a step came too late), late
 	// conversion (the stream had no free slot at the step its picture was due: its GPU work behind).
@@ -140,9 +142,6 @@ type tile struct {
 	pts0             float64   // the first picture's PTS (of this play, when looping)
 	origin           time.Time // on the wall's clock, when the picture of PTS pts0 was due (timed steps)
 	lastPTS          float64
-	// Written by the decoding goroutine: time spent in the decoder's Next (parsing and submitting,
-	// or decoding in software) and waiting for hardware decodings to finish, and pictures decoded.
-	nextNs, waitNs, decoded atomic.Int64
 }
 
 // Open opens every input on dev (made with gpu.Options.Video for hardware decoding), lays the tiles
@@ -187,7 +186,7 @@ func (w *Wall) open(inputs []Input) error {
 		if err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)
 		}
-		t := &tile{in: in, dev: w.dev, dec: dec, q: make(chan item, w.opts.Queue), stop: make(chan struct{}), done: make(chan struct{})}
+		t := &tile{in: in, dev: w.dev, dec: dec}
 		w.tiles = append(w.tiles, t)
 		if t.st, err = stream.New(w.dev, stream.Options{Slots: 3, Paths: w.paths}); err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)
@@ -235,7 +234,7 @@ func (w *Wall) open(inputs []Input) error {
 		return fmt.Errorf("wall: clear: %w", err)
 	}
 	for _, t := range w.tiles {
-		go t.decodeLoop(w.wake, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes)
+		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes)
 	}
 	w.started = true
 	return nil
@@ -277,12 +276,10 @@ func (w *Wall) step() (int, error) {
 				continue
 			}
 			if t.next == nil {
-				select {
-				case it, ok := <-t.q:
-					if err := w.take(t, it, ok); err != nil {
+				if it, ok := t.pump.Poll(); ok {
+					if err := w.take(t, it); err != nil {
 						return n, err
 					}
-				default:
 				}
 			}
 			f := t.next
@@ -376,18 +373,16 @@ func (w *Wall) tick(now time.Time) (int, error) {
 		origin, pts0, started := t.origin, t.pts0, false // started: show begins a play, its clock at origin
 		for !t.ended {
 			if t.next == nil {
-				select {
-				case it, ok := <-t.q:
-					if err := w.take(t, it, ok); err != nil {
+				if it, ok := t.pump.Poll(); ok {
+					if err := w.take(t, it); err != nil {
 						return n, err
 					}
 					continue
-				default:
 				}
 				break
 			}
 			if t.shown > 0 || show != nil { // the clock runs from the stream's first picture
-				if show != nil && t.next.PTS < show.PTS {
+				if show != nil && (t.next.PTS < show.PTS || t.nextStart) {
 					break // a new play begins: its first picture once the last one's has been shown
 				}
 				if t.next.PTS-pts0 > due.Sub(origin).Seconds() {
@@ -398,7 +393,7 @@ func (w *Wall) tick(now time.Time) (int, error) {
 				w.drop(t, show, origin.Add(time.Duration((show.PTS-pts0)*float64(time.Second))), prev, ahead)
 			}
 			show, t.next = t.next, nil
-			if !started && (t.shown == 0 || show.PTS < t.lastPTS) { // show begins a play, at this step
+			if !started && (t.shown == 0 || show.PTS < t.lastPTS || t.nextStart) { // show begins a play, at this step
 				origin, pts0, started = w.clock.origin(t, now, w.opts.OneClock), show.PTS, true
 			}
 		}
@@ -469,16 +464,16 @@ func (w *Wall) begin() {
 	w.steps++
 }
 
-// take handles one receive from t's queue.
-func (w *Wall) take(t *tile, it item, ok bool) error {
+// take handles one item of t's queue: a picture, the end, or an error that ends the stream.
+func (w *Wall) take(t *tile, it pump.Item[*decode.Frame]) error {
 	switch {
-	case !ok:
+	case errors.Is(it.Err, io.EOF) || errors.Is(it.Err, pump.ErrEnded):
 		t.ended = true
-	case it.err != nil:
-		t.ended, t.err = true, it.err
-		return fmt.Errorf("wall: %s: %w", t.in.Label, it.err)
+	case it.Err != nil:
+		t.ended, t.err = true, it.Err
+		return fmt.Errorf("wall: %s: %w", t.in.Label, it.Err)
 	default:
-		t.next = it.f
+		t.next, t.nextStart = it.Frame, it.Start
 		t.arrived = time.Now()
 	}
 	return nil
@@ -501,7 +496,7 @@ const NoSignalAfter = 700 * time.Millisecond
 // reconnecting source, once it reports one, says more).
 func (w *Wall) Signal(i int, now time.Time) Signal {
 	t := w.tiles[i]
-	if t.ended || t.arrived.IsZero() || w.clock.paused || t.next != nil || len(t.q) > 0 {
+	if t.ended || t.arrived.IsZero() || w.clock.paused || t.next != nil || t.pump != nil && t.pump.Queued() > 0 {
 		return Signal{}
 	}
 	if now.Sub(t.arrived) < NoSignalAfter {
@@ -656,7 +651,6 @@ func (w *Wall) Screenshot() (*image.RGBA, error) {
 // Close stops decoding, waits for the wall's submissions and frees everything; the device stays.
 func (w *Wall) Close() {
 	for _, t := range w.tiles {
-		close(t.stop)
 		t.dec.Interrupt() // a live input's read waiting for data (a feed that stopped) returns now
 	}
 	for _, t := range w.tiles {
@@ -664,13 +658,8 @@ func (w *Wall) Close() {
 			t.next.Release()
 			t.next = nil
 		}
-		if w.started {
-			for it := range t.q { // until the goroutine has closed it
-				if it.f != nil {
-					it.f.Release()
-				}
-			}
-			<-t.done
+		if w.started && !t.pump.Stop() {
+			<-t.pump.Done() // a source that cannot be interrupted: its read ends by its timeout
 		}
 		if t.st != nil {
 			t.st.Close() // runs the releases of the pictures in flight
