@@ -177,26 +177,21 @@ func (t *Texture) Decoding() Decoding {
 }
 
 // decoding is how the decoder decodes, for the stream's plan: the decoder's own account
-// (decode.Decoder.HW), with why not hardware as far as the engine's device goes (planHW) where
-// that was the reason.
+// (decode.Decoder.HW), where the decision is made (decode/hw.go), the engine's device included.
 func (t *Texture) decoding() stream.Decode {
 	h := t.dec.HW()
-	d := stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}
-	if t.hwOff != "" && !h.Active {
-		d.Reason = t.hwOff
-	}
-	return d
+	return stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}
 }
 
-// planHW decides hardware decoding for the engine's device before the decoder opens: the decoder
-// options to use, and why not hardware where it cannot be (an error with HWDecVulkan).
-func (t *Texture) planHW() (decode.Options, error) {
-	ed, mode := t.ed, t.opts.HWDec
+// hwDevice describes the engine's device to the decoder, which decides hardware decoding on it
+// (decode/hw.go): the Vulkan Video it was created with (EngineDevice.HWDecode), off where the
+// engine did not create it for that, or lends no queue lock, and why.
+func (t *Texture) hwDevice() (decode.Options, error) {
+	ed := t.ed
 	o := t.opts.Decode
-	o.Vulkan, o.HWDec = nil, decode.HWDecNo
+	o.Vulkan, o.HWDec, o.HWDecName = t.dev, t.opts.HWDec, "Options.HWDec"
 	if ed.HWDecode != nil {
 		t.dev.Video = ed.HWDecode.video()
-		t.dev.Video.Enabled = false // until every condition below holds
 		for _, e := range ed.HWDecode.Extensions {
 			t.dev.Extensions[e] = true
 		}
@@ -204,24 +199,20 @@ func (t *Texture) planHW() (decode.Options, error) {
 	t.dev.QueueLock = ed.QueueLock
 	reason := ""
 	switch {
-	case mode == decode.HWDecNo:
-		reason = "Options.HWDec is no"
 	case ed.HWDecode == nil:
 		reason = "the engine's device was not created for it (EngineDevice.HWDecode is nil)"
-		if h, err := HWRequirements(ed.Instance, ed.Physical, HWQuery{}); err == nil && !h.Available {
-			reason += "; and the device cannot: " + h.Missing
+		if t.opts.HWDec != decode.HWDecNo {
+			if h, err := HWRequirements(ed.Instance, ed.Physical, HWQuery{}); err == nil && !h.Available {
+				reason += "; and the device cannot: " + h.Missing
+			}
 		}
 	case !ed.HWDecode.Available:
 		reason = ed.HWDecode.Missing
 	case ed.QueueLock == nil:
 		reason = "EngineDevice.QueueLock is nil: FFmpeg submits to queue 0 of the engine's queue family from its own threads, under the engine's lock"
-	default:
-		t.dev.Video.Enabled = true
-		o.Vulkan, o.HWDec = t.dev, mode
 	}
-	t.hwOff = reason
-	if reason != "" && mode == decode.HWDecVulkan {
-		return o, fmt.Errorf("%w: %s", decode.ErrNoHWDec, reason)
+	if reason != "" {
+		t.dev.Video.Enabled, t.dev.Video.Reason = false, reason
 	}
 	return o, nil
 }

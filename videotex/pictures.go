@@ -8,6 +8,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/pump"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -83,104 +84,147 @@ func (t *Texture) fail(err error) {
 	t.mu.Unlock()
 }
 
-// decodeLoop decodes and stages pictures into free pictures of the stream, on its own goroutine. It
-// makes Vulkan objects (the pictures' images and conversions) but never touches the queue or the
-// command pool.
-func (t *Texture) decodeLoop() {
-	defer close(t.decoded)
-	var cur *config
-	var n int64
-	first, base, last := -1.0, time.Duration(0), time.Duration(-1)
-	frameDur := 40 * time.Millisecond
+// source is what the texture's pump decodes from: the decoder (or what openWith's wrap made of
+// it), under t.quiet while it decodes or seeks.
+type source struct{ t *Texture }
+
+func (s source) Next() (*decode.Frame, error) {
+	s.t.quiet.Lock()
+	defer s.t.quiet.Unlock()
+	return s.t.src.Next()
+}
+
+func (s source) Seek(sec float64) error {
+	s.t.quiet.Lock()
+	defer s.t.quiet.Unlock()
+	return s.t.dec.Seek(sec)
+}
+
+// Interrupt ends a stalled network read at once (Close).
+func (s source) Interrupt() { s.t.dec.Interrupt() }
+
+// staging is the pump goroutine's own account of the pictures it stages: the configuration, how
+// many, and media time (which goes on across plays: each starts one frame after the last picture).
+type staging struct {
+	cur        *config
+	n          int64
+	first      float64
+	base, last time.Duration
+	frameDur   time.Duration
+}
+
+// startDecoding starts the texture's pump (package pump), which stages each decoded picture into a
+// free picture of the stream on its goroutine (stage): the stream's pictures are the bounded queue.
+func (t *Texture) startDecoding() {
+	t.stg = staging{first: -1, last: -1, frameDur: 40 * time.Millisecond}
 	if r := t.info.FrameRate.Float64(); r > 0 {
-		frameDur = time.Duration(float64(time.Second) / r)
+		t.stg.frameDur = time.Duration(float64(time.Second) / r)
 	}
-	for {
-		t.quiet.Lock()
-		f, err := t.src.Next()
-		t.quiet.Unlock()
-		if errors.Is(err, io.EOF) {
-			if t.opts.Loop && n > 0 {
-				// Media time goes on: the next pass starts one frame after this pass's last picture.
-				base, first = last+frameDur, -1
-				t.quiet.Lock()
-				err := t.dec.Seek(0)
-				t.quiet.Unlock()
-				if err != nil {
-					t.fail(fmt.Errorf("loop: %w", err))
-					return
-				}
-				continue
-			}
-			t.mu.Lock()
-			t.eof = true
-			t.cond.Broadcast()
-			t.mu.Unlock()
-			return
-		}
-		if err != nil {
-			t.fail(err)
-			return
-		}
-		pic := f.Picture
-		meta := FrameInfo{Color: f.Color, SampleAspect: [2]int{f.SampleAspect.Num, f.SampleAspect.Den}, Orientation: f.Orient}
-		cfg := config{format: pic.Format, width: pic.Width, height: pic.Height, params: ycbcr.FromColor(f.Color)}
-		if cur == nil || *cur != cfg {
-			if err := t.configure(cfg); err != nil {
-				f.Release()
-				t.fail(err)
-				return
-			}
-			cur = &cfg
-		}
-		if first < 0 {
-			first = f.PTS
-			if n == 0 {
-				t.mu.Lock()
-				t.firstPTS = first
-				t.mu.Unlock()
-			}
-		}
-		pts := base + time.Duration((f.PTS-first)*float64(time.Second))
-		if pts <= last { // timestamps must grow for Acquire's choice; broken ones are carried on
-			pts = last + frameDur
-		}
-		last = pts
-		sp, err := t.takeFree()
-		if sp == nil && err == nil { // closing
-			f.Release()
-			return
-		}
-		if err == nil {
-			t.quiet.Lock()
-			if f.HW != nil {
-				err = sp.Prepare()
-			} else {
-				err = sp.Stage(pic)
-			}
-			t.quiet.Unlock()
-		}
-		p := &picture{sp: sp, pts: pts, index: n, meta: meta}
-		if err == nil && f.HW != nil {
-			p.hw = f // copied on the GPU by the upload, released on its fence
-		} else {
-			f.Release()
-		}
+	plays := 1
+	if t.opts.Loop {
+		plays = -1
+	}
+	prm := pump.Params[*decode.Frame]{Plays: plays, Sink: t.stage, Stall: -1}
+	if decode.IsLive(t.url) { // reopened every 500 ms when it fails or ends (pump.DefaultRetry)
+		prm.Live, prm.Reopen = true, source{t}.reopen
+	}
+	t.pump = pump.Start[*decode.Frame](source{t}, prm)
+}
+
+func (s source) reopen() error {
+	s.t.quiet.Lock()
+	defer s.t.quiet.Unlock()
+	return s.t.dec.Reopen()
+}
+
+// Signal is the stream's signal: for a live input (decode.IsLive), whether pictures come, since
+// when they do not, and how many times it was reopened; always playing for a file. It never waits
+// for decoding.
+func (t *Texture) Signal() pump.State {
+	if t.pump == nil {
+		return pump.State{Signal: true}
+	}
+	return t.pump.State()
+}
+
+// stage takes one item of the pump on its goroutine: a picture is staged into a free picture of the
+// stream; the end and errors end decoding. It makes Vulkan objects (the pictures' images and
+// conversions) but never touches the queue or the command pool.
+func (t *Texture) stage(it pump.Item[*decode.Frame]) bool {
+	if errors.Is(it.Err, io.EOF) {
 		t.mu.Lock()
-		if err != nil {
-			if sp != nil {
-				sp.Drop()
-			}
-			t.mu.Unlock()
-			t.fail(err)
-			return
-		}
-		t.ready = append(t.ready, p)
-		t.stats.Decoded++
+		t.eof = true
 		t.cond.Broadcast()
 		t.mu.Unlock()
-		n++
+		return false
 	}
+	if it.Err != nil {
+		t.fail(it.Err)
+		return false
+	}
+	g, f := &t.stg, it.Frame
+	pic := f.Picture
+	meta := FrameInfo{Color: f.Color, SampleAspect: [2]int{f.SampleAspect.Num, f.SampleAspect.Den}, Orientation: f.Orient}
+	cfg := config{format: pic.Format, width: pic.Width, height: pic.Height, params: ycbcr.FromColor(f.Color)}
+	if g.cur == nil || *g.cur != cfg {
+		if err := t.configure(cfg); err != nil {
+			f.Release()
+			t.fail(err)
+			return false
+		}
+		g.cur = &cfg
+	}
+	if it.Start || g.first < 0 {
+		if g.n > 0 { // a new play: media time goes on one frame after the last picture
+			g.base = g.last + g.frameDur
+		}
+		g.first = f.PTS
+		if g.n == 0 {
+			t.mu.Lock()
+			t.firstPTS = g.first
+			t.mu.Unlock()
+		}
+	}
+	pts := g.base + time.Duration((f.PTS-g.first)*float64(time.Second))
+	if pts <= g.last { // timestamps must grow for Acquire's choice; broken ones are carried on
+		pts = g.last + g.frameDur
+	}
+	g.last = pts
+	sp, err := t.takeFree()
+	if sp == nil && err == nil { // closing
+		f.Release()
+		return false
+	}
+	if err == nil {
+		t.quiet.Lock()
+		if f.HW != nil {
+			err = sp.Prepare()
+		} else {
+			err = sp.Stage(pic)
+		}
+		t.quiet.Unlock()
+	}
+	p := &picture{sp: sp, pts: pts, index: g.n, meta: meta}
+	if err == nil && f.HW != nil {
+		p.hw = f // copied on the GPU by the upload, released on its fence
+	} else {
+		f.Release()
+	}
+	t.mu.Lock()
+	if err != nil {
+		if sp != nil {
+			sp.Drop()
+		}
+		t.mu.Unlock()
+		t.fail(err)
+		return false
+	}
+	t.ready = append(t.ready, p)
+	t.stats.Decoded++
+	t.cond.Broadcast()
+	t.mu.Unlock()
+	g.n++
+	return true
 }
 
 // configure makes cfg the stream's configuration; its plan says the path, the decoding and the

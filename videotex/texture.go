@@ -13,6 +13,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/planes"
+	"github.com/ycbcrkit/ycbcrkit/pump"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -118,10 +119,8 @@ type Texture struct {
 	ed              EngineDevice
 	opts            Options
 	dec             *decode.Decoder
+	url             string
 	info            decode.Info
-	// hwOff is why decoding is not in hardware as far as the engine's device goes (planHW);
-	// the decoder's own reason (codec, profile) comes from decode.Decoder.HW.
-	hwOff string
 	// src is where the decoder goroutine takes its pictures: the decoder, or what open's wrap made
 	// of it (the package's tests).
 	src pictureSource
@@ -136,8 +135,11 @@ type Texture struct {
 	// engine samples, remade per configuration) and the ring of the toolkit's submissions; the
 	// conversion paths and the textures' sampler and pass are the Engine's, shared. The texture
 	// keeps what is its own: which pictures the engine holds.
-	st      *stream.Stream
-	decoded chan struct{} // closed when the decoder goroutine has returned
+	st *stream.Stream
+	// pump runs the decoding goroutine, which stages pictures (pictures.go: stage, with its own
+	// account stg); nil before it starts.
+	pump *pump.Pump[*decode.Frame]
+	stg  staging
 	// quiet is held by the decoder goroutine while it decodes or makes images. Never taken by
 	// the decoder while it holds or waits for mu.
 	quiet sync.Mutex
@@ -213,9 +215,9 @@ func openOn(e *Engine, url string, opts Options, wrap func(*Texture, pictureSour
 	if err != nil {
 		return nil, err
 	}
-	t := &Texture{dev: pd, eng: e, ed: ed, opts: opts, decoded: make(chan struct{})}
+	t := &Texture{dev: pd, eng: e, ed: ed, opts: opts, url: url}
 	t.cond = sync.NewCond(&t.mu)
-	dopts, err := t.planHW()
+	dopts, err := t.hwDevice()
 	if err != nil {
 		pd.Release()
 		return nil, err
@@ -234,18 +236,16 @@ func openOn(e *Engine, url string, opts Options, wrap func(*Texture, pictureSour
 	}
 	t.info = t.dec.Info()
 	if err := t.initObjects(); err != nil {
-		close(t.decoded) // no goroutine yet
 		t.destroy()
 		return nil, err
 	}
 	if opts.Audio != nil {
 		if err := t.openAudio(url); err != nil {
-			close(t.decoded)
 			t.destroy()
 			return nil, fmt.Errorf("audio: %w", err)
 		}
 	}
-	go t.decodeLoop()
+	t.startDecoding()
 	if err := t.WaitReady(opts.OpenTimeout); err != nil {
 		t.Close()
 		return nil, fmt.Errorf("first picture: %w", err)
@@ -362,8 +362,9 @@ func (t *Texture) Close() error {
 	t.closing = true
 	t.cond.Broadcast()
 	t.mu.Unlock()
-	t.dec.Interrupt() // a stalled network read returns at once
-	<-t.decoded
+	if t.pump != nil && !t.pump.Stop() { // a stalled network read returns at once (Interrupt)
+		<-t.pump.Done()
+	}
 	if t.audioQuit != nil {
 		// The audio goroutine ends at its next chunk: AudioOptions.Samples must return by then.
 		close(t.audioQuit)
