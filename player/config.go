@@ -91,6 +91,10 @@ type PlaybackConfig struct {
 	// negative, only the few frames of steady playback. Hardware decoding (GPU.Video) and uploads into Vulkan frames
 	// (GPU.Frames) never run ahead (their frames come from a pool of fixed size), nor does decoding for a device that renders on the CPU.
 	DecodeAhead int
+	// Timeout ends playback with an error once no new picture has come for this long, the first
+	// one included, whatever the source's progress (a network source trickling a few bytes a
+	// second); pauses and seeks restart the wait. 0: none (the stall watch alone).
+	Timeout time.Duration
 }
 
 // ConvertConfig is how pictures reach the GPU and are converted.

@@ -15,6 +15,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
+	"github.com/ycbcrkit/ycbcrkit/pump"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
@@ -27,7 +28,6 @@ type Player struct {
 	ab  abLoop // the A-B loop's points (control.go)
 	// eofReached: the input's end was reached (the IPC's eof-reached).
 	eofReached bool
-	watch      stallWatch // the wait for frames: progress seen, for the stall error
 	// srcBusy: the decode goroutine was still inside the source when playback ended (a read that could
 	// not be interrupted); the source is then left open, for the process's exit to end.
 	srcBusy bool
@@ -57,8 +57,6 @@ type Player struct {
 	// the device renders on the CPU (lavapipe), whose cores decoding ahead would take from it.
 	presented atomic.Bool
 	cpuDevice atomic.Bool
-	// taken wakes a decoder waiting for room in the queue (cap 1).
-	taken chan struct{}
 	// The process's pipeline creations when Play began (vkx counts them process-wide).
 	pipes0    int
 	pipeTime0 time.Duration
@@ -155,14 +153,14 @@ func (p *Player) play() error {
 		p.dec = p.startDecoding()
 		if p.dev == nil {
 			if err := p.open(); err != nil {
-				p.srcBusy = !p.dec.stop(p.src)
+				p.srcBusy = !p.dec.stop()
 				return err
 			}
 		}
 	}
 	defer func() {
 		t := time.Now()
-		p.srcBusy = !p.dec.stop(p.src)
+		p.srcBusy = !p.dec.stop()
 		p.stats.Shutdown.StopDecoding = msOf(time.Since(t))
 	}()
 	if err := p.loop(); err != nil {
@@ -189,6 +187,9 @@ func (p *Player) open() error {
 	// ahead made lavapipe's probe 10–25 % slower and its verdict wrong under load
 	// (docs/performance.md, "Start-up"), and gains nothing where the conversion is the bound.
 	p.cpuDevice.Store(dev.Info.Type == "CPU" && !aheadOnCPU)
+	if p.dec != nil && p.cpuDevice.Load() {
+		p.dec.pump.Drain()
+	}
 	su := &p.stats.Startup
 	su.Instance, su.Device, su.PipelineCache = msOf(dev.OpenTimes.Instance), msOf(dev.OpenTimes.Device), msOf(dev.OpenTimes.PipelineCache)
 	p.stats.PipelineCache.PipelineCacheState = dev.PipelineCacheState
@@ -234,7 +235,7 @@ func (p *Player) params(c formats.Color) ycbcr.Params {
 func (p *Player) loop() error {
 	p.pace = newPacer(p.cfg, p.src.Info(), p.logf)
 	p.plays = 1
-	p.watch.reset()
+	p.dec.pump.Idle() // the device's creation is not the source's stall
 	if p.cfg.Playback.Speed > 0 && p.cfg.Playback.Speed != 1 {
 		p.setSpeed(p.cfg.Playback.Speed, false)
 	}
@@ -281,34 +282,34 @@ func (p *Player) loop() error {
 				continue
 			}
 		}
-		if d.gen != p.dec.gen { // a frame from before a seek
-			d.f.release()
+		if d.Gen != p.dec.gen() { // a frame from before a seek
+			d.Frame.release()
 			continue
 		}
-		if d.err != nil {
-			if again, err := p.ended(d.err); err != nil || !again {
+		if d.Err != nil {
+			if again, err := p.ended(d.Err); err != nil || !again {
 				return err
 			}
 			continue
 		}
 		if !waited {
 			p.stats.FramesDecoded++
-			p.decodeTime += d.dur
-			if d.f.Damaged {
+			p.decodeTime += d.Dur
+			if d.Frame.Damaged {
 				p.stats.FramesDamaged++
 			}
 		}
 		p.step = false
-		switch p.pace.schedule(d.f, waited, p.paused, p.stats.FramesPresented, slice) {
+		switch p.pace.schedule(d.Frame, waited, p.paused, p.stats.FramesPresented, slice) {
 		case drop:
 			p.stats.FramesDropped++
-			d.f.release()
+			d.Frame.release()
 			continue
 		case later:
 			pending = &d
 			continue
 		}
-		if err := p.show(d.f); err != nil {
+		if err := p.show(d.Frame); err != nil {
 			return err
 		}
 		if p.cfg.Playback.Frames > 0 && p.stats.FramesPresented >= p.cfg.Playback.Frames {
@@ -326,7 +327,7 @@ func (p *Player) redraw() error {
 		}
 	}
 	time.Sleep(10 * time.Millisecond)
-	p.watch.reset() // a pause is not the source's stall
+	p.dec.pump.Idle() // a pause is not the source's stall
 	return nil
 }
 
@@ -360,7 +361,7 @@ func (p *Player) ended(derr error) (again bool, err error) {
 			p.cfg.IPC.Server.Update(p.property)
 		}
 		return false, p.finish()
-	case errors.Is(derr, errDecoderEnded):
+	case errors.Is(derr, pump.ErrEnded):
 		return false, p.finish()
 	}
 	return false, derr
@@ -386,7 +387,8 @@ func (p *Player) show(f *Frame) error {
 	p.stats.FramesPresented++
 	if p.stats.FramesPresented == 1 {
 		p.presented.Store(true)
-		p.stats.DecodedAhead = len(p.dec.queue)
+		p.dec.pump.Drain()
+		p.stats.DecodedAhead = p.dec.pump.Queued()
 		p.stats.FirstFrameMs = float64(time.Since(p.start).Microseconds()) / 1000
 		su := &p.stats.Startup
 		su.FirstFrame = p.stats.FirstFrameMs

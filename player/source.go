@@ -96,3 +96,13 @@ type SeekingSource interface {
 	Source
 	CanSeek() bool
 }
+
+// LiveSource is a Source that may be a live feed (decode.IsLive): when Live, the player's pump
+// reopens it (Reopen, every 500 ms: pump.DefaultRetry) when it fails or ends, instead of ending
+// playback, for as long as Config.Playback.Timeout and the stall watch allow; Player.Signal reads
+// its state.
+type LiveSource interface {
+	Source
+	Live() bool
+	Reopen() error
+}
