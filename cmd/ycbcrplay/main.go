@@ -157,9 +157,12 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             close the decoder (by default they are left to the operating system
                             once the GPU is idle; always destroyed with -validate)
   -timeout SECONDS          the longest one blocking read of the input may wait (opening, probing,
-                            reading, seeking, a named pipe's writer; default 10): a stalled network
-                            stream or a pipe whose writer stops ends with one "error:" line; a
-                            -sub-file that times out is left out with a notice; 0: no limit
+                            reading, seeking, a named pipe's writer; default 10), and the longest
+                            wait for the first picture and for each new one (a source trickling a
+                            few bytes a second): a stalled network stream or a pipe whose writer
+                            stops ends with one "error:" line; a -sub-file that times out is left
+                            out with a notice; a live feed (udp, rtp, rtsp, srt, HLS) lost for less
+                            is reopened every 500 ms; 0: no limit
   -v                        FFmpeg's own log (warnings, concealed errors) on stderr; without it a
                             damaged input gets one summary notice
   -input-ipc-server PATH     mpv's JSON IPC on a Unix socket: get_property, set_property,

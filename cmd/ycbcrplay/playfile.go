@@ -72,6 +72,9 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	}
 	f := &playing{in: in, o: o, threads: threads, stderr: stderr, url: in.url, pipe: in.stdin, fail: fail,
 		opened: make(chan struct{})}
+	if o.decode.timeout > 0 { // any stretch without a new picture (the first: firstDeadline)
+		cfg.Playback.Timeout = o.decode.timeout
+	}
 	f.hook(&cfg)
 	resumable := f.resume(&cfg)
 	beforePlay := time.Since(fileStart)
@@ -129,10 +132,17 @@ func (f *playing) open(cfg player.Config, stop <-chan struct{}) (player.Input, e
 		cache = dec.cacheMB << 20
 	}
 	var err error
+	var deadline *firstDeadline // -timeout bounds the time to the first picture too
+	openStop := stop
+	if dec.timeout > 0 {
+		deadline = newFirstDeadline(f.in.name, stop, dec.timeout)
+		f.cleanups = append(f.cleanups, deadline.close)
+		openStop = deadline.stop
+	}
 	f.d, err = decode.Open(f.url, decode.Options{Threads: f.threads, HWDec: decode.HWDecNo, Deinterlace: dec.deinterlace,
-		Video: dec.vid, Timeout: dec.timeout, Stop: stop, CacheSize: cache})
+		Video: dec.vid, Timeout: dec.timeout, Stop: openStop, CacheSize: cache})
 	if err != nil {
-		return player.Input{}, err
+		return player.Input{}, deadline.explain(err)
 	}
 	f.notices()
 	var input player.Input
@@ -158,7 +168,7 @@ func (f *playing) open(cfg player.Config, stop <-chan struct{}) (player.Input, e
 		return player.Input{}, avx.ErrStopped
 	}
 	f.src = &decoderSource{d: f.d, name: f.in.name, hwdec: dec.hwdec, download: dec.hwDownload, upload: dec.hwUpload, pipe: f.pipe,
-		cached: cache > 0, notify: func(n string) { fmt.Fprintln(f.stderr, n) }}
+		cached: cache > 0, live: decode.IsLive(f.url), deadline: deadline, notify: func(n string) { fmt.Fprintln(f.stderr, n) }}
 	input.Source = f.src
 	if cfg.Output.Headless {
 		f.status = newProgress(f.stderr, f.d.Info().Duration, time.Now())

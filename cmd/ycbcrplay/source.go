@@ -25,7 +25,11 @@ type decoderSource struct {
 	// pipe: the input is a pipe (standard input), which cannot seek (CanSeek) unless cached: read
 	// through the read-ahead cache (-cache-size), inside which it can. notify writes a notice.
 	pipe, cached bool
-	notify       func(string)
+	// live: the input is a live feed (decode.IsLive), reopened when it fails or ends.
+	live bool
+	// deadline bounds the time to the first picture (-timeout): told when it came.
+	deadline *firstDeadline
+	notify   func(string)
 	// Frames downloaded or uploaded and their bytes (hwdec.go), read by Decoding from the main thread.
 	hwFrames, hwBytes atomic.Int64
 	// pts is the latest decoded frame's PTS (math.Float64bits), for the -headless status line.
@@ -49,8 +53,9 @@ func (s *decoderSource) Info() player.SourceInfo {
 func (s *decoderSource) Next() (*player.Frame, error) {
 	f, err := s.d.Next()
 	if err != nil {
-		return nil, err
+		return nil, s.deadline.explain(err)
 	}
+	s.deadline.first()
 	copied := s.upload
 	if s.upload {
 		if f, err = s.uploadNext(f); err != nil {
@@ -104,3 +109,7 @@ func (s *decoderSource) Close() error {
 // Interrupt ends a read the decode goroutine is blocked in (a stalled pipe) when the player quits,
 // so that q ends playback at once and the decoder can be closed (player's decoding.stop).
 func (s *decoderSource) Interrupt() { s.d.Interrupt() }
+
+// Live and Reopen make a live feed a player.LiveSource: the player reopens it when it fails or ends.
+func (s *decoderSource) Live() bool    { return s.live }
+func (s *decoderSource) Reopen() error { return s.d.Reopen() }
