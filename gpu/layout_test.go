@@ -10,7 +10,7 @@ import (
 // on an engine's device (videotex, bench) depend on the GPU context, never on presentation
 // (swapchain, window).
 func TestCoreDoesNotImportPresent(t *testing.T) {
-	pkgs := []string{"formats", "planes", "ycbcr/...", "decode", "videotex", "bench"}
+	pkgs := []string{"formats", "planes", "ycbcr/...", "decode", "pump", "videotex", "bench"}
 	args := []string{"list", "-deps"}
 	for _, p := range pkgs {
 		args = append(args, "github.com/ycbcrkit/ycbcrkit/"+p)
@@ -26,6 +26,21 @@ func TestCoreDoesNotImportPresent(t *testing.T) {
 	for _, dep := range deps {
 		if strings.HasPrefix(dep, "github.com/ycbcrkit/ycbcrkit/present") {
 			t.Errorf("a core package depends on %s", dep)
+		}
+	}
+}
+
+// TestPumpBelowClients: the decode pump (the CPU side of every stream) imports no GPU-level
+// package: not gpu's clients (stream, present, the player, videotex, the wall), nor gpu itself
+// beyond what decode brings.
+func TestPumpBelowClients(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, "github.com/ycbcrkit/ycbcrkit/pump").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		if strings.HasPrefix(imp, "github.com/ycbcrkit/ycbcrkit/") && imp != "github.com/ycbcrkit/ycbcrkit/decode" {
+			t.Errorf("pump imports %s", imp)
 		}
 	}
 }

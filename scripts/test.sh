@@ -54,9 +54,9 @@ if [ -n "$bad" ]; then echo "gofmt needed:"; echo "$bad"; exit 1; fi
 # The summary's own checks (no results, unlisted skips), on fake runs: scripts/harness-check.sh.
 stage "harness self-check"
 GO=$GO scripts/harness-check.sh
-# The race detector (checkptr on) over the packages with goroutines: the player's decode goroutine
-# and loop, decoding, videotex's engine-facing locks, planes' parallel staging, the stream's ring.
-race_pkgs=(player decode videotex planes stream cmd/ycbcrplay)
+# The race detector (checkptr on) over the packages with goroutines: the decode pump, the player's
+# loop, decoding, videotex's engine-facing locks, planes' parallel staging, the stream's ring.
+race_pkgs=(pump player decode videotex planes stream cmd/ycbcrplay)
 # Left out of the race runs, as the soaks are: the screen-reading window tests (the plain runs have
 # them) and the sound tests (below).
 # TestLargePicture too: it checks one 16384×16000 picture's path through lavapipe (36 s under
@@ -117,6 +117,8 @@ estimates="
 21 race planes
 18 plain decode
 15 plain stream
+10 race pump
+9 plain pump
 8 race videotex
 10 plain ycbcr/check
 6 plain planes
