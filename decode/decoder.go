@@ -161,9 +161,13 @@ func (d *Decoder) openStream(idx int) error {
 	if err := avx.SetPacketTimeBase(d.cc, tb); err != nil {
 		return fmt.Errorf("decode: open %s: %w", d.url, err)
 	}
-	if d.pool, err = avx.NewPool(d.opts.MaxWidth, d.opts.MaxHeight); err != nil {
+	pool, err := avx.NewPool(d.opts.MaxWidth, d.opts.MaxHeight)
+	if err != nil {
 		return fmt.Errorf("decode: open %s: %w", d.url, err)
 	}
+	d.infoMu.Lock() // HW reads the pool from other goroutines (a fallback or Reopen swaps it)
+	d.pool = pool
+	d.infoMu.Unlock()
 	if d.copies, err = avx.NewPool(d.opts.MaxWidth, d.opts.MaxHeight); err != nil {
 		return fmt.Errorf("decode: open %s: %w", d.url, err)
 	}
@@ -229,8 +233,10 @@ func (d *Decoder) closeStream() {
 	}
 	if d.pool != nil {
 		unregisterLog(d.pool.LogOwner())
+		d.infoMu.Lock()
 		d.pool.Free()
 		d.pool = nil
+		d.infoMu.Unlock()
 	}
 	if d.copies != nil {
 		d.copies.Free()

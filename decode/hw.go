@@ -71,8 +71,9 @@ func (d *Decoder) HW() HW {
 	// decoding goroutine (fillInfo, setupHW): both fields are read under infoMu.
 	d.infoMu.Lock()
 	h := HW{Decoder: d.info.Codec, Reason: d.hwReason}
+	s := d.pool.HWState() // the pool too: a fallback or Reopen frees and replaces it
 	d.infoMu.Unlock()
-	if s := d.pool.HWState(); s.Installed {
+	if s.Installed {
 		switch {
 		case s.Refused:
 			h.Reason = s.Reason
