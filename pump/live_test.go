@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 
 // sender is FFmpeg's own MPEG-TS muxer sending a live test picture to a UDP port on the loopback,
 // in real time (-re).
-func sender(t *testing.T, port int) *exec.Cmd {
+func sender(t *testing.T, port int) {
 	t.Helper()
 	ff, err := exec.LookPath("ffmpeg") // Debian's
 	if err != nil {
@@ -27,32 +28,70 @@ func sender(t *testing.T, port int) *exec.Cmd {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd
 }
 
-// TestLiveUDP: a loopback UDP MPEG-TS feed (FFmpeg's own muxer) stopped for 3 s and restarted.
-// The feed's state turns to no signal within 1 s of the stop (Params.Signal 500 ms), and back to
-// playing within 2 s of the restart, with a new epoch (the client restarts its clock). The
-// decoder's -timeout of 1 s makes the gap a failed read, so the pump reopens the input
-// (decode.Decoder.Reopen) every 500 ms until the feed is back.
+// relay forwards the UDP packets that reach its port to the decoder's port while on: the feed as
+// the decoder sees it, stopped and restarted at exact times while FFmpeg's muxer runs on.
+type relay struct {
+	in  net.PacketConn
+	on  atomic.Bool
+	got chan struct{} // closed at the first packet: the sender is up
+}
+
+func newRelay(t *testing.T, to int) *relay {
+	t.Helper()
+	in, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := net.Dial("udp", "127.0.0.1:"+strconv.Itoa(to))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &relay{in: in, got: make(chan struct{})}
+	r.on.Store(true)
+	t.Cleanup(func() { in.Close(); out.Close() })
+	go func() {
+		buf := make([]byte, 65536)
+		for first := true; ; first = false {
+			n, _, err := in.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			if first {
+				close(r.got)
+			}
+			if r.on.Load() {
+				out.Write(buf[:n])
+			}
+		}
+	}()
+	return r
+}
+
+// TestLiveUDP: a loopback UDP MPEG-TS feed (FFmpeg's own muxer, through a relay that stops
+// forwarding) stopped for 3 s and restarted. The feed's state turns to no signal within 1 s of the
+// stop (Params.Signal 500 ms), and back to playing within 2 s of the restart, with a new epoch (the
+// client restarts its clock). The decoder's timeout of 1 s makes the gap a failed read, so the pump
+// reopens the input (decode.Decoder.Reopen) until the feed is back.
 func TestLiveUDP(t *testing.T) {
 	l, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := l.LocalAddr().(*net.UDPAddr).Port
+	l.Close()
 	url := "udp://127.0.0.1:" + strconv.Itoa(port)
 	if !decode.IsLive(url) {
 		t.Fatalf("IsLive(%s) = false", url)
 	}
-	first := sender(t, port)
-	// The feed is on once its first packet is here (FFmpeg takes a while to start on a loaded
-	// machine); then the decoder binds the port.
-	l.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if _, _, err := l.ReadFrom(make([]byte, 2048)); err != nil {
-		t.Fatalf("no packet from the sender: %v", err)
+	feed := newRelay(t, port)
+	sender(t, feed.in.LocalAddr().(*net.UDPAddr).Port)
+	select { // FFmpeg takes a while to start on a loaded machine
+	case <-feed.got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no packet from the sender in 10 s")
 	}
-	l.Close()
 	dec, err := decode.Open(url, decode.Options{Threads: 1, HWDec: decode.HWDecNo, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -96,8 +135,7 @@ func TestLiveUDP(t *testing.T) {
 		t.Fatalf("no signal %s after opening", d)
 	}
 	time.Sleep(500 * time.Millisecond)
-	first.Process.Kill()
-	first.Wait()
+	feed.on.Store(false)
 	if d, s := waitFor(false, 2*time.Second); s.Signal || d > time.Second {
 		t.Fatalf("feed stopped: state %+v after %s; want no signal within 1 s", s, d)
 	} else {
@@ -109,7 +147,7 @@ func TestLiveUDP(t *testing.T) {
 	if s := p.State(); s.Signal || s.Lost() < 1500*time.Millisecond {
 		t.Errorf("3 s into the gap: %+v, lost for %s", s, s.Lost())
 	}
-	sender(t, port)
+	feed.on.Store(true)
 	d, s := waitFor(true, 4*time.Second)
 	if !s.Signal || d > 2*time.Second {
 		t.Fatalf("feed back: state %+v after %s; want playing within 2 s", s, d)
