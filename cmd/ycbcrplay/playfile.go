@@ -72,7 +72,7 @@ func playFile(in input, o options, cfg player.Config, threads int, stdout, stder
 	}
 	f := &playing{in: in, o: o, threads: threads, stderr: stderr, url: in.url, pipe: in.stdin, fail: fail,
 		opened: make(chan struct{})}
-	if o.decode.timeout > 0 { // any stretch without a new picture (the first: firstDeadline)
+	if o.decode.timeout > 0 { // any stretch without a new picture (the first: openDeadline)
 		cfg.Playback.Timeout = o.decode.timeout
 	}
 	f.hook(&cfg)
@@ -132,10 +132,10 @@ func (f *playing) open(cfg player.Config, stop <-chan struct{}) (player.Input, e
 		cache = dec.cacheMB << 20
 	}
 	var err error
-	var deadline *firstDeadline // -timeout bounds the time to the first picture too
+	var deadline *openDeadline // -timeout bounds the whole opening too
 	openStop := stop
 	if dec.timeout > 0 {
-		deadline = newFirstDeadline(f.in.name, stop, dec.timeout)
+		deadline = newOpenDeadline(f.in.name, stop, dec.timeout)
 		f.cleanups = append(f.cleanups, deadline.close)
 		openStop = deadline.stop
 	}
@@ -144,6 +144,9 @@ func (f *playing) open(cfg player.Config, stop <-chan struct{}) (player.Input, e
 	if err != nil {
 		return player.Input{}, deadline.explain(err)
 	}
+	// Opened: from here the sound, the subtitles and the device take their own time, and the
+	// player's pump bounds the wait for each picture (Config.Playback.Timeout).
+	deadline.off()
 	f.notices()
 	var input player.Input
 	if sound := !f.o.sound.off && !cfg.Playback.Untimed && !cfg.Output.Headless; sound && f.pipe {
@@ -168,7 +171,7 @@ func (f *playing) open(cfg player.Config, stop <-chan struct{}) (player.Input, e
 		return player.Input{}, avx.ErrStopped
 	}
 	f.src = &decoderSource{d: f.d, name: f.in.name, hwdec: dec.hwdec, download: dec.hwDownload, upload: dec.hwUpload, pipe: f.pipe,
-		cached: cache > 0, live: decode.IsLive(f.url), deadline: deadline, notify: func(n string) { fmt.Fprintln(f.stderr, n) }}
+		cached: cache > 0, live: decode.IsLive(f.url), notify: func(n string) { fmt.Fprintln(f.stderr, n) }}
 	input.Source = f.src
 	if cfg.Output.Headless {
 		f.status = newProgress(f.stderr, f.d.Info().Duration, time.Now())

@@ -26,10 +26,8 @@ type decoderSource struct {
 	// through the read-ahead cache (-cache-size), inside which it can. notify writes a notice.
 	pipe, cached bool
 	// live: the input is a live feed (decode.IsLive), reopened when it fails or ends.
-	live bool
-	// deadline bounds the time to the first picture (-timeout): told when it came.
-	deadline *firstDeadline
-	notify   func(string)
+	live   bool
+	notify func(string)
 	// Frames downloaded or uploaded and their bytes (hwdec.go), read by Decoding from the main thread.
 	hwFrames, hwBytes atomic.Int64
 	// pts is the latest decoded frame's PTS (math.Float64bits), for the -headless status line.
@@ -53,9 +51,8 @@ func (s *decoderSource) Info() player.SourceInfo {
 func (s *decoderSource) Next() (*player.Frame, error) {
 	f, err := s.d.Next()
 	if err != nil {
-		return nil, s.deadline.explain(err)
+		return nil, err
 	}
-	s.deadline.first()
 	copied := s.upload
 	if s.upload {
 		if f, err = s.uploadNext(f); err != nil {
