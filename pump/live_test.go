@@ -71,9 +71,10 @@ func newRelay(t *testing.T, to int) *relay {
 
 // TestLiveUDP: a loopback UDP MPEG-TS feed (FFmpeg's own muxer, through a relay that stops
 // forwarding) stopped for 3 s and restarted. The feed's state turns to no signal within 1 s of the
-// stop (Params.Signal 500 ms), and back to playing within 2 s of the restart, with a new epoch (the
-// client restarts its clock). The decoder's timeout of 1 s makes the gap a failed read, so the pump
-// reopens the input (decode.Decoder.Reopen) until the feed is back.
+// stop (Params.Signal 500 ms), stays so through the gap, and is back to playing within 2 s of the
+// restart, with a new epoch (the client restarts its clock). The decoder reads the feed as a live
+// source (decode's live mode waits through the gap); a read that fails is reopened (Reopen, as
+// TestReconnect checks with a failing source).
 func TestLiveUDP(t *testing.T) {
 	l, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
@@ -142,10 +143,8 @@ func TestLiveUDP(t *testing.T) {
 		t.Logf("no signal %s after the feed stopped", d.Round(time.Millisecond))
 	}
 	time.Sleep(3*time.Second - 500*time.Millisecond)
-	// Lost since the last picture: the one the decoder drained when the read failed, a second
-	// after the stop, at the latest.
-	if s := p.State(); s.Signal || s.Lost() < 1500*time.Millisecond {
-		t.Errorf("3 s into the gap: %+v, lost for %s", s, s.Lost())
+	if s := p.State(); s.Signal {
+		t.Errorf("3 s into the gap: %+v", s)
 	}
 	feed.on.Store(true)
 	d, s := waitFor(true, 4*time.Second)
@@ -153,9 +152,6 @@ func TestLiveUDP(t *testing.T) {
 		t.Fatalf("feed back: state %+v after %s; want playing within 2 s", s, d)
 	}
 	t.Logf("playing %s after the feed came back, %d reconnection(s)", d.Round(time.Millisecond), s.Reconnects)
-	if s.Reconnects < 1 {
-		t.Errorf("%d reconnections: the 1 s read timeout in the gap should have made the pump reopen the input", s.Reconnects)
-	}
 	last := 0
 	for len(epochs) > 0 {
 		last = <-epochs
