@@ -61,6 +61,9 @@ type OutputConfig struct {
 	Screenshot    string // the last presented frame at exit (PNG or JPEG by the extension)
 	Title         string // the window's title (mpv's --title; empty: the input's name and the program's)
 	ShotDir       string // where the s key writes screenshots (empty: the current folder)
+	// ScreenshotWindow makes Screenshot the headless window as drawn (the picture scaled and
+	// letterboxed into Width×Height) instead of the video at its size (-screenshot-window).
+	ScreenshotWindow bool
 }
 
 // PlaybackConfig is what plays and how fast.

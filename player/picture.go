@@ -6,7 +6,10 @@ import (
 	"os"
 	"path/filepath"
 
+	vk "github.com/vulkan-go/vulkan"
+
 	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
 // screenshot converts the last presented frame again, at the video's size, and writes it as PNG; in
@@ -30,6 +33,25 @@ func (p *Player) screenshot(path string) error {
 		return err
 	}
 	return writeScreenshot(path, img)
+}
+
+// windowShot writes the headless target as the last frame drew it (-screenshot-window): the
+// picture as shown, scaled and letterboxed, what engines drawing into an image of theirs compare
+// with (videotex's TestDrawInto).
+func (p *Player) windowShot(path string) error {
+	if p.off == nil {
+		return fmt.Errorf("-screenshot-window needs -headless")
+	}
+	if p.last == nil {
+		return fmt.Errorf("no frame was presented: nothing to write to %s", path)
+	}
+	if err := vkx.Check(vk.QueueWaitIdle(p.dev.Queue), "vkQueueWaitIdle"); err != nil {
+		return err
+	}
+	if err := p.dev.Submit(func(cb vk.CommandBuffer) { p.off.RecordReadback(cb) }); err != nil {
+		return err
+	}
+	return writeScreenshot(path, p.off.RGBA())
 }
 
 // shoot writes the picture on screen (the video, not the display) as the s key does: the next free

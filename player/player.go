@@ -167,6 +167,9 @@ func (p *Player) play() error {
 		return err
 	}
 	if p.cfg.Output.Screenshot != "" {
+		if p.cfg.Output.ScreenshotWindow {
+			return p.windowShot(p.cfg.Output.Screenshot)
+		}
 		return p.screenshot(p.cfg.Output.Screenshot)
 	}
 	return nil

@@ -172,18 +172,9 @@ func (r *Renderer) SetChoice(c formats.Choice) { r.Choice = c }
 // SetCompare switches the compare mode (the c key).
 func (r *Renderer) SetCompare(c Compare) { r.Compare = c }
 
-// Letterbox fits a picture of display aspect aspect (width/height) centred in a w×h target.
-func Letterbox(w, h int, aspect float64) (x, y, vw, vh int) {
-	if w <= 0 || h <= 0 || aspect <= 0 {
-		return 0, 0, w, h
-	}
-	if float64(w)/float64(h) > aspect {
-		vw = max(1, int(float64(h)*aspect+0.5))
-		return (w - vw) / 2, 0, vw, h
-	}
-	vh = max(1, int(float64(w)/aspect+0.5))
-	return 0, (h - vh) / 2, w, vh
-}
+// Letterbox fits a picture of display aspect aspect (width/height) centred in a w×h target
+// (ycbcr.Letterbox).
+func Letterbox(w, h int, aspect float64) (x, y, vw, vh int) { return ycbcr.Letterbox(w, h, aspect) }
 
 // Draw uploads f (held until the GPU no longer reads its memory), records its conversion into t
 // through the mode in effect (mode), and submits, waiting on and signalling t's semaphores. A

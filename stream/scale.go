@@ -5,6 +5,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
@@ -12,11 +13,15 @@ import (
 // scaled is one slot's scale pass: the picture converted at its own size (flat: the drawn
 // variant's; the compute variant converts into its storage image already) and the scale target.
 type scaled struct {
-	flat   *gpu.Offscreen
-	target *ycbcr.ScaleTarget
+	flat    *gpu.Offscreen
+	texFlat *texture // the flat picture of a stream with textures (TextureKit.flat)
+	target  *ycbcr.ScaleTarget
 }
 
 func (s *scaled) destroy() {
+	if s.texFlat != nil {
+		s.texFlat.destroy()
+	}
 	if s.target != nil {
 		s.target.Destroy()
 	}
@@ -42,11 +47,22 @@ func (f *Frame) Scale(v ycbcr.ScaleView) error {
 // (gpu.Device.NewLoadPass). into says whether it did so; when it did not (dst nil, or the view
 // Exact) the frame is drawn as after Scale. noStorage says why dst is nil, for the plan's Scale.
 func (f *Frame) ScaleInto(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int, noStorage string) (into bool, err error) {
-	into, err = f.scale(v, dst, x, y)
+	into, err = f.scale(v, dst, x, y, false)
 	if err == nil {
 		f.s.plan.Scale = scaleStep(v, into, noStorage)
 	}
 	return into, err
+}
+
+// ScaleAll is ScaleInto for a target only compute writes (an engine's image, for which the toolkit
+// has no render pass): an Exact view goes through the pass too, its weights then each pixel's own
+// (ycbcr.ScaleView's table: weight 1 at 1:1 on whole pixels), so dst is always written.
+func (f *Frame) ScaleAll(v ycbcr.ScaleView, dst ycbcr.StorageTarget, x, y int) error {
+	if _, err := f.scale(v, &dst, x, y, true); err != nil {
+		return err
+	}
+	f.s.plan.Scale = scaleStep(v, true, "")
+	return nil
 }
 
 // scaleStep says what the scale pass did: the view, and whether its last step was written by
@@ -69,9 +85,9 @@ func scaleStep(v ycbcr.ScaleView, into bool, noStorage string) string {
 	return s + "; drawn (fragment shader): " + noStorage
 }
 
-func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bool, error) {
+func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int, all bool) (bool, error) {
 	f.view, f.into = nil, false
-	if v.Exact() {
+	if v.Exact() && !all {
 		return false, nil
 	}
 	if len(f.Picture.paths) != 1 {
@@ -90,6 +106,23 @@ func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int) (bo
 		picture = f.debanded.deband.View
 	} else if f.compute != nil {
 		picture = f.compute.view
+	} else if p.tex != nil && p.tex.Path != formats.PathSampler {
+		picture = p.tex.View // converted by the upload's DrawTexture
+	} else if p.tex != nil {
+		if sc.texFlat == nil {
+			if sc.texFlat, err = s.textures.flat(p.cfg.Width, p.cfg.Height); err != nil {
+				return false, fmt.Errorf("stream: scale: %w", err)
+			}
+		}
+		t := sc.texFlat
+		picture = t.View
+		gpu.BeginPass(cb, t.k.rp, t.fb, t.width, t.height)
+		gpu.SetViewport(cb, 0, 0, t.width, t.height)
+		err := f.Bindings[p.plan.Path.Path].Draw(cb, t)
+		vk.CmdEndRenderPass(cb)
+		if err != nil {
+			return false, err
+		}
 	} else {
 		if sc.flat == nil {
 			if sc.flat, err = s.Dev.NewSampledOffscreen(p.cfg.Width, p.cfg.Height); err != nil {

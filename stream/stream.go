@@ -385,6 +385,16 @@ func (f *Frame) Submit(wait, signal vk.Semaphore) error {
 	return ff.Submit(f.s.Ring, f.Slot, waits, signals)
 }
 
+// SubmitWith is Submit for a frame loaded from no foreign frame, with semaphores of any kind
+// (binary, or timeline values) at their own stages: an engine's draw into its own image.
+func (f *Frame) SubmitWith(waits, signals []vkx.SubmitSemaphore) error {
+	if f.foreign != nil {
+		return fmt.Errorf("stream: SubmitWith on a foreign frame")
+	}
+	f.s.Timer.Stop(f.Slot.CB, f.Slot.Index)
+	return f.s.Ring.SubmitSplit(f.Slot, nil, nil, waits, signals)
+}
+
 // Live counts what the stream holds on the device: each picture's images and bindings, and the
 // releases waiting for a fence. A soak keeps it flat.
 func (s *Stream) Live() int {

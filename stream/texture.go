@@ -86,7 +86,6 @@ func (t *texture) Pass() (vk.RenderPass, vk.Format) { return t.k.rp, textureForm
 func (k *TextureKit) make(p *Picture) (*texture, error) {
 	t := &texture{k: k, width: p.cfg.Width, height: p.cfg.Height}
 	t.Path, t.Layout = p.plan.Path.Path, vk.ImageLayoutShaderReadOnlyOptimal
-	var err error
 	if t.Path == formats.PathSampler {
 		cv, err := p.s.Conv.Cache.Get(p.plan.Path.Key)
 		if err != nil {
@@ -103,6 +102,13 @@ func (k *TextureKit) make(p *Picture) (*texture, error) {
 		t.UVScale = [2]float32{float32(p.img.Width) / float32(p.img.PaddedWidth), float32(p.img.Height) / float32(p.img.PaddedHeight)}
 		return t, nil
 	}
+	return k.rgba(t)
+}
+
+// rgba makes t an RGBA8 image with a framebuffer of the kit's pass: a shader-path texture, or a
+// sampler-path picture converted for the scale pass (flat).
+func (k *TextureKit) rgba(t *texture) (*texture, error) {
+	var err error
 	// TRANSFER_SRC lets an engine (or a test) copy the converted picture out.
 	if t.Image, t.memory, t.View, err = k.dev.NewImage2D(textureFormat, t.width, t.height,
 		vk.ImageUsageColorAttachmentBit|vk.ImageUsageSampledBit|vk.ImageUsageTransferSrcBit); err == nil {
@@ -114,6 +120,14 @@ func (k *TextureKit) make(p *Picture) (*texture, error) {
 	}
 	t.Sampler, t.DescriptorCount, t.UVScale = k.plain, 1, [2]float32{1, 1}
 	return t, nil
+}
+
+// flat is a w×h RGBA8 picture drawn in the kit's pass, which the bindings' pipelines of a stream
+// with textures are made for (a gpu.Offscreen's pass is not compatible with them: its dependencies
+// differ), for the scale pass of an engine's draw (Frame.ScaleAll).
+func (k *TextureKit) flat(w, h int) (*texture, error) {
+	return k.rgba(&texture{k: k, width: w, height: h, Texture: Texture{Path: formats.PathShader,
+		Layout: vk.ImageLayoutShaderReadOnlyOptimal}})
 }
 
 func (t *texture) destroy() {

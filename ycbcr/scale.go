@@ -185,6 +185,21 @@ func Fit(w, h, vw, vh int, o formats.Orientation, f Filter) ScaleView {
 		Orient: o, Filter: f}
 }
 
+// Letterbox fits a picture of display aspect aspect (width/height) centred in a w×h target: the
+// viewport at (x, y) of vw×vh that Fit then fills. The player and videotex's DrawInto place the
+// picture with it.
+func Letterbox(w, h int, aspect float64) (x, y, vw, vh int) {
+	if w <= 0 || h <= 0 || aspect <= 0 {
+		return 0, 0, w, h
+	}
+	if float64(w)/float64(h) > aspect {
+		vw = max(1, int(float64(h)*aspect+0.5))
+		return (w - vw) / 2, 0, vw, h
+	}
+	vh = max(1, int(float64(w)/aspect+0.5))
+	return 0, (h - vh) / 2, w, vh
+}
+
 // Exact says the view shows the picture's pixels unchanged, as stored: the scale pass is not needed.
 func (v ScaleView) Exact() bool {
 	return v.Orient.Identity() && v.OutW == v.SrcW && v.OutH == v.SrcH && v.OffX == 0 && v.OffY == 0 &&

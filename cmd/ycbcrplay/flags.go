@@ -167,6 +167,7 @@ func inputs(files []string) ([]input, error) {
 type outputFlags struct {
 	headless, fullscreen *bool
 	geometry, screenshot *string
+	shotWindow           *bool
 }
 
 func (f *outputFlags) add(fs *flag.FlagSet) {
@@ -174,11 +175,12 @@ func (f *outputFlags) add(fs *flag.FlagSet) {
 	f.fullscreen = fs.Bool("fs", false, "")
 	f.geometry = fs.String("geometry", "", "")
 	f.screenshot = fs.String("screenshot", "", "")
+	f.shotWindow = fs.Bool("screenshot-window", false, "")
 }
 
 func (f *outputFlags) read(o *options) error {
 	c := &o.cfg.Output
-	c.Headless, c.Fullscreen, c.Screenshot = *f.headless, *f.fullscreen, *f.screenshot
+	c.Headless, c.Fullscreen, c.Screenshot, c.ScreenshotWindow = *f.headless, *f.fullscreen, *f.screenshot, *f.shotWindow
 	g := *f.geometry
 	if g == "" {
 		return nil

@@ -56,6 +56,8 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -screenshot FILE.png|.jpg at exit, write the last presented frame (PNG or JPEG by the extension):
                             video size, cropped, RGB; checked before playing, never the input file;
                             not dithered (the exact picture) unless -screenshot-dither
+  -screenshot-window        -screenshot writes the headless window as drawn (-geometry: the
+                            picture scaled and letterboxed) instead of the video at its size
   -dither auto|blue|ordered|off
                             round the picture to the display's depth with a 16×16 threshold
                             matrix instead of to the nearest code, so that smooth gradients of
