@@ -14,6 +14,7 @@ typedef const yk_open_params yk__const_open_params;
 typedef const yk_acquire_params yk__const_acquire_params;
 typedef const yk_release_params yk__const_release_params;
 typedef const yk_frame yk__const_frame;
+typedef const yk_draw_params yk__const_draw_params;
 
 void yk__set_error(const char *text);
 int yk__load(void *dst, size_t dst_size, size_t v1_size, const void *src);

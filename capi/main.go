@@ -27,6 +27,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 func main() {} // a c-shared library has no program
@@ -45,6 +46,8 @@ const (
 	v1Frame              = C.sizeof_yk_frame
 	v1ReleaseParams      = C.sizeof_yk_release_params
 	v1Stats              = C.sizeof_yk_stats
+	// Added in ABI 1.1: its first size.
+	v1DrawParams = C.sizeof_yk_draw_params
 )
 
 // fail records err as this thread's yk_last_error and returns its code. A cgo callback runs on the
@@ -679,6 +682,50 @@ func yk_frame_release(h C.yk_texture, frame *C.yk__const_frame, params *C.yk__co
 	t.closeRetired()
 	if err != nil {
 		return fail(code(err), err)
+	}
+	return ok()
+}
+
+//export yk_frame_draw
+func yk_frame_draw(h C.yk_texture, frame *C.yk__const_frame, params *C.yk__const_draw_params) C.yk_result {
+	if frame == nil || params == nil {
+		return fail(C.YK_ERROR_INVALID_ARGUMENT, errors.New("yk_frame_draw: frame or params is NULL"))
+	}
+	var p C.yk_draw_params
+	if err := load(unsafe.Pointer(&p), C.sizeof_yk_draw_params, v1DrawParams, unsafe.Pointer(params)); err != nil {
+		return fail(C.YK_ERROR_ABI, err)
+	}
+	t, r := textureOf(h, "yk_frame_draw")
+	if t == nil {
+		return r
+	}
+	id := uint64(frame.id)
+	t.mu.Lock()
+	f := t.frames[id]
+	if f == nil {
+		t.mu.Unlock()
+		return fail(C.YK_ERROR_INVALID_ARGUMENT, fmt.Errorf("yk_frame_draw: frame %d was released or its texture closed", id))
+	}
+	delete(t.frames, id)
+	handles.remove(id)
+	t.mu.Unlock()
+	dst := videotex.DrawTarget{
+		Image: vkHandle[vk.Image](unsafe.Pointer(&p.image)), View: vkHandle[vk.ImageView](unsafe.Pointer(&p.view)),
+		Format: vk.Format(p.format), Width: int(p.width), Height: int(p.height), FinalLayout: vk.ImageLayout(p.final_layout),
+		Wait: vkHandle[vk.Semaphore](unsafe.Pointer(&p.wait_semaphore)), WaitValue: uint64(p.wait_value),
+		Signal: vkHandle[vk.Semaphore](unsafe.Pointer(&p.signal_semaphore)), SignalValue: uint64(p.signal_value),
+		Filter: ycbcr.Filter(p.filter)}
+	err := f.DrawInto(dst)
+	if err != nil && !errors.Is(err, videotex.ErrDeviceLost) {
+		f.Discard() // not drawn: its semaphore consumed, the frame given back
+	}
+	t.closeRetired()
+	if err != nil {
+		c := code(err)
+		if !ycbcr.CanScaleInto(dst.Format) {
+			c = C.YK_ERROR_UNSUPPORTED
+		}
+		return fail(c, err)
 	}
 	return ok()
 }

@@ -60,7 +60,7 @@
 extern "C" {
 #endif
 
-#define YK_ABI_VERSION ((1u << 16) | 0u)
+#define YK_ABI_VERSION ((1u << 16) | 1u) /* 1.1: yk_frame_draw */
 #define YK_ABI_MAJOR(v) ((uint32_t)(v) >> 16)
 #define YK_ABI_MINOR(v) ((uint32_t)(v)&0xffffu)
 
@@ -415,6 +415,45 @@ typedef struct yk_release_params {
  * the close released its frames. Without a semaphore and without discard it submits
  * nothing and may be called from any thread. */
 yk_result yk_frame_release(yk_texture texture, const yk_frame *frame, const yk_release_params *params);
+
+/* ---- Drawing into the engine's image (ABI 1.1) ------------------------------------------------ */
+
+typedef enum yk_filter {
+	YK_FILTER_LANCZOS = 0, /* three lobes: the player's default */
+	YK_FILTER_CATMULL_ROM = 1,
+	YK_FILTER_MITCHELL = 2,
+	YK_FILTER_BILINEAR = 3
+} yk_filter;
+
+typedef struct yk_draw_params {
+	uint32_t size;
+	/* The engine's image (2D, one level and layer, on the queue family of the engine) and a view of
+	 * it, width x height. The scale pass writes it from compute: format must be
+	 * VK_FORMAT_R8G8B8A8_UNORM and the image made with VK_IMAGE_USAGE_STORAGE_BIT (others:
+	 * YK_ERROR_UNSUPPORTED). Every pixel is written, so its current layout does not matter. */
+	VkImage image;
+	VkImageView view;
+	VkFormat format;
+	uint32_t width, height;
+	/* The layout the image is left in; 0 (UNDEFINED): VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL. */
+	VkImageLayout final_layout;
+	/* Optional: the draw waits on wait_semaphore (the engine's earlier use of the image done; a
+	 * binary semaphore, or a timeline at wait_value) and signals signal_semaphore (binary, or a
+	 * timeline at signal_value) once the picture is in the image, in final_layout. */
+	VkSemaphore wait_semaphore;
+	uint64_t wait_value;
+	VkSemaphore signal_semaphore;
+	uint64_t signal_value;
+	yk_filter filter;
+} yk_draw_params;
+
+/* Draws the frame's picture into the engine's image as ycbcrplay draws it into its window: the
+ * conversion at the picture's size, then the scale pass (params->filter) onto its display size
+ * (sample aspect and rotation applied) fitted to the image, aspect kept, letterboxed in black; not
+ * dithered; no subtitles or on-screen display. It submits to the lent queue (see Threads), waiting
+ * on the frame's wait_semaphore itself, and gives the frame back: do not yk_frame_release it
+ * afterwards (that then does nothing). Acquire with a binary semaphore (no timeline) for it. */
+yk_result yk_frame_draw(yk_texture texture, const yk_frame *frame, const yk_draw_params *params);
 
 #ifdef __cplusplus
 }
