@@ -116,3 +116,34 @@ func TestEngineCDeviceLost(t *testing.T) {
 		t.Fatalf("engine-c with a lost device: %v\n%s", err, out)
 	}
 }
+
+// TestEngineCDraw: the C example has the library draw the first picture of a 640×360 clip into its
+// own 320×240 storage image (yk_frame_draw: scaled, letterboxed; the engine's binary semaphores
+// waited on and signalled) under validation and synchronization validation; the picture is within
+// 1/255 of ycbcrplay's headless window of that size (-screenshot-window, -dither off: the draw does
+// not dither).
+func TestEngineCDraw(t *testing.T) {
+	dir := built(t)
+	clip := "../testvectors/media/default.mkv"
+	out, ref := filepath.Join(t.TempDir(), "draw.png"), filepath.Join(t.TempDir(), "ref.png")
+	if msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-draw", "320x240", "-out", out, clip).CombinedOutput(); err != nil || len(msg) > 0 {
+		t.Fatalf("engine-c -draw: %v\n%s", err, msg)
+	}
+	if msg, err := exec.Command(filepath.Join(dir, "ycbcrplay"), "-headless", "-untimed", "-no-audio", "-frames", "1",
+		"-dither", "off", "-screenshot-window", "-geometry", "320x240", "-screenshot", ref, clip).CombinedOutput(); err != nil {
+		t.Fatalf("ycbcrplay: %v\n%s", err, msg)
+	}
+	if d := pictest.MaxDiff(t, pictest.ReadPNG(t, out), pictest.ReadPNG(t, ref)); d > 1 {
+		t.Errorf("yk_frame_draw's picture is %.0f/255 from ycbcrplay's window", d)
+	}
+}
+
+// TestEngineCControls: through the C ABI, yk_texture_pause, play, seek (forward, and back, which
+// reopens the input), set_rate and time each change what the next YK_ACQUIRE_CLOCK returns as
+// ycbcrkit.h says (the example's -controls checks each and fails naming the first that does not).
+func TestEngineCControls(t *testing.T) {
+	dir := built(t)
+	if msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-controls", "../testvectors/media/default.mkv").CombinedOutput(); err != nil || len(msg) > 0 {
+		t.Fatalf("engine-c -controls: %v\n%s", err, msg)
+	}
+}

@@ -7,14 +7,19 @@
 // and the others' with binary semaphores, both signalled by the engine's own submission, so nothing
 // waits on the CPU for a release. After the last frame it writes the picture as a PNG.
 //
-//   engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] [-out picture.png] video...
+//   engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] [-draw WxH] [-controls]
+//            [-out picture.png] video...
 //
 // -validate turns on the Khronos validation layer with synchronization validation; any message
 // makes the program exit 1. -hwdec creates the device for hardware decoding (Vulkan 1.3, the
 // decode queues, the queue lock) and requires it of every video. -tile draws each video scaled into
 // a W×H tile of a grid instead of side by side at its own size. -bench N measures the CPU time of
 // the library's per-frame calls (acquire and release) over N frames of the first video, each waited
-// for, and prints it. Errors print one line, "error: ...", and exit 1.
+// for, and prints it. -draw W×H has the library draw the first video's first picture into the
+// engine's W×H storage image instead (yk_frame_draw: scaled, letterboxed), waiting on and
+// signalling the engine's binary semaphores, and writes that. -controls checks, on the first video,
+// that yk_texture_pause, play, seek, set_rate and time change what YK_ACQUIRE_CLOCK returns as the
+// header says, and draws nothing. Errors print one line, "error: ...", and exit 1.
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdarg.h>
@@ -107,6 +112,7 @@ struct engine {
 	VkBuffer readback;
 	VkDeviceMemory readback_mem;
 	uint32_t width, height;
+	int storage; // the target is also a storage image (-draw: yk_frame_draw writes it)
 	VkShaderModule vert, frag;
 	VkCommandPool cmd_pool;
 	VkCommandBuffer cbs[IN_FLIGHT];
@@ -253,7 +259,8 @@ static void create_target(struct engine *e) {
 	VkImageCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
 	                         .format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {e->width, e->height, 1}, .mipLevels = 1,
 	                         .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
-	                         .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT};
+	                         .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+	                                  (e->storage ? VK_IMAGE_USAGE_STORAGE_BIT : 0)};
 	VK(vkCreateImage(e->device, &ici, NULL, &e->target));
 	VkMemoryRequirements mr;
 	vkGetImageMemoryRequirements(e->device, e->target, &mr);
@@ -402,9 +409,125 @@ static void bench(struct engine *e, struct video *v, int n) {
 	printf("frames %d, acquire+release %.2f us per frame (CPU, calls only)\n", n, calls / n);
 }
 
+// read_target copies the target (in TRANSFER_SRC_OPTIMAL once wait is signalled) into the
+// read-back buffer and waits for it.
+static void read_target(struct engine *e, VkSemaphore wait) {
+	VkCommandBuffer cb = e->cbs[0];
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+	                               .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+	VK(vkBeginCommandBuffer(cb, &bi));
+	VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, .imageExtent = {e->width, e->height, 1}};
+	vkCmdCopyImageToBuffer(cb, e->target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, e->readback, 1, &region);
+	VkBufferMemoryBarrier bb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+	                            .dstAccessMask = VK_ACCESS_HOST_READ_BIT, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+	                            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = e->readback, .size = VK_WHOLE_SIZE};
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, NULL, 1, &bb, 0, NULL);
+	VK(vkEndCommandBuffer(cb));
+	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .waitSemaphoreCount = 1, .pWaitSemaphores = &wait,
+	                   .pWaitDstStageMask = &stage, .commandBufferCount = 1, .pCommandBuffers = &cb};
+	pthread_mutex_lock(&e->lock);
+	VkResult r = vkQueueSubmit(e->queue, 1, &si, e->fences[0]);
+	pthread_mutex_unlock(&e->lock);
+	VK(r);
+	VK(vkWaitForFences(e->device, 1, &e->fences[0], VK_TRUE, UINT64_MAX));
+	VK(vkResetFences(e->device, 1, &e->fences[0]));
+}
+
+// draw_into has the library draw v's first picture into the whole target (yk_frame_draw), after
+// the engine's earlier use of it (a submission signalling a binary semaphore), and reads it back.
+static void draw_into(struct engine *e, struct video *v) {
+	VkSemaphore before = semaphore(e, 0), after = semaphore(e, 0);
+	VkCommandBuffer cb = e->cbs[1];
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+	                               .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+	VK(vkBeginCommandBuffer(cb, &bi));
+	VK(vkEndCommandBuffer(cb));
+	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb,
+	                   .signalSemaphoreCount = 1, .pSignalSemaphores = &before};
+	pthread_mutex_lock(&e->lock);
+	VkResult r = vkQueueSubmit(e->queue, 1, &si, VK_NULL_HANDLE);
+	pthread_mutex_unlock(&e->lock);
+	VK(r);
+	if (yk_texture_wait_ready(v->tex, 10000) != YK_SUCCESS)
+		die("no picture to draw: %s", yk_last_error());
+	yk_acquire_params ap = {.size = sizeof ap, .mode = YK_ACQUIRE_STEP};
+	yk_frame f = {.size = sizeof f};
+	YK(yk_texture_acquire(v->tex, &ap, &f));
+	yk_draw_params dp = {.size = sizeof dp, .image = e->target, .view = e->target_view, .format = VK_FORMAT_R8G8B8A8_UNORM,
+	                     .width = e->width, .height = e->height, .final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+	                     .wait_semaphore = before, .signal_semaphore = after};
+	YK(yk_frame_draw(v->tex, &f, &dp));
+	read_target(e, after);
+	VK(vkDeviceWaitIdle(e->device));
+	vkDestroySemaphore(e->device, before, NULL);
+	vkDestroySemaphore(e->device, after, NULL);
+}
+
+// clock_frame acquires on the texture's clock, gives the frame straight back (discard: not
+// sampled) and returns its pts; the clock's time in *now. Decoding runs on its own: a few tries
+// let it reach the clock.
+static int64_t clock_frame(struct video *v, int64_t *now) {
+	int64_t pts = -1;
+	for (int try = 0; try < 100; try++) {
+		YK(yk_texture_time(v->tex, now));
+		yk_acquire_params ap = {.size = sizeof ap, .mode = YK_ACQUIRE_CLOCK};
+		yk_frame f = {.size = sizeof f};
+		YK(yk_texture_acquire(v->tex, &ap, &f));
+		yk_release_params rp = {.size = sizeof rp, .discard = 1};
+		YK(yk_frame_release(v->tex, &f, &rp));
+		pts = f.pts_ns;
+		if (pts > *now - 100000000) // within 0.1 s of the clock: caught up
+			break;
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	}
+	return pts;
+}
+
+static void sleep_ms(long ms) { nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000}, NULL); }
+
+// controls checks the clock calls against the header on v (25 pictures a second or more, at
+// least 2 s long): each changes what the next YK_ACQUIRE_CLOCK returns as documented.
+static void controls(struct video *v) {
+	int64_t now, pts;
+	const int64_t ms = 1000000;
+	pts = clock_frame(v, &now);
+	if (now != 0 || pts != 0)
+		die("controls: after open the clock is at %lld ns showing %lld ns, want 0 and 0 (paused at 0)", (long long)now,
+		    (long long)pts);
+	sleep_ms(100);
+	YK(yk_texture_time(v->tex, &now));
+	if (now != 0)
+		die("controls: paused, the clock moved to %lld ns", (long long)now);
+	YK(yk_texture_seek(v->tex, 1000 * ms));
+	pts = clock_frame(v, &now);
+	if (now != 1000 * ms || pts > now || pts <= now - 100 * ms)
+		die("controls: after seek(1 s) the clock is at %lld ns showing %lld ns", (long long)now, (long long)pts);
+	YK(yk_texture_set_rate(v->tex, 2));
+	YK(yk_texture_play(v->tex));
+	sleep_ms(250);
+	YK(yk_texture_pause(v->tex));
+	pts = clock_frame(v, &now);
+	// 0.25 s at twice the speed: 0.5 s on (the sleep may overrun: up to 0.25 s more allowed).
+	if (now < 1500 * ms || now > 2000 * ms || pts > now || pts <= now - 100 * ms)
+		die("controls: played 0.25 s at rate 2 from 1 s: the clock is at %lld ns showing %lld ns", (long long)now,
+		    (long long)pts);
+	int64_t paused = now;
+	sleep_ms(100);
+	YK(yk_texture_time(v->tex, &now));
+	if (now != paused)
+		die("controls: paused at %lld ns, the clock moved to %lld ns", (long long)paused, (long long)now);
+	YK(yk_texture_seek(v->tex, 500 * ms)); // back: the input reopened, decoded up to 0.5 s
+	pts = clock_frame(v, &now);
+	if (now != 500 * ms || pts > now || pts <= now - 100 * ms)
+		die("controls: after seek(0.5 s) back the clock is at %lld ns showing %lld ns", (long long)now, (long long)pts);
+	if (yk_texture_set_rate(v->tex, 0) != YK_ERROR_INVALID_ARGUMENT)
+		die("controls: yk_texture_set_rate(0) was accepted");
+}
+
 int main(int argc, char **argv) {
-	int validate = 0, frames = 120, hwdec = 0, bench_frames = 0;
-	uint32_t tile_w = 0, tile_h = 0;
+	int validate = 0, frames = 120, hwdec = 0, bench_frames = 0, check_controls = 0;
+	uint32_t tile_w = 0, tile_h = 0, draw_w = 0, draw_h = 0;
 	const char *out = "engine-c.png";
 	const char *urls[MAX_VIDEOS];
 	int nvideos = 0;
@@ -421,18 +544,25 @@ int main(int argc, char **argv) {
 			if (sscanf(argv[++i], "%ux%u", &tile_w, &tile_h) != 2 || !tile_w || !tile_h)
 				die("-tile %s: want WxH", argv[i]);
 		}
+		else if (!strcmp(argv[i], "-draw") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%ux%u", &draw_w, &draw_h) != 2 || !draw_w || !draw_h)
+				die("-draw %s: want WxH", argv[i]);
+		}
+		else if (!strcmp(argv[i], "-controls"))
+			check_controls = 1;
 		else if (!strcmp(argv[i], "-out") && i + 1 < argc)
 			out = argv[++i];
 		else if (argv[i][0] == '-')
 			die("unknown flag %s (usage: engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] "
-			    "[-out picture.png] video...)", argv[i]);
+			    "[-draw WxH] [-controls] [-out picture.png] video...)", argv[i]);
 		else if (nvideos < MAX_VIDEOS)
 			urls[nvideos++] = argv[i];
 		else
 			die("at most %d videos", MAX_VIDEOS);
 	}
 	if (nvideos == 0 || frames < 1)
-		die("usage: engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] [-out picture.png] video...");
+		die("usage: engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] [-draw WxH] [-controls] "
+		    "[-out picture.png] video...");
 	if (YK_ABI_MAJOR(yk_abi_version()) != YK_ABI_MAJOR(YK_ABI_VERSION))
 		die("libycbcrkit ABI %u.%u, built against %u.%u", YK_ABI_MAJOR(yk_abi_version()),
 		    YK_ABI_MINOR(yk_abi_version()), YK_ABI_MAJOR(YK_ABI_VERSION), YK_ABI_MINOR(YK_ABI_VERSION));
@@ -476,6 +606,8 @@ int main(int argc, char **argv) {
 		for (int k = 0; k < IN_FLIGHT; k++)
 			v->release[k] = semaphore(&e, 0);
 	}
+	if (draw_w)
+		e.width = draw_w, e.height = draw_h, e.storage = 1;
 	create_target(&e);
 	e.vert = shader(&e, vert_spv, sizeof vert_spv);
 	e.frag = shader(&e, frag_spv, sizeof frag_spv);
@@ -492,6 +624,15 @@ int main(int argc, char **argv) {
 	}
 	if (bench_frames > 0) {
 		bench(&e, &videos[0], bench_frames);
+		frames = 0;
+	}
+	int drawn = 0;
+	if (draw_w) {
+		draw_into(&e, &videos[0]);
+		frames = 0, drawn = 1;
+	}
+	if (check_controls) {
+		controls(&videos[0]);
 		frames = 0;
 	}
 
@@ -589,7 +730,7 @@ int main(int argc, char **argv) {
 	}
 	VK(vkDeviceWaitIdle(e.device));
 
-	if (frames > 0) {
+	if (frames > 0 || drawn) {
 		void *pixels;
 		VK(vkMapMemory(e.device, e.readback_mem, 0, VK_WHOLE_SIZE, 0, &pixels));
 		if (png_write(out, pixels, e.width, e.height) != 0)
