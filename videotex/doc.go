@@ -56,6 +56,12 @@
 // timeline value) that the engine's sampling submission signals is signalled, instead of Done after
 // the engine's fence. Both submit to the toolkit's queue.
 //
+// # Drawing into the engine's image
+//
+// Instead of sampling the frame, an engine may have it drawn into an image of its own
+// (Frame.DrawInto: libmpv's render shape): scaled as ycbcrplay scales it into its window, aspect
+// kept, letterboxed, between a semaphore the engine signals and one it waits on.
+//
 // # Device loss
 //
 // Errors caused by VK_ERROR_DEVICE_LOST match ErrDeviceLost. The device stays lost: close every
