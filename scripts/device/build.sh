@@ -11,6 +11,7 @@
 #   hwdec        .gpu/hwdec.tar.xz: the decode tests; .gpu/hwclips (after decode): odd sizes, size changes
 #   reliability  .gpu/relclips: every chroma siting in H.264 and HEVC, AV1 with 512 tiles, a clip of
 #                each other decoder family
+#   livewall     .gpu/clips/h264g-1080p.mkv, hevcg-1080p.mkv: 1080p60 with grain (H.264 10 Mb/s, HEVC 8 Mb/s)
 #   nvdec        .gpu/nvdec: Debian's FFmpeg and nv-codec-headers sources, built there (run nvdec)
 #   old          .gpu/old.tar.xz: ycbcrplay, ycbcrwall of OLD_REV (default HEAD~1), for OLD=.gpu/old
 #   capi         .gpu/capi.tar.xz: libycbcrkit.so (lib/) and examples/engine-c, cc against it
@@ -124,6 +125,16 @@ for set in "${sets[@]}"; do
 			case $e in exr | pfm | phm) pf=gbrpf32le ;; xbm) pf=monow ;; *) pf=rgb24 ;; esac
 			rel clip.$e -frames:v 1 -pix_fmt $pf -update 1
 		done
+		;;
+	livewall) # 1080p60 clips with film-like grain for runs.json's livewall (5 s; looped there to 30 s)
+		grain() { # NAME SOURCE encoder args...
+			local f=.gpu/clips/$1-1080p.mkv src=$2
+			shift 2
+			[ -s "$f" ] || ffmpeg -hide_banner -loglevel error -nostdin -f lavfi -i "$src=size=1920x1080:rate=60,noise=alls=14:allf=t+u" \
+				-frames:v 300 "$@" -pix_fmt yuv420p -color_range tv -colorspace bt709 -color_primaries bt709 -color_trc bt709 -y "$f"
+		}
+		grain h264g testsrc2 "${x264[@]}" -b:v 10M -maxrate 12M -bufsize 20M
+		grain hevcg mandelbrot -c:v libx265 -preset ultrafast -b:v 8M -x265-params log-level=error
 		;;
 	nvdec) # nv-codec-headers' Debian tarball may be missing: its .orig is all the build needs.
 		scripts/build-ffmpeg.sh --sources .gpu/nvdec ffmpeg nv-codec-headers || true
