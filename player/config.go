@@ -126,6 +126,11 @@ type ColourConfig struct {
 	// light, PQ-encoded in BT.2020, instead of being tone-mapped (-hdr-output). Playback fails with
 	// the reason where the device, instance or surface offers none, and without a window.
 	HDROutput bool
+	// ICCProfile, when set, is the display's ICC profile (an ICC file's bytes: -icc-profile): the
+	// output is transformed from the sRGB display it is made for into the profile's device values
+	// by LittleCMS, as a 3D LUT in the frame's last pass (icc.go). Playback fails with the reason
+	// where liblcms2 is missing or the profile is not an RGB one.
+	ICCProfile []byte
 }
 
 // QualityConfig is how the picture is rounded and cleaned up.

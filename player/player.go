@@ -208,6 +208,12 @@ func (p *Player) open() error {
 	p.rend.Variant = p.cfg.Convert.Variant
 	p.rend.Filter, p.rend.Zoom, p.rend.ScaleDraw = p.cfg.View.Filter, p.cfg.View.Zoom, p.cfg.View.ScaleDraw
 	p.rend.Peak, p.rend.Deband = p.cfg.Colour.HDRPeak, p.cfg.Quality.Deband
+	if p.cfg.Colour.ICCProfile != nil && p.cfg.Colour.HDROutput {
+		return errICCHDR
+	}
+	if err := p.rend.SetICC(p.cfg.Colour.ICCProfile); err != nil {
+		return fmt.Errorf("-icc-profile: %w", err)
+	}
 	return nil
 }
 

@@ -89,7 +89,8 @@ type Renderer struct {
 	configured bool
 	fellBack   bool
 
-	diffs  diffs // the diff mode's pictures
+	diffs  diffs     // the diff mode's pictures
+	icc    *iccStage // the display profile's pass (SetICC; nil: none)
 	format *formats.PixelFormat
 	width  int
 	height int
@@ -97,7 +98,7 @@ type Renderer struct {
 }
 
 // live counts the Vulkan objects the renderer holds: the stream's and the diff mode's.
-func (r *Renderer) live() int { return r.Stream.Live() + r.diffs.live() }
+func (r *Renderer) live() int { return r.Stream.Live() + r.diffs.live() + r.icc.live() }
 
 // NewRenderer prepares the stream (conversion paths and frame slots).
 func NewRenderer(dev *gpu.Device, choice formats.Choice, compare Compare, upload planes.Upload) (*Renderer, error) {
@@ -198,14 +199,29 @@ func (r *Renderer) Draw(f *Frame, p ycbcr.Params, t Target) error {
 	} else if _, err = fr.Load(f.Picture, f.release); err != nil {
 		return err
 	}
-	w, h, err := r.mode().record(fr, f, t)
+	// With a display profile the frame goes into the slot's picture, then through the profile's
+	// pass into t.
+	into := t
+	if r.icc != nil {
+		tw, th := t.size()
+		if into, err = r.icc.target(r.Dev, r.Stream, fr.Slot.Index, tw, th); err != nil {
+			return err
+		}
+	}
+	w, h, err := r.mode().record(fr, f, into)
 	if err != nil {
 		return err
 	}
-	if err := r.overlay(fr.Slot.CB, fr.Slot.Index, t, w, h); err != nil {
+	if err := r.overlay(fr.Slot.CB, fr.Slot.Index, into, w, h); err != nil {
 		return err
 	}
-	t.end(fr.Slot.CB)
+	into.end(fr.Slot.CB)
+	if r.icc != nil {
+		if err := r.icc.draw(fr.Slot.CB, fr.Slot.Index, t); err != nil {
+			return err
+		}
+		t.end(fr.Slot.CB)
+	}
 	wait, signal := t.semaphores()
 	return fr.Submit(wait, signal)
 }
@@ -248,4 +264,5 @@ func (r *Renderer) Drain() error { return r.Stream.Ring.Drain() }
 func (r *Renderer) Destroy() {
 	r.Stream.Close() // waits for the frames in flight
 	r.diffs.destroy()
+	r.icc.destroy()
 }

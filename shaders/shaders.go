@@ -197,3 +197,12 @@ var SubtitleFrag []byte
 
 // SubtitleParamsSize is the size in bytes of the subtitle shaders' push-constant block.
 const SubtitleParamsSize = 32
+
+// ICCFrag draws a picture (binding 0, fetched texel for pixel) through a 3D LUT in a storage buffer
+// (binding 1: size³ vec4 entries, red fastest): the display's ICC profile.
+//
+//go:embed icc.frag.spv
+var ICCFrag []byte
+
+// ICCParamsSize is the size in bytes of icc.frag's push-constant block (the LUT's points per axis).
+const ICCParamsSize = 4

@@ -17,6 +17,7 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"sampler.frag":      SamplerFrag,
 		"shader.frag":       ShaderFrag,
 		"diff.frag":         DiffFrag,
+		"icc.frag":          ICCFrag,
 		"blit.frag":         BlitFrag,
 		"sampler.comp":      SamplerComp,
 		"shader.comp":       ShaderComp,
