@@ -12,6 +12,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/lcms"
 	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -230,5 +231,27 @@ func TestHDROutputUnavailable(t *testing.T) {
 			t.Errorf("%q: the error does not name the missing colour space: %s", args, last)
 		}
 		t.Logf("%q: %s", args, last)
+	}
+}
+
+// TestICCProfileFlag: -icc-profile with a display profile that LittleCMS makes here (P3 primaries,
+// 2.2 power curve) plays under the validation layer. What the profile does to the presented picture
+// is player's TestICCProfile; bad files are TestBadInputs' cases.
+func TestICCProfileFlag(t *testing.T) {
+	p, err := lcms.NewRGB(lcms.XY{X: 0.3127, Y: 0.3290}, lcms.XY{X: 0.680, Y: 0.320}, lcms.XY{X: 0.265, Y: 0.690}, lcms.XY{X: 0.150, Y: 0.060}, 2.2)
+	if err != nil {
+		t.Skip(err) // liblcms2 not installed
+	}
+	b, err := p.Bytes()
+	p.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	profile := filepath.Join(t.TempDir(), "p3.icc")
+	if err := os.WriteFile(profile, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := play(t, "-headless", "-untimed", "-validate", "-frames", "1", "-icc-profile", profile, filepath.Join(mediaDir, "default.mkv")); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }

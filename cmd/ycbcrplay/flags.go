@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/cli"
+	"github.com/ycbcrkit/ycbcrkit/internal/lcms"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
@@ -474,8 +476,8 @@ func (f *playbackFlags) read(o *options) error {
 
 // colourFlags are player.ColourConfig's.
 type colourFlags struct {
-	matrix, rng, loc, tone, peak *string
-	hdr                          *bool
+	matrix, rng, loc, tone, peak, icc *string
+	hdr                               *bool
 }
 
 func (f *colourFlags) add(fs *flag.FlagSet) {
@@ -485,6 +487,7 @@ func (f *colourFlags) add(fs *flag.FlagSet) {
 	f.tone = fs.String("tonemap", "bt2390", "")
 	f.peak = fs.String("hdr-peak", "auto", "")
 	f.hdr = fs.Bool("hdr-output", false, "")
+	f.icc = fs.String("icc-profile", "", "")
 }
 
 func (f *colourFlags) read(o *options) error {
@@ -494,6 +497,9 @@ func (f *colourFlags) read(o *options) error {
 		return err
 	}
 	c.HDROutput = *f.hdr
+	if c.ICCProfile, err = readProfile(*f.icc); err != nil {
+		return err
+	}
 	if c.HDRPeak, err = player.ParseHDRPeak(*f.peak); err != nil {
 		return err
 	}
@@ -505,6 +511,25 @@ func (f *colourFlags) read(o *options) error {
 	}
 	c.ChromaLocation, err = override(*f.loc, formats.ParseChromaLocation)
 	return err
+}
+
+// readProfile reads -icc-profile's file and checks that LittleCMS takes it as an RGB profile, so
+// that a wrong file fails before a window opens (nil when none is given). Without liblcms2 a profile
+// asked for is an error, not a notice: the colours shown would silently be the uncorrected ones.
+func readProfile(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-icc-profile: %w", err)
+	}
+	p, err := lcms.Open(b)
+	if err != nil {
+		return nil, fmt.Errorf("-icc-profile %s: %w", path, err)
+	}
+	p.Close()
+	return b, nil
 }
 
 // override is a metadata override: nil when s is empty (the stream's own).

@@ -175,6 +175,8 @@ func TestBadInputs(t *testing.T) {
 		"bad flag":             {"-path", "magic"},
 		"bad matrix":           {"-matrix", "nonsense"},
 		"sampler not possible": {"-path", "sampler", "-chroma-loc", "bottom", filepath.Join(mediaDir, "bt709.mkv")},
+		"missing ICC profile":  {"-icc-profile", filepath.Join(dir, "nope.icc"), filepath.Join(mediaDir, "default.mkv")},
+		"text as ICC profile":  {"-icc-profile", text, filepath.Join(mediaDir, "default.mkv")},
 	}
 	for name, args := range cases {
 		start := time.Now()
