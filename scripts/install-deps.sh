@@ -20,7 +20,9 @@ export DEBIAN_FRONTEND=noninteractive
 # libass9: text subtitles (the player loads it at run time and plays without it); fonts-dejavu-core:
 # the fonts the subtitle tests style their lines with (found through fontconfig). python3-gi,
 # gir1.2-gst-rtsp-server-1.0, gstreamer1.0-plugins-good: GStreamer's RTSP server on the loopback,
-# the outside server of ycbcrwall's live RTSP test (cmd/ycbcrwall/live_test.go).
+# the outside server of ycbcrwall's live RTSP test (cmd/ycbcrwall/live_test.go). liblcms2-2:
+# LittleCMS, which the player loads at run time for -icc-profile (ffmpeg pulls it in today; named
+# here because the player and its ICC tests need it of their own).
 PKGS=(
   pkg-config gcc make
   libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools
@@ -34,6 +36,7 @@ PKGS=(
   libplacebo-dev
   libass9 fonts-dejavu-core
   python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-plugins-good
+  liblcms2-2
 )
 
 # npm_deps installs the JSON IPC test's mpv client (npm's "mpv", a pinned version) into
