@@ -131,6 +131,9 @@ type ColourConfig struct {
 	// by LittleCMS, as a 3D LUT in the frame's last pass (icc.go). Playback fails with the reason
 	// where liblcms2 is missing or the profile is not an RGB one.
 	ICCProfile []byte
+	// ICCFromDisplay, without ICCProfile and HDROutput, applies the profile the window system holds
+	// for the display (X11's _ICC_PROFILE on the default screen's root window), with a notice.
+	ICCFromDisplay bool
 }
 
 // QualityConfig is how the picture is rounded and cleaned up.

@@ -172,6 +172,25 @@ func (iccTarget) storage() (ycbcr.StorageTarget, string) {
 	return ycbcr.StorageTarget{}, "drawn into the picture the ICC profile's pass reads"
 }
 
+// displayProfile applies the display's own ICC profile (ColourConfig.ICCFromDisplay) where none was
+// given, with a notice; where LittleCMS cannot take it, playback goes on without one, with a notice:
+// the user asked for no profile.
+func (p *Player) displayProfile() {
+	c := p.cfg.Colour
+	if !c.ICCFromDisplay || c.ICCProfile != nil || c.HDROutput || p.rend.icc != nil {
+		return
+	}
+	b := p.win.ICCProfile()
+	if b == nil {
+		return
+	}
+	if err := p.rend.SetICC(b); err != nil {
+		p.logf("notice: the display's ICC profile (X11 _ICC_PROFILE, %d bytes) is not applied: %v", len(b), err)
+		return
+	}
+	p.logf("notice: the display's ICC profile (X11 _ICC_PROFILE, %d bytes) is applied", len(b))
+}
+
 // errICCHDR refuses a profile with the HDR10 output, whose PQ BT.2020 signal is no display's RGB
 // of an ICC profile's matrix and curves.
 var errICCHDR = errors.New("-icc-profile with -hdr-output: the HDR10 output is PQ in BT.2020, not a profile's RGB; use one of them")

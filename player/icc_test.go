@@ -3,12 +3,15 @@ package player
 import (
 	"image"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/internal/glfwx"
 	"github.com/ycbcrkit/ycbcrkit/internal/lcms"
+	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
 
 // playICC plays src headless with profile (nil: none) and reads back the target as presented after
@@ -198,6 +201,52 @@ func TestICCLUTError(t *testing.T) {
 		t.Logf("%d³ grid: largest interpolation error %.2f/255", size, worst)
 		if size == ICCLUTSize && worst > 1.25 {
 			t.Errorf("%d³ grid: largest interpolation error %.2f/255, over 1.25", size, worst)
+		}
+	}
+}
+
+// TestICCFromDisplay: in a window, the profile X11 holds for the display (_ICC_PROFILE, set here as
+// a colour manager sets it) is applied with a notice; one LittleCMS cannot take gives a notice and
+// plays on without.
+func TestICCFromDisplay(t *testing.T) {
+	if !window.Available() {
+		t.Fatal("no display: run the tests under xvfb-run (make test does)")
+	}
+	p, err := lcms.NewRGB(lcms.XY{X: 0.3127, Y: 0.3290}, lcms.XY{X: 0.680, Y: 0.320}, lcms.XY{X: 0.265, Y: 0.690}, lcms.XY{X: 0.150, Y: 0.060}, 2.2)
+	if err != nil {
+		t.Skip(err)
+	}
+	file, err := p.Bytes()
+	p.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := glfwx.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { glfwx.Init(); glfwx.SetX11ICCProfile(nil) })
+	for _, tc := range []struct {
+		profile []byte
+		notice  string
+		applied bool
+	}{
+		{file, "notice: the display's ICC profile (X11 _ICC_PROFILE, " + strconv.Itoa(len(file)) + " bytes) is applied", true},
+		{[]byte("not a profile"), "notice: the display's ICC profile (X11 _ICC_PROFILE, 13 bytes) is not applied: lcms: not an ICC profile", false},
+	} {
+		glfwx.Init() // Play ends GLFW
+		if err := glfwx.SetX11ICCProfile(tc.profile); err != nil {
+			t.Fatal(err)
+		}
+		var log strings.Builder
+		applied := false
+		_, err := Play(synthetic(t, "yuv420p", 32, 16, 1), Config{GPU: GPUConfig{Device: -1, Validate: true},
+			Playback: PlaybackConfig{Untimed: true}, Colour: ColourConfig{ICCFromDisplay: true},
+			Hooks: Hooks{Log: &log, OnFrame: func(p *Player, n int) { applied = p.rend.icc != nil }}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(log.String(), tc.notice) || applied != tc.applied {
+			t.Errorf("applied %v, log %q: want %v and %q", applied, log.String(), tc.applied, tc.notice)
 		}
 	}
 }

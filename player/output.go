@@ -74,6 +74,7 @@ func (p *Player) openWindow(name string, ww, wh int) error {
 		return err
 	}
 	p.rend.Overlay = p.drawOSD
+	p.displayProfile()
 	for range p.swap.Images {
 		s, err := p.dev.NewSemaphore()
 		if err != nil {

@@ -497,6 +497,7 @@ func (f *colourFlags) read(o *options) error {
 		return err
 	}
 	c.HDROutput = *f.hdr
+	c.ICCFromDisplay = *f.icc == ""
 	if c.ICCProfile, err = readProfile(*f.icc); err != nil {
 		return err
 	}
@@ -513,11 +514,11 @@ func (f *colourFlags) read(o *options) error {
 	return err
 }
 
-// readProfile reads -icc-profile's file and checks that LittleCMS takes it as an RGB profile, so
+// readProfile reads -icc-profile's file (none for "", the display's own, or off) and checks that LittleCMS takes it as an RGB profile, so
 // that a wrong file fails before a window opens (nil when none is given). Without liblcms2 a profile
 // asked for is an error, not a notice: the colours shown would silently be the uncorrected ones.
 func readProfile(path string) ([]byte, error) {
-	if path == "" {
+	if path == "" || path == "off" {
 		return nil, nil
 	}
 	b, err := os.ReadFile(path)

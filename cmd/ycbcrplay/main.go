@@ -137,10 +137,11 @@ and chroma siting exactly, and through a conversion in the fragment shader other
                             and the stream's mastering display and MaxCLL/MaxFALL go to the
                             display (VK_EXT_hdr_metadata, where offered); fails with the reason
                             where the display offers no HDR10 format
-  -icc-profile FILE         the display's ICC profile: the output, made for an sRGB display, is
+  -icc-profile FILE|off      the display's ICC profile: the output, made for an sRGB display, is
                             transformed into the profile's RGB by LittleCMS (liblcms2, relative
                             colorimetric) through a 65³ 3D LUT in the last pass; the window only
-                            (screenshots keep the video's colours)
+                            (screenshots keep the video's colours). Without the flag, the profile
+                            X11 holds for the display (_ICC_PROFILE), if any, with a notice
   -scale NAME               the filter that scales the converted picture into the window:
                             lanczos (default), catmull-rom (bicubic), mitchell, bilinear; the
                             conversion runs at the picture's size, the scale pass only when sizes

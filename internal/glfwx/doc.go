@@ -1,6 +1,7 @@
 // Package glfwx is the thin cgo leaf for the GLFW calls the window makes itself. The first is
-// glfwCreateWindowSurface with a VkSurfaceKHR that lives in C memory; the other reads the reason a
-// display could not be opened, which go-gl only logs.
+// glfwCreateWindowSurface with a VkSurfaceKHR that lives in C memory; another reads the reason a
+// display could not be opened, which go-gl only logs; the last reads the display's ICC profile from
+// the X server (libX11, which go-gl links already) on GLFW's own display connection.
 //
 // go-gl/glfw's Window.CreateWindowSurface returns the address of a Go variable as a uintptr, which
 // the caller must turn back into a pointer (vulkan-go's SurfaceFromPointer): once only the uintptr

@@ -49,3 +49,4 @@ func (w *Window) Restore()                  {}
 func (w *Window) Iconified() bool           { return false }
 func (w *Window) Hide()                     {}
 func (w *Window) Show()                     {}
+func (w *Window) ICCProfile() []byte        { return nil }

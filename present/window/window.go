@@ -289,3 +289,7 @@ func (w *Window) Destroy() {
 	}
 	w.win.Destroy()
 }
+
+// ICCProfile is the display's ICC profile where the window system holds one (X11: the _ICC_PROFILE
+// property of the default screen's root window), else nil.
+func (w *Window) ICCProfile() []byte { return glfwx.X11ICCProfile() }
