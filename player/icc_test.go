@@ -239,9 +239,13 @@ func TestICCFromDisplay(t *testing.T) {
 		}
 		var log strings.Builder
 		applied := false
-		_, err := Play(synthetic(t, "yuv420p", 32, 16, 1), Config{GPU: GPUConfig{Device: -1, Validate: true},
+		// The info panel and key list drawn too: the on-screen display goes through the pass.
+		keys := make(chan window.Key, 2)
+		keys <- window.KeyI
+		keys <- window.KeyHelp
+		_, err := Play(synthetic(t, "yuv420p", 64, 32, 3), Config{GPU: GPUConfig{Device: -1, Validate: true},
 			Playback: PlaybackConfig{Untimed: true}, Colour: ColourConfig{ICCFromDisplay: true},
-			Hooks: Hooks{Log: &log, OnFrame: func(p *Player, n int) { applied = p.rend.icc != nil }}})
+			Hooks: Hooks{Log: &log, Keys: keys, OnFrame: func(p *Player, n int) { applied = p.rend.icc != nil }}})
 		if err != nil {
 			t.Fatal(err)
 		}
