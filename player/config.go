@@ -98,6 +98,14 @@ type PlaybackConfig struct {
 	// one included, whatever the source's progress (a network source trickling a few bytes a
 	// second); pauses and seeks restart the wait. 0: none (the stall watch alone).
 	Timeout time.Duration
+	// VideoSync is how pictures are timed: by the master clock (SyncAudio, the zero value), or by
+	// the display's refreshes (SyncDisplayResample: a whole number of refreshes per frame, the
+	// sound resampled to follow; displaysync.go). DisplayFPS is the display's refresh rate for it
+	// (0: the window's monitor's; headless, 60 Hz with a notice). TScale blends the frames around
+	// each refresh (TScaleOff: none); any other implies SyncDisplayResample.
+	VideoSync  VideoSync
+	DisplayFPS float64
+	TScale     TScale
 }
 
 // ConvertConfig is how pictures reach the GPU and are converted.
@@ -216,6 +224,10 @@ type Hooks struct {
 	Commands <-chan Command
 	// OnFrame, if set, is called on the main thread after each presented frame (tests resize from it).
 	OnFrame func(p *Player, n int)
+	// OnRefresh, if set, is called on the main thread after each display refresh of display-synced
+	// playback (Config.Playback.VideoSync), with what it showed; headless, the presented picture
+	// read back too (tests measure motion from it).
+	OnRefresh func(p *Player, r Refresh)
 	// OnOpening, if set, is called on the main thread about every 20 ms while PlayOpening's window
 	// waits for the input to open, with the time since the window showed (tests press keys from it).
 	OnOpening func(p *Player, waited time.Duration)

@@ -43,6 +43,7 @@ type Player struct {
 	// The decode queue and its seeks (decodeq.go), and the pacing of frames (pacing.go).
 	dec  *decoding
 	pace pacer
+	disp displaySync // display-synced playback (displaysync.go)
 	// paused; step: show one frame while paused (a step, or a seek's picture); plays: plays begun,
 	// for Config.Playback.Loop; decodeTime: the decoder's time for the frames taken.
 	paused     bool
@@ -243,6 +244,7 @@ func (p *Player) params(c formats.Color) ycbcr.Params {
 // loop plays until the input ends, Config.Playback.Frames are presented, or the user ends playback.
 func (p *Player) loop() error {
 	p.pace = newPacer(p.cfg, p.src.Info(), p.logf)
+	p.newDisplay()
 	p.plays = 1
 	p.dec.pump.Idle() // the device's creation is not the source's stall
 	if p.cfg.Playback.Speed > 0 && p.cfg.Playback.Speed != 1 {
@@ -266,6 +268,7 @@ func (p *Player) loop() error {
 			p.paused = true
 		}
 		if p.paused && !p.step {
+			p.disp.wall = time.Time{} // refreshes are timed anew on resuming
 			if err := p.redraw(); err != nil {
 				return err
 			}
@@ -309,6 +312,15 @@ func (p *Player) loop() error {
 			}
 		}
 		p.step = false
+		if p.disp.on && !p.paused {
+			if err := p.displayFrame(d.Frame, d.Gen); errors.Is(err, errDisplayStop) {
+				return p.finish()
+			} else if err != nil {
+				return err
+			}
+			continue
+		}
+		p.disp.gen = -1 // a step while paused: display-synced refreshes start a new timeline after it
 		switch p.pace.schedule(d.Frame, waited, p.paused, p.stats.FramesPresented, slice) {
 		case drop:
 			p.stats.FramesDropped++
@@ -351,12 +363,23 @@ func (p *Player) ended(derr error) (again bool, err error) {
 	case eof && (p.cfg.Playback.Loop < 0 || p.plays < p.cfg.Playback.Loop) && !p.dec.unseekable:
 		// Loop: back to the start, a new generation (the decoder waits for this seek at EOF).
 		p.plays++
+		if p.disp.on && !p.paused {
+			if err := p.displayEnd(); err != nil { // the last frame's refreshes
+				return false, err
+			}
+		}
 		p.dec.rewind()
 		p.pace.hold(0)
 		return true, nil
 	case eof: // the end: stop, as mpv and ffplay -autoexit do
 		p.eofReached = true
-		p.pace.end(p.paused, p.stats.FramesPresented)
+		if p.disp.on && !p.paused {
+			if err := p.displayEnd(); err != nil && !errors.Is(err, errDisplayStop) {
+				return false, err
+			}
+		} else {
+			p.pace.end(p.paused, p.stats.FramesPresented)
+		}
 		if k := p.cfg.Playback.KeepOpen; k == "always" || k == "yes" && p.cfg.Playback.LastInput {
 			// mpv's --keep-open: the last picture stays, paused (its keep-open-pause default).
 			p.pace.step(p.paused)
@@ -383,6 +406,11 @@ func (p *Player) show(f *Frame) error {
 		return err
 	}
 	p.pace.shown(f.PTS, p.paused)
+	return p.shown(f)
+}
+
+// shown makes f, presented, the picture on screen, and counts it.
+func (p *Player) shown(f *Frame) error {
 	if p.dec.seeking || p.stats.FramesPresented == 0 {
 		p.ipcEvent("playback-restart", nil)
 	}
@@ -421,6 +449,7 @@ func (p *Player) close() {
 	if p.rend != nil {
 		p.rend.Destroy() // waits for its frames' fences first
 	}
+	p.destroyDisplay() // the GPU is done with its pictures (above)
 	sh.Renderer = msOf(time.Since(t))
 	t = time.Now()
 	if p.osd.subs != nil {

@@ -182,6 +182,16 @@ func Letterbox(w, h int, aspect float64) (x, y, vw, vh int) { return ycbcr.Lette
 // hardware-decoded frame (Frame.HW: its picture in FFmpeg's image, no planes) is sampled in place
 // or copied on the GPU (HWRoute).
 func (r *Renderer) Draw(f *Frame, p ycbcr.Params, t Target) error {
+	return r.draw(f, p, t, true)
+}
+
+// DrawPicture is Draw into a sampled picture of the output's size, without the overlay: a frame
+// that display-synced refreshes blend (DrawRefresh).
+func (r *Renderer) DrawPicture(f *Frame, p ycbcr.Params, pic *gpu.Offscreen) error {
+	return r.draw(f, p, offscreenTarget{pic}, false)
+}
+
+func (r *Renderer) draw(f *Frame, p ycbcr.Params, t Target, overlay bool) error {
 	f.hold()
 	if err := r.configure(f.Picture, p); err != nil {
 		f.release()
@@ -212,8 +222,10 @@ func (r *Renderer) Draw(f *Frame, p ycbcr.Params, t Target) error {
 	if err != nil {
 		return err
 	}
-	if err := r.overlay(fr.Slot.CB, fr.Slot.Index, into, w, h); err != nil {
-		return err
+	if overlay {
+		if err := r.overlay(fr.Slot.CB, fr.Slot.Index, into, w, h); err != nil {
+			return err
+		}
 	}
 	into.end(fr.Slot.CB)
 	if r.icc != nil {
@@ -240,6 +252,32 @@ func (r *Renderer) DrawOverlay(t Target, overlay func(cb vk.CommandBuffer, slot 
 		return err
 	}
 	t.end(sl.CB)
+	wait, signal := t.semaphores()
+	return r.Stream.Ring.Submit(sl, wait, signal)
+}
+
+// DrawRefresh records draw over the whole of t (a display refresh: the blend of two pictures
+// DrawPicture made), the overlay over it, and submits; with readback, t's picture is copied back
+// for readback.RGBA once the submission completes.
+func (r *Renderer) DrawRefresh(t Target, draw func(cb vk.CommandBuffer, t ycbcr.Target) error, readback *gpu.Offscreen) error {
+	sl, err := r.Stream.Ring.Next()
+	if err != nil {
+		return err
+	}
+	w, h := t.begin(sl.CB)
+	gpu.SetViewport(sl.CB, 0, 0, w, h)
+	err = draw(sl.CB, t)
+	if err == nil {
+		err = r.overlay(sl.CB, sl.Index, t, w, h)
+	}
+	t.end(sl.CB)
+	if err != nil {
+		vk.EndCommandBuffer(sl.CB)
+		return err
+	}
+	if readback != nil {
+		readback.RecordReadback(sl.CB)
+	}
 	wait, signal := t.semaphores()
 	return r.Stream.Ring.Submit(sl, wait, signal)
 }

@@ -89,6 +89,8 @@ type Stats struct {
 	// With a Clock: the sound, and how far the picture was from it (video − audio) when presented.
 	Audio      *AudioStats  `json:"audio,omitempty"`
 	AVOffsetMs *OffsetStats `json:"av_offset_ms,omitempty"`
+	// DisplaySync is display-synced playback's figures (Config.Playback.VideoSync), nil without it.
+	DisplaySync *DisplaySyncStats `json:"display_sync,omitempty"`
 	// The decoder and hardware decoding: which, and why (software when it is not possible).
 	Decoder     string `json:"decoder,omitempty"`
 	HWDec       string `json:"hwdec,omitempty"`
@@ -176,6 +178,7 @@ func (p *Player) finish() error {
 		s.Audio, s.AVOffsetMs = p.audioStats(), p.pace.offs.stats()
 	}
 	s.Discontinuities = p.pace.discontinuities
+	s.DisplaySync = p.displayStats()
 	s.Position = p.position()
 	for _, c := range p.src.Info().Chapters {
 		s.Chapters = append(s.Chapters, ChapterStat{Title: c.Title, Start: c.Start})

@@ -43,6 +43,14 @@ var DiffFrag []byte
 // DiffParamsSize is the size in bytes of diff.frag's push-constant block (the gain).
 const DiffParamsSize = 4
 
+// BlendFrag mixes two RGBA textures (bindings 0 and 1) by a weight: the player's frame blending.
+//
+//go:embed blend.frag.spv
+var BlendFrag []byte
+
+// BlendParamsSize is the size in bytes of blend.frag's push-constant block (the weight).
+const BlendParamsSize = 4
+
 // BlitFrag draws an RGBA texture (binding 0) over the viewport: a compute conversion's picture onto
 // a render target. No push constants.
 //

@@ -19,6 +19,7 @@ func TestSPIRVMatchesSources(t *testing.T) {
 		"diff.frag":         DiffFrag,
 		"icc.frag":          ICCFrag,
 		"blit.frag":         BlitFrag,
+		"blend.frag":        BlendFrag,
 		"sampler.comp":      SamplerComp,
 		"shader.comp":       ShaderComp,
 		"shift.comp":        ShiftComp,

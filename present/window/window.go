@@ -278,6 +278,22 @@ func (w *Window) ToggleFullscreen() {
 	w.win.SetMonitor(mon, 0, 0, mode.Width, mode.Height, mode.RefreshRate)
 }
 
+// RefreshRate is the refresh rate in Hz of the monitor the window is on (full screen), else of the
+// primary monitor; 0 when GLFW knows none.
+func (w *Window) RefreshRate() float64 {
+	mon := w.win.GetMonitor()
+	if mon == nil {
+		mon = glfw.GetPrimaryMonitor()
+	}
+	if mon == nil {
+		return 0
+	}
+	if mode := mon.GetVideoMode(); mode != nil {
+		return float64(mode.RefreshRate)
+	}
+	return 0
+}
+
 // Fullscreen reports whether the window covers a monitor.
 func (w *Window) Fullscreen() bool { return w.win.GetMonitor() != nil }
 
