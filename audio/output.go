@@ -34,6 +34,10 @@ type Config struct {
 	// --audio-buffer): room for the feeder to be late on a loaded machine without an underrun. The
 	// latency is measured, so its size does not move the clock.
 	TargetLatency time.Duration
+	// Resample lets SetSpeed play the sound faster or slower by a small ratio (the player's
+	// display-synced timing): the server resamples the stream (PA_STREAM_VARIABLE_RATE), so an
+	// output that does not need it leaves it off and its samples reach the sink unconverted.
+	Resample bool
 	// Samples, when set, sees each run of samples as it is queued for playback, with its media time.
 	Samples func(pts float64, samples []float32)
 }
@@ -70,6 +74,8 @@ type Output struct {
 	err     error // the feeder's failure
 	volume  float64
 	muted   bool
+	// playRate is the rate the server plays the stream at (rate, or rate × SetSpeed's ratio).
+	playRate int
 
 	latSum  time.Duration
 	latN    int
@@ -89,7 +95,7 @@ func Open(src Source, rate, ch int, cfg Config) (*Output, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audio: %w", err)
 	}
-	o := &Output{src: src, rate: rate, ch: ch, cfg: cfg, ctx: ctx, paused: cfg.Paused, volume: cfg.Volume, muted: cfg.Muted}
+	o := &Output{src: src, rate: rate, ch: ch, cfg: cfg, ctx: ctx, paused: cfg.Paused, volume: cfg.Volume, muted: cfg.Muted, playRate: rate}
 	if err := o.startStream(cfg.Start); err != nil {
 		ctx.Close()
 		return nil, err
@@ -103,8 +109,11 @@ func (o *Output) startStream(base float64) error {
 	if target <= 0 {
 		target = 200 * time.Millisecond
 	}
-	st, err := o.ctx.NewStream(pulse.StreamOptions{Name: o.cfg.Name, Rate: o.rate, Channels: o.ch,
-		TargetLatency: target, Volume: o.volume, Muted: o.muted, Corked: o.paused})
+	o.mu.Lock()
+	playRate := o.playRate
+	o.mu.Unlock()
+	st, err := o.ctx.NewStream(pulse.StreamOptions{Name: o.cfg.Name, Rate: playRate, Channels: o.ch,
+		TargetLatency: target, Volume: o.volume, Muted: o.muted, Corked: o.paused, Variable: o.cfg.Resample})
 	if err != nil {
 		return fmt.Errorf("audio: %w", err)
 	}
@@ -233,7 +242,8 @@ func (o *Output) Position() (pos float64, ok bool) {
 		o.latN++
 		o.latMax = max(o.latMax, lat)
 	}
-	pos = end - lat.Seconds()
+	// The delay is the server's, at the rate it plays: in media time, the speed times as much.
+	pos = end - lat.Seconds()*float64(o.playRate)/float64(o.rate)
 	if o.eof && pos >= end-endTolerance && !o.paused {
 		// Everything written has been heard: go on with the wall clock.
 		o.endAt, o.endPos = time.Now(), end
@@ -280,6 +290,32 @@ func (o *Output) Seek(t float64) error {
 	o.endAt = time.Time{}
 	o.mu.Unlock()
 	return o.startStream(t)
+}
+
+// SetSpeed plays the sound at ratio times its rate from now on (the output must be opened with
+// Config.Resample), to the nearest whole Hz: the player's display-synced timing asks for a few
+// tenths of a percent. Position stays media time.
+func (o *Output) SetSpeed(ratio float64) error {
+	if !o.cfg.Resample {
+		return errors.New("audio: set speed: the output was opened without Config.Resample")
+	}
+	if ratio <= 0 || math.IsNaN(ratio) {
+		return fmt.Errorf("audio: set speed %v", ratio)
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	r := int(math.Round(float64(o.rate) * ratio))
+	if r == o.playRate {
+		return nil
+	}
+	o.playRate = r
+	if o.st == nil {
+		return nil
+	}
+	if err := o.st.SetRate(r); err != nil {
+		return fmt.Errorf("audio: %w", err)
+	}
+	return nil
 }
 
 // SetVolume sets the volume (1 is 100 %) and mute.

@@ -60,7 +60,8 @@ func (s *tones) Seek(t float64) error {
 // preceded by exactly 0.5 s of silence (the beeps 1.000 s apart and at 0.5 s + whole seconds from
 // the stream's first sample); the position runs with the wall clock (within 1%, or within 1% and
 // the time the player and the server waited for a CPU: a starved server's clock falls behind and
-// catches up, timebound) and ends on it after the last sample.
+// catches up, timebound) and ends on it after the last sample. Then, on the same server,
+// testResamples.
 func TestOutputPlaysWhatItIsGiven(t *testing.T) {
 	srv := soundtest.StartServer(t)
 	srv.Setenv(t)
@@ -126,6 +127,7 @@ func TestOutputPlaysWhatItIsGiven(t *testing.T) {
 	if d, _ := maxAbsDiff(got[2*lag:], want); d > 1e-6 {
 		t.Errorf("recording differs from the samples given by up to %g", d)
 	}
+	t.Run("Resampled", func(t *testing.T) { testResamples(t, srv) })
 }
 
 func maxAbsDiff(a, b []float32) (float64, int) {
@@ -154,4 +156,39 @@ func TestOutputNoServer(t *testing.T) {
 		t.Errorf("Open took %v to fail", time.Since(start))
 	}
 	t.Logf("error: %v", err)
+}
+
+// testResamples plays beeps 1 s apart at 1.01× their rate (SetSpeed, as the player's
+// display-synced timing asks, at its largest) into srv: the sink receives them 1/1.01 s apart, to a
+// sample, and the position ends on the media time of the last sample. It shares
+// TestOutputPlaysWhatItIsGiven's server (starting and stopping one takes 3 s).
+func testResamples(t *testing.T, srv *soundtest.Server) {
+	rec := srv.Record(t, t.TempDir())
+	src := &tones{first: 0.9, seconds: 1.2} // beeps at 1 and 2 s
+	o, err := Open(src, soundtest.Rate, 2, Config{Name: "ycbcrkit test", Volume: 1, Resample: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	const speed = 1.01
+	if err := o.SetSpeed(speed); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !o.Ended(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the output did not end within 10 s")
+		}
+	}
+	if p, _ := o.Position(); p < 2.1 || p > 2.2 {
+		t.Errorf("position just after the end: %.3fs, want 2.1 s and a little", p)
+	}
+	o.Close()
+	on := soundtest.Onsets(rec.Stop(t), 2, soundtest.Rate, 0.05, 0.5)
+	if len(on) != 2 {
+		t.Fatalf("recording: beeps at %v, want 2", on)
+	}
+	if d := on[1] - on[0]; math.Abs(d-1/speed) > 1.0/soundtest.Rate {
+		t.Errorf("recording: beeps %.6f s apart, want %.6f (1 s at %.2f×)", d, 1/speed, speed)
+	}
+	t.Logf("beeps at %v", on)
 }

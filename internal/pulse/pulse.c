@@ -29,6 +29,7 @@ enum {
 	PA_STREAM_START_CORKED = 0x0001,
 	PA_STREAM_INTERPOLATE_TIMING = 0x0002,
 	PA_STREAM_AUTO_TIMING_UPDATE = 0x0008,
+	PA_STREAM_VARIABLE_RATE = 0x0400,
 	PA_STREAM_START_MUTED = 0x1000,
 	PA_STREAM_ADJUST_LATENCY = 0x2000,
 	PA_STREAM_START_UNMUTED = 0x10000,
@@ -97,6 +98,7 @@ typedef void (*pa_free_cb_t)(void *p);
 	X(const pa_sample_spec *, pa_stream_get_sample_spec, (pa_stream *)) \
 	X(pa_operation *, pa_stream_cork, (pa_stream *, int, pa_stream_success_cb_t, void *)) \
 	X(pa_operation *, pa_stream_trigger, (pa_stream *, pa_stream_success_cb_t, void *)) \
+	X(pa_operation *, pa_stream_update_sample_rate, (pa_stream *, uint32_t, pa_stream_success_cb_t, void *)) \
 	X(pa_operation *, pa_context_set_sink_input_volume, (pa_context *, uint32_t, const pa_cvolume *, pa_context_success_cb_t, void *)) \
 	X(pa_operation *, pa_context_set_sink_input_mute, (pa_context *, uint32_t, int, pa_context_success_cb_t, void *)) \
 	X(pa_cvolume *, pa_cvolume_set, (pa_cvolume *, unsigned, pa_volume_t)) \
@@ -206,7 +208,7 @@ const char *ycp_server(ycp_ctx *x) {
 }
 
 ycp_stream *ycp_stream_open(ycp_ctx *x, const char *name, uint32_t rate, uint8_t channels, uint32_t tlength,
-                            uint32_t volume, int muted, int corked, int *err) {
+                            uint32_t volume, int muted, int corked, int variable, int *err) {
 	ycp_stream *y = calloc(1, sizeof *y);
 	if (!y) return NULL;
 	y->x = x;
@@ -218,7 +220,8 @@ ycp_stream *ycp_stream_open(ycp_ctx *x, const char *name, uint32_t rate, uint8_t
 	pa_cvolume cv;
 	p_pa_cvolume_set(&cv, channels, volume);
 	int flags = PA_STREAM_INTERPOLATE_TIMING | PA_STREAM_AUTO_TIMING_UPDATE | PA_STREAM_ADJUST_LATENCY |
-	            (muted ? PA_STREAM_START_MUTED : PA_STREAM_START_UNMUTED) | (corked ? PA_STREAM_START_CORKED : 0);
+	            (muted ? PA_STREAM_START_MUTED : PA_STREAM_START_UNMUTED) | (corked ? PA_STREAM_START_CORKED : 0) |
+	            (variable ? PA_STREAM_VARIABLE_RATE : 0);
 	p_pa_threaded_mainloop_lock(x->ml);
 	y->s = p_pa_stream_new(x->c, name, &ss, NULL);
 	if (!y->s) {
@@ -387,6 +390,15 @@ int ycp_cork(ycp_stream *y, int cork) {
 int ycp_trigger(ycp_stream *y) {
 	p_pa_threaded_mainloop_lock(y->x->ml);
 	int r = run_op(y, p_pa_stream_trigger(y->s, success_cb, y));
+	p_pa_threaded_mainloop_unlock(y->x->ml);
+	return r;
+}
+
+// ycp_set_rate changes the rate the server plays the stream's samples at (the stream was opened
+// variable): the server resamples them to the sink.
+int ycp_set_rate(ycp_stream *y, uint32_t rate) {
+	p_pa_threaded_mainloop_lock(y->x->ml);
+	int r = run_op(y, p_pa_stream_update_sample_rate(y->s, rate, success_cb, y));
 	p_pa_threaded_mainloop_unlock(y->x->ml);
 	return r;
 }

@@ -94,6 +94,9 @@ type StreamOptions struct {
 	Muted  bool
 	// Corked starts the stream paused.
 	Corked bool
+	// Variable lets SetRate change the rate the samples play at (PA_STREAM_VARIABLE_RATE; the
+	// server then resamples the stream even at its own rate, so only a stream that needs it asks).
+	Variable bool
 }
 
 // Stream is one playback stream.
@@ -117,7 +120,7 @@ func (c *Context) NewStream(o StreamOptions) (*Stream, error) {
 	defer C.free(unsafe.Pointer(name))
 	var code C.int
 	s := C.ycp_stream_open(c.x, name, C.uint32_t(o.Rate), C.uint8_t(o.Channels), C.uint32_t(tlength),
-		volume(o.Volume), cbool(o.Muted), cbool(o.Corked), &code)
+		volume(o.Volume), cbool(o.Muted), cbool(o.Corked), cbool(o.Variable), &code)
 	if s == nil {
 		return nil, fmt.Errorf("pulse: new stream (%d Hz, %d channels): %w", o.Rate, o.Channels, paError(code))
 	}
@@ -227,6 +230,16 @@ func (s *Stream) Cork(cork bool) error {
 func (s *Stream) Trigger() error {
 	if r := C.ycp_trigger(s.s); r < 0 {
 		return fmt.Errorf("pulse: trigger: %w", paError(r))
+	}
+	return nil
+}
+
+// SetRate plays the stream's samples at rate Hz from now on (pa_stream_update_sample_rate), the
+// server resampling them to the sink's rate; the stream must be Variable. The sample spec's rate,
+// and so Delay's conversion of bytes to time, follows.
+func (s *Stream) SetRate(rate int) error {
+	if r := C.ycp_set_rate(s.s, C.uint32_t(rate)); r < 0 {
+		return fmt.Errorf("pulse: set rate %d Hz: %w", rate, paError(r))
 	}
 	return nil
 }

@@ -31,7 +31,7 @@ void ycp_disconnect(ycp_ctx *x);
 const char *ycp_server(ycp_ctx *x); // the server's name and version, while connected
 
 ycp_stream *ycp_stream_open(ycp_ctx *x, const char *name, uint32_t rate, uint8_t channels, uint32_t tlength,
-                            uint32_t volume, int muted, int corked, int *err);
+                            uint32_t volume, int muted, int corked, int variable, int *err);
 void ycp_stream_close(ycp_stream *s);
 int64_t ycp_writable(ycp_stream *s); // bytes; negative: the stream failed (-errno)
 int ycp_write(ycp_stream *s, const void *data, size_t n);
@@ -42,6 +42,7 @@ int ycp_delay(ycp_stream *s, int64_t written, int64_t refresh, int64_t *usec, in
 int ycp_get_timing(ycp_stream *s, ycp_timing *out);
 int ycp_cork(ycp_stream *s, int cork);
 int ycp_trigger(ycp_stream *s);
+int ycp_set_rate(ycp_stream *s, uint32_t rate);
 int ycp_set_volume(ycp_stream *s, uint32_t volume, int muted);
 int ycp_underflows(ycp_stream *s);
 int ycp_device(ycp_stream *s, char *buf, int cap);
