@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,10 +49,18 @@ type DisplaySyncStats struct {
 	// RefreshesPerFrame is the mean over the frames shown; Cadence the first frames' counts.
 	RefreshesPerFrame float64 `json:"refreshes_per_frame"`
 	Cadence           string  `json:"cadence"`
-	// Late counts refreshes drawn more than a refresh after their time (the device or the decoder
-	// was too slow); the display's timeline then restarts.
-	Late int `json:"late_refreshes"`
+	// Skipped counts the refreshes that went by without a new picture because drawing was late (the
+	// device or the decoder was too slow): the picture before stayed on; Late the stalls of more
+	// than a second, after which the display's timeline started again.
+	Skipped int64 `json:"skipped_refreshes"`
+	// Resyncs counts the times the refreshes were moved to meet the sound at once: once at the
+	// start when the offset is over half a refresh, and whenever it is over 100 ms.
+	Resyncs int `json:"resyncs"`
+	Late    int `json:"stalls"`
 }
+
+// resyncAfter is the offset measurement at which the start's offset is taken up at once.
+const resyncAfter = 24
 
 // speedControl is what a Clock that plays sound offers for resampling (audio.Output.SetSpeed).
 type speedControl interface {
@@ -75,9 +84,12 @@ type displaySync struct {
 	pairs      map[[2]int]*ycbcr.Binding
 	blend      *ycbcr.Blend
 	picW, picH int
-	// The wall clock of refreshes (none when untimed): refresh n0 was due at wall.
-	wall time.Time
-	n0   int64
+	// The wall clock of refreshes (none when untimed): refresh n0 was due at wall. measured counts
+	// the A/V offsets measured since the timeline started.
+	wall      time.Time
+	n0        int64
+	measured  int
+	startOffs []float64
 	// Figures.
 	stats      DisplaySyncStats
 	perFrame   []int
@@ -141,7 +153,7 @@ func (p *Player) displayFrame(f *Frame, gen int) error {
 	}
 	d.cur, d.curShown, d.curCount = f, false, 0
 	d.clock.origin, d.clock.n, d.clock.drift = f.PTS, 0, 0
-	d.wall, d.n0 = time.Time{}, 0
+	d.wall, d.n0, d.measured, d.startOffs = time.Time{}, 0, 0, nil
 	return nil
 }
 
@@ -181,6 +193,9 @@ func (p *Player) displayUntil(end float64) error {
 		if p.paused || p.dec.gen() != d.gen { // the rest of this frame's refreshes are not shown
 			break
 		}
+		if p.waitRefresh(); d.clock.at(d.clock.n) >= end-eps {
+			break // late: the refreshes left to this frame went by showing the last picture
+		}
 		t := d.clock.at(d.clock.n)
 		r := Refresh{N: d.clock.n, Time: t, Before: d.cur.PTS, After: d.cur.PTS}
 		pair := [2]int{d.icur, d.icur}
@@ -189,7 +204,6 @@ func (p *Player) displayUntil(end float64) error {
 			r.Weight = d.tscale.weight(t, d.cur.PTS, d.next.PTS, d.clock.step())
 			pair[1] = d.inext()
 		}
-		p.waitRefresh()
 		if err := p.drawRefresh(pair, r.Weight); err != nil {
 			return err
 		}
@@ -215,8 +229,10 @@ func (p *Player) displayUntil(end float64) error {
 }
 
 // waitRefresh sleeps until the next refresh's time on the wall clock (nothing when untimed: the
-// refreshes are virtual, as fast as the device draws them). A refresh more than one late restarts
-// the timeline, counted.
+// refreshes are virtual, as fast as the device draws them). Late by a refresh or more, it moves on
+// to the refresh due now: the display went on showing the last picture meanwhile (mpv's skipped
+// vsyncs), and the picture stays on the sound's time. Late by more than a second (a stall), the
+// timeline starts again from now.
 func (p *Player) waitRefresh() {
 	d := &p.disp
 	if p.cfg.Playback.Untimed {
@@ -228,12 +244,18 @@ func (p *Player) waitRefresh() {
 		return
 	}
 	due := d.wall.Add(time.Duration(float64(d.clock.n-d.n0) * d.clock.vsync * float64(time.Second)))
-	if late := now.Sub(due).Seconds(); late > d.clock.vsync {
+	late := now.Sub(due).Seconds()
+	switch {
+	case late > 1:
 		d.stats.Late++
 		d.wall, d.n0 = now, d.clock.n
-		return
+	case late >= d.clock.vsync:
+		skip := int64(late / d.clock.vsync)
+		d.stats.Skipped += skip
+		d.clock.n += skip
+	default:
+		time.Sleep(time.Until(due))
 	}
-	time.Sleep(time.Until(due))
 }
 
 // afterRefresh follows a presented refresh: the sound starts under the first one, the A/V offset
@@ -248,6 +270,30 @@ func (p *Player) afterRefresh(r *Refresh) {
 		} else if pos, ok := c.clock.Position(); ok {
 			off := r.Time - pos
 			c.offs.add(off)
+			d.measured++
+			// Resynchronised at once, rather than by the sound's small corrections: the start's
+			// offset (the median of refreshes 5 to 24 after the sound started, when its delay is
+			// measured; one reading is a few ms off either way) and any offset of more than 100 ms
+			// (the sound stalled). The refreshes move by the offset on the wall clock, so the
+			// picture meets the sound.
+			if d.measured > resyncAfter-20 && d.measured <= resyncAfter {
+				d.startOffs = append(d.startOffs, off)
+			}
+			resync := 0.0
+			switch {
+			case math.Abs(off) > 0.1:
+				resync = off
+			case d.measured == resyncAfter:
+				slices.Sort(d.startOffs)
+				if m := d.startOffs[len(d.startOffs)/2]; math.Abs(m) > d.clock.vsync/4 {
+					resync = m
+				}
+			}
+			if resync != 0 {
+				d.wall = d.wall.Add(time.Duration(resync / d.clock.speed * float64(time.Second)))
+				d.stats.Resyncs++
+				off -= resync
+			}
 			p.setAudioSpeed(d.clock.correct(off))
 		}
 	}

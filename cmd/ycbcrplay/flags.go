@@ -410,6 +410,10 @@ type playbackFlags struct {
 	untimed               *bool
 	loop, start, abA, abB *string
 	speed                 *float64
+	// Display-synced timing (player.PlaybackConfig.VideoSync).
+	videoSync, tscale *string
+	displayFPS        *float64
+	interpolation     *bool
 }
 
 func (f *playbackFlags) add(fs *flag.FlagSet) {
@@ -421,6 +425,11 @@ func (f *playbackFlags) add(fs *flag.FlagSet) {
 	f.ahead = fs.Int("decode-ahead", -1, "") // -1: what the pipeline needs (player.Config 0)
 	f.abA = fs.String("ab-loop-a", "", "")
 	f.abB = fs.String("ab-loop-b", "", "")
+	f.videoSync = fs.String("video-sync", "audio", "")
+	f.displayFPS = fs.Float64("display-fps", 0, "")
+	fs.Float64Var(f.displayFPS, "override-display-fps", 0, "") // mpv's name
+	f.interpolation = fs.Bool("interpolation", false, "")
+	f.tscale = fs.String("tscale", "linear", "")
 }
 
 func (f *playbackFlags) read(o *options) error {
@@ -451,6 +460,18 @@ func (f *playbackFlags) read(o *options) error {
 	}
 	if c.Speed = *f.speed; !(c.Speed >= 0.1 && c.Speed <= 16) {
 		return fmt.Errorf("bad -speed %g: 0.1 to 16", c.Speed)
+	}
+	var err error
+	if c.VideoSync, err = player.ParseVideoSync(*f.videoSync); err != nil {
+		return err
+	}
+	if c.DisplayFPS = *f.displayFPS; c.DisplayFPS != 0 && !(c.DisplayFPS >= 1 && c.DisplayFPS <= 1000) {
+		return fmt.Errorf("bad -display-fps %g: 1 to 1000 Hz", c.DisplayFPS)
+	}
+	if ts, err := player.ParseTScale(*f.tscale); err != nil {
+		return err
+	} else if *f.interpolation {
+		c.TScale, c.VideoSync = ts, player.SyncDisplayResample
 	}
 	if a := *f.ahead; a < -1 || a > 1<<20 {
 		return fmt.Errorf("bad -decode-ahead %d: MB, 0 to 1048576", a)

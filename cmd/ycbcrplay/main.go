@@ -110,6 +110,15 @@ and chroma siting exactly, and through a conversion in the fragment shader other
   -start TIME               begin at TIME: seconds (12.5) or [[h:]m:]s (1:02:03.5)
   -speed X                  playback speed, 0.1 to 16 (default 1; keys [ and ] change it by
                             10%, Backspace resets it); with sound, other than 1 pauses the sound
+  -video-sync audio|display-resample
+                            audio (default): each frame at its time on the sound's clock;
+                            display-resample: each frame a whole number of display refreshes,
+                            the video up to 1% faster or slower to fit, the sound resampled to
+                            follow (mpv's --video-sync; docs/player.md, "Smooth motion")
+  -display-fps N            the display's refresh rate for it (default: the monitor's; headless 60)
+  -interpolation            blend the two frames around each refresh (implies display-resample)
+  -tscale linear|oversample the blend: by the refresh's phase (default), or only the refresh
+                            that straddles two frames (mpv's --tscale)
   -fs                       start on the full screen
   -vid N                    play the N-th video stream (from 1, cover pictures not counted, as
                             mpv's --vid; default: FFmpeg's best one)

@@ -36,7 +36,8 @@ func openSound(url, name string, video decode.Info, o options, stop <-chan struc
 	}
 	info := dec.Info()
 	out, err := audio.Open(dec, info.OutRate, info.OutChannels, audio.Config{Name: "ycbcrplay " + name,
-		Volume: float64(so.volume) / 100, Muted: so.volume == 0 || so.mute, Paused: true}) // the player starts it under the first frame
+		Volume: float64(so.volume) / 100, Muted: so.volume == 0 || so.mute, Paused: true,
+		Resample: o.cfg.Playback.VideoSync == player.SyncDisplayResample}) // the player starts it under the first frame
 	if err != nil {
 		dec.Close()
 		fmt.Fprintf(stderr, "notice: no sound (%s, %d Hz, %d channels): %v; playing video alone\n", info.Codec, info.Rate, info.Channels, err)
