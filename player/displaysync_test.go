@@ -92,8 +92,8 @@ func playPan(t *testing.T, fps float64, tscale TScale) ([]float64, *Stats) {
 // TestDisplaySyncPan measures the motion a 24 fps pan shows on a 60 Hz display, from the pictures
 // presented at each refresh: with linear blending the bar advances by the same amount every
 // refresh, 16.7 ms of the pan's time within ±1 ms; without it (the negative control) the bar holds
-// for 3 refreshes, then 2, in turn. (cmd/ycbcrplay's TestVideoSyncFlags plays 23.976 fps: sped up
-// by 0.1 % to the same cadence.)
+// for 3 refreshes, then 2, in turn; at 23.976 fps the video is sped up by 0.1 % to the same
+// cadence, 2.5 refreshes a frame without drift.
 func TestDisplaySyncPan(t *testing.T) {
 	const step, fps = 12.0, 24.0
 	msPerPixel := 1000 / fps / step // the pan's time per pixel of motion
@@ -125,6 +125,13 @@ func TestDisplaySyncPan(t *testing.T) {
 		}
 		if stats.DisplaySync.Cadence != want {
 			t.Errorf("-stats cadence %q, want %q", stats.DisplaySync.Cadence, want)
+		}
+	})
+	t.Run("23.976", func(t *testing.T) {
+		pos, stats := playPan(t, 24000.0/1001, TScaleOff)
+		ds := stats.DisplaySync
+		if got := fmtInts(runLengths(pos)); got != "3 2 3 2 3 2 3 2 3 2" || ds.VideoSpeed != 1.001 || ds.Refreshes != 25 || ds.RefreshesPerFrame != 2.5 {
+			t.Errorf("refreshes per frame %s, display_sync %+v: want 3 2 … (2.5 a frame, no drift), video_speed 1.001, 25 refreshes", got, *ds)
 		}
 	})
 }
