@@ -166,12 +166,15 @@ func (p *Player) displayEnd() error {
 	return p.displayUntil(d.cur.PTS + p.pace.frameDur)
 }
 
-// dropCurrent forgets the current frame (one never shown is released and counted dropped).
+// dropCurrent forgets the current frame: one never shown is released, and counted dropped unless
+// a seek made it stale.
 func (p *Player) dropCurrent() {
 	d := &p.disp
 	if d.cur != nil && !d.curShown {
 		d.cur.release()
-		p.stats.FramesDropped++
+		if d.gen == p.dec.gen() {
+			p.stats.FramesDropped++
+		}
 	}
 	if d.cur != nil && d.curCount > 0 {
 		d.perFrame = append(d.perFrame, d.curCount)
@@ -210,6 +213,7 @@ func (p *Player) displayUntil(end float64) error {
 		d.clock.n++
 		d.curCount++
 		d.stats.Refreshes++
+		p.pace.lastPTS = d.cur.PTS // the picture on screen, where relative seeks and steps start
 		p.afterRefresh(&r)
 		if !d.curShown {
 			d.curShown = true

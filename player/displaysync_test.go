@@ -53,8 +53,11 @@ func (s *panSource) Next() (*Frame, error) {
 	return f, nil
 }
 
-func (s *panSource) Seek(float64) error { s.n = 0; return nil }
-func (s *panSource) Close() error       { return nil }
+func (s *panSource) Seek(seconds float64) error {
+	s.n = min(s.count, max(0, int(math.Ceil(seconds*s.fps-1e-6))))
+	return nil
+}
+func (s *panSource) Close() error { return nil }
 
 // barCentre is the bar's intensity-weighted centre along the middle row (pixels), measured from the
 // picture alone.

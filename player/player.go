@@ -274,6 +274,14 @@ func (p *Player) loop() error {
 			}
 			continue
 		}
+		if d := &p.disp; p.paused && p.step && d.cur != nil && !d.curShown && d.gen == p.dec.gen() {
+			// A step from display-synced playback: its next frame, decoded already, first.
+			d.curShown, d.gen, p.step = true, -1, false
+			if err := p.show(d.cur); err != nil {
+				return err
+			}
+			continue
+		}
 		// Wait for the next frame in short slices: between them the window is polled (keys, closing),
 		// so that a long seek or a slow input never freezes it; a source that stops making progress
 		// for stallLimit ends playback with an error.
