@@ -109,16 +109,25 @@ func fitSpeed(vsync, frameDur, maxChange float64) (speed float64, ok bool) {
 }
 
 // displayClock is display-synced timing: refresh n shows video time origin + n·vsync·speed, and
-// the sound plays at speed × audioFactor, where audioFactor corrects the A/V offset the way mpv's
-// display sync does (player/video.c): nothing while the offset is within half a refresh, MaxAudioChange
-// towards it from there until the offset has crossed zero.
+// the sound plays at speed × factor, where factor corrects the A/V offset the way mpv's display
+// sync does (player/video.c, adjust_audio_resample_speed): nothing while the offset is within half
+// a refresh, MaxAudioChange towards it from there until the offset has crossed zero; then the
+// factor that cancels the drift measured meanwhile (the sound device's clock is a little off the
+// display's), so that the corrections are rare.
 type displayClock struct {
 	vsync  float64 // seconds per refresh
 	speed  float64 // the video's speed (fitSpeed)
 	origin float64 // video time of refresh 0
 	n      int64   // the next refresh
 	drift  int     // −1, 0, +1: the direction the sound is being corrected in
+	factor float64 // the sound's speed ÷ the video's (0: 1)
+	// hist holds the last offsets, one a refresh, for the drift's slope.
+	hist []float64
 }
+
+// driftWindow is how many refreshes' offsets the drift's slope is fitted over (2 s at 60 Hz: one
+// offset is a few ms off either way).
+const driftWindow = 120
 
 // at is the video time refresh n shows.
 func (c *displayClock) at(n int64) float64 { return c.origin + float64(n)*c.vsync*c.speed }
@@ -126,11 +135,22 @@ func (c *displayClock) at(n int64) float64 { return c.origin + float64(n)*c.vsyn
 // step is how much video time a refresh lasts.
 func (c *displayClock) step() float64 { return c.vsync * c.speed }
 
+// restart forgets the offsets (a new timeline, or the refreshes moved to meet the sound).
+func (c *displayClock) restart() { c.hist, c.drift = c.hist[:0], 0 }
+
 // correct takes the A/V offset seen at a refresh (video minus audio, seconds) and returns the sound's
-// speed: the video's, nudged towards the picture while the offset is more than half a refresh.
+// speed.
 func (c *displayClock) correct(offset float64) float64 {
+	if c.factor == 0 {
+		c.factor = 1
+	}
+	if len(c.hist) == driftWindow {
+		c.hist = append(c.hist[:0], c.hist[1:]...)
+	}
+	c.hist = append(c.hist, offset)
+	was := c.drift
 	if float64(c.drift)*offset <= 0 {
-		c.drift = 0 // crossed zero (or never left): play at the video's speed
+		c.drift = 0 // crossed zero (or never left)
 	}
 	if math.Abs(offset) > c.vsync/2 {
 		c.drift = 1
@@ -138,10 +158,40 @@ func (c *displayClock) correct(offset float64) float64 {
 			c.drift = -1
 		}
 	}
+	switch {
+	case c.drift != 0:
+		c.factor = 1 + MaxAudioChange*float64(c.drift)
+	case was != 0:
+		// The offset changed by slope a refresh at this factor: the sound runs k times the speed it
+		// is asked for (vsync·speed − vsync·speed·factor·k = slope), and 1/k cancels that.
+		if slope, ok := c.slope(); ok {
+			k := (c.speed - slope/c.vsync) / (c.speed * c.factor)
+			c.factor = min(max(1/k, 1-MaxAudioChange), 1+MaxAudioChange)
+		} else {
+			c.factor = 1
+		}
+	}
 	return c.audioSpeed()
+}
+
+// slope is the least-squares slope of the offsets over the refreshes in hist (seconds a refresh).
+func (c *displayClock) slope() (float64, bool) {
+	n := float64(len(c.hist))
+	if len(c.hist) < driftWindow/4 {
+		return 0, false
+	}
+	var sx, sy, sxy, sxx float64
+	for i, y := range c.hist {
+		x := float64(i)
+		sx, sy, sxy, sxx = sx+x, sy+y, sxy+x*y, sxx+x*x
+	}
+	return (n*sxy - sx*sy) / (n*sxx - sx*sx), true
 }
 
 // audioSpeed is the sound's speed now.
 func (c *displayClock) audioSpeed() float64 {
-	return c.speed * (1 + MaxAudioChange*float64(c.drift))
+	if c.factor == 0 {
+		return c.speed
+	}
+	return c.speed * c.factor
 }

@@ -152,7 +152,8 @@ func (p *Player) displayFrame(f *Frame, gen int) error {
 		return err
 	}
 	d.cur, d.curShown, d.curCount = f, false, 0
-	d.clock.origin, d.clock.n, d.clock.drift = f.PTS, 0, 0
+	d.clock.origin, d.clock.n = f.PTS, 0
+	d.clock.restart()
 	d.wall, d.n0, d.measured, d.startOffs = time.Time{}, 0, 0, nil
 	return nil
 }
@@ -297,6 +298,7 @@ func (p *Player) afterRefresh(r *Refresh) {
 				d.wall = d.wall.Add(time.Duration(resync / d.clock.speed * float64(time.Second)))
 				d.stats.Resyncs++
 				off -= resync
+				d.clock.restart()
 			}
 			p.setAudioSpeed(d.clock.correct(off))
 		}
