@@ -382,7 +382,9 @@ func (p *Player) ended(derr error) (again bool, err error) {
 	case eof: // the end: stop, as mpv and ffplay -autoexit do
 		p.eofReached = true
 		if p.disp.on && !p.paused {
-			if err := p.displayEnd(); err != nil && !errors.Is(err, errDisplayStop) {
+			if err := p.displayEnd(); errors.Is(err, errDisplayStop) { // quit meanwhile
+				return false, p.finish()
+			} else if err != nil {
 				return false, err
 			}
 		} else {

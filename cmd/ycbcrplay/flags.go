@@ -463,7 +463,16 @@ func (f *playbackFlags) read(o *options) error {
 	}
 	var err error
 	if c.VideoSync, err = player.ParseVideoSync(*f.videoSync); err != nil {
-		return err
+		// mpv's other modes, as front-ends may pass them: the nearest of the two.
+		switch v := *f.videoSync; v {
+		case "display-resample-vdrop", "display-resample-desync", "display-tempo", "display-vdrop", "display-adrop", "display-desync":
+			c.VideoSync = player.SyncDisplayResample
+			o.notices = append(o.notices, fmt.Sprintf("notice: -video-sync %s: mpv's mode; ycbcrplay has display-resample and audio: display-resample", v))
+		case "desync":
+			o.notices = append(o.notices, "notice: -video-sync desync: mpv's mode; ycbcrplay has display-resample and audio: audio")
+		default:
+			return err
+		}
 	}
 	if c.DisplayFPS = *f.displayFPS; c.DisplayFPS != 0 && !(c.DisplayFPS >= 1 && c.DisplayFPS <= 1000) {
 		return fmt.Errorf("bad -display-fps %g: 1 to 1000 Hz", c.DisplayFPS)

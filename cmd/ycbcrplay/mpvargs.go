@@ -69,7 +69,7 @@ var mpvIgnored = map[string]bool{
 	"include": true, "config-dir": true, "log-file": true, "load-scripts": false, "load-stats-overlay": false,
 	"load-osd-console": false, "load-auto-profiles": true, "idle-screen": false, "player-operation-mode": true,
 	"image-display-duration": true, "force-seekable": false, "media-controls": true, "taskbar-progress": false,
-	"stop-screensaver": false, "video-sync": true, "interpolation": false, "tscale": true, "icc-profile": true,
+	"stop-screensaver": false, "icc-profile": true,
 	"icc-profile-auto": false, "target-colorspace-hint": false, "tone-mapping": true, "dither-depth": true,
 	"framedrop": true, "video-rotate": true, "video-zoom": true, "video-aspect-override": true,
 	"no-input-terminal": false, "force-media-title": true, "meta-title": true, "audio": true, "video": true,

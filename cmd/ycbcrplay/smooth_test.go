@@ -8,7 +8,7 @@ import (
 
 // TestVideoSyncFlags reads mpv's spelling of display-synced playback into the player's
 // configuration (player's TestDisplaySyncPan plays it): -interpolation implies display-resample,
-// and bad values are refused.
+// mpv's other modes are the nearest with a notice, and bad values are refused.
 func TestVideoSyncFlags(t *testing.T) {
 	o, err := parseArgs([]string{"--video-sync=display-resample", "--override-display-fps=59.94", "clip.mp4"})
 	if c := o.cfg.Playback; err != nil || c.VideoSync != player.SyncDisplayResample || c.DisplayFPS != 59.94 || c.TScale != player.TScaleOff {
@@ -22,7 +22,11 @@ func TestVideoSyncFlags(t *testing.T) {
 	if c := o.cfg.Playback; err != nil || c.VideoSync != player.SyncAudio || c.TScale != player.TScaleOff {
 		t.Errorf("no flags: %+v, %v; want audio sync, no blending", c, err)
 	}
-	for _, bad := range [][]string{{"-video-sync", "display-vdrop"}, {"-tscale", "mitchell"}, {"-display-fps", "0.5"}} {
+	o, err = parseArgs([]string{"--video-sync=display-vdrop", "clip.mp4"})
+	if err != nil || o.cfg.Playback.VideoSync != player.SyncDisplayResample || len(o.notices) != 1 {
+		t.Errorf("--video-sync=display-vdrop (mpv's): %v, notices %q; want display-resample and one notice", err, o.notices)
+	}
+	for _, bad := range [][]string{{"-video-sync", "vsync"}, {"-tscale", "mitchell"}, {"-display-fps", "0.5"}} {
 		if _, err := parseArgs(append(bad, "clip.mp4")); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
