@@ -161,8 +161,26 @@ func TestOutputNoServer(t *testing.T) {
 // testResamples plays beeps 1 s apart at 1.01× their rate (SetSpeed, as the player's
 // display-synced timing asks, at its largest) into srv: the sink receives them 1/1.01 s apart, to a
 // sample, and the position ends on the media time of the last sample. It shares
-// TestOutputPlaysWhatItIsGiven's server (starting and stopping one takes 3 s).
+// TestOutputPlaysWhatItIsGiven's server (starting and stopping one takes 3 s). A run the server
+// could not keep fed (an underrun before the end: a gap in the recording, on a loaded machine) is
+// played once more.
 func testResamples(t *testing.T, srv *soundtest.Server) {
+	for attempt := 1; ; attempt++ {
+		d, underflows := playResampled(t, srv, 1.01)
+		if math.Abs(d-1/1.01) <= 1.0/soundtest.Rate {
+			return
+		}
+		msg := fmt.Sprintf("recording: beeps %.6f s apart, want %.6f (1 s at 1.01×); %d underflows", d, 1/1.01, underflows)
+		if underflows <= 1 || attempt == 2 {
+			t.Fatal(msg)
+		}
+		t.Log(msg + ": the server starved, once more")
+	}
+}
+
+// playResampled plays two beeps at speed and returns their distance in the recording and the
+// stream's underflows (1: its end).
+func playResampled(t *testing.T, srv *soundtest.Server, speed float64) (float64, int) {
 	rec := srv.Record(t, t.TempDir())
 	src := &tones{first: 0.9, seconds: 1.2} // beeps at 1 and 2 s
 	o, err := Open(src, soundtest.Rate, 2, Config{Name: "ycbcrkit test", Volume: 1, Resample: true})
@@ -170,7 +188,6 @@ func testResamples(t *testing.T, srv *soundtest.Server) {
 		t.Fatal(err)
 	}
 	defer o.Close()
-	const speed = 1.01
 	if err := o.SetSpeed(speed); err != nil {
 		t.Fatal(err)
 	}
@@ -182,13 +199,12 @@ func testResamples(t *testing.T, srv *soundtest.Server) {
 	if p, _ := o.Position(); p < 2.1 || p > 2.2 {
 		t.Errorf("position just after the end: %.3fs, want 2.1 s and a little", p)
 	}
+	under := o.Stats().Underflows
 	o.Close()
 	on := soundtest.Onsets(rec.Stop(t), 2, soundtest.Rate, 0.05, 0.5)
 	if len(on) != 2 {
 		t.Fatalf("recording: beeps at %v, want 2", on)
 	}
-	if d := on[1] - on[0]; math.Abs(d-1/speed) > 1.0/soundtest.Rate {
-		t.Errorf("recording: beeps %.6f s apart, want %.6f (1 s at %.2f×)", d, 1/speed, speed)
-	}
-	t.Logf("beeps at %v", on)
+	t.Logf("beeps at %v, %d underflows", on, under)
+	return on[1] - on[0], under
 }
