@@ -197,6 +197,11 @@ func (p *Player) seekTo(target float64) error {
 
 // setSpeed sets the playback speed (pacer.setSpeed), said on the display and the log when announce.
 func (p *Player) setSpeed(sp float64, announce bool) {
+	if p.disp.on && sp != 1 { // the display's refreshes time the pictures, at the video's speed
+		p.osd.message("speed 1× under -video-sync display-resample")
+		p.logf("notice: -speed %.2f: display-synced playback plays at 1×", sp)
+		return
+	}
 	sp = p.pace.setSpeed(sp)
 	if announce {
 		p.osd.message(fmt.Sprintf("speed %.2f×", sp))
