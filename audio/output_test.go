@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
-	"github.com/ycbcrkit/ycbcrkit/internal/soundtest"
-	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/soundtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/timebound"
 )
 
 // tones is a Source of stereo chunks of 1024 frames: a beep of soundtest's kind at each whole

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 )
 
 // TestTinyRun measures 64×36 frames on the test device (lavapipe, validation on) and checks that

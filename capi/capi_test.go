@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // The library, the C example and ycbcrplay are built once per test binary, into one folder that

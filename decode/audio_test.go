@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/soundtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/soundtest"
 )
 
 // decodeAudio decodes the whole stream, checking that chunks join without gaps or overlaps.

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // referenceFFmpeg is the ffmpeg program built from the same FFmpeg source as the libraries this

@@ -17,7 +17,7 @@ import (
 	"github.com/asticode/go-astiav"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // The vectors made by testvectors/make.sh, and the manifest it writes from the parameters it gave

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/timebound"
 )
 
 // stalledPipe is FFmpeg's "pipe:N" URL for the read end of a pipe whose writer has written the

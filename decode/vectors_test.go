@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // TestVectors decodes every vector of the manifest and checks it against the manifest (what make.sh

@@ -44,3 +44,31 @@ func TestPumpBelowClients(t *testing.T) {
 		}
 	}
 }
+
+// TestLeavesImportNoToolkit: internal/'s cgo leaves (its top level; test kits and the programs'
+// helpers live in internal/testkit and internal/app) import no package of the toolkit but
+// internal/dl, so a leaf never reaches back up the ladder (gpu, ycbcr…).
+func TestLeavesImportNoToolkit(t *testing.T) {
+	const mod = "github.com/ycbcrkit/ycbcrkit/"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"internal/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	leaves := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], mod)
+		if strings.HasPrefix(pkg, "internal/testkit/") || strings.HasPrefix(pkg, "internal/app/") {
+			continue
+		}
+		leaves++
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, mod) && imp != mod+"internal/dl" {
+				t.Errorf("the leaf %s imports %s", pkg, strings.TrimPrefix(imp, mod))
+			}
+		}
+	}
+	if leaves < 5 {
+		t.Fatalf("go list found %d leaves", leaves)
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/timebound"
 )
 
 // jumpSource shifts the timestamps of frames from the third on by jump seconds (a timestamp wrap, a

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/timebound"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
 

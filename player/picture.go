@@ -8,7 +8,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/picfile"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 

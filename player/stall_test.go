@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/timebound"
 )
 
 // slowSource delays its third frame by delay; while it waits, its progress count grows (a decoder

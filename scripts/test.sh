@@ -147,7 +147,7 @@ done | sort -rn | cut -d' ' -f2- >"$LOG/jobs"
 # alone, at nice -10 where this user may raise a priority (root: CI): beside the pool, even beside
 # one worker at nice 19, TestSoundSync60s lost its sound for 140-450 ms (underflows) in two of three
 # clean-clone runs on a quiet 2-core machine. The PulseAudio server runs at its own high priority
-# (soundtest.StartServer); the pool's timing checks count the CPU they wait for (internal/timebound).
+# (soundtest.StartServer); the pool's timing checks count the CPU they wait for (internal/testkit/timebound).
 # The minute-long sync test runs beside the sound tests that measure no offset (each test has its
 # own sound server, each run its own X server; together under one core); the two short measured
 # ones (a 20 ms shift followed within 3 ms, a broken latency seen) come after, alone: beside the

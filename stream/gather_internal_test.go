@@ -5,7 +5,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 )
 
 // TestGather: three rings' frames gathered on the device's queue wait, unsubmitted, until Flush,

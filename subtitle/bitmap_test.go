@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/subtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/subtest"
 )
 
 // A DVD subtitle track made by FFmpeg's dvdsub encoder: a yellow 64×32 block at (100, 150) of a

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/internal/ass"
 	"github.com/ycbcrkit/ycbcrkit/internal/avx"
-	"github.com/ycbcrkit/ycbcrkit/internal/subtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/subtest"
 )
 
 var full = Layout{W: 640, H: 480, Video: image.Rect(0, 0, 640, 480)}

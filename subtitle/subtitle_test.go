@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/subtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/subtest"
 )
 
 const extSRT = "1\n00:00:01,000 --> 00:00:02,000\nBeside\n"

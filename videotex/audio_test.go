@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/soundtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/soundtest"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
 )
 

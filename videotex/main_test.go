@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 )
 
 // shared is the device every test lends to its textures, with validation on, open for the whole

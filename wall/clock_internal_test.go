@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 )
 
 // clip is 25 pictures a second, 100 of them, PTS from 0 in steps of 0.04 s.

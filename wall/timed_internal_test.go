@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 )
 
 // feedClips writes one clip per FFmpeg test source named in srcs: w×h, 30 pictures a second, n of

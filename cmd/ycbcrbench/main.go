@@ -17,7 +17,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/bench"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/cli"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/cli"
 )
 
 const help = `ycbcrbench: GPU conversion and upload benchmark.

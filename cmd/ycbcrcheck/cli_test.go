@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/clitest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/clitest"
 )
 
 // TestCommandLine: the toolkit's shared conventions (-h, unknown flags, -validate, -device, -list-devices).

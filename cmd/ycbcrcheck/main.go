@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/cli"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/cli"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 )
 

@@ -16,8 +16,8 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/cli"
-	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/cli"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/picfile"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"

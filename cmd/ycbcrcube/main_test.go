@@ -16,7 +16,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"

@@ -21,7 +21,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/cli"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/cli"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"

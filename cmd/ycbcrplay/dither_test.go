@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // TestDitherFlags: -dither auto (the default) dithers the 10-bit PQ vector with blue noise and

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/subtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/subtest"
 )
 
 // TestTimeoutFIFOWithoutWriter: a named pipe that never gets a writer ends, with -timeout 1, in one

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // statsLines reads -stats output: one JSON object per line.

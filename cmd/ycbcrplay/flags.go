@@ -12,7 +12,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/cli"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/cli"
 	"github.com/ycbcrkit/ycbcrkit/internal/lcms"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/player"

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // lockedBuffer is an io.Writer that a test reads while run writes it.

@@ -19,8 +19,8 @@ import (
 	"github.com/asticode/go-astiav"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/cli"
-	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/cli"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/picfile"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/player/ipc"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/media"

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // zscaleRGB is the reference conversion: zscale itself converts to planar R′G′B′ (format=gbrp; PNG's

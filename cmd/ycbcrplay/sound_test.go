@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
-	"github.com/ycbcrkit/ycbcrkit/internal/soundtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/soundtest"
 	"github.com/ycbcrkit/ycbcrkit/player"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
 
-// The sound tests play the beep clips of internal/soundtest (a white flash and a 1 kHz beep from each
+// The sound tests play the beep clips of internal/testkit/soundtest (a white flash and a 1 kHz beep from each
 // whole second) in a window, with the sound going to a private PulseAudio server's null sink, and
 // record that sink's monitor with parec. What they expect comes from the clips' construction (beeps
 // 1.000 s apart, on whole seconds of the video's clock) and from the same FFmpeg build's ffmpeg

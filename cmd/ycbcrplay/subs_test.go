@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
-	"github.com/ycbcrkit/ycbcrkit/internal/subtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/subtest"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 )
 

@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/picfile"
 	"github.com/ycbcrkit/ycbcrkit/internal/avx"
-	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"

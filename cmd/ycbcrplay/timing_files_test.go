@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/timebound"
 )
 
 // TestHugeTimeBaseIVF: a VP9 IVF whose time base is 1/2000000000 s (the 32-byte DKIF header holds
@@ -77,7 +77,7 @@ func TestSeekFarFromKeyFrame(t *testing.T) {
 
 // playTimed is play for timed runs with -stats whose checks want no frame dropped as late: a run
 // that dropped frames while the process waited for a CPU longer than margin (a frame's time: a
-// loaded machine) is made again, at most twice, with the reason logged (internal/timebound).
+// loaded machine) is made again, at most twice, with the reason logged (internal/testkit/timebound).
 func playTimed(t *testing.T, margin time.Duration, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	for try := 1; ; try++ {

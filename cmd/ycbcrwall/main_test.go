@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/clitest"
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/clitest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 	"github.com/ycbcrkit/ycbcrkit/wall"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	xdraw "golang.org/x/image/draw"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/pictest"
-	"github.com/ycbcrkit/ycbcrkit/internal/timebound"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/timebound"
 	"github.com/ycbcrkit/ycbcrkit/wall"
 )
 
@@ -68,7 +68,7 @@ func makeFeeds(t *testing.T, dir string, srcs []string, w, h, n int) (clips, las
 //
 // On a loaded machine a step, a decoding or a conversion (lavapipe's) can come late for want of a
 // CPU: pictures dropped beyond the 1% are excused up to one per stream for each frame period the
-// test's threads waited on the run queue (internal/timebound), and the log says so. The rate of the
+// test's threads waited on the run queue (internal/testkit/timebound), and the log says so. The rate of the
 // timed steps themselves, free of the machine's speed, is wall's TestTimedStepsKeepRate.
 func TestWallTimedFeeds(t *testing.T) {
 	const n = 60

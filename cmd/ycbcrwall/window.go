@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
-	"github.com/ycbcrkit/ycbcrkit/internal/picfile"
+	"github.com/ycbcrkit/ycbcrkit/internal/app/picfile"
 	"github.com/ycbcrkit/ycbcrkit/present"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/wall"

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/subtest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/subtest"
 )
 
 const script = subtest.StyledASS

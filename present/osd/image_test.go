@@ -7,7 +7,7 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 )
 
 // pq is SMPTE ST 2084's inverse EOTF (BT.2100 Table 4) of y, a fraction of 10000 cd/m².

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 )
 
 // TestPassDrawsTheFontsOwnGlyphs draws a line of white text over black into an offscreen target and

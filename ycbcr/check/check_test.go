@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
-	"github.com/ycbcrkit/ycbcrkit/internal/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 )
 
 // TestDeviceConforms is the full run on the test device (lavapipe in CI), with validation: every
