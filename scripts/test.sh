@@ -62,8 +62,12 @@ race_pkgs=(pump player decode videotex planes stream cmd/ycbcrplay)
 # TestLargePicture too: it checks one 16384×16000 picture's path through lavapipe (36 s under
 # -race, its goroutines those of every other play); and TestVulkanGoGCRace, which provokes garbage
 # collections against vulkan-go's finalizers (a crash it looks for, not a data race; 13 s under
-# -race). The plain run has both.
+# -race). The plain run has both. So does it the program tests that compare what a play produces
+# with a reference (decoder families, display matrices, drawn subtitles, thumbnails, zscale's
+# vectors, -hwdec upload, front-ends' command lines): their goroutines are the player's, which the
+# race run covers through the other plays (46 s of the race run of cmd/ycbcrplay, 219 s in all).
 race_skip='^TestSoak|^TestZonePlateOnScreen$|^TestPlayOpeningWindow$|^TestLargePicture$|^TestVulkanGoGCRace$'
+race_skip+='|^TestDecoderFamilies$|^TestDisplayMatrix$|^TestSubtitlesDrawn$|^TestThumbnails$|^TestVectorsMatchZscale|^TestHWDecUpload$|^TestMPVFrontEndsIdle$'
 sound='^(TestSound|TestOutputPlaysWhatItIsGiven$)'
 sound_long='^TestSoundSync60s$'
 sound_short_measured='^TestSoundSyncMeasured'
@@ -105,35 +109,34 @@ export GO BIN LOG T0 SOUND=$sound SOUND_LONG=$sound_long SOUND_SHORT_MEASURED=$s
 
 # Longest first: the pool's end is set by the last long job to start. Seconds each job took in CI's
 # run of this script (a clean clone on the project's 2-core machine, nothing else running, two jobs
-# at a time; go test -json Elapsed, as scripts/test-summary.py prints them; 2026-11-27, 504 s in
-# all). Jobs not listed come last.
+# at a time; go test -json Elapsed, as scripts/test-summary.py prints them; a clean clone of
+# 857f559 on the 2-core machine, 2026-11-29, 11 m 19 s in all). Jobs not listed come last.
 estimates="
-147 plain cmd/ycbcrplay
-146 race cmd/ycbcrplay
-70 race player
-62 plain player
-29 plain ycbcr
-22 race decode
-21 race planes
-18 plain decode
-15 plain stream
+226 plain cmd/ycbcrplay
+173 race cmd/ycbcrplay
+95 plain player
+65 race player
+46 race decode
+42 plain ycbcr
+41 plain cmd/ycbcrwall
+38 plain decode
+29 plain capi
+19 plain stream
+17 race planes
+14 race videotex
 10 race pump
-9 plain pump
-8 race videotex
-10 plain ycbcr/check
-6 plain planes
-5 plain cmd/ycbcrwall
-5 plain cmd/ycbcrcube
-5 plain shaders
-4 plain videotex
-3 race stream
-2 plain player/ipc
+9 plain videotex
+8 plain ycbcr/check
+7 plain pump
+7 plain planes
+6 plain wall
+6 plain shaders
+5 race stream
+4 plain cmd/ycbcrcube
 3 plain cmd/ycbcrcheck
-1 plain formats
-1 plain cmd/ycbcrbench
-1 plain subtitle
-1 plain gpu
-1 plain ycbcr/oracle
+3 plain formats
+2 plain player/ipc
+2 plain gpu
 "
 {
 	for p in "${pkgs[@]}"; do echo "plain $p"; done
