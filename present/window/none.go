@@ -42,6 +42,7 @@ func (w *Window) SetSize(width, height int) {}
 func (w *Window) SetTitle(t string)         {}
 func (w *Window) ToggleFullscreen()         {}
 func (w *Window) Fullscreen() bool          { return false }
+func (w *Window) RefreshRate() float64      { return 0 }
 func (w *Window) Destroy()                  {}
 func (w *Window) Close()                    {}
 func (w *Window) Iconify()                  {}
