@@ -78,6 +78,7 @@ static struct {
 	uint32_t decode_queues, next_decode;
 	PFN_vkAllocateMemory alloc;
 	PFN_vkFreeMemory free_mem;
+	PFN_vkCreateVideoSessionKHR create_session;
 } devs[MAX_DEVICES];
 static pthread_mutex_t devs_mu = PTHREAD_MUTEX_INITIALIZER;
 static PFN_vkGetInstanceProcAddr real_gipa; // the loader's; one per process
@@ -143,6 +144,32 @@ static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint
 	pthread_mutex_unlock(&devs_mu);
 	if (get) get(dev, family, index, q);
 	else *q = VK_NULL_HANDLE;
+}
+
+// ---- vkCreateVideoSessionKHR: a session the stream's size ------------------------------------------
+//
+// FFmpeg 7.1 creates each decoder's video session for the largest pictures the device decodes
+// (libavcodec/vulkan_decode.c, ff_vk_decode_init: maxCodedExtent = caps.maxCodedExtent), and the
+// driver sizes the session's memory by it: on an H200 a 1080p HEVC stream's session took about
+// 220 MB, most of a wall's device memory per stream (docs/performance.md, "Live walls"). The
+// toolkit's get_format, which runs on the thread that then initialises the hwaccel (ff_get_format),
+// notes the stream's coded size; the session FFmpeg creates next on that thread is made for it. A
+// new size comes with a new sequence, for which libavcodec calls get_format again and the hwaccel
+// makes a new session.
+static __thread uint32_t session_w, session_h; // the coded size get_format chose Vulkan for; 0: none
+
+static VkResult VKAPI_CALL wrap_create_video_session(VkDevice dev, const VkVideoSessionCreateInfoKHR *ci,
+                                                     const VkAllocationCallbacks *alloc, VkVideoSessionKHR *out) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	PFN_vkCreateVideoSessionKHR create = i >= 0 ? devs[i].create_session : NULL;
+	pthread_mutex_unlock(&devs_mu);
+	if (!create) return VK_ERROR_INITIALIZATION_FAILED;
+	VkVideoSessionCreateInfoKHR c = *ci;
+	if (session_w && session_h && session_w <= c.maxCodedExtent.width && session_h <= c.maxCodedExtent.height)
+		c.maxCodedExtent = (VkExtent2D){session_w, session_h};
+	session_w = session_h = 0;
+	return create(dev, &c, alloc, out);
 }
 
 // ---- vkAllocateMemory/vkFreeMemory: FFmpeg's device memory, counted -----------------------------
@@ -248,7 +275,9 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	PFN_vkGetDeviceProcAddr gdpa = i >= 0 ? devs[i].gdpa : NULL;
+	int sessions = i >= 0 && devs[i].create_session;
 	pthread_mutex_unlock(&devs_mu);
+	if (sessions && !strcmp(name, "vkCreateVideoSessionKHR")) return (PFN_vkVoidFunction)wrap_create_video_session;
 	return gdpa ? gdpa(dev, name) : NULL;
 }
 
@@ -259,6 +288,7 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 	if (!strcmp(name, "vkGetDeviceQueue")) return (PFN_vkVoidFunction)wrap_get_device_queue;
 	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)wrap_allocate_memory;
 	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
+	if (!strcmp(name, "vkCreateVideoSessionKHR")) return (PFN_vkVoidFunction)wrap_create_video_session;
 	return real_gipa(inst, name);
 }
 
@@ -272,6 +302,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	PFN_vkGetDeviceQueue get_queue = (PFN_vkGetDeviceQueue)gdpa(dev, "vkGetDeviceQueue");
 	PFN_vkAllocateMemory alloc = (PFN_vkAllocateMemory)gdpa(dev, "vkAllocateMemory");
 	PFN_vkFreeMemory free_mem = (PFN_vkFreeMemory)gdpa(dev, "vkFreeMemory");
+	PFN_vkCreateVideoSessionKHR create_session = (PFN_vkCreateVideoSessionKHR)gdpa(dev, "vkCreateVideoSessionKHR");
 	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts =
 		(PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR)gipa(inst, "vkGetPhysicalDeviceVideoFormatPropertiesKHR");
 	pthread_mutex_lock(&devs_mu);
@@ -288,7 +319,8 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	} else {
 		devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gdpa = gdpa, .create = create, .fmts = fmts,
 		                            .refs = 1, .get_queue = get_queue, .decode_family = decode_family,
-		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem};
+		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,
+		                            .create_session = create_session};
 	}
 	pthread_mutex_unlock(&devs_mu);
 	return 1;
@@ -613,6 +645,7 @@ static enum AVPixelFormat hw_get_format(AVCodecContext *avctx, const enum AVPixe
 		__atomic_store_n(&h->offered, 1, __ATOMIC_RELAXED);
 		char why[sizeof h->reason];
 		if (!h->check || check_decode(avctx, why, sizeof why)) {
+			session_w = (uint32_t)avctx->coded_width, session_h = (uint32_t)avctx->coded_height;
 			__atomic_store_n(&h->chosen, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&h->refused, 0, __ATOMIC_RELAXED); // a new sequence the device decodes
 			return AV_PIX_FMT_VULKAN;
