@@ -58,26 +58,12 @@ func deviceInfo(d *gpu.Device) DeviceInfo {
 		API: d.Info.APIVersion, TimestampPeriodNs: float64(d.Limits.TimestampPeriod)}
 	// driverInfo names what driverVersion cannot ("Mesa 25.0.7"). The instance asks for Vulkan 1.1,
 	// so the 1.2 struct is used only through the extension the device advertises.
-	if hasDeviceExtension(d.Physical, "VK_KHR_driver_properties") {
+	if gpu.DeviceExtensions(d.Physical)["VK_KHR_driver_properties"] {
 		if name, di := vkx.DriverProperties(d.Physical); name != "" || di != "" {
 			info.Driver = strings.TrimSpace(name+" "+di) + " (driverVersion " + info.Driver + ")"
 		}
 	}
 	return info
-}
-
-func hasDeviceExtension(pd vk.PhysicalDevice, name string) bool {
-	var n uint32
-	vk.EnumerateDeviceExtensionProperties(pd, "", &n, nil)
-	props := make([]vk.ExtensionProperties, n)
-	vkx.NoGC(func() { vk.EnumerateDeviceExtensionProperties(pd, "", &n, props) })
-	for _, p := range props[:n] {
-		p.Deref()
-		if vk.ToString(p.ExtensionName[:]) == name {
-			return true
-		}
-	}
-	return false
 }
 
 // hostInfo reads the CPU model from /proc/cpuinfo (Linux); elsewhere it says only the architecture.

@@ -183,7 +183,8 @@ func instanceExtensions() map[string]bool {
 	return out
 }
 
-func deviceExtensions(pd vk.PhysicalDevice) map[string]bool {
+// DeviceExtensions are the extensions pd advertises (not only those a device enabled: Device.Extensions).
+func DeviceExtensions(pd vk.PhysicalDevice) map[string]bool {
 	var n uint32
 	vk.EnumerateDeviceExtensionProperties(pd, "", &n, nil)
 	props := make([]vk.ExtensionProperties, n)
@@ -427,7 +428,7 @@ func (d *Device) open(opts Options) error {
 	}
 	d.QueueFamily = uint32(family)
 
-	have := deviceExtensions(d.Physical)
+	have := DeviceExtensions(d.Physical)
 	d.Extensions = map[string]bool{}
 	var exts []string
 	for _, e := range []string{ExtExternalMemoryHost} {

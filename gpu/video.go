@@ -148,7 +148,7 @@ func planVideo(inst vk.Instance, instVersion uint32, pd vk.PhysicalDevice, have 
 // layer the engine enables; ValidationLayerVersion reads the installed one). The instance's
 // entry points must be loaded (vkx.LoadInstance).
 func PlanVideo(inst vk.Instance, pd vk.PhysicalDevice, layerSpec uint32) Video {
-	return planVideo(inst, vkx.InstanceVersion(), pd, deviceExtensions(pd), layerSpec)
+	return planVideo(inst, vkx.InstanceVersion(), pd, DeviceExtensions(pd), layerSpec)
 }
 
 // ValidationLayerVersion is the installed Khronos validation layer's specVersion, 0 when it is not

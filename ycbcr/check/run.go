@@ -242,24 +242,10 @@ func deviceReport(dev *gpu.Device) DeviceReport {
 		Validation: dev.Validation}
 	// driverInfo names what driverVersion cannot (lavapipe's is 0.0.1). The instance asks for Vulkan
 	// 1.1, so the struct is used only where the device advertises VK_KHR_driver_properties.
-	if hasDeviceExtension(dev.Physical, "VK_KHR_driver_properties") {
+	if gpu.DeviceExtensions(dev.Physical)["VK_KHR_driver_properties"] {
 		d.DriverName, d.DriverInfo = vkx.DriverProperties(dev.Physical)
 	}
 	return d
-}
-
-func hasDeviceExtension(pd vk.PhysicalDevice, name string) bool {
-	var n uint32
-	vk.EnumerateDeviceExtensionProperties(pd, "", &n, nil)
-	props := make([]vk.ExtensionProperties, n)
-	vkx.NoGC(func() { vk.EnumerateDeviceExtensionProperties(pd, "", &n, props) })
-	for _, p := range props[:n] {
-		p.Deref()
-		if vk.ToString(p.ExtensionName[:]) == name {
-			return true
-		}
-	}
-	return false
 }
 
 // driverVersion decodes driverVersion, whose encoding is the vendor's: NVIDIA packs 10.8.8.6 bits,
