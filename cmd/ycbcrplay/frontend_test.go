@@ -4,9 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/draw"
-	"image/png"
 	"io"
 	"net"
 	"os"
@@ -18,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // frontEnds are the command lines that widely used front-ends spawn mpv with (docs/frontends.md says
@@ -193,16 +191,7 @@ func TestMPVIdleClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	wrapper, _ := filepath.Abs("testdata/mpvclient/frontend.sh")
-	cmd := exec.Command("node", "testdata/mpvclient/client.mjs", mod, wrapper, "idle", a, b)
-	cmd.Env = append(os.Environ(), "YCBCRPLAY_BIN="+os.Args[0])
-	var errBuf strings.Builder
-	cmd.Stderr = &errBuf
-	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
-	out, err := cmd.Output()
-	timer.Stop()
-	if err != nil {
-		t.Fatalf("node: %v: %s", err, errBuf.String())
-	}
+	out := nodeClient(t, nil, mod, wrapper, "idle", a, b)
 	var got struct {
 		Events                               []string
 		IdleAtStart, IdleWhilePlaying, Pause bool
@@ -246,23 +235,6 @@ func TestMPVIdleClient(t *testing.T) {
 	}
 }
 
-// readPNG decodes a PNG file as RGBA.
-func readPNG(t *testing.T, path string) *image.RGBA {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	out := image.NewRGBA(img.Bounds())
-	draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Src)
-	return out
-}
-
 // TestThumbnails: -thumbnails DIR 2 at the video's width writes the picture at 1 s within 1/255 of
 // what the player itself shows there (-start 1 -frames 1 -screenshot: the GPU's conversion). Over
 // the IPC (ycbcrplay-thumbnail), while the clip plays, a thumbnail comes back as a file of the width
@@ -280,7 +252,7 @@ func TestThumbnails(t *testing.T) {
 	if code := run([]string{"-headless", "-start", "1", "-frames", "1", "-screenshot", shot, clip}, io.Discard, &errOut); code != 0 {
 		t.Fatalf("-screenshot: exit %d: %s", code, errOut.String())
 	}
-	if d := maxDiff(t, readPNG(t, filepath.Join(dir, "default-001.png")), readPNG(t, shot)); d > 1 {
+	if d := maxDiff(t, pictest.ReadPNG(t, filepath.Join(dir, "default-001.png")), pictest.ReadPNG(t, shot)); d > 1 {
 		t.Errorf("thumbnail at 1 s: %g codes from the player's picture", d)
 	}
 
@@ -351,7 +323,7 @@ wait:
 		t.Errorf("while the thumbnail was made (%v) the player answered time-pos %v, %v apart at most: want it answering throughout", waited, during, gap)
 	}
 	t.Logf("while the thumbnail was made (%v): %d answers of time-pos, %.2f s to %.2f s, at most %v apart", waited, len(during), during[0], during[len(during)-1], gap)
-	if b := readPNG(t, thumb).Bounds(); b.Dx() != 200 || b.Dy() != 113 {
+	if b := pictest.ReadPNG(t, thumb).Bounds(); b.Dx() != 200 || b.Dy() != 113 {
 		t.Errorf("ycbcrplay-thumbnail: %v, want 200x113", b)
 	}
 	c.ask(t, "quit")
@@ -362,7 +334,7 @@ wait:
 	if code := run([]string{"-thumbnails", small, "2", clip}, io.Discard, &errOut); code != 0 {
 		t.Fatal(errOut.String())
 	}
-	if d := maxDiff(t, readPNG(t, filepath.Join(small, "default-001.png")), readPNG(t, thumb)); d != 0 {
+	if d := maxDiff(t, pictest.ReadPNG(t, filepath.Join(small, "default-001.png")), pictest.ReadPNG(t, thumb)); d != 0 {
 		t.Errorf("the IPC's thumbnail at 1 s differs from -thumbnails's by %g codes", d)
 	}
 }

@@ -35,16 +35,7 @@ func TestMPVClient(t *testing.T) {
 	mod := mpvClientModule(t)
 	clip, _ := filepath.Abs(filepath.Join(mediaDir, "default.mkv"))
 	wrapper, _ := filepath.Abs("testdata/mpvclient/mpv.sh")
-	cmd := exec.Command("node", "testdata/mpvclient/client.mjs", mod, wrapper)
-	cmd.Env = append(os.Environ(), "YCBCRPLAY_BIN="+os.Args[0], "YCBCRPLAY_ARGS=-headless -loop inf "+clip)
-	var errBuf strings.Builder
-	cmd.Stderr = &errBuf
-	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
-	out, err := cmd.Output()
-	timer.Stop()
-	if err != nil {
-		t.Fatalf("node: %v: %s", err, errBuf.String())
-	}
+	out := nodeClient(t, []string{"YCBCRPLAY_ARGS=-headless -loop inf " + clip}, mod, wrapper)
 	var got struct {
 		Duration  float64 `json:"duration"`
 		Filename  string  `json:"filename"`
@@ -62,4 +53,21 @@ func TestMPVClient(t *testing.T) {
 		len(got.Pauses) == 0 || !got.Pauses[len(got.Pauses)-1] {
 		t.Errorf("the mpv client saw %+v", got)
 	}
+}
+
+// nodeClient runs testdata/mpvclient/client.mjs with args, this test binary as the player
+// (YCBCRPLAY_BIN) and env added, and returns what it printed; a failure or a minute's run fails t.
+func nodeClient(t *testing.T, env []string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{"testdata/mpvclient/client.mjs"}, args...)...)
+	cmd.Env = append(append(os.Environ(), "YCBCRPLAY_BIN="+os.Args[0]), env...)
+	var errBuf strings.Builder
+	cmd.Stderr = &errBuf
+	timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+	out, err := cmd.Output()
+	timer.Stop()
+	if err != nil {
+		t.Fatalf("node: %v: %s", err, errBuf.String())
+	}
+	return out
 }
