@@ -161,20 +161,24 @@ func TestOutputNoServer(t *testing.T) {
 // testResamples plays beeps 1 s apart at 1.01× their rate (SetSpeed, as the player's
 // display-synced timing asks, at its largest) into srv: the sink receives them 1/1.01 s apart, to a
 // sample, and the position ends on the media time of the last sample. It shares
-// TestOutputPlaysWhatItIsGiven's server (starting and stopping one takes 3 s). A run the server
-// could not keep fed (an underrun before the end: a gap in the recording, on a loaded machine) is
-// played once more.
+// TestOutputPlaysWhatItIsGiven's server (starting and stopping one takes 3 s).
+//
+// Up to three plays: on a loaded machine (CI runs many test binaries on 2 cores) the server can
+// starve on either side, the played stream (underflows, counted) or the recording (samples the
+// recorder did not read in time are lost, and nothing counts them), and either moves the beeps. A
+// resampler at the wrong rate moves them the same way every time, and fails all three.
 func testResamples(t *testing.T, srv *soundtest.Server) {
+	const attempts = 3
 	for attempt := 1; ; attempt++ {
 		d, underflows := playResampled(t, srv, 1.01)
 		if math.Abs(d-1/1.01) <= 1.0/soundtest.Rate {
 			return
 		}
 		msg := fmt.Sprintf("recording: beeps %.6f s apart, want %.6f (1 s at 1.01×); %d underflows", d, 1/1.01, underflows)
-		if underflows <= 1 || attempt == 2 {
-			t.Fatal(msg)
+		if attempt == attempts {
+			t.Fatalf("%s (play %d of %d)", msg, attempt, attempts)
 		}
-		t.Log(msg + ": the server starved, once more")
+		t.Log(msg + ": the server may have starved, once more")
 	}
 }
 
