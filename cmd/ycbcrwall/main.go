@@ -164,10 +164,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.layout, "layout", "", "the tiles' cells: `SPEC` 1+5, 1+7, 2x2+8, COLSxROWS, or a FILE of \"x y w h\" lines in grid units (default: the most nearly square grid)")
 	fs.BoolVar(&o.submitEach, "submit-each", false, "submit each stream's frame on its own, not a display step's frames together in one vkQueueSubmit (for comparisons)")
 	fs.BoolVar(&o.fit, "fit", true, "fit every feed to its cell (aspect kept, the -scale filter); false: one pixel for one pixel")
+	profile := cli.Profile(fs)
 	if status, done := cli.Parse(fs, args, help, stdout, stderr); done {
 		return status
 	}
-	var err error
+	stopProfile, err := profile()
+	if err != nil {
+		return fail(stderr, "%v", err)
+	}
+	defer stopProfile()
 	if o.list {
 		return cli.ListDevices(stdout, stderr, 1)
 	}

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -87,4 +89,25 @@ func Command(name string, args []string) string {
 		parts = append(parts, a)
 	}
 	return strings.Join(parts, " ")
+}
+
+// Profile adds -cpuprofile FILE to fs and returns its start: after parsing, start() begins
+// writing a CPU profile (runtime/pprof, read with `go tool pprof`) when the flag was given and
+// returns the function that ends it (call it before the program exits).
+func Profile(fs *flag.FlagSet) (start func() (stop func(), err error)) {
+	path := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof reads it)")
+	return func() (func(), error) {
+		if *path == "" {
+			return func() {}, nil
+		}
+		f, err := os.Create(*path)
+		if err != nil {
+			return nil, fmt.Errorf("-cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("-cpuprofile: %w", err)
+		}
+		return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	}
 }
