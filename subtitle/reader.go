@@ -85,17 +85,22 @@ func openFile(path string, external bool, origin float64, lib *ass.Lib, timeout 
 		f.close()
 		return nil, nil, fmt.Errorf("subtitle: open %s: %w", path, err)
 	}
-	opening := make(chan struct{})
+	// A stop while the input opens aborts it; the watcher has ended before open returns, so that it
+	// cannot touch the interrupter that a failed open frees (close) — with both channels ready,
+	// select may pick either.
+	opening, watched, intr := make(chan struct{}), make(chan struct{}), f.intr
 	go func() {
+		defer close(watched)
 		select {
 		case <-stop:
-			f.intr.Abort()
+			intr.Abort()
 		case <-opening:
 		}
 	}()
 	f.intr.Arm(timeout)
 	err = f.fc.OpenInput(url, nil, nil)
 	close(opening)
+	<-watched
 	if err != nil {
 		err = f.ioError(err)
 		f.close()

@@ -43,12 +43,23 @@ func exitCode(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 
 // TestSignalEndsLikeQuit: SIGINT or SIGTERM in the middle of timed headless playback of the 4 s clip
 // ends it as q does: the -stats figures are printed (fewer frames than the clip has), the screenshot
-// is written, and the exit status is 128 + the signal's number.
+// is written, and the exit status is 128 + the signal's number. The signal comes once the IPC
+// socket says playback is 0.3 s in (a fixed sleep is not "the middle" on a loaded machine, where
+// start-up alone can take seconds).
 func TestSignalEndsLikeQuit(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		shot := filepath.Join(t.TempDir(), "shot.png")
-		cmd, o, e := asMain(t, nil, "-headless", "-stats", "-screenshot", shot, filepath.Join(mediaDir, "default.mkv"))
-		time.Sleep(1500 * time.Millisecond)
+		dir := t.TempDir()
+		shot, sock := filepath.Join(dir, "shot.png"), filepath.Join(dir, "ipc.sock")
+		cmd, o, e := asMain(t, nil, "-headless", "-stats", "-screenshot", shot, "-input-ipc-server", sock, filepath.Join(mediaDir, "default.mkv"))
+		c := dialIPC(t, sock)
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if pos, ok := c.call("get_property", "time-pos")["data"].(float64); ok && pos >= 0.3 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%v: playback not 0.3 s in after 30 s; stderr %q", sig, e.String())
+			}
+		}
 		cmd.Process.Signal(sig)
 		code := exitCode(t, cmd, 10*time.Second)
 		var st struct {
