@@ -201,7 +201,7 @@ func TestSoakWindow(t *testing.T) {
 			}
 		}
 		// checkpoint n returns to the first state (auto path, no compare, fit, in the window, playing
-		// at speed 1, no overlays) and measures it: the least Live over 1.5 s of frames (a release
+		// at speed 1, no overlays) and measures it: the least Live over 1.5 s and 40 frames (a release
 		// waiting for its fence comes and goes) and the process. Checkpoints 1 and 2 so compare like
 		// with like: resident memory swings with the state (a full-screen swapchain, a compare mode's
 		// second path) by more than the 5 % limit.
@@ -226,7 +226,12 @@ func TestSoakWindow(t *testing.T) {
 			do(window.KeyBackspace)
 			time.Sleep(500 * time.Millisecond)
 			measuring.Store(int32(n))
-			time.Sleep(1500 * time.Millisecond)
+			// 1.5 s and at least 40 frames (6 s at most): on a loaded machine 1.5 s held 20 frames,
+			// too few for the least to be the resting count.
+			for f0, t1 := frames.Load(), time.Now(); time.Since(t1) < 1500*time.Millisecond ||
+				frames.Load()-f0 < 40 && time.Since(t1) < 6*time.Second; {
+				time.Sleep(20 * time.Millisecond)
+			}
 			measuring.Store(0)
 			checks[n] = sampleState(t0)
 			checks[n].frames, checks[n].lives = frames.Load(), lives.Load()
