@@ -1,6 +1,7 @@
 package wall
 
 import (
+	"slices"
 	"syscall"
 	"time"
 
@@ -21,6 +22,10 @@ type StreamStats struct {
 	LateDecode     int `json:"dropped_late_decode"`
 	LateDisplay    int `json:"dropped_late_display"`
 	LateConversion int `json:"dropped_late_conversion"`
+	// PlayGapMs is the mean time between a play's last picture and the next play's first, less
+	// one step (a looped input's restart: 0 when seamless), over PlayRestarts restarts.
+	PlayGapMs    float64 `json:"play_gap_ms,omitempty"`
+	PlayRestarts int     `json:"play_restarts,omitempty"`
 	// DroppedShare is Dropped of the pictures that fell due (Frames + Dropped).
 	DroppedShare float64 `json:"dropped_share"`
 	// FPS is the pictures shown per second: timed, between the presentation times (the display
@@ -95,6 +100,31 @@ type Stats struct {
 	Dropped            int     `json:"dropped"`
 	DroppedShare       float64 `json:"dropped_share"`
 	MaxStreamDropShare float64 `json:"max_stream_dropped_share"`
+	// StepMs is how long the timed steps took (Tick: taking, converting and submitting the due
+	// pictures) and StepGapMs the time from one step to the next (the display's period when the
+	// loop keeps up), as the median, the 99th percentile and the largest; LateSteps counts the
+	// gaps over 1.5 periods (Options.Period), which drop a picture of every stream due in them.
+	StepMs    *Spread `json:"step_ms,omitempty"`
+	StepGapMs *Spread `json:"step_gap_ms,omitempty"`
+	LateSteps int     `json:"late_steps,omitempty"`
+}
+
+// Spread is a distribution's median, 99th percentile and largest value.
+type Spread struct {
+	P50 float64 `json:"p50"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+}
+
+// spread is ds's Spread in milliseconds, nil for none.
+func spread(ds []time.Duration) *Spread {
+	if len(ds) == 0 {
+		return nil
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	return &Spread{P50: ms(s[len(s)/2]), P99: ms(s[len(s)*99/100]), Max: ms(s[len(s)-1])}
 }
 
 // Stats reports the figures so far: the run is timed from the first display step to the last
@@ -106,7 +136,11 @@ func (w *Wall) Stats() Stats {
 	gpuN := 0
 	for i, t := range w.tiles {
 		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped,
-			LateDecode: t.lateDecode, LateDisplay: t.lateDisplay, LateConversion: t.lateConversion}
+			LateDecode: t.lateDecode, LateDisplay: t.lateDisplay, LateConversion: t.lateConversion,
+			PlayRestarts: t.plays}
+		if t.plays > 0 {
+			ss.PlayGapMs = float64(t.playGaps) / 1e6 / float64(t.plays)
+		}
 		switch {
 		case t.shown > 1 && t.shownAt.After(t.firstAt):
 			ss.FPS = float64(t.shown-1) / t.shownAt.Sub(t.firstAt).Seconds()
@@ -153,6 +187,12 @@ func (w *Wall) Stats() Stats {
 	}
 	if s.Frames+s.Dropped > 0 {
 		s.DroppedShare = float64(s.Dropped) / float64(s.Frames+s.Dropped)
+	}
+	s.StepMs, s.StepGapMs = spread(w.stepDur), spread(w.stepGap)
+	for _, g := range w.stepGap {
+		if p := w.opts.Period; p > 0 && g > p*3/2 {
+			s.LateSteps++
+		}
 	}
 	if !w.start.IsZero() && end.After(w.start) {
 		s.Seconds = end.Sub(w.start).Seconds()

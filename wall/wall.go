@@ -98,6 +98,8 @@ type Wall struct {
 	clock  clock
 	// prevTick is the previous timed step's time, on the clock (drop reasons).
 	prevTick time.Time
+	// steps' figures (timed): each step's time in Tick and the time since the step before.
+	stepDur, stepGap []time.Duration
 	// started: the decoding goroutines run (Close drains their queues).
 	started bool
 	timer   *time.Timer   // Step's wait
@@ -127,6 +129,10 @@ type tile struct {
 	// due), late display (two pictures fell due between two steps: a step came too late), late
 	// conversion (the stream had no free slot at the step its picture was due: its GPU work behind).
 	lateDecode, lateDisplay, lateConversion int
+	// playGaps is the time between the last picture of a play and the first of the next, less one
+	// step, summed over the plays (a looped input's restarts), and plays their count.
+	playGaps time.Duration
+	plays    int
 	// arrived is when the last picture was taken from the queue (Signal).
 	arrived time.Time
 	// skipped is the last step (Wall.steps) at which the stream had no free slot.
@@ -345,8 +351,14 @@ const pollInterval = 200 * time.Microsecond
 // others. The step's frames go to the device's queue in one submission (Options.SubmitEach). While
 // paused (SetPaused) it draws nothing.
 func (w *Wall) Tick(now time.Time) (int, error) {
+	t0 := time.Now()
+	if !w.prevTick.IsZero() && !w.clock.paused {
+		w.stepGap = append(w.stepGap, w.clock.at(now).Sub(w.prevTick))
+	}
 	n, err := w.tick(now)
-	return n, w.flushed(err)
+	err = w.flushed(err)
+	w.stepDur = append(w.stepDur, time.Since(t0))
+	return n, err
 }
 
 func (w *Wall) tick(now time.Time) (int, error) {
@@ -394,6 +406,10 @@ func (w *Wall) tick(now time.Time) (int, error) {
 			}
 			show, t.next = t.next, nil
 			if !started && (t.shown == 0 || show.PTS < t.lastPTS || t.nextStart) { // show begins a play, at this step
+				if t.shown > 0 {
+					t.plays++
+					t.playGaps += max(0, now.Sub(t.shownAt)-w.opts.Period)
+				}
 				origin, pts0, started = w.clock.origin(t, now, w.opts.OneClock), show.PTS, true
 			}
 		}
