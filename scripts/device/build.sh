@@ -15,6 +15,8 @@
 #   nvdec        .gpu/nvdec: Debian's FFmpeg and nv-codec-headers sources, built there (run nvdec)
 #   old          .gpu/old.tar.xz: ycbcrplay, ycbcrwall of OLD_REV (default HEAD~1), for OLD=.gpu/old
 #   capi         .gpu/capi.tar.xz: libycbcrkit.so (lib/) and examples/engine-c, cc against it
+#   wall         .gpu/wall.tar.xz: ycbcrwall, ffmpeg, the decode tests, libycbcrkit.so and engine-c
+#                (runs.json's live: one call for the wall, hardware seeks and the C example)
 #   faults       .gpu/faults.tar.xz: the fault layer VK_LAYER_YCBCRKIT_faults (make layer) in layer/,
 #                and the ycbcr/check tests (docs/conformance/faults.md)
 # Every set also fetches .gl: the Vulkan loader, glvnd and the validation layer (amd64 debs).
@@ -156,13 +158,24 @@ for set in "${sets[@]}"; do
 			-lycbcrkit -lvulkan -pthread -Wl,-rpath,'$ORIGIN/lib'
 		pack capi.tar.xz lib/libycbcrkit.so engine-c
 		;;
+	wall) # runs.json's live: ycbcrwall, the same build's ffmpeg, the decode tests, the C example
+		progs ycbcrwall
+		cp "$YCBCRKIT_FFMPEG" "$W/ffmpeg"
+		tests decode
+		mkdir -p "$W/lib"
+		go build -tags nowindow -buildmode=c-shared -ldflags=-s -o "$W/lib/libycbcrkit.so" ./capi
+		rm -f "$W/lib/libycbcrkit.h"
+		cc -std=c11 -O2 -o "$W/engine-c" examples/engine-c/main.c examples/engine-c/png.c -Icapi -L"$W/lib" \
+			-lycbcrkit -lvulkan -pthread -Wl,-rpath,'$ORIGIN/lib'
+		pack wall.tar.xz ycbcrwall ffmpeg decode.test lib/libycbcrkit.so engine-c
+		;;
 	faults) # the fault layer (built here: it links only libc) and its manifests, ycbcr/check's tests
 		make -s layer LAYER="$W/layer"
 		tests ycbcr/check
 		pack faults.tar.xz layer check.test
 		;;
 	*)
-		echo "error: unknown set $set (gpu, decode, hwdec, reliability, nvdec, old, capi, faults)" >&2
+		echo "error: unknown set $set (gpu, decode, hwdec, reliability, livewall, nvdec, old, capi, wall, faults)" >&2
 		exit 2
 		;;
 	esac
