@@ -123,8 +123,8 @@ type Device struct {
 	// OpenTimes is how long Open's phases took.
 	OpenTimes OpenTimes
 	// QueueLock, set on a wrapped device (Wrap) only, is the engine's lock on queue 0 of
-	// QueueFamily: FFmpeg's submissions to that queue (AVVulkanDeviceContext.lock_queue) take it
-	// instead of the toolkit's C lock, which the engine's own submissions do not take.
+	// QueueFamily: FFmpeg's submissions to that queue (AVVulkanDeviceContext.lock_queue) and Submit
+	// take it instead of the toolkit's C lock, which the engine's own submissions do not take.
 	QueueLock sync.Locker
 
 	pool          vk.CommandPool
@@ -626,13 +626,23 @@ func (d *Device) Submit(record func(cb vk.CommandBuffer)) error {
 		return fmt.Errorf("gpu: %w", err)
 	}
 	defer vk.DestroyFence(d.Device, fence, nil)
-	if err := vkx.QueueSubmit(d.Queue, cbs[0], vk.NullSemaphore, 0, vk.NullSemaphore, fence); err != nil {
+	if err := d.queueSubmit(cbs[0], fence); err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
 	if err := vkx.Check(vk.WaitForFences(d.Device, 1, []vk.Fence{fence}, vk.True, ^uint64(0)), "vkWaitForFences"); err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
 	return nil
+}
+
+// queueSubmit submits cb to d.Queue with fence, under QueueLock on a wrapped device: the engine and
+// FFmpeg's threads submit to that queue under it (vkx's own lock covers only the toolkit's queues).
+func (d *Device) queueSubmit(cb vk.CommandBuffer, fence vk.Fence) error {
+	if d.QueueLock != nil {
+		d.QueueLock.Lock()
+		defer d.QueueLock.Unlock()
+	}
+	return vkx.QueueSubmit(d.Queue, cb, vk.NullSemaphore, 0, vk.NullSemaphore, fence)
 }
 
 // syncValidation is the validation layer's feature that checks barriers and subpass dependencies

@@ -416,3 +416,76 @@ func TestHWDecodeEngineDevice(t *testing.T) {
 		t.Logf("the engine's queue lock: %d times by FFmpeg's lock_queue, %d in all", ff, all)
 	}
 }
+
+// TestDeviceWaitIdle: videotex.DeviceWaitIdle waits while the engine's queue lock or the toolkit's
+// lock of a decode queue is held (FFmpeg's lock_queue takes one of them around each of its
+// submissions: TestHWFramesRoute counts the first), and an engine calling it while four textures'
+// decoder goroutines submit through FFmpeg's Vulkan frames (Hooks.HWUpload: FFmpeg's
+// vkQueueSubmit2 to the engine's queue, from their own threads) gets no validation message. A
+// plain vkDeviceWaitIdle in that loop is the race that 16 hardware-decoded textures met on NVIDIA
+// (UNASSIGNED-Threading-MultipleThreads in FFmpeg's vkQueueSubmit2).
+func TestDeviceWaitIdle(t *testing.T) {
+	e := newHWEngine(t)
+	df := e.req.DecodeFamily // lock_queue's lock of every decode queue is the family's queue 0 (hw.c)
+	for _, h := range []struct {
+		name         string
+		lock, unlock func()
+	}{
+		{"the engine's queue lock", e.lock.Lock, e.lock.Unlock},
+		{"the toolkit's decode queue lock", func() { vkx.LockQueue(df, 0) }, func() { vkx.UnlockQueue(df, 0) }},
+	} {
+		h.lock()
+		done := make(chan error, 1)
+		go func() { done <- videotex.DeviceWaitIdle(e.ed) }()
+		select {
+		case err := <-done:
+			t.Errorf("DeviceWaitIdle returned (%v) while %s was held", err, h.name)
+			h.unlock()
+			continue
+		case <-time.After(50 * time.Millisecond):
+		}
+		h.unlock()
+		if err := <-done; err != nil {
+			t.Errorf("DeviceWaitIdle after %s: %v", h.name, err)
+		}
+	}
+
+	var texs []*videotex.Texture
+	defer func() {
+		for _, tex := range texs {
+			tex.Close()
+		}
+	}()
+	for range 4 {
+		tex, err := videotex.OpenHooked(e.ed, defaultClip(t), videotex.Options{Loop: true, Images: 3}, videotex.Hooks{HWUpload: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		texs = append(texs, tex)
+	}
+	for range 30 {
+		for _, tex := range texs {
+			f, err := tex.Step()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Discard(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := videotex.DeviceWaitIdle(e.ed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var copied int64
+	for _, tex := range texs {
+		copied += tex.Stats().HWCopied
+	}
+	if copied < 30 {
+		t.Errorf("%d pictures came through FFmpeg's Vulkan frames; want 30 or more", copied)
+	}
+	e.checkValidation(t)
+	if ff, _ := e.lock.counts(); ff == 0 {
+		t.Error("FFmpeg never took the engine's queue lock")
+	}
+}

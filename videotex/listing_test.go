@@ -36,7 +36,7 @@ func playVideo(dev videotex.EngineDevice, url string, opts videotex.Options, fra
 	var setLayout vk.DescriptorSetLayout
 	var pool vk.DescriptorPool
 	defer func() {
-		vk.DeviceWaitIdle(dev.Device) // the engine's GPU work is done: give everything back
+		videotex.DeviceWaitIdle(dev) // the GPU work is done (vkDeviceWaitIdle under every queue lock)
 		for _, f := range held {
 			if f != nil {
 				f.Done()
@@ -61,7 +61,7 @@ func playVideo(dev videotex.EngineDevice, url string, opts videotex.Options, fra
 		}
 		if f.Generation != gen {
 			// A new immutable sampler: rebuild everything that embeds it. (Its own frames are idle.)
-			vk.DeviceWaitIdle(dev.Device)
+			videotex.DeviceWaitIdle(dev) // not a plain vkDeviceWaitIdle: FFmpeg submits meanwhile
 			vk.DestroyDescriptorPool(dev.Device, pool, nil)
 			vk.DestroyDescriptorSetLayout(dev.Device, setLayout, nil)
 			lci := &vk.DescriptorSetLayoutCreateInfo{SType: vk.StructureTypeDescriptorSetLayoutCreateInfo, BindingCount: 1,

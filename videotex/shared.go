@@ -52,6 +52,7 @@ func newEngine(ed EngineDevice) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	pd.QueueLock = ed.QueueLock // its one-time submissions (gpu.Device.Submit) take the engine's lock
 	e := &Engine{ed: ed, dev: pd}
 	if err := checkDevice(pd); err != nil {
 		e.destroy()

@@ -15,6 +15,32 @@ import (
 // device, and opening the textures again, playing from the media time it last showed.
 var ErrDeviceLost = vkx.ErrDeviceLost
 
+// DeviceWaitIdle is vkDeviceWaitIdle for an engine whose device textures use. Vulkan makes that
+// call externally synchronized with every queue of the device (vkDeviceWaitIdle, "Host
+// Synchronization"), and while a texture is open other threads submit: FFmpeg's, to the engine's
+// queue under dev.QueueLock and to the decode queues (HWDecode) under the toolkit's own lock, which
+// the engine cannot take. A plain vkDeviceWaitIdle then races them (the validation layer's
+// UNASSIGNED-Threading-MultipleThreads in their vkQueueSubmit2). DeviceWaitIdle holds
+// dev.QueueLock and every queue lock of the toolkit's around the call: nothing is submitted
+// meanwhile. The caller must not hold dev.QueueLock. An engine that only needs its own work done
+// can instead call vkQueueWaitIdle on its queue while holding its lock.
+func DeviceWaitIdle(dev EngineDevice) error {
+	if dev.Device == nil {
+		return fmt.Errorf("videotex: device wait idle: no device")
+	}
+	if err := vkx.Load(); err != nil {
+		return fmt.Errorf("videotex: device wait idle: %w", err)
+	}
+	if l := dev.QueueLock; l != nil {
+		l.Lock()
+		defer l.Unlock()
+	}
+	if err := vkx.Check(vkx.DeviceWaitIdle(dev.Device), "vkDeviceWaitIdle"); err != nil {
+		return fmt.Errorf("videotex: %w", err)
+	}
+	return nil
+}
+
 // SignalTimeline hands the frame's acquire over to a timeline semaphore of the engine's: the
 // toolkit waits on the frame's binary semaphore (Wait) on its queue and signals sem at value (above
 // 0, above every value sem had), so the engine's submission that samples the frame waits on

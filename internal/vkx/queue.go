@@ -126,3 +126,10 @@ func DeviceWaitIdle(d vk.Device) vk.Result {
 func QueueLockFuncs() (lock, unlock unsafe.Pointer) {
 	return C.vkx_queue_lock_fn(), C.vkx_queue_unlock_fn()
 }
+
+// LockQueue takes the toolkit's lock of queue index of family, the one FFmpeg's lock_queue takes
+// for it and DeviceWaitIdle takes with all the others; UnlockQueue releases it. For tests.
+func LockQueue(family, index uint32) { C.vkx_queue_lock(C.uint32_t(family), C.uint32_t(index)) }
+
+// UnlockQueue releases LockQueue's lock.
+func UnlockQueue(family, index uint32) { C.vkx_queue_unlock(C.uint32_t(family), C.uint32_t(index)) }
