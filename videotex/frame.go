@@ -58,11 +58,14 @@ type Frame struct {
 
 // FrameInfo is what a decoded picture says about itself.
 type FrameInfo struct {
-	// Color is the resolved colour description: matrix, range and chroma siting (what the conversion
-	// applied), and the primaries, transfer and static HDR metadata (mastering display luminance,
-	// content light level) of the R′G′B′ the engine receives. An engine that composites in another
-	// colour space converts from these.
+	// Color is the stream's resolved colour description: matrix, range and chroma siting (what the
+	// conversion applied), and the primaries, transfer and static HDR metadata (mastering display
+	// luminance, content light level) of its R′G′B′. That is the R′G′B′ the engine receives unless
+	// ToTarget.
 	Color formats.Color
+	// ToTarget says the picture was converted to Options.Target (PQ or HLG tone-mapped to SDR, or
+	// any stream encoded for HDR10): its R′G′B′ has the target's primaries and transfer.
+	ToTarget bool
 	// SampleAspect is the pixel aspect ratio, numerator and denominator (1:1 when the stream says
 	// nothing): display width = Width × SampleAspect[0] / SampleAspect[1].
 	SampleAspect [2]int

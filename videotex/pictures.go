@@ -164,8 +164,10 @@ func (t *Texture) stage(it pump.Item[*decode.Frame]) bool {
 	}
 	g, f := &t.stg, it.Frame
 	pic := f.Picture
-	meta := FrameInfo{Color: f.Color, SampleAspect: [2]int{f.SampleAspect.Num, f.SampleAspect.Den}, Orientation: f.Orient}
-	cfg := config{format: pic.Format, width: pic.Width, height: pic.Height, params: ycbcr.FromColor(f.Color)}
+	tg := t.opts.Target
+	meta := FrameInfo{Color: f.Color, SampleAspect: [2]int{f.SampleAspect.Num, f.SampleAspect.Den}, Orientation: f.Orient,
+		ToTarget: tg.converted(f.Color)}
+	cfg := config{format: pic.Format, width: pic.Width, height: pic.Height, params: tg.params(f.Color)}
 	if g.cur == nil || *g.cur != cfg {
 		if err := t.configure(cfg); err != nil {
 			f.Release()

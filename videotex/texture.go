@@ -96,6 +96,9 @@ type Options struct {
 	// Clock, if set, is the engine's clock for AcquireClock: its audio's playback position when it
 	// plays the audio itself.
 	Clock func() time.Duration
+	// Target is the colour of the engine's render target, which every picture is converted or
+	// tone-mapped to; the zero value is SDR BT.709.
+	Target Target
 }
 
 // Stats counts what a texture did.
@@ -207,6 +210,9 @@ func openOn(e *Engine, url string, opts Options, wrap func(*Texture, pictureSour
 	}
 	if opts.Images < 3 || opts.Images > 16 {
 		return nil, fmt.Errorf("Options.Images %d: must be 3 to 16", opts.Images)
+	}
+	if err := opts.Target.check(); err != nil {
+		return nil, fmt.Errorf("Options.Target: %w", err)
 	}
 	if opts.OpenTimeout <= 0 {
 		opts.OpenTimeout = 10 * time.Second

@@ -1,0 +1,59 @@
+package videotex
+
+import (
+	"fmt"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+)
+
+// Target is the colour the engine's render target shows (primaries, transfer, peak): the toolkit
+// converts or tone-maps every picture to it, as ycbcrplay does for its swapchain (ycbcr.Params'
+// Output). The zero value is SDR.
+type Target struct {
+	// Output is ycbcr.OutputSDR (the zero value): BT.709 primaries and R′G′B′ as an SDR BT.709
+	// stream's (BT.709 OETF), white at ycbcr.SDRPeak (100 cd/m²). SDR streams are passed through
+	// (any path); PQ and HLG streams are tone-mapped with Tone on the shader path
+	// (docs/ycbcr-math.md §13). Or ycbcr.OutputHDR10: BT.2020 primaries, PQ (SMPTE ST 2084:
+	// absolute, 1.0 = 10000 cd/m²), every stream's display light kept (SDR white at
+	// ycbcr.HDRReferenceWhite, 203 cd/m²; HLG through its OOTF for a 1000 cd/m² display), no tone
+	// curve: the engine's swapchain or compositor maps it (§13.5). HDR10 runs on the shader path,
+	// whose texture is RGBA8: 8-bit PQ codes.
+	//
+	// Extended-linear sRGB (scRGB: linear BT.709, 1.0 = 80 cd/m², values above 1) is not offered:
+	// it needs a colour stage that writes linear light and a float16 texture (the shader path's
+	// textures and its render pass are RGBA8). An engine that wants it converts HDR10 itself.
+	Output ycbcr.Output
+	// Tone is the curve that brings PQ and HLG pictures to an SDR target (the zero value:
+	// ycbcr.ToneBT2390); ycbcr.ToneOff hands their R′G′B′ over unconverted.
+	Tone ycbcr.ToneCurve
+}
+
+func (t Target) check() error {
+	switch t.Output {
+	case ycbcr.OutputSDR, ycbcr.OutputHDR10:
+	default:
+		return fmt.Errorf("target output %s: SDR or HDR10", t.Output)
+	}
+	if t.Tone < ycbcr.ToneBT2390 || t.Tone > ycbcr.ToneBT2390Max {
+		return fmt.Errorf("target tone curve %s", t.Tone)
+	}
+	return nil
+}
+
+// params is the conversion of a picture described by c to t.
+func (t Target) params(c formats.Color) ycbcr.Params {
+	p := ycbcr.FromColor(c)
+	p.Output, p.Tone = t.Output, t.Tone
+	return p
+}
+
+// converted says whether t changes the R′G′B′ of a picture described by c (its transfer or
+// primaries), rather than handing it over as the stream has it.
+func (t Target) converted(c formats.Color) bool {
+	if t.Output != ycbcr.OutputSDR {
+		return true
+	}
+	k := c.Transfer.Kind()
+	return c.Transfer != 0 && t.Tone != ycbcr.ToneOff && (k == formats.TransferPQ || k == formats.TransferHLG)
+}
