@@ -2,6 +2,7 @@ package main
 
 import (
 	"image"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,7 +10,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
 // The library, the C example and ycbcrplay are built once per test binary, into one folder that
@@ -145,5 +150,48 @@ func TestEngineCControls(t *testing.T) {
 	dir := built(t)
 	if msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-controls", "../testvectors/media/default.mkv").CombinedOutput(); err != nil || len(msg) > 0 {
 		t.Fatalf("engine-c -controls: %v\n%s", err, msg)
+	}
+}
+
+// TestEngineCTarget: through the C ABI, yk_open_params.target = YK_TARGET_HDR10 gives frames marked
+// to_target (the example fails otherwise) whose picture, drawn by the example under validation, is
+// within 1/255 of the CPU oracle's HDR10 encoding (BT.1886 display light, SDR white at 203 cd/m²,
+// BT.2020 primaries, PQ) of the bundled SDR clip's first picture, decoded apart.
+func TestEngineCTarget(t *testing.T) {
+	dir := built(t)
+	clip := "../testvectors/media/default.mkv"
+	out := filepath.Join(t.TempDir(), "hdr10.png")
+	if msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-target", "hdr10", "-frames", "1", "-out", out, clip).CombinedOutput(); err != nil || len(msg) > 0 {
+		t.Fatalf("engine-c -target hdr10: %v\n%s", err, msg)
+	}
+	d, err := decode.Open(clip, decode.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	f, err := d.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Release()
+	p := ycbcr.FromColor(f.Color)
+	p.Output = ycbcr.OutputHDR10
+	prm, err := ycbcrcheck.OracleParams(f.Picture.Format, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := oracle.Image(ycbcrcheck.OraclePicture(f.Picture), prm)
+	got := pictest.ReadPNG(t, out)
+	w := f.Picture.Width
+	worst := 0.0
+	for i, v := range want {
+		r, g, b, _ := got.At(i%w, i/w).RGBA()
+		for k, c := range []uint32{r >> 8, g >> 8, b >> 8} {
+			worst = math.Max(worst, math.Abs(float64(c)-math.Min(math.Max(v[k], 0), 1)*255))
+		}
+	}
+	t.Logf("HDR10 target: %.2f LSB from the oracle", worst)
+	if worst > 1 {
+		t.Errorf("engine-c's HDR10 picture is %.2f/255 from the oracle's", worst)
 	}
 }

@@ -41,9 +41,9 @@ const (
 	v1RequirementsParams = C.sizeof_yk_requirements_params
 	v1Requirements       = C.sizeof_yk_requirements
 	v1EngineParams       = C.sizeof_yk_engine_params
-	v1OpenParams         = C.sizeof_yk_open_params
+	v1OpenParams         = 56 // grew in ABI 1.2 (target, tone)
 	v1AcquireParams      = C.sizeof_yk_acquire_params
-	v1Frame              = C.sizeof_yk_frame
+	v1Frame              = 320 // grew in ABI 1.2 (to_target)
 	v1ReleaseParams      = C.sizeof_yk_release_params
 	v1Stats              = C.sizeof_yk_stats
 	// Added in ABI 1.1: its first size.
@@ -225,6 +225,18 @@ func yk_engine_create(params *C.yk__const_engine_params, out *C.yk_engine) C.yk_
 	return ok()
 }
 
+//export yk_engine_wait_idle
+func yk_engine_wait_idle(h C.yk_engine) C.yk_result {
+	e, found := lookup[*engine](uint64(h.id))
+	if !found {
+		return fail(C.YK_ERROR_INVALID_HANDLE, fmt.Errorf("yk_engine_wait_idle: no engine %d", h.id))
+	}
+	if err := videotex.DeviceWaitIdle(e.ed); err != nil {
+		return fail(code(err), err)
+	}
+	return ok()
+}
+
 //export yk_engine_destroy
 func yk_engine_destroy(h C.yk_engine) C.yk_result {
 	e, found := lookup[*engine](uint64(h.id))
@@ -339,6 +351,20 @@ func yk_texture_open(h C.yk_engine, url *C.yk__const_char, params *C.yk__const_o
 	default:
 		return fail(C.YK_ERROR_INVALID_ARGUMENT, fmt.Errorf("yk_texture_open: audio %d", p.audio))
 	}
+	switch p.target {
+	case C.YK_TARGET_SDR:
+	case C.YK_TARGET_HDR10:
+		o.Target.Output = ycbcr.OutputHDR10
+	default:
+		return fail(C.YK_ERROR_INVALID_ARGUMENT, fmt.Errorf("yk_texture_open: target %d", p.target))
+	}
+	tones := map[C.yk_tone]ycbcr.ToneCurve{C.YK_TONE_BT2390: ycbcr.ToneBT2390, C.YK_TONE_CLIP: ycbcr.ToneClip,
+		C.YK_TONE_OFF: ycbcr.ToneOff, C.YK_TONE_BT2390_MAX: ycbcr.ToneBT2390Max}
+	tone, known := tones[p.tone]
+	if !known {
+		return fail(C.YK_ERROR_INVALID_ARGUMENT, fmt.Errorf("yk_texture_open: tone %d", p.tone))
+	}
+	o.Target.Tone = tone
 	t.opts = o
 	tex, err := e.eng.Open(t.url, o)
 	if err != nil {
@@ -620,7 +646,7 @@ func fillFrame(fr *C.yk_frame, f *videotex.Frame, t *texture) {
 	fr.uv_scale = [2]C.float{C.float(f.UVScale[0]), C.float(f.UVScale[1])}
 	fr.width, fr.height = C.uint32_t(f.Width), C.uint32_t(f.Height)
 	fr.pts_ns, fr.index, fr.advanced = C.int64_t(f.PTS), C.int64_t(f.Index), b32(f.Advanced)
-	fr.path = C.yk_path(f.Path)
+	fr.path, fr.to_target = C.yk_path(f.Path), b32(f.ToTarget)
 	d := t.tex.Decoding()
 	fr.hardware_decoded, fr.route = b32(d.Decode.HW), route(d.Route.Route)
 	if c, has := f.Conversion(); has {

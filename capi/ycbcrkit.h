@@ -60,7 +60,7 @@
 extern "C" {
 #endif
 
-#define YK_ABI_VERSION ((1u << 16) | 1u) /* 1.1: yk_frame_draw */
+#define YK_ABI_VERSION ((1u << 16) | 2u) /* 1.1: yk_frame_draw; 1.2: yk_engine_wait_idle, targets */
 #define YK_ABI_MAJOR(v) ((uint32_t)(v) >> 16)
 #define YK_ABI_MINOR(v) ((uint32_t)(v)&0xffffu)
 
@@ -195,6 +195,16 @@ yk_result yk_engine_create(const yk_engine_params *params, yk_engine *out);
  * (YK_ERROR_BUSY otherwise, freeing nothing). Any thread; the handle is invalid afterwards. */
 yk_result yk_engine_destroy(yk_engine engine);
 
+/* vkDeviceWaitIdle on the engine's device, safe while textures are open (ABI 1.2). Vulkan requires
+ * every queue of the device externally synchronized for vkDeviceWaitIdle, and the library's and
+ * FFmpeg's threads submit meanwhile: to queue under lock_queue and, with hardware decoding, to the
+ * decode queues under the library's own lock, which the engine cannot take. A plain
+ * vkDeviceWaitIdle then races them (UNASSIGNED-Threading-MultipleThreads). This one holds
+ * lock_queue (do not hold it when calling) and every lock of the library's around the call. To
+ * wait for its own submissions only, an engine may call vkQueueWaitIdle(queue) holding its lock.
+ * Any thread. YK_ERROR_DEVICE_LOST when the device is lost. */
+yk_result yk_engine_wait_idle(yk_engine engine);
+
 /* ---- Textures -------------------------------------------------------------------------------- */
 
 typedef struct yk_texture { uint64_t id; } yk_texture;
@@ -226,6 +236,27 @@ typedef enum yk_audio {
 typedef void (*yk_audio_fn)(void *user, int64_t pts_ns, const float *samples, uint32_t frames,
                             uint32_t channels, uint32_t rate);
 
+/* The engine's target (ABI 1.2; docs/engine.md, "Target colour"). */
+typedef enum yk_target {
+	/* BT.709 primaries, R'G'B' as an SDR BT.709 stream's (BT.709 OETF), white at 100 cd/m². SDR
+	 * streams pass through (any path); PQ and HLG are tone-mapped with yk_open_params.tone on the
+	 * shader path. */
+	YK_TARGET_SDR = 0,
+	/* HDR10: BT.2020 primaries, PQ (SMPTE ST 2084, absolute: 1.0 = 10000 cd/m²), every stream's
+	 * display light kept (SDR white at 203 cd/m², HLG for a 1000 cd/m² display), no tone curve. The
+	 * shader path; its image is R8G8B8A8_UNORM (8-bit PQ codes). Extended-linear sRGB (scRGB) is
+	 * not offered: it needs a float16 image the shader path does not make. */
+	YK_TARGET_HDR10 = 1
+} yk_target;
+
+/* How PQ and HLG pictures are brought to an SDR target. */
+typedef enum yk_tone {
+	YK_TONE_BT2390 = 0,     /* ITU-R BT.2390 §5.4's EETF on each component */
+	YK_TONE_CLIP = 1,       /* no curve: light above 100 cd/m² clips */
+	YK_TONE_OFF = 2,        /* none: the stream's R'G'B' is handed over as it is */
+	YK_TONE_BT2390_MAX = 3  /* the EETF on max(R, G, B), ratios kept */
+} yk_tone;
+
 typedef struct yk_open_params {
 	uint32_t size;
 	yk_hwdec hwdec;
@@ -238,6 +269,10 @@ typedef struct yk_open_params {
 	void *audio_user;
 	uint32_t audio_rate;     /* 0: the stream's */
 	uint32_t audio_channels; /* 0: stereo (mono stays mono) */
+	/* Added in ABI 1.2: the colour of the engine's render target, which every picture is converted
+	 * or tone-mapped to, as ycbcrplay does for its swapchain (0, 0: SDR BT.709 with BT.2390). */
+	yk_target target;
+	yk_tone tone;
 } yk_open_params;
 
 /* Opens url (a file or anything FFmpeg opens) on the engine and returns once the first picture is
@@ -387,6 +422,9 @@ typedef struct yk_frame {
 	uint32_t sample_aspect[2]; /* pixel aspect: display width = width * [0] / [1] */
 	uint32_t rotate;           /* clockwise quarter turns for display, after flip */
 	uint32_t flip;             /* mirror horizontally first */
+	/* Added in ABI 1.2: 1 when the picture was converted to yk_open_params.target (its R'G'B' has
+	 * the target's primaries and transfer, not color's); 0 when it is the stream's. */
+	uint32_t to_target;
 } yk_frame;
 
 /* Fills *out with the frame to show. It never waits for decoding: when nothing new is due or

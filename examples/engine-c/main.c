@@ -8,7 +8,7 @@
 // waits on the CPU for a release. After the last frame it writes the picture as a PNG.
 //
 //   engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] [-draw WxH] [-controls]
-//            [-out picture.png] video...
+//            [-target sdr|hdr10] [-out picture.png] video...
 //
 // -validate turns on the Khronos validation layer with synchronization validation; any message
 // makes the program exit 1. -hwdec creates the device for hardware decoding (Vulkan 1.3, the
@@ -19,7 +19,9 @@
 // engine's W×H storage image instead (yk_frame_draw: scaled, letterboxed), waiting on and
 // signalling the engine's binary semaphores, and writes that. -controls checks, on the first video,
 // that yk_texture_pause, play, seek, set_rate and time change what YK_ACQUIRE_CLOCK returns as the
-// header says, and draws nothing. Errors print one line, "error: ...", and exit 1.
+// header says, and draws nothing. -target hdr10 asks the library for pictures converted to an HDR10
+// target (BT.2020, PQ) and checks that every frame says so (to_target). Errors print one line,
+// "error: ...", and exit 1.
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdarg.h>
@@ -130,6 +132,10 @@ struct engine {
 	// The lock of queue 0 of the family: held around the engine's submissions, and the library's
 	// and FFmpeg's (lock_queue) with hardware decoding.
 	pthread_mutex_t lock;
+	// The library's engine. Its yk_engine_wait_idle stands in for vkDeviceWaitIdle while textures
+	// are open: FFmpeg's threads submit to the decode queues under the library's lock, which a plain
+	// vkDeviceWaitIdle (it needs every queue) would race.
+	yk_engine yk;
 };
 
 static void lock_queue(void *user) { pthread_mutex_lock(user); }
@@ -330,7 +336,7 @@ static void destroy_pipeline(struct engine *e, struct video *v) {
 // build rebuilds what embeds the frame's immutable sampler: the set layout, pipeline layout,
 // pipeline and descriptor pool (sized by descriptor_count).
 static void build(struct engine *e, struct video *v, const yk_frame *f) {
-	VK(vkDeviceWaitIdle(e->device)); // the old pipeline's frames are done
+	YK(yk_engine_wait_idle(e->yk)); // the old pipeline's frames are done
 	destroy_pipeline(e, v);
 	VkDescriptorSetLayoutBinding b = {.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
 	                                  .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
@@ -467,7 +473,7 @@ static void draw_into(struct engine *e, struct video *v) {
 	                     .wait_semaphore = before, .signal_semaphore = after};
 	YK(yk_frame_draw(v->tex, &f, &dp));
 	read_target(e, after);
-	VK(vkDeviceWaitIdle(e->device));
+	YK(yk_engine_wait_idle(e->yk));
 	vkDestroySemaphore(e->device, before, NULL);
 	vkDestroySemaphore(e->device, after, NULL);
 }
@@ -535,6 +541,7 @@ static void controls(struct video *v) {
 
 int main(int argc, char **argv) {
 	int validate = 0, frames = 120, hwdec = 0, bench_frames = 0, check_controls = 0;
+	yk_target target = YK_TARGET_SDR;
 	uint32_t tile_w = 0, tile_h = 0, draw_w = 0, draw_h = 0;
 	const char *out = "engine-c.png";
 	const char *urls[MAX_VIDEOS];
@@ -558,11 +565,18 @@ int main(int argc, char **argv) {
 		}
 		else if (!strcmp(argv[i], "-controls"))
 			check_controls = 1;
+		else if (!strcmp(argv[i], "-target") && i + 1 < argc) {
+			i++;
+			if (!strcmp(argv[i], "hdr10"))
+				target = YK_TARGET_HDR10;
+			else if (strcmp(argv[i], "sdr"))
+				die("-target %s: sdr or hdr10", argv[i]);
+		}
 		else if (!strcmp(argv[i], "-out") && i + 1 < argc)
 			out = argv[++i];
 		else if (argv[i][0] == '-')
 			die("unknown flag %s (usage: engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] "
-			    "[-draw WxH] [-controls] [-out picture.png] video...)", argv[i]);
+			    "[-draw WxH] [-controls] [-target sdr|hdr10] [-out picture.png] video...)", argv[i]);
 		else if (nvideos < MAX_VIDEOS)
 			urls[nvideos++] = argv[i];
 		else
@@ -584,6 +598,7 @@ int main(int argc, char **argv) {
 	                       .hardware_decoding = (uint32_t)hwdec, .validation = (uint32_t)validate};
 	yk_engine eng;
 	YK(yk_engine_create(&ep, &eng));
+	e.yk = eng;
 
 	// Open every video; the target holds them side by side at their own sizes, or in a grid of tiles.
 	static struct video videos[MAX_VIDEOS];
@@ -592,7 +607,8 @@ int main(int argc, char **argv) {
 		cols++;
 	for (int i = 0; i < nvideos; i++) {
 		struct video *v = &videos[i];
-		yk_open_params op = {.size = sizeof op, .loop = 1, .hwdec = hwdec ? YK_HWDEC_VULKAN : YK_HWDEC_AUTO};
+		yk_open_params op = {.size = sizeof op, .loop = 1, .hwdec = hwdec ? YK_HWDEC_VULKAN : YK_HWDEC_AUTO,
+		                     .target = target};
 		YK(yk_texture_open(eng, urls[i], &op, &v->tex));
 		yk_stats st = {.size = sizeof st};
 		YK(yk_texture_stats(v->tex, &st));
@@ -665,6 +681,8 @@ int main(int argc, char **argv) {
 			*f = (yk_frame){.size = sizeof *f};
 			YK(yk_texture_acquire(v->tex, &ap, f));
 			v->holding[slot] = 1;
+			if (target == YK_TARGET_HDR10 && !f->to_target)
+				die("video %d: frame %lld not converted to the HDR10 target", i, (long long)f->index);
 			if (f->generation != v->generation)
 				build(&e, v, f);
 			VkDescriptorImageInfo ii = {.imageView = f->view, .imageLayout = f->layout};
@@ -736,7 +754,7 @@ int main(int argc, char **argv) {
 			v->holding[slot] = 0;
 		}
 	}
-	VK(vkDeviceWaitIdle(e.device));
+	YK(yk_engine_wait_idle(eng));
 
 	if (frames > 0 || drawn) {
 		void *pixels;
