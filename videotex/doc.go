@@ -77,7 +77,9 @@
 // goroutine. Vulkan requires external synchronization of a queue: either call those methods from
 // the goroutine that submits to that queue, or set EngineDevice.QueueLock to the lock the engine
 // holds around its own vkQueueSubmit and vkQueuePresentKHR, or lend a queue of its own (another
-// queue of the same family). Done may be called from any goroutine.
+// queue of the same family). Done may be called from any goroutine. While textures are open, wait
+// for the whole device with DeviceWaitIdle, never a plain vkDeviceWaitIdle: that call needs every
+// queue, and FFmpeg's threads submit to them meanwhile under locks only the toolkit holds.
 //
 // # Sound
 //
@@ -95,7 +97,9 @@
 // project's shader path into an RGBA8 image and hands that out with a plain immutable sampler
 // (formats.PathShader). The engine's code is the same for both: one combined image sampler with an
 // immutable sampler. Texture.Path says which path is used and why. Both give non-linear R′G′B′
-// (UNORM): the transfer function is not undone.
+// (UNORM): the transfer function is not undone. Options.Target says what the engine's render target
+// shows (SDR BT.709, the default, or HDR10): PQ and HLG streams are tone-mapped to SDR, or every
+// stream PQ-encoded in BT.2020 for HDR10, on the shader path, as ycbcrplay does for its swapchain.
 //
 // # Hardware decoding
 //
