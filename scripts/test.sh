@@ -68,6 +68,8 @@ race_pkgs=(pump player decode videotex planes stream cmd/ycbcrplay)
 # race run covers through the other plays (46 s of the race run of cmd/ycbcrplay, 219 s in all).
 race_skip='^TestSoak|^TestZonePlateOnScreen$|^TestPlayOpeningWindow$|^TestLargePicture$|^TestVulkanGoGCRace$'
 race_skip+='|^TestDecoderFamilies$|^TestDisplayMatrix$|^TestSubtitlesDrawn$|^TestThumbnails$|^TestVectorsMatchZscale|^TestHWDecUpload$|^TestMPVFrontEndsIdle$'
+# videotex's TestTarget compares pictures with the oracle on the calling goroutine (14.5 s under -race).
+race_skip+='|^TestTarget$'
 sound='^(TestSound|TestOutputPlaysWhatItIsGiven$)'
 sound_long='^TestSoundSync60s$'
 sound_short_measured='^TestSoundSyncMeasured'
