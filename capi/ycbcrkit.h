@@ -36,7 +36,9 @@
  *     yk_texture_close) follow Vulkan's external-synchronization rule for that queue: call them
  *     from the thread that submits to it, or give yk_engine_params.lock_queue/unlock_queue, which
  *     the library holds around each of its vkQueueSubmit calls (and FFmpeg around its own, with
- *     hardware decoding; then never hold that lock while calling the library).
+ *     hardware decoding; then never hold that lock while calling the library). While a texture is
+ *     open, wait for the whole device with yk_engine_wait_idle, never vkDeviceWaitIdle (which
+ *     needs every queue, and the library's and FFmpeg's threads submit meanwhile).
  *
  * ABI versioning. yk_abi_version() is the library's YK_ABI_VERSION: the major number (bits 16..31)
  * changes only when an existing function, struct field or value changes meaning or layout, which
