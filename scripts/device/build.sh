@@ -15,7 +15,8 @@
 #   nvdec        .gpu/nvdec: Debian's FFmpeg and nv-codec-headers sources, built there (run nvdec)
 #   old          .gpu/old.tar.xz: ycbcrplay, ycbcrwall of OLD_REV (default HEAD~1), for OLD=.gpu/old
 #   capi         .gpu/capi.tar.xz: libycbcrkit.so (lib/) and examples/engine-c, cc against it
-#   wall         .gpu/wall.tar.xz: ycbcrwall, ffmpeg, the decode tests, libycbcrkit.so and engine-c
+#   wall         .gpu/wall.tar.xz: ycbcrwall, ffmpeg, the decode and videotex tests, libycbcrkit.so,
+#                engine-c; .gpu/seekclips (after hwdec): the hardware seek tests' clips
 #                (runs.json's live: one call for the wall, hardware seeks and the C example)
 #   faults       .gpu/faults.tar.xz: the fault layer VK_LAYER_YCBCRKIT_faults (make layer) in layer/,
 #                and the ycbcr/check tests (docs/conformance/faults.md)
@@ -161,13 +162,19 @@ for set in "${sets[@]}"; do
 	wall) # runs.json's live: ycbcrwall, the same build's ffmpeg, the decode tests, the C example
 		progs ycbcrwall
 		cp "$YCBCRKIT_FFMPEG" "$W/ffmpeg"
-		tests decode
+		tests decode videotex
 		mkdir -p "$W/lib"
 		go build -tags nowindow -buildmode=c-shared -ldflags=-s -o "$W/lib/libycbcrkit.so" ./capi
 		rm -f "$W/lib/libycbcrkit.h"
 		cc -std=c11 -O2 -o "$W/engine-c" examples/engine-c/main.c examples/engine-c/png.c -Icapi -L"$W/lib" \
 			-lycbcrkit -lvulkan -pthread -Wl,-rpath,'$ORIGIN/lib'
-		pack wall.tar.xz ycbcrwall ffmpeg decode.test lib/libycbcrkit.so engine-c
+		pack wall.tar.xz ycbcrwall ffmpeg decode.test videotex.test lib/libycbcrkit.so engine-c
+		# The seek and size-change tests' clips only (hwdec's whole set would not fit beside them).
+		mkdir -p .gpu/seekclips
+		for c in h264-1080p.mkv hevc-1080p.mkv h264-sizes.ts hevc-sizes.ts; do
+			[ -s .gpu/hwclips/$c ] || { echo "error: .gpu/hwclips/$c missing: build the hwdec set first" >&2; exit 1; }
+			ln -f .gpu/hwclips/$c .gpu/seekclips/
+		done
 		;;
 	faults) # the fault layer (built here: it links only libc) and its manifests, ycbcr/check's tests
 		make -s layer LAYER="$W/layer"
