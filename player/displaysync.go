@@ -272,6 +272,7 @@ func (p *Player) afterRefresh(r *Refresh) {
 			c.note(c.clock.Pause(false))
 			c.fresh = false
 			p.setAudioSpeed(d.clock.speed)
+			p.awaitSound(r)
 		} else if pos, ok := c.clock.Position(); ok {
 			off := r.Time - pos
 			c.offs.add(off)
@@ -310,6 +311,22 @@ func (p *Player) afterRefresh(r *Refresh) {
 			}
 		}
 		p.cfg.Hooks.OnRefresh(p, *r)
+	}
+}
+
+// soundStartLimit is the longest the first picture waits for the sound to be heard.
+const soundStartLimit = time.Second
+
+// awaitSound holds the first picture r of a timeline until the sound, just started under it, is
+// heard (its position moves past r's time: a device takes tens of ms to start, 30-60 ms on a null
+// sink), and starts the refreshes' wall clock from there, as the pictures wait for the sound's
+// clock without display sync. Without it the refreshes ran ahead of the sound by that delay until
+// the start's offset was taken up.
+func (p *Player) awaitSound(r *Refresh) {
+	d, c := &p.disp, &p.pace
+	waitClock(c.clock, r.Time+1e-6, soundStartLimit)
+	if pos, ok := c.clock.Position(); ok && pos > r.Time && !d.wall.IsZero() {
+		d.wall, d.n0 = time.Now().Add(-time.Duration((pos-r.Time)/d.clock.speed*float64(time.Second))), r.N
 	}
 }
 
