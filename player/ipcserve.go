@@ -37,10 +37,10 @@ var playlistCommands = map[string]bool{"loadfile": true, "playlist-next": true, 
 // Properties are the mpv properties the player answers (mpv's property-list, which clients such as
 // python-mpv-jsonipc read first).
 var Properties = []string{"ab-loop-a", "ab-loop-b", "aid", "chapter", "chapter-list", "chapters", "core-idle",
-	"duration", "eof-reached", "filename", "fullscreen", "idle-active", "media-title", "mute", "path", "pause",
-	"percent-pos", "playback-time", "playlist", "playlist-count", "playlist-playing-pos", "playlist-pos",
-	"playlist-pos-1", "property-list", "seeking", "sid", "speed", "sub-visibility", "time-pos", "time-remaining",
-	"track-list", "vid", "volume"}
+	"duration", "eof-reached", "filename", "frame-drop-count", "fullscreen", "idle-active", "media-title", "mute",
+	"path", "pause", "percent-pos", "playback-time", "playlist", "playlist-count", "playlist-playing-pos",
+	"playlist-pos", "playlist-pos-1", "property-list", "seeking", "sid", "speed", "sub-visibility", "time-pos",
+	"time-remaining", "track-list", "vid", "volume"}
 
 // ipcRequests is how many requests the player takes between two frames: a client that floods the
 // socket waits for the next frame rather than holding the player.
@@ -127,6 +127,8 @@ func (p *Player) property(name string) (any, error) {
 		return 100 * p.position() / info.Duration, nil
 	case "pause":
 		return p.paused, nil
+	case "frame-drop-count": // mpv's: the pictures dropped as late (Stats.FramesDropped)
+		return p.stats.FramesDropped, nil
 	case "idle-active":
 		return false, nil
 	case "core-idle":
