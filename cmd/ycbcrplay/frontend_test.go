@@ -16,6 +16,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/timebound"
 )
 
 // frontEnds are the command lines that widely used front-ends spawn mpv with (docs/frontends.md says
@@ -239,7 +240,8 @@ func TestMPVIdleClient(t *testing.T) {
 // what the player itself shows there (-start 1 -frames 1 -screenshot: the GPU's conversion). Over
 // the IPC (ycbcrplay-thumbnail), while the clip plays, a thumbnail comes back as a file of the width
 // asked, the same picture as -thumbnails's; meanwhile the player goes on answering another client
-// between frames throughout (the thumbnail is made off the player's thread).
+// between frames throughout (the thumbnail is made off the player's thread), and while four more
+// are made one after another it drops no picture (thumbnailsDropNothing).
 func TestThumbnails(t *testing.T) {
 	clip, _ := filepath.Abs(filepath.Join(mediaDir, "default.mkv"))
 	dir := t.TempDir()
@@ -326,6 +328,7 @@ wait:
 	if b := pictest.ReadPNG(t, thumb).Bounds(); b.Dx() != 200 || b.Dy() != 113 {
 		t.Errorf("ycbcrplay-thumbnail: %v, want 200x113", b)
 	}
+	thumbnailsDropNothing(t, c, other, cmd.Process.Pid, dir)
 	c.ask(t, "quit")
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("%v: %s", err, stderr.String())
@@ -336,5 +339,73 @@ wait:
 	}
 	if d := maxDiff(t, pictest.ReadPNG(t, filepath.Join(small, "default-001.png")), pictest.ReadPNG(t, thumb)); d != 0 {
 		t.Errorf("the IPC's thumbnail at 1 s differs from -thumbnails's by %g codes", d)
+	}
+}
+
+// thumbnailsDropNothing asks the playing player (process pid, its clients c and other) for four
+// thumbnails at the video's width, one after another as a seek bar's hover asks them, and reads mpv's
+// frame-drop-count before and after: the timed player drops a picture exactly when it comes more
+// than a frame after its time (player's pacer), so none dropped says every picture was shown within
+// a frame of its schedule while the thumbnails were decoded beside playback (each on a decoder of
+// its own, on a goroutine of its own). A batch that dropped pictures while the player's threads
+// waited more than a frame (40 ms) for a CPU is asked again, at most twice, with the reason logged
+// (internal/testkit/timebound): a thumbnail made on the player's thread drops pictures every time.
+func thumbnailsDropNothing(t *testing.T, c *ipcConn, other net.Conn, pid int, dir string) {
+	t.Helper()
+	const frame = 40 * time.Millisecond // default.mkv: 25 fps
+	r := bufio.NewReader(other)
+	id := 100
+	make1 := func(seconds float64) error {
+		id++
+		b, _ := json.Marshal(map[string]any{"command": []any{"ycbcrplay-thumbnail", seconds, 0, filepath.Join(dir, fmt.Sprintf("batch-%d.png", id))}, "request_id": id})
+		other.SetDeadline(time.Now().Add(20 * time.Second))
+		if _, err := other.Write(append(b, '\n')); err != nil {
+			return err
+		}
+		for {
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				return err
+			}
+			var m struct {
+				ID    int    `json:"request_id"`
+				Error string `json:"error"`
+			}
+			if json.Unmarshal(line, &m) == nil && m.ID == id {
+				if m.Error != "success" {
+					return fmt.Errorf("ycbcrplay-thumbnail %g: %s", seconds, m.Error)
+				}
+				return nil
+			}
+		}
+	}
+	drops := func() int {
+		v, e := c.ask(t, "get_property", "frame-drop-count")
+		n, ok := v.(float64)
+		if e != "success" || !ok {
+			t.Fatalf("frame-drop-count: %v, %s", v, e)
+		}
+		return int(n)
+	}
+	for try := 1; ; try++ {
+		before := drops()
+		span := timebound.Start(pid)
+		start := time.Now()
+		for _, s := range []float64{0.5, 1.5, 2.5, 3.5} {
+			if err := make1(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		took := time.Since(start)
+		_, waited := span.Elapsed()
+		dropped := drops() - before
+		t.Logf("batch %d: 4 thumbnails at 640x360 in %v, %d pictures dropped meanwhile; the player waited %v for a CPU", try, took.Round(time.Millisecond), dropped, waited.Round(time.Millisecond))
+		if dropped == 0 {
+			return
+		}
+		if try == 3 || waited < frame {
+			t.Errorf("while 4 thumbnails were made (%v) playback dropped %d pictures (frame-drop-count), want none", took.Round(time.Millisecond), dropped)
+			return
+		}
 	}
 }
