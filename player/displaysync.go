@@ -85,11 +85,13 @@ type displaySync struct {
 	blend      *ycbcr.Blend
 	picW, picH int
 	// The wall clock of refreshes (none when untimed): refresh n0 was due at wall. measured counts
-	// the A/V offsets measured since the timeline started.
+	// the A/V offsets measured since the timeline started; lastOff is the last one (after its
+	// resync).
 	wall      time.Time
 	n0        int64
 	measured  int
 	startOffs []float64
+	lastOff   float64
 	// Figures.
 	stats      DisplaySyncStats
 	perFrame   []int
@@ -154,7 +156,7 @@ func (p *Player) displayFrame(f *Frame, gen int) error {
 	d.cur, d.curShown, d.curCount = f, false, 0
 	d.clock.origin, d.clock.n = f.PTS, 0
 	d.clock.restart()
-	d.wall, d.n0, d.measured, d.startOffs = time.Time{}, 0, 0, nil
+	d.wall, d.n0, d.measured, d.startOffs, d.lastOff = time.Time{}, 0, 0, nil, 0
 	return nil
 }
 
@@ -279,15 +281,19 @@ func (p *Player) afterRefresh(r *Refresh) {
 			d.measured++
 			// Resynchronised at once, rather than by the sound's small corrections: the start's
 			// offset (the median of refreshes 5 to 24 after the sound started, when its delay is
-			// measured; one reading is a few ms off either way) and any offset of more than 100 ms
-			// (the sound stalled). The refreshes move by the offset on the wall clock, so the
-			// picture meets the sound.
+			// measured; one reading is a few ms off either way) and an offset of more than 100 ms
+			// in two readings in a row, the same way (the sound stalled). One such reading alone
+			// is a refresh presented late on a loaded machine, over at the next one: taken up, it
+			// made the refreshes skip ahead and then wait, and left up to a refresh of offset
+			// behind. The refreshes move by the offset on the wall clock, so the picture meets the
+			// sound.
 			if d.measured > resyncAfter-20 && d.measured <= resyncAfter {
 				d.startOffs = append(d.startOffs, off)
 			}
+			big := math.Abs(off) > 0.1
 			resync := 0.0
 			switch {
-			case math.Abs(off) > 0.1:
+			case big && math.Abs(d.lastOff) > 0.1 && (off > 0) == (d.lastOff > 0):
 				resync = off
 			case d.measured == resyncAfter:
 				slices.Sort(d.startOffs)
@@ -301,7 +307,10 @@ func (p *Player) afterRefresh(r *Refresh) {
 				off -= resync
 				d.clock.restart()
 			}
-			p.setAudioSpeed(d.clock.correct(off))
+			d.lastOff = off
+			if !big || resync != 0 {
+				p.setAudioSpeed(d.clock.correct(off))
+			}
 		}
 	}
 	if p.cfg.Hooks.OnRefresh != nil {

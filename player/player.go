@@ -268,7 +268,7 @@ func (p *Player) loop() error {
 			p.paused = true
 		}
 		if p.paused && !p.step {
-			p.disp.wall, p.disp.measured, p.disp.startOffs = time.Time{}, 0, nil // timed anew on resuming
+			p.disp.wall, p.disp.measured, p.disp.startOffs, p.disp.lastOff = time.Time{}, 0, nil, 0 // timed anew on resuming
 			if err := p.redraw(); err != nil {
 				return err
 			}
