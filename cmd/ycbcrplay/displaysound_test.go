@@ -36,7 +36,7 @@ func TestSoundSyncMeasuredDisplayResample(t *testing.T) {
 	for try := 1; ; try++ {
 		span := timebound.Start(srv.PID())
 		var st displaySoundStats
-		m, got := measureSync(t, srv, dir, seconds, func() {
+		m, got, short := measureSyncCounts(t, srv, dir, seconds, func() {
 			out, stderr, code := play(t, "-stats", "-validate", "-video-sync", "display-resample", "-display-fps", fmt.Sprint(hz), clip)
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d: %s", code, stderr)
@@ -54,7 +54,9 @@ func TestSoundSyncMeasuredDisplayResample(t *testing.T) {
 		t.Logf("run %d: measured (flash on screen − beep in the sink) mean %+.2f ms, median %+.2f ms, p95 %.2f ms over %d seconds (screen read every %s at worst); the player's av_offset_ms %+v; frames %d presented, %d dropped; audio %+v; display_sync %+v; beeps at %.5f s",
 			try, m.mean, m.median, m.p95, len(m.offsets), m.screenStep.Round(time.Microsecond), *av, st.FramesPresented, st.FramesDropped, *st.Audio, *ds, on)
 		var bad []string
-		if !withinBounds(m) {
+		if short != nil {
+			bad = append(bad, short.Error())
+		} else if !withinBounds(m) {
 			bad = append(bad, fmt.Sprintf("measured A/V offset: mean %+.2f ms, p95 %.2f ms (per second, ms: %.1f)", m.mean, m.p95, m.offsets))
 		}
 		if av.P95 > 20 || math.Abs(av.Mean) > 5 {
