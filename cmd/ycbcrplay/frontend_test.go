@@ -343,7 +343,7 @@ wait:
 }
 
 // thumbnailsDropNothing asks the playing player (process pid, its clients c and other) for four
-// thumbnails at the video's width, one after another as a seek bar's hover asks them, and reads mpv's
+// thumbnails 200 px wide, one after another as a seek bar's hover asks them, and reads mpv's
 // frame-drop-count before and after: the timed player drops a picture exactly when it comes more
 // than a frame after its time (player's pacer), so none dropped says every picture was shown within
 // a frame of its schedule while the thumbnails were decoded beside playback (each on a decoder of
@@ -357,7 +357,7 @@ func thumbnailsDropNothing(t *testing.T, c *ipcConn, other net.Conn, pid int, di
 	id := 100
 	make1 := func(seconds float64) error {
 		id++
-		b, _ := json.Marshal(map[string]any{"command": []any{"ycbcrplay-thumbnail", seconds, 0, filepath.Join(dir, fmt.Sprintf("batch-%d.png", id))}, "request_id": id})
+		b, _ := json.Marshal(map[string]any{"command": []any{"ycbcrplay-thumbnail", seconds, 200, filepath.Join(dir, fmt.Sprintf("batch-%d.png", id))}, "request_id": id})
 		other.SetDeadline(time.Now().Add(20 * time.Second))
 		if _, err := other.Write(append(b, '\n')); err != nil {
 			return err
@@ -399,7 +399,7 @@ func thumbnailsDropNothing(t *testing.T, c *ipcConn, other net.Conn, pid int, di
 		took := time.Since(start)
 		_, waited := span.Elapsed()
 		dropped := drops() - before
-		t.Logf("batch %d: 4 thumbnails at 640x360 in %v, %d pictures dropped meanwhile; the player waited %v for a CPU", try, took.Round(time.Millisecond), dropped, waited.Round(time.Millisecond))
+		t.Logf("batch %d: 4 thumbnails of 200 px in %v, %d pictures dropped meanwhile; the player waited %v for a CPU", try, took.Round(time.Millisecond), dropped, waited.Round(time.Millisecond))
 		if dropped == 0 {
 			return
 		}
