@@ -71,6 +71,13 @@ fault icc-lut-not-applied player/renderer.go \
 fault icc-display-profile-unread player/icc.go \
 	's/^\tb := p.win.ICCProfile()$/\tb := []byte(nil)/' \
 	player '^TestICCFromDisplay$'
+# Issue 36's thumbnails beside playback and display-resample's sound.
+fault thumbnail-on-player-thread player/ipcserve.go \
+	's/^\tgo func() {$/\tfunc() {/' \
+	cmd/ycbcrplay '^TestThumbnails$'
+fault display-sound-not-resampled player/displaysync.go \
+	's/^\t\t\tp.pace.note(sc.SetSpeed(s))$/\t\t\t_ = sc/' \
+	cmd/ycbcrplay '^TestSoundSyncMeasuredDisplayResample$'
 
 tmp=$(mktemp -d)
 tree=$tmp/tree
