@@ -73,7 +73,7 @@ race_skip+='|^TestTarget$'
 sound='^(TestSound|TestOutputPlaysWhatItIsGiven$)'
 sound_long='^TestSoundSync60s$'
 sound_short_measured='^TestSoundSyncMeasured'
-sound_pkgs=(cmd/ycbcrplay audio)
+sound_pkgs=(cmd/ycbcrplay audio cmd/ycbcrwall)
 
 stage "build the test binaries"
 mapfile -t pkgs < <("$GO" list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' $PKGS | sed "s|^$("$GO" list -m)/||")

@@ -1,6 +1,10 @@
 package wall
 
-import "time"
+import (
+	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/decode"
+)
 
 // clock is the time timed steps play on: the caller's time less the time spent paused. Every
 // stream's clock runs on it: its own, started at its first picture, or the wall's one clock,
@@ -48,3 +52,29 @@ func (w *Wall) Paused() bool { return w.clock.paused }
 // SetPeriod sets the time between timed steps (Options.Period) from now on: a window measures its
 // display's refresh.
 func (w *Wall) SetPeriod(d time.Duration) { w.opts.Period = max(d, 0) }
+
+// Media is where tile i is in its input at now (the caller's time, as Tick's), in seconds on its
+// decoder's clock (decode.Frame.PTS): on timed steps the time its clock has reached, which the
+// picture shown is the one due at; on untimed steps its last picture's time. While paused it stays
+// where the pause left it. ok is false before the tile's first picture and after its end: a
+// client following the tile (ycbcrwall's sound of the picked tile) has nothing to follow then.
+func (w *Wall) Media(i int, now time.Time) (pts float64, ok bool) {
+	t := w.tiles[i]
+	if t.ended || t.shown == 0 {
+		return 0, false
+	}
+	if t.origin.IsZero() { // untimed: no clock, the last picture
+		return t.lastPTS, true
+	}
+	c := &w.clock
+	if c.paused {
+		now = c.pausedAt
+	}
+	return t.pts0 + c.at(now).Sub(t.origin).Seconds(), true
+}
+
+// Info is tile i's input as its decoder describes it (its URL, start time, stream index).
+func (w *Wall) Info(i int) decode.Info { return w.tiles[i].dec.Info() }
+
+// Label is tile i's name (Input.Label, else the URL's base name).
+func (w *Wall) Label(i int) string { return w.tiles[i].in.Label }

@@ -30,6 +30,8 @@ type View struct {
 	Paused bool
 	// Filter is the scale pass's filter.
 	Filter ycbcr.Filter
+	// Note, when Tile is shown alone, is one more line of its label (ycbcrwall's "no sound").
+	Note string
 }
 
 // Display shows a wall in a swapchain's images: the canvas (the grid) or one tile's picture,
@@ -325,8 +327,8 @@ func (d *Display) target(slot int, v ycbcr.ScaleView) (*ycbcr.ScaleTarget, error
 // second over the last half second or so, the pictures it dropped, its decoder (hw: Vulkan Video,
 // sw: FFmpeg's software decoder), the route its hardware-decoded pictures took to the conversion
 // or the upload of its software-decoded ones, and the conversion path; then its signal state when
-// it is not playing (no signal and for how long, ended, error).
-func (d *Display) label(i int, now time.Time) []string {
+// it is not playing (no signal and for how long, ended, error), and note, if any (View.Note).
+func (d *Display) label(i int, now time.Time, note string) []string {
 	t := d.w.tiles[i]
 	h := t.dec.HW()
 	dec := "sw " + h.Decoder
@@ -352,6 +354,9 @@ func (d *Display) label(i int, now time.Time) []string {
 		lines = append(lines, "ended")
 	case sig.Lost:
 		lines = append(lines, fmt.Sprintf("no signal · %.0f s", now.Sub(sig.Since).Seconds()))
+	}
+	if note != "" {
+		lines = append(lines, note)
 	}
 	return lines
 }
@@ -418,7 +423,11 @@ func (d *Display) overlay(v View, src, box image.Rectangle, tw, th int) {
 		if v.Labels {
 			// As much of the label as the cell holds: cut to its width, its last lines left out
 			// (the name first).
-			lines := c.Font.Fit(d.label(i, now), cell.Dx()-2*LabelInset-2*LabelPad)
+			note := ""
+			if v.Tile >= 0 {
+				note = v.Note
+			}
+			lines := c.Font.Fit(d.label(i, now, note), cell.Dx()-2*LabelInset-2*LabelPad)
 			lines = lines[:max(0, min(len(lines), (cell.Dy()-2*LabelInset-2*LabelPad)/c.Font.LineHeight))]
 			if len(lines) == 0 {
 				continue

@@ -28,5 +28,9 @@
 // canvas, scaled to fit by the player's scale pass and letterboxed, with each tile's label (number,
 // name, pictures per second, dropped pictures, decoder, route or upload, conversion path, and its
 // signal state: a stream without a new picture for NoSignalAfter is dimmed, "no signal" and the
-// seconds since) drawn at its bottom centre by the on-screen display's text pass.
+// seconds since) drawn at its bottom centre by the on-screen display's text pass, and under a tile
+// shown alone the caller's View.Note (ycbcrwall's "no sound").
+//
+// Media is where a tile is in its input on its clock, for a client that follows one tile
+// (ycbcrwall plays the picked tile's sound on it); Info and Label describe the tile's input.
 package wall

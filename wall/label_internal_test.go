@@ -2,6 +2,7 @@ package wall
 
 import (
 	"image"
+	"math"
 	"testing"
 	"time"
 
@@ -57,6 +58,41 @@ func TestSignal(t *testing.T) {
 		set()
 		if s := w.Signal(0, now); s.Lost {
 			t.Errorf("%s: %+v, want no loss", name, s)
+		}
+	}
+}
+
+// TestMedia: a timed tile is where its clock has reached (its first picture's PTS at its origin),
+// held while the wall is paused and without the time spent paused after; an untimed one is at its
+// last picture; before its first picture and after its end, nowhere.
+func TestMedia(t *testing.T) {
+	t0 := time.Now()
+	w := &Wall{tiles: []*tile{{shown: 3, pts0: 2, origin: t0, lastPTS: 2.08}, {shown: 2, lastPTS: 0.5}, {}, {shown: 1, ended: true}}}
+	at := func(i int, now time.Time) float64 {
+		t.Helper()
+		m, ok := w.Media(i, now)
+		if !ok {
+			t.Fatalf("tile %d: no media time", i)
+		}
+		return m
+	}
+	if m := at(0, t0.Add(1500*time.Millisecond)); math.Abs(m-3.5) > 1e-9 {
+		t.Errorf("1.5 s after the origin: %.6f, want 3.5", m)
+	}
+	w.SetPaused(true, t0.Add(2*time.Second))
+	if m := at(0, t0.Add(5*time.Second)); math.Abs(m-4) > 1e-9 {
+		t.Errorf("paused at 2 s, 3 s later: %.6f, want 4", m)
+	}
+	w.SetPaused(false, t0.Add(6*time.Second))
+	if m := at(0, t0.Add(7*time.Second)); math.Abs(m-5) > 1e-9 {
+		t.Errorf("paused from 2 s to 6 s, at 7 s: %.6f, want 5", m)
+	}
+	if m := at(1, t0); m != 0.5 {
+		t.Errorf("untimed: %.6f, want its last picture's 0.5", m)
+	}
+	for _, i := range []int{2, 3} {
+		if m, ok := w.Media(i, t0); ok {
+			t.Errorf("tile %d (not started, ended): %.6f, want none", i, m)
 		}
 	}
 }

@@ -62,8 +62,15 @@ its number and file name, the pictures it shows per second, the pictures it drop
 path; a stream with no new picture for 0.7 s keeps its last one, dimmed, with "no signal" and the
 seconds since. -headless draws the canvas offscreen, with no window.
 
+Sound: in the window, the tile shown alone plays its input's sound through PulseAudio (FFmpeg's
+best audio stream, read by a decoder of its own: a second connection to a network source) from
+the picture shown, and stops when the grid comes back or another tile is picked; -volume N sets its
+volume. A tile without sound says "no sound" on its label then. A unicast UDP or RTP feed, an SRT
+listener and a pipe, which only the tile's decoder can read, have none (one notice line says so).
+The grid, -headless, -untimed and -no-audio play no sound.
+
 Keys (in the window):
-  1 … 9          the tile of that number alone, full size
+  1 … 9          the tile of that number alone, full size, with its sound
   Tab            the next tile alone (from the grid: the outlined one, else the first)
   ← → ↑ ↓        on the grid: move the outline; on a tile: its neighbour on the grid
   Enter          the outlined tile alone
@@ -128,6 +135,8 @@ type options struct {
 	layout     string
 	fit        bool
 	submitEach bool
+	noAudio    bool // -no-audio
+	volume     int  // -volume, percent
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -164,6 +173,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.layout, "layout", "", "the tiles' cells: `SPEC` 1+5, 1+7, 2x2+8, COLSxROWS, or a FILE of \"x y w h\" lines in grid units (default: the most nearly square grid)")
 	fs.BoolVar(&o.submitEach, "submit-each", false, "submit each stream's frame on its own, not a display step's frames together in one vkQueueSubmit (for comparisons)")
 	fs.BoolVar(&o.fit, "fit", true, "fit every feed to its cell (aspect kept, the -scale filter); false: one pixel for one pixel")
+	fs.BoolVar(&o.noAudio, "no-audio", false, "play no sound (in the window, the picked tile's)")
+	fs.IntVar(&o.volume, "volume", 100, "the picked tile's sound volume in `percent`, 0 to 100")
 	profile := cli.Profile(fs)
 	if status, done := cli.Parse(fs, args, help, stdout, stderr); done {
 		return status
@@ -190,6 +201,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.queues > 1 && !o.headless {
 		return fail(stderr, "-queues %d: several queues need -headless (the window reads the canvas on one queue)", o.queues)
+	}
+	if o.volume < 0 || o.volume > 100 {
+		return fail(stderr, "-volume %d: want 0 to 100", o.volume)
 	}
 	if o.clock != "each" && o.clock != "shared" {
 		return fail(stderr, "-clock %q: want each or shared", o.clock)
@@ -288,7 +302,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	if o.headless {
 		runErr = loop(w, o)
 	} else {
-		runErr = show(w, dev, o, stderr)
+		runErr = show(w, dev, o, notice, stderr)
 	}
 	var shotErr error
 	if runErr == nil && o.screenshot != "" {

@@ -40,8 +40,8 @@ func windowSize(cw, ch int, geometry [2]int) (int, int) {
 // show plays the wall in a window until every stream has ended (with -keep-open, until q), q, the
 // window's close button, SIGINT or SIGTERM. Each display step draws what the streams have (timed:
 // what their clocks have reached, a step per vsync (pacer); untimed: whatever was decoded since) and
-// presents the grid or the picked tile.
-func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
+// presents the grid or the picked tile, whose sound plays (sound.go).
+func show(w *wall.Wall, dev *gpu.Device, o options, notice func(string), stderr io.Writer) error {
 	ww, wh := windowSize(w.Layout.Cols*w.Layout.CellW, w.Layout.Rows*w.Layout.CellH, o.geometry)
 	win, swap, err := present.OpenWindow(dev, present.WindowParams{Title: fmt.Sprintf("%d videos — ycbcrwall", w.Len()),
 		Width: ww, Height: wh, Fullscreen: o.fullscreen, Swapchain: present.SwapchainOptions{Immediate: o.untimed}})
@@ -61,6 +61,11 @@ func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
 	tick := time.NewTicker(time.Duration(float64(time.Second) / o.fps))
 	defer tick.Stop()
 	pk := newPicker(w.Len(), w.Layout.Cols)
+	var snd *sound // the picked tile's sound: timed, unless -no-audio
+	if !o.noAudio && !o.untimed {
+		snd = newSound(w, float64(o.volume)/100, notice)
+		defer snd.close()
+	}
 	var pace pacer
 	labels := o.labels
 	// The empty grid first: the window shows at once, and the display's pipelines are made before
@@ -113,6 +118,9 @@ func show(w *wall.Wall, dev *gpu.Device, o options, stderr io.Writer) error {
 			}
 		}
 		v := wall.View{Tile: pk.tile, Cursor: pk.cursor, Labels: labels, Paused: w.Paused(), Filter: o.filter}
+		if snd != nil {
+			v.Note = snd.follow(pk.tile, w.Paused(), time.Now())
+		}
 		if err := present1(disp, win, swap, v, shoot, stderr); err != nil {
 			return err
 		}
