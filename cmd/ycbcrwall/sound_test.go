@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -212,5 +214,39 @@ func TestReadOnce(t *testing.T) {
 		if got := readOnce(u) != ""; got != once {
 			t.Errorf("readOnce(%q) = %q: want read once %v", u, readOnce(u), once)
 		}
+	}
+}
+
+// TestWallNoSoundServer: without a PulseAudio server, picking a tile with sound gives one notice
+// line naming the tile, and the wall plays on to its end.
+func TestWallNoSoundServer(t *testing.T) {
+	if !window.Available() {
+		t.Fatal("no display: run the tests under xvfb-run (make test does)")
+	}
+	dir := t.TempDir()
+	clip := soundtest.Clip(t, dir, 1, 0)
+	t.Setenv("PULSE_SERVER", "unix:"+filepath.Join(dir, "no-server"))
+	var start time.Time
+	keys := []window.Key{window.Key1, window.KeyEscape, window.Key1} // the tile twice: one notice
+	keyScript = func(int, bool, *window.Window) []window.Key {
+		if start.IsZero() {
+			start = time.Now()
+		}
+		if len(keys) > 0 && time.Since(start) >= time.Duration(4-len(keys))*200*time.Millisecond {
+			k := keys[0]
+			keys = keys[1:]
+			return []window.Key{k}
+		}
+		return nil
+	}
+	t.Cleanup(func() { keyScript = nil })
+	var o, e bytes.Buffer
+	code := run([]string{"-stats", clip}, &o, &e)
+	if code != 0 || !regexp.MustCompile(`^notice: tile 1 \(beep-[^)]*\): no sound: .+\n$`).MatchString(e.String()) {
+		t.Fatalf("exit %d, stderr %q: want 0 and one notice line", code, e.String())
+	}
+	var st wall.Stats
+	if err := json.Unmarshal(o.Bytes(), &st); err != nil || st.Frames < 25 {
+		t.Fatalf("-stats: %v, %d pictures shown, want the second's 30", err, st.Frames)
 	}
 }
