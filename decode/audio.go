@@ -40,6 +40,12 @@ type AudioOptions struct {
 	Timeout time.Duration
 	// Stop, when closed, interrupts the decoder, OpenAudio included, as Options.Stop does.
 	Stop <-chan struct{}
+	// Live, RTSPTransport and Log are Options': a live source read with FFmpeg's low-latency
+	// options (a second connection beside the video's, ycbcrwall's picked tile), and this decoder's
+	// summaries of FFmpeg's log.
+	Live          LiveMode
+	RTSPTransport string
+	Log           func(summary string)
 }
 
 // AudioInfo describes the chosen audio stream and the output format.
@@ -109,8 +115,13 @@ func OpenAudio(url string, opts AudioOptions) (*AudioDecoder, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	a := &AudioDecoder{input: input{url: url, timeout: opts.Timeout}, opts: opts}
+	a := &AudioDecoder{input: input{url: url, timeout: opts.Timeout, live: opts.Live.isLive(url),
+		rtspTransport: opts.RTSPTransport}, opts: opts}
+	if opts.Log != nil {
+		a.input.log = newLogSink(opts.Log)
+	}
 	if err := a.open(); err != nil {
+		a.log.discard() // the error says what went wrong
 		a.Close()
 		return nil, err
 	}
@@ -454,5 +465,6 @@ func (a *AudioDecoder) Close() error {
 		a.cc.Free()
 	}
 	a.input.close()
+	a.log.close() // what FFmpeg said since the last summary
 	return nil
 }

@@ -36,6 +36,9 @@ type sound struct {
 	w      *wall.Wall
 	volume float64
 	notice func(string)
+	// live and rtsp are -live and -rtsp-transport, for the sound's own connection.
+	live   decode.LiveMode
+	rtsp   string
 	tile   int          // the tile followed; -1: the grid
 	cur    *tileSound   // its sound, opening or playing; nil: none
 	none   map[int]bool // tiles found without sound ("no sound" on their label)
@@ -77,8 +80,8 @@ type tileSound struct {
 	restarted, checked time.Time
 }
 
-func newSound(w *wall.Wall, volume float64, notice func(string)) *sound {
-	return &sound{w: w, volume: volume, notice: notice, tile: -1, none: map[int]bool{}}
+func newSound(w *wall.Wall, o options, notice func(string)) *sound {
+	return &sound{w: w, volume: float64(o.volume) / 100, notice: notice, live: o.live, rtsp: o.rtsp, tile: -1, none: map[int]bool{}}
 }
 
 // follow is called at each display step with the tile shown alone (-1: the grid) and whether the
@@ -191,11 +194,14 @@ func (s *sound) open(tile int, media float64, paused bool, now time.Time) *tileS
 		s.notice(fmt.Sprintf("%s: no sound: %s", s.name(tile), why))
 		return nil
 	}
-	ts := &tileSound{tile: tile, live: decode.IsLive(info.URL), stop: make(chan struct{}), opened: make(chan struct{})}
-	name := "ycbcrwall " + s.w.Label(tile)
+	ts := &tileSound{tile: tile, live: decode.IsLive(info.URL) || s.live == decode.LiveYes, stop: make(chan struct{}),
+		opened: make(chan struct{})}
+	name, tileName := "ycbcrwall "+s.w.Label(tile), s.name(tile)
+	ao := decode.AudioOptions{Related: info.StreamIndex, Origin: info.Start, Stop: ts.stop, Live: s.live, RTSPTransport: s.rtsp,
+		Log: func(line string) { s.notice(tileName + " sound: " + line) }}
 	go func() {
 		defer close(ts.opened)
-		dec, err := decode.OpenAudio(info.URL, decode.AudioOptions{Related: info.StreamIndex, Origin: info.Start, Stop: ts.stop})
+		dec, err := decode.OpenAudio(info.URL, ao)
 		if err != nil {
 			ts.err = err
 			return

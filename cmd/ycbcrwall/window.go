@@ -63,7 +63,7 @@ func show(w *wall.Wall, dev *gpu.Device, o options, notice func(string), stderr 
 	pk := newPicker(w.Len(), w.Layout.Cols)
 	var snd *sound // the picked tile's sound: timed, unless -no-audio
 	if !o.noAudio && !o.untimed {
-		snd = newSound(w, float64(o.volume)/100, notice)
+		snd = newSound(w, o, notice)
 		defer snd.close()
 	}
 	var pace pacer
