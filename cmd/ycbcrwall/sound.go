@@ -78,6 +78,7 @@ type tileSound struct {
 	taken, waiting     bool
 	paused             bool // what the output was last told, once playing
 	restarted, checked time.Time
+	media              float64 // the tile's time at the step before (playing)
 }
 
 func newSound(w *wall.Wall, o options, notice func(string)) *sound {
@@ -132,7 +133,7 @@ func (s *sound) follow(tile int, paused bool, now time.Time) string {
 			if err := ts.out.Pause(false); err != nil {
 				return s.fail(tile, err)
 			}
-			ts.waiting, ts.paused, ts.restarted, ts.checked = false, false, now, now
+			ts.waiting, ts.paused, ts.restarted, ts.checked, ts.media = false, false, now, now, media
 		case media >= ts.at || media < ts.at-2*primeAhead.Seconds():
 			// Passed (a slow start), or the clock went back (a looped input's next play).
 			return s.prime(ts, media)
@@ -145,12 +146,17 @@ func (s *sound) follow(tile int, paused bool, now time.Time) string {
 		}
 		ts.paused, ts.restarted = paused, now
 	}
+	back := media < ts.media-resyncAfter.Seconds() // a looped input's next play
+	ts.media = media
+	if back && !ts.live {
+		return s.prime(ts, media)
+	}
 	if ts.live || paused || now.Sub(ts.restarted) < settle || now.Sub(ts.checked) < resyncEvery {
 		return ""
 	}
 	ts.checked = now
 	if pos, ok := ts.out.Position(); ok && math.Abs(pos-media) > resyncAfter.Seconds() {
-		// The tile's clock moved away from the sound (its next play, a stall).
+		// The tile's clock moved away from the sound (a stall, a play longer than its sound).
 		return s.prime(ts, media)
 	}
 	return ""
