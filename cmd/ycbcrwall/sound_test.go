@@ -19,15 +19,18 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/wall"
 )
 
-// TestSoundPickedTile: a wall of two 4 s inputs in a 640×240 window (the canvas, one pixel for one
-// pixel), the first soundtest's beep clip (a flash and a 1 kHz beep from each whole second), the
-// second a grey picture without audio, with the sound going to a private PulseAudio server's null
-// sink, whose monitor is recorded (soundtest). Keys, timed from the first display step: 1 at 0.4 s
-// (the beep tile alone), Esc at 2.5 s (the grid, through the beep of 3 s), 2 at 3.5 s (the tile
-// without audio), then at 3.7 s a screenshot, o and another. Checked, against the clip's construction and the same FFmpeg
-// build's decode of its track (soundtest.Reference), never against ycbcrwall's own figures:
+// TestSoundPickedTile: a wall of two inputs in a 640×240 window (the canvas, one pixel for one
+// pixel), the first soundtest's 4 s beep clip (a flash and a 1 kHz beep from each whole second),
+// the second 5 s of a grey picture without audio, with the sound going to a private PulseAudio
+// server's null sink, whose monitor is recorded (soundtest). Keys, timed from the first display
+// step: 1 at 0.4 s (the beep tile alone), space at 1.6 s and 2.1 s (half a second's pause, between
+// the beeps of 1 and 2 s), Esc at 3.2 s (the grid, through the beep of 3 s), 2 at 4 s (the tile
+// without audio), then at 4.2 s a screenshot, o and another. Checked, against the clip's
+// construction and the same FFmpeg build's decode of its track (soundtest.Reference), never against
+// ycbcrwall's own figures:
 //   - the recording holds the beeps of 1 and 2 s and no other (none before the pick, not the one of
-//     3 s after the grid came back), 1.000 s apart within 2 ms, each the track's beep (correlation);
+//     3 s after the grid came back), 1 s and the pause apart within 20 ms (the sound stopped while
+//     paused), each the track's beep (correlation);
 //   - nothing is heard from 100 ms after Esc on (the tile without audio plays nothing), and stderr
 //     is empty (no audio stream is no notice);
 //   - a beep is heard within 45 ms of its flash on the screen (the tile's clock): closer than
@@ -43,7 +46,7 @@ func TestSoundPickedTile(t *testing.T) {
 	beeps := soundtest.Clip(t, dir, 4, 0)
 	grey := filepath.Join(dir, "grey.mp4")
 	soundtest.Run(t, 30*time.Second, "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
-		"-i", "color=0x606060:s=320x240:r=30:d=4", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", grey)
+		"-i", "color=0x606060:s=320x240:r=30:d=5", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", grey)
 	ref := soundtest.Reference(t, beeps, soundtest.Rate, soundtest.Channels)
 
 	scr, err := soundtest.OpenScreen()
@@ -62,7 +65,7 @@ func TestSoundPickedTile(t *testing.T) {
 		res <- watched{on, err}
 	}()
 
-	var start, picked, back time.Time
+	var start, picked, pause, resume, back time.Time
 	var pressed []string
 	keyScript = func(n int, _ bool, _ *window.Window) []window.Key {
 		now := time.Now()
@@ -78,14 +81,20 @@ func TestSoundPickedTile(t *testing.T) {
 		case len(pressed) == 0 && at >= 400*time.Millisecond:
 			picked = now
 			return key("1", window.Key1)
-		case len(pressed) == 1 && at >= 2500*time.Millisecond:
+		case len(pressed) == 1 && at >= 1600*time.Millisecond:
+			pause = now
+			return key("space", window.KeySpace)
+		case len(pressed) == 2 && at >= 2100*time.Millisecond:
+			resume = now
+			return key("space", window.KeySpace)
+		case len(pressed) == 3 && at >= 3200*time.Millisecond:
 			back = now
 			return key("Esc", window.KeyEscape)
-		case len(pressed) == 2 && at >= 3500*time.Millisecond: // after the beep of 3 s
+		case len(pressed) == 4 && at >= 4000*time.Millisecond: // after the beep of 3 s
 			return key("2", window.Key2)
-		case len(pressed) == 3 && at >= 3700*time.Millisecond:
+		case len(pressed) == 5 && at >= 4200*time.Millisecond:
 			return key("s", window.KeyS)
-		case len(pressed) == 4:
+		case len(pressed) == 6:
 			return key("o s", window.KeyO, window.KeyS)
 		}
 		return nil
@@ -109,8 +118,8 @@ func TestSoundPickedTile(t *testing.T) {
 	if code != 0 || e.String() != "screenshot: ycbcrwall-0001.png\nscreenshot: ycbcrwall-0002.png\n" {
 		t.Fatalf("exit %d, stderr %q: want 0 and the two screenshots' lines alone", code, e.String())
 	}
-	if len(pressed) != 5 {
-		t.Fatalf("keys pressed: %v, want 1, Esc, 2, s, o s", pressed)
+	if len(pressed) != 7 {
+		t.Fatalf("keys pressed: %v, want 1, space, space, Esc, 2, s, o s", pressed)
 	}
 	if w.err != nil {
 		t.Fatalf("watching the screen: %v", w.err)
@@ -122,12 +131,13 @@ func TestSoundPickedTile(t *testing.T) {
 	for i, s := range on {
 		heard[i] = rec.SampleTime(s * soundtest.Rate)
 	}
-	t.Logf("picked at %v, back at %v; beeps heard at %v after the pick", picked.Sub(start), back.Sub(start), since(heard, picked))
+	t.Logf("picked at %v, paused %v to %v, back at %v; beeps heard at %v after the pick", picked.Sub(start),
+		pause.Sub(start), resume.Sub(start), back.Sub(start), since(heard, picked))
 	if len(on) != 2 {
 		t.Fatalf("recording: %d beeps (%v after the pick), want 2: those of 1 and 2 s", len(on), since(heard, picked))
 	}
-	if d := on[1] - on[0]; math.Abs(d-1) > 0.002 {
-		t.Errorf("the beeps are %.6f s apart, want 1.000 ± 0.002", d)
+	if d, want := on[1]-on[0], 1+resume.Sub(pause).Seconds(); math.Abs(d-want) > 0.020 {
+		t.Errorf("the beeps are %.4f s apart, want 1 s and the pause's %v: %.4f ± 0.020", d, resume.Sub(pause), want)
 	}
 	for i, s := range on {
 		at := int(math.Round(s * soundtest.Rate))
@@ -154,7 +164,7 @@ func TestSoundPickedTile(t *testing.T) {
 	// Sync: each beep against its flash on the screen (the tile alone, or the first tile's half of
 	// the grid: the window's centre is the second tile's first column then, grey). The closer of
 	// the two counts: a picture shown late (lavapipe on a loaded machine) moves one flash, not the
-	// sound, whose beeps are 1.000 s apart (above).
+	// sound, whose beeps keep their spacing (above).
 	closest := math.Inf(1)
 	for i, b := range heard {
 		best := math.Inf(1)
