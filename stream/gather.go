@@ -97,6 +97,9 @@ func (g *Gather) Flush() error {
 		}
 		batches = batches[n:]
 	}
+	for _, s := range slots {
+		s.onQueue()
+	}
 	return nil
 }
 

@@ -11,7 +11,10 @@ import (
 // TestGather: three rings' frames gathered on the device's queue wait, unsubmitted, until Flush,
 // which submits them in one call; each slot is then in flight on the call's one fence, released
 // once that fence signals, and the fence is reused by the next Flush once every slot has settled.
-// A ring that waits for a gathered slot (Drain) flushes first instead of waiting forever.
+// A ring that waits for a gathered slot (Drain) flushes first instead of waiting forever. What waits
+// for a submission to reach the queue (Slot.AfterSubmit: a decoder's picture handed back) runs at
+// the Flush, not before; without a gather, at the submission; never submitted, when the slot is
+// taken again.
 func TestGather(t *testing.T) {
 	dev := vktest.Open(t)
 	g := NewGather(dev, nil)
@@ -31,19 +34,20 @@ func TestGather(t *testing.T) {
 		g.Destroy()
 	})
 	for round := range 3 {
-		released := 0
+		released, queued := 0, 0
 		for _, r := range rings {
 			s, err := r.Next()
 			if err != nil {
 				t.Fatal(err)
 			}
 			s.Retire(func() { released++ })
+			s.AfterSubmit(func() { queued++ })
 			if err := r.Submit(s, vk.NullSemaphore, vk.NullSemaphore); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if g.Pending() != 3 {
-			t.Fatalf("round %d: %d gathered", round, g.Pending())
+		if g.Pending() != 3 || queued != 0 {
+			t.Fatalf("round %d: %d gathered, %d handed back before the flush", round, g.Pending(), queued)
 		}
 		for _, r := range rings {
 			if !r.last.pending || r.last.gathered != g {
@@ -57,8 +61,8 @@ func TestGather(t *testing.T) {
 		} else if err := g.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		if g.Pending() != 0 {
-			t.Fatalf("round %d: %d still gathered after the flush", round, g.Pending())
+		if g.Pending() != 0 || queued != 3 {
+			t.Fatalf("round %d: %d still gathered after the flush, %d of 3 handed back", round, g.Pending(), queued)
 		}
 		for _, r := range rings {
 			if r.last.shared == nil && r.last.pending {
@@ -74,5 +78,34 @@ func TestGather(t *testing.T) {
 	}
 	if len(g.all) != 1 {
 		t.Errorf("%d fences made for three flushes one after the other, want 1 reused", len(g.all))
+	}
+	r, err := NewRing(dev, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, submit := range []bool{true, false} {
+		queued := 0
+		s, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.AfterSubmit(func() { queued++ })
+		if submit {
+			if queued != 0 {
+				t.Fatal("handed back before the submission")
+			}
+			if err := r.Submit(s, vk.NullSemaphore, vk.NullSemaphore); err != nil {
+				t.Fatal(err)
+			}
+		} else if _, err := r.Next(); err != nil { // the unsubmitted slot taken again
+			t.Fatal(err)
+		}
+		if queued != 1 {
+			t.Errorf("submitted %v: handed back %d times, want once", submit, queued)
+		}
+	}
+	if err := r.Submit(r.slots[0], vk.NullSemaphore, vk.NullSemaphore); err != nil {
+		t.Fatal(err)
 	}
 }

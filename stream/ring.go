@@ -24,6 +24,8 @@ type Slot struct {
 	preBegun bool     // Pre is recording this frame's commands
 	pending  bool     // submitted, and its fence not yet waited for
 	retired  []func() // run once Fence has signalled, in order
+	queued   []func() // run once the submission is on the queue (AfterSubmit)
+	later    bool     // its submitter runs queued itself, once done with the frame (Locked.Submit)
 	// gathered: its batches wait in a Gather for its Flush; shared, after that Flush, is the fence
 	// its submission signals instead of Fence.
 	gathered *Gather
@@ -43,7 +45,23 @@ func (s *Slot) fence() vk.Fence {
 // so, never by waiting for the whole device.
 func (s *Slot) Retire(f func()) { s.retired = append(s.retired, f) }
 
+// AfterSubmit hands f to s: f runs once s's submission is on the queue (after vkQueueSubmit, or a
+// Gather's Flush), or with what is retired on s if it is never submitted. A foreign frame whose
+// later users wait on a semaphore this submission signals (stream.Locked) goes back to its owner
+// so, without waiting for the fence.
+func (s *Slot) AfterSubmit(f func()) { s.queued = append(s.queued, f) }
+
+// onQueue runs what waited for s's submission to reach the queue.
+func (s *Slot) onQueue() {
+	fs := s.queued
+	s.queued = nil
+	for _, f := range fs {
+		f()
+	}
+}
+
 func (s *Slot) release() {
+	s.onQueue() // never submitted: nothing on the GPU uses it
 	fs := s.retired
 	s.retired = nil
 	for _, f := range fs {
@@ -248,16 +266,25 @@ func (r *Ring) submitOne(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlags
 		g.add(r, s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
 		return nil
 	}
+	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
+	if err := r.locked(func() error { return vkx.QueueSubmit(r.queue, s.CB, wait, stage, signal, s.Fence) }); err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	r.submitted(s)
+	if !s.later {
+		s.onQueue()
+	}
+	return nil
+}
+
+// locked runs submit under the ring's queue lock, if it has one (what runs once a submission is on
+// the queue runs after, outside it).
+func (r *Ring) locked(submit func() error) error {
 	if l := r.opts.QueueLock; l != nil {
 		l.Lock()
 		defer l.Unlock()
 	}
-	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
-	if err := vkx.QueueSubmit(r.queue, s.CB, wait, stage, signal, s.Fence); err != nil {
-		return fmt.Errorf("stream: %w", err)
-	}
-	r.submitted(s)
-	return nil
+	return submit()
 }
 
 // Pre begins and returns s's second command buffer (made on first use): what is recorded there is
@@ -330,14 +357,13 @@ func (r *Ring) submitBatches(s *Slot, batches []vkx.Batch) error {
 		g.add(r, s, batches)
 		return nil
 	}
-	if l := r.opts.QueueLock; l != nil {
-		l.Lock()
-		defer l.Unlock()
-	}
-	if err := vkx.QueueSubmitBatches(r.queue, batches, s.Fence); err != nil {
+	if err := r.locked(func() error { return vkx.QueueSubmitBatches(r.queue, batches, s.Fence) }); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
 	r.submitted(s)
+	if !s.later {
+		s.onQueue()
+	}
 	return nil
 }
 
