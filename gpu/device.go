@@ -128,6 +128,7 @@ type Device struct {
 	QueueLock sync.Locker
 
 	pool          vk.CommandPool
+	poolMu        sync.Mutex // guards pool: Submit and command buffers from goroutines of their own
 	messenger     vkx.Messenger
 	layerSpec     uint32 // the validation layer's specVersion (0: no validation)
 	pipelineCache vk.PipelineCache
@@ -479,14 +480,7 @@ func (d *Device) open(opts Options) error {
 		vkx.RegisterQueue(q, d.QueueFamily, i)
 	}
 	d.Queue = d.Queues[0]
-	pci := &vk.CommandPoolCreateInfo{
-		SType:            vk.StructureTypeCommandPoolCreateInfo,
-		Flags:            vk.CommandPoolCreateFlags(vk.CommandPoolCreateResetCommandBufferBit),
-		QueueFamilyIndex: d.QueueFamily,
-	}
-	var pool vk.CommandPool
-	err = vkx.Check(vk.CreateCommandPool(d.Device, pci, nil, &pool), "vkCreateCommandPool")
-	pci.Free()
+	pool, err := newCommandPool(d.Device, d.QueueFamily)
 	if err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
@@ -596,6 +590,8 @@ func (d *Device) CommandPool() vk.CommandPool { return d.pool }
 // Submit records one command buffer with record, submits it and waits for it to finish.
 // It is for set-up and tests; the frame loop keeps its own command buffers and fences.
 func (d *Device) Submit(record func(cb vk.CommandBuffer)) error {
+	d.poolMu.Lock() // from allocation to free: recording needs the pool
+	defer d.poolMu.Unlock()
 	ai := &vk.CommandBufferAllocateInfo{
 		SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: d.pool,
 		Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1,

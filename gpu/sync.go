@@ -29,19 +29,75 @@ func (d *Device) NewFence(signalled bool) (vk.Fence, error) {
 	return f, err
 }
 
-// NewCommandBuffer allocates a primary command buffer from the device's resettable pool.
+// NewCommandBuffer allocates a primary command buffer from the device's resettable pool, which
+// the device's one-off submissions (Submit) also use: a command buffer recorded while another
+// goroutine may record one of the same pool needs a pool of its own (NewCommandPool).
 func (d *Device) NewCommandBuffer() (vk.CommandBuffer, error) {
-	ai := &vk.CommandBufferAllocateInfo{SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: d.pool,
-		Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1}
-	cbs := make([]vk.CommandBuffer, 1)
-	err := vkx.Check(vk.AllocateCommandBuffers(d.Device, ai, cbs), "vkAllocateCommandBuffers")
-	ai.Free()
-	return cbs[0], err
+	d.poolMu.Lock()
+	defer d.poolMu.Unlock()
+	return allocateCommandBuffer(d.Device, d.pool)
 }
 
 // FreeCommandBuffer returns a command buffer to the pool.
 func (d *Device) FreeCommandBuffer(cb vk.CommandBuffer) {
+	d.poolMu.Lock()
+	defer d.poolMu.Unlock()
 	vk.FreeCommandBuffers(d.Device, d.pool, 1, []vk.CommandBuffer{cb})
+}
+
+func allocateCommandBuffer(dev vk.Device, pool vk.CommandPool) (vk.CommandBuffer, error) {
+	ai := &vk.CommandBufferAllocateInfo{SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: pool,
+		Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1}
+	cbs := make([]vk.CommandBuffer, 1)
+	err := vkx.Check(vk.AllocateCommandBuffers(dev, ai, cbs), "vkAllocateCommandBuffers")
+	ai.Free()
+	return cbs[0], err
+}
+
+// newCommandPool creates a pool of resettable command buffers on family.
+func newCommandPool(dev vk.Device, family uint32) (vk.CommandPool, error) {
+	pci := &vk.CommandPoolCreateInfo{
+		SType:            vk.StructureTypeCommandPoolCreateInfo,
+		Flags:            vk.CommandPoolCreateFlags(vk.CommandPoolCreateResetCommandBufferBit),
+		QueueFamilyIndex: family,
+	}
+	var pool vk.CommandPool
+	err := vkx.Check(vk.CreateCommandPool(dev, pci, nil, &pool), "vkCreateCommandPool")
+	pci.Free()
+	return pool, err
+}
+
+// CommandPool is a pool of resettable command buffers on the device's queue family, for one
+// goroutine at a time: a command pool is externally synchronized (Vulkan spec, "Command Pools":
+// recording into any of its command buffers needs host access to the pool), so streams recorded
+// side by side (a wall's display step spread over workers) each record from a pool of their own.
+type CommandPool struct {
+	dev  *Device
+	pool vk.CommandPool
+}
+
+// NewCommandPool makes a command pool of the caller's own.
+func (d *Device) NewCommandPool() (*CommandPool, error) {
+	pool, err := newCommandPool(d.Device, d.QueueFamily)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: %w", err)
+	}
+	return &CommandPool{dev: d, pool: pool}, nil
+}
+
+// NewCommandBuffer allocates a primary command buffer from the pool.
+func (p *CommandPool) NewCommandBuffer() (vk.CommandBuffer, error) {
+	return allocateCommandBuffer(p.dev.Device, p.pool)
+}
+
+// Destroy frees the pool and every command buffer allocated from it; the GPU must be done with
+// them. A nil pool is a no-op.
+func (p *CommandPool) Destroy() {
+	if p == nil || p.pool == vk.NullCommandPool {
+		return
+	}
+	vk.DestroyCommandPool(p.dev.Device, p.pool, nil)
+	p.pool = vk.NullCommandPool
 }
 
 // WaitFence waits for a fence without a time limit and resets it. A lost device is an error.

@@ -115,6 +115,9 @@ type Ring struct {
 	slots  []*Slot
 	next   int
 	last   *Slot // the slot submitted most recently
+	// pool holds the slots' command buffers: the ring's own, so that rings record side by side on
+	// goroutines of their own (a command pool is externally synchronized).
+	pool *gpu.CommandPool
 	// Timer, if set, also times each slot's Pre batch (gpu.GPUTimer.StartPre): the stream's Timer,
 	// so that a frame's GPU time counts the copy or conversion of a hardware-decoded picture.
 	Timer *gpu.GPUTimer
@@ -150,11 +153,14 @@ func NewRingWith(dev *gpu.Device, n int, opts RingOptions) (*Ring, error) {
 	if r.queue == nil {
 		r.queue = dev.Queue
 	}
+	var err error
+	if r.pool, err = dev.NewCommandPool(); err != nil {
+		return nil, fmt.Errorf("stream: %w", err)
+	}
 	for i := 0; i < n; i++ {
 		s := &Slot{Index: i}
 		r.slots = append(r.slots, s)
-		var err error
-		if s.CB, err = dev.NewCommandBuffer(); err == nil {
+		if s.CB, err = r.pool.NewCommandBuffer(); err == nil {
 			if s.Fence, err = dev.NewFence(false); err == nil {
 				s.Acquire, err = dev.NewSemaphore()
 			}
@@ -294,7 +300,7 @@ func (r *Ring) locked(submit func() error) error {
 // for the whole frame's conversion and drawing.
 func (r *Ring) Pre(s *Slot) (vk.CommandBuffer, error) {
 	if s.Pre == nil {
-		cb, err := r.dev.NewCommandBuffer()
+		cb, err := r.pool.NewCommandBuffer()
 		if err != nil {
 			return nil, fmt.Errorf("stream: slot %d: %w", s.Index, err)
 		}
@@ -436,12 +442,6 @@ func (r *Ring) Close() error {
 		s.release()
 	}
 	for _, s := range r.slots {
-		if s.CB != nil {
-			r.dev.FreeCommandBuffer(s.CB)
-		}
-		if s.Pre != nil {
-			r.dev.FreeCommandBuffer(s.Pre)
-		}
 		if s.Fence != vk.NullFence {
 			vk.DestroyFence(r.dev.Device, s.Fence, nil)
 		}
@@ -450,5 +450,7 @@ func (r *Ring) Close() error {
 		}
 	}
 	r.slots = nil
+	r.pool.Destroy() // and the slots' command buffers
+	r.pool = nil
 	return err
 }
