@@ -74,8 +74,10 @@ type Stats struct {
 	// FPS is every stream's pictures together per second of the wall's run.
 	FPS    float64 `json:"fps"`
 	Canvas [2]int  `json:"canvas"`
-	// Queues is how many graphics queues the streams submitted on (Wall.Queues).
+	// Queues is how many graphics queues the streams submitted on (Wall.Queues); Workers how many
+	// goroutines recorded a step's pictures at most (Options.Workers).
 	Queues    int     `json:"queues"`
+	Workers   int     `json:"workers"`
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 	// GPUMemoryMB is the most device memory the toolkit had allocated at once (every stream's
 	// pictures, the shared conversions, the canvas: gpu.Device.MemoryStats) plus the most FFmpeg
@@ -130,7 +132,8 @@ func spread(ds []time.Duration) *Spread {
 // Stats reports the figures so far: the run is timed from the first display step to the last
 // picture drawn.
 func (w *Wall) Stats() Stats {
-	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.Width, w.canvas.Height}, Queues: w.Queues()}
+	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.Width, w.canvas.Height}, Queues: w.Queues(),
+		Workers: min(w.workers, len(w.tiles))}
 	var end time.Time
 	var gpuMs float64
 	gpuN := 0
