@@ -109,12 +109,6 @@ func (d *Device) WaitFence(f vk.Fence) error {
 	return vkx.Check(vk.ResetFences(d.Device, 1, fs), "vkResetFences")
 }
 
-// Begin starts recording cb for one submission.
-func Begin(cb vk.CommandBuffer) error {
-	vk.ResetCommandBuffer(cb, 0)
-	bi := &vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo,
-		Flags: vk.CommandBufferUsageFlags(vk.CommandBufferUsageOneTimeSubmitBit)}
-	err := vkx.Check(vk.BeginCommandBuffer(cb, bi), "vkBeginCommandBuffer")
-	bi.Free()
-	return err
-}
+// Begin starts recording cb, from one of the toolkit's pools (all made with
+// RESET_COMMAND_BUFFER_BIT: the begin resets it), for one submission.
+func Begin(cb vk.CommandBuffer) error { return vkx.BeginCommandBuffer(cb) }

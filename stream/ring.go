@@ -67,6 +67,10 @@ func (s *Slot) release() {
 	for _, f := range fs {
 		f()
 	}
+	if s.retired == nil { // the slice again for the next submission's (none was retired meanwhile)
+		clear(fs)
+		s.retired = fs[:0]
+	}
 }
 
 // fences is how a Ring learns that a slot's submission is done: the device's fences, or a test's.

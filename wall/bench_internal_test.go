@@ -1,6 +1,7 @@
 package wall
 
 import (
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -14,7 +15,8 @@ import (
 // picture a tile a step, every queue full and every slot free before the step (outside the timer).
 // Per picture drawn: serial-ns and parallel-ns, the step's wall-clock time; serial-cpu-ns and
 // parallel-cpu-ns, the process's CPU time during the step (the workers', the driver's, and the
-// decoders' as they refill their queues); gain is serial-ns/parallel-ns. Without validation: it
+// decoders' as they refill their queues); gain is serial-ns/parallel-ns; serial-allocs the Go
+// allocations and serial-cgo-calls the calls into C during the serial step (the decoders' included). Without validation: it
 // measures the toolkit's CPU cost, which the validation layer's checks would swamp.
 //
 //	go test -run '^$' -bench BenchmarkTimedStep -benchtime 100x ./wall/
@@ -40,7 +42,8 @@ func BenchmarkTimedStep(b *testing.B) {
 		walls[i] = w
 	}
 	var ns, cpu [2]time.Duration
-	var pics [2]int
+	var pics, allocs, cgo [2]int
+	var ms runtime.MemStats
 	t0 := time.Now()
 	step := func(i, k int) int {
 		w := walls[i]
@@ -51,6 +54,8 @@ func BenchmarkTimedStep(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		runtime.ReadMemStats(&ms)
+		m, calls := ms.Mallocs, runtime.NumCgoCall()
 		b.StartTimer()
 		c, at := cpuTime(), time.Now()
 		n, err := w.Tick(t0.Add(time.Duration(k) * period))
@@ -59,13 +64,18 @@ func BenchmarkTimedStep(b *testing.B) {
 		}
 		ns[i] += time.Since(at)
 		cpu[i] += cpuTime() - c
+		b.StopTimer()
+		cgo[i] += int(runtime.NumCgoCall() - calls)
+		runtime.ReadMemStats(&ms)
+		allocs[i] += int(ms.Mallocs - m)
+		b.StartTimer()
 		return n
 	}
 	for k := range 3 { // the first draws make pipelines; the clocks start at them
 		step(0, k)
 		step(1, k)
 	}
-	ns, cpu = [2]time.Duration{}, [2]time.Duration{}
+	ns, cpu, allocs, cgo = [2]time.Duration{}, [2]time.Duration{}, [2]int{}, [2]int{}
 	b.ResetTimer()
 	for k := range b.N {
 		for i := range walls {
@@ -82,6 +92,8 @@ func BenchmarkTimedStep(b *testing.B) {
 	b.ReportMetric(per(cpu[0], pics[0]), "serial-cpu-ns/pic")
 	b.ReportMetric(per(cpu[1], pics[1]), "parallel-cpu-ns/pic")
 	b.ReportMetric(per(ns[0], pics[0])/per(ns[1], pics[1]), "gain")
+	b.ReportMetric(float64(allocs[0])/float64(pics[0]), "serial-allocs/pic")
+	b.ReportMetric(float64(cgo[0])/float64(pics[0]), "serial-cgo-calls/pic")
 	b.ReportMetric(float64(pics[0]+pics[1])/float64(2*b.N), "pics/step")
 }
 
