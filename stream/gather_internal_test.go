@@ -1,11 +1,15 @@
 package stream
 
 import (
+	le "encoding/binary"
+	"errors"
+	"sync"
 	"testing"
 
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
 
 // TestGather: three rings' frames gathered on the device's queue wait, unsubmitted, until Flush,
@@ -107,5 +111,74 @@ func TestGather(t *testing.T) {
 	}
 	if err := r.Submit(r.slots[0], vk.NullSemaphore, vk.NullSemaphore); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGatherPlaces: three rings of places 2, 1 and 0 each fill one word of a buffer with their
+// number (1, 2, 3) after the writes submitted before them (a barrier): after the Flush the word
+// holds the number of the ring submitted last, which must be the one of the highest place (1),
+// whether the rings submitted in order (0 first: unsorted, 3 would be last) or from goroutines of
+// their own at once.
+func TestGatherPlaces(t *testing.T) {
+	dev := vktest.Open(t)
+	buf, err := dev.NewBuffer(4, vk.BufferUsageTransferDstBit, vk.MemoryPropertyHostVisibleBit|vk.MemoryPropertyHostCoherentBit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGather(dev, nil)
+	var rings []*Ring
+	for i := range 3 {
+		r, err := NewRing(dev, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.SetGather(g)
+		r.SetGatherPlace(2 - i)
+		rings = append(rings, r)
+	}
+	t.Cleanup(func() {
+		for _, r := range rings {
+			r.Close()
+		}
+		g.Destroy()
+		buf.Destroy()
+	})
+	submit := func(i int) error {
+		r := rings[i]
+		s, err := r.Next()
+		if err != nil {
+			return err
+		}
+		vkx.CmdMemoryBarrier(s.CB, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit)
+		vk.CmdFillBuffer(s.CB, buf.Handle, 0, 4, uint32(i+1))
+		vkx.CmdMemoryBarrier(s.CB, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit, vk.PipelineStageHostBit, vk.AccessHostReadBit)
+		return r.Submit(s, vk.NullSemaphore, vk.NullSemaphore)
+	}
+	for _, together := range []bool{false, true} {
+		errs := make([]error, len(rings))
+		var wg sync.WaitGroup
+		for i := range rings {
+			if !together {
+				errs[i] = submit(i)
+				continue
+			}
+			wg.Add(1)
+			go func() { defer wg.Done(); errs[i] = submit(i) }()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rings {
+			if err := r.Drain(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := le.LittleEndian.Uint32(buf.Bytes()); got != 1 {
+			t.Errorf("submitted together %v: ring %d's fill came last, want ring 1's (the highest place)", together, got)
+		}
 	}
 }

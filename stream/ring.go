@@ -116,6 +116,7 @@ type Ring struct {
 	queue  vk.Queue // opts.Queue, or the device's
 	fences fences
 	gather *Gather // SetGather
+	place  int     // SetGatherPlace
 	slots  []*Slot
 	next   int
 	last   *Slot // the slot submitted most recently

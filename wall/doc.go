@@ -25,11 +25,12 @@
 // with its reason (late decode, late display, late conversion: Stats).
 //
 // A step chooses each stream's picture and counts its drops on the caller's goroutine, in tile
-// order; configures the streams there too (a new plan, its queue); records the pictures on up to
-// Options.Workers goroutines, each tile on its own stream (ring, command pool, pictures: what the
-// streams share, the conversion paths, pass kits and memory account, is locked where it is used);
-// then submits them in tile order, in one vkQueueSubmit (stream.Gather), so that what the canvas
-// shows and the order of its barriers do not depend on the workers.
+// order; configures the streams there too (a new plan, its queue); records and submits the
+// pictures on up to Options.Workers goroutines, each tile on its own stream (ring, command pool,
+// pictures: what the streams share, the conversion paths, pass kits, memory account and the step's
+// stream.Gather, is locked where it is used). The gather submits the step's frames in tile order,
+// in one vkQueueSubmit, so that what the canvas shows and the order of its barriers do not depend
+// on the workers.
 //
 // A Display shows the wall in a window's swapchain: the grid, or one tile alone, copied out of the
 // canvas, scaled to fit by the player's scale pass and letterboxed, with each tile's label (number,

@@ -214,6 +214,7 @@ func (w *Wall) open(inputs []Input) error {
 		}
 		if w.gather != nil {
 			t.st.Ring.SetGather(w.gather)
+			t.st.Ring.SetGatherPlace(i) // a step's frames go in tile order
 		}
 		info := dec.Info()
 		cw, ch = max(cw, info.Width), max(ch, info.Height)
@@ -588,12 +589,12 @@ func (w *Wall) Signal(i int, now time.Time) Signal {
 	return Signal{Lost: true, Since: t.arrived}
 }
 
-// job is one stream's picture of a step: configured on the step's goroutine, recorded by a worker
-// (or that goroutine), submitted on the step's goroutine in tile order (drawAll).
+// job is one stream's picture of a step: configured on the step's goroutine, recorded and submitted
+// by a worker (or that goroutine: drawAll).
 type job struct {
 	t   *tile
 	f   *decode.Frame
-	fr  *stream.Frame
+	fr  *stream.Frame // recorded, not yet submitted (Options.SubmitEach)
 	err error
 	// took is the draw's time, its own parts added (a stream's first draw makes its pipelines).
 	took time.Duration
@@ -607,11 +608,12 @@ type job struct {
 // drawAll converts each job's picture into its tile and submits it (each picture is released once
 // the GPU is done with it, or at once on an error), and returns how many it drew and the first
 // error in tile order. Configuring (a new stream's plan, its queue: shared state) runs on the
-// caller's goroutine; recording runs on up to Options.Workers goroutines, each tile's on its own
-// stream (its own command pool, ring and pictures; the conversion paths, the pass kits and the
-// device's memory account lock what they share); the frames are submitted in tile order, so that
-// the step's one submission (stream.Gather) and the canvas's barriers are in the order one
-// goroutine would record them.
+// caller's goroutine; recording and submitting on up to Options.Workers goroutines, each tile's on
+// its own stream (its own command pool, ring and pictures; the conversion paths, the pass kits, the
+// device's memory account and the step's stream.Gather lock what they share). The gather submits
+// the frames by the rings' places, the tiles' order, so that the step's one vkQueueSubmit and the
+// canvas's barriers are in the order one goroutine would record them; with Options.SubmitEach each
+// frame is submitted on its own, here, in tile order.
 func (w *Wall) drawAll(jobs []job) (int, error) {
 	for i := range jobs {
 		j := &jobs[i]
@@ -623,7 +625,7 @@ func (w *Wall) drawAll(jobs []job) (int, error) {
 	n, first := 0, error(nil)
 	for i := range jobs {
 		j := &jobs[i]
-		if j.err == nil {
+		if j.err == nil && j.fr != nil {
 			at := time.Now()
 			j.err = w.submit(j.t, j.f, j.fr)
 			j.took += time.Since(at)
@@ -637,7 +639,8 @@ func (w *Wall) drawAll(jobs []job) (int, error) {
 	return n, first
 }
 
-// record records the jobs configured without an error, on up to w.workers goroutines.
+// record records the jobs configured without an error, and submits them into the step's gather,
+// on up to w.workers goroutines.
 func (w *Wall) record(jobs []job) {
 	one := func(j *job) {
 		if j.err != nil {
@@ -645,6 +648,11 @@ func (w *Wall) record(jobs []job) {
 		}
 		at := time.Now()
 		j.fr, j.err = w.recordFrame(j.t, j.f)
+		if j.err == nil && w.gather != nil {
+			// Into the gather now, which orders the step's frames: a hardware-decoded picture's
+			// lock (LoadForeign), which its decoder may be waiting for, is held no longer.
+			j.err, j.fr = w.submit(j.t, j.f, j.fr), nil
+		}
 		j.took += time.Since(at)
 	}
 	k := min(w.workers, len(jobs))
@@ -718,7 +726,7 @@ func (w *Wall) recordFrame(t *tile, f *decode.Frame) (*stream.Frame, error) {
 	return fr, nil
 }
 
-// submit submits t's recorded frame fr of picture f and counts it shown.
+// submit submits t's recorded frame fr of picture f and counts it shown (t's fields: its worker's).
 func (w *Wall) submit(t *tile, f *decode.Frame, fr *stream.Frame) error {
 	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
