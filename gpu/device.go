@@ -128,7 +128,7 @@ type Device struct {
 	QueueLock sync.Locker
 
 	pool          vk.CommandPool
-	poolMu        sync.Mutex // guards pool: Submit and command buffers from goroutines of their own
+	poolMu        sync.Mutex // guards pool: command buffers allocated from goroutines of their own
 	messenger     vkx.Messenger
 	layerSpec     uint32 // the validation layer's specVersion (0: no validation)
 	pipelineCache vk.PipelineCache
@@ -588,21 +588,20 @@ func (d *Device) MemoryType(bits uint32, want vk.MemoryPropertyFlagBits) (uint32
 func (d *Device) CommandPool() vk.CommandPool { return d.pool }
 
 // Submit records one command buffer with record, submits it and waits for it to finish.
-// It is for set-up and tests; the frame loop keeps its own command buffers and fences.
+// It is for set-up and tests; the frame loop keeps its own command buffers and fences. The command
+// buffer comes from a pool of the call's own: goroutines may call it at once (streams recorded
+// side by side make their pictures' first passes), and record may call it again.
 func (d *Device) Submit(record func(cb vk.CommandBuffer)) error {
-	d.poolMu.Lock() // from allocation to free: recording needs the pool
-	defer d.poolMu.Unlock()
-	ai := &vk.CommandBufferAllocateInfo{
-		SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: d.pool,
-		Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1,
-	}
-	cbs := make([]vk.CommandBuffer, 1)
-	err := vkx.Check(vk.AllocateCommandBuffers(d.Device, ai, cbs), "vkAllocateCommandBuffers")
-	ai.Free()
+	pool, err := newCommandPool(d.Device, d.QueueFamily)
 	if err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
-	defer vk.FreeCommandBuffers(d.Device, d.pool, 1, cbs)
+	defer vk.DestroyCommandPool(d.Device, pool, nil) // and its command buffer
+	cb, err := allocateCommandBuffer(d.Device, pool)
+	if err != nil {
+		return fmt.Errorf("gpu: %w", err)
+	}
+	cbs := []vk.CommandBuffer{cb}
 	bi := &vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo,
 		Flags: vk.CommandBufferUsageFlags(vk.CommandBufferUsageOneTimeSubmitBit)}
 	err = vkx.Check(vk.BeginCommandBuffer(cbs[0], bi), "vkBeginCommandBuffer")

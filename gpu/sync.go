@@ -29,9 +29,10 @@ func (d *Device) NewFence(signalled bool) (vk.Fence, error) {
 	return f, err
 }
 
-// NewCommandBuffer allocates a primary command buffer from the device's resettable pool, which
-// the device's one-off submissions (Submit) also use: a command buffer recorded while another
-// goroutine may record one of the same pool needs a pool of its own (NewCommandPool).
+// NewCommandBuffer allocates a primary command buffer from the device's resettable pool (tests,
+// examples), under a lock. Recording into it while another goroutine records a command buffer of
+// the same pool is not allowed (the pool is externally synchronized): what records side by side
+// takes a pool of its own (NewCommandPool), as each stream's ring does.
 func (d *Device) NewCommandBuffer() (vk.CommandBuffer, error) {
 	d.poolMu.Lock()
 	defer d.poolMu.Unlock()
