@@ -216,6 +216,9 @@ func (w *Wall) open(inputs []Input) error {
 			t.st.Ring.SetGather(w.gather)
 			t.st.Ring.SetGatherPlace(i) // a step's frames go in tile order
 		}
+		if t.st.Timer != nil {
+			t.st.Timer.Every = timeEvery
+		}
 		info := dec.Info()
 		cw, ch = max(cw, info.Width), max(ch, info.Height)
 	}
@@ -375,6 +378,11 @@ func (w *Wall) wait() {
 	}
 	w.idle += time.Since(t)
 }
+
+// timeEvery is how often a stream's pictures are timed on the GPU (gpu.GPUTimer.Every): one in 30,
+// every half second at 60 a second, gives -stats its mean GPU time a picture, and the others read
+// no timestamps back (a call into the driver a picture; on lavapipe a wait for the whole device).
+const timeEvery = 30
 
 // pollInterval is how often a waiting Step looks at the streams' fences: a fence cannot be waited on
 // together with a channel.
