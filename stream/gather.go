@@ -28,8 +28,11 @@ type Gather struct {
 	got   []gathered
 	// batches is Flush's list, kept for the next.
 	batches []vkx.Batch
-	free    []*sharedFence // reset, ready for a Flush
-	all     []*sharedFence
+	// queued is Flush's slots, whose AfterSubmit work runs once they are on the queue; kept for the
+	// next.
+	queued []*Slot
+	free   []*sharedFence // reset, ready for a Flush
+	all    []*sharedFence
 }
 
 // gathered is one slot's submission waiting for Flush.
@@ -110,13 +113,14 @@ func (g *Gather) Flush() error {
 	}
 	got := g.got
 	slices.SortStableFunc(got, func(a, b gathered) int { return cmp.Compare(a.place, b.place) })
-	batches := g.batches[:0]
+	batches, slots := g.batches[:0], g.queued[:0]
 	for i, x := range got {
 		batches = append(batches, x.batches...)
+		slots = append(slots, x.slot)
 		x.slot.gathered, x.slot.shared = nil, f
 		got[i] = gathered{}
 	}
-	g.got, g.batches = got[:0], batches[:0]
+	g.got, g.batches, g.queued = got[:0], batches[:0], slots[:0]
 	f.refs = len(got)
 	const most = 256 // VKX_MAX_BATCHES
 	for len(batches) > 0 {
@@ -130,8 +134,9 @@ func (g *Gather) Flush() error {
 		}
 		batches = batches[n:]
 	}
-	for _, s := range slots {
+	for i, s := range slots {
 		s.onQueue()
+		slots[i] = nil
 	}
 	return nil
 }

@@ -182,8 +182,8 @@ func CmdCopyBuffer(cb vk.CommandBuffer, src, dst vk.Buffer, srcOffset, dstOffset
 	C.vkx_cmd_copy_buffer(cCommandBuffer(cb), cBuffer(src), cBuffer(dst), C.VkDeviceSize(srcOffset), C.VkDeviceSize(dstOffset), C.VkDeviceSize(size))
 }
 
-// BeginCommandBuffer begins recording cb, from a pool made with RESET_COMMAND_BUFFER_BIT (which
-// resets it), for one submission: one call into C, no create-info for vulkan-go to copy.
+// BeginCommandBuffer resets cb (from a pool made with RESET_COMMAND_BUFFER_BIT) and begins recording
+// it for one submission: one call into C, no create-info for vulkan-go to copy.
 func BeginCommandBuffer(cb vk.CommandBuffer) error {
 	return Check(vk.Result(C.vkx_begin_command_buffer(cCommandBuffer(cb))), "vkBeginCommandBuffer")
 }

@@ -32,7 +32,7 @@
 	X(UpdateDescriptorSets) X(QueueSubmit) X(QueuePresentKHR) X(DeviceWaitIdle) X(WaitSemaphores) X(CreateSemaphore) X(CmdPipelineBarrier) \
 	X(CmdCopyBufferToImage) X(CmdCopyImageToBuffer) X(CmdCopyImage) X(CmdCopyBuffer) X(CmdBeginRenderPass)             \
 	X(CmdSetViewport) X(CmdSetScissor) X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch) \
-	X(BeginCommandBuffer)
+	X(BeginCommandBuffer) X(ResetCommandBuffer)
 
 #define VKX_FIELD(name) PFN_vk##name name;
 typedef struct {
