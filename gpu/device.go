@@ -128,7 +128,6 @@ type Device struct {
 	QueueLock sync.Locker
 
 	pool          vk.CommandPool
-	poolMu        sync.Mutex // guards pool: command buffers allocated from goroutines of their own
 	messenger     vkx.Messenger
 	layerSpec     uint32 // the validation layer's specVersion (0: no validation)
 	pipelineCache vk.PipelineCache
@@ -480,7 +479,14 @@ func (d *Device) open(opts Options) error {
 		vkx.RegisterQueue(q, d.QueueFamily, i)
 	}
 	d.Queue = d.Queues[0]
-	pool, err := newCommandPool(d.Device, d.QueueFamily)
+	pci := &vk.CommandPoolCreateInfo{
+		SType:            vk.StructureTypeCommandPoolCreateInfo,
+		Flags:            vk.CommandPoolCreateFlags(vk.CommandPoolCreateResetCommandBufferBit),
+		QueueFamilyIndex: d.QueueFamily,
+	}
+	var pool vk.CommandPool
+	err = vkx.Check(vk.CreateCommandPool(d.Device, pci, nil, &pool), "vkCreateCommandPool")
+	pci.Free()
 	if err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
@@ -588,20 +594,19 @@ func (d *Device) MemoryType(bits uint32, want vk.MemoryPropertyFlagBits) (uint32
 func (d *Device) CommandPool() vk.CommandPool { return d.pool }
 
 // Submit records one command buffer with record, submits it and waits for it to finish.
-// It is for set-up and tests; the frame loop keeps its own command buffers and fences. The command
-// buffer comes from a pool of the call's own: goroutines may call it at once (streams recorded
-// side by side make their pictures' first passes), and record may call it again.
+// It is for set-up and tests; the frame loop keeps its own command buffers and fences.
 func (d *Device) Submit(record func(cb vk.CommandBuffer)) error {
-	pool, err := newCommandPool(d.Device, d.QueueFamily)
+	ai := &vk.CommandBufferAllocateInfo{
+		SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: d.pool,
+		Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1,
+	}
+	cbs := make([]vk.CommandBuffer, 1)
+	err := vkx.Check(vk.AllocateCommandBuffers(d.Device, ai, cbs), "vkAllocateCommandBuffers")
+	ai.Free()
 	if err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
-	defer vk.DestroyCommandPool(d.Device, pool, nil) // and its command buffer
-	cb, err := allocateCommandBuffer(d.Device, pool)
-	if err != nil {
-		return fmt.Errorf("gpu: %w", err)
-	}
-	cbs := []vk.CommandBuffer{cb}
+	defer vk.FreeCommandBuffers(d.Device, d.pool, 1, cbs)
 	bi := &vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo,
 		Flags: vk.CommandBufferUsageFlags(vk.CommandBufferUsageOneTimeSubmitBit)}
 	err = vkx.Check(vk.BeginCommandBuffer(cbs[0], bi), "vkBeginCommandBuffer")

@@ -29,76 +29,19 @@ func (d *Device) NewFence(signalled bool) (vk.Fence, error) {
 	return f, err
 }
 
-// NewCommandBuffer allocates a primary command buffer from the device's resettable pool (tests,
-// examples), under a lock. Recording into it while another goroutine records a command buffer of
-// the same pool is not allowed (the pool is externally synchronized): what records side by side
-// takes a pool of its own (NewCommandPool), as each stream's ring does.
+// NewCommandBuffer allocates a primary command buffer from the device's resettable pool.
 func (d *Device) NewCommandBuffer() (vk.CommandBuffer, error) {
-	d.poolMu.Lock()
-	defer d.poolMu.Unlock()
-	return allocateCommandBuffer(d.Device, d.pool)
-}
-
-// FreeCommandBuffer returns a command buffer to the pool.
-func (d *Device) FreeCommandBuffer(cb vk.CommandBuffer) {
-	d.poolMu.Lock()
-	defer d.poolMu.Unlock()
-	vk.FreeCommandBuffers(d.Device, d.pool, 1, []vk.CommandBuffer{cb})
-}
-
-func allocateCommandBuffer(dev vk.Device, pool vk.CommandPool) (vk.CommandBuffer, error) {
-	ai := &vk.CommandBufferAllocateInfo{SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: pool,
+	ai := &vk.CommandBufferAllocateInfo{SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: d.pool,
 		Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1}
 	cbs := make([]vk.CommandBuffer, 1)
-	err := vkx.Check(vk.AllocateCommandBuffers(dev, ai, cbs), "vkAllocateCommandBuffers")
+	err := vkx.Check(vk.AllocateCommandBuffers(d.Device, ai, cbs), "vkAllocateCommandBuffers")
 	ai.Free()
 	return cbs[0], err
 }
 
-// newCommandPool creates a pool of resettable command buffers on family.
-func newCommandPool(dev vk.Device, family uint32) (vk.CommandPool, error) {
-	pci := &vk.CommandPoolCreateInfo{
-		SType:            vk.StructureTypeCommandPoolCreateInfo,
-		Flags:            vk.CommandPoolCreateFlags(vk.CommandPoolCreateResetCommandBufferBit),
-		QueueFamilyIndex: family,
-	}
-	var pool vk.CommandPool
-	err := vkx.Check(vk.CreateCommandPool(dev, pci, nil, &pool), "vkCreateCommandPool")
-	pci.Free()
-	return pool, err
-}
-
-// CommandPool is a pool of resettable command buffers on the device's queue family, for one
-// goroutine at a time: a command pool is externally synchronized (Vulkan spec, "Command Pools":
-// recording into any of its command buffers needs host access to the pool), so streams recorded
-// side by side (a wall's display step spread over workers) each record from a pool of their own.
-type CommandPool struct {
-	dev  *Device
-	pool vk.CommandPool
-}
-
-// NewCommandPool makes a command pool of the caller's own.
-func (d *Device) NewCommandPool() (*CommandPool, error) {
-	pool, err := newCommandPool(d.Device, d.QueueFamily)
-	if err != nil {
-		return nil, fmt.Errorf("gpu: %w", err)
-	}
-	return &CommandPool{dev: d, pool: pool}, nil
-}
-
-// NewCommandBuffer allocates a primary command buffer from the pool.
-func (p *CommandPool) NewCommandBuffer() (vk.CommandBuffer, error) {
-	return allocateCommandBuffer(p.dev.Device, p.pool)
-}
-
-// Destroy frees the pool and every command buffer allocated from it; the GPU must be done with
-// them. A nil pool is a no-op.
-func (p *CommandPool) Destroy() {
-	if p == nil || p.pool == vk.NullCommandPool {
-		return
-	}
-	vk.DestroyCommandPool(p.dev.Device, p.pool, nil)
-	p.pool = vk.NullCommandPool
+// FreeCommandBuffer returns a command buffer to the pool.
+func (d *Device) FreeCommandBuffer(cb vk.CommandBuffer) {
+	vk.FreeCommandBuffers(d.Device, d.pool, 1, []vk.CommandBuffer{cb})
 }
 
 // WaitFence waits for a fence without a time limit and resets it. A lost device is an error.
@@ -110,6 +53,12 @@ func (d *Device) WaitFence(f vk.Fence) error {
 	return vkx.Check(vk.ResetFences(d.Device, 1, fs), "vkResetFences")
 }
 
-// Begin starts recording cb, from one of the toolkit's pools (all made with
-// RESET_COMMAND_BUFFER_BIT: the begin resets it), for one submission.
-func Begin(cb vk.CommandBuffer) error { return vkx.BeginCommandBuffer(cb) }
+// Begin starts recording cb for one submission.
+func Begin(cb vk.CommandBuffer) error {
+	vk.ResetCommandBuffer(cb, 0)
+	bi := &vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo,
+		Flags: vk.CommandBufferUsageFlags(vk.CommandBufferUsageOneTimeSubmitBit)}
+	err := vkx.Check(vk.BeginCommandBuffer(cb, bi), "vkBeginCommandBuffer")
+	bi.Free()
+	return err
+}

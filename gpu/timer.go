@@ -20,13 +20,7 @@ type GPUTimer struct {
 	mask    uint64  // timestampValidBits
 	pending []bool
 	pre     []bool // the slot's second pair was written
-	on      []bool // the slot's frame is timed (Every)
-	frames  int    // Start's calls
 	dev     *Device
-	// Every, above 1, times one frame in Every (the first, then every Every-th): a mean over many
-	// streams' frames needs no more, and reading a frame's timestamps back costs a call into the
-	// driver per frame (lavapipe's vkGetQueryPoolResults waits for the whole device to be idle).
-	Every int
 	// Total and Count accumulate measured intervals.
 	Total float64 // milliseconds
 	Count int
@@ -50,8 +44,7 @@ func (d *Device) NewGPUTimer(slots int) (*GPUTimer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	t := &GPUTimer{pool: pool, period: float64(d.Limits.TimestampPeriod), pending: make([]bool, slots), pre: make([]bool, slots),
-		on: make([]bool, slots), dev: d}
+	t := &GPUTimer{pool: pool, period: float64(d.Limits.TimestampPeriod), pending: make([]bool, slots), pre: make([]bool, slots), dev: d}
 	t.mask = ^uint64(0)
 	if bits < 64 {
 		t.mask = 1<<bits - 1
@@ -67,17 +60,13 @@ func (t *GPUTimer) Start(cb vk.CommandBuffer, slot int) {
 	}
 	t.collect(slot)
 	t.pre[slot] = false
-	t.frames++
-	if t.on[slot] = t.Every <= 1 || (t.frames-1)%t.Every == 0; !t.on[slot] {
-		return
-	}
 	vk.CmdResetQueryPool(cb, t.pool, uint32(4*slot), 2)
 	vk.CmdWriteTimestamp(cb, vk.PipelineStageTopOfPipeBit, t.pool, uint32(4*slot))
 }
 
 // Stop records the second timestamp of slot.
 func (t *GPUTimer) Stop(cb vk.CommandBuffer, slot int) {
-	if t == nil || !t.on[slot] {
+	if t == nil {
 		return
 	}
 	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, t.pool, uint32(4*slot+1))
@@ -87,7 +76,7 @@ func (t *GPUTimer) Stop(cb vk.CommandBuffer, slot int) {
 // StartPre records the first timestamp of slot's second interval, at the start of cb, a command
 // buffer submitted with the slot's (after Start).
 func (t *GPUTimer) StartPre(cb vk.CommandBuffer, slot int) {
-	if t == nil || !t.on[slot] {
+	if t == nil {
 		return
 	}
 	vk.CmdResetQueryPool(cb, t.pool, uint32(4*slot+2), 2)
@@ -96,7 +85,7 @@ func (t *GPUTimer) StartPre(cb vk.CommandBuffer, slot int) {
 
 // StopPre records the second timestamp of slot's second interval, at the end of cb.
 func (t *GPUTimer) StopPre(cb vk.CommandBuffer, slot int) {
-	if t == nil || !t.on[slot] {
+	if t == nil {
 		return
 	}
 	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, t.pool, uint32(4*slot+3))

@@ -55,9 +55,8 @@ if [ -n "$bad" ]; then echo "gofmt needed:"; echo "$bad"; exit 1; fi
 stage "harness self-check"
 GO=$GO scripts/harness-check.sh
 # The race detector (checkptr on) over the packages with goroutines: the decode pump, the player's
-# loop, decoding, videotex's engine-facing locks, planes' parallel staging, the stream's ring, the
-# wall's workers (12 s under -race).
-race_pkgs=(pump player decode videotex planes stream wall cmd/ycbcrplay)
+# loop, decoding, videotex's engine-facing locks, planes' parallel staging, the stream's ring.
+race_pkgs=(pump player decode videotex planes stream cmd/ycbcrplay)
 # Left out of the race runs, as the soaks are: the screen-reading window tests (the plain runs have
 # them) and the sound tests (below).
 # TestLargePicture too: it checks one 16384×16000 picture's path through lavapipe (36 s under

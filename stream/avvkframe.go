@@ -74,8 +74,6 @@ func (l *Locked) Copy(r *Ring, s *Slot, dst *planes.Image) error {
 // Submit submits s (Ring.SubmitSplit) with the frame's semaphore wait in the first batch and its
 // signal in the batch holding the image's last read, besides waits and signals of s's own batch,
 // then writes the frame's new state back and unlocks it. The lock is released whatever happens.
-// What waits for s's submission to reach the queue (Slot.AfterSubmit: the frame handed back) runs
-// after that, or at the Flush of a Gather holding s.
 func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) error {
 	wait := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage}
 	signal := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
@@ -85,16 +83,11 @@ func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) 
 	} else {
 		signals = append(signals, signal)
 	}
-	s.later = true
 	err := r.SubmitSplit(s, []vkx.SubmitSemaphore{wait}, preSignals, waits, signals)
-	s.later = false
 	if err == nil {
 		l.src.Submitted(l.layout, l.access)
 	}
 	l.Unlock()
-	if err == nil && s.gathered == nil {
-		s.onQueue()
-	}
 	return err
 }
 

@@ -7,10 +7,7 @@
 // of slots holds each frame's command buffer, fence and semaphore and retires what a frame used
 // (decoded frames, import holds, replaced images and conversions) on the fence of the last
 // submission that used it, so nothing waits for the device except Close. Locked is the AVVkFrame
-// protocol (libavutil/hwcontext_vulkan.h) for pictures in FFmpeg's images, written once; such a
-// picture goes back to its decoder as soon as its submission is queued (Slot.AfterSubmit: its
-// semaphore orders the decoder's next use). A compute conversion may write its picture into a
-// rectangle of a larger image (Config.Into: the wall's canvas). On an
+// protocol (libavutil/hwcontext_vulkan.h) for pictures in FFmpeg's images, written once. On an
 // engine's device (Options.QueueLock, Borrowed) it submits under the engine's queue lock and waits
 // only on its own fences.
 package stream

@@ -79,13 +79,8 @@ type foreignFrame struct {
 // LoadForeign records what makes src's picture (the current configuration's format and size) the
 // frame's: through the plan's route (Config.Route; RouteAuto: chosen per frame by its coded size).
 // src stays locked until Submit, whose submission waits on and signals its semaphore (Locked).
-// release, if not nil, runs once that submission is on the queue (Slot.AfterSubmit), or at once on
-// failure: it signals the semaphore after its last read of src's image, and every later user of
-// the image waits for that signal (FFmpeg's decoder before it decodes into the image again:
-// libavcodec/vulkan_decode.c, through ff_vk_exec_add_dep_frame; libavutil/hwcontext_vulkan.c's
-// vulkan_frame_free before it destroys it), so the picture goes back to the decoder's pool without
-// waiting for the fence, and the pool holds no picture for the frames in flight. It returns the
-// route taken and why, which the plan records.
+// release, if not nil, runs once the GPU is done with src's image (the slot's fence), or at once
+// on failure. It returns the route taken and why, which the plan records.
 func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) {
 	s, pic := f.s, f.Picture
 	route := pic.cfg.Route
@@ -167,7 +162,7 @@ func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) 
 	}
 	f.foreign, s.locked = ff, ff
 	if release != nil {
-		f.Slot.AfterSubmit(release)
+		f.Slot.Retire(release)
 	}
 	s.plan.Route = RouteStep{route, reason}
 	s.plan.Upload = planes.Loaded{Reason: "none: the picture is on the GPU already (" + route.String() + ")"}
@@ -233,7 +228,7 @@ func (f *Frame) bindForeign(img planes.Foreign) (*planes.Image, map[formats.Path
 	}
 	var compute *ycbcr.ComputeBinding
 	if f.compute != nil {
-		if compute, err = f.compute.bind(s, fi, c.Params, pic.plan.Path.Path); err != nil {
+		if compute, err = s.Conv.BindCompute(fi, c.Params, pic.plan.Path.Path, f.compute.view); err != nil {
 			return undo(err)
 		}
 	}

@@ -24,8 +24,6 @@ type Slot struct {
 	preBegun bool     // Pre is recording this frame's commands
 	pending  bool     // submitted, and its fence not yet waited for
 	retired  []func() // run once Fence has signalled, in order
-	queued   []func() // run once the submission is on the queue (AfterSubmit)
-	later    bool     // its submitter runs queued itself, once done with the frame (Locked.Submit)
 	// gathered: its batches wait in a Gather for its Flush; shared, after that Flush, is the fence
 	// its submission signals instead of Fence.
 	gathered *Gather
@@ -45,31 +43,11 @@ func (s *Slot) fence() vk.Fence {
 // so, never by waiting for the whole device.
 func (s *Slot) Retire(f func()) { s.retired = append(s.retired, f) }
 
-// AfterSubmit hands f to s: f runs once s's submission is on the queue (after vkQueueSubmit, or a
-// Gather's Flush), or with what is retired on s if it is never submitted. A foreign frame whose
-// later users wait on a semaphore this submission signals (stream.Locked) goes back to its owner
-// so, without waiting for the fence.
-func (s *Slot) AfterSubmit(f func()) { s.queued = append(s.queued, f) }
-
-// onQueue runs what waited for s's submission to reach the queue.
-func (s *Slot) onQueue() {
-	fs := s.queued
-	s.queued = nil
-	for _, f := range fs {
-		f()
-	}
-}
-
 func (s *Slot) release() {
-	s.onQueue() // never submitted: nothing on the GPU uses it
 	fs := s.retired
 	s.retired = nil
 	for _, f := range fs {
 		f()
-	}
-	if s.retired == nil { // the slice again for the next submission's (none was retired meanwhile)
-		clear(fs)
-		s.retired = fs[:0]
 	}
 }
 
@@ -116,13 +94,9 @@ type Ring struct {
 	queue  vk.Queue // opts.Queue, or the device's
 	fences fences
 	gather *Gather // SetGather
-	place  int     // SetGatherPlace
 	slots  []*Slot
 	next   int
 	last   *Slot // the slot submitted most recently
-	// pool holds the slots' command buffers: the ring's own, so that rings record side by side on
-	// goroutines of their own (a command pool is externally synchronized).
-	pool *gpu.CommandPool
 	// Timer, if set, also times each slot's Pre batch (gpu.GPUTimer.StartPre): the stream's Timer,
 	// so that a frame's GPU time counts the copy or conversion of a hardware-decoded picture.
 	Timer *gpu.GPUTimer
@@ -158,14 +132,11 @@ func NewRingWith(dev *gpu.Device, n int, opts RingOptions) (*Ring, error) {
 	if r.queue == nil {
 		r.queue = dev.Queue
 	}
-	var err error
-	if r.pool, err = dev.NewCommandPool(); err != nil {
-		return nil, fmt.Errorf("stream: %w", err)
-	}
 	for i := 0; i < n; i++ {
 		s := &Slot{Index: i}
 		r.slots = append(r.slots, s)
-		if s.CB, err = r.pool.NewCommandBuffer(); err == nil {
+		var err error
+		if s.CB, err = dev.NewCommandBuffer(); err == nil {
 			if s.Fence, err = dev.NewFence(false); err == nil {
 				s.Acquire, err = dev.NewSemaphore()
 			}
@@ -277,25 +248,16 @@ func (r *Ring) submitOne(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlags
 		g.add(r, s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
 		return nil
 	}
-	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
-	if err := r.locked(func() error { return vkx.QueueSubmit(r.queue, s.CB, wait, stage, signal, s.Fence) }); err != nil {
-		return fmt.Errorf("stream: %w", err)
-	}
-	r.submitted(s)
-	if !s.later {
-		s.onQueue()
-	}
-	return nil
-}
-
-// locked runs submit under the ring's queue lock, if it has one (what runs once a submission is on
-// the queue runs after, outside it).
-func (r *Ring) locked(submit func() error) error {
 	if l := r.opts.QueueLock; l != nil {
 		l.Lock()
 		defer l.Unlock()
 	}
-	return submit()
+	// Through vkx: vulkan-go's vkQueueSubmit wrapper may free its arguments mid-call.
+	if err := vkx.QueueSubmit(r.queue, s.CB, wait, stage, signal, s.Fence); err != nil {
+		return fmt.Errorf("stream: %w", err)
+	}
+	r.submitted(s)
+	return nil
 }
 
 // Pre begins and returns s's second command buffer (made on first use): what is recorded there is
@@ -305,7 +267,7 @@ func (r *Ring) locked(submit func() error) error {
 // for the whole frame's conversion and drawing.
 func (r *Ring) Pre(s *Slot) (vk.CommandBuffer, error) {
 	if s.Pre == nil {
-		cb, err := r.pool.NewCommandBuffer()
+		cb, err := r.dev.NewCommandBuffer()
 		if err != nil {
 			return nil, fmt.Errorf("stream: slot %d: %w", s.Index, err)
 		}
@@ -368,13 +330,14 @@ func (r *Ring) submitBatches(s *Slot, batches []vkx.Batch) error {
 		g.add(r, s, batches)
 		return nil
 	}
-	if err := r.locked(func() error { return vkx.QueueSubmitBatches(r.queue, batches, s.Fence) }); err != nil {
+	if l := r.opts.QueueLock; l != nil {
+		l.Lock()
+		defer l.Unlock()
+	}
+	if err := vkx.QueueSubmitBatches(r.queue, batches, s.Fence); err != nil {
 		return fmt.Errorf("stream: %w", err)
 	}
 	r.submitted(s)
-	if !s.later {
-		s.onQueue()
-	}
 	return nil
 }
 
@@ -447,6 +410,12 @@ func (r *Ring) Close() error {
 		s.release()
 	}
 	for _, s := range r.slots {
+		if s.CB != nil {
+			r.dev.FreeCommandBuffer(s.CB)
+		}
+		if s.Pre != nil {
+			r.dev.FreeCommandBuffer(s.Pre)
+		}
 		if s.Fence != vk.NullFence {
 			vk.DestroyFence(r.dev.Device, s.Fence, nil)
 		}
@@ -455,7 +424,5 @@ func (r *Ring) Close() error {
 		}
 	}
 	r.slots = nil
-	r.pool.Destroy() // and the slots' command buffers
-	r.pool = nil
 	return err
 }

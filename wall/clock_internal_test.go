@@ -33,7 +33,7 @@ func openTimed(t *testing.T, url string, n int, o Options) *Wall {
 }
 
 // full waits until every tile that has not ended has its queue full, or its decoder has finished.
-func full(t testing.TB, w *Wall) {
+func full(t *testing.T, w *Wall) {
 	t.Helper()
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
 		ok := true

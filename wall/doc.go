@@ -14,7 +14,7 @@
 // grid by default or a Layout of cells of different sizes (ParseLayout: the presets 1+5, 1+7,
 // 2x2+8, a COLSxROWS grid, or a file of "x y w h" lines). Each picture is fitted to its cell as
 // multiviewers do (aspect kept, letterboxed) through the player's scale pass (stream.Frame.Scale),
-// whatever its size; a picture of its cell's size is drawn (or computed) one pixel for one pixel, so
+// whatever its size; a picture of its cell's size is drawn (or copied) one pixel for one pixel, so
 // that a tile is the picture ycbcrplay shows for the same frame; Options.OneToOne draws every one so.
 //
 // Clocks: untimed, every stream advances as fast as it decodes (the throughput measurement);
@@ -23,14 +23,6 @@
 // step (Tick) never waits: a stream whose next picture is not decoded, or whose slots are all still
 // on the GPU, is passed over while the others are drawn, and what it drops meanwhile is counted
 // with its reason (late decode, late display, late conversion: Stats).
-//
-// A step chooses each stream's picture and counts its drops on the caller's goroutine, in tile
-// order; configures the streams there too (a new plan, its queue); records and submits the
-// pictures on up to Options.Workers goroutines, each tile on its own stream (ring, command pool,
-// pictures: what the streams share, the conversion paths, pass kits, memory account and the step's
-// stream.Gather, is locked where it is used). The gather submits the step's frames in tile order,
-// in one vkQueueSubmit, so that what the canvas shows and the order of its barriers do not depend
-// on the workers.
 //
 // A Display shows the wall in a window's swapchain: the grid, or one tile alone, copied out of the
 // canvas, scaled to fit by the player's scale pass and letterboxed, with each tile's label (number,

@@ -52,7 +52,7 @@ type StreamStats struct {
 	// of a stream's host memory (FFmpeg's contexts and threads, a live input's jitter buffer) shows
 	// in the total's peak_rss_mb, from one run to a run with more streams.
 	HostMemoryMB float64 `json:"host_memory_mb"`
-	// Variant is the conversion variant (drawn into the tile, or computed into it).
+	// Variant is the conversion variant (drawn into the tile, or compute and copied into it).
 	Variant string `json:"variant,omitempty"`
 	// GPUMs is the stream's mean GPU time per picture: its command buffer from the conversion to
 	// the tile placed (timestamps; the GPU copy of a padded decoder image, a batch of its own ahead
@@ -74,10 +74,8 @@ type Stats struct {
 	// FPS is every stream's pictures together per second of the wall's run.
 	FPS    float64 `json:"fps"`
 	Canvas [2]int  `json:"canvas"`
-	// Queues is how many graphics queues the streams submitted on (Wall.Queues); Workers how many
-	// goroutines recorded a step's pictures at most (Options.Workers).
+	// Queues is how many graphics queues the streams submitted on (Wall.Queues).
 	Queues    int     `json:"queues"`
-	Workers   int     `json:"workers"`
 	PeakRSSMB float64 `json:"peak_rss_mb"`
 	// GPUMemoryMB is the most device memory the toolkit had allocated at once (every stream's
 	// pictures, the shared conversions, the canvas: gpu.Device.MemoryStats) plus the most FFmpeg
@@ -132,8 +130,7 @@ func spread(ds []time.Duration) *Spread {
 // Stats reports the figures so far: the run is timed from the first display step to the last
 // picture drawn.
 func (w *Wall) Stats() Stats {
-	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.Width, w.canvas.Height}, Queues: w.Queues(),
-		Workers: min(w.workers, len(w.tiles))}
+	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.Width, w.canvas.Height}, Queues: w.Queues()}
 	var end time.Time
 	var gpuMs float64
 	gpuN := 0

@@ -13,7 +13,7 @@ import (
 
 // feedClips writes one clip per FFmpeg test source named in srcs: w×h, 30 pictures a second, n of
 // them (lossless H.264, Debian's ffmpeg), different pictures from each source.
-func feedClips(t testing.TB, srcs []string, w, h, n int) []string {
+func feedClips(t *testing.T, srcs []string, w, h, n int) []string {
 	t.Helper()
 	dir := t.TempDir()
 	var out []string

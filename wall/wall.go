@@ -7,8 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -49,9 +47,8 @@ type Options struct {
 	// stream's clock at its first picture. Untimed steps ignore it.
 	OneClock bool
 	// Variant is how each stream's conversion runs (stream.VariantAuto: measured on the device).
-	// The compute variant converts each picture straight into its tile (stream.Config.Into; a
-	// fitted one into the stream's own image, then scaled into the tile); the drawn one draws into
-	// the tile.
+	// The compute variant converts into the stream's own image, which is then copied into the tile;
+	// the drawn one draws into the tile.
 	Variant stream.Variant
 	// TwoDecodes keeps two hardware decodings of a stream in flight (the loop waits for a picture
 	// only after it has submitted the next one's decoding). Off, each picture's decoding is waited
@@ -82,11 +79,6 @@ type Options struct {
 	// SubmitEach submits each stream's frame on its own; otherwise the frames of one step that go
 	// to the device's queue are submitted together, in one vkQueueSubmit (stream.Gather).
 	SubmitEach bool
-	// Workers is how many goroutines record a step's pictures, each tile's on its own stream's
-	// command buffers (Load, Convert, placing into the canvas); 0: one a tile, at most GOMAXPROCS.
-	// 1 records them all on the step's goroutine. The frames are submitted in tile order whatever
-	// the count, so what the canvas shows does not depend on it.
-	Workers int
 }
 
 // Wall is many videos on one device, each in its tile of the canvas.
@@ -115,14 +107,10 @@ type Wall struct {
 	// drawn: a stream draws its tiles (the drawn variant), whose passes change the whole canvas's
 	// layout: every stream then submits on the device's first queue (queue).
 	drawn bool
-	// workers is Options.Workers resolved; jobs the step's pictures to draw (reused).
-	workers int
-	jobs    []job
 }
 
 // tile is one stream: its decoder and goroutine, queue, stream of pictures and place.
 type tile struct {
-	index int // in Wall.tiles
 	in    Input
 	dev   *gpu.Device
 	dec   *decode.Decoder
@@ -174,10 +162,7 @@ func Open(dev *gpu.Device, inputs []Input, opts Options) (*Wall, error) {
 	if opts.Threads <= 0 {
 		opts.Threads = max(1, runtime.NumCPU()/len(inputs))
 	}
-	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1), workers: opts.Workers}
-	if w.workers <= 0 {
-		w.workers = min(runtime.GOMAXPROCS(0), len(inputs))
-	}
+	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
 	if !opts.SubmitEach {
 		w.gather = stream.NewGather(dev, nil)
 	}
@@ -207,17 +192,13 @@ func (w *Wall) open(inputs []Input) error {
 		if err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)
 		}
-		t := &tile{index: i, in: in, dev: w.dev, dec: dec}
+		t := &tile{in: in, dev: w.dev, dec: dec}
 		w.tiles = append(w.tiles, t)
-		if t.st, err = stream.New(w.dev, stream.Options{Slots: slots(dec), Paths: w.paths}); err != nil {
+		if t.st, err = stream.New(w.dev, stream.Options{Slots: 3, Paths: w.paths}); err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)
 		}
 		if w.gather != nil {
 			t.st.Ring.SetGather(w.gather)
-			t.st.Ring.SetGatherPlace(i) // a step's frames go in tile order
-		}
-		if t.st.Timer != nil {
-			t.st.Timer.Every = timeEvery
 		}
 		info := dec.Info()
 		cw, ch = max(cw, info.Width), max(ch, info.Height)
@@ -265,18 +246,6 @@ func (w *Wall) open(inputs []Input) error {
 	return nil
 }
 
-// slots is how many frames of a stream may be in flight, each with a picture of its own (the
-// stream's images): three for a software-decoded stream, whose frame holds the decoder's buffer and
-// uploads it; two for one Vulkan Video decodes, whose frame (a GPU copy of the decoder's picture and
-// the conversion into its tile: 0.05 ms on an H200, gpu_ms_per_picture) is done before the next
-// step looks, so that a third slot would only hold a third picture (3 MB at 1080p).
-func slots(dec *decode.Decoder) int {
-	if dec.HW().Active {
-		return 2
-	}
-	return 3
-}
-
 // Ended says every stream has ended (its input played, or an error: Err).
 func (w *Wall) Ended() bool {
 	for _, t := range w.tiles {
@@ -307,15 +276,15 @@ func (w *Wall) step() (int, error) {
 	w.begin()
 	for {
 		w.collect()
-		jobs, err := w.jobs[:0], error(nil)
+		n := 0
 		for _, t := range w.tiles {
 			if t.ended || !t.st.Ring.Ready() { // a busy stream waits its turn, the others go on
 				continue
 			}
 			if t.next == nil {
 				if it, ok := t.pump.Poll(); ok {
-					if err = w.take(t, it); err != nil {
-						break
+					if err := w.take(t, it); err != nil {
+						return n, err
 					}
 				}
 			}
@@ -325,25 +294,17 @@ func (w *Wall) step() (int, error) {
 			}
 			// Not yet, when the stream's next decoding uses the picture as a reference and has
 			// not finished (tile.ready): the stream waits its turn.
-			ok, rerr := t.ready(f)
-			if rerr != nil {
-				t.ended, t.err = true, rerr
-				err = fmt.Errorf("wall: %s: %w", t.in.Label, rerr)
-				break
+			if ok, err := t.ready(f); err != nil {
+				t.ended, t.err = true, err
+				return n, fmt.Errorf("wall: %s: %w", t.in.Label, err)
 			} else if !ok {
 				continue
 			}
 			t.next = nil
-			jobs = append(jobs, job{t: t, f: f})
-		}
-		w.jobs = jobs
-		n, derr := w.drawAll(jobs)
-		clear(jobs)
-		if derr != nil { // an earlier tile's
-			err = derr
-		}
-		if err != nil {
-			return n, err
+			if err := w.draw(t, f); err != nil {
+				return n, err
+			}
+			n++
 		}
 		if err := w.flush(); err != nil { // before waiting: a decoder may wait for these frames
 			return n, err
@@ -379,11 +340,6 @@ func (w *Wall) wait() {
 	w.idle += time.Since(t)
 }
 
-// timeEvery is how often a stream's pictures are timed on the GPU (gpu.GPUTimer.Every): one in 30,
-// every half second at 60 a second, gives -stats its mean GPU time a picture, and the others read
-// no timestamps back (a call into the driver a picture; on lavapipe a wait for the whole device).
-const timeEvery = 30
-
 // pollInterval is how often a waiting Step looks at the streams' fences: a fence cannot be waited on
 // together with a channel.
 const pollInterval = 200 * time.Microsecond
@@ -416,29 +372,7 @@ func (w *Wall) tick(now time.Time) (int, error) {
 	due := now.Add(ahead)
 	prev := w.prevTick
 	w.prevTick = now
-	// Each stream's picture is chosen and its drops counted here, in tile order; then the pictures
-	// are drawn (drawAll: recorded side by side, submitted in tile order), and each stream that
-	// began a play has its clock set from its own draw's time, in tile order again.
-	err := w.choose(now, due, prev, ahead)
-	jobs := w.jobs
-	n, derr := w.drawAll(jobs)
-	for i := range jobs {
-		j := &jobs[i]
-		if j.err == nil {
-			w.shown(j, now)
-		}
-	}
-	clear(jobs) // keeps no picture or frame past the step
-	if derr != nil {
-		err = derr // an earlier tile's
-	}
-	return n, err
-}
-
-// choose takes, for each stream, the newest picture its clock has reached at due (w.jobs), and
-// drops the ones passed over, each with its reason.
-func (w *Wall) choose(now, due, prev time.Time, ahead time.Duration) error {
-	w.jobs = w.jobs[:0]
+	n := 0
 	for _, t := range w.tiles {
 		if t.ended {
 			continue
@@ -453,10 +387,7 @@ func (w *Wall) choose(now, due, prev time.Time, ahead time.Duration) error {
 			if t.next == nil {
 				if it, ok := t.pump.Poll(); ok {
 					if err := w.take(t, it); err != nil {
-						if show != nil {
-							show.Release()
-						}
-						return err
+						return n, err
 					}
 					continue
 				}
@@ -483,42 +414,35 @@ func (w *Wall) choose(now, due, prev time.Time, ahead time.Duration) error {
 			}
 		}
 		if show != nil {
-			w.jobs = append(w.jobs, job{t: t, f: show, origin: origin, pts0: pts0, started: started, first: t.shown == 0})
+			at, first := time.Now(), t.shown == 0
+			if err := w.draw(t, show); err != nil {
+				return n, err
+			}
+			t.shownAt = now
+			if started { // the stream's clock (re)starts with this play
+				t.origin, t.pts0 = origin, pts0
+				if first && origin.Equal(now) {
+					// From when its first picture was drawn: the first draws make pipelines, which
+					// would otherwise cost a short input most of its pictures. In whole steps, so
+					// that its pictures fall due on the steps (the clock in phase with the display)
+					// and a step's jitter cannot move a picture to the next.
+					late := time.Since(at)
+					if p := w.opts.Period; p > 0 {
+						late = (late + p - 1) / p * p
+					}
+					t.origin = now.Add(late)
+					if w.clock.start.Equal(now) {
+						w.clock.start = t.origin
+					}
+				}
+				if first { // its presentation time: when its clock starts
+					t.firstAt = t.origin
+				}
+			}
+			n++
 		}
 	}
-	return nil
-}
-
-// shown sets the presentation time of j's picture, drawn at the step at now, and, where it begins
-// a play, its stream's clock.
-func (w *Wall) shown(j *job, now time.Time) {
-	t := j.t
-	t.shownAt = now
-	if !j.started { // the stream's clock (re)starts with this play
-		return
-	}
-	origin := j.origin
-	if j.first && w.opts.OneClock && origin.Equal(now) {
-		origin = w.clock.start // as an earlier tile's first draw of this step has set it
-	}
-	t.origin, t.pts0 = origin, j.pts0
-	if j.first && origin.Equal(now) {
-		// From when its first picture was drawn: the first draws make pipelines, which would
-		// otherwise cost a short input most of its pictures. In whole steps, so that its pictures
-		// fall due on the steps (the clock in phase with the display) and a step's jitter cannot
-		// move a picture to the next.
-		late := j.took
-		if p := w.opts.Period; p > 0 {
-			late = (late + p - 1) / p * p
-		}
-		t.origin = now.Add(late)
-		if w.clock.start.Equal(now) {
-			w.clock.start = t.origin
-		}
-	}
-	if j.first { // its presentation time: when its clock starts
-		t.firstAt = t.origin
-	}
+	return n, nil
 }
 
 // flush submits the step's gathered frames.
@@ -597,106 +521,15 @@ func (w *Wall) Signal(i int, now time.Time) Signal {
 	return Signal{Lost: true, Since: t.arrived}
 }
 
-// job is one stream's picture of a step: configured on the step's goroutine, recorded and submitted
-// by a worker (or that goroutine: drawAll).
-type job struct {
-	t   *tile
-	f   *decode.Frame
-	fr  *stream.Frame // recorded, not yet submitted (Options.SubmitEach)
-	err error
-	// took is the draw's time, its own parts added (a stream's first draw makes its pipelines).
-	took time.Duration
-	// The stream's clock where the picture begins a play (started; first: the stream's first
-	// picture): timed steps.
-	origin         time.Time
-	pts0           float64
-	started, first bool
-}
-
-// drawAll converts each job's picture into its tile and submits it (each picture is released once
-// the GPU is done with it, or at once on an error), and returns how many it drew and the first
-// error in tile order. Configuring (a new stream's plan, its queue: shared state) runs on the
-// caller's goroutine; recording and submitting on up to Options.Workers goroutines, each tile's on
-// its own stream (its own command pool, ring and pictures; the conversion paths, the pass kits, the
-// device's memory account and the step's stream.Gather lock what they share). The gather submits
-// the frames by the rings' places, the tiles' order, so that the step's one vkQueueSubmit and the
-// canvas's barriers are in the order one goroutine would record them; with Options.SubmitEach each
-// frame is submitted on its own, here, in tile order.
-func (w *Wall) drawAll(jobs []job) (int, error) {
-	for i := range jobs {
-		j := &jobs[i]
-		at := time.Now()
-		j.err = w.configure(j.t, j.f)
-		j.took = time.Since(at)
-	}
-	w.record(jobs)
-	n, first := 0, error(nil)
-	for i := range jobs {
-		j := &jobs[i]
-		if j.err == nil && j.fr != nil {
-			at := time.Now()
-			j.err = w.submit(j.t, j.f, j.fr)
-			j.took += time.Since(at)
-		}
-		if j.err == nil {
-			n++
-		} else if first == nil {
-			first = j.err
-		}
-	}
-	return n, first
-}
-
-// record records the jobs configured without an error, and submits them into the step's gather,
-// on up to w.workers goroutines.
-func (w *Wall) record(jobs []job) {
-	one := func(j *job) {
-		if j.err != nil {
-			return
-		}
-		at := time.Now()
-		j.fr, j.err = w.recordFrame(j.t, j.f)
-		if j.err == nil && w.gather != nil {
-			// Into the gather now, which orders the step's frames: a hardware-decoded picture's
-			// lock (LoadForeign), which its decoder may be waiting for, is held no longer.
-			j.err, j.fr = w.submit(j.t, j.f, j.fr), nil
-		}
-		j.took += time.Since(at)
-	}
-	k := min(w.workers, len(jobs))
-	if k <= 1 {
-		for i := range jobs {
-			one(&jobs[i])
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(k)
-	for range k {
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < len(jobs); i = int(next.Add(1)) - 1 {
-				one(&jobs[i])
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// configure makes f's configuration t's (a new one puts t on its queue: queue) and places t's
-// tile for f's size; f is released on an error.
-func (w *Wall) configure(t *tile, f *decode.Frame) error {
+// draw converts f into t's tile and submits it; f is released once the GPU is done with it.
+func (w *Wall) draw(t *tile, f *decode.Frame) error {
 	h := t.dec.HW()
 	cfg := stream.Config{Format: f.Picture.Format, Width: f.Picture.Width, Height: f.Picture.Height,
 		Params: ycbcr.FromColor(f.Color), Choice: w.opts.Choice, Variant: w.opts.Variant,
 		Decode: stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}}
 	// A size change mid-stream moves the picture in its cell (what it held before stays around it).
-	t.rect = w.rectFor(t.index, f.Picture.Width, f.Picture.Height)
+	t.rect = w.rectFor(w.index(t), f.Picture.Width, f.Picture.Height)
 	t.fitted = t.rect.Dx() != f.Picture.Width || t.rect.Dy() != f.Picture.Height
-	if !t.fitted { // the compute variant writes the picture into its tile, with no image of its own
-		cfg.Into = stream.Into{View: w.canvas.View, X: t.rect.Min.X, Y: t.rect.Min.Y}
-	}
 	changed, err := t.st.Configure(cfg)
 	if err == nil && changed {
 		err = w.queue(t)
@@ -705,17 +538,10 @@ func (w *Wall) configure(t *tile, f *decode.Frame) error {
 		f.Release()
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
-	return nil
-}
-
-// recordFrame records f's conversion into t's tile on a frame of t's stream, not yet submitted;
-// f is released once the GPU is done with it (or on an error). It touches t's stream and the
-// canvas's command-buffer side only: workers run it side by side.
-func (w *Wall) recordFrame(t *tile, f *decode.Frame) (*stream.Frame, error) {
 	fr, err := t.st.Begin()
 	if err != nil {
 		f.Release()
-		return nil, fmt.Errorf("wall: %s: %w", t.in.Label, err)
+		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
 	if f.HW != nil {
 		_, _, err = fr.LoadForeign(f.HW.Foreign(), f.Release)
@@ -725,17 +551,12 @@ func (w *Wall) recordFrame(t *tile, f *decode.Frame) (*stream.Frame, error) {
 	if err == nil {
 		err = fr.Convert()
 	}
-	if err == nil {
-		err = w.place(fr, t.rect, f.Picture.Width, f.Picture.Height)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("wall: %s: %w", t.in.Label, err)
+		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
-	return fr, nil
-}
-
-// submit submits t's recorded frame fr of picture f and counts it shown (t's fields: its worker's).
-func (w *Wall) submit(t *tile, f *decode.Frame, fr *stream.Frame) error {
+	if err := w.place(fr, t.rect, f.Picture.Width, f.Picture.Height); err != nil {
+		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
+	}
 	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
@@ -749,7 +570,7 @@ func (w *Wall) submit(t *tile, f *decode.Frame, fr *stream.Frame) error {
 	return nil
 }
 
-// queue puts t, newly configured, on its queue: tiles that are computed into the canvas (the compute
+// queue puts t, newly configured, on its queue: tiles that are copied into the canvas (the compute
 // variant) write only their own rectangle, so the streams spread over the device's queues (stream i
 // on queue i mod n: gpu.Options.Queues) and run side by side; a drawn tile's pass takes the whole
 // canvas to the attachment's layout and back, which would race other queues' copies, so once a
@@ -760,7 +581,7 @@ func (w *Wall) queue(t *tile) error {
 		return nil
 	}
 	if !w.drawn && !t.fitted && t.st.Plan().Variant.Variant == stream.VariantCompute {
-		return t.st.Ring.SetQueue(qs[t.index%len(qs)])
+		return t.st.Ring.SetQueue(qs[w.index(t)%len(qs)])
 	}
 	w.drawn = true
 	for _, u := range w.tiles {
@@ -788,15 +609,16 @@ func (w *Wall) rectFor(i, pw, ph int) image.Rectangle {
 	return w.Layout.Fit(i, pw, ph)
 }
 
-// place records the frame's w×h picture into r of the canvas: nothing where the compute variant
-// converted it there already (stream.Frame.Placed, r the picture's size), else drawn, through the
-// scale pass (stream.Frame.Scale, the player's filtered scaler) where r is not the picture's size.
+// place records the frame's w×h picture into r of the canvas: copied from the stream's image where
+// the compute variant converted it there and it is r's size, else drawn, through the scale pass
+// (stream.Frame.Scale, the player's filtered scaler) where r is not the picture's size.
 func (w *Wall) place(fr *stream.Frame, r image.Rectangle, pw, ph int) error {
-	if fr.Placed() {
-		return nil
-	}
 	cb := fr.Slot.CB
 	exact := r.Dx() == pw && r.Dy() == ph
+	if fr.Computed() && exact {
+		w.canvas.BeforeCopyIn(cb)
+		return fr.CopyTo(w.canvas.Image, gpu.CopiedLayout, r.Min.X, r.Min.Y)
+	}
 	if !exact {
 		if err := fr.Scale(ycbcr.Fit(pw, ph, r.Dx(), r.Dy(), formats.Orientation{}, w.opts.Filter)); err != nil {
 			return err
@@ -806,6 +628,15 @@ func (w *Wall) place(fr *stream.Frame, r image.Rectangle, pw, ph int) error {
 	err := fr.Draw(w.canvas)
 	vk.CmdEndRenderPass(cb)
 	return err
+}
+
+func (w *Wall) index(t *tile) int {
+	for i, u := range w.tiles {
+		if u == t {
+			return i
+		}
+	}
+	return -1
 }
 
 // Screenshot reads the whole canvas back, after every submitted picture: it waits for every

@@ -84,24 +84,21 @@ Keys (in the window):
 
 Clocks: timed (the default), each display step (-fps a second headless; the display's refresh,
 vsync, in the window) shows for each stream the picture its clock has reached, without waiting for
-any other stream: -clock each (the default) gives each stream its own, started at its first picture;
--clock shared runs every stream on one clock started at the wall's first picture, a wall of cameras,
-where a stream that starts later drops what the clock has passed. -untimed draws every picture as
-soon as it is decoded: the aggregate throughput. -stats prints one JSON line at the end: the
-aggregate frames, fps and dropped pictures (count, share, the largest stream's share), the canvas,
-the queues used, the goroutines recording each step (-workers), the timed steps' time and the gaps
-between them (step_ms, step_gap_ms: median, 99th percentile, largest), GPU and CPU milliseconds per
-picture, peak RSS and CPU time, and per stream its frames, fps (between its pictures' presentation
-times), dropped pictures and why (dropped_late_decode: decoded after its time; dropped_late_display:
-the display steps came too late; dropped_late_conversion: the stream's GPU work was behind, no free
-slot), decoder, hwdec, route, conversion path and variant, and the memory it holds (gpu_memory_mb,
-of it decoder_gpu_memory_mb: the decoder's frames; host_memory_mb: its decoded pictures on the
-host).
+any other stream: -clock each (the default) gives each stream its own, started at its first
+picture; -clock shared runs every stream on one clock started at the wall's first picture, a wall
+of cameras, where a stream that starts later drops what the clock has passed. -untimed draws every
+picture as soon as it is decoded: the aggregate throughput. -stats prints one JSON line at the end:
+the aggregate frames, fps and dropped pictures (count, share, the largest stream's share), the
+canvas, the queues used, GPU and CPU milliseconds per picture, peak RSS and CPU time, and per stream
+its frames, fps (between its pictures' presentation times), dropped pictures and why
+(dropped_late_decode: decoded after its time; dropped_late_display: the display steps came too
+late; dropped_late_conversion: the stream's GPU work was behind, no free slot), decoder, hwdec,
+route, conversion path and variant, and the memory it holds (gpu_memory_mb, of it
+decoder_gpu_memory_mb: the decoder's frames; host_memory_mb: its decoded pictures on the host).
 
 Each stream's conversion runs as the device does it faster (-variant auto, measured): drawn into its
-tile, or by a compute shader straight into the tile (a fitted one into the stream's own image, then
-scaled into the tile). Headless, computed tiles may spread over the device's graphics queues
-(-queues N, 0: one per stream).
+tile, or by a compute shader into the stream's own image, then copied into the tile. Headless, copied
+tiles may spread over the device's graphics queues (-queues N, 0: one per stream).
 
 Exit status: 0 played, 1 error (one line on stderr: "error: ..."), 2 bad flags.
 
@@ -140,7 +137,6 @@ type options struct {
 	submitEach bool
 	noAudio    bool // -no-audio
 	volume     int  // -volume, percent
-	workers    int
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -162,7 +158,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.stats, "json", false, "the same as -stats")
 	fs.StringVar(&o.hwdec, "hwdec", "auto", "`auto|vulkan|no`: Vulkan Video decoding on the wall's device")
 	fs.StringVar(&o.path, "path", "auto", "`auto|sampler|shader`: the conversion path of every stream")
-	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute writes the picture into its tile)")
+	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute copies the picture into its tile)")
 	fs.BoolVar(&o.two, "two-decodes", false, "keep two hardware decodings of each stream in flight, not one (not faster on an H100 with one queue: for comparisons)")
 	fs.IntVar(&o.queues, "queues", 1, "headless: spread the streams over `N` graphics queues (0: one per stream, up to the device's; tiles drawn rather than copied use one; one was the fastest for HEVC on an H100)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
@@ -176,7 +172,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.rtsp, "rtsp-transport", "", "RTSP's transport, `tcp|udp` (default: FFmpeg's choice, UDP then TCP)")
 	fs.StringVar(&o.layout, "layout", "", "the tiles' cells: `SPEC` 1+5, 1+7, 2x2+8, COLSxROWS, or a FILE of \"x y w h\" lines in grid units (default: the most nearly square grid)")
 	fs.BoolVar(&o.submitEach, "submit-each", false, "submit each stream's frame on its own, not a display step's frames together in one vkQueueSubmit (for comparisons)")
-	fs.IntVar(&o.workers, "workers", 0, "goroutines that record a display step's pictures, each tile's on its own command buffers (`N`; 0: one a stream, at most one a core; 1: all on the display loop's)")
 	fs.BoolVar(&o.fit, "fit", true, "fit every feed to its cell (aspect kept, the -scale filter); false: one pixel for one pixel")
 	fs.BoolVar(&o.noAudio, "no-audio", false, "play no sound (in the window, the picked tile's)")
 	fs.IntVar(&o.volume, "volume", 100, "the picked tile's sound volume in `percent`, 0 to 100")
@@ -201,8 +196,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.rtsp != "" && o.rtsp != "tcp" && o.rtsp != "udp" {
 		return fail(stderr, "-rtsp-transport %q: want tcp or udp", o.rtsp)
 	}
-	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 || o.queues < 0 || o.workers < 0 {
-		return fail(stderr, "-n, -queue and -loop must be at least 1, -queues and -workers at least 0, -fps above 0")
+	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 || o.queues < 0 {
+		return fail(stderr, "-n, -queue and -loop must be at least 1, -queues at least 0, -fps above 0")
 	}
 	if o.queues > 1 && !o.headless {
 		return fail(stderr, "-queues %d: several queues need -headless (the window reads the canvas on one queue)", o.queues)
@@ -299,7 +294,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
 		OneClock: o.clock == "shared", TwoDecodes: o.two, Notice: notice,
 		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}, Layout: layout, OneToOne: !o.fit, Filter: o.filter,
-		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach, Workers: o.workers})
+		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach})
 	if err != nil {
 		return err
 	}

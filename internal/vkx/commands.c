@@ -146,18 +146,6 @@ void vkx_cmd_begin_render_pass(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffe
 	vkx_fn.CmdBeginRenderPass(cb, &bi, VK_SUBPASS_CONTENTS_INLINE);
 }
 
-// vkx_begin_command_buffer begins recording cb for one submission. The begin's implicit reset (a
-// pool made with RESET_COMMAND_BUFFER_BIT) does not cover a buffer left recording — a slot taken
-// again without its submission, after an error part way — so it is reset first (Vulkan spec,
-// vkBeginCommandBuffer: VUID-vkBeginCommandBuffer-commandBuffer-00049).
-VkResult vkx_begin_command_buffer(VkCommandBuffer cb) {
-	VkResult r = vkx_fn.ResetCommandBuffer(cb, 0);
-	if (r != VK_SUCCESS) return r;
-	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-	                               .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-	return vkx_fn.BeginCommandBuffer(cb, &bi);
-}
-
 // vkx_cmd_begin_render_area begins rp on fb over the w×h area at (x, y) with inline contents and no
 // clear values: a loading pass that draws into part of its attachment (a wall's tile).
 void vkx_cmd_begin_render_area(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffer fb, int32_t x, int32_t y, uint32_t w,

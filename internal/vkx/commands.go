@@ -182,12 +182,6 @@ func CmdCopyBuffer(cb vk.CommandBuffer, src, dst vk.Buffer, srcOffset, dstOffset
 	C.vkx_cmd_copy_buffer(cCommandBuffer(cb), cBuffer(src), cBuffer(dst), C.VkDeviceSize(srcOffset), C.VkDeviceSize(dstOffset), C.VkDeviceSize(size))
 }
 
-// BeginCommandBuffer resets cb (from a pool made with RESET_COMMAND_BUFFER_BIT) and begins recording
-// it for one submission: one call into C, no create-info for vulkan-go to copy.
-func BeginCommandBuffer(cb vk.CommandBuffer) error {
-	return Check(vk.Result(C.vkx_begin_command_buffer(cCommandBuffer(cb))), "vkBeginCommandBuffer")
-}
-
 // CmdBeginRenderPass begins rp on fb over its whole w×h area with inline contents, clearing its first
 // attachment to clear (R, G, B, A) and, with depth given, its second (depth/stencil) to depth[0] and
 // stencil 0.

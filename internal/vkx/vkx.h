@@ -31,8 +31,7 @@
 	X(CreateDescriptorPool) X(DestroyDescriptorPool) X(AllocateDescriptorSets) X(FreeDescriptorSets)                   \
 	X(UpdateDescriptorSets) X(QueueSubmit) X(QueuePresentKHR) X(DeviceWaitIdle) X(WaitSemaphores) X(CreateSemaphore) X(CmdPipelineBarrier) \
 	X(CmdCopyBufferToImage) X(CmdCopyImageToBuffer) X(CmdCopyImage) X(CmdCopyBuffer) X(CmdBeginRenderPass)             \
-	X(CmdSetViewport) X(CmdSetScissor) X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch) \
-	X(BeginCommandBuffer) X(ResetCommandBuffer)
+	X(CmdSetViewport) X(CmdSetScissor) X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)
 
 #define VKX_FIELD(name) PFN_vk##name name;
 typedef struct {
@@ -190,7 +189,6 @@ void vkx_cmd_copy_buffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, VkDevic
                          VkDeviceSize dst_offset, VkDeviceSize size);
 void vkx_cmd_begin_render_pass(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffer fb, uint32_t w, uint32_t h,
                                const float clear[4], const float *depth);
-VkResult vkx_begin_command_buffer(VkCommandBuffer cb);
 void vkx_cmd_begin_render_area(VkCommandBuffer cb, VkRenderPass rp, VkFramebuffer fb, int32_t x, int32_t y, uint32_t w,
                                uint32_t h);
 void vkx_set_viewport(VkCommandBuffer cb, int32_t x, int32_t y, uint32_t w, uint32_t h, int32_t sx, int32_t sy,
