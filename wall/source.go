@@ -23,13 +23,32 @@ import (
 //
 // A live input (decode.IsLive) that fails or ends is reopened by its pump every 500 ms
 // (pump.DefaultRetry) on the tile's own goroutine, the other tiles untouched.
-func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, serial bool) {
+func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, serial bool, up *decode.Uploader) {
 	prm := pump.Params[*decode.Frame]{Queue: queue, Frames: limit, Plays: loops,
 		Pending: t.pending, Overlap: !serial, Queued: func() { nudge(wake) }, Stall: -1}
 	if decode.IsLive(t.in.URL) {
 		prm.Live, prm.Reopen = true, t.dec.Reopen
 	}
-	t.pump = pump.Start[*decode.Frame](t.dec, prm)
+	var src pump.Source[*decode.Frame] = t.dec
+	if up != nil {
+		src = uploading{t.dec, up}
+	}
+	t.pump = pump.Start[*decode.Frame](src, prm)
+}
+
+// uploading is a decoder whose pictures come in FFmpeg's Vulkan frames (Options.Upload).
+type uploading struct {
+	*decode.Decoder
+	up *decode.Uploader
+}
+
+func (u uploading) Next() (*decode.Frame, error) {
+	f, err := u.Decoder.Next()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Release()
+	return u.up.UploadFrame(f)
 }
 
 // pending is how to wait for a hardware-decoded f's decoding on the GPU: for the value its

@@ -76,6 +76,11 @@ type Options struct {
 	// vsync's jitter) neither hold a picture a step too long nor drop it. 0: a picture is shown from
 	// its time on.
 	Period time.Duration
+	// Upload puts every software-decoded picture into one of FFmpeg's Vulkan frames
+	// (decode.Uploader), as Vulkan Video decoding outputs them: the hardware frames' path (imports,
+	// their semaphores and locks) on a device that decodes nothing (lavapipe, in the tests). The
+	// device needs gpu.Options.Frames.
+	Upload bool
 	// SubmitEach submits each stream's frame on its own; otherwise the frames of one step that go
 	// to the device's queue are submitted together, in one vkQueueSubmit (stream.Gather).
 	SubmitEach bool
@@ -139,8 +144,10 @@ type tile struct {
 	skipped int
 	// fitted: the picture is scaled into its cell (not shown one pixel for one pixel).
 	fitted bool
-	first  time.Time // the first picture shown
-	last   time.Time
+	// up puts the decoder's pictures into FFmpeg's Vulkan frames (Options.Upload).
+	up    *decode.Uploader
+	first time.Time // the first picture shown
+	last  time.Time
 	// shownAt is the step time (on the wall's clock, timed steps) of the last picture shown, its
 	// presentation time; firstAt the first picture's, the time its clock started (tile.origin: a
 	// first draw that made pipelines delays it).
@@ -240,7 +247,16 @@ func (w *Wall) open(inputs []Input) error {
 		return fmt.Errorf("wall: clear: %w", err)
 	}
 	for _, t := range w.tiles {
-		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes)
+		// An uploader each: FFmpeg's transfers of one frames context share its command pool, which
+		// the decoders' goroutines would then use at once (Vulkan: externally synchronized).
+		if w.opts.Upload {
+			up, err := decode.NewUploader(w.dev)
+			if err != nil {
+				return fmt.Errorf("wall: %w", err)
+			}
+			t.up = up
+		}
+		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes, t.up)
 	}
 	w.started = true
 	return nil
@@ -690,6 +706,9 @@ func (w *Wall) Close() {
 	for _, t := range w.tiles {
 		if t.dec != nil {
 			t.dec.Close()
+		}
+		if t.up != nil {
+			t.up.Close()
 		}
 	}
 	if w.canvas != nil {

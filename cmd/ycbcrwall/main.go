@@ -136,6 +136,7 @@ type options struct {
 	fit        bool
 	submitEach bool
 	noAudio    bool // -no-audio
+	upload     bool // -hwdec upload
 	volume     int  // -volume, percent
 }
 
@@ -156,7 +157,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.frames, "frames", 0, "stop each stream after `N` pictures (0: all)")
 	fs.BoolVar(&o.stats, "stats", false, "at the end, print one JSON line of figures on stdout")
 	fs.BoolVar(&o.stats, "json", false, "the same as -stats")
-	fs.StringVar(&o.hwdec, "hwdec", "auto", "`auto|vulkan|no`: Vulkan Video decoding on the wall's device")
+	fs.StringVar(&o.hwdec, "hwdec", "auto", "`auto|vulkan|no|upload`: Vulkan Video decoding on the wall's device (upload: software decoding, each picture put into FFmpeg's Vulkan frames as Vulkan Video outputs them: the hardware frames' path on any device)")
 	fs.StringVar(&o.path, "path", "auto", "`auto|sampler|shader`: the conversion path of every stream")
 	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute copies the picture into its tile)")
 	fs.BoolVar(&o.two, "two-decodes", false, "keep two hardware decodings of each stream in flight, not one (not faster on an H100 with one queue: for comparisons)")
@@ -218,9 +219,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.filter, err = ycbcr.ParseFilter(*scale); err != nil {
 		return fail(stderr, "-scale: %v", err)
 	}
+	if o.upload = o.hwdec == "upload"; o.upload {
+		o.hwdec = "no"
+	}
 	hw, err := decode.ParseHWDec(o.hwdec)
 	if err != nil {
-		return fail(stderr, "-hwdec: %v", err)
+		return fail(stderr, "-hwdec: %v (or upload)", err)
 	}
 	choice, err := formats.ParseChoice(o.path)
 	if err != nil {
@@ -286,12 +290,12 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 		queues = len(inputs)
 	}
 	dev, err := present.OpenDevice(present.DeviceParams{Headless: o.headless, GPU: gpu.Options{Index: o.device,
-		Validation: o.validate, Video: hw != decode.HWDecNo, Queues: queues, CacheDir: gpu.DefaultCacheDir()}})
+		Validation: o.validate, Video: hw != decode.HWDecNo, Frames: o.upload, Queues: queues, CacheDir: gpu.DefaultCacheDir()}})
 	if err != nil {
 		return err
 	}
 	defer present.CloseDevice(dev)
-	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
+	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Upload: o.upload, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
 		OneClock: o.clock == "shared", TwoDecodes: o.two, Notice: notice,
 		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}, Layout: layout, OneToOne: !o.fit, Filter: o.filter,
 		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach})

@@ -134,3 +134,30 @@ func TestWallManyStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestWallUploadedFrames: with -hwdec upload every picture comes in one of FFmpeg's Vulkan frames,
+// as Vulkan Video decoding gives them (imports, their semaphores and frame locks, FFmpeg's own
+// submissions from each decoder's goroutine), which lavapipe cannot decode into: 4 timed streams
+// play to their end under validation, through a hardware route, and the canvas is within 1 LSB of
+// the same wall decoded and uploaded by the toolkit. A shared uploader (one FFmpeg command pool used
+// from four goroutines at once) failed here with UNASSIGNED-Threading-MultipleThreads.
+func TestWallUploadedFrames(t *testing.T) {
+	dir := t.TempDir()
+	clip := filepath.Join(mediaDir, "default.mkv")
+	shots := [2]string{filepath.Join(dir, "upload.png"), filepath.Join(dir, "no.png")}
+	for i, mode := range []string{"upload", "no"} {
+		st, _ := wallRun(t, "-hwdec", mode, "-n", "4", "-frames", "30", "-fps", "30", "-stats", "-validate", "-screenshot", shots[i], clip)
+		if st.Streams != 4 || st.Frames+st.Dropped != 120 {
+			t.Fatalf("-hwdec %s: %d streams, %d frames shown and %d dropped; want 4 streams of 30", mode, st.Streams, st.Frames, st.Dropped)
+		}
+		for _, p := range st.PerStream {
+			// A hardware frame's routes: sampled in place, or copied on the GPU (stream.Route).
+			if hw := strings.HasPrefix(p.Route, "in place") || strings.HasPrefix(p.Route, "GPU copy"); (mode == "upload") != hw || p.Error != "" {
+				t.Errorf("-hwdec %s: stream %s: route %q, error %q", mode, p.Input, p.Route, p.Error)
+			}
+		}
+	}
+	if d := pictest.MaxDiff(t, pictest.ReadPNG(t, shots[0]), pictest.ReadPNG(t, shots[1])); d > 1 {
+		t.Errorf("-hwdec upload's canvas differs from -hwdec no's by %.0f LSB", d)
+	}
+}
