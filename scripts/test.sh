@@ -66,10 +66,18 @@ race_pkgs=(pump player decode videotex planes stream cmd/ycbcrplay)
 # with a reference (decoder families, display matrices, drawn subtitles, thumbnails, zscale's
 # vectors, -hwdec upload, front-ends' command lines): their goroutines are the player's, which the
 # race run covers through the other plays (46 s of the race run of cmd/ycbcrplay, 219 s in all).
+# The player's tests that compare pixels with a reference in Go (the OSD's glyphs with the font's
+# rasterizer, a 3840×2160 zone plate with zscale, the compute scale pass with the drawn one) too:
+# under -race that Go spends 5 to 10 times the plain run's time (TestOSD 29 s against 4.6), and
+# their plays' goroutines are the window player's, which the race run keeps through the resize,
+# display-sync and discontinuity tests. TestSignalEndsLikeQuit checks a wall-clock bound (a
+# signal ends playback within stopGrace, 1 s) that the detector's slowdown makes a coin toss on
+# a loaded machine; the plain run has it.
 race_skip='^TestSoak|^TestZonePlateOnScreen$|^TestPlayOpeningWindow$|^TestLargePicture$|^TestVulkanGoGCRace$'
 race_skip+='|^TestDecoderFamilies$|^TestDisplayMatrix$|^TestSubtitlesDrawn$|^TestThumbnails$|^TestVectorsMatchZscale|^TestHWDecUpload$|^TestMPVFrontEndsIdle$'
 # videotex's TestTarget compares pictures with the oracle on the calling goroutine (14.5 s under -race).
 race_skip+='|^TestTarget$'
+race_skip+='|^TestOSD|^TestChapterMarks$|^TestSubtitlesInWindow$|^TestZonePlateInWindow$|^TestScaleIntoMatchesDrawn$|^TestSignalEndsLikeQuit$'
 sound='^(TestSound|TestOutputPlaysWhatItIsGiven$)'
 sound_long='^TestSoundSync60s$'
 sound_short_measured='^TestSoundSyncMeasured'
