@@ -129,37 +129,37 @@ T2J=$("$GO" tool -n test2json 2>/dev/null) && [ -x "$T2J" ] || T2J="$GO tool tes
 export T2J
 export GO BIN LOG T0 SOUND=$sound SOUND_LONG=$sound_long SOUND_SHORT_MEASURED=$sound_short_measured RACE_SKIP=$race_skip SOAK_APART=$soak_apart
 
-# Longest first: the pool's end is set by the last long job to start. Seconds each job took in CI's
-# run of this script (a clean clone on the project's 2-core machine, nothing else running, two jobs
-# at a time; go test -json Elapsed, as scripts/test-summary.py prints them; a clean clone of
-# 857f559 on the 2-core machine, 2026-11-29, 11 m 19 s in all). Jobs not listed come last.
+# Longest first: the pool's end is set by the last long job to start. Seconds each job took in a
+# run of this script (two jobs at a time; go test -json Elapsed, as scripts/test-summary.py prints
+# them; a clean clone of 979c6df on the project's 2-core machine, other work light, 2026-11-29,
+# 10 m 33 s in all). Jobs not listed come last.
 estimates="
-226 plain cmd/ycbcrplay
-173 race cmd/ycbcrplay
-70 plain player
-65 race player
-25 plain-soak player
-46 race decode
-42 plain ycbcr
-41 plain cmd/ycbcrwall
-38 plain decode
-29 plain capi
-19 plain stream
-17 race planes
+218 plain cmd/ycbcrplay
+142 race cmd/ycbcrplay
+80 plain player
+51 plain capi
+46 plain decode
+43 race decode
+43 plain cmd/ycbcrwall
+37 plain ycbcr
+32 race player
+18 race planes
 14 race videotex
+13 plain stream
+12 plain-soak player
+11 plain videotex
 10 race pump
-9 plain videotex
+8 plain pump
 8 plain ycbcr/check
-7 plain pump
-7 plain planes
-6 plain wall
-6 plain shaders
-5 race stream
-4 plain cmd/ycbcrcube
+7 plain shaders
+6 plain planes
+5 plain cmd/ycbcrcube
+4 race stream
+4 plain wall
 3 plain cmd/ycbcrcheck
-3 plain formats
+3 plain gpu
+2 plain formats
 2 plain player/ipc
-2 plain gpu
 "
 {
 	for p in "${pkgs[@]}"; do echo "plain $p"; done
