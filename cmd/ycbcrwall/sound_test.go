@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -100,18 +99,9 @@ func TestSoundPickedTile(t *testing.T) {
 		return nil
 	}
 	t.Cleanup(func() { keyScript = nil })
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
+	t.Chdir(dir) // s writes its screenshots into the working directory
 	var o, e bytes.Buffer
 	code := run([]string{"-validate", "-geometry", "640x240", beeps, grey}, &o, &e)
-	if err := os.Chdir(wd); err != nil {
-		t.Fatal(err)
-	}
 	close(stop)
 	got := rec.Stop(t)
 	w := <-res
