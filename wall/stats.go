@@ -107,6 +107,12 @@ type Stats struct {
 	StepMs    *Spread `json:"step_ms,omitempty"`
 	StepGapMs *Spread `json:"step_gap_ms,omitempty"`
 	LateSteps int     `json:"late_steps,omitempty"`
+	// StepPhaseMs splits StepMs by part of the step (collect: finished submissions given back;
+	// poll: pictures taken from the queues; load: FFmpeg's frames locked and their copies
+	// recorded; record: the rest of the tiles' recording; flush: the step's submission), and
+	// SlowStepPhaseMs sums each part over the steps longer than a period: where late steps waited.
+	StepPhaseMs     map[string]*Spread `json:"step_phase_ms,omitempty"`
+	SlowStepPhaseMs map[string]float64 `json:"slow_step_phase_ms,omitempty"`
 }
 
 // Spread is a distribution's median, 99th percentile and largest value.
@@ -189,6 +195,7 @@ func (w *Wall) Stats() Stats {
 		s.DroppedShare = float64(s.Dropped) / float64(s.Frames+s.Dropped)
 	}
 	s.StepMs, s.StepGapMs = spread(w.stepDur), spread(w.stepGap)
+	s.StepPhaseMs, s.SlowStepPhaseMs = w.phases.stats(w.stepDur, w.opts.Period)
 	for _, g := range w.stepGap {
 		if p := w.opts.Period; p > 0 && g > p*3/2 {
 			s.LateSteps++

@@ -105,6 +105,7 @@ type Wall struct {
 	prevTick time.Time
 	// steps' figures (timed): each step's time in Tick and the time since the step before.
 	stepDur, stepGap []time.Duration
+	phases           phases // the timed steps' time per phase
 	// started: the decoding goroutines run (Close drains their queues).
 	started bool
 	timer   *time.Timer   // Step's wait
@@ -371,8 +372,12 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 	if !w.prevTick.IsZero() && !w.clock.paused {
 		w.stepGap = append(w.stepGap, w.clock.at(now).Sub(w.prevTick))
 	}
+	w.phases.start()
 	n, err := w.tick(now)
+	w.phases.lap(phaseRecord)
 	err = w.flushed(err)
+	w.phases.lap(phaseFlush)
+	w.phases.end()
 	w.stepDur = append(w.stepDur, time.Since(t0))
 	return n, err
 }
@@ -380,6 +385,7 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 func (w *Wall) tick(now time.Time) (int, error) {
 	w.begin()
 	w.collect()
+	w.phases.lap(phaseCollect)
 	if w.clock.paused {
 		return 0, nil
 	}
@@ -401,7 +407,10 @@ func (w *Wall) tick(now time.Time) (int, error) {
 		origin, pts0, started := t.origin, t.pts0, false // started: show begins a play, its clock at origin
 		for !t.ended {
 			if t.next == nil {
-				if it, ok := t.pump.Poll(); ok {
+				w.phases.lap(phaseRecord)
+				it, ok := t.pump.Poll()
+				w.phases.lap(phasePoll)
+				if ok {
 					if err := w.take(t, it); err != nil {
 						return n, err
 					}
@@ -559,11 +568,13 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 		f.Release()
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
+	w.phases.lap(phaseRecord)
 	if f.HW != nil {
 		_, _, err = fr.LoadForeign(f.HW.Foreign(), f.Release)
 	} else {
 		_, err = fr.Load(f.Picture, f.Release)
 	}
+	w.phases.lap(phaseLoad)
 	if err == nil {
 		err = fr.Convert()
 	}
