@@ -113,6 +113,10 @@ type Stats struct {
 	// SlowStepPhaseMs sums each part over the steps longer than a period: where late steps waited.
 	StepPhaseMs     map[string]*Spread `json:"step_phase_ms,omitempty"`
 	SlowStepPhaseMs map[string]float64 `json:"slow_step_phase_ms,omitempty"`
+	// SchedLatencyMs is how long the process's goroutines waited, runnable, for Go's scheduler;
+	// GCPauseMs its garbage collector's stop-the-world pauses (the whole run, runtime/metrics).
+	SchedLatencyMs *Spread `json:"sched_latency_ms,omitempty"`
+	GCPauseMs      *Spread `json:"gc_pause_ms,omitempty"`
 }
 
 // Spread is a distribution's median, 99th percentile and largest value.
@@ -196,6 +200,7 @@ func (w *Wall) Stats() Stats {
 	}
 	s.StepMs, s.StepGapMs = spread(w.stepDur), spread(w.stepGap)
 	s.StepPhaseMs, s.SlowStepPhaseMs = w.phases.stats(w.stepDur, w.opts.Period)
+	s.SchedLatencyMs, s.GCPauseMs = runtimeSpreads()
 	for _, g := range w.stepGap {
 		if p := w.opts.Period; p > 0 && g > p*3/2 {
 			s.LateSteps++

@@ -84,6 +84,9 @@ type Options struct {
 	// SubmitEach submits each stream's frame on its own; otherwise the frames of one step that go
 	// to the device's queue are submitted together, in one vkQueueSubmit (stream.Gather).
 	SubmitEach bool
+	// HoldLocks keeps a step's hardware-decoded frames locked until its submission
+	// (stream.Gather.HoldLocks).
+	HoldLocks bool
 }
 
 // Wall is many videos on one device, each in its tile of the canvas.
@@ -173,6 +176,7 @@ func Open(dev *gpu.Device, inputs []Input, opts Options) (*Wall, error) {
 	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
 	if !opts.SubmitEach {
 		w.gather = stream.NewGather(dev, nil)
+		w.gather.HoldLocks = opts.HoldLocks
 	}
 	var err error
 	if w.paths, err = ycbcr.NewPaths(dev); err != nil {
