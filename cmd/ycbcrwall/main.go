@@ -354,10 +354,15 @@ func loop(w *wall.Wall, o options) error {
 			}
 			continue
 		}
+		// Every step on a tick, the first too: a stream's clock starts at the step that shows its
+		// first picture, so a first step off the ticks' phase would put the streams it starts
+		// off the later steps' phase, nearer the half period where a step's lateness drops a
+		// picture (the H200's walls: the streams started by an untimed first step dropped 2-3
+		// times as many).
+		<-tick.C
 		if _, err := w.Tick(time.Now()); err != nil {
 			return err
 		}
-		<-tick.C
 	}
 	return nil
 }
