@@ -159,6 +159,8 @@ VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_
 VkResult vkx_create_timeline(VkDevice dev, uint64_t initial, VkSemaphore *out);
 VkResult vkx_queue_present(VkQueue q, VkSwapchainKHR sc, uint32_t index, VkSemaphore wait);
 VkResult vkx_device_wait_idle(VkDevice dev);
+// vkx_device_wait_idle_unlocked: without the locks, for internally synchronized queues.
+VkResult vkx_device_wait_idle_unlocked(VkDevice dev);
 
 // ---- pipeline.c: pipelines and the pipeline cache -----------------------------------------------
 VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
