@@ -1,13 +1,17 @@
 package videotex_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
+	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
 )
 
@@ -134,4 +138,98 @@ func TestInternallySynchronizedRefused(t *testing.T) {
 			t.Logf("refused: %v", err)
 		}
 	}
+}
+
+// TestInternallySynchronizedQueues runs where a device offers VK_KHR_internally_synchronized_queues
+// (scripts/device/run.sh isq; it logs, for each device, whether it does, and skips where none does).
+// The engine creates its queues with the flag (its family's and the decode family's), fetches its
+// own with vkGetDeviceQueue2, lends its queue lock anyway and submits its draws without it: no
+// queue lock is taken by anyone while textures decode and draw. Pictures go through FFmpeg's Vulkan
+// frames (Hooks.HWUpload: FFmpeg's vkQueueSubmit2 to the engine's queue from the decoder's thread,
+// beside the engine's and the toolkit's submissions), hevc-1080p is decoded by Vulkan Video where
+// the device decodes and $YCBCRKIT_HWDEC_CLIPS is set (FFmpeg's submissions to the decode queues
+// too) and compared with software, and DeviceWaitIdle runs while two textures submit. Throughout,
+// the engine's lock is never called and FFmpeg's lock_queue takes no lock (avx.QueueLocksTaken).
+// Validation on where the layer knows the extension (the log says when it is off).
+func TestInternallySynchronizedQueues(t *testing.T) {
+	e := newHWEngineWith(t, hwOptions{isq: true})
+	if !e.req.Features.TimelineSemaphore || !e.req.Features.Synchronization2 {
+		t.Fatalf("%+v: the device lacks what FFmpeg's Vulkan frames need", e.req)
+	}
+	before := avx.QueueLocksTaken()
+	checkLocks := func(what string) {
+		t.Helper()
+		if _, all := e.lock.counts(); all != 0 {
+			t.Errorf("%s: the engine's queue lock was called %d times; want never", what, all)
+		}
+		if n := avx.QueueLocksTaken() - before; n != 0 {
+			t.Errorf("%s: FFmpeg's lock_queue took %d locks; want none", what, n)
+		}
+		if e.valid {
+			e.checkValidation(t)
+		}
+	}
+	const frames = 30
+	got, pics, err := e.play(t, defaultClip(t), videotex.Options{Loop: true}, videotex.Hooks{HWUpload: true}, frames, 64, 36, step,
+		map[int]bool{frames - 1: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.HWCopied != frames || pics[frames-1] == nil {
+		t.Errorf("FFmpeg's Vulkan frames: %+v; want %d copied and drawn", got, frames)
+	}
+	checkLocks("FFmpeg's Vulkan frames")
+
+	if dir := os.Getenv("YCBCRKIT_HWDEC_CLIPS"); dir != "" && e.req.Available {
+		clip := filepath.Join(dir, "hevc-1080p.mkv")
+		grab := map[int]bool{frames - 1: true}
+		hw, hwPics, err := e.play(t, clip, videotex.Options{HWDec: decode.HWDecVulkan}, videotex.Hooks{}, frames, 1920, 1080, step, grab)
+		if err != nil {
+			t.Fatalf("hardware: %v (%+v)", err, hw)
+		}
+		if !hw.Decode.HW || hw.HWCopied != frames {
+			t.Fatalf("hardware decoding (asked for, no QueueLock needed): %+v", hw)
+		}
+		checkLocks("Vulkan Video decoding")
+		_, swPics, err := e.play(t, clip, videotex.Options{HWDec: decode.HWDecNo}, videotex.Hooks{}, frames, 1920, 1080, step, grab)
+		if err != nil {
+			t.Fatalf("software: %v", err)
+		}
+		if d, err := maxDiff(hwPics[frames-1], swPics[frames-1]); err != nil || d > 1 {
+			t.Errorf("frame %d: hardware vs software: %.0f LSB (%v); want ≤ 1", frames-1, d, err)
+		}
+		t.Logf("hardware: %s, %d frames, frame %d as software's", hw.Decoding, frames, frames-1)
+	} else {
+		t.Logf("Vulkan Video decoding not tried (YCBCRKIT_HWDEC_CLIPS %q, %s)", dir, e.req.Missing)
+	}
+
+	var texs []*videotex.Texture
+	defer func() {
+		for _, tex := range texs {
+			tex.Close()
+		}
+	}()
+	for range 2 {
+		tex, err := videotex.OpenHooked(e.ed, defaultClip(t), videotex.Options{Loop: true, Images: 3}, videotex.Hooks{HWUpload: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		texs = append(texs, tex)
+	}
+	for range 10 {
+		for _, tex := range texs {
+			f, err := tex.Step()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Discard(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := videotex.DeviceWaitIdle(e.ed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkLocks("DeviceWaitIdle")
+	t.Logf("no queue lock taken; validation %v", e.valid)
 }

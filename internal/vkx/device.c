@@ -21,6 +21,14 @@ int vkx_isq_feature(VkPhysicalDevice pd, VkBool32 *on) {
 	return 0;
 }
 
+VkQueue vkx_get_device_queue2(VkDevice dev, uint32_t family, uint32_t index, VkDeviceQueueCreateFlags flags) {
+	VkDeviceQueueInfo2 qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2, .flags = flags, .queueFamilyIndex = family,
+	                         .queueIndex = index};
+	VkQueue q = VK_NULL_HANDLE;
+	vkx_fn.GetDeviceQueue2(dev, &qi, &q);
+	return q;
+}
+
 void *vkx_isq_feature_chain(void *next) {
 	VkxInternallySynchronizedQueuesFeatures *q = calloc(1, sizeof *q);
 	if (!q) return NULL;

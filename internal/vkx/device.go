@@ -37,6 +37,13 @@ func InternallySynchronizedQueuesFeature(pd vk.PhysicalDevice) bool {
 	return b != 0
 }
 
+// GetDeviceQueue2 is vkGetDeviceQueue2: queue index of family, created with flags (a queue created
+// with flags must be fetched this way, not with vkGetDeviceQueue).
+func GetDeviceQueue2(dev vk.Device, family, index, flags uint32) vk.Queue {
+	q := C.vkx_get_device_queue2(cDevice(dev), C.uint32_t(family), C.uint32_t(index), C.VkDeviceQueueCreateFlags(flags))
+	return *(*vk.Queue)(unsafe.Pointer(&q))
+}
+
 // InternallySynchronizedQueuesChain returns, in C memory, the feature struct with
 // internallySynchronizedQueues on, followed by next (nil or C memory): for VkDeviceCreateInfo.pNext.
 // Call free once vkCreateDevice has returned.

@@ -21,7 +21,7 @@
 	X(GetInstanceProcAddr) X(GetDeviceProcAddr) X(EnumerateInstanceVersion) X(CreateDevice)                            \
 	X(GetPhysicalDeviceProperties) X(GetPhysicalDeviceProperties2) X(GetPhysicalDeviceFeatures2)                       \
 	X(GetPhysicalDeviceFormatProperties2) X(GetPhysicalDeviceImageFormatProperties2)                                   \
-	X(GetPhysicalDeviceQueueFamilyProperties2)                                                                         \
+	X(GetPhysicalDeviceQueueFamilyProperties2) X(GetDeviceQueue2)                                                                         \
 	X(CreateSamplerYcbcrConversion) X(DestroySamplerYcbcrConversion) X(GetImageMemoryRequirements2)                    \
 	X(BindImageMemory2) X(CreateBuffer) X(DestroyBuffer) X(GetBufferMemoryRequirements) X(AllocateMemory)              \
 	X(FreeMemory) X(BindBufferMemory) X(CreateImage) X(DestroyImage) X(GetImageSubresourceLayout)                      \
@@ -81,6 +81,8 @@ int vkx_isq_feature(VkPhysicalDevice pd, VkBool32 *on);
 // vkx_isq_feature_chain returns, in malloc'd memory, the feature struct with the feature on,
 // followed by next: for VkDeviceCreateInfo.pNext.
 void *vkx_isq_feature_chain(void *next);
+// vkx_get_device_queue2 is vkGetDeviceQueue2 (Vulkan 1.1): the queue created with flags.
+VkQueue vkx_get_device_queue2(VkDevice dev, uint32_t family, uint32_t index, VkDeviceQueueCreateFlags flags);
 void vkx_format_properties(VkPhysicalDevice pd, VkFormat f, VkFormatFeatureFlags *linear,
                            VkFormatFeatureFlags *optimal, VkFormatFeatureFlags *buffer);
 VkResult vkx_image_format_properties(VkPhysicalDevice pd, VkFormat f, VkImageType type,
