@@ -195,3 +195,28 @@ func TestEngineCTarget(t *testing.T) {
 		t.Errorf("engine-c's HDR10 picture is %.2f/255 from the oracle's", worst)
 	}
 }
+
+// TestEngineCInternallySynchronized: engine-c -isq asks for internally synchronized queues
+// (yk_engine_params.internally_synchronized_queues, ABI 1.3). On a device without
+// VK_KHR_internally_synchronized_queues (lavapipe: yk_requirements.internally_synchronized_queues
+// is 0) it creates its queues as usual and yk_engine_create refuses the flag: exit 1, one line
+// naming the extension, no validation message. Where a device offers it the example draws with the
+// flag, its lock callbacks still lent and counted, and prints "queue lock calls: 0" (it fails if
+// the library called them; scripts/device/run.sh isq).
+func TestEngineCInternallySynchronized(t *testing.T) {
+	dir := built(t)
+	out := filepath.Join(t.TempDir(), "isq.png")
+	msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-isq", "-frames", "2", "-out", out,
+		"../testvectors/media/default.mkv").CombinedOutput()
+	text := strings.TrimSpace(string(msg))
+	if err == nil && text == "queue lock calls: 0" {
+		t.Logf("the device offers the extension: %s", text)
+		return
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || strings.Count(text, "\n") != 0 ||
+		!strings.HasPrefix(text, "error: yk_engine_create") ||
+		!strings.Contains(text, "does not offer VK_KHR_internally_synchronized_queues") {
+		t.Fatalf("engine-c -isq: %v\n%s\nwant exit 1 and one line: yk_engine_create refusing, naming the extension", err, text)
+	}
+	t.Logf("refused: %s", text)
+}

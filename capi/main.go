@@ -39,9 +39,9 @@ const abiVersion = C.YK_ABI_VERSION
 // struct grows, its constant stays at the 1.0 value.
 const (
 	v1RequirementsParams = C.sizeof_yk_requirements_params
-	v1Requirements       = C.sizeof_yk_requirements
-	v1EngineParams       = C.sizeof_yk_engine_params
-	v1OpenParams         = 56 // grew in ABI 1.2 (target, tone)
+	v1Requirements       = 9024 // grew in ABI 1.3 (internally_synchronized_queues, _missing)
+	v1EngineParams       = 96   // grew in ABI 1.3 (internally_synchronized_queues)
+	v1OpenParams         = 56   // grew in ABI 1.2 (target, tone)
 	v1AcquireParams      = C.sizeof_yk_acquire_params
 	v1Frame              = 320 // grew in ABI 1.2 (to_target)
 	v1ReleaseParams      = C.sizeof_yk_release_params
@@ -155,6 +155,8 @@ func yk_requirements_query(params *C.yk__const_requirements_params, out *C.yk_re
 		synchronization2: b32(f.Synchronization2), video_maintenance1: b32(f.VideoMaintenance1)}
 	putText(r.hw_codecs[:], strings.Join(hw.Codecs, " "))
 	putText(r.hw_withheld[:], hw.Withheld)
+	r.internally_synchronized_queues = b32(base.InternallySynchronized.Offered)
+	putText(r.internally_synchronized_missing[:], base.InternallySynchronized.Missing)
 	C.yk__store(unsafe.Pointer(out), unsafe.Pointer(&r), C.sizeof_yk_requirements, v1Requirements)
 	return ok()
 }
@@ -194,7 +196,7 @@ func yk_engine_create(params *C.yk__const_engine_params, out *C.yk_engine) C.yk_
 	ed := videotex.EngineDevice{
 		Instance: vkHandle[vk.Instance](unsafe.Pointer(&p.instance)), Physical: vkHandle[vk.PhysicalDevice](unsafe.Pointer(&p.physical_device)),
 		Device: vkHandle[vk.Device](unsafe.Pointer(&p.device)), Queue: vkHandle[vk.Queue](unsafe.Pointer(&p.queue)),
-		QueueFamily: uint32(p.queue_family)}
+		QueueFamily: uint32(p.queue_family), InternallySynchronizedQueues: p.internally_synchronized_queues != 0}
 	if ed.Instance == nil || ed.Physical == nil || ed.Device == nil || ed.Queue == nil {
 		return fail(C.YK_ERROR_INVALID_ARGUMENT, errors.New("yk_engine_create: instance, physical_device, device and queue must be set"))
 	}

@@ -38,7 +38,9 @@
  *     the library holds around each of its vkQueueSubmit calls (and FFmpeg around its own, with
  *     hardware decoding; then never hold that lock while calling the library). While a texture is
  *     open, wait for the whole device with yk_engine_wait_idle, never vkDeviceWaitIdle (which
- *     needs every queue, and the library's and FFmpeg's threads submit meanwhile).
+ *     needs every queue, and the library's and FFmpeg's threads submit meanwhile). Queues created
+ *     internally synchronized (yk_engine_params.internally_synchronized_queues, ABI 1.3) need no
+ *     lock: any thread may then call these functions while others submit.
  *
  * ABI versioning. yk_abi_version() is the library's YK_ABI_VERSION: the major number (bits 16..31)
  * changes only when an existing function, struct field or value changes meaning or layout, which
@@ -62,7 +64,8 @@
 extern "C" {
 #endif
 
-#define YK_ABI_VERSION ((1u << 16) | 2u) /* 1.1: yk_frame_draw; 1.2: yk_engine_wait_idle, targets */
+#define YK_ABI_VERSION ((1u << 16) | 3u) /* 1.1: yk_frame_draw; 1.2: yk_engine_wait_idle, targets;
+                                            1.3: internally synchronized queues */
 #define YK_ABI_MAJOR(v) ((uint32_t)(v) >> 16)
 #define YK_ABI_MINOR(v) ((uint32_t)(v)&0xffffu)
 
@@ -149,6 +152,12 @@ typedef struct yk_requirements {
 	yk_video_features hw_features;
 	char hw_codecs[YK_MAX_TEXT];   /* FFmpeg's names, space-separated: "h264 hevc av1" */
 	char hw_withheld[YK_MAX_TEXT]; /* what the device offers and is left off, and why */
+	/* Added in ABI 1.3: 1 when the device offers VK_KHR_internally_synchronized_queues with its
+	 * internallySynchronizedQueues feature (optional: see
+	 * yk_engine_params.internally_synchronized_queues); else 0, and internally_synchronized_missing
+	 * says why. */
+	uint32_t internally_synchronized_queues;
+	char internally_synchronized_missing[YK_MAX_TEXT];
 } yk_requirements;
 
 /* Fills *out for params->physical_device. YK_ERROR_UNSUPPORTED (with the reason) when the device
@@ -186,6 +195,18 @@ typedef struct yk_engine_params {
 	uint32_t hardware_decoding;
 	/* Non-zero: the instance has the validation layer (as yk_requirements_params.validation). */
 	uint32_t validation;
+	/* Added in ABI 1.3. Non-zero: the engine created the device with
+	 * VK_KHR_internally_synchronized_queues (listed in enabled_extensions) and its
+	 * internallySynchronizedQueues feature (VkPhysicalDeviceInternallySynchronizedQueuesFeaturesKHR),
+	 * and every queue it lends the library, those of queue_family and, with hardware decoding, of
+	 * hw_decode_family, with VK_DEVICE_QUEUE_CREATE_INTERNALLY_SYNCHRONIZED_BIT_KHR (fetched with
+	 * vkGetDeviceQueue2 and the flag). Such queues need no lock from any thread: the library then
+	 * never calls lock_queue/unlock_queue (they may be NULL, hardware decoding included), FFmpeg
+	 * takes no lock, and yk_engine_wait_idle takes none. yk_engine_create fails with
+	 * YK_ERROR_UNSUPPORTED where the device does not offer the extension and feature
+	 * (yk_requirements.internally_synchronized_queues) or enabled_extensions does not list it. 0:
+	 * the queues are locked as above. */
+	uint32_t internally_synchronized_queues;
 } yk_engine_params;
 
 /* Checks the device and prepares what its textures share (the conversion cache: textures of like

@@ -214,7 +214,7 @@ func vulkanDevice(dev *gpu.Device) avx.VulkanDevice {
 	for e := range dev.Extensions {
 		exts = append(exts, e)
 	}
-	return avx.VulkanDevice{
+	d := avx.VulkanDevice{
 		GetProcAddr:  vkx.GetInstanceProcAddr(),
 		Instance:     *(*unsafe.Pointer)(unsafe.Pointer(&dev.Instance)),
 		Physical:     *(*unsafe.Pointer)(unsafe.Pointer(&dev.Physical)),
@@ -226,6 +226,10 @@ func vulkanDevice(dev *gpu.Device) avx.VulkanDevice {
 		VideoMaintenance1: v.Features.VideoMaintenance1, QueryRst: v.Features.HostQueryReset,
 		Lock: lock, Unlock: unlock, EngineLock: dev.QueueLock,
 	}
+	if dev.InternallySynchronized {
+		d.InternallySynchronized, d.QueueCreateFlags = true, vkx.DeviceQueueCreateInternallySynchronizedBit
+	}
+	return d
 }
 
 // HWFrame is a picture decoded by Vulkan Video: FFmpeg's AVVkFrame, an image of the frames

@@ -126,6 +126,10 @@ type Device struct {
 	// QueueFamily: FFmpeg's submissions to that queue (AVVulkanDeviceContext.lock_queue) and Submit
 	// take it instead of the toolkit's C lock, which the engine's own submissions do not take.
 	QueueLock sync.Locker
+	// InternallySynchronized, set on a wrapped device only, says the engine created the queues of
+	// QueueFamily and of Video.DecodeFamily with VK_KHR_internally_synchronized_queues' flag: FFmpeg's
+	// lock_queue takes no lock for them and its queues are fetched with vkGetDeviceQueue2 and the flag.
+	InternallySynchronized bool
 
 	pool          vk.CommandPool
 	messenger     vkx.Messenger

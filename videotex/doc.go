@@ -79,7 +79,10 @@
 // holds around its own vkQueueSubmit and vkQueuePresentKHR, or lend a queue of its own (another
 // queue of the same family). Done may be called from any goroutine. While textures are open, wait
 // for the whole device with DeviceWaitIdle, never a plain vkDeviceWaitIdle: that call needs every
-// queue, and FFmpeg's threads submit to them meanwhile under locks only the toolkit holds.
+// queue, and FFmpeg's threads submit to them meanwhile under locks only the toolkit holds. An engine
+// that created its queues with VK_KHR_internally_synchronized_queues' flag
+// (EngineDevice.InternallySynchronizedQueues; DeviceRequirements.InternallySynchronized says whether
+// the device offers it) needs none of this: no lock is taken, by the toolkit or FFmpeg.
 //
 // # Sound
 //

@@ -1,6 +1,8 @@
 package videotex
 
 import (
+	vk "github.com/vulkan-go/vulkan"
+
 	"github.com/ycbcrkit/ycbcrkit/decode"
 )
 
@@ -68,4 +70,17 @@ func (h *hookedSource) Close() error {
 		h.up.Close()
 	}
 	return nil
+}
+
+// QueueLocks is the package's decision of who locks the engine's queues.
+type QueueLocks = queueLocks
+
+// QueueLocksOf is queueLocksOf.
+func QueueLocksOf(ed EngineDevice) QueueLocks { return queueLocksOf(ed) }
+
+// ClaimInternallySynchronized makes the package take every device for one that offers
+// VK_KHR_internally_synchronized_queues, until the returned function restores the check.
+func ClaimInternallySynchronized() (restore func()) {
+	offeredISQ = func(vk.PhysicalDevice, string) InternallySynchronized { return InternallySynchronized{Offered: true} }
+	return func() { offeredISQ = internallySynchronized }
 }

@@ -146,7 +146,7 @@ func (h HWDecode) video() gpu.Video {
 type Decoding struct {
 	// Decode is FFmpeg's decoder ("hevc (vulkan)" while Vulkan Video decodes), whether Vulkan
 	// Video decodes (HW) and, when not, why: the engine's device (EngineDevice.HWDecode,
-	// QueueLock, Options.HWDec) or the decoder (codec, profile).
+	// QueueLock or InternallySynchronizedQueues, Options.HWDec) or the decoder (codec, profile).
 	Decode stream.Decode
 	// Route is how the latest picture that came as one of FFmpeg's Vulkan frames reached the
 	// texture's image, and why: always stream.RouteCopy, one GPU copy per plane (the package
@@ -196,7 +196,9 @@ func (t *Texture) hwDevice() (decode.Options, error) {
 			t.dev.Extensions[e] = true
 		}
 	}
-	t.dev.QueueLock = ed.QueueLock
+	locks := queueLocksOf(ed)
+	// FFmpeg's lock_queue (decode.vulkanDevice) and the wrap's one-time submissions take these.
+	t.dev.QueueLock, t.dev.InternallySynchronized = locks.FFmpeg, locks.FFmpegNone
 	reason := ""
 	switch {
 	case ed.HWDecode == nil:
@@ -208,8 +210,8 @@ func (t *Texture) hwDevice() (decode.Options, error) {
 		}
 	case !ed.HWDecode.Available:
 		reason = ed.HWDecode.Missing
-	case ed.QueueLock == nil:
-		reason = "EngineDevice.QueueLock is nil: FFmpeg submits to queue 0 of the engine's queue family from its own threads, under the engine's lock"
+	case locks.HWReason != "":
+		reason = locks.HWReason
 	}
 	if reason != "" {
 		t.dev.Video.Enabled, t.dev.Video.Reason = false, reason

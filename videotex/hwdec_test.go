@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -32,7 +33,25 @@ type hwEngine struct {
 	req    videotex.HWDecode
 	helper *gpu.Device // a wrap of the engine's device for the test engine's helpers
 	lock   *bridgeLock
+	isq    bool // queues internally synchronized: the engine submits without its lock
+	valid  bool // the validation layer is on
 }
+
+// hwOptions change newHWEngineWith's device.
+type hwOptions struct {
+	// isq: the first device that offers VK_KHR_internally_synchronized_queues (Requirements says
+	// which; the test skips without one), its queues created with the flag and fetched with
+	// vkGetDeviceQueue2, EngineDevice.InternallySynchronizedQueues set, the lock still lent (so that
+	// a call to it shows). The validation layer is on where it knows the extension (layerKnowsISQ),
+	// else off, as the log says: an older one reports the flag and the feature struct as unknown
+	// and the queue's concurrent use as a threading error.
+	isq bool
+}
+
+// layerKnowsISQ is the first Vulkan header version with VK_KHR_internally_synchronized_queues
+// (Vulkan-Headers 1.4.340, January 2026), so the first validation layer that knows its flag,
+// feature struct and threading rules. Debian 12's layer, carried to the GPU machine, is 1.3.239.
+var layerKnowsISQ = vk.MakeVersion(1, 4, 340)
 
 // bridgeLock is the engine's queue lock; it counts the times FFmpeg took it through lock_queue
 // (the C bridge's exported Go function is on the stack then).
@@ -58,15 +77,56 @@ func (l *bridgeLock) counts() (ffmpeg, all int) {
 
 func newHWEngine(t *testing.T) *hwEngine {
 	t.Helper()
-	inst, pds := engineInstance(t, vkx.APIVersion13)
+	return newHWEngineWith(t, hwOptions{})
+}
+
+func newHWEngineWith(t *testing.T, o hwOptions) *hwEngine {
+	t.Helper()
+	validate := true
+	if o.isq {
+		if v := gpu.ValidationLayerVersion(); v < layerKnowsISQ {
+			validate = false
+			t.Logf("validation off: the installed layer is %d.%d.%d; it knows %s from 1.4.340 on",
+				v>>22, (v>>12)&0x3ff, v&0xfff, videotex.ExtInternallySynchronizedQueues)
+		}
+	}
+	inst, pds := engineInstanceWith(t, vkx.APIVersion13, validate)
 	if len(pds) == 0 {
 		t.Fatal("no Vulkan device")
+	}
+	if o.isq {
+		var offering []vk.PhysicalDevice
+		var missing []string
+		for _, pd := range pds {
+			var props vk.PhysicalDeviceProperties
+			vk.GetPhysicalDeviceProperties(pd, &props)
+			props.Deref()
+			name := vk.ToString(props.DeviceName[:])
+			r, err := videotex.Requirements(inst, pd)
+			if err != nil {
+				t.Logf("%s: %v", name, err)
+				continue
+			}
+			dn, di := vkx.DriverProperties(pd)
+			if r.InternallySynchronized.Offered {
+				t.Logf("%s (%s %s): offers %s with its feature", name, dn, di, videotex.ExtInternallySynchronizedQueues)
+				offering = append(offering, pd)
+			} else {
+				t.Logf("%s (%s %s): %s", name, dn, di, r.InternallySynchronized.Missing)
+				missing = append(missing, r.InternallySynchronized.Missing)
+			}
+		}
+		if len(offering) == 0 {
+			vk.DestroyInstance(inst, nil)
+			t.Skipf("no device offers %s (%s)", videotex.ExtInternallySynchronizedQueues, strings.Join(missing, "; "))
+		}
+		pds = offering
 	}
 	// The first device that decodes, else the first.
 	pd := pds[0]
 	var req videotex.HWDecode
 	for i := len(pds) - 1; i >= 0; i-- {
-		r, err := videotex.HWRequirements(inst, pds[i], videotex.HWQuery{Validation: true})
+		r, err := videotex.HWRequirements(inst, pds[i], videotex.HWQuery{Validation: validate})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,30 +141,45 @@ func newHWEngine(t *testing.T) *hwEngine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgr, err := vkx.CreateDebugMessenger(inst)
-	if err != nil {
-		t.Fatal(err)
+	var msgr vkx.Messenger
+	if validate {
+		if msgr, err = vkx.CreateDebugMessenger(inst); err != nil {
+			t.Fatal(err)
+		}
 	}
 	family := queueFamily(pd, base.QueueFlags)
 	exts := append([]string{}, req.Extensions...)
-	qcis := []vk.DeviceQueueCreateInfo{{SType: vk.StructureTypeDeviceQueueCreateInfo, QueueFamilyIndex: family,
+	var flags vk.DeviceQueueCreateFlags
+	var next unsafe.Pointer
+	freeISQ := func() {}
+	if o.isq {
+		flags = videotex.DeviceQueueCreateInternallySynchronized
+		exts = append(exts, videotex.ExtInternallySynchronizedQueues)
+		next, freeISQ = base.InternallySynchronizedChain(nil)
+	}
+	qcis := []vk.DeviceQueueCreateInfo{{SType: vk.StructureTypeDeviceQueueCreateInfo, Flags: flags, QueueFamilyIndex: family,
 		QueueCount: 1, PQueuePriorities: []float32{1}}}
 	if req.Available && req.DecodeFamily != family {
 		prio := make([]float32, req.DecodeQueues)
 		for i := range prio {
 			prio[i] = 1
 		}
-		qcis = append(qcis, vk.DeviceQueueCreateInfo{SType: vk.StructureTypeDeviceQueueCreateInfo,
+		qcis = append(qcis, vk.DeviceQueueCreateInfo{SType: vk.StructureTypeDeviceQueueCreateInfo, Flags: flags,
 			QueueFamilyIndex: req.DecodeFamily, QueueCount: req.DecodeQueues, PQueuePriorities: prio})
 	}
-	chain, free := req.FeatureChain(nil) // samplerYcbcrConversion included: not base.FeatureChain too
+	chain, free := req.FeatureChain(next) // samplerYcbcrConversion included: not base.FeatureChain too
 	device := createEngineDevice(t, pd, qcis, exts, chain)
 	free()
+	freeISQ()
 	var queue vk.Queue
-	vk.GetDeviceQueue(device, family, 0, &queue)
-	e := &hwEngine{req: req, lock: &bridgeLock{}}
+	if o.isq {
+		queue = vkx.GetDeviceQueue2(device, family, 0, uint32(flags))
+	} else {
+		vk.GetDeviceQueue(device, family, 0, &queue)
+	}
+	e := &hwEngine{req: req, lock: &bridgeLock{}, isq: o.isq, valid: validate}
 	e.ed = videotex.EngineDevice{Instance: inst, Physical: pd, Device: device, Queue: queue, QueueFamily: family,
-		Extensions: exts, QueueLock: e.lock, HWDecode: &e.req}
+		Extensions: exts, QueueLock: e.lock, HWDecode: &e.req, InternallySynchronizedQueues: o.isq}
 	if e.helper, err = gpu.Wrap(inst, pd, device, queue, family, exts); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +187,9 @@ func newHWEngine(t *testing.T) *hwEngine {
 		vk.DeviceWaitIdle(device) // the engine's exit: every queue's work (FFmpeg's included) is done
 		e.helper.Release()
 		vk.DestroyDevice(device, nil)
-		vkx.DestroyDebugMessenger(inst, msgr)
+		if validate {
+			vkx.DestroyDebugMessenger(inst, msgr)
+		}
 		vk.DestroyInstance(inst, nil)
 	})
 	return e
@@ -188,9 +265,13 @@ func (e *hwEngine) play(t *testing.T, url string, opts videotex.Options, hooks v
 		si := []vk.SubmitInfo{{SType: vk.StructureTypeSubmitInfo,
 			WaitSemaphoreCount: 1, PWaitSemaphores: []vk.Semaphore{f.Wait}, PWaitDstStageMask: []vk.PipelineStageFlags{f.WaitStage},
 			CommandBufferCount: 1, PCommandBuffers: []vk.CommandBuffer{cb}}}
-		e.lock.Lock()
+		if !e.isq { // internally synchronized: FFmpeg's threads submit to the same queue meanwhile, unlocked
+			e.lock.Lock()
+		}
 		res := vk.QueueSubmit(e.ed.Queue, 1, si, te.Fence(0))
-		e.lock.Unlock()
+		if !e.isq {
+			e.lock.Unlock()
+		}
 		si[0].Free()
 		if res != vk.Success {
 			f.Discard()

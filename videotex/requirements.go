@@ -26,6 +26,12 @@ type DeviceRequirements struct {
 	// QueueFlags are the capabilities the family of EngineDevice.Queue needs: graphics, because the
 	// fallback path converts with a draw.
 	QueueFlags vk.QueueFlags
+	// InternallySynchronized says whether the device offers VK_KHR_internally_synchronized_queues
+	// with its feature: optional; where the engine creates its queues with it
+	// (EngineDevice.InternallySynchronizedQueues) no queue lock is needed. Enable the extension and
+	// the feature (InternallySynchronizedChain) and set DeviceQueueCreateInternallySynchronized on
+	// the queues' create infos.
+	InternallySynchronized InternallySynchronized
 }
 
 // Requirements says what to enable for textures on physical, a device of instance. It fails, with
@@ -55,6 +61,7 @@ func Requirements(instance vk.Instance, physical vk.PhysicalDevice) (DeviceRequi
 	if !vkx.YcbcrConversionFeature(physical) {
 		return r, fmt.Errorf("videotex: requirements: %s has no samplerYcbcrConversion feature", name)
 	}
+	r.InternallySynchronized = internallySynchronized(physical, name)
 	return r, nil
 }
 
@@ -88,4 +95,13 @@ func (r DeviceRequirements) FeatureChain(next unsafe.Pointer) (pNext unsafe.Poin
 	}
 	ref, _ := f.PassRef()
 	return unsafe.Pointer(ref), f.Free
+}
+
+// InternallySynchronizedChain returns a VkPhysicalDeviceInternallySynchronizedQueuesFeaturesKHR with
+// internallySynchronizedQueues on, in C memory, followed by next (nil or C memory), for
+// VkDeviceCreateInfo.PNext of a device whose queues are created with
+// DeviceQueueCreateInternallySynchronized (vulkan-go lacks the struct). Call free once
+// vkCreateDevice has returned.
+func (r DeviceRequirements) InternallySynchronizedChain(next unsafe.Pointer) (pNext unsafe.Pointer, free func()) {
+	return vkx.InternallySynchronizedQueuesChain(next)
 }

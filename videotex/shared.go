@@ -52,9 +52,13 @@ func newEngine(ed EngineDevice) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	pd.QueueLock = ed.QueueLock // its one-time submissions (gpu.Device.Submit) take the engine's lock
+	pd.QueueLock = queueLocksOf(ed).Submit // its one-time submissions (gpu.Device.Submit) take the engine's lock
 	e := &Engine{ed: ed, dev: pd}
 	if err := checkDevice(pd); err != nil {
+		e.destroy()
+		return nil, err
+	}
+	if err := checkInternallySynchronized(ed, pd.Info.Name); err != nil {
 		e.destroy()
 		return nil, err
 	}

@@ -23,7 +23,8 @@ var ErrDeviceLost = vkx.ErrDeviceLost
 // UNASSIGNED-Threading-MultipleThreads in their vkQueueSubmit2). DeviceWaitIdle holds
 // dev.QueueLock and every queue lock of the toolkit's around the call: nothing is submitted
 // meanwhile. The caller must not hold dev.QueueLock. An engine that only needs its own work done
-// can instead call vkQueueWaitIdle on its queue while holding its lock.
+// can instead call vkQueueWaitIdle on its queue while holding its lock. With
+// dev.InternallySynchronizedQueues it takes no lock: Vulkan requires none for such queues.
 func DeviceWaitIdle(dev EngineDevice) error {
 	if dev.Device == nil {
 		return fmt.Errorf("videotex: device wait idle: no device")
@@ -31,11 +32,16 @@ func DeviceWaitIdle(dev EngineDevice) error {
 	if err := vkx.Load(); err != nil {
 		return fmt.Errorf("videotex: device wait idle: %w", err)
 	}
-	if l := dev.QueueLock; l != nil {
+	locks := queueLocksOf(dev)
+	if l := locks.WaitIdle; l != nil {
 		l.Lock()
 		defer l.Unlock()
 	}
-	if err := vkx.Check(vkx.DeviceWaitIdle(dev.Device), "vkDeviceWaitIdle"); err != nil {
+	wait := vkx.DeviceWaitIdle // under every toolkit queue lock
+	if !locks.WaitIdleAll {
+		wait = vkx.DeviceWaitIdleUnlocked
+	}
+	if err := vkx.Check(wait(dev.Device), "vkDeviceWaitIdle"); err != nil {
 		return fmt.Errorf("videotex: %w", err)
 	}
 	return nil

@@ -42,8 +42,19 @@ type EngineDevice struct {
 	// submit to Queue from several goroutines under that lock. With hardware decoding it must be
 	// the lock of queue 0 of QueueFamily (the queue FFmpeg is given there, whichever queue the
 	// engine lends as Queue): FFmpeg takes it, from its own threads, around its submissions to that
-	// queue (AVVulkanDeviceContext.lock_queue). Hardware decoding needs it.
+	// queue (AVVulkanDeviceContext.lock_queue). Hardware decoding needs it, unless
+	// InternallySynchronizedQueues.
 	QueueLock sync.Locker
+	// InternallySynchronizedQueues says the engine created every queue it lends (those of
+	// QueueFamily and, with HWDecode, of HWDecode.DecodeFamily) with
+	// DeviceQueueCreateInternallySynchronized, on a device created with
+	// ExtInternallySynchronizedQueues (listed in Extensions) and its internallySynchronizedQueues
+	// feature (DeviceRequirements.InternallySynchronized says whether the device offers them). Such
+	// queues may be used from any thread without a lock: the toolkit then takes none, QueueLock is
+	// never called (it may be nil, with hardware decoding too), FFmpeg's lock_queue does nothing and
+	// FFmpeg fetches its queues with vkGetDeviceQueue2 and the flag. NewEngine and Open refuse it
+	// where the device does not offer the extension or Extensions does not list it.
+	InternallySynchronizedQueues bool
 	// HWDecode, if set, says the device was created for hardware decoding with what it lists
 	// (HWRequirements: the extensions and features enabled, DecodeQueues queues of DecodeFamily
 	// created). The engine hands those decode queues to the texture: it never submits to them.
@@ -274,7 +285,7 @@ func (t *Texture) initObjects() error {
 	// has usually signalled, so Acquire seldom waits for one.
 	var err error
 	if t.st, err = stream.New(t.dev, stream.Options{Slots: t.opts.Images, Pictures: t.opts.Images,
-		Textures: t.eng.textures, Paths: t.eng.paths, Upload: planes.UploadCopy, QueueLock: t.ed.QueueLock,
+		Textures: t.eng.textures, Paths: t.eng.paths, Upload: planes.UploadCopy, QueueLock: queueLocksOf(t.ed).Submit,
 		Borrowed: true}); err != nil {
 		return err
 	}

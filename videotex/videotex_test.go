@@ -94,6 +94,12 @@ func TestPlayback(t *testing.T) {
 // The caller destroys the instance.
 func engineInstance(t *testing.T, api uint32) (vk.Instance, []vk.PhysicalDevice) {
 	t.Helper()
+	return engineInstanceWith(t, api, true)
+}
+
+// engineInstanceWith is engineInstance, with the validation layer only where validate says.
+func engineInstanceWith(t *testing.T, api uint32, validate bool) (vk.Instance, []vk.PhysicalDevice) {
+	t.Helper()
 	if err := vkx.Load(); err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +109,9 @@ func engineInstance(t *testing.T, api uint32) (vk.Instance, []vk.PhysicalDevice)
 	ici := &vk.InstanceCreateInfo{SType: vk.StructureTypeInstanceCreateInfo, PApplicationInfo: app,
 		EnabledLayerCount: 1, PpEnabledLayerNames: []string{gpu.ValidationLayer + "\x00"},
 		EnabledExtensionCount: 1, PpEnabledExtensionNames: []string{"VK_EXT_debug_utils\x00"}}
+	if !validate {
+		ici.EnabledLayerCount, ici.PpEnabledLayerNames = 0, nil
+	}
 	var inst vk.Instance
 	if r := vk.CreateInstance(ici, nil, &inst); r != vk.Success {
 		t.Fatalf("vkCreateInstance: %d", r)

@@ -7,7 +7,7 @@
 // and the others' with binary semaphores, both signalled by the engine's own submission, so nothing
 // waits on the CPU for a release. After the last frame it writes the picture as a PNG.
 //
-//   engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] [-draw WxH] [-controls]
+//   engine-c [-validate] [-hwdec] [-isq] [-frames N] [-tile WxH] [-bench N] [-draw WxH] [-controls]
 //            [-target sdr|hdr10] [-out picture.png] video...
 //
 // -validate turns on the Khronos validation layer with synchronization validation; any message
@@ -20,8 +20,13 @@
 // signalling the engine's binary semaphores, and writes that. -controls checks, on the first video,
 // that yk_texture_pause, play, seek, set_rate and time change what YK_ACQUIRE_CLOCK returns as the
 // header says, and draws nothing. -target hdr10 asks the library for pictures converted to an HDR10
-// target (BT.2020, PQ) and checks that every frame says so (to_target). Errors print one line,
-// "error: ...", and exit 1.
+// target (BT.2020, PQ) and checks that every frame says so (to_target). -isq creates the queues
+// internally synchronized (VK_KHR_internally_synchronized_queues, where yk_requirements says the
+// device offers it), submits without the lock and tells the library so
+// (yk_engine_params.internally_synchronized_queues); it still lends the lock callbacks, counts their
+// calls and fails if the library made any, else prints "queue lock calls: 0". On a device without
+// the extension it creates the queues as usual and the library refuses the flag. Errors print one
+// line, "error: ...", and exit 1.
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdarg.h>
@@ -132,14 +137,41 @@ struct engine {
 	// The lock of queue 0 of the family: held around the engine's submissions, and the library's
 	// and FFmpeg's (lock_queue) with hardware decoding.
 	pthread_mutex_t lock;
+	int isq; // the queues are internally synchronized: the engine takes no lock (-isq)
 	// The library's engine. Its yk_engine_wait_idle stands in for vkDeviceWaitIdle while textures
 	// are open: FFmpeg's threads submit to the decode queues under the library's lock, which a plain
 	// vkDeviceWaitIdle (it needs every queue) would race.
 	yk_engine yk;
 };
 
-static void lock_queue(void *user) { pthread_mutex_lock(user); }
+static long lock_calls; // the library's calls of lock_queue (atomic)
+
+static void lock_queue(void *user) {
+	__atomic_fetch_add(&lock_calls, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(user);
+}
 static void unlock_queue(void *user) { pthread_mutex_unlock(user); }
+
+// engine_lock and engine_unlock are the engine's own around its submissions: none with -isq.
+static void engine_lock(struct engine *e) {
+	if (!e->isq)
+		pthread_mutex_lock(&e->lock);
+}
+static void engine_unlock(struct engine *e) {
+	if (!e->isq)
+		pthread_mutex_unlock(&e->lock);
+}
+
+// VK_KHR_internally_synchronized_queues (extension 505), which the installed headers may lack: the
+// Khronos registry's values (Vulkan-Headers vk.xml from 1.4.340 on).
+#define EXT_INTERNALLY_SYNCHRONIZED_QUEUES "VK_KHR_internally_synchronized_queues"
+#define STRUCTURE_TYPE_INTERNALLY_SYNCHRONIZED_QUEUES_FEATURES ((VkStructureType)1000504000)
+#define DEVICE_QUEUE_CREATE_INTERNALLY_SYNCHRONIZED_BIT ((VkDeviceQueueCreateFlags)0x00000004)
+struct internally_synchronized_queues_features {
+	VkStructureType sType;
+	void *pNext;
+	VkBool32 internallySynchronizedQueues;
+};
 
 // VK_KHR_video_maintenance1's feature struct, newer than some installed headers.
 struct video_maintenance1_features {
@@ -159,7 +191,7 @@ static uint32_t memory_type(struct engine *e, uint32_t bits, VkMemoryPropertyFla
 	return 0;
 }
 
-static void create_device(struct engine *e, int validate, int hwdec) {
+static void create_device(struct engine *e, int validate, int hwdec, int isq) {
 	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "engine-c",
 	                         .apiVersion = VK_API_VERSION_1_3};
 	const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
@@ -220,7 +252,7 @@ static void create_device(struct engine *e, int validate, int hwdec) {
 	                                        .timelineSemaphore = VK_TRUE};
 	VkPhysicalDeviceVulkan11Features f11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
 	                                        .pNext = &f12, .samplerYcbcrConversion = VK_TRUE};
-	const char *dexts[2 * YK_MAX_EXTENSIONS];
+	const char *dexts[2 * YK_MAX_EXTENSIONS + 1];
 	uint32_t nexts = 0;
 	for (uint32_t i = 0; i < req.extension_count; i++)
 		dexts[nexts++] = req.extensions[i];
@@ -245,10 +277,28 @@ static void create_device(struct engine *e, int validate, int hwdec) {
 			                                      .queueCount = req.hw_decode_queues, .pQueuePriorities = prio};
 		}
 	}
+	struct internally_synchronized_queues_features isqf = {.sType = STRUCTURE_TYPE_INTERNALLY_SYNCHRONIZED_QUEUES_FEATURES,
+	                                                       .internallySynchronizedQueues = VK_TRUE};
 	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f11, .queueCreateInfoCount = nq,
 	                          .pQueueCreateInfos = qci, .enabledExtensionCount = nexts, .ppEnabledExtensionNames = dexts};
+	// -isq where the device offers it: the extension, its feature and the flag on every queue lent
+	// to the library (both families). Elsewhere the device cannot; the library will say so.
+	e->isq = isq;
+	if (isq && req.internally_synchronized_queues) {
+		dexts[nexts++] = EXT_INTERNALLY_SYNCHRONIZED_QUEUES;
+		dci.enabledExtensionCount = nexts;
+		isqf.pNext = &f11;
+		dci.pNext = &isqf;
+		for (uint32_t i = 0; i < nq; i++)
+			qci[i].flags = DEVICE_QUEUE_CREATE_INTERNALLY_SYNCHRONIZED_BIT;
+	}
 	VK(vkCreateDevice(e->physical, &dci, NULL, &e->device));
-	vkGetDeviceQueue(e->device, e->family, 0, &e->queue);
+	// A queue created with flags is fetched with vkGetDeviceQueue2 and them.
+	VkDeviceQueueInfo2 qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2, .flags = qci[0].flags,
+	                         .queueFamilyIndex = e->family, .queueIndex = 0};
+	vkGetDeviceQueue2(e->device, &qi, &e->queue);
+	if (!e->queue)
+		die("vkGetDeviceQueue2: no queue");
 }
 
 static VkShaderModule shader(struct engine *e, const uint32_t *code, size_t size) {
@@ -410,9 +460,9 @@ static void bench(struct engine *e, struct video *v, int n) {
 		calls += now_us() - t0;
 		VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .waitSemaphoreCount = 1,
 		                   .pWaitSemaphores = &f.wait_semaphore, .pWaitDstStageMask = &f.wait_stage};
-		pthread_mutex_lock(&e->lock);
+		engine_lock(e);
 		VkResult r = vkQueueSubmit(e->queue, 1, &si, e->fences[0]);
-		pthread_mutex_unlock(&e->lock);
+		engine_unlock(e);
 		VK(r);
 		VK(vkWaitForFences(e->device, 1, &e->fences[0], VK_TRUE, UINT64_MAX));
 		VK(vkResetFences(e->device, 1, &e->fences[0]));
@@ -440,9 +490,9 @@ static void read_target(struct engine *e, VkSemaphore wait) {
 	VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
 	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .waitSemaphoreCount = 1, .pWaitSemaphores = &wait,
 	                   .pWaitDstStageMask = &stage, .commandBufferCount = 1, .pCommandBuffers = &cb};
-	pthread_mutex_lock(&e->lock);
+	engine_lock(e);
 	VkResult r = vkQueueSubmit(e->queue, 1, &si, e->fences[0]);
-	pthread_mutex_unlock(&e->lock);
+	engine_unlock(e);
 	VK(r);
 	VK(vkWaitForFences(e->device, 1, &e->fences[0], VK_TRUE, UINT64_MAX));
 	VK(vkResetFences(e->device, 1, &e->fences[0]));
@@ -459,9 +509,9 @@ static void draw_into(struct engine *e, struct video *v) {
 	VK(vkEndCommandBuffer(cb));
 	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb,
 	                   .signalSemaphoreCount = 1, .pSignalSemaphores = &before};
-	pthread_mutex_lock(&e->lock);
+	engine_lock(e);
 	VkResult r = vkQueueSubmit(e->queue, 1, &si, VK_NULL_HANDLE);
-	pthread_mutex_unlock(&e->lock);
+	engine_unlock(e);
 	VK(r);
 	if (yk_texture_wait_ready(v->tex, 10000) != YK_SUCCESS)
 		die("no picture to draw: %s", yk_last_error());
@@ -540,7 +590,7 @@ static void controls(struct video *v) {
 }
 
 int main(int argc, char **argv) {
-	int validate = 0, frames = 120, hwdec = 0, bench_frames = 0, check_controls = 0;
+	int validate = 0, frames = 120, hwdec = 0, isq = 0, bench_frames = 0, check_controls = 0;
 	yk_target target = YK_TARGET_SDR;
 	uint32_t tile_w = 0, tile_h = 0, draw_w = 0, draw_h = 0;
 	const char *out = "engine-c.png";
@@ -549,6 +599,8 @@ int main(int argc, char **argv) {
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-validate"))
 			validate = 1;
+		else if (!strcmp(argv[i], "-isq"))
+			isq = 1;
 		else if (!strcmp(argv[i], "-hwdec"))
 			hwdec = 1;
 		else if (!strcmp(argv[i], "-frames") && i + 1 < argc)
@@ -575,7 +627,7 @@ int main(int argc, char **argv) {
 		else if (!strcmp(argv[i], "-out") && i + 1 < argc)
 			out = argv[++i];
 		else if (argv[i][0] == '-')
-			die("unknown flag %s (usage: engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] "
+			die("unknown flag %s (usage: engine-c [-validate] [-hwdec] [-isq] [-frames N] [-tile WxH] [-bench N] "
 			    "[-draw WxH] [-controls] [-target sdr|hdr10] [-out picture.png] video...)", argv[i]);
 		else if (nvideos < MAX_VIDEOS)
 			urls[nvideos++] = argv[i];
@@ -583,7 +635,7 @@ int main(int argc, char **argv) {
 			die("at most %d videos", MAX_VIDEOS);
 	}
 	if (nvideos == 0 || frames < 1)
-		die("usage: engine-c [-validate] [-hwdec] [-frames N] [-tile WxH] [-bench N] [-draw WxH] [-controls] "
+		die("usage: engine-c [-validate] [-hwdec] [-isq] [-frames N] [-tile WxH] [-bench N] [-draw WxH] [-controls] "
 		    "[-out picture.png] video...");
 	if (YK_ABI_MAJOR(yk_abi_version()) != YK_ABI_MAJOR(YK_ABI_VERSION))
 		die("libycbcrkit ABI %u.%u, built against %u.%u", YK_ABI_MAJOR(yk_abi_version()),
@@ -591,11 +643,12 @@ int main(int argc, char **argv) {
 
 	struct engine e = {0};
 	pthread_mutex_init(&e.lock, NULL);
-	create_device(&e, validate, hwdec);
+	create_device(&e, validate, hwdec, isq);
 	yk_engine_params ep = {.size = sizeof ep, .instance = e.instance, .physical_device = e.physical,
 	                       .device = e.device, .queue = e.queue, .queue_family = e.family,
 	                       .lock_queue = lock_queue, .unlock_queue = unlock_queue, .lock_user = &e.lock,
-	                       .hardware_decoding = (uint32_t)hwdec, .validation = (uint32_t)validate};
+	                       .hardware_decoding = (uint32_t)hwdec, .validation = (uint32_t)validate,
+	                       .internally_synchronized_queues = (uint32_t)isq};
 	yk_engine eng;
 	YK(yk_engine_create(&ep, &eng));
 	e.yk = eng;
@@ -741,9 +794,9 @@ int main(int argc, char **argv) {
 		VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &tsi, .waitSemaphoreCount = (uint32_t)nvideos,
 		                   .pWaitSemaphores = waits, .pWaitDstStageMask = stages, .commandBufferCount = 1,
 		                   .pCommandBuffers = &cb, .signalSemaphoreCount = (uint32_t)nvideos, .pSignalSemaphores = signals};
-		pthread_mutex_lock(&e.lock);
+		engine_lock(&e);
 		VkResult r = vkQueueSubmit(e.queue, 1, &si, e.fences[slot]);
-		pthread_mutex_unlock(&e.lock);
+		engine_unlock(&e);
 		VK(r);
 		e.submitted[slot] = 1;
 		// Release on the GPU: the library reuses each image once the engine's submission is done.
@@ -796,6 +849,12 @@ int main(int argc, char **argv) {
 	if (messages) {
 		fprintf(stderr, "error: %d validation message(s)\n", messages);
 		return 1;
+	}
+	if (isq) {
+		long n = __atomic_load_n(&lock_calls, __ATOMIC_RELAXED);
+		if (n)
+			die("the library called lock_queue %ld times on internally synchronized queues", n);
+		printf("queue lock calls: 0\n");
 	}
 	return 0;
 }

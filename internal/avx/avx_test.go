@@ -1,6 +1,7 @@
 package avx
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -170,5 +171,40 @@ func TestInterrupter(t *testing.T) {
 	it.Arm(time.Second)
 	if cb() != 1 || !it.Aborted() {
 		t.Fatal("abort did not stick")
+	}
+}
+
+// TestLockChoice: which lock FFmpeg's lock_queue takes (hw.c's avx_lock_choice, the one decision
+// lock_queue and unlock_queue follow), for an engine's device with its queue lock, the toolkit's own
+// device, and an engine's device whose queues are internally synchronized, where no queue of either
+// family is locked.
+func TestLockChoice(t *testing.T) {
+	const family, decode = 0, 3
+	engine := VulkanDevice{Family: family, DecodeFamily: decode, DecodeQueues: 2, EngineLock: &sync.Mutex{}}
+	own := VulkanDevice{Family: family, DecodeFamily: decode, DecodeQueues: 2}
+	isq := engine
+	isq.InternallySynchronized = true
+	isqNoLock := own
+	isqNoLock.InternallySynchronized = true
+	for _, c := range []struct {
+		name          string
+		d             VulkanDevice
+		family, index uint32
+		wantKind      int
+		wantIndex     uint32
+	}{
+		{"engine family, engine lock", engine, family, 0, lockEngine, 0},
+		{"decode family: one toolkit lock", engine, decode, 1, lockToolkit, 0},
+		{"own device, its family", own, family, 0, lockToolkit, 0},
+		{"own device, decode family", own, decode, 1, lockToolkit, 0},
+		{"internally synchronized, engine family", isq, family, 0, lockNone, 0},
+		{"internally synchronized, decode family", isq, decode, 1, lockNone, 1},
+		{"internally synchronized without a lock, engine family", isqNoLock, family, 0, lockNone, 0},
+		{"internally synchronized without a lock, decode family", isqNoLock, decode, 0, lockNone, 0},
+	} {
+		kind, index := lockChoice(c.d, true, c.family, c.index)
+		if kind != c.wantKind || (kind == lockToolkit && index != c.wantIndex) {
+			t.Errorf("%s: lock %d at index %d; want %d at %d", c.name, kind, index, c.wantKind, c.wantIndex)
+		}
 	}
 }

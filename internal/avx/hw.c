@@ -33,6 +33,7 @@ typedef struct {
 	uint32_t engine_family; // the toolkit's family when it is an engine's (qf[0])
 	int wrapped;            // get_proc_addr is wrap_gipa (register_device)
 	int32_t decode_family;  // the decode family (-1: none), whose queues share one lock (wrap_get_device_queue)
+	int isq;                // the engine's queues are internally synchronized: lock_queue takes no lock
 } Owned;
 
 static void free_list(char **l, int n) {
@@ -74,7 +75,9 @@ static struct {
 	VkImageCreateFlags dropped; // the flags masked from any decode image so far
 	int refs;                   // device contexts on dev (each decoder makes its own)
 	PFN_vkGetDeviceQueue get_queue;
-	int32_t decode_family; // -1: none
+	PFN_vkGetDeviceQueue2 get_queue2;
+	VkDeviceQueueCreateFlags queue_flags; // what the queues were created with (0: vkGetDeviceQueue)
+	int32_t decode_family;                // -1: none
 	uint32_t decode_queues, next_decode;
 	PFN_vkAllocateMemory alloc;
 	PFN_vkFreeMemory free_mem;
@@ -135,15 +138,28 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 // queues out in turn instead: each request gets the next queue of the family. The index FFmpeg
 // then passes to lock_queue is no longer the queue's own, so every queue of the decode family is
 // guarded by one lock (lock_queue), which only FFmpeg's decode submissions take.
+//
+// Queues an engine created with flags (VK_KHR_internally_synchronized_queues' flag) must be fetched
+// with vkGetDeviceQueue2 and those flags: vkGetDeviceQueue is only for queues created without any
+// (VUID-vkGetDeviceQueue-flags-01841), and FFmpeg 7.1 calls only vkGetDeviceQueue
+// (libavutil/vulkan.c, ff_vk_exec_pool_init).
 static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint32_t index, VkQueue *q) {
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	PFN_vkGetDeviceQueue get = i >= 0 ? devs[i].get_queue : NULL;
+	PFN_vkGetDeviceQueue2 get2 = i >= 0 ? devs[i].get_queue2 : NULL;
+	VkDeviceQueueCreateFlags flags = i >= 0 ? devs[i].queue_flags : 0;
 	if (i >= 0 && devs[i].decode_family >= 0 && family == (uint32_t)devs[i].decode_family && devs[i].decode_queues > 1)
 		index = devs[i].next_decode++ % devs[i].decode_queues;
 	pthread_mutex_unlock(&devs_mu);
-	if (get) get(dev, family, index, q);
-	else *q = VK_NULL_HANDLE;
+	*q = VK_NULL_HANDLE;
+	if (flags && get2) {
+		VkDeviceQueueInfo2 qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2, .flags = flags,
+		                         .queueFamilyIndex = family, .queueIndex = index};
+		get2(dev, &qi, q);
+	} else if (get && !flags) {
+		get(dev, family, index, q);
+	}
 }
 
 // ---- vkCreateVideoSessionKHR: a session the stream's size ------------------------------------------
@@ -295,11 +311,12 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 // register_device records what the wrappers need for dev; 0 when the table is full (FFmpeg then
 // gets the loader's entry points unwrapped).
 static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys, VkDevice dev,
-                           int32_t decode_family, uint32_t decode_queues) {
+                           int32_t decode_family, uint32_t decode_queues, VkDeviceQueueCreateFlags queue_flags) {
 	PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)gipa(inst, "vkGetDeviceProcAddr");
 	if (!gdpa) return 0;
 	PFN_vkCreateImage create = (PFN_vkCreateImage)gdpa(dev, "vkCreateImage");
 	PFN_vkGetDeviceQueue get_queue = (PFN_vkGetDeviceQueue)gdpa(dev, "vkGetDeviceQueue");
+	PFN_vkGetDeviceQueue2 get_queue2 = (PFN_vkGetDeviceQueue2)gdpa(dev, "vkGetDeviceQueue2");
 	PFN_vkAllocateMemory alloc = (PFN_vkAllocateMemory)gdpa(dev, "vkAllocateMemory");
 	PFN_vkFreeMemory free_mem = (PFN_vkFreeMemory)gdpa(dev, "vkFreeMemory");
 	PFN_vkCreateVideoSessionKHR create_session = (PFN_vkCreateVideoSessionKHR)gdpa(dev, "vkCreateVideoSessionKHR");
@@ -308,7 +325,8 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	if (i < 0) i = dev_slot(VK_NULL_HANDLE);
-	if (i < 0 || !create || !get_queue || !alloc || !free_mem || (real_gipa && real_gipa != gipa)) {
+	if (i < 0 || !create || !get_queue || !alloc || !free_mem || (queue_flags && !get_queue2) ||
+	    (real_gipa && real_gipa != gipa)) {
 		pthread_mutex_unlock(&devs_mu);
 		return 0;
 	}
@@ -318,7 +336,8 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		devs[i].refs++;
 	} else {
 		devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gdpa = gdpa, .create = create, .fmts = fmts,
-		                            .refs = 1, .get_queue = get_queue, .decode_family = decode_family,
+		                            .refs = 1, .get_queue = get_queue, .get_queue2 = get_queue2,
+		                            .queue_flags = queue_flags, .decode_family = decode_family,
 		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,
 		                            .create_session = create_session};
 	}
@@ -355,27 +374,57 @@ static void device_free(AVHWDeviceContext *ctx) {
 	ctx->user_opaque = NULL;
 }
 
-// On an engine's device, qf[0] is the engine's family with one queue (index 0), which the engine
-// submits to under its own lock: FFmpeg takes that lock for it. Other families (the decode family,
-// handed to the toolkit exclusively) keep the toolkit's C lock, which only FFmpeg takes there.
+// avx_lock_choice is which lock FFmpeg's lock_queue takes for (family, index). On an engine's
+// device, qf[0] is the engine's family with one queue (index 0), which the engine submits to under
+// its own lock: FFmpeg takes that lock for it. Other families (the decode family, handed to the
+// toolkit exclusively) keep the toolkit's C lock, which only FFmpeg takes there. Queues the engine
+// created internally synchronized (VK_KHR_internally_synchronized_queues: every queue lent to the
+// toolkit, both families) need none: vkQueueSubmit2 on them is safe from any thread.
+int avx_lock_choice(int isq, int engine, uint32_t engine_family, int wrapped, int32_t decode_family, uint32_t family,
+                    uint32_t index, uint32_t *lock_index) {
+	*lock_index = index;
+	if (isq) return AVX_LOCK_NONE;
+	if (engine && family == engine_family) return AVX_LOCK_ENGINE;
+	if (wrapped && decode_family >= 0 && family == (uint32_t)decode_family) {
+		*lock_index = 0; // one lock for the whole family: wrap_get_device_queue says why
+		return AVX_LOCK_TOOLKIT;
+	}
+	return AVX_LOCK_TOOLKIT;
+}
+
+static int64_t locks_taken; // atomic: locks lock_queue took (avx_queue_locks_taken)
+
+int64_t avx_queue_locks_taken(void) { return __atomic_load_n(&locks_taken, __ATOMIC_RELAXED); }
+
 static void lock_queue(AVHWDeviceContext *ctx, uint32_t family, uint32_t index) {
 	Owned *o = ctx->user_opaque;
-	if (o->engine && family == o->engine_family)
+	uint32_t k;
+	switch (avx_lock_choice(o->isq, o->engine != 0, o->engine_family, o->wrapped, o->decode_family, family, index, &k)) {
+	case AVX_LOCK_ENGINE:
 		avxEngineQueueLock(o->engine);
-	else if (o->wrapped && o->decode_family >= 0 && family == (uint32_t)o->decode_family)
-		o->lock(family, 0); // one lock for the whole family: wrap_get_device_queue says why
-	else
-		o->lock(family, index);
+		break;
+	case AVX_LOCK_TOOLKIT:
+		o->lock(family, k);
+		break;
+	default:
+		return;
+	}
+	__atomic_fetch_add(&locks_taken, 1, __ATOMIC_RELAXED);
 }
 
 static void unlock_queue(AVHWDeviceContext *ctx, uint32_t family, uint32_t index) {
 	Owned *o = ctx->user_opaque;
-	if (o->engine && family == o->engine_family)
+	uint32_t k;
+	switch (avx_lock_choice(o->isq, o->engine != 0, o->engine_family, o->wrapped, o->decode_family, family, index, &k)) {
+	case AVX_LOCK_ENGINE:
 		avxEngineQueueUnlock(o->engine);
-	else if (o->wrapped && o->decode_family >= 0 && family == (uint32_t)o->decode_family)
-		o->unlock(family, 0);
-	else
-		o->unlock(family, index);
+		break;
+	case AVX_LOCK_TOOLKIT:
+		o->unlock(family, k);
+		break;
+	default:
+		break;
+	}
 }
 
 AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
@@ -398,6 +447,7 @@ AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
 	o->unlock = (queue_fn)d->unlock;
 	o->engine = d->engine_lock;
 	o->engine_family = d->family;
+	o->isq = d->internally_synchronized;
 	o->inst_exts = copy_list(d->inst_exts, d->nb_inst_exts);
 	o->nb_inst = o->inst_exts ? d->nb_inst_exts : 0;
 	o->dev_exts = copy_list(d->dev_exts, d->nb_dev_exts);
@@ -424,8 +474,16 @@ AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
 	                                                  .pNext = &o->f11};
 	vk->get_proc_addr = (PFN_vkGetInstanceProcAddr)d->get_proc_addr;
 	o->decode_family = d->decode_queues > 0 ? (int32_t)d->decode_family : -1;
-	if ((o->wrapped = register_device(vk->get_proc_addr, d->inst, d->phys, d->dev, o->decode_family, d->decode_queues)))
+	if ((o->wrapped = register_device(vk->get_proc_addr, d->inst, d->phys, d->dev, o->decode_family, d->decode_queues,
+	                                  d->queue_flags)))
 		vk->get_proc_addr = wrap_gipa;
+	else if (d->queue_flags) {
+		// Unwrapped, FFmpeg would fetch the queues with vkGetDeviceQueue, which queues created with
+		// flags forbid.
+		av_buffer_unref(&ref);
+		*err = AVERROR(ENOSYS);
+		return NULL;
+	}
 	vk->inst = d->inst;
 	vk->phys_dev = d->phys;
 	vk->act_dev = d->dev;

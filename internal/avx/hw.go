@@ -32,7 +32,38 @@ type VulkanDevice struct {
 	// there): FFmpeg's lock_queue takes it for Family instead of Lock (the decode family keeps
 	// Lock). It is called from FFmpeg's threads.
 	EngineLock sync.Locker
+	// QueueCreateFlags are the VkDeviceQueueCreateFlags the queues of Family and DecodeFamily were
+	// created with (an engine's): not 0, FFmpeg's queues are fetched with vkGetDeviceQueue2 and them.
+	QueueCreateFlags uint32
+	// InternallySynchronized: those queues were created internally synchronized
+	// (VK_KHR_internally_synchronized_queues): FFmpeg's lock_queue takes no lock, EngineLock nor Lock.
+	InternallySynchronized bool
 }
+
+// Which lock FFmpeg's lock_queue takes for a queue (lockChoice).
+const (
+	lockNone    = C.AVX_LOCK_NONE
+	lockEngine  = C.AVX_LOCK_ENGINE
+	lockToolkit = C.AVX_LOCK_TOOLKIT
+)
+
+// lockChoice is hw.c's decision for lock_queue(family, index) on a device context made of d
+// (wrapped: its entry points go through the toolkit's lookup): the lock kind and the index of the
+// toolkit's lock.
+func lockChoice(d VulkanDevice, wrapped bool, family, index uint32) (kind int, lockIndex uint32) {
+	decode := C.int32_t(-1)
+	if d.DecodeQueues > 0 {
+		decode = C.int32_t(d.DecodeFamily)
+	}
+	var k C.uint32_t
+	c := C.avx_lock_choice(C.int(cb(d.InternallySynchronized)), C.int(cb(d.EngineLock != nil)), C.uint32_t(d.Family),
+		C.int(cb(wrapped)), decode, C.uint32_t(family), C.uint32_t(index), &k)
+	return int(c), uint32(k)
+}
+
+// QueueLocksTaken counts the locks FFmpeg's lock_queue has taken in this process (the engine's and
+// the toolkit's): none on a device whose queues are internally synchronized.
+func QueueLocksTaken() int64 { return int64(C.avx_queue_locks_taken()) }
 
 // HWDevice is an initialised AV_HWDEVICE_TYPE_VULKAN device context (an AVBufferRef).
 type HWDevice struct {
@@ -80,6 +111,7 @@ func NewVulkanDevice(d VulkanDevice) (*HWDevice, error) {
 		timeline: cb(d.Timeline), sync2: cb(d.Sync2), ycbcr: cb(d.Ycbcr),
 		video_maintenance1: cb(d.VideoMaintenance1), host_query_reset: cb(d.QueryRst),
 		lock: d.Lock, unlock: d.Unlock,
+		queue_flags: C.uint32_t(d.QueueCreateFlags), internally_synchronized: C.int(cb(d.InternallySynchronized)),
 	}
 	if d.EngineLock != nil {
 		// Owned by the device context from here on, failure included (its free drops it).

@@ -23,7 +23,21 @@ typedef struct {
 	// lock_queue takes it for that family instead of lock (package videotex). The device context
 	// owns the handle from then on and drops it when it is freed.
 	uintptr_t engine_lock;
+	// queue_flags are the VkDeviceQueueCreateFlags the queues of family and decode_family were
+	// created with: not 0, FFmpeg's queues are fetched with vkGetDeviceQueue2 and them.
+	// internally_synchronized: they were created internally synchronized
+	// (VK_KHR_internally_synchronized_queues), so lock_queue takes no lock at all.
+	uint32_t queue_flags;
+	int internally_synchronized;
 } AvxVulkanDevice;
+
+// What lock_queue takes for a queue (avx_lock_choice): nothing, the engine's lock (engine_lock), or
+// the toolkit's (lock, at *lock_index).
+enum { AVX_LOCK_NONE = 0, AVX_LOCK_ENGINE = 1, AVX_LOCK_TOOLKIT = 2 };
+int avx_lock_choice(int isq, int engine, uint32_t engine_family, int wrapped, int32_t decode_family, uint32_t family,
+                    uint32_t index, uint32_t *lock_index);
+// avx_queue_locks_taken counts the locks lock_queue has taken in this process (either kind).
+int64_t avx_queue_locks_taken(void);
 
 // avx_hw_vulkan_device makes an AV_HWDEVICE_TYPE_VULKAN device context of d (copies what it needs)
 // and initialises it; NULL with *err set on failure.

@@ -13,6 +13,30 @@ int vkx_ycbcr_feature(VkPhysicalDevice pd, VkBool32 *ycbcr) {
 	return 0;
 }
 
+int vkx_isq_feature(VkPhysicalDevice pd, VkBool32 *on) {
+	VkxInternallySynchronizedQueuesFeatures q = {.sType = VKX_STRUCTURE_TYPE_INTERNALLY_SYNCHRONIZED_QUEUES_FEATURES};
+	VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &q};
+	vkx_fn.GetPhysicalDeviceFeatures2(pd, &f);
+	*on = q.internallySynchronizedQueues;
+	return 0;
+}
+
+VkQueue vkx_get_device_queue2(VkDevice dev, uint32_t family, uint32_t index, VkDeviceQueueCreateFlags flags) {
+	VkDeviceQueueInfo2 qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2, .flags = flags, .queueFamilyIndex = family,
+	                         .queueIndex = index};
+	VkQueue q = VK_NULL_HANDLE;
+	vkx_fn.GetDeviceQueue2(dev, &qi, &q);
+	return q;
+}
+
+void *vkx_isq_feature_chain(void *next) {
+	VkxInternallySynchronizedQueuesFeatures *q = calloc(1, sizeof *q);
+	if (!q) return NULL;
+	*q = (VkxInternallySynchronizedQueuesFeatures){.sType = VKX_STRUCTURE_TYPE_INTERNALLY_SYNCHRONIZED_QUEUES_FEATURES,
+	                                               .pNext = next, .internallySynchronizedQueues = VK_TRUE};
+	return q;
+}
+
 void vkx_format_properties(VkPhysicalDevice pd, VkFormat fmt, VkFormatFeatureFlags *linear,
                            VkFormatFeatureFlags *optimal, VkFormatFeatureFlags *buffer) {
 	VkFormatProperties2 p = {.sType = VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2};

@@ -20,6 +20,38 @@ func YcbcrConversionFeature(pd vk.PhysicalDevice) bool {
 	return b != 0
 }
 
+// VK_KHR_internally_synchronized_queues, which the installed headers lack (vkx.h cites the
+// registry): its name, feature struct type and queue-create flag.
+const (
+	ExtInternallySynchronizedQueues            = C.VKX_EXT_INTERNALLY_SYNCHRONIZED_QUEUES
+	StructureTypeInternallySynchronizedQueues  = uint32(C.VKX_STRUCTURE_TYPE_INTERNALLY_SYNCHRONIZED_QUEUES_FEATURES)
+	DeviceQueueCreateInternallySynchronizedBit = uint32(C.VKX_DEVICE_QUEUE_CREATE_INTERNALLY_SYNCHRONIZED_BIT)
+)
+
+// InternallySynchronizedQueuesFeature reports
+// VkPhysicalDeviceInternallySynchronizedQueuesFeaturesKHR.internallySynchronizedQueues. Call it only
+// for a device that lists ExtInternallySynchronizedQueues.
+func InternallySynchronizedQueuesFeature(pd vk.PhysicalDevice) bool {
+	var b C.VkBool32
+	C.vkx_isq_feature(cPhysical(pd), &b)
+	return b != 0
+}
+
+// GetDeviceQueue2 is vkGetDeviceQueue2: queue index of family, created with flags (a queue created
+// with flags must be fetched this way, not with vkGetDeviceQueue).
+func GetDeviceQueue2(dev vk.Device, family, index, flags uint32) vk.Queue {
+	q := C.vkx_get_device_queue2(cDevice(dev), C.uint32_t(family), C.uint32_t(index), C.VkDeviceQueueCreateFlags(flags))
+	return *(*vk.Queue)(unsafe.Pointer(&q))
+}
+
+// InternallySynchronizedQueuesChain returns, in C memory, the feature struct with
+// internallySynchronizedQueues on, followed by next (nil or C memory): for VkDeviceCreateInfo.pNext.
+// Call free once vkCreateDevice has returned.
+func InternallySynchronizedQueuesChain(next unsafe.Pointer) (pNext unsafe.Pointer, free func()) {
+	p := C.vkx_isq_feature_chain(next)
+	return p, func() { C.free(p) }
+}
+
 // FormatFeatures holds vkGetPhysicalDeviceFormatProperties2's three feature sets.
 type FormatFeatures struct{ Linear, Optimal, Buffer vk.FormatFeatureFlags }
 

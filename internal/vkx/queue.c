@@ -176,6 +176,8 @@ VkResult vkx_device_wait_idle(VkDevice dev) {
 	return r;
 }
 
+VkResult vkx_device_wait_idle_unlocked(VkDevice dev) { return vkx_fn.DeviceWaitIdle(dev); }
+
 VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_t timeout) {
 	VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1, .pSemaphores = &s,
 	                          .pValues = &value};

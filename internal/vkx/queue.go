@@ -121,6 +121,14 @@ func DeviceWaitIdle(d vk.Device) vk.Result {
 	return vk.Result(C.vkx_device_wait_idle(*(*C.VkDevice)(unsafe.Pointer(&d))))
 }
 
+// DeviceWaitIdleUnlocked is vkDeviceWaitIdle without any queue lock: for a device whose queues the
+// toolkit and FFmpeg use were all created internally synchronized (VK_KHR_internally_synchronized_-
+// queues), which the call then needs no lock for (vkDeviceWaitIdle's implicit external
+// synchronization covers only queues created without the flag: the registry's vk.xml).
+func DeviceWaitIdleUnlocked(d vk.Device) vk.Result {
+	return vk.Result(C.vkx_device_wait_idle_unlocked(*(*C.VkDevice)(unsafe.Pointer(&d))))
+}
+
 // QueueLockFuncs are the C functions lock(family, index) and unlock(family, index) for
 // AVVulkanDeviceContext.lock_queue and unlock_queue (through package avx).
 func QueueLockFuncs() (lock, unlock unsafe.Pointer) {

@@ -21,7 +21,7 @@
 	X(GetInstanceProcAddr) X(GetDeviceProcAddr) X(EnumerateInstanceVersion) X(CreateDevice)                            \
 	X(GetPhysicalDeviceProperties) X(GetPhysicalDeviceProperties2) X(GetPhysicalDeviceFeatures2)                       \
 	X(GetPhysicalDeviceFormatProperties2) X(GetPhysicalDeviceImageFormatProperties2)                                   \
-	X(GetPhysicalDeviceQueueFamilyProperties2)                                                                         \
+	X(GetPhysicalDeviceQueueFamilyProperties2) X(GetDeviceQueue2)                                                                         \
 	X(CreateSamplerYcbcrConversion) X(DestroySamplerYcbcrConversion) X(GetImageMemoryRequirements2)                    \
 	X(BindImageMemory2) X(CreateBuffer) X(DestroyBuffer) X(GetBufferMemoryRequirements) X(AllocateMemory)              \
 	X(FreeMemory) X(BindBufferMemory) X(CreateImage) X(DestroyImage) X(GetImageSubresourceLayout)                      \
@@ -61,6 +61,28 @@ uint32_t vkx_instance_version(void);
 
 // ---- device.c: what a physical device offers, device creation, images and conversions -----------
 int vkx_ycbcr_feature(VkPhysicalDevice pd, VkBool32 *ycbcr);
+// VK_KHR_internally_synchronized_queues (extension 505, device, Vulkan 1.1, ratified): queues
+// created with the flag below may be used from several threads without external synchronization.
+// Neither the installed headers (1.3.239) nor FFmpeg's (1.4.309) define it; the values are the
+// Khronos registry's (Vulkan-Headers registry/vk.xml and vulkan_core.h, from 1.4.340 on, read at
+// 1.4.359): offset 0 of extension 505 (1000000000 + 504 * 1000) and bitpos 2 of
+// VkDeviceQueueCreateFlagBits. VKX_ names, so that a newer header's own cannot clash.
+#define VKX_EXT_INTERNALLY_SYNCHRONIZED_QUEUES "VK_KHR_internally_synchronized_queues"
+#define VKX_STRUCTURE_TYPE_INTERNALLY_SYNCHRONIZED_QUEUES_FEATURES ((VkStructureType)1000504000)
+#define VKX_DEVICE_QUEUE_CREATE_INTERNALLY_SYNCHRONIZED_BIT ((VkDeviceQueueCreateFlags)0x00000004)
+typedef struct { // VkPhysicalDeviceInternallySynchronizedQueuesFeaturesKHR
+	VkStructureType sType;
+	void *pNext;
+	VkBool32 internallySynchronizedQueues;
+} VkxInternallySynchronizedQueuesFeatures;
+// vkx_isq_feature reads the feature (vkGetPhysicalDeviceFeatures2); only for a device that lists the
+// extension (its struct in the chain is valid usage there alone).
+int vkx_isq_feature(VkPhysicalDevice pd, VkBool32 *on);
+// vkx_isq_feature_chain returns, in malloc'd memory, the feature struct with the feature on,
+// followed by next: for VkDeviceCreateInfo.pNext.
+void *vkx_isq_feature_chain(void *next);
+// vkx_get_device_queue2 is vkGetDeviceQueue2 (Vulkan 1.1): the queue created with flags.
+VkQueue vkx_get_device_queue2(VkDevice dev, uint32_t family, uint32_t index, VkDeviceQueueCreateFlags flags);
 void vkx_format_properties(VkPhysicalDevice pd, VkFormat f, VkFormatFeatureFlags *linear,
                            VkFormatFeatureFlags *optimal, VkFormatFeatureFlags *buffer);
 VkResult vkx_image_format_properties(VkPhysicalDevice pd, VkFormat f, VkImageType type,
@@ -139,6 +161,8 @@ VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_
 VkResult vkx_create_timeline(VkDevice dev, uint64_t initial, VkSemaphore *out);
 VkResult vkx_queue_present(VkQueue q, VkSwapchainKHR sc, uint32_t index, VkSemaphore wait);
 VkResult vkx_device_wait_idle(VkDevice dev);
+// vkx_device_wait_idle_unlocked: without the locks, for internally synchronized queues.
+VkResult vkx_device_wait_idle_unlocked(VkDevice dev);
 
 // ---- pipeline.c: pipelines and the pipeline cache -----------------------------------------------
 VkResult vkx_fullscreen_pipeline(VkDevice d, VkPipelineCache cache, VkPipelineLayout layout, VkRenderPass rp,
