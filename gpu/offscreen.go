@@ -29,7 +29,10 @@ type Offscreen struct {
 	// from different queues hazards of each other): RenderPass clears into that layout, LoadPass
 	// draws over one part (BeginArea) from it and back, and RecordReadback and CopyOut take the
 	// image to TRANSFER_SRC_OPTIMAL and back. Their read-back buffer is made on first need
-	// (PrepareReadback): such a canvas may be large, and only a screenshot reads it.
+	// (PrepareReadback): such a canvas may be large, and only a screenshot reads it. Copied targets
+	// that are also Storage rest in GENERAL instead (Rest), where compute shaders write their parts
+	// straight into them (the wall's canvas, its computed tiles: stream.Config.Into); nothing is
+	// copied into those (the validation layer warns of copies into GENERAL).
 	Copied      bool
 	LoadPass    vk.RenderPass
 	Image       vk.Image
@@ -183,6 +186,12 @@ func (d *Device) NewCopiedOffscreen(width, height int) (*Offscreen, error) {
 	return d.newOffscreen(&Offscreen{Width: width, Height: height, Copied: true})
 }
 
+// NewComputedOffscreen is NewCopiedOffscreen for a target whose parts are drawn or written by
+// compute shaders (Copied and Storage): it rests in GENERAL (Rest).
+func (d *Device) NewComputedOffscreen(width, height int) (*Offscreen, error) {
+	return d.newOffscreen(&Offscreen{Width: width, Height: height, Copied: true, Storage: true})
+}
+
 func (d *Device) newOffscreen(o *Offscreen) (*Offscreen, error) {
 	o.dev = d
 	if err := o.init(); err != nil {
@@ -197,10 +206,19 @@ func (d *Device) newOffscreen(o *Offscreen) (*Offscreen, error) {
 // InvalidImageLayout).
 const CopiedLayout = vk.ImageLayoutTransferDstOptimal
 
-// What writes a Copied target's parts: passes (colour output) and copies.
+// Rest is the layout a Copied target rests in between passes, copies and compute writes:
+// CopiedLayout, or GENERAL for one that is also Storage, where compute shaders write it.
+func (o *Offscreen) Rest() vk.ImageLayout {
+	if o.Storage {
+		return vk.ImageLayoutGeneral
+	}
+	return CopiedLayout
+}
+
+// What writes a Copied target's parts: passes (colour output), copies and compute shaders.
 const (
-	copiedWriteStages = vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit
-	copiedWriteAccess = vk.AccessColorAttachmentWriteBit | vk.AccessTransferWriteBit
+	copiedWriteStages = vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit | vk.PipelineStageComputeShaderBit
+	copiedWriteAccess = vk.AccessColorAttachmentWriteBit | vk.AccessTransferWriteBit | vk.AccessShaderWriteBit
 )
 
 func (o *Offscreen) init() error {
@@ -219,7 +237,7 @@ func (o *Offscreen) init() error {
 	}
 	if o.Copied {
 		usage |= vk.ImageUsageTransferDstBit
-		final = CopiedLayout
+		final = o.Rest()
 	}
 	var err error
 	if o.Image, o.Memory, o.View, err = d.NewImage2D(TargetFormat, o.Width, o.Height, usage); err != nil {
@@ -329,23 +347,24 @@ func (o *Offscreen) BeforeCopyIn(cb vk.CommandBuffer) {
 // targets are read where their render pass leaves them.
 func (o *Offscreen) beginRead(cb vk.CommandBuffer) {
 	if o.Copied {
-		o.layoutBarrier(cb, CopiedLayout, vk.ImageLayoutTransferSrcOptimal, copiedWriteAccess, vk.AccessTransferReadBit,
+		o.layoutBarrier(cb, o.Rest(), vk.ImageLayoutTransferSrcOptimal, copiedWriteAccess, vk.AccessTransferReadBit,
 			copiedWriteStages, vk.PipelineStageTransferBit)
 	}
 }
 
 func (o *Offscreen) endRead(cb vk.CommandBuffer) {
 	if o.Copied {
-		o.layoutBarrier(cb, vk.ImageLayoutTransferSrcOptimal, CopiedLayout, 0, copiedWriteAccess,
+		o.layoutBarrier(cb, vk.ImageLayoutTransferSrcOptimal, o.Rest(), 0, copiedWriteAccess,
 			vk.PipelineStageTransferBit, copiedWriteStages)
 	}
 }
 
 // BeginArea begins LoadPass over r alone, keeping the rest of the image, with r as viewport and
-// scissor: one part of a Copied target drawn. It waits first for the parts copied in before it on
-// the queue (the same part's previous picture), which the pass's own dependencies do not cover.
+// scissor: one part of a Copied target drawn. It waits first for the parts copied or computed in
+// before it on the queue (the same part's previous picture), which the pass's own dependencies do
+// not cover.
 func (o *Offscreen) BeginArea(cb vk.CommandBuffer, r image.Rectangle) {
-	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit, vk.AccessTransferWriteBit,
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageTransferBit|vk.PipelineStageComputeShaderBit, vk.AccessTransferWriteBit|vk.AccessShaderWriteBit,
 		vk.PipelineStageColorAttachmentOutputBit, vk.AccessColorAttachmentReadBit|vk.AccessColorAttachmentWriteBit)
 	vkx.CmdBeginRenderArea(cb, o.LoadPass, o.Framebuffer, r.Min.X, r.Min.Y, r.Dx(), r.Dy())
 	SetViewport(cb, r.Min.X, r.Min.Y, r.Dx(), r.Dy())

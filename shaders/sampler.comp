@@ -8,15 +8,18 @@ layout(set = 0, binding = 0) uniform sampler2D picture;
 layout(set = 0, binding = 1, rgba8) uniform writeonly image2D target;
 layout(push_constant) uniform Params {
     vec2 uvScale; // crops a padded image: picture size / image size
+    ivec2 origin; // where the picture goes in the target when placed (place.glsl)
 } params;
 #include "dither.glsl"
+#include "place.glsl"
 
 void main() {
-    ivec2 size = imageSize(target);
+    ivec2 size = PLACE_W > 0 ? ivec2(PLACE_W, PLACE_H) : imageSize(target);
+    ivec2 origin = PLACE_W > 0 ? params.origin : ivec2(0);
     ivec2 at = ivec2(gl_GlobalInvocationID.xy);
     if (at.x >= size.x || at.y >= size.y) {
         return;
     }
     vec2 uv = (vec2(at) + 0.5) / vec2(size);
-    imageStore(target, at, vec4(dither(texture(picture, uv * params.uvScale).rgb, at), 1.0));
+    imageStore(target, origin + at, vec4(dither(texture(picture, uv * params.uvScale).rgb, at), 1.0));
 }

@@ -7,7 +7,7 @@ layout(set = 0, binding = 0) uniform sampler2D tex0;
 layout(set = 0, binding = 1) uniform sampler2D tex1;
 layout(set = 0, binding = 2) uniform sampler2D tex2;
 layout(push_constant) uniform Params {
-    vec4 row0, row1, row2; // R′G′B′ = M · (Y′, Cb, Cr); rows in xyz
+    vec4 row0, row1, row2; // R′G′B′ = M · (Y′, Cb, Cr); rows in xyz (w: shader.comp's origin)
     vec4 scale;            // xyz: code scale × range scale for Y, Cb, Cr; w: luma u scale (crop)
     vec4 offset;           // xyz: range offsets for Y, Cb, Cr; w: luma v scale (crop)
     vec4 chroma;           // chroma coordinate = uv · chroma.xy + chroma.zw (siting and subsampling)

@@ -35,6 +35,18 @@ const DitherConstant = 26
 // SamplerParamsSize is the size in bytes of sampler.frag's push-constant block.
 const SamplerParamsSize = 8
 
+// SamplerCompParamsSize is the size in bytes of sampler.comp's push-constant block: sampler.frag's
+// and the origin of a placed picture (place.glsl).
+const SamplerCompParamsSize = 16
+
+// PlaceConstant is the constant_id of place.glsl's PLACE_W (the next is PLACE_H): the size of a
+// picture sampler.comp and shader.comp write at an origin of a larger target (0: into its own
+// image). ComputeSpecConstants counts the compute conversions' constants with them.
+const (
+	PlaceConstant        = ShaderSpecConstants
+	ComputeSpecConstants = ShaderSpecConstants + 2
+)
+
 // DiffFrag draws the amplified absolute difference of two RGBA textures (bindings 0 and 1).
 //
 //go:embed diff.frag.spv
@@ -58,13 +70,15 @@ const BlendParamsSize = 4
 var BlitFrag []byte
 
 // SamplerComp is the sampler path as a compute shader: immutable Y′CbCr sampler at binding 0, an
-// rgba8 storage image at binding 1, the same push constants as SamplerFrag.
+// rgba8 storage image at binding 1, SamplerFrag's push constants and a placed picture's origin
+// (SamplerCompParamsSize), dither.glsl's and place.glsl's specialization constants.
 //
 //go:embed sampler.comp.spv
 var SamplerComp []byte
 
 // ShaderComp is the shader path as a compute shader: textures at bindings 0..2, an rgba8 storage
-// image at binding 3, the same push constants and specialization constants as ShaderFrag.
+// image at binding 3, the same push constants and specialization constants as ShaderFrag (a placed
+// picture's origin in the rows' w) and place.glsl's.
 //
 //go:embed shader.comp.spv
 var ShaderComp []byte

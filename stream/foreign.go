@@ -228,7 +228,7 @@ func (f *Frame) bindForeign(img planes.Foreign) (*planes.Image, map[formats.Path
 	}
 	var compute *ycbcr.ComputeBinding
 	if f.compute != nil {
-		if compute, err = s.Conv.BindCompute(fi, c.Params, pic.plan.Path.Path, f.compute.view); err != nil {
+		if compute, err = f.compute.bind(s, fi, c.Params, pic.plan.Path.Path); err != nil {
 			return undo(err)
 		}
 	}

@@ -93,6 +93,9 @@ func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int, all
 	if len(f.Picture.paths) != 1 {
 		return false, fmt.Errorf("stream: scale: comparisons draw both paths unscaled")
 	}
+	if f.Placed() {
+		return false, fmt.Errorf("stream: scale: the picture was converted into its place (Config.Into)")
+	}
 	s := f.s
 	p := f.Picture
 	if p.scaled == nil {

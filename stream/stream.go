@@ -71,6 +71,22 @@ type Config struct {
 	RouteReason string
 	// Decode is how the source decodes the pictures (the plan records it).
 	Decode Decode
+	// Into, if its View is set, is where the compute variant writes each picture: a rectangle of a
+	// larger image (Into), instead of a storage image of the picture's own, which the stream then
+	// does not make (Frame.Placed).
+	Into Into
+}
+
+// Into is the rectangle Width×Height at (X, Y) of a TargetFormat storage image in GENERAL layout (a
+// wall's canvas: gpu.Device.NewComputedOffscreen) that the compute variant writes each picture
+// into (Config.Into): the same pixels it would write into an image of the picture's own, without
+// that image (8 MB at 1080p per picture in flight) or the copy out of it. The stream orders each
+// write after the image's earlier uses on its queue and before its later ones. Drawn pictures, and
+// configurations that read the converted picture again (debanding), ignore it; the scale pass and
+// Draw refuse a placed frame.
+type Into struct {
+	View vk.ImageView
+	X, Y int
 }
 
 // Stream owns a stream of pictures on the GPU: the path choice, the ring of slots with their images
@@ -335,6 +351,9 @@ func (f *Frame) Draw(target ycbcr.Target) error {
 	if f.debanded != nil {
 		return f.debanded.blit.DrawWith(f.Slot.CB, target, f.Picture.cfg.Params.Dither)
 	}
+	if f.Placed() {
+		return fmt.Errorf("stream: draw: the picture was converted into its place (Config.Into)")
+	}
 	if f.compute != nil {
 		return f.compute.blit.Draw(f.Slot.CB, target)
 	}
@@ -462,7 +481,7 @@ func (s *Stream) MemoryBytes() int64 {
 			continue
 		}
 		n += p.img.MemoryBytes()
-		if p.compute != nil {
+		if p.compute != nil && !p.compute.placed {
 			n += s.Dev.MemorySize(p.compute.memory)
 		}
 	}

@@ -66,11 +66,14 @@ const probeFrames = 4
 const probeMaxPixels = 8192 * 4352
 
 // computeTarget is one slot's compute route: the storage image the compute binding writes (at the
-// picture's size), and the blit binding that draws it onto the target.
+// picture's size), and the blit binding that draws it onto the target; placed (Config.Into), the
+// caller's image, which the binding writes the picture into at the configuration's place.
 type computeTarget struct {
 	image   vk.Image
 	memory  vk.DeviceMemory
 	view    vk.ImageView
+	placed  bool
+	at      Into
 	width   int
 	height  int
 	compute *ycbcr.ComputeBinding
@@ -81,11 +84,16 @@ type computeTarget struct {
 func (s *Stream) newComputeTarget(img *planes.Image, c Config, path formats.Path) (*computeTarget, error) {
 	t := &computeTarget{width: c.Width, height: c.Height, dev: s.Dev}
 	var err error
+	if c.Into.View != vk.NullImageView && !c.debandOn(1) && s.textures == nil {
+		t.placed, t.at, t.view = true, c.Into, c.Into.View
+		t.compute, err = t.bind(s, img, c.Params, path)
+		return t, err
+	}
 	if t.image, t.memory, t.view, err = s.Dev.NewImage2D(gpu.TargetFormat, c.Width, c.Height,
 		vk.ImageUsageStorageBit|vk.ImageUsageSampledBit|vk.ImageUsageTransferSrcBit); err != nil {
 		return t, err
 	}
-	if t.compute, err = s.Conv.BindCompute(img, c.Params, path, t.view); err != nil {
+	if t.compute, err = t.bind(s, img, c.Params, path); err != nil {
 		return t, err
 	}
 	if s.blit == nil {
@@ -97,11 +105,27 @@ func (s *Stream) newComputeTarget(img *planes.Image, c Config, path formats.Path
 	return t, err
 }
 
+// bind makes the compute binding of img that writes t's view (at t's place, placed).
+func (t *computeTarget) bind(s *Stream, img *planes.Image, p ycbcr.Params, path formats.Path) (*ycbcr.ComputeBinding, error) {
+	b, err := s.Conv.BindCompute(img, p, path, t.view)
+	if err != nil || !t.placed {
+		return b, err
+	}
+	if err := b.Place(t.at.X, t.at.Y, t.width, t.height); err != nil {
+		b.Destroy()
+		return nil, err
+	}
+	return b, nil
+}
+
 // record converts the uploaded picture into the storage image and leaves it for the fragment
 // shader. The image's previous contents are discarded (UNDEFINED): the slot's fence, waited for
 // before this frame, has ordered the previous frame's reads; the barrier orders earlier dispatches,
 // blits and copies (Frame.CopyTo) of this command buffer (a probe records several).
 func (t *computeTarget) record(cb vk.CommandBuffer) error {
+	if t.placed {
+		return t.recordPlaced(cb)
+	}
 	t.barrier(cb, vk.ImageLayoutUndefined, vk.ImageLayoutGeneral,
 		vk.AccessShaderWriteBit, vk.AccessShaderWriteBit,
 		vk.PipelineStageComputeShaderBit|vk.PipelineStageFragmentShaderBit|vk.PipelineStageTransferBit, vk.PipelineStageComputeShaderBit)
@@ -114,10 +138,39 @@ func (t *computeTarget) record(cb vk.CommandBuffer) error {
 	return nil
 }
 
-// Computed says the frame's conversion is the compute variant's (Convert writes the slot's storage
-// image): CopyTo can place it.
+// placedReads and placedWrites are what may use a placed picture's image (Config.Into) before and
+// after the conversion writes into it on the queue: passes drawing into it (a wall's drawn tiles),
+// copies in and out of it, compute shaders writing it, and shaders sampling it.
+const (
+	placedStages = vk.PipelineStageComputeShaderBit | vk.PipelineStageFragmentShaderBit |
+		vk.PipelineStageColorAttachmentOutputBit | vk.PipelineStageTransferBit
+	placedAccess = vk.AccessShaderReadBit | vk.AccessShaderWriteBit | vk.AccessColorAttachmentReadBit |
+		vk.AccessColorAttachmentWriteBit | vk.AccessTransferReadBit | vk.AccessTransferWriteBit
+)
+
+// recordPlaced converts the picture into its place in the caller's image (GENERAL layout, which it
+// keeps: other parts of the image may be written from other queues meanwhile), after the image's
+// earlier uses on the queue (the place's previous picture, a read-back) and before its later ones.
+func (t *computeTarget) recordPlaced(cb vk.CommandBuffer) error {
+	vkx.CmdMemoryBarrier(cb, placedStages, placedAccess&^(vk.AccessShaderReadBit|vk.AccessColorAttachmentReadBit|vk.AccessTransferReadBit),
+		vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit)
+	if err := t.compute.Dispatch(cb, t.width, t.height); err != nil {
+		return err
+	}
+	vkx.CmdMemoryBarrier(cb, vk.PipelineStageComputeShaderBit, vk.AccessShaderWriteBit, placedStages, placedAccess)
+	return nil
+}
+
+// Computed says the frame's conversion is the compute variant's into the slot's storage image
+// (Convert writes it): CopyTo can place it.
 func (f *Frame) Computed() bool {
-	return f.compute != nil && f.view == nil && f.debanded == nil && !f.into
+	return f.compute != nil && !f.compute.placed && f.view == nil && f.debanded == nil && !f.into
+}
+
+// Placed says the frame's conversion is the compute variant's written into its place
+// (Config.Into): Convert has put the picture where it goes, and nothing is left to draw or copy.
+func (f *Frame) Placed() bool {
+	return f.compute != nil && f.compute.placed
 }
 
 // CopyTo records, after Convert, the copy of the compute variant's converted picture (Computed) to
@@ -147,7 +200,9 @@ func (t *computeTarget) destroy() {
 	if t.compute != nil {
 		t.compute.Destroy()
 	}
-	t.dev.DestroyImage2D(t.image, t.memory, t.view)
+	if !t.placed { // the view is the caller's image's
+		t.dev.DestroyImage2D(t.image, t.memory, t.view)
+	}
 }
 
 // chooseVariant decides how the new configuration's conversion runs, once its pictures exist: what
@@ -238,6 +293,7 @@ type measured struct {
 // the ring and waits for that slot's fence; what it made is retired on the slot, so a failed
 // submission (which may still run) leaves it to Close, after the device is idle.
 func (s *Stream) probe(c Config, path formats.Path, v Variant) (float64, error) {
+	c.Into = Into{} // on pictures of the probe's own, whatever the stream's go into
 	blank, err := formats.NewFrame(c.Format, c.Width, c.Height)
 	if err != nil {
 		return 0, err

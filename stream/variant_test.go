@@ -208,3 +208,111 @@ func convertDrawSubmit(t *testing.T, fr *stream.Frame, target *gpu.Offscreen) {
 		t.Fatal(err)
 	}
 }
+
+// TestComputeInto: the compute variant written into its place of a larger image (Config.Into, the
+// wall's tiles) is bit for bit the picture converted into the stream's own image and copied there,
+// on both paths, at an odd size and place; nothing around the place changes, and the stream holds
+// no storage image of its own (MemoryBytes smaller by at least the picture's RGBA8 bytes).
+func TestComputeInto(t *testing.T) {
+	dev := vktest.Open(t)
+	pf, _ := formats.Lookup("nv12")
+	const w, h, cw, ch, x, y = 37, 23, 64, 40, 5, 3
+	pic, err := synth.Noise(pf, w, h, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+	// canvas converts pic through a stream on path into (x, y) of a cleared canvas, placed or copied,
+	// and reads the canvas back with the stream's device memory.
+	canvas := func(path formats.Choice, placed bool) (*image.RGBA, int64) {
+		t.Helper()
+		c, err := dev.NewCopiedOffscreen(cw, ch)
+		if placed {
+			c.Destroy()
+			c, err = dev.NewComputedOffscreen(cw, ch)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Destroy()
+		if err := c.PrepareReadback(); err != nil {
+			t.Fatal(err)
+		}
+		if err := dev.Submit(func(cb vk.CommandBuffer) { c.Begin(cb); vk.CmdEndRenderPass(cb) }); err != nil {
+			t.Fatal(err)
+		}
+		s, err := stream.New(dev, stream.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		cfg := stream.Config{Format: pf, Width: w, Height: h, Params: p, Choice: path, Variant: stream.VariantCompute}
+		if placed {
+			cfg.Into = stream.Into{View: c.View, X: x, Y: y}
+		}
+		if _, err := s.Configure(cfg); err != nil {
+			t.Fatal(err)
+		}
+		fr, err := s.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fr.Load(pic, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := fr.Convert(); err != nil {
+			t.Fatal(err)
+		}
+		if fr.Placed() != placed {
+			t.Fatalf("placed %v: Frame.Placed says %v", placed, fr.Placed())
+		}
+		if placed {
+			if err := fr.Draw(c); err == nil {
+				t.Errorf("a placed frame drew")
+			}
+		} else {
+			c.BeforeCopyIn(fr.Slot.CB)
+			if err := fr.CopyTo(c.Image, gpu.CopiedLayout, x, y); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Ring.Drain(); err != nil {
+			t.Fatal(err)
+		}
+		if err := dev.Submit(c.RecordReadback); err != nil {
+			t.Fatal(err)
+		}
+		return c.RGBA(), s.MemoryBytes()
+	}
+	for _, path := range []formats.Choice{formats.ChooseShader, formats.ChooseSampler} {
+		copied, own := canvas(path, false)
+		placed, less := canvas(path, true)
+		if d := maxDiff(placed, copied); d != 0 {
+			t.Errorf("%s: the picture written into its place differs from the one copied there by %d LSB", path, d)
+		}
+		if px := placed.RGBAAt(x+w/2, y+h/2); px.A != 255 || placed.RGBAAt(x+w, y+h) != placed.RGBAAt(0, 0) {
+			t.Errorf("%s: the place holds %v, past it %v (want the picture, then the cleared canvas %v)", path, px, placed.RGBAAt(x+w, y+h), placed.RGBAAt(0, 0))
+		}
+		if own-less < 4*w*h {
+			t.Errorf("%s: the stream holds %d bytes placed, %d with its own storage image: want %d fewer at least", path, less, own, 4*w*h)
+		}
+	}
+	// The variant probe converts pictures of its own, not into the stream's place.
+	s, err := stream.New(dev, stream.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c, err := dev.NewComputedOffscreen(cw, ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Destroy()
+	if _, err := s.Configure(stream.Config{Format: pf, Width: w, Height: h, Params: p, Into: stream.Into{View: c.View, X: x, Y: y}}); err != nil {
+		t.Fatalf("measured with a place: %v", err)
+	}
+	vktest.Check(t, dev)
+}

@@ -14,7 +14,7 @@
 // grid by default or a Layout of cells of different sizes (ParseLayout: the presets 1+5, 1+7,
 // 2x2+8, a COLSxROWS grid, or a file of "x y w h" lines). Each picture is fitted to its cell as
 // multiviewers do (aspect kept, letterboxed) through the player's scale pass (stream.Frame.Scale),
-// whatever its size; a picture of its cell's size is drawn (or copied) one pixel for one pixel, so
+// whatever its size; a picture of its cell's size is drawn (or computed) one pixel for one pixel, so
 // that a tile is the picture ycbcrplay shows for the same frame; Options.OneToOne draws every one so.
 //
 // Clocks: untimed, every stream advances as fast as it decodes (the throughput measurement);

@@ -47,8 +47,9 @@ type Options struct {
 	// stream's clock at its first picture. Untimed steps ignore it.
 	OneClock bool
 	// Variant is how each stream's conversion runs (stream.VariantAuto: measured on the device).
-	// The compute variant converts into the stream's own image, which is then copied into the tile;
-	// the drawn one draws into the tile.
+	// The compute variant converts each picture straight into its tile (stream.Config.Into; a
+	// fitted one into the stream's own image, then scaled into the tile); the drawn one draws into
+	// the tile.
 	Variant stream.Variant
 	// TwoDecodes keeps two hardware decodings of a stream in flight (the loop waits for a picture
 	// only after it has submitted the next one's decoding). Off, each picture's decoding is waited
@@ -559,6 +560,9 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 	// A size change mid-stream moves the picture in its cell (what it held before stays around it).
 	t.rect = w.rectFor(w.index(t), f.Picture.Width, f.Picture.Height)
 	t.fitted = t.rect.Dx() != f.Picture.Width || t.rect.Dy() != f.Picture.Height
+	if !t.fitted { // the compute variant writes the picture into its tile, with no image of its own
+		cfg.Into = stream.Into{View: w.canvas.View, X: t.rect.Min.X, Y: t.rect.Min.Y}
+	}
 	changed, err := t.st.Configure(cfg)
 	if err == nil && changed {
 		err = w.queue(t)
@@ -601,7 +605,7 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 	return nil
 }
 
-// queue puts t, newly configured, on its queue: tiles that are copied into the canvas (the compute
+// queue puts t, newly configured, on its queue: tiles that are computed into the canvas (the compute
 // variant) write only their own rectangle, so the streams spread over the device's queues (stream i
 // on queue i mod n: gpu.Options.Queues) and run side by side; a drawn tile's pass takes the whole
 // canvas to the attachment's layout and back, which would race other queues' copies, so once a
@@ -640,16 +644,15 @@ func (w *Wall) rectFor(i, pw, ph int) image.Rectangle {
 	return w.Layout.Fit(i, pw, ph)
 }
 
-// place records the frame's w×h picture into r of the canvas: copied from the stream's image where
-// the compute variant converted it there and it is r's size, else drawn, through the scale pass
-// (stream.Frame.Scale, the player's filtered scaler) where r is not the picture's size.
+// place records the frame's w×h picture into r of the canvas: nothing where the compute variant
+// converted it there already (stream.Frame.Placed, r the picture's size), else drawn, through the
+// scale pass (stream.Frame.Scale, the player's filtered scaler) where r is not the picture's size.
 func (w *Wall) place(fr *stream.Frame, r image.Rectangle, pw, ph int) error {
+	if fr.Placed() {
+		return nil
+	}
 	cb := fr.Slot.CB
 	exact := r.Dx() == pw && r.Dy() == ph
-	if fr.Computed() && exact {
-		w.canvas.BeforeCopyIn(cb)
-		return fr.CopyTo(w.canvas.Image, gpu.CopiedLayout, r.Min.X, r.Min.Y)
-	}
 	if !exact {
 		if err := fr.Scale(ycbcr.Fit(pw, ph, r.Dx(), r.Dy(), formats.Orientation{}, w.opts.Filter)); err != nil {
 			return err

@@ -24,6 +24,11 @@ type computeKit struct {
 	nspec   int
 	storage uint32 // binding of the storage image or buffer
 	kind    vk.DescriptorType
+	// origin: the byte offsets in the push block of a placed picture's origin, x and y (the
+	// conversions' kits; ComputeBinding.Place), floats where originFloat, else ints; nil: the
+	// kit's shader places nothing.
+	origin      []int
+	originFloat bool
 }
 
 func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampledPerSet uint32,
@@ -45,8 +50,8 @@ func newComputeKit(d *gpu.Device, sampled []vk.DescriptorSetLayoutBinding, sampl
 	return k, nil
 }
 
-// pipeline is the kit's pipeline for spec.
-func (k *computeKit) pipeline(spec Spec) (vk.Pipeline, error) {
+// pipeline is the kit's pipeline for the first nspec constants of spec.
+func (k *computeKit) pipeline(spec []int32) (vk.Pipeline, error) {
 	return k.Pipeline(0, vk.NullRenderPass, 0, spec[:k.nspec])
 }
 
@@ -58,9 +63,13 @@ func (k *computeKit) destroy() {
 
 // ComputeBinding is a planes.Image bound for conversion by a compute shader into a storage image.
 type ComputeBinding struct {
-	set   gpu.Set
-	kit   *computeKit
-	spec  Spec
+	set  gpu.Set
+	kit  *computeKit
+	spec Spec
+	// full is spec and place.glsl's constants (Place): what the pipeline is specialized with
+	// (Dispatch copies spec in).
+	full  [shaders.ComputeSpecConstants]int32
+	at    [2]int // a placed picture's origin (Place)
 	push  []byte
 	views []vk.ImageView // owned views (the sampler path's view with the conversion)
 	dev   *gpu.Device
@@ -79,15 +88,50 @@ func (k *computeKit) bind(d *gpu.Device, sampled []vk.ImageView, sampler vk.Samp
 	return set, nil
 }
 
+// Place makes the binding write its width×height picture at (x, y) of its target, a larger image
+// (a wall's canvas), instead of filling the target: the picture is converted exactly as into an
+// image of its own (the same coordinates and dither pattern), only stored elsewhere. A binding is
+// placed before its first Dispatch; each size is a pipeline of its own (place.glsl).
+func (b *ComputeBinding) Place(x, y, width, height int) error {
+	if b.kit.origin == nil {
+		return fmt.Errorf("ycbcr: compute: this pass does not place its picture")
+	}
+	if x < 0 || y < 0 || width <= 0 || height <= 0 {
+		return fmt.Errorf("ycbcr: compute: a %dx%d picture placed at (%d, %d)", width, height, x, y)
+	}
+	b.at = [2]int{x, y}
+	b.full[shaders.PlaceConstant], b.full[shaders.PlaceConstant+1] = int32(width), int32(height)
+	b.setPush(b.push)
+	return nil
+}
+
+// setPush makes push the binding's push constants, with the placed picture's origin where the
+// kit's shader reads it: a float in the shader path's block (the rows' unused w), an int in the
+// sampler path's.
+func (b *ComputeBinding) setPush(push []byte) {
+	b.push = push
+	if b.kit.origin == nil || b.full[shaders.PlaceConstant] == 0 {
+		return
+	}
+	for i, off := range b.kit.origin {
+		v := uint32(b.at[i])
+		if b.kit.originFloat {
+			v = math.Float32bits(float32(b.at[i]))
+		}
+		binary.LittleEndian.PutUint32(b.push[off:], v)
+	}
+}
+
 // Dispatch records the conversion of the whole picture into the target (a width×height image in
-// GENERAL layout, with STORAGE usage).
+// GENERAL layout, with STORAGE usage; placed, the picture's rectangle of it).
 func (b *ComputeBinding) Dispatch(cb vk.CommandBuffer, width, height int) error {
 	if b.im != nil {
 		if img, _ := b.im.SamplerImage(); img != b.im.Multi {
 			return fmt.Errorf("ycbcr: compute: the last load was direct (the frame's memory in place), which only drawn bindings sample")
 		}
 	}
-	pipe, err := b.kit.pipeline(b.spec)
+	copy(b.full[:], b.spec[:]) // spec may have changed since the binding was made (Paths.BindCompute's dither)
+	pipe, err := b.kit.pipeline(b.full[:])
 	if err != nil {
 		return err
 	}
@@ -112,10 +156,11 @@ func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*Compu
 	if cv.compute == nil {
 		k, err := newComputeKit(cv.dev, []vk.DescriptorSetLayoutBinding{{Binding: 0, DescriptorType: vk.DescriptorTypeCombinedImageSampler,
 			DescriptorCount: 1, StageFlags: vk.ShaderStageFlags(vk.ShaderStageComputeBit), PImmutableSamplers: []vk.Sampler{cv.Sampler}}},
-			cv.DescriptorCount, shaders.SamplerComp, shaders.SamplerParamsSize, shaders.ShaderSpecConstants, vk.DescriptorTypeStorageImage) // dither.glsl's
+			cv.DescriptorCount, shaders.SamplerComp, shaders.SamplerCompParamsSize, shaders.ComputeSpecConstants, vk.DescriptorTypeStorageImage) // dither.glsl's, place.glsl's
 		if err != nil {
 			return nil, fmt.Errorf("ycbcr: compute: %w", err)
 		}
+		k.origin = []int{shaders.SamplerParamsSize, shaders.SamplerParamsSize + 4}
 		cv.compute = k
 	}
 	view, err := cv.view(im)
@@ -129,6 +174,7 @@ func (cv *Conversion) BindCompute(im *planes.Image, target vk.ImageView) (*Compu
 	}
 	push := binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(im.Width)/float32(im.PaddedWidth)))
 	push = binary.LittleEndian.AppendUint32(push, math.Float32bits(float32(im.Height)/float32(im.PaddedHeight)))
+	push = append(push, make([]byte, shaders.SamplerCompParamsSize-len(push))...) // the origin: none
 	return &ComputeBinding{set: set, kit: cv.compute, push: push, views: []vk.ImageView{view}, dev: cv.dev, im: im}, nil
 }
 
@@ -140,7 +186,7 @@ func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageVie
 	}
 	sp.kits.Lock()
 	defer sp.kits.Unlock()
-	k, err := sp.computeKit(&sp.compute, shaders.ShaderComp, vk.DescriptorTypeStorageImage)
+	k, err := sp.computeKit(&sp.compute, shaders.ShaderComp, vk.DescriptorTypeStorageImage, shaders.ComputeSpecConstants)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: compute: %w", err)
 	}
@@ -152,13 +198,17 @@ func (sp *ShaderPath) BindCompute(im *planes.Image, p Params, target vk.ImageVie
 }
 
 // computeKit is *k, made on first use: a compute kit over the shader path's textures that runs spv,
-// with a storage binding of kind (BindCompute's image, BindPeak's buffer). sp.kits must be held.
-func (sp *ShaderPath) computeKit(k **computeKit, spv []byte, kind vk.DescriptorType) (*computeKit, error) {
+// with a storage binding of kind (BindCompute's image, BindPeak's buffer) and nspec specialization
+// constants. sp.kits must be held.
+func (sp *ShaderPath) computeKit(k **computeKit, spv []byte, kind vk.DescriptorType, nspec int) (*computeKit, error) {
 	if *k == nil {
 		made, err := newComputeKit(sp.dev, gpu.Textures(maxTextures, vk.ShaderStageComputeBit), maxTextures, spv,
-			shaders.ShaderParamsSize, shaders.ShaderSpecConstants, kind)
+			shaders.ShaderParamsSize, nspec, kind)
 		if err != nil {
 			return nil, err
+		}
+		if kind == vk.DescriptorTypeStorageImage { // the conversion: a placed picture's origin in the first two rows' w (shader.comp)
+			made.origin, made.originFloat = []int{12, 28}, true
 		}
 		*k = made
 	}

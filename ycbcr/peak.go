@@ -58,7 +58,7 @@ func (sp *ShaderPath) BindPeak(im *planes.Image, p Params) (*PeakBinding, error)
 	}
 	sp.kits.Lock()
 	defer sp.kits.Unlock()
-	k, err := sp.computeKit(&sp.peak, shaders.PeakComp, vk.DescriptorTypeStorageBuffer)
+	k, err := sp.computeKit(&sp.peak, shaders.PeakComp, vk.DescriptorTypeStorageBuffer, shaders.ShaderSpecConstants)
 	if err != nil {
 		return nil, fmt.Errorf("ycbcr: peak detection: %w", err)
 	}
@@ -111,7 +111,7 @@ func (b *PeakBinding) Rebind(im *planes.Image, p Params) error {
 // Record records the measurement of a width×height picture, outside a render pass, after the
 // upload of its planes: the result cleared, the pass, and its writes made visible to the host.
 func (b *PeakBinding) Record(cb vk.CommandBuffer, width, height int) error {
-	pipe, err := b.kit.pipeline(b.spec)
+	pipe, err := b.kit.pipeline(b.spec[:])
 	if err != nil {
 		return err
 	}
@@ -249,6 +249,6 @@ func (b *ComputeBinding) SetConstants(c *ShaderConstants) error {
 	if withDither(b.spec, DitherOff, 0) != withDither(c.Spec(), DitherOff, 0) {
 		return fmt.Errorf("ycbcr: set constants: another specialization (the stream's configuration changed)")
 	}
-	b.push = c.Bytes()
+	b.setPush(c.Bytes())
 	return nil
 }

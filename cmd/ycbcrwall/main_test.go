@@ -37,8 +37,8 @@ func TestConventions(t *testing.T) { clitest.Check(t, run) }
 // independent implementation, testvectors/make.sh): within 1 LSB, as ycbcrplay's own test holds
 // each vector played alone. Every tile shares the wall's device, conversion paths and canvas.
 //
-// Both conversion variants: drawn into the tiles, and compute into each stream's image copied into
-// its tile (what the wall does where compute is faster, as on Hopper).
+// Both conversion variants: drawn into the tiles, and computed straight into each tile
+// (stream.Config.Into: what the wall does where compute is faster, as on Hopper).
 func TestWallVectorsMatchZscale(t *testing.T) {
 	for _, v := range []string{"draw", "compute"} {
 		t.Run(v, func(t *testing.T) { wallVectors(t, v) })
