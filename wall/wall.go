@@ -207,7 +207,7 @@ func (w *Wall) open(inputs []Input) error {
 		}
 		t := &tile{in: in, dev: w.dev, dec: dec}
 		w.tiles = append(w.tiles, t)
-		if t.st, err = stream.New(w.dev, stream.Options{Slots: 3, Paths: w.paths}); err != nil {
+		if t.st, err = stream.New(w.dev, stream.Options{Slots: slots(dec), Paths: w.paths}); err != nil {
 			return fmt.Errorf("wall: input %d: %w", i+1, err)
 		}
 		if w.gather != nil {
@@ -266,6 +266,18 @@ func (w *Wall) open(inputs []Input) error {
 	}
 	w.started = true
 	return nil
+}
+
+// slots is how many frames of a stream may be in flight, each with a picture of its own (the
+// stream's images): three for a software-decoded stream, whose frame holds the decoder's buffer and
+// uploads it; two for one Vulkan Video decodes, whose frame (a GPU copy of the decoder's picture and
+// the conversion into its tile: 0.05 ms on an H200, gpu_ms_per_picture) is done before the next
+// step looks, so that a third slot would only hold a third picture (3 MB at 1080p).
+func slots(dec *decode.Decoder) int {
+	if dec.HW().Active {
+		return 2
+	}
+	return 3
 }
 
 // Ended says every stream has ended (its input played, or an error: Err).
