@@ -52,7 +52,7 @@ type StreamStats struct {
 	// of a stream's host memory (FFmpeg's contexts and threads, a live input's jitter buffer) shows
 	// in the total's peak_rss_mb, from one run to a run with more streams.
 	HostMemoryMB float64 `json:"host_memory_mb"`
-	// Variant is the conversion variant (drawn into the tile, or compute and copied into it).
+	// Variant is the conversion variant (drawn into the tile, or computed into it).
 	Variant string `json:"variant,omitempty"`
 	// GPUMs is the stream's mean GPU time per picture: its command buffer from the conversion to
 	// the tile placed (timestamps; the GPU copy of a padded decoder image, a batch of its own ahead

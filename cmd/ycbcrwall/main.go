@@ -97,8 +97,9 @@ route, conversion path and variant, and the memory it holds (gpu_memory_mb, of i
 decoder_gpu_memory_mb: the decoder's frames; host_memory_mb: its decoded pictures on the host).
 
 Each stream's conversion runs as the device does it faster (-variant auto, measured): drawn into its
-tile, or by a compute shader into the stream's own image, then copied into the tile. Headless, copied
-tiles may spread over the device's graphics queues (-queues N, 0: one per stream).
+tile, or by a compute shader straight into the tile (a fitted one into the stream's own image, then
+scaled into the tile). Headless, computed tiles may spread over the device's graphics queues
+(-queues N, 0: one per stream).
 
 Exit status: 0 played, 1 error (one line on stderr: "error: ..."), 2 bad flags.
 
@@ -160,7 +161,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.stats, "json", false, "the same as -stats")
 	fs.StringVar(&o.hwdec, "hwdec", "auto", "`auto|vulkan|no|upload`: Vulkan Video decoding on the wall's device (upload: software decoding, each picture put into FFmpeg's Vulkan frames as Vulkan Video outputs them: the hardware frames' path on any device)")
 	fs.StringVar(&o.path, "path", "auto", "`auto|sampler|shader`: the conversion path of every stream")
-	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute copies the picture into its tile)")
+	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute writes the picture into its tile)")
 	fs.BoolVar(&o.two, "two-decodes", false, "keep two hardware decodings of each stream in flight, not one (not faster on an H100 with one queue: for comparisons)")
 	fs.IntVar(&o.queues, "queues", 1, "headless: spread the streams over `N` graphics queues (0: one per stream, up to the device's; tiles drawn rather than copied use one; one was the fastest for HEVC on an H100)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
