@@ -73,8 +73,7 @@ func (l *Locked) Copy(r *Ring, s *Slot, dst *planes.Image) error {
 
 // Submit submits s (Ring.SubmitSplit) with the frame's semaphore wait in the first batch and its
 // signal in the batch holding the image's last read, besides waits and signals of s's own batch,
-// then writes the frame's new state back and unlocks it. The lock is released whatever happens;
-// in a Gather with HoldLocks, at its Flush.
+// then writes the frame's new state back and unlocks it. The lock is released whatever happens.
 func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) error {
 	wait := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage}
 	signal := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
@@ -85,15 +84,6 @@ func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) 
 		signals = append(signals, signal)
 	}
 	err := r.SubmitSplit(s, []vkx.SubmitSemaphore{wait}, preSignals, waits, signals)
-	if g := s.gathered; err == nil && g != nil && g.HoldLocks {
-		g.hold(func(ok bool) {
-			if ok {
-				l.src.Submitted(l.layout, l.access)
-			}
-			l.Unlock()
-		})
-		return nil
-	}
 	if err == nil {
 		l.src.Submitted(l.layout, l.access)
 	}

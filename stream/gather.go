@@ -23,13 +23,6 @@ type Gather struct {
 	slots   []*Slot
 	free    []*sharedFence // reset, ready for a Flush
 	all     []*sharedFence
-	// HoldLocks keeps each foreign frame of the gathered submissions locked, its state not yet
-	// written back, until Flush has submitted (Locked.Submit): as libavutil/hwcontext_vulkan.h
-	// asks, the frame's next user (a decoder using it as a reference) then reads a semaphore value
-	// whose signal is already on a queue, instead of submitting a wait for a signal not yet
-	// submitted (wait-before-signal, which a driver may serve by blocking that submission).
-	HoldLocks bool
-	held      []func(ok bool) // Locked's write-back and unlock, run after Flush (HoldLocks)
 }
 
 // sharedFence is one Flush's fence and the count of slots that have not yet settled on it.
@@ -76,21 +69,9 @@ func (g *Gather) add(r *Ring, s *Slot, batches []vkx.Batch) {
 // Pending is how many submissions wait for Flush.
 func (g *Gather) Pending() int { return len(g.slots) }
 
-// hold runs f once the gathered submissions are submitted (ok) or failed (HoldLocks).
-func (g *Gather) hold(f func(ok bool)) { g.held = append(g.held, f) }
-
 // Flush submits what was gathered in one vkQueueSubmit (split into calls of at most
-// VKX_MAX_BATCHES batches), then writes back and unlocks the frames held (HoldLocks).
-func (g *Gather) Flush() (err error) {
-	if len(g.held) > 0 {
-		defer func() {
-			held := g.held
-			g.held = g.held[:0]
-			for _, f := range held {
-				f(err == nil)
-			}
-		}()
-	}
+// VKX_MAX_BATCHES batches).
+func (g *Gather) Flush() error {
 	if len(g.slots) == 0 {
 		return nil
 	}

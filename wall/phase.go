@@ -1,6 +1,11 @@
 package wall
 
-import "time"
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
 
 // phase is a part of a timed step, timed on the wall clock so that a step's time off the CPU (a
 // lock, a driver call that blocks) shows in the part that waited.
@@ -60,4 +65,65 @@ func (p *phases) stats(dur []time.Duration, slow time.Duration) (map[string]*Spr
 		}
 	}
 	return sp, in
+}
+
+// schedstat is the calling thread's time on the CPU and waiting on a run queue
+// (/proc/thread-self/schedstat, in ns; Linux's CONFIG_SCHED_INFO), and the thread's id: a step's
+// figures are the difference of two readings on one thread (the caller's loop locked to its
+// thread, as ycbcrwall's is), else not kept.
+type schedstat struct {
+	tid          int
+	run, waiting time.Duration
+}
+
+func readSchedstat() (schedstat, bool) {
+	tid := syscall.Gettid()
+	b, err := os.ReadFile("/proc/thread-self/schedstat")
+	if err != nil {
+		return schedstat{}, false
+	}
+	var run, wait int64
+	if _, err := fmt.Sscan(string(b), &run, &wait); err != nil {
+		return schedstat{}, false
+	}
+	return schedstat{tid, time.Duration(run), time.Duration(wait)}, true
+}
+
+// threadTimes are the slow steps' time on the CPU and waiting for one, summed (ms).
+type threadTimes struct {
+	at       schedstat
+	ok       bool
+	run, rq  []time.Duration
+	measured []bool
+}
+
+func (tt *threadTimes) start() { tt.at, tt.ok = readSchedstat() }
+
+func (tt *threadTimes) end() {
+	now, ok := readSchedstat()
+	ok = ok && tt.ok && now.tid == tt.at.tid
+	tt.measured = append(tt.measured, ok)
+	if !ok {
+		tt.run, tt.rq = append(tt.run, 0), append(tt.rq, 0)
+		return
+	}
+	tt.run = append(tt.run, now.run-tt.at.run)
+	tt.rq = append(tt.rq, now.waiting-tt.at.waiting)
+}
+
+// slow sums, over the measured steps longer than slow, their time, time on the CPU and waiting for
+// a CPU (the rest of their time the thread slept: a lock, a driver's wait), in ms.
+func (tt *threadTimes) slow(dur []time.Duration, slow time.Duration) map[string]float64 {
+	var all, run, rq time.Duration
+	n := 0
+	for i, d := range dur {
+		if i < len(tt.measured) && tt.measured[i] && slow > 0 && d > slow {
+			all, run, rq, n = all+d, run+tt.run[i], rq+tt.rq[i], n+1
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	return map[string]float64{"steps": float64(n), "wall": ms(all), "on_cpu": ms(run), "runqueue": ms(rq), "asleep": ms(all - run - rq)}
 }

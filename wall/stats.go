@@ -113,6 +113,10 @@ type Stats struct {
 	// SlowStepPhaseMs sums each part over the steps longer than a period: where late steps waited.
 	StepPhaseMs     map[string]*Spread `json:"step_phase_ms,omitempty"`
 	SlowStepPhaseMs map[string]float64 `json:"slow_step_phase_ms,omitempty"`
+	// SlowStepThreadMs splits the same steps' time by what their thread did (Linux's schedstat,
+	// read where the display loop keeps its thread: ycbcrwall's does): on_cpu, runqueue (ready,
+	// waiting for a CPU) and asleep (blocked: a lock, a driver's wait).
+	SlowStepThreadMs map[string]float64 `json:"slow_step_thread_ms,omitempty"`
 	// SchedLatencyMs is how long the process's goroutines waited, runnable, for Go's scheduler;
 	// GCPauseMs its garbage collector's stop-the-world pauses (the whole run, runtime/metrics).
 	SchedLatencyMs *Spread `json:"sched_latency_ms,omitempty"`
@@ -200,6 +204,7 @@ func (w *Wall) Stats() Stats {
 	}
 	s.StepMs, s.StepGapMs = spread(w.stepDur), spread(w.stepGap)
 	s.StepPhaseMs, s.SlowStepPhaseMs = w.phases.stats(w.stepDur, w.opts.Period)
+	s.SlowStepThreadMs = w.threads.slow(w.stepDur, w.opts.Period)
 	s.SchedLatencyMs, s.GCPauseMs = runtimeSpreads()
 	for _, g := range w.stepGap {
 		if p := w.opts.Period; p > 0 && g > p*3/2 {

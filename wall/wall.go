@@ -85,9 +85,6 @@ type Options struct {
 	// SubmitEach submits each stream's frame on its own; otherwise the frames of one step that go
 	// to the device's queue are submitted together, in one vkQueueSubmit (stream.Gather).
 	SubmitEach bool
-	// HoldLocks keeps a step's hardware-decoded frames locked until its submission
-	// (stream.Gather.HoldLocks).
-	HoldLocks bool
 }
 
 // Wall is many videos on one device, each in its tile of the canvas.
@@ -109,7 +106,8 @@ type Wall struct {
 	prevTick time.Time
 	// steps' figures (timed): each step's time in Tick and the time since the step before.
 	stepDur, stepGap []time.Duration
-	phases           phases // the timed steps' time per phase
+	phases           phases      // the timed steps' time per phase
+	threads          threadTimes // and their thread's time on and off the CPU
 	// started: the decoding goroutines run (Close drains their queues).
 	started bool
 	timer   *time.Timer   // Step's wait
@@ -177,7 +175,6 @@ func Open(dev *gpu.Device, inputs []Input, opts Options) (*Wall, error) {
 	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
 	if !opts.SubmitEach {
 		w.gather = stream.NewGather(dev, nil)
-		w.gather.HoldLocks = opts.HoldLocks
 	}
 	var err error
 	if w.paths, err = ycbcr.NewPaths(dev); err != nil {
@@ -390,11 +387,13 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 		w.stepGap = append(w.stepGap, w.clock.at(now).Sub(w.prevTick))
 	}
 	w.phases.start()
+	w.threads.start()
 	n, err := w.tick(now)
 	w.phases.lap(phaseRecord)
 	err = w.flushed(err)
 	w.phases.lap(phaseFlush)
 	w.phases.end()
+	w.threads.end()
 	w.stepDur = append(w.stepDur, time.Since(t0))
 	return n, err
 }

@@ -22,4 +22,9 @@ print(f"{st['streams']} streams, {st['fps']:.0f} fps: slowest {st['min_stream_fp
       f"cpu ms/picture {st['cpu_ms_per_picture']:.2f}, gpu MB {st['gpu_memory_mb']:.0f}; "
       f"scheduler latency ms {sp('sched_latency_ms')}, gc pauses ms {sp('gc_pause_ms')}: "
       + ("targets met" if not missed else "missed: " + ", ".join(missed)))
+if st.get("slow_step_thread_ms"):
+    t = st["slow_step_thread_ms"]
+    print(f"steps over a period: {t['steps']:.0f}, {t['wall']:.0f} ms: on the CPU {t['on_cpu']:.0f}, waiting for one "
+          f"{t['runqueue']:.0f}, asleep {t['asleep']:.0f}; by phase " +
+          ", ".join(f"{k} {v:.0f}" for k, v in sorted(st.get("slow_step_phase_ms", {}).items())))
 sys.exit(1 if missed else 0)
