@@ -3,6 +3,7 @@ package wall
 import (
 	"fmt"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -14,16 +15,21 @@ type phase int
 const (
 	phaseCollect phase = iota // the streams' finished submissions given back (Ring.Collect)
 	phasePoll                 // the decoded pictures taken from the queues
+	phaseBegin                // a tile's stream configured and its frame begun (Stream.Begin)
 	phaseLoad                 // a picture loaded: FFmpeg's frame locked, its copy recorded
-	phaseRecord               // the rest of a tile: configure, begin, convert, place, gather
+	phaseConvert              // its conversion recorded (Frame.Convert)
+	phasePlace                // placed in the canvas (copy, or scale and draw)
+	phaseSubmit               // its command buffer ended and gathered (Frame.Submit)
+	phaseRecord               // the rest: choosing the pictures, dropping, the clocks
 	phaseFlush                // the step's one submission
 	nPhases
 )
 
-var phaseNames = [nPhases]string{"collect", "poll", "load", "record", "flush"}
+var phaseNames = [nPhases]string{"collect", "poll", "begin", "load", "convert", "place", "submit", "record", "flush"}
 
 // phases keeps each timed step's time per phase.
 type phases struct {
+	now  atomic.Int32 // the phase the step is in (waitSampler)
 	cur  [nPhases]time.Duration
 	mark time.Time
 	all  [nPhases][]time.Duration
@@ -35,11 +41,13 @@ func (p *phases) start() {
 	p.mark = time.Now()
 }
 
-// lap ends the time spent in ph since the last lap (or start).
-func (p *phases) lap(ph phase) {
+// lap ends the time spent in ph since the last lap (or start); the step is in next from then
+// (what the wait sampler reads).
+func (p *phases) lap(ph, next phase) {
 	now := time.Now()
 	p.cur[ph] += now.Sub(p.mark)
 	p.mark = now
+	p.now.Store(int32(next))
 }
 
 // end keeps the step's figures.

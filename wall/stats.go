@@ -117,6 +117,10 @@ type Stats struct {
 	// read where the display loop keeps its thread: ycbcrwall's does): on_cpu, runqueue (ready,
 	// waiting for a CPU) and asleep (blocked: a lock, a driver's wait).
 	SlowStepThreadMs map[string]float64 `json:"slow_step_thread_ms,omitempty"`
+	// AsleepMs is where the steps' thread slept, by phase and system call (Options.SampleWaits:
+	// "load futex@ADDR" is a lock taken while loading a picture, "flush ioctl" the driver), the
+	// twelve largest, in ms; the samples stop with the first Stats.
+	AsleepMs map[string]float64 `json:"asleep_ms,omitempty"`
 	// SchedLatencyMs is how long the process's goroutines waited, runnable, for Go's scheduler;
 	// GCPauseMs its garbage collector's stop-the-world pauses (the whole run, runtime/metrics).
 	SchedLatencyMs *Spread `json:"sched_latency_ms,omitempty"`
@@ -205,6 +209,8 @@ func (w *Wall) Stats() Stats {
 	s.StepMs, s.StepGapMs = spread(w.stepDur), spread(w.stepGap)
 	s.StepPhaseMs, s.SlowStepPhaseMs = w.phases.stats(w.stepDur, w.opts.Period)
 	s.SlowStepThreadMs = w.threads.slow(w.stepDur, w.opts.Period)
+	w.stopSampling()
+	s.AsleepMs = w.asleep
 	s.SchedLatencyMs, s.GCPauseMs = runtimeSpreads()
 	for _, g := range w.stepGap {
 		if p := w.opts.Period; p > 0 && g > p*3/2 {

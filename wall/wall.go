@@ -85,6 +85,9 @@ type Options struct {
 	// SubmitEach submits each stream's frame on its own; otherwise the frames of one step that go
 	// to the device's queue are submitted together, in one vkQueueSubmit (stream.Gather).
 	SubmitEach bool
+	// SampleWaits samples, every millisecond, where the timed steps' thread sleeps (Stats'
+	// AsleepMs); the caller keeps Tick on one locked thread.
+	SampleWaits bool
 }
 
 // Wall is many videos on one device, each in its tile of the canvas.
@@ -106,8 +109,10 @@ type Wall struct {
 	prevTick time.Time
 	// steps' figures (timed): each step's time in Tick and the time since the step before.
 	stepDur, stepGap []time.Duration
-	phases           phases      // the timed steps' time per phase
-	threads          threadTimes // and their thread's time on and off the CPU
+	phases           phases       // the timed steps' time per phase
+	threads          threadTimes  // and their thread's time on and off the CPU
+	waits            *waitSampler // Options.SampleWaits
+	asleep           map[string]float64
 	// started: the decoding goroutines run (Close drains their queues).
 	started bool
 	timer   *time.Timer   // Step's wait
@@ -386,12 +391,19 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 	if !w.prevTick.IsZero() && !w.clock.paused {
 		w.stepGap = append(w.stepGap, w.clock.at(now).Sub(w.prevTick))
 	}
+	if w.opts.SampleWaits && w.waits == nil {
+		w.waits = startWaitSampler(&w.phases)
+	}
 	w.phases.start()
 	w.threads.start()
+	if w.waits != nil {
+		w.waits.inStep.Store(true)
+		defer w.waits.inStep.Store(false)
+	}
 	n, err := w.tick(now)
-	w.phases.lap(phaseRecord)
+	w.phases.lap(phaseRecord, phaseFlush)
 	err = w.flushed(err)
-	w.phases.lap(phaseFlush)
+	w.phases.lap(phaseFlush, phaseRecord)
 	w.phases.end()
 	w.threads.end()
 	w.stepDur = append(w.stepDur, time.Since(t0))
@@ -401,7 +413,7 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 func (w *Wall) tick(now time.Time) (int, error) {
 	w.begin()
 	w.collect()
-	w.phases.lap(phaseCollect)
+	w.phases.lap(phaseCollect, phaseRecord)
 	if w.clock.paused {
 		return 0, nil
 	}
@@ -423,9 +435,9 @@ func (w *Wall) tick(now time.Time) (int, error) {
 		origin, pts0, started := t.origin, t.pts0, false // started: show begins a play, its clock at origin
 		for !t.ended {
 			if t.next == nil {
-				w.phases.lap(phaseRecord)
+				w.phases.lap(phaseRecord, phasePoll)
 				it, ok := t.pump.Poll()
-				w.phases.lap(phasePoll)
+				w.phases.lap(phasePoll, phaseRecord)
 				if ok {
 					if err := w.take(t, it); err != nil {
 						return n, err
@@ -574,6 +586,7 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 	if !t.fitted { // the compute variant writes the picture into its tile, with no image of its own
 		cfg.Into = stream.Into{View: w.canvas.View, X: t.rect.Min.X, Y: t.rect.Min.Y}
 	}
+	w.phases.lap(phaseRecord, phaseBegin)
 	changed, err := t.st.Configure(cfg)
 	if err == nil && changed {
 		err = w.queue(t)
@@ -587,25 +600,28 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 		f.Release()
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
-	w.phases.lap(phaseRecord)
+	w.phases.lap(phaseBegin, phaseLoad)
 	if f.HW != nil {
 		_, _, err = fr.LoadForeign(f.HW.Foreign(), f.Release)
 	} else {
 		_, err = fr.Load(f.Picture, f.Release)
 	}
-	w.phases.lap(phaseLoad)
+	w.phases.lap(phaseLoad, phaseConvert)
 	if err == nil {
 		err = fr.Convert()
 	}
+	w.phases.lap(phaseConvert, phasePlace)
 	if err != nil {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
 	if err := w.place(fr, t.rect, f.Picture.Width, f.Picture.Height); err != nil {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
+	w.phases.lap(phasePlace, phaseSubmit)
 	if err := fr.Submit(vk.NullSemaphore, vk.NullSemaphore); err != nil {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
+	w.phases.lap(phaseSubmit, phaseRecord)
 	now := time.Now()
 	if t.shown == 0 {
 		t.first = now
@@ -675,6 +691,13 @@ func (w *Wall) place(fr *stream.Frame, r image.Rectangle, pw, ph int) error {
 	return err
 }
 
+// stopSampling ends the wait sampler, keeping what it found.
+func (w *Wall) stopSampling() {
+	if w.waits != nil {
+		w.asleep, w.waits = w.waits.stop(), nil
+	}
+}
+
 func (w *Wall) index(t *tile) int {
 	for i, u := range w.tiles {
 		if u == t {
@@ -711,6 +734,7 @@ func (w *Wall) Screenshot() (*image.RGBA, error) {
 
 // Close stops decoding, waits for the wall's submissions and frees everything; the device stays.
 func (w *Wall) Close() {
+	w.stopSampling()
 	for _, t := range w.tiles {
 		t.dec.Interrupt() // a live input's read waiting for data (a feed that stopped) returns now
 	}

@@ -11,8 +11,10 @@ before=$(thr)
 "$@" &
 p=$!
 sleep "$at"
-if kill -0 $p 2>/dev/null; then
-	for t in /proc/$p/task/*; do
+q=$p # the program itself, below env and timeout
+while c=$(pgrep -n -P $q); do q=$c; done
+if kill -0 $q 2>/dev/null; then
+	for t in /proc/$q/task/*; do
 		# utime, stime: fields 14 and 15 (clock ticks), the 12th and 13th after comm's ")".
 		read -r -a f <<<"$(sed 's/.*) //' "$t/stat" 2>/dev/null)" || continue
 		echo "$(tr ' ' _ <"$t/comm") $((f[11] + f[12]))"

@@ -27,4 +27,6 @@ if st.get("slow_step_thread_ms"):
     print(f"steps over a period: {t['steps']:.0f}, {t['wall']:.0f} ms: on the CPU {t['on_cpu']:.0f}, waiting for one "
           f"{t['runqueue']:.0f}, asleep {t['asleep']:.0f}; by phase " +
           ", ".join(f"{k} {v:.0f}" for k, v in sorted(st.get("slow_step_phase_ms", {}).items())))
+if st.get("asleep_ms"):
+    print("asleep in steps (ms, phase and call): " + ", ".join(f"{k} {v:.0f}" for k, v in sorted(st["asleep_ms"].items(), key=lambda kv: -kv[1])))
 sys.exit(1 if missed else 0)
