@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
-	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/pump"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 )
@@ -64,34 +63,12 @@ func (t *tile) pending(f *decode.Frame) (func() error, error) {
 		return nil, err
 	}
 	return func() error {
-		if t.poll {
-			return pollDecoded(t.dev, at)
-		}
 		if err := at.Wait(t.dev, decodeTimeout); err != nil {
 			return fmt.Errorf("waiting for the decoder: %w", err)
 		}
 		return nil
 	}, nil
 }
-
-// pollDecoded waits for p by reading the semaphore's value every pollDecode instead of sleeping in
-// the driver (Options.PollDecodes).
-func pollDecoded(dev *gpu.Device, p stream.TimelinePoint) error {
-	end := time.Now().Add(decodeTimeout)
-	for {
-		ok, err := p.Reached(dev)
-		if err != nil || ok {
-			return err
-		}
-		if time.Now().After(end) {
-			return fmt.Errorf("waiting for the decoder: not done in %v", decodeTimeout)
-		}
-		time.Sleep(pollDecode)
-	}
-}
-
-// pollDecode is how often pollDecoded reads a decoding's semaphore.
-const pollDecode = 250 * time.Microsecond
 
 // decodedAt is the point of f's semaphore that its decoding signals (stream.ForeignPoint).
 func decodedAt(f *decode.Frame) (stream.TimelinePoint, error) {

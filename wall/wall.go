@@ -88,9 +88,6 @@ type Options struct {
 	// SampleWaits samples, every millisecond, where the timed steps' thread sleeps (Stats'
 	// AsleepMs); the caller keeps Tick on one locked thread.
 	SampleWaits bool
-	// PollDecodes waits for each hardware decoding by reading its semaphore every 250 µs, not in
-	// vkWaitSemaphores (for comparisons).
-	PollDecodes bool
 }
 
 // Wall is many videos on one device, each in its tile of the canvas.
@@ -127,7 +124,6 @@ type Wall struct {
 
 // tile is one stream: its decoder and goroutine, queue, stream of pictures and place.
 type tile struct {
-	poll  bool // Options.PollDecodes
 	in    Input
 	dev   *gpu.Device
 	dec   *decode.Decoder
@@ -268,7 +264,6 @@ func (w *Wall) open(inputs []Input) error {
 			}
 			t.up = up
 		}
-		t.poll = w.opts.PollDecodes
 		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes, t.up)
 	}
 	w.started = true

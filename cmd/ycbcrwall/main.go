@@ -138,7 +138,6 @@ type options struct {
 	fit        bool
 	submitEach bool
 	sampleWait bool
-	pollDec    bool
 	noAudio    bool // -no-audio
 	upload     bool // -hwdec upload
 	volume     int  // -volume, percent
@@ -177,7 +176,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.rtsp, "rtsp-transport", "", "RTSP's transport, `tcp|udp` (default: FFmpeg's choice, UDP then TCP)")
 	fs.StringVar(&o.layout, "layout", "", "the tiles' cells: `SPEC` 1+5, 1+7, 2x2+8, COLSxROWS, or a FILE of \"x y w h\" lines in grid units (default: the most nearly square grid)")
 	fs.BoolVar(&o.sampleWait, "sample-waits", false, "headless, timed: sample every millisecond where the display steps' thread sleeps (-stats' asleep_ms)")
-	fs.BoolVar(&o.pollDec, "poll-decodes", false, "wait for each hardware decoding by reading its semaphore every 250 µs, not in vkWaitSemaphores (for comparisons)")
 	fs.BoolVar(&o.submitEach, "submit-each", false, "submit each stream's frame on its own, not a display step's frames together in one vkQueueSubmit (for comparisons)")
 	fs.BoolVar(&o.fit, "fit", true, "fit every feed to its cell (aspect kept, the -scale filter); false: one pixel for one pixel")
 	fs.BoolVar(&o.noAudio, "no-audio", false, "play no sound (in the window, the picked tile's)")
@@ -304,7 +302,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Upload: o.upload, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
 		OneClock: o.clock == "shared", TwoDecodes: o.two, Notice: notice,
 		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}, Layout: layout, OneToOne: !o.fit, Filter: o.filter,
-		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach, SampleWaits: o.sampleWait && o.headless, PollDecodes: o.pollDec})
+		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach, SampleWaits: o.sampleWait && o.headless})
 	if err != nil {
 		return err
 	}
