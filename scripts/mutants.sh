@@ -45,6 +45,10 @@ fault subtitles-off-screen player/subtitles.go \
 fault sound-stage-no-results scripts/test-lib.sh \
 	'/>>"$LOG\/started"/d' \
 	script 'scripts/harness-check.sh'
+# Issue 38's: a clock started on a late step lands off the steps' grid.
+fault grid-follows-late-steps wall/clock.go \
+	's/^\tif d := now.Sub(prev) - period; !prev.IsZero() \&\& d < period\/10 \&\& d > -period\/10 {$/\tif true {/' \
+	wall '^TestGrid$'
 # Caught before issue 35: kept caught.
 fault siting-swapped ycbcr/params.go \
 	's/if px, py, err = p.ChromaLocation.Position(); err != nil {/if py, px, err = p.ChromaLocation.Position(); err != nil {/' \

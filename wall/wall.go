@@ -109,6 +109,7 @@ type Wall struct {
 	prevTick time.Time
 	// steps' figures (timed): each step's time in Tick and the time since the step before.
 	stepDur, stepGap []time.Duration
+	grid             grid         // where the timed steps fall
 	phases           phases       // the timed steps' time per phase
 	threads          threadTimes  // and their thread's time on and off the CPU
 	waits            *waitSampler // Options.SampleWaits
@@ -422,6 +423,7 @@ func (w *Wall) tick(now time.Time) (int, error) {
 	due := now.Add(ahead)
 	prev := w.prevTick
 	w.prevTick = now
+	w.grid.step(now, prev, w.opts.Period)
 	n := 0
 	for _, t := range w.tiles {
 		if t.ended {
@@ -474,17 +476,17 @@ func (w *Wall) tick(now time.Time) (int, error) {
 			t.shownAt = now
 			if started { // the stream's clock (re)starts with this play
 				t.origin, t.pts0 = origin, pts0
-				if first && origin.Equal(now) {
-					// From when its first picture was drawn: the first draws make pipelines, which
-					// would otherwise cost a short input most of its pictures. In whole steps, so
-					// that its pictures fall due on the steps (the clock in phase with the display)
-					// and a step's jitter cannot move a picture to the next.
-					late := time.Since(at)
-					if p := w.opts.Period; p > 0 {
-						late = (late + p - 1) / p * p
+				if origin.Equal(now) {
+					// From when its first picture was drawn (the first draws make pipelines, which
+					// would otherwise cost a short input most of its pictures), on the steps' grid
+					// (w.grid): its pictures fall due on the steps, half a period from where a
+					// step's jitter moves a picture to the next, even when this step came late.
+					late := time.Duration(0)
+					if first {
+						late = time.Since(at)
 					}
-					t.origin = now.Add(late)
-					if w.clock.start.Equal(now) {
+					t.origin = w.grid.next(now.Add(late), w.opts.Period)
+					if first && w.clock.start.Equal(now) {
 						w.clock.start = t.origin
 					}
 				}
