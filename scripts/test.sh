@@ -29,6 +29,19 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-tags=ycbcrkit_faults -trimpath"
 eval "$(scripts/build-ffmpeg.sh --env)"
 [ -x "$YCBCRKIT_FFMPEG" ] || { echo "error: FFmpeg 7.1 is not built: run make deps (scripts/build-ffmpeg.sh)" >&2; exit 1; }
 command -v Xvfb >/dev/null || { echo "error: Xvfb missing (make deps installs it)" >&2; exit 1; }
+# Vulkan: lavapipe's driver alone, as make test runs on lavapipe. Otherwise the loader opens every
+# installed driver at each vkCreateInstance (Mesa's packages install six: Intel's two, Radeon,
+# VirtIO, gfxstream, lavapipe) and the tests make an instance per play: 0.076 CPU-s each (player's
+# TestVulkanGoGCRace, 100 plays: 28.0 -> 20.4 CPU-s). A VK_DRIVER_FILES or VK_ICD_FILENAMES of the
+# caller's is kept.
+if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ]; then
+	for f in /usr/share/vulkan/icd.d/lvp_icd*.json /etc/vulkan/icd.d/lvp_icd*.json; do
+		if [ -e "$f" ]; then
+			export VK_DRIVER_FILES=$f
+			break
+		fi
+	done
+fi
 JOBS=${JOBS:-$(nproc)}
 PKGS=${PKGS:-./...}
 LOG=${TESTLOG:-/tmp/ycbcrkit-test}
