@@ -114,6 +114,12 @@ mapfile -t sound_pkgs < <(among "${sound_pkgs[@]}")
 # debug a test binary in gdb, build it by hand without.
 "$GO" test -c -vet=off -ldflags='-s -w' -o "$BIN/plain/" "${pkgs[@]/#/./}"
 [ ${#race_pkgs[@]} = 0 ] || "$GO" test -c -race -vet=off -ldflags='-s -w' -o "$BIN/race/" "${race_pkgs[@]/#/./}"
+# capi's and videotex's tests compare with ycbcrplay's pictures: one ycbcrplay for both
+# (internal/testkit/pictest.Ycbcrplay), not a go build in each (a compile and link each).
+if [ -n "$(among capi videotex)" ]; then
+	"$GO" build -ldflags='-s -w' -o "$BIN/ycbcrplay" ./cmd/ycbcrplay
+	export YCBCRKIT_TEST_YCBCRPLAY=$BIN/ycbcrplay
+fi
 
 # After the builds, whose compiles it reuses (it type-checks from their export data), so that it
 # adds only its analyses.
