@@ -26,8 +26,8 @@ var (
 )
 
 // built builds libycbcrkit.so (go build -buildmode=c-shared, the environment's GOFLAGS: the test
-// build's tags), copies ycbcrkit.h beside it, compiles examples/engine-c with the system's cc against
-// both, as `make engine-c` does, and builds ycbcrplay for the reference pictures.
+// build's tags), copies ycbcrkit.h beside it and compiles examples/engine-c with the system's cc
+// against both, as `make engine-c` does. The reference pictures' ycbcrplay is pictest.Ycbcrplay's.
 func built(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -43,7 +43,6 @@ func built(t *testing.T) string {
 			{"cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-o", filepath.Join(dir, "engine-c"),
 				"../examples/engine-c/main.c", "../examples/engine-c/png.c", "-I" + dir, "-L" + dir, "-lycbcrkit", "-lvulkan", "-pthread",
 				"-Wl,-rpath," + dir},
-			{"go", "build", "-o", filepath.Join(dir, "ycbcrplay"), "../cmd/ycbcrplay"},
 		}
 		for _, s := range steps {
 			if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
@@ -91,7 +90,7 @@ func TestEngineC(t *testing.T) {
 	x := 0
 	for _, c := range clips {
 		ref := filepath.Join(t.TempDir(), "ref.png")
-		play := exec.Command(filepath.Join(dir, "ycbcrplay"), "-headless", "-untimed", "-no-audio", "-validate",
+		play := exec.Command(pictest.Ycbcrplay(t, dir), "-headless", "-untimed", "-no-audio", "-validate",
 			"-frames", c.frames, "-screenshot", ref, c.path)
 		if msg, err := play.CombinedOutput(); err != nil {
 			t.Fatalf("ycbcrplay: %v\n%s", err, msg)
@@ -134,7 +133,7 @@ func TestEngineCDraw(t *testing.T) {
 	if msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-draw", "320x240", "-out", out, clip).CombinedOutput(); err != nil || len(msg) > 0 {
 		t.Fatalf("engine-c -draw: %v\n%s", err, msg)
 	}
-	if msg, err := exec.Command(filepath.Join(dir, "ycbcrplay"), "-headless", "-untimed", "-no-audio", "-frames", "1",
+	if msg, err := exec.Command(pictest.Ycbcrplay(t, dir), "-headless", "-untimed", "-no-audio", "-frames", "1",
 		"-dither", "off", "-screenshot-window", "-geometry", "320x240", "-screenshot", ref, clip).CombinedOutput(); err != nil {
 		t.Fatalf("ycbcrplay: %v\n%s", err, msg)
 	}

@@ -40,7 +40,7 @@ func makeSource(t *testing.T, c convertCase, w, h int) (string, [][]byte) {
 	args = append(args, c.tags...)
 	ffmpegMake(t, append(args, path)...)
 	// rawvideo frame size of the source format, from ffmpeg itself.
-	all := run(t, "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-i", path, "-f", "rawvideo", "-")
+	all := run(t, refFFmpeg(t), "-hide_banner", "-nostdin", "-loglevel", "error", "-i", path, "-f", "rawvideo", "-")
 	if len(all)%5 != 0 {
 		t.Fatalf("%s: %d bytes for 5 frames", c.srcFmt, len(all))
 	}

@@ -75,11 +75,23 @@ func ffmpegMake(t *testing.T, args ...string) {
 	run(t, "ffmpeg", append([]string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y"}, args...)...)
 }
 
-// rawFrames decodes file with the ffmpeg CLI, an independent decode, into tightly packed frames of
-// pixFmt (the rawvideo layout: planes in order, rows without padding).
+// refFFmpeg is the build's own ffmpeg program (YCBCRKIT_FFMPEG, from scripts/build-ffmpeg.sh --env),
+// the tests' reference decoder: its own decoding loop, not this package's. It starts in 0.02 CPU-s;
+// Debian's, which makes the clips (its encoders), takes 0.24 to load its 214 libraries.
+func refFFmpeg(t *testing.T) string {
+	t.Helper()
+	p := os.Getenv("YCBCRKIT_FFMPEG")
+	if p == "" {
+		t.Fatal("YCBCRKIT_FFMPEG is unset: run the tests with make test, or eval \"$(scripts/build-ffmpeg.sh --env)\" first")
+	}
+	return p
+}
+
+// rawFrames decodes file with the ffmpeg CLI (refFFmpeg), an independent decode, into tightly
+// packed frames of pixFmt (the rawvideo layout: planes in order, rows without padding).
 func rawFrames(t *testing.T, file, pixFmt string, frameBytes int) [][]byte {
 	t.Helper()
-	out := run(t, "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-i", file,
+	out := run(t, refFFmpeg(t), "-hide_banner", "-nostdin", "-loglevel", "error", "-i", file,
 		"-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", pixFmt, "-")
 	if frameBytes <= 0 || len(out)%frameBytes != 0 {
 		t.Fatalf("ffmpeg dump of %s: %d bytes is not a whole number of %d-byte frames", file, len(out), frameBytes)

@@ -2,7 +2,7 @@
 # test.sh: every check and test (make test). Vulkan tests use lavapipe with the validation layer on.
 #
 # The test binaries are built once (go test -c, on every core), then run from a pool of JOBS workers
-# (default: the number of cores), longest first. Each package runs on an X server of its own (Xvfb,
+# (default: one more than the number of cores, see there), longest first. Each package runs on an X server of its own (Xvfb,
 # started per run), so the window tests that read the screen back (xwd) see only their own windows
 # although packages run side by side. The sound tests, which time playback against a real sound
 # server, run first and alone (see there). The fuzz
@@ -29,7 +29,24 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-tags=ycbcrkit_faults -trimpath"
 eval "$(scripts/build-ffmpeg.sh --env)"
 [ -x "$YCBCRKIT_FFMPEG" ] || { echo "error: FFmpeg 7.1 is not built: run make deps (scripts/build-ffmpeg.sh)" >&2; exit 1; }
 command -v Xvfb >/dev/null || { echo "error: Xvfb missing (make deps installs it)" >&2; exit 1; }
-JOBS=${JOBS:-$(nproc)}
+# Vulkan: lavapipe's driver alone, as make test runs on lavapipe. Otherwise the loader opens every
+# installed driver at each vkCreateInstance (Mesa's packages install six: Intel's two, Radeon,
+# VirtIO, gfxstream, lavapipe) and the tests make an instance per play: 0.076 CPU-s each (player's
+# TestVulkanGoGCRace, 100 plays: 28.0 -> 20.4 CPU-s). A VK_DRIVER_FILES or VK_ICD_FILENAMES of the
+# caller's is kept.
+if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ]; then
+	for f in /usr/share/vulkan/icd.d/lvp_icd*.json /etc/vulkan/icd.d/lvp_icd*.json; do
+		if [ -e "$f" ]; then
+			export VK_DRIVER_FILES=$f
+			break
+		fi
+	done
+fi
+# One worker more than the cores: the pool's tests also wait (timeouts, timed playback, sleeps,
+# subprocesses, servers), and with a worker a core the cores were a fifth idle (a clean clone on the
+# 2-core machine: 657 CPU-s in the pool's 410 s, 1.6 cores busy). The third worker's job takes that
+# time; the timing checks count the CPU they wait for (internal/testkit/timebound).
+JOBS=${JOBS:-$(($(nproc) + 1))}
 PKGS=${PKGS:-./...}
 LOG=${TESTLOG:-/tmp/ycbcrkit-test}
 BIN=$LOG/bin
@@ -97,6 +114,12 @@ mapfile -t sound_pkgs < <(among "${sound_pkgs[@]}")
 # debug a test binary in gdb, build it by hand without.
 "$GO" test -c -vet=off -ldflags='-s -w' -o "$BIN/plain/" "${pkgs[@]/#/./}"
 [ ${#race_pkgs[@]} = 0 ] || "$GO" test -c -race -vet=off -ldflags='-s -w' -o "$BIN/race/" "${race_pkgs[@]/#/./}"
+# capi's and videotex's tests compare with ycbcrplay's pictures: one ycbcrplay for both
+# (internal/testkit/pictest.Ycbcrplay), not a go build in each (a compile and link each).
+if [ -n "$(among capi videotex)" ]; then
+	"$GO" build -ldflags='-s -w' -o "$BIN/ycbcrplay" ./cmd/ycbcrplay
+	export YCBCRKIT_TEST_YCBCRPLAY=$BIN/ycbcrplay
+fi
 
 # After the builds, whose compiles it reuses (it type-checks from their export data), so that it
 # adds only its analyses.

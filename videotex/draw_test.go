@@ -22,10 +22,7 @@ import (
 // pillarboxed into 200×100 (scaled up). Validation on.
 func TestDrawInto(t *testing.T) {
 	dev := testDevice(t)
-	play := filepath.Join(t.TempDir(), "ycbcrplay")
-	if out, err := exec.Command("go", "build", "-o", play, "../cmd/ycbcrplay").CombinedOutput(); err != nil {
-		t.Fatalf("go build ycbcrplay: %v\n%s", err, out)
-	}
+	play := pictest.Ycbcrplay(t, t.TempDir())
 	var err error
 	var sems [2]vk.Semaphore
 	for i := range sems {

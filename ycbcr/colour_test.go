@@ -76,47 +76,52 @@ func TestColourSystemsAgainstZscale(t *testing.T) {
 			if name != "yuv420p" {
 				locs = []formats.ChromaLocation{formats.ChromaLeft}
 			}
+			var cases []zscale.Case // every range and location, in one ffmpeg run
 			for _, r := range []formats.Range{formats.RangeLimited, formats.RangeFull} {
 				for _, loc := range locs {
-					ref, err := zscale.Convert(f, m, r, loc)
+					cases = append(cases, zscale.Case{Matrix: m, Range: r, ChromaLocation: loc})
+				}
+			}
+			refs, err := zscale.ConvertMany(f, cases)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, cs := range cases {
+				r, loc, ref := cs.Range, cs.ChromaLocation, refs[k]
+				p := ycbcr.Params{Matrix: m, Range: r, ChromaLocation: loc}
+				prm, err := ycbcrcheck.OracleParams(pf, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				img := oracle.Image(ycbcrcheck.OraclePicture(f), prm)
+				legal := make([]bool, len(img))
+				for i := range ref {
+					legal[i] = m != formats.MatrixBT2020CL || (img[i][0] >= 0 && img[i][2] >= 0)
+					if m == formats.MatrixBT2020CL {
+						for c := range ref[i] {
+							ref[i][c] = oracle.BT2020OETF(ref[i][c])
+						}
+					}
+					for c := 0; c < 3 && legal[i]; c++ {
+						// As the target shows them (0..1): outside, zimg's CL differs (see above).
+						cl := func(v float64) float64 { return math.Min(math.Max(v, 0), 1) }
+						oworst = math.Max(oworst, math.Abs(cl(img[i][c])-cl(ref[i][c])))
+					}
+				}
+				for _, compute := range []bool{false, true} {
+					var got *image.RGBA
+					if compute {
+						got, err = conv.ConvertCompute(f, p, formats.PathShader)
+					} else {
+						got, err = conv.Convert(f, p, formats.PathShader)
+					}
 					if err != nil {
 						t.Fatal(err)
 					}
-					p := ycbcr.Params{Matrix: m, Range: r, ChromaLocation: loc}
-					prm, err := ycbcrcheck.OracleParams(pf, p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					img := oracle.Image(ycbcrcheck.OraclePicture(f), prm)
-					legal := make([]bool, len(img))
-					for i := range ref {
-						legal[i] = m != formats.MatrixBT2020CL || (img[i][0] >= 0 && img[i][2] >= 0)
-						if m == formats.MatrixBT2020CL {
-							for c := range ref[i] {
-								ref[i][c] = oracle.BT2020OETF(ref[i][c])
-							}
-						}
-						for c := 0; c < 3 && legal[i]; c++ {
-							// As the target shows them (0..1): outside, zimg's CL differs (see above).
-							cl := func(v float64) float64 { return math.Min(math.Max(v, 0), 1) }
-							oworst = math.Max(oworst, math.Abs(cl(img[i][c])-cl(ref[i][c])))
-						}
-					}
-					for _, compute := range []bool{false, true} {
-						var got *image.RGBA
-						if compute {
-							got, err = conv.ConvertCompute(f, p, formats.PathShader)
-						} else {
-							got, err = conv.Convert(f, p, formats.PathShader)
-						}
-						if err != nil {
-							t.Fatal(err)
-						}
-						d, at := lsb(got, f.Width, ref, func(i int) bool { return legal[i] })
-						worst = math.Max(worst, d)
-						if d > 1 {
-							t.Errorf("%s %s %s %s (compute %v): %.2f LSB from zscale at pixel %d", name, m, r, loc, compute, d, at)
-						}
+					d, at := lsb(got, f.Width, ref, func(i int) bool { return legal[i] })
+					worst = math.Max(worst, d)
+					if d > 1 {
+						t.Errorf("%s %s %s %s (compute %v): %.2f LSB from zscale at pixel %d", name, m, r, loc, compute, d, at)
 					}
 				}
 			}

@@ -114,36 +114,41 @@ func TestAgainstZscale(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var cases []zscale.Case // every range and location, in one ffmpeg run
 		for _, r := range []formats.Range{formats.RangeLimited, formats.RangeFull} {
 			for _, loc := range locations {
-				ref, err := zscale.Convert(f, formats.MatrixBT709, r, loc)
+				cases = append(cases, zscale.Case{Matrix: formats.MatrixBT709, Range: r, ChromaLocation: loc})
+			}
+		}
+		refs, err := zscale.ConvertMany(f, cases)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, cs := range cases {
+			r, loc, ref := cs.Range, cs.ChromaLocation, refs[k]
+			p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: r, ChromaLocation: loc}
+			for _, path := range []formats.Path{formats.PathShader, formats.PathSampler} {
+				if path == formats.PathSampler {
+					if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
+						continue
+					}
+					samplerRuns++
+				}
+				img, err := conv.Convert(f, p, path)
 				if err != nil {
 					t.Fatal(err)
 				}
-				p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: r, ChromaLocation: loc}
-				for _, path := range []formats.Path{formats.PathShader, formats.PathSampler} {
-					if path == formats.PathSampler {
-						if _, err := ycbcr.SamplerKey(dev, pf, p); err != nil {
-							continue
-						}
-						samplerRuns++
+				maxd := 0.0
+				for i, want := range ref {
+					for c := 0; c < 3; c++ {
+						w := math.Min(math.Max(want[c], 0), 1) * 255 // the UNORM target clamps
+						got := float64(img.Pix[img.PixOffset(i%f.Width, i/f.Width)+c])
+						maxd = math.Max(maxd, math.Abs(got-w))
 					}
-					img, err := conv.Convert(f, p, path)
-					if err != nil {
-						t.Fatal(err)
-					}
-					maxd := 0.0
-					for i, want := range ref {
-						for c := 0; c < 3; c++ {
-							w := math.Min(math.Max(want[c], 0), 1) * 255 // the UNORM target clamps
-							got := float64(img.Pix[img.PixOffset(i%f.Width, i/f.Width)+c])
-							maxd = math.Max(maxd, math.Abs(got-w))
-						}
-					}
-					worst[path] = math.Max(worst[path], maxd)
-					if maxd > limits[path] {
-						t.Errorf("%s %s %s via %s: %.2f LSB from zscale (limit %.2f)", name, r, loc, path, maxd, limits[path])
-					}
+				}
+				worst[path] = math.Max(worst[path], maxd)
+				if maxd > limits[path] {
+					t.Errorf("%s %s %s via %s: %.2f LSB from zscale (limit %.2f)", name, r, loc, path, maxd, limits[path])
 				}
 			}
 		}

@@ -94,16 +94,28 @@ func TestDecoderFamilies(t *testing.T) {
 		t.Fatal("YCBCRKIT_FFMPEG is unset: eval \"$(scripts/build-ffmpeg.sh --env)\"")
 	}
 	dir := t.TempDir()
+	clipArgs := func(fam decoderFamily) (w, h int, args []string) {
+		w, h, args = 96, 64, fam.args
+		if fam.size != "" {
+			fmt.Sscanf(fam.size, "%dx%d", &w, &h)
+			args = append([]string{"-vf", "scale=" + fam.size}, args...)
+		}
+		return w, h, args
+	}
+	// Every family's clip in one run; should that run fail, each subtest makes its own and names
+	// what failed.
+	clips := map[string][]string{}
+	for _, fam := range decoderFamilies {
+		_, _, clips[filepath.Join(dir, fam.file)] = clipArgs(fam)
+	}
+	made := makeClips(clips) == nil
 	for _, fam := range decoderFamilies {
 		t.Run(strings.Fields(fam.name)[0], func(t *testing.T) {
 			file := filepath.Join(dir, fam.file)
-			w, h := 96, 64
-			args := fam.args
-			if fam.size != "" {
-				fmt.Sscanf(fam.size, "%dx%d", &w, &h)
-				args = append([]string{"-vf", "scale=" + fam.size}, args...)
+			w, h, args := clipArgs(fam)
+			if !made {
+				makeClip(t, file, args...)
 			}
-			makeClip(t, file, args...)
 			shot := filepath.Join(dir, fam.file+".png")
 			_, stderr, code := play(t, "-headless", "-frames", "1", "-validate", "-path", "shader", "-screenshot", shot, file)
 			if code != 0 {

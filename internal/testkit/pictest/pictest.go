@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -152,4 +153,25 @@ func MaxDiff(t testing.TB, a, b image.Image) float64 {
 		}
 	}
 	return worst
+}
+
+// Ycbcrplay returns a ycbcrplay program to make reference pictures with: $YCBCRKIT_TEST_YCBCRPLAY
+// when set (scripts/test.sh builds one for all the packages that use it), else dir's, built there
+// with go build (the environment's GOFLAGS: the test build's tags) unless an earlier call did.
+func Ycbcrplay(t testing.TB, dir string) string {
+	t.Helper()
+	if p := os.Getenv("YCBCRKIT_TEST_YCBCRPLAY"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("YCBCRKIT_TEST_YCBCRPLAY: %v", err)
+		}
+		return p
+	}
+	p := filepath.Join(dir, "ycbcrplay")
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	if out, err := exec.Command("go", "build", "-o", p, "github.com/ycbcrkit/ycbcrkit/cmd/ycbcrplay").CombinedOutput(); err != nil {
+		t.Fatalf("go build ycbcrplay: %v\n%s", err, out)
+	}
+	return p
 }
