@@ -79,6 +79,9 @@ func TestBadInputs(t *testing.T) {
 		{"audio", audio, "no video stream", ErrNoVideo},
 		{"header only", tempFile(t, "head.mkv", good[:600]), "", nil},
 		{"empty url", "", "decode: open: empty URL", nil},
+		// A protocol the build leaves out (scripts/build-ffmpeg.sh) is named as such, as srt:// is
+		// in a build without libsrt.
+		{"no protocol", "rtmp://127.0.0.1:1/live", ": Protocol not found: this FFmpeg build reads no rtmp://", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -236,6 +237,13 @@ func (in *input) ioError(op string, err error) error {
 	if in.cache != nil && in.cache.Refused() > 0 {
 		return fmt.Errorf("decode: %s %s: %w (the demuxer sought outside the %d MB read-ahead cache: the input cannot go back that far; a larger cache may hold it)",
 			op, in.url, err, in.cacheSize>>20)
+	}
+	if errors.Is(err, astiav.ErrProtocolNotFound) {
+		// A scheme FFmpeg knows but this build left out (srt:// without libsrt, rtmp://): said so,
+		// where FFmpeg's own words read like a typo in the URL.
+		scheme, _, _ := strings.Cut(in.url, "://")
+		return fmt.Errorf("decode: %s %s: %w: this FFmpeg build reads no %s:// (`ffmpeg -protocols` lists what it reads; docs/live.md)",
+			op, in.url, err, scheme)
 	}
 	return fmt.Errorf("decode: %s %s: %w", op, in.url, err)
 }
