@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# build-ffmpeg.sh: builds FFmpeg 7.1.5, dav1d and Mbed TLS as static libraries (and the `ffmpeg`
-# program, the reference decoder) from Debian's own source packages, into a prefix kept between runs.
+# build-ffmpeg.sh: builds FFmpeg 7.1.5, dav1d, Mbed TLS and libsrt as static libraries (and the
+# `ffmpeg` program, the reference decoder) from Debian's own source packages, into a prefix kept
+# between runs.
 #
 #   scripts/build-ffmpeg.sh                  build if the prefix is missing or stale; print nothing else
 #   scripts/build-ffmpeg.sh --prefix         print the prefix (the Makefile asks this)
@@ -14,9 +15,9 @@
 # Idempotent: the prefix's name carries a hash of this file, so a changed version or configure line
 # builds into a new prefix, and an unchanged one is reused. Sources come through apt from a private
 # deb-src list for Debian 13 "trixie" (nothing else on the machine changes), checked against the
-# Checksums-Sha256 of each .dsc. Needs: gcc, make, nasm, meson, ninja, pkg-config, xz, bzip2,
-# zlib1g-dev (scripts/install-deps.sh installs them). About 15 minutes of CPU, some 8 minutes on 2
-# idle cores (docs/build.md: the figures, by stage, and their commands).
+# Checksums-Sha256 of each .dsc. Needs: gcc, g++, make, cmake, nasm, meson, ninja, pkg-config, xz,
+# bzip2, zlib1g-dev (scripts/install-deps.sh installs them). About 17 minutes of CPU, some 9 minutes
+# on 2 idle cores (docs/build.md: the figures, by stage, and their commands).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,10 @@ FFMPEG_VERSION=7:7.1.5-0+deb13u1      # Debian 13's FFmpeg 7.1 (go-astiav v0.39.
 VULKAN_LOADER_VERSION=1.4.309.0-1     # its source carries the Vulkan headers FFmpeg 7.1 needs (>= 1.3.277)
 DAV1D_VERSION=1.5.1-1                 # software AV1; bookworm's libdav1d-dev has no static library
 MBEDTLS_VERSION=3.6.6-0.1~deb13u1     # TLS for https; bookworm's libmbedtls-dev is 2.28
+SRT_VERSION=1.5.4-1+deb13u1           # SRT (srt://), against the Mbed TLS above; bookworm's is 1.5.1
+# srt_1.5.4.orig.tar.gz as its .dsc pins it, checked here too because that tarball may come from the
+# sources folder instead of the mirror (below: some mirrors lack it).
+SRT_ORIG_SHA256=d0a8b600fe1b4eaaf6277530e3cfc8f15b8ce4035f16af4a5eb5d4b123640cdd
 # The upstream version (7.1.5): names the source folder and the prefix.
 FFMPEG_UPSTREAM=${FFMPEG_VERSION#*:}
 FFMPEG_UPSTREAM=${FFMPEG_UPSTREAM%%-*}
@@ -37,6 +42,10 @@ FFMPEG_UPSTREAM=${FFMPEG_UPSTREAM%%-*}
 #  --enable-zlib         PNG, EXR, TIFF deflate, Matroska's zlib tracks...; linked from libz.a
 #  --enable-vulkan + hwaccels  Vulkan Video decoding (H.264, HEVC, AV1); libvulkan is dlopened at run time
 #  --enable-libdav1d     software AV1 (the native av1 decoder only works through a hwaccel)
+#  --enable-libsrt       SRT live feeds (srt://, the libsrt protocol): libsrt from Debian's source,
+#                        built below against the same Mbed TLS; it is MPL-2.0, which the LGPL-3.0
+#                        build may include (NOTICE), and C++, so its libstdc++ is linked statically
+#                        (srt.pc names libstdc++.a) and the programs still need only libc
 #  --enable-mbedtls --enable-version3  https (and tls): Mbed TLS from Debian's source, linked
 #                        statically, below. Mbed TLS is Apache-2.0, which FFmpeg accepts only under
 #                        the (L)GPL version 3, so this build of FFmpeg is LGPL-3.0-or-later (NOTICE:
@@ -63,11 +72,11 @@ FFMPEG_UPSTREAM=${FFMPEG_UPSTREAM%%-*}
 #  hwaccels: Vulkan only (the others need VA-API, VDPAU, NVDEC, D3D, VideoToolbox...)
 #  protocols: what a player opens: file, pipe, data (data: URIs), concat and concatf, subfile, http,
 #                        https and tls, httpproxy, tcp, udp, rtp (and rtsp, a demuxer, over them),
-#                        crypto (encrypted HLS). Left out: ftp, gopher(s), icecast (a sender), mmsh
-#                        and mmst (retired), rtmp and its kin, srtp, sctp, udplite, unix, fd, tee,
-#                        md5, prompeg, ipfs/ipns gateways, hls (deprecated: the hls demuxer is the
-#                        way), async and cache (the player buffers itself); lib* protocols need
-#                        their libraries
+#                        crypto (encrypted HLS), libsrt (srt://). Left out: ftp, gopher(s), icecast
+#                        (a sender), mmsh and mmst (retired), rtmp and its kin, srtp, sctp, udplite,
+#                        unix, fd, tee, md5, prompeg, ipfs/ipns gateways, hls (deprecated: the hls
+#                        demuxer is the way), async and cache (the player buffers itself); the other
+#                        lib* protocols need their libraries
 #  filters, encoders, muxers: only what the programs and the tests use (--disable-* then the
 #                        lists): swscale for layouts outside the table, swresample for sound,
 #                        libavfilter with bwdif for deinterlacing
@@ -89,12 +98,12 @@ FFMPEG_UPSTREAM=${FFMPEG_UPSTREAM%%-*}
 FFMPEG_CONFIGURE=(
 	--enable-static --disable-shared --enable-pic --disable-debug --disable-doc
 	--disable-autodetect --enable-pthreads --enable-zlib --enable-vulkan --enable-libdav1d
-	--enable-mbedtls --enable-version3
+	--enable-mbedtls --enable-version3 --enable-libsrt
 	--pkg-config-flags=--static
 	--disable-programs --enable-ffmpeg
 	--disable-encoders --disable-muxers --disable-filters --disable-protocols --disable-devices --disable-hwaccels
 	--enable-swscale --enable-swresample --enable-avfilter
-	--enable-protocol=file,pipe,data,concat,concatf,subfile,http,https,tls,httpproxy,tcp,udp,rtp,crypto
+	--enable-protocol=file,pipe,data,concat,concatf,subfile,http,https,tls,httpproxy,tcp,udp,rtp,crypto,libsrt
 	--enable-hwaccel=h264_vulkan,hevc_vulkan,av1_vulkan
 	--enable-filter=buffer,buffersink,abuffer,abuffersink,format,aformat,null,anull,scale,aresample
 	--enable-filter=bwdif,yadif,setpts,trim,atrim,hwdownload,hwupload,copy,fps
@@ -106,6 +115,11 @@ FFMPEG_CONFIGURE=(
 # Mbed TLS: its three static libraries, built by its own Makefile (the release carries its generated
 # sources, so neither cmake nor Python is needed), with the default configuration.
 MBEDTLS_MAKE=(CFLAGS='-O2 -fPIC' lib)
+# libsrt: a static, position-independent library with no programs, its encryption (SRT's passphrase)
+# through Mbed TLS (its folders are given below, so CMake does not look for one on the machine).
+SRT_CMAKE=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_LIBDIR=lib -DUSE_ENCLIB=mbedtls
+	-DENABLE_SHARED=OFF -DENABLE_STATIC=ON -DENABLE_APPS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+	'-DSSL_LIBRARIES=mbedtls;mbedx509;mbedcrypto')
 # dav1d: a static library with no programs.
 DAV1D_MESON=(--default-library=static --buildtype=release -Denable_tools=false -Denable_tests=false -Denable_examples=false)
 # RECIPE changes by hand when a build step below changes in a way that changes the result
@@ -116,8 +130,8 @@ PATCHES=(scripts/ffmpeg-patches/*.patch)
 
 # The prefix is named by a hash of everything that decides what is built, so an edit to a version,
 # a switch or the recipe builds anew, and comments or the --env output do not.
-stamp=$({ echo "$FFMPEG_VERSION $VULKAN_LOADER_VERSION $DAV1D_VERSION $MBEDTLS_VERSION $RECIPE"
-	declare -p FFMPEG_CONFIGURE DAV1D_MESON MBEDTLS_MAKE
+stamp=$({ echo "$FFMPEG_VERSION $VULKAN_LOADER_VERSION $DAV1D_VERSION $MBEDTLS_VERSION $SRT_VERSION $RECIPE"
+	declare -p FFMPEG_CONFIGURE DAV1D_MESON MBEDTLS_MAKE SRT_CMAKE
 	cat "${PATCHES[@]}"; } |
 	sha256sum | cut -c1-12)
 CACHE=${YCBCRKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ycbcrkit}
@@ -199,12 +213,12 @@ if ! flock -n 9; then
 fi
 if [ -f "$PREFIX/.complete" ]; then exit 0; fi
 
-for t in gcc make nasm meson ninja pkg-config xz bzip2 git; do
+for t in gcc g++ make cmake nasm meson ninja pkg-config xz bzip2 git; do
 	command -v "$t" >/dev/null || { echo "error: build-ffmpeg: $t missing (run scripts/install-deps.sh)" >&2; exit 1; }
 done
 [ -f /usr/lib/x86_64-linux-gnu/libz.a ] || { echo "error: build-ffmpeg: libz.a missing (zlib1g-dev)" >&2; exit 1; }
 
-echo "build-ffmpeg: building FFmpeg $FFMPEG_UPSTREAM + dav1d + Mbed TLS into $PREFIX (about 15 minutes of CPU: 8 minutes on 2 idle cores; once per machine)"
+echo "build-ffmpeg: building FFmpeg $FFMPEG_UPSTREAM + dav1d + Mbed TLS + libsrt into $PREFIX (about 17 minutes of CPU: 9 minutes on 2 idle cores; once per machine)"
 start=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ycbcrkit-ffmpeg.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -236,6 +250,16 @@ apt-get "${o[@]}" update >>"$log" 2>&1 || fail "apt-get update of the trixie deb
 (cd "$work/src" && apt-get "${o[@]}" source --download-only "ffmpeg=$FFMPEG_VERSION" \
 	"vulkan-loader=$VULKAN_LOADER_VERSION" "dav1d=$DAV1D_VERSION" "mbedtls=$MBEDTLS_VERSION") >>"$log" 2>&1 ||
 	fail "apt-get source (a pinned version that left the archive: docs/build.md, \"Moving the FFmpeg pin\")"
+# srt: the same way, or, where the mirror lacks its files, its orig tarball from $CACHE/sources
+# (docs/build.md, "libsrt": upstream's v1.5.4 tag through `git archive | gzip -n` gives its exact bytes).
+srt_orig=srt_${SRT_VERSION%-*}.orig.tar.gz
+if ! (cd "$work/src" && apt-get "${o[@]}" source --download-only "srt=$SRT_VERSION") >>"$log" 2>&1; then
+	[ -f "$CACHE/sources/$srt_orig" ] ||
+		fail "apt-get source srt=$SRT_VERSION, and no $CACHE/sources/$srt_orig (docs/build.md, \"libsrt\")"
+	rm -f "$work"/src/srt_*
+	cp "$CACHE/sources/$srt_orig" "$work/src/"
+fi
+echo "$SRT_ORIG_SHA256  $srt_orig" | (cd "$work/src" && sha256sum -c --quiet) >>"$log" 2>&1 || fail "checksum of $srt_orig"
 
 # Each orig tarball against its .dsc (apt checks the .dsc's own signature chain through the Release file).
 for dsc in "$work"/src/*.dsc; do
@@ -246,7 +270,7 @@ done
 
 rm -rf "$PREFIX"
 mkdir -p "$PREFIX/vulkan/include" "$PREFIX/zlib" "$PREFIX/lib/pkgconfig"
-for t in "$work"/src/*.orig.tar.xz "$work"/src/*.orig.tar.bz2; do tar -xf "$t" -C "$work/src"; done
+for t in "$work"/src/*.orig.tar.xz "$work"/src/*.orig.tar.bz2 "$work"/src/*.orig.tar.gz; do tar -xf "$t" -C "$work/src"; done
 for p in "${PATCHES[@]}"; do
 	(cd "$work/src/ffmpeg-$FFMPEG_UPSTREAM" && GIT_CEILING_DIRECTORIES="$work" git apply -p1 "$OLDPWD/$p") >>"$log" 2>&1 || fail "applying $p"
 done
@@ -277,11 +301,22 @@ stage "Mbed TLS"
 	mkdir -p "$PREFIX/include" && cp -r include/mbedtls include/psa "$PREFIX/include/") >>"$log" 2>&1 ||
 	fail "Mbed TLS build"
 
+stage libsrt
+# srt.pc names libstdc++ and libgcc_s, which would link the shared ones into every program: it names
+# their archives instead (-l:libstdc++.a, libgcc_eh), so the programs keep needing only libc.
+(cd "$work"/src/srt-*/ &&
+	cmake -S . -B build -DCMAKE_INSTALL_PREFIX="$PREFIX" "${SRT_CMAKE[@]}" \
+		-DSSL_INCLUDE_DIRS="$PREFIX/include" -DSSL_LIBRARY_DIRS="$PREFIX/lib" &&
+	make -C build -j "$jobs" install && rm -f "$PREFIX/bin/srt-ffplay" &&
+	sed -i 's/-lstdc++/-l:libstdc++.a/; s/-lgcc_s/-lgcc_eh/g' "$PREFIX/lib/pkgconfig/srt.pc") >>"$log" 2>&1 ||
+	fail "libsrt build"
+
 stage "FFmpeg configure"
 mkdir -p "$work/build" && cd "$work/build"
 PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" "$work/src/ffmpeg-$FFMPEG_UPSTREAM/configure" --prefix="$PREFIX" "${FFMPEG_CONFIGURE[@]}" \
 	--extra-cflags="-I$PREFIX/vulkan/include -I$PREFIX/include" --extra-ldflags="-L$PREFIX/zlib -L$PREFIX/lib" \
 	>>"$log" 2>&1 || fail "FFmpeg configure"
+grep -q '^CONFIG_LIBSRT_PROTOCOL=yes' ffbuild/config.mak || fail "FFmpeg configure left out the libsrt protocol"
 
 stage "FFmpeg make -j$jobs"
 make -j "$jobs" >>"$log" 2>&1 || fail "FFmpeg make"

@@ -13,7 +13,8 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 
 # Packages from bookworm itself. FFmpeg's libraries are not among them: scripts/build-ffmpeg.sh
-# builds FFmpeg 7.1 from Debian 13's source (nasm, meson, ninja for it and dav1d; zlib for PNG).
+# builds FFmpeg 7.1 from Debian 13's source (nasm, meson, ninja for it and dav1d; zlib for PNG;
+# cmake and g++ for libsrt, which is C++).
 # Debian 12's ffmpeg program (5.1) stays for making test vectors and zscale references (zimg).
 # libplacebo: its BT.2390 EETF and metadata inference are the outside reference of the tone stage's
 # tests (ycbcr/tone_reference_test.go). python3: make test's summary (scripts/test-summary.py).
@@ -24,7 +25,7 @@ export DEBIAN_FRONTEND=noninteractive
 # LittleCMS, which the player loads at run time for -icc-profile (ffmpeg pulls it in today; named
 # here because the player and its ICC tests need it of their own).
 PKGS=(
-  pkg-config gcc make
+  pkg-config gcc g++ make cmake
   libvulkan1 libvulkan-dev vulkan-validationlayers vulkan-tools
   glslc spirv-tools
   ffmpeg
