@@ -76,7 +76,7 @@ func freeUDPPort(t *testing.T) string {
 }
 
 // sendTS sends clip to url in real time with the toolkit's own ffmpeg program ($YCBCRKIT_FFMPEG,
-// -re, -c copy: FFmpeg's UDP sender) and waits for it to end.
+// -re, -c copy: FFmpeg's UDP or SRT sender) and waits for it to end.
 func sendTS(t *testing.T, clip, url string) {
 	t.Helper()
 	ff := os.Getenv("YCBCRKIT_FFMPEG")
@@ -141,25 +141,45 @@ func TestWallLogNotices(t *testing.T) {
 }
 
 // TestWallUDPFeed is a live feed on the loopback: an MPEG-TS stream over UDP (FFmpeg's own sender,
-// in real time) played beside a file tile, stopped for 3 s and restarted. The wall keeps going
-// through the gap, and the feed's pictures after it are shown: the restarted feed is a red picture
-// (the first run testsrc2's), which the feed's tile shows at the end. FFmpeg's log stays off stderr.
+// in real time) played beside a file tile, stopped for 3 s and restarted (feedRestart).
 //
 // Today the UDP read waits through the gap (decode.Options.Timeout, 10 s, bounds it). Once the
 // decode pump reports a signal state in -stats, this test also asserts "no signal" within 1 s of the
 // stop and pictures again within 2 s of the restart (issue 38).
 func TestWallUDPFeed(t *testing.T) {
+	url := "udp://127.0.0.1:" + freeUDPPort(t)
+	feedRestart(t, url, url+"?pkt_size=1316", false)
+}
+
+// TestWallSRTFeed is feedRestart over SRT (libsrt, scripts/build-ffmpeg.sh): the wall listens
+// (mode=listener, SRT's live mode and its default 120 ms latency) and FFmpeg's own sender calls it,
+// both with a passphrase (AES-128 through the build's Mbed TLS). The sender's stop closes the SRT
+// connection, which ends the tile's input: the restarted feed plays through the pump's reopen (a
+// new listener every 500 ms), not a read that waits. A build without libsrt fails here with the
+// wall's error line (decode: "this FFmpeg build reads no srt://").
+func TestWallSRTFeed(t *testing.T) {
+	addr := "srt://127.0.0.1:" + freeUDPPort(t) // SRT runs over UDP
+	const key = "&passphrase=ycbcrkit-test-key"
+	feedRestart(t, addr+"?mode=listener"+key, addr+"?mode=caller"+key, true)
+}
+
+// feedRestart plays the live feed url (an MPEG-TS stream that FFmpeg's own sender sends to send,
+// in real time) beside a file tile, stopped for 3 s and restarted. The wall keeps going through
+// the gap, and the feed's pictures after it are shown: the restarted feed is a red picture (the
+// first run testsrc2's), which the feed's tile shows at the end. FFmpeg's log stays off stderr.
+// reopened: the gap ends the input, and the second feed is a second play of the tile (-stats
+// play_restarts).
+func feedRestart(t *testing.T, url, send string, reopened bool) {
 	dir := t.TempDir()
 	first := makeTS(t, dir, "first.ts", 2) // 60 pictures
 	second := makeTSOf(t, dir, "second.ts", "color=c=red:size=320x180:rate=30:duration=2")
-	url := "udp://127.0.0.1:" + freeUDPPort(t)
 	shot := filepath.Join(dir, "wall.png")
 	cmd, o, e := wallProcess(t, "-headless", "-stats", "-screenshot", shot, url, filepath.Join(mediaDir, "default.mkv"))
 	defer cmd.Process.Kill()
 	time.Sleep(300 * time.Millisecond) // the wall binds the port
-	sendTS(t, first, url+"?pkt_size=1316")
+	sendTS(t, first, send)
 	time.Sleep(3 * time.Second)
-	sendTS(t, second, url+"?pkt_size=1316")
+	sendTS(t, second, send)
 	time.Sleep(500 * time.Millisecond)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -172,8 +192,13 @@ func TestWallUDPFeed(t *testing.T) {
 		t.Fatalf("-stats %q: %v; stderr %s", o, err, e)
 	}
 	feed, file := st.PerStream[0], st.PerStream[1]
-	if feed.Frames < 20 || feed.Error != "" || file.Frames == 0 || file.Error != "" {
+	// The feed's pictures that came, shown or dropped late (a loaded machine drops some: the wall
+	// is timed), less each play's probe (LiveProbeDuration: 1 s).
+	if feed.Frames == 0 || feed.Frames+feed.Dropped < 20 || feed.Error != "" || file.Frames == 0 || file.Error != "" {
 		t.Errorf("feed %+v, file %+v: want both played, no error", feed, file)
+	}
+	if reopened && feed.PlayRestarts == 0 {
+		t.Errorf("feed %+v: want the second feed in a play of its own (a reopen)", feed)
 	}
 	// The feed's tile (320×180 in a 640×360 cell) shows the restarted feed's red.
 	img := pictest.ReadPNG(t, shot)
@@ -188,7 +213,8 @@ func TestWallUDPFeed(t *testing.T) {
 		}
 	}
 	noFFmpegLines(t, e.String())
-	t.Logf("feed: %d pictures, %d dropped, %.1f fps; stderr %q", feed.Frames, feed.Dropped, feed.FPS, e)
+	t.Logf("feed: %d pictures, %d dropped, %.1f fps, %d restarts (gap %.0f ms); stderr %q", feed.Frames, feed.Dropped,
+		feed.FPS, feed.PlayRestarts, feed.PlayGapMs, e)
 }
 
 // rtspServer is GStreamer's RTSP server (python3-gi, gir1.2-gst-rtsp-server-1.0: Debian's
