@@ -194,7 +194,10 @@ case "${1:-}" in
 	# FFmpeg's include folder comes through pkg-config. The Vulkan headers FFmpeg was built with stay
 	# out of CGO_CFLAGS: vulkan-go compiles against its own (older) headers, whose NVX types newer
 	# ones removed; C code that needs them names the ycbcrkit-vulkan-headers pkg-config package.
-	echo "export CGO_LDFLAGS='-L$PREFIX/zlib'"
+	# libsrt and the C++ runtime it brings (libstdc++.a, libgcc_eh.a) stay inside what links them:
+	# a shared library (capi's libycbcrkit.so) would otherwise export some 2,600 of their symbols,
+	# which then stand in for a C++ host's own libstdc++ and unwinder.
+	echo "export CGO_LDFLAGS='-L$PREFIX/zlib -Wl,--exclude-libs,libsrt.a:libstdc++.a:libgcc_eh.a'"
 	# The ffmpeg program of the same build: the reference decoder of the tests (framemd5).
 	echo "export YCBCRKIT_FFMPEG='$PREFIX/bin/ffmpeg'"
 	exit 0 ;;
