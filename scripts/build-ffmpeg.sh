@@ -257,10 +257,12 @@ apt-get "${o[@]}" update >>"$log" 2>&1 || fail "apt-get update of the trixie deb
 # (docs/build.md, "libsrt": upstream's v1.5.4 tag through `git archive | gzip -n` gives its exact bytes).
 srt_orig=srt_${SRT_VERSION%-*}.orig.tar.gz
 if ! (cd "$work/src" && apt-get "${o[@]}" source --download-only "srt=$SRT_VERSION") >>"$log" 2>&1; then
-	[ -f "$CACHE/sources/$srt_orig" ] ||
+	from=$CACHE/sources/$srt_orig
+	[ -f "$from" ] || from=scripts/sources/$srt_orig # the repository's copy
+	[ -f "$from" ] ||
 		fail "apt-get source srt=$SRT_VERSION, and no $CACHE/sources/$srt_orig (docs/build.md, \"libsrt\")"
 	rm -f "$work"/src/srt_*
-	cp "$CACHE/sources/$srt_orig" "$work/src/"
+	cp "$from" "$work/src/"
 fi
 echo "$SRT_ORIG_SHA256  $srt_orig" | (cd "$work/src" && sha256sum -c --quiet) >>"$log" 2>&1 || fail "checksum of $srt_orig"
 
