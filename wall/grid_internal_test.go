@@ -33,3 +33,29 @@ func TestGrid(t *testing.T) {
 		t.Fatalf("regular again: next %v, want %v", got.Sub(t0), want.Sub(t0))
 	}
 }
+
+// TestPrepare: Prepare takes each stream's first picture and configures its stream for it, so that
+// the first timed step makes no conversion (Stream.Generation counts the configurations).
+func TestPrepare(t *testing.T) {
+	w := openClocked(t, 2, false)
+	if err := w.Prepare(20 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	gens := make([]int, len(w.tiles))
+	for i, tl := range w.tiles {
+		if tl.next == nil {
+			t.Fatalf("tile %d: no first picture after Prepare", i)
+		}
+		if gens[i] = tl.st.Generation(); gens[i] == 0 {
+			t.Fatalf("tile %d: not configured by Prepare", i)
+		}
+	}
+	if n, err := w.Tick(time.Now()); err != nil || n != len(w.tiles) {
+		t.Fatalf("first step: %d tiles drawn, %v; want %d", n, err, len(w.tiles))
+	}
+	for i, tl := range w.tiles {
+		if g := tl.st.Generation(); g != gens[i] {
+			t.Errorf("tile %d: configured again in the first step (generation %d, then %d)", i, gens[i], g)
+		}
+	}
+}

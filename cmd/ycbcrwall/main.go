@@ -344,6 +344,11 @@ func loop(w *wall.Wall, o options) error {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
+	if !o.untimed {
+		if err := w.Prepare(prepareTimeout); err != nil {
+			return err
+		}
+	}
 	tick := time.NewTicker(time.Duration(float64(time.Second) / o.fps))
 	defer tick.Stop()
 	for !w.Ended() {
@@ -370,6 +375,10 @@ func loop(w *wall.Wall, o options) error {
 	}
 	return nil
 }
+
+// prepareTimeout bounds the wait for the streams' first pictures before a timed headless run (a
+// live feed's first picture may take longer: its tile starts in the step that shows it).
+const prepareTimeout = 3 * time.Second
 
 func screenshot(w *wall.Wall, path string) error {
 	img, err := w.Screenshot()
