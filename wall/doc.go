@@ -18,8 +18,9 @@
 // that a tile is the picture ycbcrplay shows for the same frame; Options.OneToOne draws every one so.
 //
 // Clocks: untimed, every stream advances as fast as it decodes (the throughput measurement);
-// timed, each stream shows the picture its own clock has reached (started at its first picture),
-// or all follow one clock (Options.OneClock: a wall of cameras); SetPaused stops the clocks. A timed
+// timed, each stream shows the picture its own clock has reached (started at its first picture,
+// on the steps' grid: clock.go), or all follow one clock (Options.OneClock: a wall of cameras);
+// SetPaused stops the clocks. Prepare configures every stream before the first step. A timed
 // step (Tick) never waits: a stream whose next picture is not decoded, or whose slots are all still
 // on the GPU, is passed over while the others are drawn, and what it drops meanwhile is counted
 // with its reason (late decode, late display, late conversion: Stats).
