@@ -119,7 +119,9 @@ type Stats struct {
 	SlowStepThreadMs map[string]float64 `json:"slow_step_thread_ms,omitempty"`
 	// AsleepMs is where the steps' thread slept, by phase and system call (Options.SampleWaits:
 	// "load futex@ADDR" is a lock taken while loading a picture, "flush ioctl" the driver), the
-	// twelve largest, in ms; the samples stop with the first Stats.
+	// twelve largest, in ms; and, as "others: ..." keys, what the process's other threads were
+	// doing while it slept on a futex (the mean number of threads at a scan: running, the same
+	// futex, an ioctl with its device file and request); the samples stop with the first Stats.
 	AsleepMs map[string]float64 `json:"asleep_ms,omitempty"`
 	// SchedLatencyMs is how long the process's goroutines waited, runnable, for Go's scheduler;
 	// GCPauseMs its garbage collector's stop-the-world pauses (the whole run, runtime/metrics).

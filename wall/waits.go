@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -20,13 +22,16 @@ type waitSampler struct {
 	quit    chan struct{}
 	done    chan struct{}
 	samples map[string]int // "phase syscall" → samples asleep (read after done)
+	n       int
+	other   map[string]int // what the other threads did at scans (others)
+	scans   int
 }
 
 // sampleEvery is the sampler's period: each sample stands for this much time asleep.
 const sampleEvery = time.Millisecond
 
 func startWaitSampler(ph *phases) *waitSampler {
-	s := &waitSampler{tid: syscall.Gettid(), quit: make(chan struct{}), done: make(chan struct{}), samples: map[string]int{}}
+	s := &waitSampler{tid: syscall.Gettid(), quit: make(chan struct{}), done: make(chan struct{}), samples: map[string]int{}, other: map[string]int{}}
 	dir := fmt.Sprintf("/proc/self/task/%d/", s.tid)
 	go func() {
 		defer close(s.done)
@@ -50,10 +55,57 @@ func startWaitSampler(ph *phases) *waitSampler {
 				continue
 			}
 			sc, _ := os.ReadFile(dir + "syscall")
-			s.samples[phaseNames[ph.now.Load()]+" "+syscallName(sc)]++
+			name := syscallName(sc)
+			s.samples[phaseNames[ph.now.Load()]+" "+name]++
+			if s.n++; strings.HasPrefix(name, "futex@") && s.n%5 == 0 {
+				s.others(name)
+			}
 		}
 	}()
 	return s
+}
+
+// others counts what the process's other threads do while the steps' thread sleeps on a futex:
+// the lock's holder is among those running or in another call (an ioctl names its device file and
+// request), its other waiters on the same address.
+func (s *waitSampler) others(futex string) {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return
+	}
+	for _, e := range tasks {
+		if e.Name() == strconv.Itoa(s.tid) {
+			continue
+		}
+		d := "/proc/self/task/" + e.Name() + "/"
+		st, err := os.ReadFile(d + "stat")
+		i := bytes.LastIndexByte(st, ')')
+		if err != nil || i < 0 || i+2 >= len(st) {
+			continue
+		}
+		what := "running"
+		if c := st[i+2]; c == 'S' || c == 'D' {
+			sc, _ := os.ReadFile(d + "syscall")
+			what = syscallName(sc)
+			switch {
+			case what == futex:
+				what = "same futex"
+			case strings.HasPrefix(what, "futex@"):
+				what = "other futex"
+			case what == "ioctl":
+				if f := bytes.Fields(sc); len(f) > 2 {
+					fd, _ := strconv.ParseInt(string(f[1]), 0, 64)
+					dev, _ := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+					what = "ioctl " + dev + " " + string(f[2])
+				}
+			}
+			if c == 'D' {
+				what += " (D)"
+			}
+		}
+		s.other[what]++
+	}
+	s.scans++
 }
 
 // syscallName names the call a /proc syscall file shows (its number, and for futex its address).
@@ -98,6 +150,18 @@ func (s *waitSampler) stop() map[string]float64 {
 			break
 		}
 		out[e.k] = float64(time.Duration(e.n)*sampleEvery) / 1e6
+	}
+	// The other threads, as the mean number of threads doing each thing at a scan.
+	var ot []kv
+	for k, n := range s.other {
+		ot = append(ot, kv{k, n})
+	}
+	sort.Slice(ot, func(i, j int) bool { return ot[i].n > ot[j].n })
+	for i, e := range ot {
+		if i == 10 || s.scans == 0 {
+			break
+		}
+		out["others: "+e.k] = float64(e.n) / float64(s.scans)
 	}
 	return out
 }
