@@ -1,6 +1,8 @@
 package wall
 
 import (
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -57,5 +59,35 @@ func TestPrepare(t *testing.T) {
 		if g := tl.st.Generation(); g != gens[i] {
 			t.Errorf("tile %d: configured again in the first step (generation %d, then %d)", i, gens[i], g)
 		}
+	}
+}
+
+// TestWaitSampler: a step's thread asleep (here parked in Go: its locked thread waits on a futex)
+// shows in the sampler's figures under the step's phase; syscallName reads /proc's syscall lines.
+func TestWaitSampler(t *testing.T) {
+	if got := syscallName([]byte("202 0x1fce9f00 0x80 0x0 0x0 0x0 0x0 0x7ffd 0x4f5301\n")); got != "futex@0x1fce9f00" {
+		t.Errorf("syscallName(futex) = %q", got)
+	}
+	if got := syscallName([]byte("16 0x5 0xc020462a 0x7ffd 0x0 0x0 0x0 0x7ffd 0x4f5301\n")); got != "ioctl" {
+		t.Errorf("syscallName(ioctl) = %q", got)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var ph phases
+	ph.start()
+	ph.lap(phaseRecord, phaseFlush)
+	s := startWaitSampler(&ph)
+	s.inStep.Store(true)
+	time.Sleep(200 * time.Millisecond)
+	s.inStep.Store(false)
+	out := s.stop()
+	var asleep float64
+	for k, v := range out {
+		if strings.HasPrefix(k, "flush futex@") {
+			asleep += v
+		}
+	}
+	if asleep < 5 { // a sample a millisecond, fewer on a loaded machine
+		t.Fatalf("200 ms parked in the flush phase: %.0f ms asleep on a futex in flush sampled (%v)", asleep, out)
 	}
 }
