@@ -108,16 +108,18 @@ func (s *waitSampler) others(futex string) {
 	s.scans++
 }
 
+// syscallNames are the x86-64 numbers of the calls a sleeping thread is likely in.
+var syscallNames = map[string]string{"0": "read", "1": "write", "7": "poll", "9": "mmap", "10": "mprotect",
+	"11": "munmap", "16": "ioctl", "23": "select", "24": "sched_yield", "28": "madvise", "35": "nanosleep",
+	"202": "futex", "230": "clock_nanosleep", "232": "epoll_wait", "281": "epoll_pwait"}
+
 // syscallName names the call a /proc syscall file shows (its number, and for futex its address).
 func syscallName(b []byte) string {
 	f := bytes.Fields(b)
 	if len(f) == 0 {
 		return "?"
 	}
-	names := map[string]string{"0": "read", "1": "write", "7": "poll", "9": "mmap", "10": "mprotect", "11": "munmap",
-		"16": "ioctl", "23": "select", "24": "sched_yield", "28": "madvise", "35": "nanosleep", "202": "futex",
-		"230": "clock_nanosleep", "232": "epoll_wait", "281": "epoll_pwait"}
-	n, ok := names[string(f[0])]
+	n, ok := syscallNames[string(f[0])]
 	if !ok {
 		n = "syscall " + string(f[0])
 	}

@@ -319,10 +319,8 @@ func (w *Wall) step() (int, error) {
 				continue
 			}
 			if t.next == nil {
-				if it, ok := t.pump.Poll(); ok {
-					if err := w.take(t, it); err != nil {
-						return n, err
-					}
+				if _, err := w.poll(t); err != nil {
+					return n, err
 				}
 			}
 			f := t.next
@@ -438,12 +436,12 @@ func (w *Wall) tick(now time.Time) (int, error) {
 		for !t.ended {
 			if t.next == nil {
 				w.phases.lap(phaseRecord, phasePoll)
-				it, ok := t.pump.Poll()
+				ok, err := w.poll(t)
 				w.phases.lap(phasePoll, phaseRecord)
+				if err != nil {
+					return n, err
+				}
 				if ok {
-					if err := w.take(t, it); err != nil {
-						return n, err
-					}
 					continue
 				}
 				break
@@ -533,6 +531,15 @@ func (w *Wall) begin() {
 		w.start = time.Now()
 	}
 	w.steps++
+}
+
+// poll takes t's next queued item, if one has come (take); ok says one had.
+func (w *Wall) poll(t *tile) (ok bool, err error) {
+	it, ok := t.pump.Poll()
+	if !ok {
+		return false, nil
+	}
+	return true, w.take(t, it)
 }
 
 // take handles one item of t's queue: a picture, the end, or an error that ends the stream.
@@ -652,13 +659,13 @@ func (w *Wall) Prepare(timeout time.Duration) error {
 	end := time.Now().Add(timeout)
 	for _, t := range w.tiles {
 		for !t.ended && t.next == nil && time.Now().Before(end) {
-			if it, ok := t.pump.Poll(); ok {
-				if err := w.take(t, it); err != nil {
-					return err
-				}
-				continue
+			ok, err := w.poll(t)
+			if err != nil {
+				return err
 			}
-			time.Sleep(time.Millisecond)
+			if !ok {
+				time.Sleep(time.Millisecond)
+			}
 		}
 		if t.next != nil {
 			if err := w.configure(t, t.next); err != nil {
