@@ -498,6 +498,38 @@ func TestHWDecodeEngineDevice(t *testing.T) {
 	}
 }
 
+// stepWaitingIdle opens n looping textures of the default clip through FFmpeg's Vulkan frames
+// (Hooks.HWUpload: their decoder goroutines submit through FFmpeg, from their own threads) and
+// steps each rounds times, the engine calling DeviceWaitIdle after every round. The textures close
+// with the test.
+func stepWaitingIdle(t *testing.T, e *hwEngine, n, rounds int) []*videotex.Texture {
+	t.Helper()
+	var texs []*videotex.Texture
+	for range n {
+		tex, err := videotex.OpenHooked(e.ed, defaultClip(t), videotex.Options{Loop: true, Images: 3}, videotex.Hooks{HWUpload: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tex.Close() })
+		texs = append(texs, tex)
+	}
+	for range rounds {
+		for _, tex := range texs {
+			f, err := tex.Step()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Discard(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := videotex.DeviceWaitIdle(e.ed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return texs
+}
+
 // TestDeviceWaitIdle: videotex.DeviceWaitIdle waits while the engine's queue lock or the toolkit's
 // lock of a decode queue is held (FFmpeg's lock_queue takes one of them around each of its
 // submissions: TestHWFramesRoute counts the first), and an engine calling it while four textures'
@@ -531,33 +563,7 @@ func TestDeviceWaitIdle(t *testing.T) {
 		}
 	}
 
-	var texs []*videotex.Texture
-	defer func() {
-		for _, tex := range texs {
-			tex.Close()
-		}
-	}()
-	for range 4 {
-		tex, err := videotex.OpenHooked(e.ed, defaultClip(t), videotex.Options{Loop: true, Images: 3}, videotex.Hooks{HWUpload: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		texs = append(texs, tex)
-	}
-	for range 30 {
-		for _, tex := range texs {
-			f, err := tex.Step()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Discard(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := videotex.DeviceWaitIdle(e.ed); err != nil {
-			t.Fatal(err)
-		}
-	}
+	texs := stepWaitingIdle(t, e, 4, 30)
 	var copied int64
 	for _, tex := range texs {
 		copied += tex.Stats().HWCopied

@@ -203,33 +203,7 @@ func TestInternallySynchronizedQueues(t *testing.T) {
 		t.Logf("Vulkan Video decoding not tried (YCBCRKIT_HWDEC_CLIPS %q, %s)", dir, e.req.Missing)
 	}
 
-	var texs []*videotex.Texture
-	defer func() {
-		for _, tex := range texs {
-			tex.Close()
-		}
-	}()
-	for range 2 {
-		tex, err := videotex.OpenHooked(e.ed, defaultClip(t), videotex.Options{Loop: true, Images: 3}, videotex.Hooks{HWUpload: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		texs = append(texs, tex)
-	}
-	for range 10 {
-		for _, tex := range texs {
-			f, err := tex.Step()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := f.Discard(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := videotex.DeviceWaitIdle(e.ed); err != nil {
-			t.Fatal(err)
-		}
-	}
+	stepWaitingIdle(t, e, 2, 10)
 	checkLocks("DeviceWaitIdle")
 	t.Logf("no queue lock taken; validation %v", e.valid)
 }
