@@ -1,6 +1,8 @@
 package wall
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -76,7 +78,7 @@ func TestWaitSampler(t *testing.T) {
 	var ph phases
 	ph.start()
 	ph.lap(phaseRecord, phaseFlush)
-	s := startWaitSampler(&ph)
+	s := startWaitSampler(&ph, nil)
 	s.inStep.Store(true)
 	time.Sleep(200 * time.Millisecond)
 	s.inStep.Store(false)
@@ -89,5 +91,14 @@ func TestWaitSampler(t *testing.T) {
 	}
 	if asleep < 5 { // a sample a millisecond, fewer on a loaded machine
 		t.Fatalf("200 ms parked in the flush phase: %.0f ms asleep on a futex in flush sampled (%v)", asleep, out)
+	}
+	// The parked thread's callers are the Go runtime's, in this test binary: its stack was read.
+	exe, _ := os.Executable()
+	found := false
+	for k := range out {
+		found = found || strings.HasPrefix(k, "chain step: ") && strings.Contains(k, " < "+filepath.Base(exe)+"+")
+	}
+	if !found {
+		t.Errorf("no caller in %s among the parked thread's chains: %v", filepath.Base(exe), out)
 	}
 }

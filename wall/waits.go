@@ -2,6 +2,7 @@ package wall
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"sort"
@@ -25,13 +26,21 @@ type waitSampler struct {
 	n       int
 	other   map[string]int // what the other threads did at scans (others)
 	scans   int
+	chains  map[string]int // the sleeping threads' callers (chain), "who: chain" → scans
+	mem     *os.File       // /proc/self/mem: the futex word and its owner, the stacks
+	maps    []mapping
+	mapsAt  time.Time
+	handles map[string]uintptr // the device's and queues' handles: is the futex in the driver's objects?
 }
 
 // sampleEvery is the sampler's period: each sample stands for this much time asleep.
 const sampleEvery = time.Millisecond
 
-func startWaitSampler(ph *phases) *waitSampler {
-	s := &waitSampler{tid: syscall.Gettid(), quit: make(chan struct{}), done: make(chan struct{}), samples: map[string]int{}, other: map[string]int{}}
+func startWaitSampler(ph *phases, handles map[string]uintptr) *waitSampler {
+	s := &waitSampler{tid: syscall.Gettid(), quit: make(chan struct{}), done: make(chan struct{}), samples: map[string]int{},
+		other: map[string]int{}, chains: map[string]int{}, handles: handles}
+	s.mem, _ = os.Open("/proc/self/mem")
+	s.maps, s.mapsAt = readMaps(), time.Now()
 	dir := fmt.Sprintf("/proc/self/task/%d/", s.tid)
 	go func() {
 		defer close(s.done)
@@ -59,6 +68,8 @@ func startWaitSampler(ph *phases) *waitSampler {
 			s.samples[phaseNames[ph.now.Load()]+" "+name]++
 			if s.n++; strings.HasPrefix(name, "futex@") && s.n%5 == 0 {
 				s.others(name)
+				s.owner(sc)
+				s.chains["step: "+s.chain(sc)]++
 			}
 		}
 	}()
@@ -90,6 +101,7 @@ func (s *waitSampler) others(futex string) {
 			switch {
 			case what == futex:
 				what = "same futex"
+				s.chains["waiter: "+s.chain(sc)]++
 			case strings.HasPrefix(what, "futex@"):
 				what = "other futex"
 			case what == "ioctl":
@@ -165,5 +177,161 @@ func (s *waitSampler) stop() map[string]float64 {
 		}
 		out["others: "+e.k] = float64(e.n) / float64(s.scans)
 	}
+	var ch []kv
+	for k, n := range s.chains {
+		ch = append(ch, kv{k, n})
+	}
+	sort.Slice(ch, func(i, j int) bool { return ch[i].n > ch[j].n })
+	for i, e := range ch {
+		if i == 16 {
+			break
+		}
+		out["chain "+e.k] = float64(e.n)
+	}
 	return out
+}
+
+// owner reads the futex the steps' thread sleeps on (sc: its syscall file) as glibc's
+// pthread_mutex_t (its owner's thread id at byte 8) and counts what that owner does, and where the
+// futex lies against the device's handles (a dispatchable handle is the driver's object).
+func (s *waitSampler) owner(sc []byte) {
+	f := bytes.Fields(sc)
+	if len(f) < 9 || s.mem == nil {
+		return
+	}
+	addr, err := strconv.ParseUint(string(f[1]), 0, 64)
+	if err != nil {
+		return
+	}
+	for name, h := range s.handles {
+		if d := int64(addr) - int64(h); d >= -1<<16 && d < 1<<20 {
+			s.chains[fmt.Sprintf("where: %s%+#x", name, d)]++
+		}
+	}
+	if m := s.mapping(uintptr(addr)); m != nil {
+		s.chains["where: "+m.name]++
+	}
+	var w [16]byte
+	if _, err := s.mem.ReadAt(w[:], int64(addr)); err != nil {
+		return
+	}
+	lock := int32(binary.LittleEndian.Uint32(w[0:]))
+	tid := int32(binary.LittleEndian.Uint32(w[8:]))
+	what := fmt.Sprintf("owner: lock word %d, no owner thread", lock)
+	if tid > 0 {
+		d := fmt.Sprintf("/proc/self/task/%d/", tid)
+		st, err := os.ReadFile(d + "stat")
+		i := bytes.LastIndexByte(st, ')')
+		switch {
+		case int(tid) == s.tid:
+			what = "owner: the steps' thread"
+		case err != nil || i < 0 || i+2 >= len(st):
+			what = fmt.Sprintf("owner: lock word %d, %d not a thread", lock, tid)
+		case st[i+2] == 'R':
+			what = "owner: running"
+		default:
+			osc, _ := os.ReadFile(d + "syscall")
+			what = "owner: in " + syscallName(osc)
+			s.chains["owner: "+s.chain(osc)]++
+		}
+	}
+	s.chains[what]++
+}
+
+// chain names the return addresses on a sleeping thread's stack (sc: its syscall file, whose last
+// two fields are its stack pointer and program counter), innermost first, as module+offset:
+// addresses in executable mappings that a call instruction precedes (a scan, not an unwind).
+func (s *waitSampler) chain(sc []byte) string {
+	f := bytes.Fields(sc)
+	if len(f) < 9 || s.mem == nil {
+		return "?"
+	}
+	sp, err1 := strconv.ParseUint(string(f[7]), 0, 64)
+	pc, err2 := strconv.ParseUint(string(f[8]), 0, 64)
+	if err1 != nil || err2 != nil {
+		return "?"
+	}
+	var buf [4096]byte
+	n, _ := s.mem.ReadAt(buf[:], int64(sp))
+	out := []string{s.name(uintptr(pc))}
+	for i := 0; i+8 <= n && len(out) < 8; i += 8 {
+		a := uintptr(binary.LittleEndian.Uint64(buf[i:]))
+		if m := s.mapping(a); m == nil || m.name == "[heap]" || !s.called(a) {
+			continue
+		}
+		out = append(out, s.name(a))
+	}
+	return strings.Join(out, " < ")
+}
+
+// called says whether a call instruction ends at ret: call rel32, or FF /2 in its 2- to 7-byte forms.
+func (s *waitSampler) called(ret uintptr) bool {
+	var c [7]byte
+	if _, err := s.mem.ReadAt(c[:], int64(ret-7)); err != nil {
+		return false
+	}
+	if c[2] == 0xe8 {
+		return true
+	}
+	for n := 2; n <= 7; n++ {
+		if c[7-n] == 0xff && (c[7-n+1]>>3)&7 == 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// A mapping is one executable mapping of /proc/self/maps.
+type mapping struct {
+	lo, hi, off uintptr
+	name        string
+}
+
+func readMaps() []mapping {
+	b, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return nil
+	}
+	var ms []mapping
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 5 {
+			continue
+		}
+		lo, hi, _ := strings.Cut(f[0], "-")
+		a, _ := strconv.ParseUint(lo, 16, 64)
+		z, _ := strconv.ParseUint(hi, 16, 64)
+		off, _ := strconv.ParseUint(f[2], 16, 64)
+		name := "anon"
+		if len(f) > 5 {
+			name = f[5][strings.LastIndexByte(f[5], '/')+1:]
+		}
+		if !strings.HasPrefix(f[1], "r-x") && name != "[heap]" {
+			continue
+		}
+		ms = append(ms, mapping{uintptr(a), uintptr(z), uintptr(off), name})
+	}
+	return ms
+}
+
+// mapping is the mapping that holds a (an executable one, or the heap), reading the maps again
+// on a miss, at most each second (a library loaded since).
+func (s *waitSampler) mapping(a uintptr) *mapping {
+	for i := range s.maps {
+		if m := &s.maps[i]; a >= m.lo && a < m.hi {
+			return m
+		}
+	}
+	if time.Since(s.mapsAt) > time.Second {
+		s.maps, s.mapsAt = readMaps(), time.Now()
+		return s.mapping(a)
+	}
+	return nil
+}
+
+func (s *waitSampler) name(a uintptr) string {
+	if m := s.mapping(a); m != nil {
+		return fmt.Sprintf("%s+%#x", m.name, a-m.lo+m.off)
+	}
+	return fmt.Sprintf("%#x", a)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"time"
+	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -391,7 +392,11 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 		w.stepGap = append(w.stepGap, w.clock.at(now).Sub(w.prevTick))
 	}
 	if w.opts.SampleWaits && w.waits == nil {
-		w.waits = startWaitSampler(&w.phases)
+		h := map[string]uintptr{"VkDevice": uintptr(unsafe.Pointer(w.dev.Device))}
+		for i, q := range w.dev.Queues {
+			h[fmt.Sprintf("VkQueue%d", i)] = uintptr(unsafe.Pointer(q))
+		}
+		w.waits = startWaitSampler(&w.phases, h)
 	}
 	w.phases.start()
 	w.threads.start()

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/cgoprof"
 )
 
 // Fail writes one "error: ..." line on w and returns status, the program's exit status. The
@@ -104,6 +105,7 @@ func Profile(fs *flag.FlagSet) (start func() (stop func(), err error)) {
 		if err != nil {
 			return nil, fmt.Errorf("-cpuprofile: %w", err)
 		}
+		cgoprof.Start() // C code's time by C function, not only by its Go caller
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("-cpuprofile: %w", err)
