@@ -52,6 +52,9 @@ type Options struct {
 	// fitted one into the stream's own image, then scaled into the tile); the drawn one draws into
 	// the tile.
 	Variant stream.Variant
+	// Route is how hardware-decoded pictures reach each stream's conversion (stream.RouteAuto:
+	// chosen per picture; RouteInPlace samples the decoder's image, RouteCopy copies it first).
+	Route stream.Route
 	// TwoDecodes keeps two hardware decodings of a stream in flight (the loop waits for a picture
 	// only after it has submitted the next one's decoding). Off, each picture's decoding is waited
 	// for before the next is submitted. On an H100 with one queue (ycbcrwall's default) two in
@@ -636,7 +639,7 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 func (w *Wall) configure(t *tile, f *decode.Frame) error {
 	h := t.dec.HW()
 	cfg := stream.Config{Format: f.Picture.Format, Width: f.Picture.Width, Height: f.Picture.Height,
-		Params: ycbcr.FromColor(f.Color), Choice: w.opts.Choice, Variant: w.opts.Variant,
+		Params: ycbcr.FromColor(f.Color), Choice: w.opts.Choice, Variant: w.opts.Variant, Route: w.opts.Route,
 		Decode: stream.Decode{Decoder: h.Decoder, HW: h.Active, Reason: h.Reason}}
 	// A size change mid-stream moves the picture in its cell (what it held before stays around it).
 	t.rect = w.rectFor(w.index(t), f.Picture.Width, f.Picture.Height)

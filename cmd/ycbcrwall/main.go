@@ -138,6 +138,8 @@ type options struct {
 	fit        bool
 	submitEach bool
 	sampleWait bool
+	route      string
+	hwRoute    stream.Route
 	noAudio    bool // -no-audio
 	upload     bool // -hwdec upload
 	volume     int  // -volume, percent
@@ -161,6 +163,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.stats, "stats", false, "at the end, print one JSON line of figures on stdout")
 	fs.BoolVar(&o.stats, "json", false, "the same as -stats")
 	fs.StringVar(&o.hwdec, "hwdec", "auto", "`auto|vulkan|no|upload`: Vulkan Video decoding on the wall's device (upload: software decoding, each picture put into FFmpeg's Vulkan frames as Vulkan Video outputs them: the hardware frames' path on any device)")
+	fs.StringVar(&o.route, "hwdec-route", "auto", "`auto|inplace|copy`: how hardware-decoded pictures reach the conversion (auto: in place unless the decoder's image is padded past the picture, then copied)")
 	fs.StringVar(&o.path, "path", "auto", "`auto|sampler|shader`: the conversion path of every stream")
 	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute writes the picture into its tile)")
 	fs.BoolVar(&o.two, "two-decodes", false, "keep two hardware decodings of each stream in flight, not one (not faster on an H100 with one queue: for comparisons)")
@@ -234,6 +237,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "-path: %v", err)
 	}
+	if o.hwRoute, err = stream.ParseRoute(o.route); err != nil || o.hwRoute == stream.RouteDownload {
+		return fail(stderr, "-hwdec-route %q: want auto, inplace or copy", o.route)
+	}
 	variant, err := stream.ParseVariant(o.variant)
 	if err != nil {
 		return fail(stderr, "-variant: %v", err)
@@ -299,7 +305,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 		return err
 	}
 	defer present.CloseDevice(dev)
-	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Upload: o.upload, Choice: choice, Variant: variant, Queue: o.queue, Frames: o.frames, Loop: o.loop,
+	w, err := wall.Open(dev, inputs, wall.Options{HWDec: hw, Upload: o.upload, Choice: choice, Variant: variant, Route: o.hwRoute, Queue: o.queue, Frames: o.frames, Loop: o.loop,
 		OneClock: o.clock == "shared", TwoDecodes: o.two, Notice: notice,
 		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}, Layout: layout, OneToOne: !o.fit, Filter: o.filter,
 		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach, SampleWaits: o.sampleWait && o.headless})

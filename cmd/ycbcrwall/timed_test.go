@@ -189,6 +189,7 @@ func TestLayoutErrors(t *testing.T) {
 		{[]string{"-layout", filepath.Join(dir, "none"), clip}, "not a preset"},
 		{[]string{"-layout", "1+5", "-n", "7", clip}, "6 cells for 7 inputs"},
 		{[]string{"-layout", "0x3", clip}, "1 to 64"},
+		{[]string{"-hwdec-route", "download", clip}, "want auto, inplace or copy"},
 	} {
 		var o, e strings.Builder
 		code := run(append([]string{"-headless"}, c.args...), &o, &e)

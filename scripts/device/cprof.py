@@ -29,7 +29,7 @@ for l in raw.splitlines():
     elif section == "Locations" and ":" in l:
         i, rest = l.split(":", 1)
         f = rest.split()
-        locs[i.strip()] = (int(f[0], 16), f[1][2:], f[2] if len(f) > 2 and not f[2].startswith(":") else "")
+        locs[i.strip()] = (int(f[0], 16), f[1][2:], f[2] if len(f) > 2 and not f[2].startswith((":", "s=")) else "")
     elif section == "Samples:" and ":" in l and l.strip()[0].isdigit():
         n, stack = l.split(":", 1)
         samples.append((int(n.split()[0]), stack.split()))
