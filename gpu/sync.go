@@ -55,7 +55,9 @@ func (d *Device) WaitFence(f vk.Fence) error {
 
 // Begin starts recording cb for one submission.
 func Begin(cb vk.CommandBuffer) error {
-	vk.ResetCommandBuffer(cb, 0)
+	// No vkResetCommandBuffer: the toolkit's pools have RESET_COMMAND_BUFFER, so beginning resets
+	// (vkBeginCommandBuffer, "implicitly reset"), and each call to NVIDIA's driver takes a
+	// device-wide lock that decoding threads contend for (docs/performance.md, "Live walls").
 	bi := &vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo,
 		Flags: vk.CommandBufferUsageFlags(vk.CommandBufferUsageOneTimeSubmitBit)}
 	err := vkx.Check(vk.BeginCommandBuffer(cb, bi), "vkBeginCommandBuffer")

@@ -23,6 +23,8 @@ type Gather struct {
 	slots   []*Slot
 	free    []*sharedFence // reset, ready for a Flush
 	all     []*sharedFence
+	round   int // Poll's count: a fence seen unsignalled is asked again in the next round
+	queries int // vkGetFenceStatus calls (tests)
 }
 
 // sharedFence is one Flush's fence and the count of slots that have not yet settled on it.
@@ -30,6 +32,26 @@ type sharedFence struct {
 	fence vk.Fence
 	refs  int
 	g     *Gather
+	done  bool // seen signalled
+	asked int  // the round it was last seen unsignalled in (+1: 0 means never)
+}
+
+// signalled says whether the fence has signalled, asking the driver at most once a round for all
+// the slots that share it: a wall's step looks at each stream's slots, and on NVIDIA's driver each
+// vkGetFenceStatus takes the device-wide lock that the decoding threads contend for
+// (docs/performance.md, "Live walls").
+func (f *sharedFence) signalled(dev *gpu.Device) bool {
+	if f.done || f.asked == f.g.round+1 {
+		return f.done
+	}
+	f.g.queries++
+	// Through Check: a lost device reports no fence as signalled (deviceFences.signalled).
+	if vkx.Check(vk.GetFenceStatus(dev.Device, f.fence), "vkGetFenceStatus") == nil {
+		f.done = true
+	} else {
+		f.asked = f.g.round + 1
+	}
+	return f.done
 }
 
 // release drops one slot's hold; the last one resets the fence for the next Flush.
@@ -40,9 +62,14 @@ func (f *sharedFence) release(dev *gpu.Device) error {
 	if err := vkx.Check(vk.ResetFences(dev.Device, 1, []vk.Fence{f.fence}), "vkResetFences"); err != nil {
 		return err
 	}
+	f.done, f.asked = false, 0
 	f.g.free = append(f.g.free, f)
 	return nil
 }
+
+// Poll begins a round: the shared fences' states are asked again (once each) by the next looks at
+// the slots (Ring.Collect, Ring.Ready). Flush begins one too.
+func (g *Gather) Poll() { g.round++ }
 
 // NewGather makes a gather of submissions to q (nil: the device's queue). Rings join it with
 // SetGather; Destroy it after closing them.
@@ -79,6 +106,7 @@ func (g *Gather) Flush() error {
 	if err != nil {
 		return err
 	}
+	g.Poll()
 	batches, slots := g.batches, g.slots
 	g.batches, g.slots = g.batches[:0], g.slots[:0]
 	for _, s := range slots {

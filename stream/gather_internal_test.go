@@ -11,7 +11,8 @@ import (
 // TestGather: three rings' frames gathered on the device's queue wait, unsubmitted, until Flush,
 // which submits them in one call; each slot is then in flight on the call's one fence, released
 // once that fence signals, and the fence is reused by the next Flush once every slot has settled.
-// A ring that waits for a gathered slot (Drain) flushes first instead of waiting forever.
+// A ring that waits for a gathered slot (Drain) flushes first instead of waiting forever. Collect
+// asks for the shared fence's state once a round (Gather.Poll).
 func TestGather(t *testing.T) {
 	dev := vktest.Open(t)
 	g := NewGather(dev, nil)
@@ -59,6 +60,28 @@ func TestGather(t *testing.T) {
 		}
 		if g.Pending() != 0 {
 			t.Fatalf("round %d: %d still gathered after the flush", round, g.Pending())
+		}
+		if round < 2 {
+			// The flush's one fence is asked once a round (Poll) for all its slots, not once a slot:
+			// each vkGetFenceStatus takes NVIDIA's device-wide lock.
+			q := g.queries
+			for range 2 {
+				for _, r := range rings {
+					r.Collect()
+				}
+			}
+			if n := g.queries - q; n > 1 {
+				t.Fatalf("round %d: %d fence queries for 3 slots on one fence in one round, want at most 1", round, n)
+			}
+			for try := 0; released < 3 && try < 10000; try++ {
+				g.Poll()
+				for _, r := range rings {
+					r.Collect()
+				}
+			}
+			if released != 3 {
+				t.Fatalf("round %d: %d of 3 frames released by Collect, with Poll between", round, released)
+			}
 		}
 		for _, r := range rings {
 			if r.last.shared == nil && r.last.pending {

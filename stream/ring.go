@@ -66,7 +66,13 @@ func (d deviceFences) wait(s *Slot) error {
 			return err
 		}
 	}
-	return vkx.Check(vk.WaitForFences(d.dev.Device, 1, []vk.Fence{s.fence()}, vk.True, ^uint64(0)), "vkWaitForFences")
+	if err := vkx.Check(vk.WaitForFences(d.dev.Device, 1, []vk.Fence{s.fence()}, vk.True, ^uint64(0)), "vkWaitForFences"); err != nil {
+		return err
+	}
+	if f := s.shared; f != nil {
+		f.done = true // the other slots on it need not ask
+	}
+	return nil
 }
 
 // signalled needs no external synchronization (vkGetFenceStatus), so Collect may run beside a
@@ -74,7 +80,13 @@ func (d deviceFences) wait(s *Slot) error {
 // Through Check: a lost device (or one a test makes look lost, vkx.InjectFault) reports no fence
 // as signalled, so the next wait on it returns the loss.
 func (d deviceFences) signalled(s *Slot) bool {
-	return s.gathered == nil && vkx.Check(vk.GetFenceStatus(d.dev.Device, s.fence()), "vkGetFenceStatus") == nil
+	if s.gathered != nil {
+		return false
+	}
+	if f := s.shared; f != nil {
+		return f.signalled(d.dev)
+	}
+	return vkx.Check(vk.GetFenceStatus(d.dev.Device, s.Fence), "vkGetFenceStatus") == nil
 }
 
 func (d deviceFences) reset(s *Slot) error {

@@ -359,6 +359,9 @@ func (w *Wall) step() (int, error) {
 // which a decoder may need before it can decode the next one (a stream with nothing new to draw
 // would otherwise keep its last pictures until its next Begin).
 func (w *Wall) collect() {
+	if w.gather != nil {
+		w.gather.Poll() // each flush's fence asked once for all its slots
+	}
 	for _, t := range w.tiles {
 		t.st.Ring.Collect()
 	}
