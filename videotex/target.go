@@ -18,11 +18,12 @@ type Target struct {
 	// absolute, 1.0 = 10000 cd/m²), every stream's display light kept (SDR white at
 	// ycbcr.HDRReferenceWhite, 203 cd/m²; HLG through its OOTF for a 1000 cd/m² display), no tone
 	// curve: the engine's swapchain or compositor maps it (§13.5). HDR10 runs on the shader path,
-	// whose texture is RGBA8: 8-bit PQ codes.
-	//
-	// Extended-linear sRGB (scRGB: linear BT.709, 1.0 = 80 cd/m², values above 1) is not offered:
-	// it needs a colour stage that writes linear light and a float16 texture (the shader path's
-	// textures and its render pass are RGBA8). An engine that wants it converts HDR10 itself.
+	// whose texture is RGBA8: 8-bit PQ codes. Or ycbcr.OutputExtendedLinear, extended-linear sRGB
+	// (scRGB, for a VK_COLOR_SPACE_EXTENDED_SRGB_LINEAR_EXT swapchain): the same display light in
+	// BT.709 primaries, linear, 1.0 = ycbcr.ExtendedLinearWhite (80 cd/m², scRGB's; SDR white lands
+	// there), not clipped — above 1 for highlights (PQ 1000 cd/m² is 12.5), below 0 for colours
+	// outside BT.709, as scRGB carries wide gamut — in an R16G16B16A16_SFLOAT texture, on the
+	// shader path. Frame.DrawInto refuses it (its scale pass writes RGBA8).
 	Output ycbcr.Output
 	// Tone is the curve that brings PQ and HLG pictures to an SDR target (the zero value:
 	// ycbcr.ToneBT2390); ycbcr.ToneOff hands their R′G′B′ over unconverted.
@@ -31,9 +32,9 @@ type Target struct {
 
 func (t Target) check() error {
 	switch t.Output {
-	case ycbcr.OutputSDR, ycbcr.OutputHDR10:
+	case ycbcr.OutputSDR, ycbcr.OutputHDR10, ycbcr.OutputExtendedLinear:
 	default:
-		return fmt.Errorf("target output %s: SDR or HDR10", t.Output)
+		return fmt.Errorf("target output %s: SDR, HDR10 or extended-linear", t.Output)
 	}
 	if t.Tone < ycbcr.ToneBT2390 || t.Tone > ycbcr.ToneBT2390Max {
 		return fmt.Errorf("target tone curve %s", t.Tone)
