@@ -152,17 +152,16 @@ func TestEngineCControls(t *testing.T) {
 	}
 }
 
-// TestEngineCTarget: through the C ABI, yk_open_params.target = YK_TARGET_HDR10 gives frames marked
-// to_target (the example fails otherwise) whose picture, drawn by the example under validation, is
-// within 1/255 of the CPU oracle's HDR10 encoding (BT.1886 display light, SDR white at 203 cd/m²,
-// BT.2020 primaries, PQ) of the bundled SDR clip's first picture, decoded apart.
+// TestEngineCTarget: through the C ABI, yk_open_params.target = YK_TARGET_HDR10 and
+// YK_TARGET_EXTENDED_LINEAR give frames marked to_target (the example fails otherwise) whose
+// picture, drawn by the example under validation into its RGBA8 target, is within 1/255 of the CPU
+// oracle's of the bundled SDR clip's first picture, decoded apart: the HDR10 encoding (BT.1886
+// display light, SDR white at 203 cd/m², BT.2020 primaries, PQ), and the extended-linear light
+// (BT.1886 with white at 80 cd/m² = 1.0, BT.709: within 0..1 for this clip), read from the library's
+// float16 image.
 func TestEngineCTarget(t *testing.T) {
 	dir := built(t)
 	clip := "../testvectors/media/default.mkv"
-	out := filepath.Join(t.TempDir(), "hdr10.png")
-	if msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-target", "hdr10", "-frames", "1", "-out", out, clip).CombinedOutput(); err != nil || len(msg) > 0 {
-		t.Fatalf("engine-c -target hdr10: %v\n%s", err, msg)
-	}
 	d, err := decode.Open(clip, decode.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -173,25 +172,34 @@ func TestEngineCTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Release()
-	p := ycbcr.FromColor(f.Color)
-	p.Output = ycbcr.OutputHDR10
-	prm, err := ycbcrcheck.OracleParams(f.Picture.Format, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := oracle.Image(ycbcrcheck.OraclePicture(f.Picture), prm)
-	got := pictest.ReadPNG(t, out)
-	w := f.Picture.Width
-	worst := 0.0
-	for i, v := range want {
-		r, g, b, _ := got.At(i%w, i/w).RGBA()
-		for k, c := range []uint32{r >> 8, g >> 8, b >> 8} {
-			worst = math.Max(worst, math.Abs(float64(c)-math.Min(math.Max(v[k], 0), 1)*255))
+	for _, c := range []struct {
+		name   string
+		output ycbcr.Output
+	}{{"hdr10", ycbcr.OutputHDR10}, {"extended-linear", ycbcr.OutputExtendedLinear}} {
+		out := filepath.Join(t.TempDir(), c.name+".png")
+		if msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-target", c.name, "-frames", "1", "-out", out, clip).CombinedOutput(); err != nil || len(msg) > 0 {
+			t.Fatalf("engine-c -target %s: %v\n%s", c.name, err, msg)
 		}
-	}
-	t.Logf("HDR10 target: %.2f LSB from the oracle", worst)
-	if worst > 1 {
-		t.Errorf("engine-c's HDR10 picture is %.2f/255 from the oracle's", worst)
+		p := ycbcr.FromColor(f.Color)
+		p.Output = c.output
+		prm, err := ycbcrcheck.OracleParams(f.Picture.Format, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := oracle.Image(ycbcrcheck.OraclePicture(f.Picture), prm)
+		got := pictest.ReadPNG(t, out)
+		w := f.Picture.Width
+		worst := 0.0
+		for i, v := range want {
+			r, g, b, _ := got.At(i%w, i/w).RGBA()
+			for k, c := range []uint32{r >> 8, g >> 8, b >> 8} {
+				worst = math.Max(worst, math.Abs(float64(c)-math.Min(math.Max(v[k], 0), 1)*255))
+			}
+		}
+		t.Logf("%s target: %.2f LSB from the oracle", c.name, worst)
+		if worst > 1 {
+			t.Errorf("engine-c's %s picture is %.2f/255 from the oracle's", c.name, worst)
+		}
 	}
 }
 

@@ -357,6 +357,8 @@ func yk_texture_open(h C.yk_engine, url *C.yk__const_char, params *C.yk__const_o
 	case C.YK_TARGET_SDR:
 	case C.YK_TARGET_HDR10:
 		o.Target.Output = ycbcr.OutputHDR10
+	case C.YK_TARGET_EXTENDED_LINEAR:
+		o.Target.Output = ycbcr.OutputExtendedLinear
 	default:
 		return fail(C.YK_ERROR_INVALID_ARGUMENT, fmt.Errorf("yk_texture_open: target %d", p.target))
 	}

@@ -8,7 +8,7 @@
 // waits on the CPU for a release. After the last frame it writes the picture as a PNG.
 //
 //   engine-c [-validate] [-hwdec] [-isq] [-frames N] [-tile WxH] [-bench N] [-draw WxH] [-controls]
-//            [-target sdr|hdr10] [-out picture.png] video...
+//            [-target sdr|hdr10|extended-linear] [-out picture.png] video...
 //
 // -validate turns on the Khronos validation layer with synchronization validation; any message
 // makes the program exit 1. -hwdec creates the device for hardware decoding (Vulkan 1.3, the
@@ -20,7 +20,8 @@
 // signalling the engine's binary semaphores, and writes that. -controls checks, on the first video,
 // that yk_texture_pause, play, seek, set_rate and time change what YK_ACQUIRE_CLOCK returns as the
 // header says, and draws nothing. -target hdr10 asks the library for pictures converted to an HDR10
-// target (BT.2020, PQ) and checks that every frame says so (to_target). -isq creates the queues
+// target (BT.2020, PQ), -target extended-linear to scRGB (linear BT.709, 1.0 = 80 cd/m², float16
+// images: the RGBA8 PNG keeps 0..1 of it), and checks that every frame says so (to_target). -isq creates the queues
 // internally synchronized (VK_KHR_internally_synchronized_queues, where yk_requirements says the
 // device offers it), submits without the lock and tells the library so
 // (yk_engine_params.internally_synchronized_queues); it still lends the lock callbacks, counts their
@@ -621,14 +622,16 @@ int main(int argc, char **argv) {
 			i++;
 			if (!strcmp(argv[i], "hdr10"))
 				target = YK_TARGET_HDR10;
+			else if (!strcmp(argv[i], "extended-linear"))
+				target = YK_TARGET_EXTENDED_LINEAR;
 			else if (strcmp(argv[i], "sdr"))
-				die("-target %s: sdr or hdr10", argv[i]);
+				die("-target %s: sdr, hdr10 or extended-linear", argv[i]);
 		}
 		else if (!strcmp(argv[i], "-out") && i + 1 < argc)
 			out = argv[++i];
 		else if (argv[i][0] == '-')
 			die("unknown flag %s (usage: engine-c [-validate] [-hwdec] [-isq] [-frames N] [-tile WxH] [-bench N] "
-			    "[-draw WxH] [-controls] [-target sdr|hdr10] [-out picture.png] video...)", argv[i]);
+			    "[-draw WxH] [-controls] [-target sdr|hdr10|extended-linear] [-out picture.png] video...)", argv[i]);
 		else if (nvideos < MAX_VIDEOS)
 			urls[nvideos++] = argv[i];
 		else
@@ -734,8 +737,8 @@ int main(int argc, char **argv) {
 			*f = (yk_frame){.size = sizeof *f};
 			YK(yk_texture_acquire(v->tex, &ap, f));
 			v->holding[slot] = 1;
-			if (target == YK_TARGET_HDR10 && !f->to_target)
-				die("video %d: frame %lld not converted to the HDR10 target", i, (long long)f->index);
+			if (target != YK_TARGET_SDR && !f->to_target)
+				die("video %d: frame %lld not converted to the target", i, (long long)f->index);
 			if (f->generation != v->generation)
 				build(&e, v, f);
 			VkDescriptorImageInfo ii = {.imageView = f->view, .imageLayout = f->layout};
