@@ -28,6 +28,10 @@ type Params struct {
 	// light and is PQ-encoded instead of tone-mapped (docs/ycbcr-math.md §13.5), or extended-linear
 	// sRGB (the same display light, linear in BT.709, into a float16 target).
 	Output Output
+	// LinearWhite is the extended-linear output's 1.0 in cd/m², where SDR white lands: zero means
+	// ExtendedLinearWhite (scRGB's 80); an engine that shows 1.0 at its own SDR white (Apple's EDR)
+	// states it. Other outputs ignore it.
+	LinearWhite float64
 	// Dither is how the picture is rounded to the target's depth, by the conversion and by the
 	// scale pass: the zero value rounds to the nearest code (the exact answer; the conformance
 	// checker and the exactness tests use it).
@@ -45,6 +49,9 @@ func (p Params) String() string {
 	}
 	if p.Output != OutputSDR {
 		s += "/output=" + p.Output.String()
+	}
+	if p.Output == OutputExtendedLinear && p.LinearWhite != 0 {
+		s += fmt.Sprintf("/white=%g", p.LinearWhite)
 	}
 	if p.Dither != DitherOff {
 		s += "/dither=" + p.Dither.String()

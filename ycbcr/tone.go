@@ -162,17 +162,26 @@ func TextureFormats() []vk.Format {
 // 203 cd/m² (PQ signal 0.58).
 const HDRReferenceWhite = 203.0
 
-// ExtendedLinearWhite is the luminance of 1.0 on an extended-linear output, where SDR white lands:
-// scRGB's 80 cd/m² (IEC 61966-2-2; Android's DATASPACE_SCRGB_LINEAR, Direct2D's
-// D2D1_SCENE_REFERRED_SDR_WHITE_LEVEL), so a compositor that shows 1.0 at 80 cd/m² shows HDR
-// streams at their display light (1000 cd/m² = 12.5) and an engine's SDR content and SDR streams
-// alike at 1.0.
+// ExtendedLinearWhite is the default luminance of 1.0 on an extended-linear output
+// (Params.LinearWhite), where SDR white lands: scRGB's 80 cd/m² (IEC 61966-2-2; Android's
+// DATASPACE_SCRGB_LINEAR, Direct2D's D2D1_SCENE_REFERRED_SDR_WHITE_LEVEL), so a compositor that
+// shows 1.0 at 80 cd/m² shows HDR streams at their display light (1000 cd/m² = 12.5) and an
+// engine's SDR content and SDR streams alike at 1.0.
 const ExtendedLinearWhite = 80.0
+
+// ExtendedLinearWhite is the cd/m² of 1.0 on p's extended-linear output: p.LinearWhite, or the
+// default.
+func (p Params) ExtendedLinearWhite() float64 {
+	if p.LinearWhite > 0 {
+		return p.LinearWhite
+	}
+	return ExtendedLinearWhite
+}
 
 // displayStage fills c's constants for an output that keeps display light (§13.5): every stream keeps
 // it — PQ as it is, HLG through its OOTF (rendered for HLGDisplayPeak), SDR by BT.1886's EOTF with
 // white at the output's SDR white — converted to the output's primaries; HDR10 then PQ-encodes it,
-// the extended-linear output divides it by ExtendedLinearWhite. No tone curve: the display (or the
+// the extended-linear output divides it by its white (Params.ExtendedLinearWhite). No tone curve: the display (or the
 // engine) maps it, with the metadata the swapchain passes on.
 func (p Params) displayStage(c *ShaderConstants) error {
 	kind := p.Transfer.Kind()
@@ -190,9 +199,13 @@ func (p Params) displayStage(c *ShaderConstants) error {
 	white, enc := HDRReferenceWhite, "PQ (HDR10 output)"
 	c.Colour.Gamut, c.Colour.Output = g, 1
 	if p.Output == OutputExtendedLinear {
-		white, enc = ExtendedLinearWhite, fmt.Sprintf("linear, 1.0 = %g cd/m² (extended-linear output)", ExtendedLinearWhite)
+		if !(p.LinearWhite >= 0 && p.LinearWhite <= 10000) {
+			return fmt.Errorf("ycbcr: extended-linear white %g cd/m²: 0 (80) to 10000", p.LinearWhite)
+		}
+		white = p.ExtendedLinearWhite()
+		enc = fmt.Sprintf("linear, 1.0 = %g cd/m² (extended-linear output)", white)
 		c.Colour.Output = 2
-		c.Tone[1][3] = 1 / ExtendedLinearWhite
+		c.Tone[1][3] = float32(1 / white)
 	}
 	if c.Colour.System != formats.SystemCL {
 		c.Colour.Kr, c.Colour.Kb = lum[0], lum[2]

@@ -97,7 +97,7 @@ func oracleTone(p ycbcr.Params) (*oracle.Tone, error) {
 			HLGPeak: in.HLGPeak, HLGGamma: in.HLGGamma}
 		if p.Output == ycbcr.OutputExtendedLinear {
 			t.HDR10, t.ExtendedLinear = false, true
-			t.SDRWhite, t.LinearWhite = ycbcr.ExtendedLinearWhite, ycbcr.ExtendedLinearWhite
+			t.SDRWhite, t.LinearWhite = p.ExtendedLinearWhite(), p.ExtendedLinearWhite()
 		}
 		switch kind {
 		case formats.TransferPQ:
