@@ -100,8 +100,11 @@ func TestTarget(t *testing.T) {
 			t.Errorf("%s: FrameInfo.ToTarget %v, want %v", c.name, toTarget, c.converted)
 		}
 	}
-	for _, c := range []struct{ name, clip string }{{"SDR on extended-linear", sdr}, {"PQ on extended-linear", pq}} {
-		extendedLinear(t, dev, c.name, c.clip)
+	for _, c := range []struct {
+		name, clip string
+		white      float64
+	}{{"SDR on extended-linear", sdr, 0}, {"PQ on extended-linear", pq, 0}, {"PQ on extended-linear, white 203", pq, 203}} {
+		extendedLinear(t, dev, c.name, c.clip, videotex.Target{Output: ycbcr.OutputExtendedLinear, White: c.white})
 	}
 }
 
@@ -110,12 +113,12 @@ func TestTarget(t *testing.T) {
 // float32 pow in the steep PQ EOTF adds a few times that.
 const extendedLinearTolerance = 1.0 / 512
 
-// extendedLinear checks Target{Output: ycbcr.OutputExtendedLinear} on clip's first picture: the
-// frame's texture, copied out (float16), against the CPU oracle's display light in BT.709 over
-// ycbcr.ExtendedLinearWhite (oracle.Tone.ExtendedLinear; SDR by BT.1886), at every pixel within
+// extendedLinear checks tg (ycbcr.OutputExtendedLinear) on clip's first picture: the frame's
+// texture, copied out (float16), against the CPU oracle's display light in BT.709 over the target's
+// white (oracle.Tone.ExtendedLinear; SDR by BT.1886 with white there), at every pixel within
 // extendedLinearTolerance. A PQ clip must keep light above 1.0 and colours outside BT.709 (below
 // 0); an SDR clip stays within 0..1.
-func extendedLinear(t *testing.T, dev *gpu.Device, name, clip string) {
+func extendedLinear(t *testing.T, dev *gpu.Device, name, clip string, tg videotex.Target) {
 	d, err := decode.Open(clip, decode.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +128,7 @@ func extendedLinear(t *testing.T, dev *gpu.Device, name, clip string) {
 		t.Fatal(err)
 	}
 	p := ycbcr.FromColor(df.Color)
-	p.Output = ycbcr.OutputExtendedLinear
+	p.Output, p.LinearWhite = tg.Output, tg.White
 	prm, err := ycbcrcheck.OracleParams(df.Picture.Format, p)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +138,7 @@ func extendedLinear(t *testing.T, dev *gpu.Device, name, clip string) {
 	df.Release()
 	d.Close()
 
-	tex, err := videotex.Open(engineDevice(dev), clip, videotex.Options{Target: videotex.Target{Output: ycbcr.OutputExtendedLinear}})
+	tex, err := videotex.Open(engineDevice(dev), clip, videotex.Options{Target: tg})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
