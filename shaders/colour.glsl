@@ -99,8 +99,8 @@ vec3 bt709Oetf(vec3 l) {
 // through its OOTF, SDR (TONE 3) by BT.1886's EOTF (γ 2.4, black 0) with white at t1.y cd/m²
 // (BT.2408's HDR reference white); converted to BT.2020 primaries (G), clipped to 0..10000 cd/m² and
 // PQ-encoded, for the display to tone-map with the stream's metadata. With OUTPUT 2 (extended-linear
-// sRGB, scRGB) the display light goes to BT.709 primaries (G) and is scaled by t1.w (1.0 = 80 cd/m²),
-// unclipped: above 1 for highlights, below 0 for colours outside BT.709, as scRGB carries them.
+// sRGB, scRGB) the display light goes to BT.709 primaries (G) and is scaled by t1.w (1.0 = 80 cd/m²
+// or the engine's white, where SDR white lands: t1.y), unclipped: above 1 for highlights, below 0 for colours outside BT.709, as scRGB carries them.
 vec3 toneStage(vec3 rgb, vec4 t0, vec4 t1) {
     if (TONE == 0) {
         return rgb;

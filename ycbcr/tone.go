@@ -178,11 +178,11 @@ func (p Params) ExtendedLinearWhite() float64 {
 	return ExtendedLinearWhite
 }
 
-// displayStage fills c's constants for an output that keeps display light (§13.5): every stream keeps
-// it — PQ as it is, HLG through its OOTF (rendered for HLGDisplayPeak), SDR by BT.1886's EOTF with
-// white at the output's SDR white — converted to the output's primaries; HDR10 then PQ-encodes it,
-// the extended-linear output divides it by its white (Params.ExtendedLinearWhite). No tone curve: the display (or the
-// engine) maps it, with the metadata the swapchain passes on.
+// displayStage fills c's constants for an output that keeps display light (§13.5): every stream
+// keeps it — PQ as it is, HLG through its OOTF (rendered for HLGDisplayPeak), SDR by BT.1886's EOTF
+// with white at the output's SDR white — converted to the output's primaries; HDR10 then PQ-encodes
+// it, the extended-linear output divides it by its white (Params.ExtendedLinearWhite). No tone
+// curve: the display (or the engine) maps it, with the metadata the swapchain passes on.
 func (p Params) displayStage(c *ShaderConstants) error {
 	kind := p.Transfer.Kind()
 	if c.Colour.System == formats.SystemCL && (kind == formats.TransferPQ || kind == formats.TransferHLG) {
