@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"os"
@@ -152,46 +153,66 @@ func TestEngineCControls(t *testing.T) {
 	}
 }
 
-// TestEngineCTarget: through the C ABI, yk_open_params.target = YK_TARGET_HDR10 gives frames marked
-// to_target (the example fails otherwise) whose picture, drawn by the example under validation, is
-// within 1/255 of the CPU oracle's HDR10 encoding (BT.1886 display light, SDR white at 203 cd/m²,
-// BT.2020 primaries, PQ) of the bundled SDR clip's first picture, decoded apart.
+// TestEngineCTarget: through the C ABI, yk_open_params.target = YK_TARGET_HDR10 and
+// YK_TARGET_EXTENDED_LINEAR give frames marked to_target (the example fails otherwise) whose
+// picture, drawn by the example under validation into its RGBA8 target, is within 1/255 of the CPU
+// oracle's of the clip's first picture, decoded apart, clipped to 0..1: the bundled SDR clip's HDR10
+// encoding (BT.1886 display light, SDR white at 203 cd/m², BT.2020 primaries, PQ) and
+// extended-linear light (BT.1886 with white at 80 cd/m² = 1.0, BT.709), read from the library's
+// float16 image; and a PQ BT.2020 clip's with yk_open_params.target_white = 203 (1.0 = 203 cd/m²).
 func TestEngineCTarget(t *testing.T) {
 	dir := built(t)
-	clip := "../testvectors/media/default.mkv"
-	out := filepath.Join(t.TempDir(), "hdr10.png")
-	if msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-target", "hdr10", "-frames", "1", "-out", out, clip).CombinedOutput(); err != nil || len(msg) > 0 {
-		t.Fatalf("engine-c -target hdr10: %v\n%s", err, msg)
+	pq := filepath.Join(t.TempDir(), "pq.mkv")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48:r=25", "-frames:v", "1",
+		"-pix_fmt", "yuv444p10le", "-c:v", "libx265", "-x265-params",
+		"log-level=error:colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc", pq).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, out)
 	}
-	d, err := decode.Open(clip, decode.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	f, err := d.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Release()
-	p := ycbcr.FromColor(f.Color)
-	p.Output = ycbcr.OutputHDR10
-	prm, err := ycbcrcheck.OracleParams(f.Picture.Format, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := oracle.Image(ycbcrcheck.OraclePicture(f.Picture), prm)
-	got := pictest.ReadPNG(t, out)
-	w := f.Picture.Width
-	worst := 0.0
-	for i, v := range want {
-		r, g, b, _ := got.At(i%w, i/w).RGBA()
-		for k, c := range []uint32{r >> 8, g >> 8, b >> 8} {
-			worst = math.Max(worst, math.Abs(float64(c)-math.Min(math.Max(v[k], 0), 1)*255))
+	for _, c := range []struct {
+		clip, target string
+		white        float64
+		output       ycbcr.Output
+	}{
+		{"../testvectors/media/default.mkv", "hdr10", 0, ycbcr.OutputHDR10},
+		{"../testvectors/media/default.mkv", "extended-linear", 0, ycbcr.OutputExtendedLinear},
+		{pq, "extended-linear", 203, ycbcr.OutputExtendedLinear},
+	} {
+		name := fmt.Sprintf("%s (white %g) of %s", c.target, c.white, filepath.Base(c.clip))
+		out := filepath.Join(t.TempDir(), "target.png")
+		if msg, err := exec.Command(filepath.Join(dir, "engine-c"), "-validate", "-target", c.target, "-white", fmt.Sprint(c.white),
+			"-frames", "1", "-out", out, c.clip).CombinedOutput(); err != nil || len(msg) > 0 {
+			t.Fatalf("engine-c %s: %v\n%s", name, err, msg)
 		}
-	}
-	t.Logf("HDR10 target: %.2f LSB from the oracle", worst)
-	if worst > 1 {
-		t.Errorf("engine-c's HDR10 picture is %.2f/255 from the oracle's", worst)
+		d, err := decode.Open(c.clip, decode.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := d.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := ycbcr.FromColor(f.Color)
+		p.Output, p.LinearWhite = c.output, c.white
+		prm, err := ycbcrcheck.OracleParams(f.Picture.Format, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := oracle.Image(ycbcrcheck.OraclePicture(f.Picture), prm)
+		w := f.Picture.Width
+		f.Release()
+		d.Close()
+		got := pictest.ReadPNG(t, out)
+		worst := 0.0
+		for i, v := range want {
+			r, g, b, _ := got.At(i%w, i/w).RGBA()
+			for k, c := range []uint32{r >> 8, g >> 8, b >> 8} {
+				worst = math.Max(worst, math.Abs(float64(c)-math.Min(math.Max(v[k], 0), 1)*255))
+			}
+		}
+		t.Logf("%s: %.2f LSB from the oracle", name, worst)
+		if worst > 1 {
+			t.Errorf("engine-c's picture, %s, is %.2f/255 from the oracle's", name, worst)
+		}
 	}
 }
 

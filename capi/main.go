@@ -41,7 +41,7 @@ const (
 	v1RequirementsParams = C.sizeof_yk_requirements_params
 	v1Requirements       = 9024 // grew in ABI 1.3 (internally_synchronized_queues, _missing)
 	v1EngineParams       = 96   // grew in ABI 1.3 (internally_synchronized_queues)
-	v1OpenParams         = 56   // grew in ABI 1.2 (target, tone)
+	v1OpenParams         = 56   // grew in ABI 1.2 (target, tone) and 1.4 (target_white)
 	v1AcquireParams      = C.sizeof_yk_acquire_params
 	v1Frame              = 320 // grew in ABI 1.2 (to_target)
 	v1ReleaseParams      = C.sizeof_yk_release_params
@@ -357,6 +357,8 @@ func yk_texture_open(h C.yk_engine, url *C.yk__const_char, params *C.yk__const_o
 	case C.YK_TARGET_SDR:
 	case C.YK_TARGET_HDR10:
 		o.Target.Output = ycbcr.OutputHDR10
+	case C.YK_TARGET_EXTENDED_LINEAR:
+		o.Target.Output = ycbcr.OutputExtendedLinear
 	default:
 		return fail(C.YK_ERROR_INVALID_ARGUMENT, fmt.Errorf("yk_texture_open: target %d", p.target))
 	}
@@ -366,7 +368,7 @@ func yk_texture_open(h C.yk_engine, url *C.yk__const_char, params *C.yk__const_o
 	if !known {
 		return fail(C.YK_ERROR_INVALID_ARGUMENT, fmt.Errorf("yk_texture_open: tone %d", p.tone))
 	}
-	o.Target.Tone = tone
+	o.Target.Tone, o.Target.White = tone, float64(p.target_white)
 	t.opts = o
 	tex, err := e.eng.Open(t.url, o)
 	if err != nil {

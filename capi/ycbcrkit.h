@@ -64,8 +64,9 @@
 extern "C" {
 #endif
 
-#define YK_ABI_VERSION ((1u << 16) | 3u) /* 1.1: yk_frame_draw; 1.2: yk_engine_wait_idle, targets;
-                                            1.3: internally synchronized queues */
+#define YK_ABI_VERSION ((1u << 16) | 4u) /* 1.1: yk_frame_draw; 1.2: yk_engine_wait_idle, targets;
+                                            1.3: internally synchronized queues;
+                                            1.4: YK_TARGET_EXTENDED_LINEAR, target_white */
 #define YK_ABI_MAJOR(v) ((uint32_t)(v) >> 16)
 #define YK_ABI_MINOR(v) ((uint32_t)(v)&0xffffu)
 
@@ -267,9 +268,14 @@ typedef enum yk_target {
 	YK_TARGET_SDR = 0,
 	/* HDR10: BT.2020 primaries, PQ (SMPTE ST 2084, absolute: 1.0 = 10000 cd/m²), every stream's
 	 * display light kept (SDR white at 203 cd/m², HLG for a 1000 cd/m² display), no tone curve. The
-	 * shader path; its image is R8G8B8A8_UNORM (8-bit PQ codes). Extended-linear sRGB (scRGB) is
-	 * not offered: it needs a float16 image the shader path does not make. */
-	YK_TARGET_HDR10 = 1
+	 * shader path; its image is R8G8B8A8_UNORM (8-bit PQ codes). */
+	YK_TARGET_HDR10 = 1,
+	/* ABI 1.4. Extended-linear sRGB (scRGB, for VK_COLOR_SPACE_EXTENDED_SRGB_LINEAR_EXT): BT.709
+	 * primaries, linear light, 1.0 = yk_open_params.target_white (80 cd/m² by default; SDR white
+	 * lands there), the same display light as HDR10 and unclipped: above 1.0 for highlights (1000
+	 * cd/m² = 12.5 of 80), below 0 for colours outside BT.709. The shader path; its image is
+	 * R16G16B16A16_SFLOAT. yk_frame_draw refuses it. */
+	YK_TARGET_EXTENDED_LINEAR = 2
 } yk_target;
 
 /* How PQ and HLG pictures are brought to an SDR target. */
@@ -296,6 +302,10 @@ typedef struct yk_open_params {
 	 * or tone-mapped to, as ycbcrplay does for its swapchain (0, 0: SDR BT.709 with BT.2390). */
 	yk_target target;
 	yk_tone tone;
+	/* Added in ABI 1.4: YK_TARGET_EXTENDED_LINEAR's 1.0 in cd/m², where SDR white lands; 0: 80
+	 * (scRGB's, as Windows composes it). An engine whose compositor shows 1.0 at its SDR white
+	 * (Apple's EDR) gives that white; HDR streams are then scaled by it. Other targets: 0. */
+	double target_white;
 } yk_open_params;
 
 /* Opens url (a file or anything FFmpeg opens) on the engine and returns once the first picture is

@@ -5,7 +5,7 @@
 // the constants written here define the standard transfer functions themselves.
 
 layout(constant_id = 6) const int SYSTEM = 0; // formats.System: 3 = BT.2020 constant luminance
-layout(constant_id = 7) const int TONE = 0;   // 0: none; 1: PQ; 2: HLG
+layout(constant_id = 7) const int TONE = 0;   // 0: none; 1: PQ; 2: HLG; 3: SDR by BT.1886 (display-light outputs)
 layout(constant_id = 8) const int CURVE = 1;  // 0: clip; 1: BT.2390 EETF per component; 2: on max(R, G, B)
 layout(constant_id = 9) const float KR = 0.2627; // linear-light luminance weights
 layout(constant_id = 10) const float KB = 0.0593;
@@ -23,7 +23,7 @@ layout(constant_id = 21) const float G20 = 0.0;
 layout(constant_id = 22) const float G21 = 0.0;
 layout(constant_id = 23) const float G22 = 1.0;
 layout(constant_id = 24) const float YCGCOR_MAX = 255.0; // YCgCo-R: 2^m − 1 of the m-bit R′G′B′
-layout(constant_id = 25) const int OUTPUT = 0; // 0: SDR BT.709 (BT.709 OETF); 1: HDR10 (PQ, BT.2020)
+layout(constant_id = 25) const int OUTPUT = 0; // 0: SDR BT.709 (BT.709 OETF); 1: HDR10 (PQ, BT.2020); 2: extended-linear BT.709
 
 const int SYSTEM_YCGCOR = 2, SYSTEM_CL = 3;
 
@@ -98,7 +98,9 @@ vec3 bt709Oetf(vec3 l) {
 // With OUTPUT 1 (an HDR10 swapchain) the picture keeps its display light instead: PQ as it is, HLG
 // through its OOTF, SDR (TONE 3) by BT.1886's EOTF (γ 2.4, black 0) with white at t1.y cd/m²
 // (BT.2408's HDR reference white); converted to BT.2020 primaries (G), clipped to 0..10000 cd/m² and
-// PQ-encoded, for the display to tone-map with the stream's metadata.
+// PQ-encoded, for the display to tone-map with the stream's metadata. With OUTPUT 2 (extended-linear
+// sRGB, scRGB) the display light goes to BT.709 primaries (G) and is scaled by t1.w (1.0 = 80 cd/m²
+// or the engine's white, where SDR white lands: t1.y), unclipped: above 1 for highlights, below 0 for colours outside BT.709, as scRGB carries them.
 vec3 toneStage(vec3 rgb, vec4 t0, vec4 t1) {
     if (TONE == 0) {
         return rgb;
@@ -114,9 +116,9 @@ vec3 toneStage(vec3 rgb, vec4 t0, vec4 t1) {
         float ys = dot(vec3(KR, 1.0 - KR - KB, KB), e);
         nits = t1.y * pow(max(ys, 0.0), t1.z - 1.0) * e; // BT.2100 Table 5 OOTF, black level 0
     }
-    if (OUTPUT == 1) {
+    if (OUTPUT != 0) {
         vec3 b = vec3(dot(vec3(G00, G01, G02), nits), dot(vec3(G10, G11, G12), nits), dot(vec3(G20, G21, G22), nits));
-        return pqInverseEotf(clamp(b, 0.0, 10000.0) / 10000.0);
+        return OUTPUT == 2 ? b * t1.w : pqInverseEotf(clamp(b, 0.0, 10000.0) / 10000.0);
     }
     if (CURVE == 1) {
         nits = pqEotf(eetf(pqInverseEotf(nits / 10000.0), t0, t1.x)) * 10000.0;

@@ -119,7 +119,7 @@ func (f *Frame) scale(v ycbcr.ScaleView, dst *ycbcr.StorageTarget, x, y int, all
 		}
 		t := sc.texFlat
 		picture = t.View
-		gpu.BeginPass(cb, t.k.rp, t.fb, t.width, t.height)
+		gpu.BeginPass(cb, t.rp, t.fb, t.width, t.height)
 		gpu.SetViewport(cb, 0, 0, t.width, t.height)
 		err := f.Bindings[p.plan.Path.Path].Draw(cb, t)
 		vk.CmdEndRenderPass(cb)

@@ -115,7 +115,7 @@ type Stream struct {
 	// pool is for): a caller may stage pictures (Take) on one goroutine and submit on another.
 	mu       sync.Mutex
 	pictures []*Picture
-	textures *TextureKit // Options.Textures: the RGBA pass and the plain sampler (not the stream's)
+	textures *TextureKit // Options.Textures: the texture passes and the plain sampler (not the stream's)
 
 	measure    MeasureFunc
 	probes     map[ProbeKey]measured

@@ -8,12 +8,14 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 )
 
 // Texture is what an engine samples of a picture (Options.Textures): Image through View, in Layout,
 // with Sampler as the immutable sampler of its descriptor-set-layout binding, which consumes
 // DescriptorCount descriptors (combinedImageSamplerDescriptorCount). Texture coordinates are scaled
-// by UVScale (the image may be padded to whole chroma samples). Both paths give non-linear R′G′B′.
+// by UVScale (the image may be padded to whole chroma samples). Both paths give non-linear R′G′B′,
+// but for an extended-linear output: linear light in a float16 image (ycbcr.Output.TextureFormat).
 type Texture struct {
 	Path            formats.Path
 	Image           vk.Image
@@ -24,22 +26,21 @@ type Texture struct {
 	UVScale         [2]float32
 }
 
-// textureFormat holds the shader path's converted pictures: UNORM, like the sampler path's output,
-// so that the engine gets the same non-linear R′G′B′ values from either path.
-const textureFormat = vk.FormatR8g8b8a8Unorm
-
 // TextureKit is what the textures of streams on one device share (Options.Textures): the shader
-// path's render pass into the RGBA8 textures and their plain sampler, so that an engine's
-// pipelines for one serve the others. Destroy it after every stream that uses it is closed.
+// path's render passes into its textures, one per format the outputs take
+// (ycbcr.TextureFormats: RGBA8 UNORM, like the sampler path's output, so that the engine gets the
+// same non-linear R′G′B′ from either path; float16 for linear light), and their plain sampler, so
+// that an engine's pipelines for one serve the others. Destroy it after every stream that uses it
+// is closed.
 type TextureKit struct {
-	dev   *gpu.Device
-	rp    vk.RenderPass
-	plain vk.Sampler
+	dev    *gpu.Device
+	passes map[vk.Format]vk.RenderPass // read only once made: streams on many goroutines share it
+	plain  vk.Sampler
 }
 
 // NewTextureKit makes the kit on dev.
 func NewTextureKit(dev *gpu.Device) (*TextureKit, error) {
-	k := &TextureKit{dev: dev}
+	k := &TextureKit{dev: dev, passes: map[vk.Format]vk.RenderPass{}}
 	// Linear, clamped, one level: the engine's own filtering of an RGBA8 picture, the same as the
 	// Y′CbCr sampler's (LINEAR, CLAMP_TO_EDGE), so both paths look alike.
 	var err error
@@ -49,8 +50,12 @@ func NewTextureKit(dev *gpu.Device) (*TextureKit, error) {
 		// for the engine's fragment shaders. The engine's earlier reads are complete (the picture is
 		// free: nobody holds it); later submissions on the same queue sample it, and the engine's
 		// wait on the frame's semaphore covers other queues.
-		k.rp, err = dev.NewPass(gpu.PassSpec{Format: textureFormat, FinalLayout: vk.ImageLayoutShaderReadOnlyOptimal,
-			AfterStages: vk.PipelineStageFragmentShaderBit, AfterAccess: vk.AccessShaderReadBit})
+		for _, f := range ycbcr.TextureFormats() {
+			if k.passes[f], err = dev.NewPass(gpu.PassSpec{Format: f, FinalLayout: vk.ImageLayoutShaderReadOnlyOptimal,
+				AfterStages: vk.PipelineStageFragmentShaderBit, AfterAccess: vk.AccessShaderReadBit}); err != nil {
+				break
+			}
+		}
 	}
 	if err != nil {
 		k.Destroy()
@@ -61,8 +66,10 @@ func NewTextureKit(dev *gpu.Device) (*TextureKit, error) {
 
 // Destroy frees the kit. The GPU must be done with it: it does not wait.
 func (k *TextureKit) Destroy() {
-	if k.rp != vk.NullRenderPass {
-		vk.DestroyRenderPass(k.dev.Device, k.rp, nil)
+	for _, rp := range k.passes {
+		if rp != vk.NullRenderPass {
+			vk.DestroyRenderPass(k.dev.Device, rp, nil)
+		}
 	}
 	if k.plain != vk.NullSampler {
 		vk.DestroySampler(k.dev.Device, k.plain, nil)
@@ -70,18 +77,20 @@ func (k *TextureKit) Destroy() {
 }
 
 // texture is one picture's Texture and what it is made of: on the sampler path a view of the
-// picture's multi-planar image carrying the conversion; on the shader path an RGBA8 image and its
-// framebuffer.
+// picture's multi-planar image carrying the conversion; on the shader path an image of the
+// output's texture format and its framebuffer.
 type texture struct {
 	Texture
 	width, height int
+	format        vk.Format // shader path: Image's
+	rp            vk.RenderPass
 	memory        vk.DeviceMemory // shader path: Image's memory, which the texture owns
 	fb            vk.Framebuffer
 	k             *TextureKit
 }
 
 // Pass makes a shader-path texture a ycbcr.Target.
-func (t *texture) Pass() (vk.RenderPass, vk.Format) { return t.k.rp, textureFormat }
+func (t *texture) Pass() (vk.RenderPass, vk.Format) { return t.rp, t.format }
 
 func (k *TextureKit) make(p *Picture) (*texture, error) {
 	t := &texture{k: k, width: p.cfg.Width, height: p.cfg.Height}
@@ -102,21 +111,25 @@ func (k *TextureKit) make(p *Picture) (*texture, error) {
 		t.UVScale = [2]float32{float32(p.img.Width) / float32(p.img.PaddedWidth), float32(p.img.Height) / float32(p.img.PaddedHeight)}
 		return t, nil
 	}
-	return k.rgba(t)
+	return k.rgba(t, p.cfg.Params.Output.TextureFormat())
 }
 
-// rgba makes t an RGBA8 image with a framebuffer of the kit's pass: a shader-path texture, or a
-// sampler-path picture converted for the scale pass (flat).
-func (k *TextureKit) rgba(t *texture) (*texture, error) {
+// rgba makes t an image of format with a framebuffer of the kit's pass for it: a shader-path
+// texture, or a sampler-path picture converted for the scale pass (flat).
+func (k *TextureKit) rgba(t *texture, format vk.Format) (*texture, error) {
+	t.format, t.rp = format, k.passes[format]
+	if t.rp == vk.NullRenderPass {
+		return nil, fmt.Errorf("stream: texture format %d: no pass (ycbcr.TextureFormats)", format)
+	}
 	var err error
 	// TRANSFER_SRC lets an engine (or a test) copy the converted picture out.
-	if t.Image, t.memory, t.View, err = k.dev.NewImage2D(textureFormat, t.width, t.height,
+	if t.Image, t.memory, t.View, err = k.dev.NewImage2D(format, t.width, t.height,
 		vk.ImageUsageColorAttachmentBit|vk.ImageUsageSampledBit|vk.ImageUsageTransferSrcBit); err == nil {
-		t.fb, err = k.dev.NewFramebuffer(k.rp, t.width, t.height, t.View)
+		t.fb, err = k.dev.NewFramebuffer(t.rp, t.width, t.height, t.View)
 	}
 	if err != nil {
 		t.destroy()
-		return nil, fmt.Errorf("stream: RGBA texture %dx%d: %w", t.width, t.height, err)
+		return nil, fmt.Errorf("stream: texture %dx%d: %w", t.width, t.height, err)
 	}
 	t.Sampler, t.DescriptorCount, t.UVScale = k.plain, 1, [2]float32{1, 1}
 	return t, nil
@@ -127,7 +140,7 @@ func (k *TextureKit) rgba(t *texture) (*texture, error) {
 // differ), for the scale pass of an engine's draw (Frame.ScaleAll).
 func (k *TextureKit) flat(w, h int) (*texture, error) {
 	return k.rgba(&texture{k: k, width: w, height: h, Texture: Texture{Path: formats.PathShader,
-		Layout: vk.ImageLayoutShaderReadOnlyOptimal}})
+		Layout: vk.ImageLayoutShaderReadOnlyOptimal}}, gpu.TargetFormat)
 }
 
 func (t *texture) destroy() {
@@ -153,7 +166,7 @@ func (p *Picture) Texture() Texture {
 }
 
 // DrawTexture records, after the upload, what makes the frame's picture its texture: on the shader
-// path the conversion (the plan's variant) into the RGBA8 image; on the sampler path nothing, as
+// path the conversion (the plan's variant) into the texture's image; on the sampler path nothing, as
 // the engine samples the planes through the conversion.
 func (f *Frame) DrawTexture() error {
 	t := f.Picture.tex
@@ -167,7 +180,7 @@ func (f *Frame) DrawTexture() error {
 		return err
 	}
 	cb := f.Slot.CB
-	gpu.BeginPass(cb, t.k.rp, t.fb, t.width, t.height)
+	gpu.BeginPass(cb, t.rp, t.fb, t.width, t.height)
 	gpu.SetViewport(cb, 0, 0, t.width, t.height)
 	// The first draw of these constants creates the shader path's pipeline; ycbcr makes it in C
 	// (vkx), out of reach of vulkan-go's finalizer problem, so nothing waits for it.

@@ -101,8 +101,10 @@
 // (formats.PathShader). The engine's code is the same for both: one combined image sampler with an
 // immutable sampler. Texture.Path says which path is used and why. Both give non-linear R′G′B′
 // (UNORM): the transfer function is not undone. Options.Target says what the engine's render target
-// shows (SDR BT.709, the default, or HDR10): PQ and HLG streams are tone-mapped to SDR, or every
-// stream PQ-encoded in BT.2020 for HDR10, on the shader path, as ycbcrplay does for its swapchain.
+// shows (SDR BT.709, the default, HDR10 or extended-linear sRGB): PQ and HLG streams are
+// tone-mapped to SDR, or every stream's display light PQ-encoded in BT.2020 for HDR10, or kept
+// linear in BT.709 in a float16 image for extended-linear, on the shader path, as ycbcrplay does
+// for its swapchain.
 //
 // # Hardware decoding
 //

@@ -49,6 +49,10 @@ func (f *Frame) DrawInto(dst DrawTarget) error {
 	if !ycbcr.CanScaleInto(dst.Format) {
 		return fmt.Errorf("videotex: draw: format %d: the scale pass writes R8G8B8A8_UNORM storage images only", dst.Format)
 	}
+	if f.t.opts.Target.Output == ycbcr.OutputExtendedLinear {
+		// The scale pass writes rgba8: linear light above 1 and below 0 would clip.
+		return fmt.Errorf("videotex: draw: an extended-linear target is sampled from the frame's float16 image, not drawn into R8G8B8A8_UNORM")
+	}
 	final := dst.FinalLayout
 	if final == vk.ImageLayoutUndefined {
 		final = vk.ImageLayoutShaderReadOnlyOptimal

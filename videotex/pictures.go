@@ -230,8 +230,8 @@ func (t *Texture) stage(it pump.Item[*decode.Frame]) bool {
 }
 
 // configure makes cfg the stream's configuration; its plan says the path, the decoding and the
-// route, and why (Texture.Decoding reads it). The shader path converts into each picture's RGBA8
-// texture by drawing; hardware-decoded pictures are copied (routeCopy).
+// route, and why (Texture.Decoding reads it). The shader path converts into each picture's texture
+// (RGBA8, or float16 for an extended-linear target) by drawing; hardware-decoded pictures are copied (routeCopy).
 func (t *Texture) configure(cfg config) error {
 	desc := fmt.Sprintf("%s %dx%d %s", cfg.format.Name, cfg.width, cfg.height, cfg.params)
 	c := stream.Config{Format: cfg.format, Width: cfg.width, Height: cfg.height, Params: cfg.params,

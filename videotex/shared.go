@@ -16,7 +16,7 @@ import (
 // (one VkSamplerYcbcrConversion and immutable sampler per distinct stream description, so textures
 // of like streams hand out the same sampler and the engine's pipelines for one serve the others),
 // the shader path's pipelines (made once per set of constants), and the sampler and render pass of
-// the shader path's RGBA8 textures (stream.TextureKit). An engine that shows many videos makes one Engine per device with NewEngine and opens
+// the shader path's textures (stream.TextureKit). An engine that shows many videos makes one Engine per device with NewEngine and opens
 // its textures with Engine.Open; the package's Open makes a private one for its texture.
 //
 // Each texture keeps its own decoder, goroutine and stream.Stream (its pictures and ring of
@@ -30,7 +30,7 @@ type Engine struct {
 	// paths and textures are used by the textures' streams from their goroutines (decoders make
 	// bindings, Acquire callers record draws); ycbcr.Paths locks what they share itself.
 	paths    *ycbcr.Paths       // the conversion cache and the shader path
-	textures *stream.TextureKit // the shader path's RGBA8 pass and the plain sampler
+	textures *stream.TextureKit // the shader path's passes and the plain sampler
 
 	mu     sync.Mutex // guards count and closed
 	count  int        // open textures

@@ -18,12 +18,17 @@ type Target struct {
 	// absolute, 1.0 = 10000 cd/m²), every stream's display light kept (SDR white at
 	// ycbcr.HDRReferenceWhite, 203 cd/m²; HLG through its OOTF for a 1000 cd/m² display), no tone
 	// curve: the engine's swapchain or compositor maps it (§13.5). HDR10 runs on the shader path,
-	// whose texture is RGBA8: 8-bit PQ codes.
-	//
-	// Extended-linear sRGB (scRGB: linear BT.709, 1.0 = 80 cd/m², values above 1) is not offered:
-	// it needs a colour stage that writes linear light and a float16 texture (the shader path's
-	// textures and its render pass are RGBA8). An engine that wants it converts HDR10 itself.
+	// whose texture is RGBA8: 8-bit PQ codes. Or ycbcr.OutputExtendedLinear, extended-linear sRGB
+	// (scRGB, for a VK_COLOR_SPACE_EXTENDED_SRGB_LINEAR_EXT swapchain): the same display light in
+	// BT.709 primaries, linear, 1.0 = White (80 cd/m² by default, scRGB's; SDR white lands there),
+	// not clipped — above 1 for highlights (PQ 1000 cd/m² is 12.5 of 80), below 0 for colours
+	// outside BT.709, as scRGB carries wide gamut — in an R16G16B16A16_SFLOAT texture, on the
+	// shader path. Frame.DrawInto refuses it (its scale pass writes RGBA8).
 	Output ycbcr.Output
+	// White is the extended-linear output's 1.0 in cd/m², where SDR white lands (zero: 80, scRGB's,
+	// as Windows composes it); an engine whose compositor shows 1.0 at its SDR white (Apple's EDR)
+	// states that white, and HDR streams are scaled by it instead. Only with OutputExtendedLinear.
+	White float64
 	// Tone is the curve that brings PQ and HLG pictures to an SDR target (the zero value:
 	// ycbcr.ToneBT2390); ycbcr.ToneOff hands their R′G′B′ over unconverted.
 	Tone ycbcr.ToneCurve
@@ -31,9 +36,12 @@ type Target struct {
 
 func (t Target) check() error {
 	switch t.Output {
-	case ycbcr.OutputSDR, ycbcr.OutputHDR10:
+	case ycbcr.OutputSDR, ycbcr.OutputHDR10, ycbcr.OutputExtendedLinear:
 	default:
-		return fmt.Errorf("target output %s: SDR or HDR10", t.Output)
+		return fmt.Errorf("target output %s: SDR, HDR10 or extended-linear", t.Output)
+	}
+	if t.White != 0 && (t.Output != ycbcr.OutputExtendedLinear || !(t.White > 0 && t.White <= 10000)) {
+		return fmt.Errorf("target white %g cd/m²: 0 (80) to 10000, extended-linear only", t.White)
 	}
 	if t.Tone < ycbcr.ToneBT2390 || t.Tone > ycbcr.ToneBT2390Max {
 		return fmt.Errorf("target tone curve %s", t.Tone)
@@ -44,7 +52,7 @@ func (t Target) check() error {
 // params is the conversion of a picture described by c to t.
 func (t Target) params(c formats.Color) ycbcr.Params {
 	p := ycbcr.FromColor(c)
-	p.Output, p.Tone = t.Output, t.Tone
+	p.Output, p.Tone, p.LinearWhite = t.Output, t.Tone, t.White
 	return p
 }
 

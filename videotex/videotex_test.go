@@ -406,6 +406,11 @@ func TestErrors(t *testing.T) {
 	if _, err := videotex.Open(ed, defaultClip(t), videotex.Options{Images: 2}); err == nil || !strings.Contains(err.Error(), "Images") {
 		t.Errorf("2 images: %v", err)
 	}
+	for _, tg := range []videotex.Target{{White: 203}, {Output: ycbcr.OutputExtendedLinear, White: -1}} {
+		if _, err := videotex.Open(ed, defaultClip(t), videotex.Options{Target: tg}); err == nil || !strings.Contains(err.Error(), "white") {
+			t.Errorf("target %+v: %v", tg, err)
+		}
+	}
 	if _, err := videotex.Open(videotex.EngineDevice{}, defaultClip(t), videotex.Options{}); err == nil {
 		t.Error("an empty EngineDevice was accepted")
 	}

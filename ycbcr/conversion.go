@@ -59,7 +59,7 @@ func samplerKey(feats vk.FormatFeatureFlags, pf *formats.PixelFormat, p Params) 
 		return Key{}, fmt.Errorf("transfer %s: tone mapping to SDR (-tonemap %s) runs in the shader path's colour stage", p.Transfer, p.Tone)
 	}
 	if p.Output != OutputSDR {
-		return Key{}, fmt.Errorf("%s output: PQ encoding in BT.2020 runs in the shader path's colour stage", p.Output)
+		return Key{}, fmt.Errorf("%s output: display light runs in the shader path's colour stage", p.Output)
 	}
 	var err error
 	if p.YCbCrIdentity {

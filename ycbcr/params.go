@@ -25,8 +25,13 @@ type Params struct {
 	Tone      ToneCurve
 	// Output is what the target shows: SDR BT.709 (the zero value), or HDR10 (PQ, BT.2020
 	// primaries) on a swapchain with that colour space, where every picture keeps its display
-	// light and is PQ-encoded instead of tone-mapped (docs/ycbcr-math.md §13.5).
+	// light and is PQ-encoded instead of tone-mapped (docs/ycbcr-math.md §13.5), or extended-linear
+	// sRGB (the same display light, linear in BT.709, into a float16 target).
 	Output Output
+	// LinearWhite is the extended-linear output's 1.0 in cd/m², where SDR white lands: zero means
+	// ExtendedLinearWhite (scRGB's 80); an engine that shows 1.0 at its own SDR white (Apple's EDR)
+	// states it. Other outputs ignore it.
+	LinearWhite float64
 	// Dither is how the picture is rounded to the target's depth, by the conversion and by the
 	// scale pass: the zero value rounds to the nearest code (the exact answer; the conformance
 	// checker and the exactness tests use it).
@@ -44,6 +49,9 @@ func (p Params) String() string {
 	}
 	if p.Output != OutputSDR {
 		s += "/output=" + p.Output.String()
+	}
+	if p.Output == OutputExtendedLinear && p.LinearWhite != 0 {
+		s += fmt.Sprintf("/white=%g", p.LinearWhite)
 	}
 	if p.Dither != DitherOff {
 		s += "/dither=" + p.Dither.String()
@@ -77,8 +85,8 @@ type ShaderConstants struct {
 // formats.GamutMatrix).
 type ColourStage struct {
 	System formats.System // SystemCL selects the constant-luminance decoding; the others use Rows
-	Tone   int            // 0: none; 1: PQ; 2: HLG; 3: SDR by BT.1886 (HDR10 output only)
-	Output int            // 0: SDR BT.709; 1: HDR10 (PQ, BT.2020)
+	Tone   int            // 0: none; 1: PQ; 2: HLG; 3: SDR by BT.1886 (display-light outputs only)
+	Output int            // 0: SDR BT.709; 1: HDR10 (PQ, BT.2020); 2: extended-linear (BT.709)
 	Curve  int            // 0: clip; 1: BT.2390 EETF per component; 2: BT.2390 EETF on max(R, G, B)
 	// Kr, Kb: the linear-light luminance weights (constant luminance, HLG's OOTF).
 	Kr, Kb float64

@@ -3,7 +3,10 @@ package ycbcr
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+
+	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 )
@@ -108,54 +111,117 @@ type Output int
 const (
 	OutputSDR   Output = iota // SDR BT.709 R′G′B′ (BT.709 OETF): PQ and HLG are tone-mapped
 	OutputHDR10               // HDR10: PQ (SMPTE ST 2084) with BT.2020 primaries, display light kept
+	// OutputExtendedLinear is extended-linear sRGB (scRGB, Vulkan's
+	// VK_COLOR_SPACE_EXTENDED_SRGB_LINEAR_EXT): BT.709 primaries, linear light, 1.0 =
+	// ExtendedLinearWhite cd/m², display light kept above 1 and out-of-gamut colours as
+	// negative components (§13.5), in a float16 texture.
+	OutputExtendedLinear
 )
 
+// outputs is each Output's name, the primaries its colour stage converts to, and the format of the
+// texture that holds it (stream.TextureKit): 8-bit codes for the encoded outputs, float16 for the
+// linear one, whose values pass 1 and go below 0.
+var outputs = [...]struct {
+	name      string
+	primaries formats.Primaries
+	texture   vk.Format
+}{
+	OutputSDR:            {"sdr", formats.PrimariesBT709, vk.FormatR8g8b8a8Unorm},
+	OutputHDR10:          {"hdr10", formats.PrimariesBT2020, vk.FormatR8g8b8a8Unorm},
+	OutputExtendedLinear: {"extended-linear", formats.PrimariesBT709, vk.FormatR16g16b16a16Sfloat},
+}
+
 func (o Output) String() string {
-	switch o {
-	case OutputSDR:
-		return "sdr"
-	case OutputHDR10:
-		return "hdr10"
+	if o >= 0 && int(o) < len(outputs) {
+		return outputs[o].name
 	}
 	return fmt.Sprintf("Output(%d)", int(o))
+}
+
+// TextureFormat is the format of an image that holds o's pictures (0 for an unknown Output).
+func (o Output) TextureFormat() vk.Format {
+	if o >= 0 && int(o) < len(outputs) {
+		return outputs[o].texture
+	}
+	return 0
+}
+
+// TextureFormats are the formats TextureFormat answers, each once, for kits that make a render
+// pass per format ahead.
+func TextureFormats() []vk.Format {
+	var fs []vk.Format
+	for _, o := range outputs {
+		if !slices.Contains(fs, o.texture) {
+			fs = append(fs, o.texture)
+		}
+	}
+	return fs
 }
 
 // HDRReferenceWhite is where SDR white lands on an HDR10 output: BT.2408's HDR reference white,
 // 203 cd/m² (PQ signal 0.58).
 const HDRReferenceWhite = 203.0
 
-// hdr10Stage fills c's constants for an HDR10 output (§13.5): every stream keeps its display light
-// — PQ as it is, HLG through its OOTF (rendered for HLGDisplayPeak), SDR by BT.1886's EOTF with
-// white at HDRReferenceWhite — converted to BT.2020 primaries and PQ-encoded. No tone curve: the
-// display maps it with the metadata the swapchain passes on.
-func (p Params) hdr10Stage(c *ShaderConstants) error {
+// ExtendedLinearWhite is the default luminance of 1.0 on an extended-linear output
+// (Params.LinearWhite), where SDR white lands: scRGB's 80 cd/m² (IEC 61966-2-2; Android's
+// DATASPACE_SCRGB_LINEAR, Direct2D's D2D1_SCENE_REFERRED_SDR_WHITE_LEVEL), so a compositor that
+// shows 1.0 at 80 cd/m² shows HDR streams at their display light (1000 cd/m² = 12.5) and an
+// engine's SDR content and SDR streams alike at 1.0.
+const ExtendedLinearWhite = 80.0
+
+// ExtendedLinearWhite is the cd/m² of 1.0 on p's extended-linear output: p.LinearWhite, or the
+// default.
+func (p Params) ExtendedLinearWhite() float64 {
+	if p.LinearWhite > 0 {
+		return p.LinearWhite
+	}
+	return ExtendedLinearWhite
+}
+
+// displayStage fills c's constants for an output that keeps display light (§13.5): every stream
+// keeps it — PQ as it is, HLG through its OOTF (rendered for HLGDisplayPeak), SDR by BT.1886's EOTF
+// with white at the output's SDR white — converted to the output's primaries; HDR10 then PQ-encodes
+// it, the extended-linear output divides it by its white (Params.ExtendedLinearWhite). No tone
+// curve: the display (or the engine) maps it, with the metadata the swapchain passes on.
+func (p Params) displayStage(c *ShaderConstants) error {
 	kind := p.Transfer.Kind()
 	if c.Colour.System == formats.SystemCL && (kind == formats.TransferPQ || kind == formats.TransferHLG) {
 		return fmt.Errorf("ycbcr: BT.2020 constant luminance with %s: not implemented", p.Transfer)
 	}
-	g, err := formats.GamutMatrix(p.Primaries, formats.PrimariesBT2020)
+	to := outputs[p.Output].primaries
+	g, err := formats.GamutMatrix(p.Primaries, to)
 	if err != nil {
-		return fmt.Errorf("ycbcr: HDR10 output from %s: %w", p.Primaries, err)
+		return fmt.Errorf("ycbcr: %s output from %s: %w", p.Output, p.Primaries, err)
 	}
 	prim, _ := p.Primaries.Chromaticities()
 	lum := formats.RGBToXYZ(prim)[1]
 	in := p.ToneInputs()
+	white, enc := HDRReferenceWhite, "PQ (HDR10 output)"
 	c.Colour.Gamut, c.Colour.Output = g, 1
+	if p.Output == OutputExtendedLinear {
+		if !(p.LinearWhite >= 0 && p.LinearWhite <= 10000) {
+			return fmt.Errorf("ycbcr: extended-linear white %g cd/m²: 0 (80) to 10000", p.LinearWhite)
+		}
+		white = p.ExtendedLinearWhite()
+		enc = fmt.Sprintf("linear, 1.0 = %g cd/m² (extended-linear output)", white)
+		c.Colour.Output = 2
+		c.Tone[1][3] = float32(1 / white)
+	}
 	if c.Colour.System != formats.SystemCL {
 		c.Colour.Kr, c.Colour.Kb = lum[0], lum[2]
 	}
 	switch kind {
 	case formats.TransferPQ:
 		c.Colour.Tone = 1
-		c.Colour.Applied = fmt.Sprintf("smpte2084 passed through: %s → bt2020 gamut, PQ (HDR10 output)", p.Primaries)
+		c.Colour.Applied = fmt.Sprintf("smpte2084 passed through: %s → %s gamut, %s", p.Primaries, to, enc)
 	case formats.TransferHLG:
 		c.Colour.Tone = 2
-		c.Tone[1] = [4]float32{0, float32(in.HLGPeak), float32(in.HLGGamma), 0}
-		c.Colour.Applied = fmt.Sprintf("arib-std-b67 → OOTF (%g cd/m², γ %.3g), %s → bt2020 gamut, PQ (HDR10 output)", in.HLGPeak, in.HLGGamma, p.Primaries)
+		c.Tone[1][1], c.Tone[1][2] = float32(in.HLGPeak), float32(in.HLGGamma)
+		c.Colour.Applied = fmt.Sprintf("arib-std-b67 → OOTF (%g cd/m², γ %.3g), %s → %s gamut, %s", in.HLGPeak, in.HLGGamma, p.Primaries, to, enc)
 	default:
 		c.Colour.Tone = 3
-		c.Tone[1] = [4]float32{0, HDRReferenceWhite, 0, 0}
-		c.Colour.Applied = fmt.Sprintf("SDR → BT.1886 (white %g cd/m²), %s → bt2020 gamut, PQ (HDR10 output)", HDRReferenceWhite, p.Primaries)
+		c.Tone[1][1] = float32(white)
+		c.Colour.Applied = fmt.Sprintf("SDR → BT.1886 (white %g cd/m²), %s → %s gamut, %s", white, p.Primaries, to, enc)
 	}
 	return nil
 }
@@ -166,8 +232,8 @@ func (p Params) hdr10Stage(c *ShaderConstants) error {
 func (p Params) toneStage(c *ShaderConstants) error {
 	switch p.Output {
 	case OutputSDR:
-	case OutputHDR10:
-		return p.hdr10Stage(c)
+	case OutputHDR10, OutputExtendedLinear:
+		return p.displayStage(c)
 	default:
 		return fmt.Errorf("ycbcr: output %s", p.Output)
 	}

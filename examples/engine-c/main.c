@@ -8,7 +8,7 @@
 // waits on the CPU for a release. After the last frame it writes the picture as a PNG.
 //
 //   engine-c [-validate] [-hwdec] [-isq] [-frames N] [-tile WxH] [-bench N] [-draw WxH] [-controls]
-//            [-target sdr|hdr10] [-out picture.png] video...
+//            [-target sdr|hdr10|extended-linear] [-white N] [-out picture.png] video...
 //
 // -validate turns on the Khronos validation layer with synchronization validation; any message
 // makes the program exit 1. -hwdec creates the device for hardware decoding (Vulkan 1.3, the
@@ -20,12 +20,14 @@
 // signalling the engine's binary semaphores, and writes that. -controls checks, on the first video,
 // that yk_texture_pause, play, seek, set_rate and time change what YK_ACQUIRE_CLOCK returns as the
 // header says, and draws nothing. -target hdr10 asks the library for pictures converted to an HDR10
-// target (BT.2020, PQ) and checks that every frame says so (to_target). -isq creates the queues
-// internally synchronized (VK_KHR_internally_synchronized_queues, where yk_requirements says the
-// device offers it), submits without the lock and tells the library so
-// (yk_engine_params.internally_synchronized_queues); it still lends the lock callbacks, counts their
-// calls and fails if the library made any, else prints "queue lock calls: 0". On a device without
-// the extension it creates the queues as usual and the library refuses the flag. Errors print one
+// target (BT.2020, PQ), -target extended-linear to scRGB (linear BT.709, 1.0 = 80 cd/m² or -white
+// N cd/m², float16 images: the RGBA8 PNG keeps 0..1 of it), and checks that every frame says so
+// (to_target). -isq creates the queues internally synchronized
+// (VK_KHR_internally_synchronized_queues, where yk_requirements says the device offers it), submits
+// without the lock and tells the library so (yk_engine_params.internally_synchronized_queues); it
+// still lends the lock callbacks, counts their calls and fails if the library made any, else prints
+// "queue lock calls: 0". On a device without the extension it creates the queues as usual and the
+// library refuses the flag. Errors print one
 // line, "error: ...", and exit 1.
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -592,6 +594,7 @@ static void controls(struct video *v) {
 int main(int argc, char **argv) {
 	int validate = 0, frames = 120, hwdec = 0, isq = 0, bench_frames = 0, check_controls = 0;
 	yk_target target = YK_TARGET_SDR;
+	double white = 0;
 	uint32_t tile_w = 0, tile_h = 0, draw_w = 0, draw_h = 0;
 	const char *out = "engine-c.png";
 	const char *urls[MAX_VIDEOS];
@@ -621,14 +624,19 @@ int main(int argc, char **argv) {
 			i++;
 			if (!strcmp(argv[i], "hdr10"))
 				target = YK_TARGET_HDR10;
+			else if (!strcmp(argv[i], "extended-linear"))
+				target = YK_TARGET_EXTENDED_LINEAR;
 			else if (strcmp(argv[i], "sdr"))
-				die("-target %s: sdr or hdr10", argv[i]);
+				die("-target %s: sdr, hdr10 or extended-linear", argv[i]);
 		}
+		else if (!strcmp(argv[i], "-white") && i + 1 < argc)
+			white = atof(argv[++i]);
 		else if (!strcmp(argv[i], "-out") && i + 1 < argc)
 			out = argv[++i];
 		else if (argv[i][0] == '-')
 			die("unknown flag %s (usage: engine-c [-validate] [-hwdec] [-isq] [-frames N] [-tile WxH] [-bench N] "
-			    "[-draw WxH] [-controls] [-target sdr|hdr10] [-out picture.png] video...)", argv[i]);
+			    "[-draw WxH] [-controls] [-target sdr|hdr10|extended-linear] [-white N] [-out picture.png] video...)",
+			    argv[i]);
 		else if (nvideos < MAX_VIDEOS)
 			urls[nvideos++] = argv[i];
 		else
@@ -661,7 +669,7 @@ int main(int argc, char **argv) {
 	for (int i = 0; i < nvideos; i++) {
 		struct video *v = &videos[i];
 		yk_open_params op = {.size = sizeof op, .loop = 1, .hwdec = hwdec ? YK_HWDEC_VULKAN : YK_HWDEC_AUTO,
-		                     .target = target};
+		                     .target = target, .target_white = white};
 		YK(yk_texture_open(eng, urls[i], &op, &v->tex));
 		yk_stats st = {.size = sizeof st};
 		YK(yk_texture_stats(v->tex, &st));
@@ -734,8 +742,8 @@ int main(int argc, char **argv) {
 			*f = (yk_frame){.size = sizeof *f};
 			YK(yk_texture_acquire(v->tex, &ap, f));
 			v->holding[slot] = 1;
-			if (target == YK_TARGET_HDR10 && !f->to_target)
-				die("video %d: frame %lld not converted to the HDR10 target", i, (long long)f->index);
+			if (target != YK_TARGET_SDR && !f->to_target)
+				die("video %d: frame %lld not converted to the target", i, (long long)f->index);
 			if (f->generation != v->generation)
 				build(&e, v, f);
 			VkDescriptorImageInfo ii = {.imageView = f->view, .imageLayout = f->layout};

@@ -87,7 +87,7 @@ func OracleParams(pf *formats.PixelFormat, p ycbcr.Params) (oracle.Params, error
 // from the standards itself.
 func oracleTone(p ycbcr.Params) (*oracle.Tone, error) {
 	kind := p.Transfer.Kind()
-	if p.Output == ycbcr.OutputHDR10 {
+	if p.Output == ycbcr.OutputHDR10 || p.Output == ycbcr.OutputExtendedLinear {
 		prim, ok := p.Primaries.Chromaticities()
 		if !ok {
 			return nil, fmt.Errorf("check: primaries %s: no chromaticities", p.Primaries)
@@ -95,6 +95,10 @@ func oracleTone(p ycbcr.Params) (*oracle.Tone, error) {
 		in := p.ToneInputs()
 		t := &oracle.Tone{Transfer: oracle.ToneSDR, HDR10: true, SDRWhite: ycbcr.HDRReferenceWhite, Primaries: prim,
 			HLGPeak: in.HLGPeak, HLGGamma: in.HLGGamma}
+		if p.Output == ycbcr.OutputExtendedLinear {
+			t.HDR10, t.ExtendedLinear = false, true
+			t.SDRWhite, t.LinearWhite = p.ExtendedLinearWhite(), p.ExtendedLinearWhite()
+		}
 		switch kind {
 		case formats.TransferPQ:
 			t.Transfer = oracle.TonePQ

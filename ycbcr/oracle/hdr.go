@@ -138,13 +138,21 @@ type Tone struct {
 	// target). SDRWhite is Lw of ToneSDR.
 	HDR10    bool
 	SDRWhite float64
+	// ExtendedLinear keeps the display light as HDR10 does, but as extended-linear sRGB (scRGB):
+	// converted to BT.709 primaries and divided by LinearWhite (the cd/m² of 1.0), neither clipped
+	// nor encoded. SDRWhite is Lw of ToneSDR here too.
+	ExtendedLinear bool
+	LinearWhite    float64
 }
 
 func (t *Tone) validate() error {
-	if t.HDR10 {
+	if t.ExtendedLinear && !(t.LinearWhite > 0) {
+		return errors.New("oracle: tone: bad extended-linear white")
+	}
+	if t.HDR10 || t.ExtendedLinear {
 		if (t.Transfer == ToneSDR && !(t.SDRWhite > 0)) || (t.Transfer == ToneHLG && !(t.HLGPeak > 0 && t.HLGGamma > 0)) ||
 			(t.Transfer != TonePQ && t.Transfer != ToneHLG && t.Transfer != ToneSDR) {
-			return errors.New("oracle: tone: bad HDR10 source")
+			return errors.New("oracle: tone: bad display-light source")
 		}
 		return nil
 	}
@@ -194,9 +202,18 @@ func (t *Tone) Linear(rgb [3]float64) [3]float64 {
 	return out
 }
 
-// Apply is the whole tone stage (or, with HDR10, the PQ BT.2020 encoding of the display light).
+// Apply is the whole tone stage (or, with HDR10, the PQ BT.2020 encoding of the display light;
+// with ExtendedLinear, the display light in BT.709 over LinearWhite).
 func (t *Tone) Apply(rgb [3]float64) [3]float64 {
 	nits := t.Linear(rgb)
+	if t.ExtendedLinear {
+		g := GamutMatrix(t.Primaries, BT709Primaries)
+		var out [3]float64
+		for i := range out {
+			out[i] = (g[i][0]*nits[0] + g[i][1]*nits[1] + g[i][2]*nits[2]) / t.LinearWhite
+		}
+		return out
+	}
 	if t.HDR10 {
 		g := GamutMatrix(t.Primaries, BT2020Primaries)
 		var out [3]float64
