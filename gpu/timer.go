@@ -20,10 +20,16 @@ type GPUTimer struct {
 	mask    uint64  // timestampValidBits
 	pending []bool
 	pre     []bool // the slot's second pair was written
+	on      []bool // the slot's current frame is timed (Every)
+	frames  int
 	dev     *Device
 	// Total and Count accumulate measured intervals.
 	Total float64 // milliseconds
 	Count int
+	// Every, above 1, times one frame in Every: reading a result back (vkGetQueryPoolResults) is a
+	// driver call a frame that a wall's step makes for each of its streams, and NVIDIA's driver
+	// takes a device-wide lock in each (docs/performance.md, "Live walls").
+	Every int
 }
 
 // NewGPUTimer makes a timer for slots frame slots, or returns nil when the queue has no timestamps.
@@ -44,7 +50,7 @@ func (d *Device) NewGPUTimer(slots int) (*GPUTimer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	t := &GPUTimer{pool: pool, period: float64(d.Limits.TimestampPeriod), pending: make([]bool, slots), pre: make([]bool, slots), dev: d}
+	t := &GPUTimer{pool: pool, period: float64(d.Limits.TimestampPeriod), pending: make([]bool, slots), pre: make([]bool, slots), on: make([]bool, slots), dev: d}
 	t.mask = ^uint64(0)
 	if bits < 64 {
 		t.mask = 1<<bits - 1
@@ -60,13 +66,18 @@ func (t *GPUTimer) Start(cb vk.CommandBuffer, slot int) {
 	}
 	t.collect(slot)
 	t.pre[slot] = false
+	t.on[slot] = t.Every <= 1 || t.frames%t.Every == 0
+	t.frames++
+	if !t.on[slot] {
+		return
+	}
 	vk.CmdResetQueryPool(cb, t.pool, uint32(4*slot), 2)
 	vk.CmdWriteTimestamp(cb, vk.PipelineStageTopOfPipeBit, t.pool, uint32(4*slot))
 }
 
 // Stop records the second timestamp of slot.
 func (t *GPUTimer) Stop(cb vk.CommandBuffer, slot int) {
-	if t == nil {
+	if t == nil || !t.on[slot] {
 		return
 	}
 	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, t.pool, uint32(4*slot+1))
@@ -76,7 +87,7 @@ func (t *GPUTimer) Stop(cb vk.CommandBuffer, slot int) {
 // StartPre records the first timestamp of slot's second interval, at the start of cb, a command
 // buffer submitted with the slot's (after Start).
 func (t *GPUTimer) StartPre(cb vk.CommandBuffer, slot int) {
-	if t == nil {
+	if t == nil || !t.on[slot] {
 		return
 	}
 	vk.CmdResetQueryPool(cb, t.pool, uint32(4*slot+2), 2)
@@ -85,7 +96,7 @@ func (t *GPUTimer) StartPre(cb vk.CommandBuffer, slot int) {
 
 // StopPre records the second timestamp of slot's second interval, at the end of cb.
 func (t *GPUTimer) StopPre(cb vk.CommandBuffer, slot int) {
-	if t == nil {
+	if t == nil || !t.on[slot] {
 		return
 	}
 	vk.CmdWriteTimestamp(cb, vk.PipelineStageBottomOfPipeBit, t.pool, uint32(4*slot+3))

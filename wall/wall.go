@@ -220,6 +220,9 @@ func (w *Wall) open(inputs []Input) error {
 		if w.gather != nil {
 			t.st.Ring.SetGather(w.gather)
 		}
+		if t.st.Timer != nil { // gpu_ms_per_picture from one picture in timerEvery
+			t.st.Timer.Every = timerEvery
+		}
 		info := dec.Info()
 		cw, ch = max(cw, info.Width), max(ch, info.Height)
 	}
@@ -381,6 +384,10 @@ func (w *Wall) wait() {
 	}
 	w.idle += time.Since(t)
 }
+
+// timerEvery: each stream's GPU time is measured on one picture in timerEvery, so that a step reads
+// back one stream's timestamps in timerEvery, not every stream's (gpu.GPUTimer.Every).
+const timerEvery = 8
 
 // pollInterval is how often a waiting Step looks at the streams' fences: a fence cannot be waited on
 // together with a channel.
