@@ -18,6 +18,7 @@
 #   wall         .gpu/wall.tar.xz: ycbcrwall, ffmpeg, the decode and videotex tests, libycbcrkit.so,
 #                engine-c; .gpu/seekclips (after hwdec): the hardware seek tests' clips
 #                (runs.json's live: one call for the wall, hardware seeks and the C example)
+#   live         .gpu/live.tar.xz: the ycbcrwall tests and ffmpeg; .gpu/liveclips: their feeds
 #   faults       .gpu/faults.tar.xz: the fault layer VK_LAYER_YCBCRKIT_faults (make layer) in layer/,
 #                and the ycbcr/check tests (docs/conformance/faults.md)
 # Every set also fetches .gl: the Vulkan loader, glvnd and the validation layer (amd64 debs).
@@ -158,6 +159,16 @@ for set in "${sets[@]}"; do
 		cc -std=c11 -O2 -o "$W/engine-c" examples/engine-c/main.c examples/engine-c/png.c -Icapi -L"$W/lib" \
 			-lycbcrkit -lvulkan -pthread -Wl,-rpath,'$ORIGIN/lib'
 		pack capi.tar.xz lib/libycbcrkit.so engine-c
+		;;
+	live) # runs.json's livefeeds: the ycbcrwall tests, the same build's ffmpeg, their feeds' clips
+		cp "$YCBCRKIT_FFMPEG" "$W/ffmpeg"
+		tests cmd/ycbcrwall
+		pack live.tar.xz ffmpeg ycbcrwall.test
+		mkdir -p .gpu/liveclips
+		ffmpeg -hide_banner -loglevel error -nostdin -y -f lavfi -i testsrc2=size=320x180:rate=30:duration=2 \
+			"${x264[@]}" -g 15 -pix_fmt yuv420p -f mpegts .gpu/liveclips/first.ts
+		ffmpeg -hide_banner -loglevel error -nostdin -y -f lavfi -i color=c=red:size=320x180:rate=30:duration=2 \
+			"${x264[@]}" -g 15 -pix_fmt yuv420p -f mpegts .gpu/liveclips/second.ts
 		;;
 	wall) # runs.json's live: ycbcrwall, the same build's ffmpeg, the decode tests, the C example
 		progs ycbcrwall
