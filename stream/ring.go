@@ -293,6 +293,20 @@ func (r *Ring) Pre(s *Slot) (vk.CommandBuffer, error) {
 	return s.Pre, nil
 }
 
+// makePre makes every slot's Pre command buffer ahead of its first use.
+func (r *Ring) makePre() error {
+	for _, s := range r.slots {
+		if s.Pre == nil {
+			cb, err := r.dev.NewCommandBuffer()
+			if err != nil {
+				return fmt.Errorf("stream: slot %d: %w", s.Index, err)
+			}
+			s.Pre = cb
+		}
+	}
+	return nil
+}
+
 // SubmitSplit ends s's command buffers and submits, in one vkQueueSubmit, Pre (Ring.Pre) waiting on
 // preWaits and signalling preSignals, then CB waiting on waits and signalling signals and s's fence
 // (whose signal covers both batches: Vulkan spec, "Fences", a vkQueueSubmit fence's first scope

@@ -39,19 +39,24 @@ func TestGrid(t *testing.T) {
 }
 
 // TestPrepare: Prepare takes each stream's first picture and configures its stream for it, so that
-// the first timed step makes no conversion (Stream.Generation counts the configurations).
+// the first timed step makes no conversion (Stream.Generation counts the configurations) and no
+// picture's images (Stream.PrepareAll; Stream.Live counts them).
 func TestPrepare(t *testing.T) {
 	w := openClocked(t, 2, false)
 	if err := w.Prepare(20 * time.Second); err != nil {
 		t.Fatal(err)
 	}
 	gens := make([]int, len(w.tiles))
+	made := make([]int, len(w.tiles)) // the pictures' Vulkan objects (Live less what slots hold)
 	for i, tl := range w.tiles {
 		if tl.next == nil {
 			t.Fatalf("tile %d: no first picture after Prepare", i)
 		}
 		if gens[i] = tl.st.Generation(); gens[i] == 0 {
 			t.Fatalf("tile %d: not configured by Prepare", i)
+		}
+		if made[i] = tl.st.Live() - tl.st.Ring.Pending(); made[i] == 0 {
+			t.Errorf("tile %d: no picture's images made by Prepare", i)
 		}
 	}
 	if n, err := w.Tick(time.Now()); err != nil || n != len(w.tiles) {
@@ -60,6 +65,9 @@ func TestPrepare(t *testing.T) {
 	for i, tl := range w.tiles {
 		if g := tl.st.Generation(); g != gens[i] {
 			t.Errorf("tile %d: configured again in the first step (generation %d, then %d)", i, gens[i], g)
+		}
+		if m := tl.st.Live() - tl.st.Ring.Pending(); m != made[i] {
+			t.Errorf("tile %d: the first step made pictures' objects (%d after Prepare, %d after it)", i, made[i], m)
 		}
 	}
 }

@@ -689,6 +689,9 @@ func (w *Wall) Prepare(timeout time.Duration) error {
 			if err := w.configure(t, t.next); err != nil {
 				return err
 			}
+			if err := t.st.PrepareAll(); err != nil {
+				return fmt.Errorf("wall: %s: %w", t.in.Label, err)
+			}
 		}
 	}
 	return nil
