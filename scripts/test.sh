@@ -2,10 +2,10 @@
 # test.sh: every check and test (make test). Vulkan tests use lavapipe with the validation layer on.
 #
 # The test binaries are built once (go test -c, on every core), then run from a pool of JOBS workers
-# (default: the number of cores), longest first. Each package runs on an X server of its own (Xvfb,
-# started per run), so the window tests that read the screen back (xwd) see only their own windows
-# although packages run side by side. The sound tests, which time playback against a real sound
-# server, run first and alone (see there). The fuzz
+# (default: the number of cores), longest first. Each package whose test binary links the window
+# package runs on an X server of its own (Xvfb, started per run), so the window tests that read the
+# screen back (xwd) see only their own windows although packages run side by side. The sound
+# tests, which time playback against a real sound server, run first and alone (see there). The fuzz
 # targets' corpora (seeds and testdata/fuzz) run as their own regression step; fuzzing proper is
 # `make fuzz` (scripts/fuzz.sh). At the end (scripts/test-summary.py): each run's time, every
 # skipped test with its reason and where it runs instead (a skip not on scripts/expected-skips.tsv
@@ -103,6 +103,12 @@ stage "build the test binaries"
 mapfile -t pkgs < <("$GO" list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' $PKGS | sed "s|^$("$GO" list -m)/||")
 among() { printf '%s\n' "$@" | grep -xF -f <(printf '%s\n' "${pkgs[@]}") || true; }
 mapfile -t race_pkgs < <(among "${race_pkgs[@]}")
+# The packages whose test binaries link the window package get an X server per run (run, in
+# scripts/test-lib.sh); the others (40 of the 54 runs) none: their tests open no window, and what they
+# run (ycbcrplay -headless, engine-c) opens none either.
+XPKGS=$("$GO" list -test -f '{{if and (eq .Name "main") (not .ForTest)}}{{.ImportPath}} {{join .Deps " "}}{{end}}' $PKGS |
+	awk '/ [^ ]*\/present\/window( |$)/ { sub(/\.test$/, "", $1); print $1 }' | sed "s|^$("$GO" list -m)/||" | sort -u | tr '\n' ' ')
+export XPKGS
 mapfile -t sound_pkgs < <(among "${sound_pkgs[@]}")
 # One go test -c for all: go compiles and links the packages on every core. Binaries are named after
 # the package's last element (go refuses to build two of the same name into one folder).
