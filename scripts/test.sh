@@ -106,8 +106,8 @@ mapfile -t pkgs < <("$GO" list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.Import
 among() { printf '%s\n' "$@" | grep -xF -f <(printf '%s\n' "${pkgs[@]}") || true; }
 mapfile -t race_pkgs < <(among "${race_pkgs[@]}")
 # The packages whose test binaries link the window package get an X server per run (run, in
-# scripts/test-lib.sh); the others (40 of the 54 runs) none: their tests open no window, and what they
-# run (ycbcrplay -headless, engine-c) opens none either.
+# scripts/test-lib.sh); the others (40 of the 54 runs) none: their tests open no window, and what
+# they run (ycbcrplay -headless, engine-c) opens none either.
 XPKGS=$("$GO" list -test -f '{{if and (eq .Name "main") (not .ForTest)}}{{.ImportPath}} {{join .Deps " "}}{{end}}' $PKGS |
 	awk '/ [^ ]*\/present\/window( |$)/ { sub(/\.test$/, "", $1); print $1 }' | sed "s|^$("$GO" list -m)/||" | sort -u | tr '\n' ' ')
 export XPKGS
