@@ -42,5 +42,8 @@ check no-x-server 1 "$tmp/xbad" audio "$pass"
 check skip-listed 0 "$tmp/xgood" decode '=== RUN   TestHWDecClips\n    hwclips_test.go:86: no clips\n--- SKIP: TestHWDecClips (0.00s)\nPASS\n'
 check skip-unlisted 1 "$tmp/xgood" decode '=== RUN   TestNew\n    new_test.go:1: why\n--- SKIP: TestNew (0.00s)\nPASS\n'
 check no-tests 1 "$tmp/xgood" audio 'testing: warning: no tests to run\nPASS\n'
+# XPKGS set: only the packages it lists get an X server (a package not listed runs without one).
+XPKGS="decode" check no-x-needed 0 "$tmp/xbad" audio "$pass"
+XPKGS="audio" check x-listed 1 "$tmp/xbad" audio "$pass"
 [ $fails = 0 ] || exit 1
-echo "harness-check: 5 cases as expected (a run with no results, an unlisted skip and no tests fail the summary)"
+echo "harness-check: 7 cases as expected (a run with no results, an unlisted skip and no tests fail the summary)"

@@ -2,12 +2,12 @@
 # test.sh: every check and test (make test). Vulkan tests use lavapipe with the validation layer on.
 #
 # The test binaries are built once (go test -c, on every core), then run from a pool of JOBS workers
-# (default: the number of cores), longest first. Each package runs on an X server of its own (Xvfb,
-# started per run), so the window tests that read the screen back (xwd) see only their own windows
-# although packages run side by side. The sound tests, which time playback against a real sound
-# server, run first and alone (see there). The fuzz
-# targets' corpora (seeds and testdata/fuzz) run as their own regression step; fuzzing proper is
-# `make fuzz` (scripts/fuzz.sh). At the end (scripts/test-summary.py): each run's time, every
+# (default: the number of cores), longest first. Each package whose test binary links the window
+# package runs on an X server of its own (Xvfb, started per run), so the window tests that read the
+# screen back (xwd) see only their own windows although packages run side by side. The sound
+# tests, which time playback against a real sound server, run first and alone (see there). The fuzz
+# targets' corpora (seeds and testdata/fuzz) run as their own runs, the pool's last; fuzzing proper
+# is `make fuzz` (scripts/fuzz.sh). At the end (scripts/test-summary.py): each run's time, every
 # skipped test with its reason and where it runs instead (a skip not on scripts/expected-skips.tsv
 # fails), the sampler path's "not offered" cases, the failures, runs that wrote no results (they
 # fail), and "N passed, N failed" over the top-level tests.
@@ -67,9 +67,11 @@ stage() {
 stage gofmt
 bad=$(gofmt -l $(git ls-files '*.go') 2>/dev/null || true)
 if [ -n "$bad" ]; then echo "gofmt needed:"; echo "$bad"; exit 1; fi
-# The summary's own checks (no results, unlisted skips), on fake runs: scripts/harness-check.sh.
-stage "harness self-check"
-GO=$GO scripts/harness-check.sh
+# The summary's own checks (no results, unlisted skips), on fake runs: scripts/harness-check.sh,
+# beside the build (3 s of a core that the build's last links leave idle); its verdict is waited
+# for before any test runs.
+GO=$GO scripts/harness-check.sh >"$LOG/harness-check" 2>&1 &
+harness_check=$!
 # The race detector (checkptr on) over the packages with goroutines: the decode pump, the player's
 # loop, decoding, videotex's engine-facing locks, planes' parallel staging, the stream's ring.
 race_pkgs=(pump player decode videotex planes stream cmd/ycbcrplay)
@@ -103,6 +105,12 @@ stage "build the test binaries"
 mapfile -t pkgs < <("$GO" list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' $PKGS | sed "s|^$("$GO" list -m)/||")
 among() { printf '%s\n' "$@" | grep -xF -f <(printf '%s\n' "${pkgs[@]}") || true; }
 mapfile -t race_pkgs < <(among "${race_pkgs[@]}")
+# The packages whose test binaries link the window package get an X server per run (run, in
+# scripts/test-lib.sh); the others (40 of the 54 runs) none: their tests open no window, and what
+# they run (ycbcrplay -headless, engine-c) opens none either.
+XPKGS=$("$GO" list -test -f '{{if and (eq .Name "main") (not .ForTest)}}{{.ImportPath}} {{join .Deps " "}}{{end}}' $PKGS |
+	awk '/ [^ ]*\/present\/window( |$)/ { sub(/\.test$/, "", $1); print $1 }' | sed "s|^$("$GO" list -m)/||" | sort -u | tr '\n' ' ')
+export XPKGS
 mapfile -t sound_pkgs < <(among "${sound_pkgs[@]}")
 # One go test -c for all: go compiles and links the packages on every core. Binaries are named after
 # the package's last element (go refuses to build two of the same name into one folder).
@@ -111,14 +119,25 @@ mapfile -t sound_pkgs < <(among "${sound_pkgs[@]}")
 # own tracebacks and race reports still name functions and lines, from the pclntab), which takes a
 # third off the links of 19 binaries with FFmpeg in them (54 → 37 CPU-s for the plain ones); to
 # debug a test binary in gdb, build it by hand without.
-"$GO" test -c -vet=off -ldflags='-s -w' -o "$BIN/plain/" "${pkgs[@]/#/./}"
-[ ${#race_pkgs[@]} = 0 ] || "$GO" test -c -race -vet=off -ldflags='-s -w' -o "$BIN/race/" "${race_pkgs[@]/#/./}"
+# The plain, race and ycbcrplay builds run side by side: one after the other, each ended on its
+# last links with a core idle. Each must succeed (wait returns its status; set -e).
+builds=()
+"$GO" test -c -vet=off -ldflags='-s -w' -o "$BIN/plain/" "${pkgs[@]/#/./}" &
+builds+=($!)
+if [ ${#race_pkgs[@]} != 0 ]; then
+	"$GO" test -c -race -vet=off -ldflags='-s -w' -o "$BIN/race/" "${race_pkgs[@]/#/./}" &
+	builds+=($!)
+fi
 # capi's and videotex's tests compare with ycbcrplay's pictures: one ycbcrplay for both
 # (internal/testkit/pictest.Ycbcrplay), not a go build in each (a compile and link each).
 if [ -n "$(among capi videotex)" ]; then
-	"$GO" build -ldflags='-s -w' -o "$BIN/ycbcrplay" ./cmd/ycbcrplay
+	"$GO" build -ldflags='-s -w' -o "$BIN/ycbcrplay" ./cmd/ycbcrplay &
+	builds+=($!)
 	export YCBCRKIT_TEST_YCBCRPLAY=$BIN/ycbcrplay
 fi
+for b in "${builds[@]}"; do wait "$b"; done
+wait $harness_check || { cat "$LOG/harness-check"; exit 1; }
+cat "$LOG/harness-check"
 
 # After the builds, whose compiles it reuses (it type-checks from their export data), so that it
 # adds only its analyses.
@@ -143,6 +162,7 @@ job() {
 		[ "$2" != player ] || skip+="|$SOAK_APART"
 		run plain "$2" -test.skip "$skip" ;;
 	plain-soak) LP_NUM_THREADS=0 run plain-soak "$2" -test.run "$SOAK_APART" ;;
+	plain-fuzz) run plain-fuzz "$2" -test.run '^Fuzz' ;;
 	esac
 }
 export -f run job stamp cpu
@@ -187,6 +207,8 @@ estimates="
 	for p in "${pkgs[@]}"; do echo "plain $p"; done
 	among player | sed 's/^/plain-soak /'
 	for p in "${race_pkgs[@]}"; do echo "race $p"; done
+	# The fuzz targets' corpora (seeds and testdata/fuzz), the pool's last jobs: a second each.
+	among $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u | sed 's|^\./||') | sed 's/^/plain-fuzz /'
 } | while read -r k p; do
 	e=$(awk -v j="$k $p" '$2 " " $3 == j { print $1 }' <<<"$estimates")
 	echo "${e:-0} $k $p"
@@ -205,18 +227,13 @@ done | sort -rn | cut -d' ' -f2- >"$LOG/jobs"
 # and a sound run that failed or wrote no results (no sound or X server) fails the summary.
 sound_nice=(nice -n -10)
 [ "$(nice -n -10 nice 2>/dev/null)" -lt "$(nice)" ] || sound_nice=()
-stage "go test: the sound tests alone, then ${#pkgs[@]} packages and ${#race_pkgs[@]} under -race, $JOBS at a time"
+stage "go test: the sound tests alone, then ${#pkgs[@]} packages, ${#race_pkgs[@]} under -race and the fuzz corpora, $JOBS at a time"
 "${sound_nice[@]}" bash -c '
 	run plain-sound-long cmd/ycbcrplay -test.run "$SOUND_LONG" & # nothing where not built (PKGS)
 	for p in "$@"; do run plain-sound "$p" -test.run "$SOUND" -test.skip "$SOUND_LONG|$SOUND_SHORT_MEASURED"; done
 	wait
 	run plain-sound-measured cmd/ycbcrplay -test.run "$SOUND_SHORT_MEASURED"' sound "${sound_pkgs[@]}" || true
 tr '\n' '\0' <"$LOG/jobs" | nice -n 19 xargs -0 -P "$JOBS" -n 1 bash -c 'job "$0"'
-
-stage "fuzz corpora (seeds and testdata/fuzz; fuzzing proper: make fuzz)"
-for p in $(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u | sed 's|^\./||'); do
-	run plain-fuzz "$p" -test.run '^Fuzz' # nothing where p's binary was not built (PKGS)
-done
 
 stage summary
 python3 scripts/test-summary.py "$LOG/json"/*.json
