@@ -148,7 +148,9 @@ for set in "${sets[@]}"; do
 	old)
 		T=$(mktemp -d)
 		git worktree add -q --detach "$T" "${OLD_REV:-HEAD~1}"
-		(cd "$T" && for p in ycbcrplay ycbcrwall; do go build -tags nowindow -ldflags=-s -o "$OLDPWD/.gpu/old/" ./cmd/$p; done)
+		# Against OLD_REV's own FFmpeg (its patches': build it there first if it differs).
+		(cd "$T" && eval "$(scripts/build-ffmpeg.sh --env)" &&
+			for p in ycbcrplay ycbcrwall; do go build -tags nowindow -ldflags=-s -o "$OLDPWD/.gpu/old/" ./cmd/$p; done)
 		git worktree remove --force "$T"
 		(cd .gpu && tar -cJf old.tar.xz old && rm -rf old)
 		;;
