@@ -14,16 +14,7 @@ import (
 // freed and taken again: the freed sets' pools are found again, no fourth pool. The kit's pipeline
 // is made once per specialization and kept. No validation message.
 func TestKitPoolsGrow(t *testing.T) {
-	d, err := Open(Options{Index: -1, Validation: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		d.Close()
-		for _, m := range d.ValidationMessages() {
-			t.Errorf("validation %s", m.Text)
-		}
-	}()
+	d := openValidated(t)
 	comp := vk.ShaderStageFlags(vk.ShaderStageComputeBit)
 	k, err := d.NewKit(KitDesc{Name: "test", SetsPerPool: 16,
 		Bindings: []vk.DescriptorSetLayoutBinding{

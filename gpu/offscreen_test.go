@@ -16,16 +16,7 @@ import (
 // copied part's colour where it was copied and black elsewhere: the loading pass keeps what the
 // image held, and every layout and hazard passes the validation layer, synchronization included.
 func TestCopiedOffscreen(t *testing.T) {
-	d, err := Open(Options{Index: -1, Validation: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		d.Close()
-		for _, m := range d.ValidationMessages() {
-			t.Errorf("validation %s", m.Text)
-		}
-	}()
+	d := openValidated(t)
 	canvas, err := d.NewCopiedOffscreen(16, 8)
 	if err != nil {
 		t.Fatal(err)
@@ -92,16 +83,7 @@ func TestCopiedOffscreen(t *testing.T) {
 // would write) and reads back the picture with what was drawn over it, byte for byte elsewhere; every
 // layout and hazard passes the validation layer, synchronization included.
 func TestDrawOver(t *testing.T) {
-	d, err := Open(Options{Index: -1, Validation: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		d.Close()
-		for _, m := range d.ValidationMessages() {
-			t.Errorf("validation %s", m.Text)
-		}
-	}()
+	d := openValidated(t)
 	pic := image.NewRGBA(image.Rect(3, 2, 15, 8))
 	for i := range pic.Pix {
 		pic.Pix[i] = uint8(i * 7)

@@ -47,6 +47,23 @@ func openCached(t *testing.T, dir string) *Device {
 	return d
 }
 
+// openValidated opens the test device with validation on; at the test's end it closes it and
+// fails the test with each validation message.
+func openValidated(t *testing.T) *Device {
+	t.Helper()
+	d, err := Open(Options{Index: -1, Validation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		d.Close()
+		for _, m := range d.ValidationMessages() {
+			t.Errorf("validation %s", m.Text)
+		}
+	})
+	return d
+}
+
 func closeChecked(t *testing.T, d *Device) {
 	t.Helper()
 	d.Close()

@@ -9,16 +9,7 @@ import (
 // TestGPUTimerEvery: a timer with Every 4 measures frames 0 and 4 of 8 (one slot, each frame
 // submitted and waited for), and records no query in the others; with Every 0 it measures all 8.
 func TestGPUTimerEvery(t *testing.T) {
-	d, err := Open(Options{Index: -1, Validation: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		d.Close()
-		for _, m := range d.ValidationMessages() {
-			t.Errorf("validation %s", m.Text)
-		}
-	}()
+	d := openValidated(t)
 	for _, c := range []struct{ every, want int }{{4, 2}, {0, 8}} {
 		tm, err := d.NewGPUTimer(1)
 		if err != nil {
