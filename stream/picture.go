@@ -105,7 +105,12 @@ func (s *Stream) PrepareAll() error {
 			return err
 		}
 	}
-	return s.Ring.makePre()
+	for _, sl := range s.Ring.slots {
+		if err := s.Ring.makePre(sl); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // make makes p's images and bindings for p.cfg and p.plan.

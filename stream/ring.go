@@ -278,12 +278,8 @@ func (r *Ring) submitOne(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlags
 // waiting on the frame's semaphore to decode the next picture from it, waits for the copy and not
 // for the whole frame's conversion and drawing.
 func (r *Ring) Pre(s *Slot) (vk.CommandBuffer, error) {
-	if s.Pre == nil {
-		cb, err := r.dev.NewCommandBuffer()
-		if err != nil {
-			return nil, fmt.Errorf("stream: slot %d: %w", s.Index, err)
-		}
-		s.Pre = cb
+	if err := r.makePre(s); err != nil {
+		return nil, err
 	}
 	if err := gpu.Begin(s.Pre); err != nil {
 		return nil, fmt.Errorf("stream: %w", err)
@@ -293,17 +289,16 @@ func (r *Ring) Pre(s *Slot) (vk.CommandBuffer, error) {
 	return s.Pre, nil
 }
 
-// makePre makes every slot's Pre command buffer ahead of its first use.
-func (r *Ring) makePre() error {
-	for _, s := range r.slots {
-		if s.Pre == nil {
-			cb, err := r.dev.NewCommandBuffer()
-			if err != nil {
-				return fmt.Errorf("stream: slot %d: %w", s.Index, err)
-			}
-			s.Pre = cb
-		}
+// makePre makes s's Pre command buffer unless it has one.
+func (r *Ring) makePre(s *Slot) error {
+	if s.Pre != nil {
+		return nil
 	}
+	cb, err := r.dev.NewCommandBuffer()
+	if err != nil {
+		return fmt.Errorf("stream: slot %d: %w", s.Index, err)
+	}
+	s.Pre = cb
 	return nil
 }
 
