@@ -55,12 +55,11 @@ func startWaitSampler(ph *phases, handles map[string]uintptr) *waitSampler {
 			if !s.inStep.Load() {
 				continue
 			}
-			st, err := os.ReadFile(dir + "stat")
-			if err != nil {
+			state, ok := taskState(dir)
+			if !ok {
 				return
 			}
-			i := bytes.LastIndexByte(st, ')')
-			if i < 0 || i+2 >= len(st) || (st[i+2] != 'S' && st[i+2] != 'D') {
+			if state != 'S' && state != 'D' {
 				continue
 			}
 			sc, _ := os.ReadFile(dir + "syscall")
@@ -89,13 +88,12 @@ func (s *waitSampler) others(futex string) {
 			continue
 		}
 		d := "/proc/self/task/" + e.Name() + "/"
-		st, err := os.ReadFile(d + "stat")
-		i := bytes.LastIndexByte(st, ')')
-		if err != nil || i < 0 || i+2 >= len(st) {
+		c, ok := taskState(d)
+		if !ok {
 			continue
 		}
 		what := "running"
-		if c := st[i+2]; c == 'S' || c == 'D' {
+		if c == 'S' || c == 'D' {
 			sc, _ := os.ReadFile(d + "syscall")
 			what = syscallName(sc)
 			switch {
@@ -118,6 +116,17 @@ func (s *waitSampler) others(futex string) {
 		s.other[what]++
 	}
 	s.scans++
+}
+
+// taskState is the state letter of the thread whose /proc directory is dir (R running, S asleep,
+// D in uninterruptible sleep: /proc/PID/stat's third field, after the name in parentheses).
+func taskState(dir string) (byte, bool) {
+	st, err := os.ReadFile(dir + "stat")
+	i := bytes.LastIndexByte(st, ')')
+	if err != nil || i < 0 || i+2 >= len(st) {
+		return 0, false
+	}
+	return st[i+2], true
 }
 
 // syscallNames are the x86-64 numbers of the calls a sleeping thread is likely in.
@@ -149,46 +158,36 @@ func (s *waitSampler) stop() map[string]float64 {
 		close(s.quit)
 	}
 	<-s.done
-	type kv struct {
-		k string
-		n int
-	}
-	var all []kv
-	for k, n := range s.samples {
-		all = append(all, kv{k, n})
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].n > all[j].n })
 	out := map[string]float64{}
-	for i, e := range all {
-		if i == 12 {
-			break
-		}
+	for _, e := range top(s.samples, 12) {
 		out[e.k] = float64(time.Duration(e.n)*sampleEvery) / 1e6
 	}
 	// The other threads, as the mean number of threads doing each thing at a scan.
-	var ot []kv
-	for k, n := range s.other {
-		ot = append(ot, kv{k, n})
-	}
-	sort.Slice(ot, func(i, j int) bool { return ot[i].n > ot[j].n })
-	for i, e := range ot {
-		if i == 10 || s.scans == 0 {
-			break
+	if s.scans > 0 {
+		for _, e := range top(s.other, 10) {
+			out["others: "+e.k] = float64(e.n) / float64(s.scans)
 		}
-		out["others: "+e.k] = float64(e.n) / float64(s.scans)
 	}
-	var ch []kv
-	for k, n := range s.chains {
-		ch = append(ch, kv{k, n})
-	}
-	sort.Slice(ch, func(i, j int) bool { return ch[i].n > ch[j].n })
-	for i, e := range ch {
-		if i == 16 {
-			break
-		}
+	for _, e := range top(s.chains, 16) {
 		out["chain "+e.k] = float64(e.n)
 	}
 	return out
+}
+
+// A count is a key of a sampler's map and how often it was seen.
+type count struct {
+	k string
+	n int
+}
+
+// top is m's n most frequent keys, most frequent first.
+func top(m map[string]int, n int) []count {
+	all := make([]count, 0, len(m))
+	for k, c := range m {
+		all = append(all, count{k, c})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].n > all[j].n })
+	return all[:min(n, len(all))]
 }
 
 // owner reads the futex the steps' thread sleeps on (sc: its syscall file) as glibc's
@@ -220,14 +219,13 @@ func (s *waitSampler) owner(sc []byte) {
 	what := fmt.Sprintf("owner: lock word %d, no owner thread", lock)
 	if tid > 0 {
 		d := fmt.Sprintf("/proc/self/task/%d/", tid)
-		st, err := os.ReadFile(d + "stat")
-		i := bytes.LastIndexByte(st, ')')
+		state, ok := taskState(d)
 		switch {
 		case int(tid) == s.tid:
 			what = "owner: the steps' thread"
-		case err != nil || i < 0 || i+2 >= len(st):
+		case !ok:
 			what = fmt.Sprintf("owner: lock word %d, %d not a thread", lock, tid)
-		case st[i+2] == 'R':
+		case state == 'R':
 			what = "owner: running"
 		default:
 			osc, _ := os.ReadFile(d + "syscall")
