@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/cgoprof"
 )
 
 // waitSampler reads, every millisecond, whether the display loop's thread is asleep during a
@@ -28,7 +30,7 @@ type waitSampler struct {
 	scans   int
 	chains  map[string]int // the sleeping threads' callers (chain), "who: chain" → scans
 	mem     *os.File       // /proc/self/mem: the futex word and its owner, the stacks
-	maps    []mapping
+	maps    []cgoprof.Mapping
 	mapsAt  time.Time
 	handles map[string]uintptr // the device's and queues' handles: is the futex in the driver's objects?
 }
@@ -208,7 +210,7 @@ func (s *waitSampler) owner(sc []byte) {
 		}
 	}
 	if m := s.mapping(uintptr(addr)); m != nil {
-		s.chains["where: "+m.name]++
+		s.chains["where: "+m.Name()]++
 	}
 	var w [16]byte
 	if _, err := s.mem.ReadAt(w[:], int64(addr)); err != nil {
@@ -254,7 +256,7 @@ func (s *waitSampler) chain(sc []byte) string {
 	out := []string{s.name(uintptr(pc))}
 	for i := 0; i+8 <= n && len(out) < 8; i += 8 {
 		a := uintptr(binary.LittleEndian.Uint64(buf[i:]))
-		if m := s.mapping(a); m == nil || m.name == "[heap]" || !s.called(a) {
+		if m := s.mapping(a); m == nil || m.Name() == "[heap]" || !s.called(a) {
 			continue
 		}
 		out = append(out, s.name(a))
@@ -279,44 +281,23 @@ func (s *waitSampler) called(ret uintptr) bool {
 	return false
 }
 
-// A mapping is one executable mapping of /proc/self/maps.
-type mapping struct {
-	lo, hi, off uintptr
-	name        string
-}
-
-func readMaps() []mapping {
-	b, err := os.ReadFile("/proc/self/maps")
-	if err != nil {
-		return nil
-	}
-	var ms []mapping
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 5 {
-			continue
+// readMaps reads the mappings the sampler names addresses by: the executable ones and the heap.
+func readMaps() []cgoprof.Mapping {
+	all, _ := cgoprof.ReadMaps()
+	var ms []cgoprof.Mapping
+	for _, m := range all {
+		if m.Exec() || m.Path == "[heap]" {
+			ms = append(ms, m)
 		}
-		lo, hi, _ := strings.Cut(f[0], "-")
-		a, _ := strconv.ParseUint(lo, 16, 64)
-		z, _ := strconv.ParseUint(hi, 16, 64)
-		off, _ := strconv.ParseUint(f[2], 16, 64)
-		name := "anon"
-		if len(f) > 5 {
-			name = f[5][strings.LastIndexByte(f[5], '/')+1:]
-		}
-		if !strings.HasPrefix(f[1], "r-x") && name != "[heap]" {
-			continue
-		}
-		ms = append(ms, mapping{uintptr(a), uintptr(z), uintptr(off), name})
 	}
 	return ms
 }
 
 // mapping is the mapping that holds a (an executable one, or the heap), reading the maps again
 // on a miss, at most each second (a library loaded since).
-func (s *waitSampler) mapping(a uintptr) *mapping {
+func (s *waitSampler) mapping(a uintptr) *cgoprof.Mapping {
 	for i := range s.maps {
-		if m := &s.maps[i]; a >= m.lo && a < m.hi {
+		if m := &s.maps[i]; a >= m.Lo && a < m.Hi {
 			return m
 		}
 	}
@@ -329,7 +310,7 @@ func (s *waitSampler) mapping(a uintptr) *mapping {
 
 func (s *waitSampler) name(a uintptr) string {
 	if m := s.mapping(a); m != nil {
-		return fmt.Sprintf("%s+%#x", m.name, a-m.lo+m.off)
+		return fmt.Sprintf("%s+%#x", m.Name(), a-m.Lo+m.Off)
 	}
 	return fmt.Sprintf("%#x", a)
 }

@@ -6,11 +6,7 @@ package cgoprof
 import "C"
 
 import (
-	"bufio"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -33,30 +29,22 @@ func Start() {
 	})
 }
 
-// refresh reads the executable mappings (/proc/self/maps, "r-xp") into the spare table and
-// publishes it.
+// refresh reads the executable mappings (ReadMaps, "r-xp") into the spare table and publishes it.
 func refresh() {
-	f, err := os.Open("/proc/self/maps")
+	ms, err := ReadMaps()
 	if err != nil {
 		return
 	}
-	defer f.Close()
 	t := C.cgoprof_spare()
 	t.n = 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && t.n < C.CGOPROF_MAX {
-		fl := strings.Fields(sc.Text())
-		if len(fl) < 2 || !strings.HasPrefix(fl[1], "r-x") {
-			continue
+	for _, m := range ms {
+		if t.n == C.CGOPROF_MAX {
+			break
 		}
-		lo, hi, ok := strings.Cut(fl[0], "-")
-		a, err1 := strconv.ParseUint(lo, 16, 64)
-		b, err2 := strconv.ParseUint(hi, 16, 64)
-		if !ok || err1 != nil || err2 != nil {
-			continue
+		if m.Exec() {
+			t.lo[t.n], t.hi[t.n] = C.uintptr_t(m.Lo), C.uintptr_t(m.Hi)
+			t.n++
 		}
-		t.lo[t.n], t.hi[t.n] = C.uintptr_t(a), C.uintptr_t(b)
-		t.n++
 	}
 	C.cgoprof_publish()
 }
