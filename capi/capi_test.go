@@ -11,11 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/oracletest"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
-	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
-	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
 // The library, the C example and ycbcrplay are built once per test binary, into one folder that
@@ -183,27 +181,11 @@ func TestEngineCTarget(t *testing.T) {
 			"-frames", "1", "-out", out, c.clip).CombinedOutput(); err != nil || len(msg) > 0 {
 			t.Fatalf("engine-c %s: %v\n%s", name, err, msg)
 		}
-		d, err := decode.Open(c.clip, decode.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := d.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := ycbcr.FromColor(f.Color)
-		p.Output, p.LinearWhite = c.output, c.white
-		prm, err := ycbcrcheck.OracleParams(f.Picture.Format, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := oracle.Image(ycbcrcheck.OraclePicture(f.Picture), prm)
-		w := f.Picture.Width
-		f.Release()
-		d.Close()
+		want := oracletest.First(t, c.clip, func(p *ycbcr.Params) { p.Output, p.LinearWhite = c.output, c.white })
+		w := want.Width
 		got := pictest.ReadPNG(t, out)
 		worst := 0.0
-		for i, v := range want {
+		for i, v := range want.Want {
 			r, g, b, _ := got.At(i%w, i/w).RGBA()
 			for k, c := range []uint32{r >> 8, g >> 8, b >> 8} {
 				worst = math.Max(worst, math.Abs(float64(c)-math.Min(math.Max(v[k], 0), 1)*255))

@@ -9,15 +9,13 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/oracletest"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/videotex"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
-	ycbcrcheck "github.com/ycbcrkit/ycbcrkit/ycbcr/check"
-	"github.com/ycbcrkit/ycbcrkit/ycbcr/oracle"
 )
 
 // TestTarget draws the first picture of a PQ BT.2020 clip (4:4:4 10-bit, made by Debian's ffmpeg
@@ -47,31 +45,14 @@ func TestTarget(t *testing.T) {
 		{"PQ on HDR10", pq, videotex.Target{Output: ycbcr.OutputHDR10}, true},
 		{"SDR on HDR10", sdr, videotex.Target{Output: ycbcr.OutputHDR10}, true},
 	} {
-		d, err := decode.Open(c.clip, decode.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := d.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		pic := f.Picture
-		p := ycbcr.FromColor(f.Color)
-		p.Output, p.Tone = c.target.Output, c.target.Tone
-		prm, err := ycbcrcheck.OracleParams(pic.Format, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := oracle.Image(ycbcrcheck.OraclePicture(pic), prm)
-		w, h := pic.Width, pic.Height
-		f.Release()
-		d.Close()
+		o := oracletest.First(t, c.clip, func(p *ycbcr.Params) { p.Output, p.Tone = c.target.Output, c.target.Tone })
+		want, p, w, h := o.Want, o.Params, o.Width, o.Height
 
 		e := newTestEngine(t, dev, w, h)
 		e.readback = true
 		toTarget := false
 		opts := videotex.Options{Target: c.target}
-		err = playVideo(engineDevice(dev), c.clip, opts, 1, e, func(tex *videotex.Texture) (*videotex.Frame, error) {
+		err := playVideo(engineDevice(dev), c.clip, opts, 1, e, func(tex *videotex.Texture) (*videotex.Frame, error) {
 			f, err := step(tex)
 			if err == nil {
 				toTarget = f.ToTarget
@@ -119,24 +100,9 @@ const extendedLinearTolerance = 1.0 / 512
 // extendedLinearTolerance. A PQ clip must keep light above 1.0 and colours outside BT.709 (below
 // 0); an SDR clip stays within 0..1.
 func extendedLinear(t *testing.T, dev *gpu.Device, name, clip string, tg videotex.Target) {
-	d, err := decode.Open(clip, decode.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	df, err := d.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := ycbcr.FromColor(df.Color)
-	p.Output, p.LinearWhite = tg.Output, tg.White
-	prm, err := ycbcrcheck.OracleParams(df.Picture.Format, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := oracle.Image(ycbcrcheck.OraclePicture(df.Picture), prm)
-	hdr := df.Color.Transfer.Kind() == formats.TransferPQ
-	df.Release()
-	d.Close()
+	o := oracletest.First(t, clip, func(p *ycbcr.Params) { p.Output, p.LinearWhite = tg.Output, tg.White })
+	want, p := o.Want, o.Params
+	hdr := p.Transfer.Kind() == formats.TransferPQ
 
 	tex, err := videotex.Open(engineDevice(dev), clip, videotex.Options{Target: tg})
 	if err != nil {
