@@ -290,6 +290,19 @@ func (t *texture) now() time.Duration {
 	return t.base + time.Duration(float64(time.Since(t.anchor))*t.rate)
 }
 
+// take removes frame id from t's frames and the handles and returns it, nil if it was released
+// (or drawn) already or its texture closed: the engine hands each frame back once.
+func (t *texture) take(id uint64) *videotex.Frame {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f := t.frames[id]
+	if f != nil {
+		delete(t.frames, id)
+		handles.remove(id)
+	}
+	return f
+}
+
 func textureOf(h C.yk_texture, call string) (*texture, C.yk_result) {
 	t, found := lookup[*texture](uint64(h.id))
 	if !found {
@@ -689,16 +702,10 @@ func yk_frame_release(h C.yk_texture, frame *C.yk__const_frame, params *C.yk__co
 	if t == nil {
 		return r
 	}
-	id := uint64(frame.id)
-	t.mu.Lock()
-	f := t.frames[id]
+	f := t.take(uint64(frame.id))
 	if f == nil { // released already, or its texture closed
-		t.mu.Unlock()
 		return ok()
 	}
-	delete(t.frames, id)
-	handles.remove(id)
-	t.mu.Unlock()
 	sem := vkHandle[vk.Semaphore](unsafe.Pointer(&p.semaphore))
 	var err error
 	switch {
@@ -730,15 +737,10 @@ func yk_frame_draw(h C.yk_texture, frame *C.yk__const_frame, params *C.yk__const
 		return r
 	}
 	id := uint64(frame.id)
-	t.mu.Lock()
-	f := t.frames[id]
+	f := t.take(id)
 	if f == nil {
-		t.mu.Unlock()
 		return fail(C.YK_ERROR_INVALID_ARGUMENT, fmt.Errorf("yk_frame_draw: frame %d was released or its texture closed", id))
 	}
-	delete(t.frames, id)
-	handles.remove(id)
-	t.mu.Unlock()
 	dst := videotex.DrawTarget{
 		Image: vkHandle[vk.Image](unsafe.Pointer(&p.image)), View: vkHandle[vk.ImageView](unsafe.Pointer(&p.view)),
 		Format: vk.Format(p.format), Width: int(p.width), Height: int(p.height), FinalLayout: vk.ImageLayout(p.final_layout),
