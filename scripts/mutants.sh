@@ -49,6 +49,14 @@ fault sound-stage-no-results scripts/test-lib.sh \
 fault grid-follows-late-steps wall/clock.go \
 	's/^\tif d := now.Sub(prev) - period; !prev.IsZero() \&\& d < period\/10 \&\& d > -period\/10 {$/\tif true {/' \
 	wall '^TestGrid$'
+# Issue 38's: a wall spread over devices shows only the first device's tiles, or lists the
+# streams by device rather than by input.
+fault split-shot-first-part wall/split.go \
+	's/^\t\tfor i := range s.number\[p\] {$/\t\tfor i := range s.number[p][:len(s.number[p])*(1-min(p, 1))] {/' \
+	cmd/ycbcrwall '^TestWallDevices$'
+fault split-streams-by-part wall/split.go \
+	's/^\t\t\tm.PerStream\[s.number\[p\]\[i\]\] = ss$/\t\t\tm.PerStream[p*len(s.number[0])+i] = ss/' \
+	cmd/ycbcrwall '^TestWallDevices$'
 # Issue 38's: a wall's step asks the driver for one flush's fence once for each slot on it.
 fault fence-asked-per-slot stream/gather.go \
 	's/^\tif f.done || f.asked == f.g.round+1 {$/\tif f.done {/' \

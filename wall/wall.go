@@ -176,11 +176,28 @@ func Open(dev *gpu.Device, inputs []Input, opts Options) (*Wall, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("wall: no input")
 	}
+	w, err := newWall(dev, opts, len(inputs))
+	if err != nil {
+		return nil, err
+	}
+	unit, err := w.openInputs(inputs, nil)
+	if err == nil {
+		err = w.lay(unit, nil)
+	}
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// newWall makes a wall of n inputs on dev, with its conversions and none of its inputs yet.
+func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 	if opts.Queue <= 0 {
 		opts.Queue = 2
 	}
 	if opts.Threads <= 0 {
-		opts.Threads = max(1, runtime.NumCPU()/len(inputs))
+		opts.Threads = max(1, runtime.NumCPU()/n)
 	}
 	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
 	if !opts.SubmitEach {
@@ -190,32 +207,34 @@ func Open(dev *gpu.Device, inputs []Input, opts Options) (*Wall, error) {
 	if w.paths, err = ycbcr.NewPaths(dev); err != nil {
 		return nil, fmt.Errorf("wall: %w", err)
 	}
-	if err := w.open(inputs); err != nil {
-		w.Close()
-		return nil, err
-	}
 	return w, nil
 }
 
-func (w *Wall) open(inputs []Input) error {
-	cw, ch := 0, 0
+// openInputs opens the inputs' decoders and streams; number, if set, is each input's number on a
+// wall split over devices (Split). It returns the largest picture's size, the layout's unit.
+func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
+	var unit image.Point
 	for i, in := range inputs {
 		if in.Label == "" {
 			in.Label = filepath.Base(in.URL)
 		}
+		k := i
+		if number != nil {
+			k = number[i]
+		}
 		do := w.opts.Decode
 		do.Threads, do.HWDec, do.Vulkan = w.opts.Threads, w.opts.HWDec, w.dev
-		if notice, name := w.opts.Notice, fmt.Sprintf("tile %d (%s): ", i+1, in.Label); notice != nil {
+		if notice, name := w.opts.Notice, fmt.Sprintf("tile %d (%s): ", k+1, in.Label); notice != nil {
 			do.Log = func(s string) { notice(name + s) }
 		}
 		dec, err := decode.Open(in.URL, do)
 		if err != nil {
-			return fmt.Errorf("wall: input %d: %w", i+1, err)
+			return unit, fmt.Errorf("wall: input %d: %w", k+1, err)
 		}
 		t := &tile{in: in, dev: w.dev, dec: dec}
 		w.tiles = append(w.tiles, t)
 		if t.st, err = stream.New(w.dev, stream.Options{Slots: slots(dec), Paths: w.paths}); err != nil {
-			return fmt.Errorf("wall: input %d: %w", i+1, err)
+			return unit, fmt.Errorf("wall: input %d: %w", k+1, err)
 		}
 		if w.gather != nil {
 			t.st.Ring.SetGather(w.gather)
@@ -224,10 +243,18 @@ func (w *Wall) open(inputs []Input) error {
 			t.st.Timer.Every = timerEvery
 		}
 		info := dec.Info()
-		cw, ch = max(cw, info.Width), max(ch, info.Height)
+		unit.X, unit.Y = max(unit.X, info.Width), max(unit.Y, info.Height)
 	}
+	return unit, nil
+}
+
+// lay lays the tiles out on units of unit's size (the options' layout, else the most nearly
+// square grid; cells, if set, are the tiles' own: Split's part of a larger wall), makes and clears
+// the canvas and starts decoding.
+func (w *Wall) lay(unit image.Point, cells *Layout) error {
+	cw, ch := unit.X, unit.Y
 	w.Layout = NewLayout(len(w.tiles), cw, ch)
-	if l := w.opts.Layout; l != nil {
+	if l := w.opts.Layout; l != nil && cells == nil {
 		if l.Cells != nil && l.Len() < len(w.tiles) {
 			return fmt.Errorf("wall: the layout has %d cells for %d inputs", l.Len(), len(w.tiles))
 		}
@@ -237,13 +264,16 @@ func (w *Wall) open(inputs []Input) error {
 			w.Layout.Rows = max(l.Rows, (len(w.tiles)+l.Cols-1)/l.Cols)
 		}
 	}
+	if cells != nil {
+		w.Layout = *cells
+	}
 	for i, t := range w.tiles {
 		info := t.dec.Info()
 		t.rect = w.rectFor(i, info.Width, info.Height)
 		t.fitted = t.rect.Dx() != info.Width || t.rect.Dy() != info.Height
 	}
 	var err error
-	if w.canvas, err = newCanvas(w.dev, w.Layout.Cols*cw, w.Layout.Rows*ch); err != nil {
+	if w.canvas, err = newCanvas(w.dev, w.Layout.Cols*w.Layout.CellW, w.Layout.Rows*w.Layout.CellH); err != nil {
 		return err
 	}
 	if w.ring, err = stream.NewRing(w.dev, 2); err != nil {

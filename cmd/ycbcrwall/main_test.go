@@ -161,3 +161,38 @@ func TestWallUploadedFrames(t *testing.T) {
 		t.Errorf("-hwdec upload's canvas differs from -hwdec no's by %.0f LSB", d)
 	}
 }
+
+// TestWallDevices: -devices N spreads the inputs over N devices of the GPU, each drawing its tiles
+// on the whole wall's layout: the canvas (composed from every device's tiles) is the one-device
+// wall's within 1 LSB, and -stats lists every stream in input order with its pictures. Six inputs of
+// two sizes over 1, 2 and 4 devices (2, 2, 1, 1 inputs), under validation. A window, or one clock for
+// every stream, needs one device: refused in one line.
+func TestWallDevices(t *testing.T) {
+	dir := t.TempDir()
+	clips := []string{filepath.Join(mediaDir, "default.mkv"), filepath.Join(mediaDir, "yuv420p10le.mkv")}
+	var first image.Image
+	for _, n := range []string{"1", "2", "4"} {
+		shot := filepath.Join(dir, "devices"+n+".png")
+		st, _ := wallRun(t, append([]string{"-untimed", "-devices", n, "-n", "3", "-frames", "5", "-validate", "-stats", "-screenshot", shot}, clips...)...)
+		if st.Streams != 6 || st.Frames != 30 || len(st.PerStream) != 6 || st.Canvas != [2]int{3 * 640, 2 * 360} {
+			t.Fatalf("-devices %s: %d streams, %d frames, %d listed, canvas %v; want 6 streams of 5 pictures on 1920x720", n, st.Streams, st.Frames, len(st.PerStream), st.Canvas)
+		}
+		for i, p := range st.PerStream {
+			if want := filepath.Base(clips[i/3]); p.Input != want || p.Frames != 5 {
+				t.Errorf("-devices %s: stream %d: %s with %d pictures; want %s with 5", n, i, p.Input, p.Frames, want)
+			}
+		}
+		img := pictest.ReadPNG(t, shot)
+		if first == nil {
+			first = img
+		} else if d := pictest.MaxDiff(t, img, first); d > 1 {
+			t.Errorf("-devices %s: the canvas is %.0f LSB from one device's", n, d)
+		}
+	}
+	for _, args := range [][]string{{"-devices", "2"}, {"-headless", "-devices", "2", "-clock", "shared"}} {
+		var o, e bytes.Buffer
+		if code := run(append(args, clips[0]), &o, &e); code != 1 || !strings.HasPrefix(e.String(), "error: -devices 2: ") || strings.Count(e.String(), "\n") != 1 {
+			t.Errorf("ycbcrwall %s: exit %d, %q; want 1 and one error line", strings.Join(args, " "), code, e.String())
+		}
+	}
+}
