@@ -8,7 +8,9 @@
 // and the shader path's pipelines) and the device's pipeline cache. Each display step draws every
 // stream that has a new picture into its tile of the canvas through a render pass that keeps what
 // the other tiles hold. FFmpeg spreads each decoder's submissions over the decode queue family's
-// queues; the canvas is what a window shows (scaled) and what a screenshot reads back.
+// queues; the canvas is what a window shows (scaled) and what a screenshot reads back. A Split
+// spreads the inputs over several devices of one GPU (a Wall each, on the whole wall's layout,
+// stepped side by side), as NVIDIA's driver decodes more H.264 on two devices than on one.
 //
 // Layout: cells on a grid whose unit is the largest picture's size, the most nearly square uniform
 // grid by default or a Layout of cells of different sizes (ParseLayout: the presets 1+5, 1+7,
