@@ -57,6 +57,9 @@ fault split-shot-first-part wall/split.go \
 fault split-streams-by-part wall/split.go \
 	's/^\t\t\tm.PerStream\[s.number\[p\]\[i\]\] = ss$/\t\t\tm.PerStream[p*len(s.number[0])+i] = ss/' \
 	cmd/ycbcrwall '^TestWallDevices$'
+fault devices-one-queue-each cmd/ycbcrwall/main.go \
+	's/^\tif o.devices > 1 \&\& !o.queuesSet {$/\tif false {/' \
+	cmd/ycbcrwall '^TestDeviceQueues$'
 # Issue 38's: a wall's step asks the driver for one flush's fence once for each slot on it.
 fault fence-asked-per-slot stream/gather.go \
 	's/^\tif f.done || f.asked == f.g.round+1 {$/\tif f.done {/' \

@@ -117,6 +117,7 @@ type options struct {
 	path       string
 	variant    string
 	queues     int
+	queuesSet  bool // -queues given
 	devices    int
 	two        bool
 	validate   bool
@@ -170,7 +171,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute writes the picture into its tile)")
 	fs.BoolVar(&o.two, "two-decodes", false, "keep two hardware decodings of each stream in flight, not one (not faster on an H100 with one queue: for comparisons)")
 	fs.IntVar(&o.devices, "devices", 1, "headless: spread the streams over `N` devices of the GPU (input i on device i mod N, each drawing its tiles with steps of its own): NVIDIA's driver decodes about 2,200 H.264 1080p pictures a second on one device")
-	fs.IntVar(&o.queues, "queues", 1, "headless: spread the streams over `N` graphics queues (0: one per stream, up to the device's; tiles drawn rather than copied use one; one was the fastest for HEVC on an H100)")
+	fs.IntVar(&o.queues, "queues", 1, "headless: spread the streams over `N` graphics queues of each device (0: one per stream, up to the device's, the default with -devices; tiles drawn rather than copied use one; one was the fastest for HEVC on an H100)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE` (.png, or .jpg)")
 	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
@@ -190,6 +191,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if status, done := cli.Parse(fs, args, help, stdout, stderr); done {
 		return status
 	}
+	fs.Visit(func(f *flag.Flag) { o.queuesSet = o.queuesSet || f.Name == "queues" })
 	stopProfile, err := profile()
 	if err != nil {
 		return fail(stderr, "%v", err)
@@ -307,10 +309,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	defer decode.CaptureLog(nil)
 	// -queues 0: headless, one queue per stream; a window's pass reads the canvas on the first
 	// queue, which tiles copied from other queues would race.
-	queues := o.queues
-	if queues == 0 && o.headless {
-		queues = (len(inputs) + o.devices - 1) / o.devices
-	}
+	queues := deviceQueues(o, len(inputs))
 	var devs []*gpu.Device
 	defer func() {
 		for _, dev := range devs {
@@ -374,6 +373,22 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 		fmt.Fprintf(stdout, "%s\n", b)
 	}
 	return nil
+}
+
+// deviceQueues is how many graphics queues each device of a wall of n inputs is made with: -queues,
+// whose 0 is one per stream of the device (headless). Spread over devices the default is one per
+// stream: on one queue each, a device's 24 H.264 streams fell behind decoding (H200: 48 streams
+// on two devices dropped 15.3 % of their pictures, 0.43 % with a queue per stream;
+// docs/performance.md, "Live walls").
+func deviceQueues(o options, n int) int {
+	q := o.queues
+	if o.devices > 1 && !o.queuesSet {
+		q = 0
+	}
+	if q == 0 && o.headless {
+		q = (n + o.devices - 1) / o.devices
+	}
+	return q
 }
 
 // shown is a wall on one device (wall.Wall) or spread over several (wall.Split).

@@ -196,3 +196,26 @@ func TestWallDevices(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceQueues: the graphics queues a wall's devices are made with: -queues as given, 0 one
+// per stream of a device; spread over devices without -queues, one per stream.
+func TestDeviceQueues(t *testing.T) {
+	for _, c := range []struct {
+		queues, devices int
+		set             bool
+		n, want         int
+	}{
+		{1, 1, false, 48, 1},
+		{0, 1, true, 48, 48},
+		{1, 2, false, 48, 24},
+		{1, 3, false, 48, 16},
+		{1, 2, true, 48, 1},
+		{4, 2, true, 48, 4},
+		{0, 3, true, 7, 3},
+	} {
+		o := options{queues: c.queues, queuesSet: c.set, devices: c.devices, headless: true}
+		if got := deviceQueues(o, c.n); got != c.want {
+			t.Errorf("-queues %d (given %v) -devices %d, %d inputs: %d queues, want %d", c.queues, c.set, c.devices, c.n, got, c.want)
+		}
+	}
+}
