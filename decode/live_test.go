@@ -97,6 +97,8 @@ func TestLogSummaries(t *testing.T) {
 // longer than Options.Timeout gives ErrTimeout, and the next Next plays the feed again when it comes
 // back, without reopening: the interrupted read's sticky end of the I/O context is cleared.
 func TestLiveResumeAfterTimeout(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	ff := os.Getenv("YCBCRKIT_FFMPEG")
 	if ff == "" {
 		t.Skip("YCBCRKIT_FFMPEG not set (scripts/build-ffmpeg.sh --env)")

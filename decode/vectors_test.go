@@ -13,6 +13,8 @@ import (
 // asked ffmpeg for), ffprobe (what the file carries, read at test time) and the ffmpeg CLI's own
 // decode (the codes of every frame).
 func TestVectors(t *testing.T) {
+	// Its decoding fills the time TestLiveResumeAfterTimeout waits on the clock (t.Parallel both).
+	t.Parallel()
 	m := pictest.LoadManifest(t, mediaDir)
 	for _, v := range m.Vectors {
 		t.Run(v.Name, func(t *testing.T) {

@@ -76,6 +76,8 @@ func newRelay(t *testing.T, to int) *relay {
 // source (decode's live mode waits through the gap); a read that fails is reopened (Reopen, as
 // TestReconnect checks with a failing source).
 func TestLiveUDP(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	l, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -258,6 +258,8 @@ func TestStopWhileBlocked(t *testing.T) {
 // TestTimeout: a source that works (its progress grows) but gives no picture ends Receive with
 // ErrTimeout after Params.Timeout; without a timeout the stall watch lets it go on.
 func TestTimeout(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	for _, timeout := range []time.Duration{300 * time.Millisecond, 0} {
 		src := &fake{n: 10, block: make(chan struct{})}
 		p := Start[*frame](src, Params[*frame]{Timeout: timeout, Stall: time.Second})

@@ -39,8 +39,12 @@ run() (
 		export DISPLAY=:$(cat "$xf")
 		rm -f "$xf"
 	fi
+	# -test.parallel 4: the tests that call t.Parallel() mostly wait on the clock (live feeds sent in
+	# real time, -timeout's waits, probes of stalled pipes; a fifth of their wall time is CPU), four
+	# at a time, past GOMAXPROCS's two (cmd/ycbcrwall's three feeds: 32.9 -> 9.9 s beside a busy
+	# core).
 	(cd "$pkg" && $T2J -t -p "$pkg" "$bin" -test.v=test2json \
-		-test.count=1 -test.timeout 15m "$@" >"$LOG/json/$name.json" 2>&1) || rc=$?
+		-test.count=1 -test.timeout 15m -test.parallel 4 "$@" >"$LOG/json/$name.json" 2>&1) || rc=$?
 	if [ -n "$xpid" ]; then
 		kill $xpid 2>/dev/null || true
 		wait $xpid 2>/dev/null || true

@@ -18,6 +18,8 @@ import (
 // opened with a blocking open(2)). -timeout 0 (no limit) still waits: the player is running 1.5 s
 // in, and ends on SIGINT.
 func TestTimeoutFIFOWithoutWriter(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	for _, name := range []string{"path", "file: URL"} {
 		fifo := mkfifo(t)
 		if name != "path" {
@@ -59,6 +61,8 @@ func TestTimeoutFIFOWithoutWriter(t *testing.T) {
 //     not read as a shorter track), the clip plays, exit 0;
 //   - -timeout 0 and no writer: still waiting 1.5 s in; SIGINT then ends it with 130 and no line.
 func TestTimeoutSubFileFIFO(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	clip := filepath.Join(mediaDir, "default.mkv")
 	args := func(fifo string) []string {
 		return []string{"-headless", "-untimed", "-stats", "-frames", "10", "-timeout", "1", "-sub-file", fifo, clip}
@@ -74,7 +78,7 @@ func TestTimeoutSubFileFIFO(t *testing.T) {
 
 	fifo := mkfifo(t)
 	start := time.Now()
-	_, stderr, code := play(t, args(fifo)...)
+	_, stderr, code := playApart(t, args(fifo)...)
 	took := time.Since(start)
 	lines := notices(stderr)
 	if code != 0 || len(lines) != 1 || !strings.HasPrefix(lines[0], "notice: ") ||
@@ -92,7 +96,7 @@ func TestTimeoutSubFileFIFO(t *testing.T) {
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := play(t, args(fifo)...)
+	stdout, stderr, code := playApart(t, args(fifo)...)
 	w.Wait()
 	var st struct {
 		Tracks []struct {
@@ -114,7 +118,7 @@ func TestTimeoutSubFileFIFO(t *testing.T) {
 	}
 	defer func() { w.Process.Kill(); w.Wait() }()
 	start = time.Now()
-	_, stderr, code = play(t, args(fifo)...)
+	_, stderr, code = playApart(t, args(fifo)...)
 	took = time.Since(start)
 	lines = notices(stderr)
 	if code != 0 || len(lines) != 1 || !strings.Contains(lines[0], "notice: subtitle: open "+fifo+": timed out after 1s") {

@@ -56,6 +56,8 @@ func stalledFIFO(t *testing.T, file string, n int) string {
 // the first frame and only SIGINT, SIGTERM or -timeout ended the wait. A nameless pipe (-) and a
 // FIFO nobody writes to (waiting for a writer, fifo.go) end the same way on q.
 func TestQuitWhileProbing(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	if !window.Available() {
 		t.Fatal("no display: run under xvfb-run")
 	}
@@ -125,6 +127,8 @@ func TestSignalWhileProbingWindow(t *testing.T) {
 // takes the video's size and the file plays as before: a writer that pauses 1 s after 300 bytes
 // and then sends the rest, -frames 10 presented, -stats printed, exit 0.
 func TestOpeningThenPlays(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	if !window.Available() {
 		t.Fatal("no display: run under xvfb-run")
 	}

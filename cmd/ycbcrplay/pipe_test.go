@@ -132,6 +132,8 @@ func TestSignalWhileProbing(t *testing.T) {
 // TestTimeoutWhileProbing: standard input that stalls after 300 bytes; -timeout 1 bounds the probe
 // as it bounds reads: one error line saying the open timed out, about 1 s after the start.
 func TestTimeoutWhileProbing(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	cmd, e := stalledStdin(t, filepath.Join(mediaDir, "default.mkv"), 300, "-headless", "-timeout", "1", "-")
 	start := time.Now()
 	code := exitCode(t, cmd, 10*time.Second)

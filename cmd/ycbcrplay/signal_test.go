@@ -26,6 +26,15 @@ func asMain(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffe
 	return cmd, &o, &e
 }
 
+// playApart is play in a process of its own (asMain), for the tests that run side by side
+// (t.Parallel): runs in this process would share the program's globals (fileStart).
+func playApart(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd, o, e := asMain(t, nil, args...)
+	code = exitCode(t, cmd, time.Minute)
+	return o.String(), e.String(), code
+}
+
 func exitCode(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 	t.Helper()
 	timer := time.AfterFunc(limit, func() { cmd.Process.Kill() })

@@ -67,6 +67,8 @@ func serveAt(t *testing.T, file string, rate int) string {
 // the timeout and a second and a half's slack; the bundled clip served at 1 Mb/s (its own rate:
 // 4 s for its 100 pictures) plays to its end under -timeout 2, twice shorter than the whole.
 func TestTimeoutTrickle(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	clip := filepath.Join(mediaDir, "default.mkv")
 	t0 := time.Now()
 	cmd, _, e := asMain(t, nil, "-headless", "-untimed", "-timeout", "1", serveAt(t, clip, 160))
@@ -81,7 +83,7 @@ func TestTimeoutTrickle(t *testing.T) {
 
 	t0 = time.Now()
 	var stdout string
-	stdout, stderr, code = play(t, "-headless", "-untimed", "-stats", "-timeout", "2", serveAt(t, clip, 1e6/8))
+	stdout, stderr, code = playApart(t, "-headless", "-untimed", "-stats", "-timeout", "2", serveAt(t, clip, 1e6/8))
 	var st struct {
 		Frames int `json:"frames_presented"`
 	}

@@ -152,6 +152,8 @@ func TestWallLogNotices(t *testing.T) {
 // decode pump reports a signal state in -stats, this test also asserts "no signal" within 1 s of the
 // stop and pictures again within 2 s of the restart (issue 38).
 func TestWallUDPFeed(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	url := "udp://127.0.0.1:" + freeUDPPort(t)
 	feedRestart(t, url, url+"?pkt_size=1316", false)
 }
@@ -163,6 +165,8 @@ func TestWallUDPFeed(t *testing.T) {
 // new listener every 500 ms), not a read that waits. A build without libsrt fails here with the
 // wall's error line (decode: "this FFmpeg build reads no srt://").
 func TestWallSRTFeed(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	addr := "srt://127.0.0.1:" + freeUDPPort(t) // SRT runs over UDP
 	const key = "&passphrase=ycbcrkit-test-key"
 	feedRestart(t, addr+"?mode=listener"+key, addr+"?mode=caller"+key, true)
@@ -280,6 +284,8 @@ GLib.MainLoop().run()
 // pump reconnects, this test stops and restarts the server and asserts pictures again within 2 s
 // (issue 38).
 func TestWallRTSPFeed(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
 	dir := t.TempDir()
 	clip := filepath.Join(dir, "cam.mkv")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -291,6 +297,7 @@ func TestWallRTSPFeed(t *testing.T) {
 	}
 	for _, transport := range []string{"tcp", "udp"} {
 		t.Run(transport, func(t *testing.T) {
+			t.Parallel() // the two transports' servers and walls side by side, each on a port of its own
 			url, stop := rtspServer(t, clip, "0")
 			defer stop()
 			cmd, o, e := wallProcess(t, "-headless", "-stats", "-rtsp-transport", transport, url,
