@@ -187,17 +187,19 @@ export GO BIN LOG T0 SOUND=$sound SOUND_LONG=$sound_long SOUND_SHORT_MEASURED=$s
 # Longest first: the pool's end is set by the last long job to start. Seconds each job took in a
 # run of this script (two jobs at a time; go test -json Elapsed, as scripts/test-summary.py prints
 # them; a clean clone of 979c6df on the project's 2-core machine, other work light, 2026-11-29,
-# 10 m 33 s in all). Jobs not listed come last.
+# 10 m 33 s in all; the cmd/ycbcrplay and cmd/ycbcrwall rows from PKGS=... runs of this script once
+# their waiting tests ran side by side and TestSoakWindow apart). Jobs not listed come last.
 estimates="
-218 plain cmd/ycbcrplay
-142 race cmd/ycbcrplay
+193 plain cmd/ycbcrplay
+137 race cmd/ycbcrplay
 80 plain player
 51 plain capi
 46 plain decode
 43 race decode
-43 plain cmd/ycbcrwall
 37 plain ycbcr
+34 plain cmd/ycbcrwall
 32 race player
+30 plain-soak cmd/ycbcrplay
 18 race planes
 14 race videotex
 13 plain stream
