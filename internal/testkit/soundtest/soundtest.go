@@ -196,12 +196,26 @@ func (s *Server) stop(t testing.TB) {
 		return
 	}
 	_ = syscall.Kill(pid, syscall.SIGTERM)
-	for i := 0; i < 100 && syscall.Kill(pid, 0) == nil; i++ {
+	for i := 0; i < 100 && running(pid); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if syscall.Kill(pid, 0) == nil {
+	if running(pid) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
+}
+
+// running reports whether process pid exists and has not exited. The daemon (-D) is no child of
+// this process but of PID 1, which reaps it when it will: an ended daemon stays a zombie, which
+// kill(pid, 0) still finds, until then (a second or more under some inits, on every sound test's
+// path). proc(5): the state is the field after the command's closing parenthesis in
+// /proc/PID/stat, Z for a zombie.
+func running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil // no procfs: as before
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
 }
 
 // Recording is a parec recording of the null sink's monitor in progress.
