@@ -238,14 +238,17 @@ grep -vE "$light" "$LOG/jobs" >"$LOG/jobs-pool" || true
 # beeps and flashes, seeks, pauses), mostly waiting on the clock: about 45 CPU-s. They run first and
 # alone, at nice -10 where this user may raise a priority (root: CI): beside the pool, even beside
 # one worker at nice 19, TestSoundSync60s lost its sound for 140-450 ms (underflows) in two of three
-# clean-clone runs on a quiet 2-core machine. The PulseAudio server runs at its own high priority
+# clean-clone runs on a quiet 2-core machine; beside only the runs of the tests that wait on the
+# clock (cmd/ycbcrplay's, cmd/ycbcrwall's, decode's and pump's: a third of a core, nice 19) the
+# sound tests failed in two of two runs (underflows), and once more with the two pinned to a core
+# each (taskset). The PulseAudio server runs at its own high priority
 # (soundtest.StartServer); the pool's timing checks count the CPU they wait for (internal/testkit/timebound).
 # The minute-long sync test runs beside the sound tests that measure no offset (each test has its
 # own sound server, each run its own X server; together under one core); the three short measured
 # ones (a 20 ms shift followed within 3 ms, a broken latency seen, display-resample's offset) come
 # after, alone: beside the minute one of them once read a median of -16.9 ms for -20 (per second
-# -14.6...-24.1). The stage takes 65 + 31 s instead of 125. Its exit status is not this script's: the pool runs either way,
-# and a sound run that failed or wrote no results (no sound or X server) fails the summary.
+# -14.6...-24.1). The stage takes 65 + 26 s instead of 125. Its exit status is not this script's:
+# the pool runs either way, and a sound run that failed or wrote no results (no sound or X server) fails the summary.
 sound_nice=(nice -n -10)
 [ "$(nice -n -10 nice 2>/dev/null)" -lt "$(nice)" ] || sound_nice=()
 stage "go test: the sound tests alone, then ${#pkgs[@]} packages, ${#race_pkgs[@]} under -race and the fuzz corpora, $JOBS at a time and a light lane"
