@@ -233,8 +233,16 @@ done | sort -rn | cut -d' ' -f2- >"$LOG/jobs"
 # feed and timeouts) go one at a time beside the pool's workers, not in their turn: about 40 s of
 # runs, 13 CPU-s.
 light='^(plain-soak cmd/ycbcrplay|plain pump|race pump)$'
+# The batch lane: runs that only compute (conversions against references, uploads, the fuzz
+# corpora: no clock, no window, no timing check) at SCHED_IDLE (chrt -i), two at a time beside the
+# pool, on the CPU its runs leave idle while they wait on the clock (a tenth of the pool's core
+# time); what is left of them runs once the pool is done.
+batch='^(plain|race) (ycbcr|ycbcr/check|ycbcr/oracle|shaders|planes|stream|gpu|formats|subtitle)$|^plain-fuzz '
+idle=(chrt -i 0)
+command -v chrt >/dev/null && chrt -i 0 true 2>/dev/null || idle=(nice -n 19)
 grep -E "$light" "$LOG/jobs" >"$LOG/jobs-light" || true
-grep -vE "$light" "$LOG/jobs" >"$LOG/jobs-pool" || true
+grep -E "$batch" "$LOG/jobs" >"$LOG/jobs-batch" || true
+grep -vE "$light|$batch" "$LOG/jobs" >"$LOG/jobs-pool" || true
 # The sound tests time playback against a real sound server for about 105 s of clips (a minute of
 # beeps and flashes, seeks, pauses), mostly waiting on the clock: about 45 CPU-s. They run first and
 # alone, at nice -10 where this user may raise a priority (root: CI): beside the pool, even beside
@@ -263,8 +271,11 @@ stage "go test: the sound tests alone, then ${#pkgs[@]} packages, ${#race_pkgs[@
 	run plain-sound-measured cmd/ycbcrplay -test.run "$SOUND_SHORT_MEASURED" -test.skip "$SOUND_MEASURED_BESIDE"' sound "${sound_pkgs[@]}" || true
 tr '\n' '\0' <"$LOG/jobs-light" | nice -n 19 xargs -0 -r -n 1 bash -c 'job "$0"' &
 light_lane=$!
+tr '\n' '\0' <"$LOG/jobs-batch" | "${idle[@]}" xargs -0 -r -P "$JOBS" -n 1 bash -c 'job "$0"' &
+batch_lane=$!
 tr '\n' '\0' <"$LOG/jobs-pool" | nice -n 19 xargs -0 -P "$JOBS" -n 1 bash -c 'job "$0"'
 wait $light_lane || true
+wait $batch_lane || true
 
 stage summary
 python3 scripts/test-summary.py "$LOG/json"/*.json
