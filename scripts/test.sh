@@ -233,11 +233,12 @@ done | sort -rn | cut -d' ' -f2- >"$LOG/jobs"
 # feed and timeouts) go one at a time beside the pool's workers, not in their turn: about 40 s of
 # runs, 13 CPU-s.
 light='^(plain-soak cmd/ycbcrplay|plain pump|race pump)$'
-# The batch lane: runs that only compute (conversions against references, uploads, the fuzz
-# corpora: no clock, no window, no timing check) at SCHED_IDLE (chrt -i), two at a time beside the
-# pool, on the CPU its runs leave idle while they wait on the clock (a tenth of the pool's core
-# time); what is left of them runs once the pool is done.
-batch='^(plain|race) (ycbcr|ycbcr/check|ycbcr/oracle|shaders|planes|stream|gpu|formats|subtitle)$|^plain-fuzz '
+# The batch lane: runs that only compute (conversions against references, uploads, the C
+# example, the conformance check, the player's soak, the fuzz corpora: no clock and no timing
+# check) at SCHED_IDLE (chrt -i), two at a time beside the pool, on the CPU its runs leave idle
+# while they wait on the clock (a tenth of the pool's core time); what is left of them runs once
+# the pool is done.
+batch='^(plain|race) (ycbcr|ycbcr/check|ycbcr/oracle|shaders|planes|stream|gpu|formats|subtitle)$|^plain (capi|cmd/ycbcrcheck)$|^plain-soak player$|^plain-fuzz '
 idle=(chrt -i 0)
 command -v chrt >/dev/null && chrt -i 0 true 2>/dev/null || idle=(nice -n 19)
 grep -E "$light" "$LOG/jobs" >"$LOG/jobs-light" || true
