@@ -45,11 +45,17 @@ func (l Layout) Size() (int, int) { return l.Cols * l.CellW, l.Rows * l.CellH }
 
 // Cell is the i-th cell's rectangle on the canvas.
 func (l Layout) Cell(i int) image.Rectangle {
-	u := image.Rect(i%max(l.Cols, 1), i/max(l.Cols, 1), i%max(l.Cols, 1)+1, i/max(l.Cols, 1)+1)
-	if l.Cells != nil {
-		u = l.Cells[i]
-	}
+	u := l.unit(i)
 	return image.Rect(u.Min.X*l.CellW, u.Min.Y*l.CellH, u.Max.X*l.CellW, u.Max.Y*l.CellH)
+}
+
+// unit is the i-th cell in grid units: Cells[i], or its place on the uniform grid.
+func (l Layout) unit(i int) image.Rectangle {
+	if l.Cells != nil {
+		return l.Cells[i]
+	}
+	c := max(l.Cols, 1)
+	return image.Rect(i%c, i/c, i%c+1, i/c+1)
 }
 
 // Place is where a w×h picture sits in the i-th cell one pixel for one pixel: centred, at its own

@@ -56,40 +56,25 @@ func OpenSplit(devs []*gpu.Device, inputs []Input, opts Options) (*Split, error)
 		}
 		unit.X, unit.Y = max(unit.X, u.X), max(unit.Y, u.Y)
 	}
-	// The whole wall's layout, as one Wall of every input would make it.
-	s.Layout = NewLayout(len(inputs), unit.X, unit.Y)
-	if l := opts.Layout; l != nil {
-		if l.Cells != nil && l.Len() < len(inputs) {
-			s.Close()
-			return nil, fmt.Errorf("wall: the layout has %d cells for %d inputs", l.Len(), len(inputs))
-		}
-		s.Layout = *l
-		s.Layout.CellW, s.Layout.CellH = unit.X, unit.Y
-		if l.Cells == nil {
-			s.Layout.Rows = max(l.Rows, (len(inputs)+l.Cols-1)/l.Cols)
-		}
+	// The whole wall's layout, as one Wall of every input would make it; each part's tiles keep
+	// their cells on it.
+	var err error
+	if s.Layout, err = layoutFor(opts.Layout, len(inputs), unit); err != nil {
+		s.Close()
+		return nil, err
 	}
 	for p, w := range s.parts {
 		cells := s.Layout
 		cells.Cells = nil
 		for _, i := range s.number[p] {
-			cells.Cells = append(cells.Cells, s.unitCell(i))
+			cells.Cells = append(cells.Cells, s.Layout.unit(i))
 		}
-		if err := w.lay(unit, &cells); err != nil {
+		if err := w.lay(cells); err != nil {
 			s.Close()
 			return nil, err
 		}
 	}
 	return s, nil
-}
-
-// unitCell is input i's cell on the whole layout, in units.
-func (s *Split) unitCell(i int) image.Rectangle {
-	if s.Layout.Cells != nil {
-		return s.Layout.Cells[i]
-	}
-	c := max(s.Layout.Cols, 1)
-	return image.Rect(i%c, i/c, i%c+1, i/c+1)
 }
 
 // Parts are the walls, one per device used.

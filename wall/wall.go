@@ -181,8 +181,12 @@ func Open(dev *gpu.Device, inputs []Input, opts Options) (*Wall, error) {
 		return nil, err
 	}
 	unit, err := w.openInputs(inputs, nil)
+	var l Layout
 	if err == nil {
-		err = w.lay(unit, nil)
+		l, err = layoutFor(opts.Layout, len(inputs), unit)
+	}
+	if err == nil {
+		err = w.lay(l)
 	}
 	if err != nil {
 		w.Close()
@@ -248,25 +252,27 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 	return unit, nil
 }
 
-// lay lays the tiles out on units of unit's size (the options' layout, else the most nearly
-// square grid; cells, if set, are the tiles' own: Split's part of a larger wall), makes and clears
-// the canvas and starts decoding.
-func (w *Wall) lay(unit image.Point, cells *Layout) error {
-	cw, ch := unit.X, unit.Y
-	w.Layout = NewLayout(len(w.tiles), cw, ch)
-	if l := w.opts.Layout; l != nil && cells == nil {
-		if l.Cells != nil && l.Len() < len(w.tiles) {
-			return fmt.Errorf("wall: the layout has %d cells for %d inputs", l.Len(), len(w.tiles))
-		}
-		w.Layout = *l
-		w.Layout.CellW, w.Layout.CellH = cw, ch
-		if l.Cells == nil { // a grid of a given size: as many rows as the inputs need
-			w.Layout.Rows = max(l.Rows, (len(w.tiles)+l.Cols-1)/l.Cols)
-		}
+// layoutFor is the layout of n tiles on units of unit's size: l (a preset, a grid of a given
+// size, cells) where set, else the most nearly square uniform grid.
+func layoutFor(l *Layout, n int, unit image.Point) (Layout, error) {
+	if l == nil {
+		return NewLayout(n, unit.X, unit.Y), nil
 	}
-	if cells != nil {
-		w.Layout = *cells
+	if l.Cells != nil && l.Len() < n {
+		return Layout{}, fmt.Errorf("wall: the layout has %d cells for %d inputs", l.Len(), n)
 	}
+	out := *l
+	out.CellW, out.CellH = unit.X, unit.Y
+	if l.Cells == nil { // a grid of a given size: as many rows as the inputs need
+		out.Rows = max(l.Rows, (n+l.Cols-1)/l.Cols)
+	}
+	return out, nil
+}
+
+// lay places the tiles on l (layoutFor, or Split's cells of its part), makes and clears the canvas
+// and starts decoding.
+func (w *Wall) lay(l Layout) error {
+	w.Layout = l
 	for i, t := range w.tiles {
 		info := t.dec.Info()
 		t.rect = w.rectFor(i, info.Width, info.Height)
