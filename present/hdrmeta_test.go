@@ -3,7 +3,7 @@ package present_test
 import (
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/oracletest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/present"
 )
@@ -18,15 +18,7 @@ import (
 // x265 → HEVC SEI → FFmpeg's AVMasteringDisplayMetadata (r, g, b) → decode → VkHdrMetadataEXT must
 // give exactly those values as float32, each in its member.
 func TestHDRMetadataEXT(t *testing.T) {
-	d, err := decode.Open("../testvectors/colour/pq.mkv", decode.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	f, err := d.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := oracletest.FirstFrame(t, "../testvectors/colour/pq.mkv")
 	h := f.Color.HDR
 	f.Release()
 	chroma := func(x, y int) vkx.XY {

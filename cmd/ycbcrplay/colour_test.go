@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/lcms"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/oracletest"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 	"github.com/ycbcrkit/ycbcrkit/present/window"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -84,16 +84,7 @@ func TestColourVectors(t *testing.T) {
 			}
 
 			// The metadata, read by this project's decoder, against what colour.sh wrote.
-			d, err := decode.Open(file, decode.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			f, err := d.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Release()
+			f := oracletest.FirstFrame(t, file)
 			c := f.Color
 			if c.Matrix.String() != v.Matrix || c.Range.String() != v.Range || c.Primaries.String() != v.Primaries || c.Transfer.String() != v.Transfer {
 				t.Errorf("decoded tags %s %s %s %s, manifest %s %s %s %s", c.Matrix, c.Range, c.Primaries, c.Transfer, v.Matrix, v.Range, v.Primaries, v.Transfer)

@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/oracletest"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr/check"
@@ -164,16 +164,7 @@ func TestDecoderFamilies(t *testing.T) {
 // compareYUV checks a Y′CbCr clip: this project's decoder's first frame against ffmpeg's rawvideo
 // decode, then the screenshot against the oracle's picture of ffmpeg's planes.
 func compareYUV(t *testing.T, file string, img image.Image, made formats.Color) {
-	d, err := decode.Open(file, decode.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	f, err := d.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Release()
+	f := oracletest.FirstFrame(t, file)
 	pic := f.Picture
 	if f.SourceFormat != pic.Format.Name {
 		t.Fatalf("decoded %s, converted to %s: want a layout of the table", f.SourceFormat, pic.Format.Name)

@@ -1,6 +1,7 @@
-// Package oracletest gives tests the CPU oracle's picture (ycbcr/oracle) of a clip's first frame,
-// decoded apart in software, for a target: the reference an engine's or a program's drawn picture
-// is compared with. It imports decode, so it is a kit of its own: pictest is used by decode's tests.
+// Package oracletest gives tests a clip's first frame, decoded apart in software (FirstFrame), and
+// the CPU oracle's picture (ycbcr/oracle) of it for a target: the reference an engine's or a
+// program's drawn picture is compared with. It imports decode, so it is a kit of its own: pictest
+// is used by decode's tests.
 package oracletest
 
 import (
@@ -23,16 +24,7 @@ type Picture struct {
 // metadata, with target (nil: none) setting the output fields (Output, Tone, LinearWhite).
 func First(t testing.TB, clip string, target func(*ycbcr.Params)) Picture {
 	t.Helper()
-	d, err := decode.Open(clip, decode.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	f, err := d.Next()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Release()
+	f := FirstFrame(t, clip)
 	p := ycbcr.FromColor(f.Color)
 	if target != nil {
 		target(&p)
@@ -43,4 +35,21 @@ func First(t testing.TB, clip string, target func(*ycbcr.Params)) Picture {
 	}
 	return Picture{Want: oracle.Image(ycbcrcheck.OraclePicture(f.Picture), prm),
 		Width: f.Picture.Width, Height: f.Picture.Height, Params: p}
+}
+
+// FirstFrame decodes clip's first frame in software, with the decoder's defaults; the frame and its
+// decoder are released when the test ends.
+func FirstFrame(t testing.TB, clip string) *decode.Frame {
+	t.Helper()
+	d, err := decode.Open(clip, decode.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	f, err := d.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.Release)
+	return f
 }
