@@ -13,7 +13,8 @@ the cores), under a limit (s). Steps without rounds run once, in order; then the
 (rounds) in interleaved rounds, beside nvidia-smi dmon. "over" repeats a step for every combination
 of its values ({name} in step and cmd; "glob:PATTERN..." lists files); "procs" runs N copies at once
 and adds their frames; "rc" is the exit status that passes (default 0), "refuse" also passes a clean
-refusal (exit 1, one last error: line, no trace). Any validation message fails a step."""
+refusal (exit 1, one last error: line, no trace). Any validation message fails a step. A step
+{"use": ROW, "steps": [NAME...]} stands for those steps of another run (a set-up several share)."""
 import itertools, glob, json, os, re, shutil, signal, statistics, subprocess, sys, time
 
 R = os.getcwd()
@@ -22,6 +23,15 @@ L = os.path.join(OUT, "logs")
 VALIDATION = re.compile(r"VUID-|UNASSIGNED-|SYNC-HAZARD|validation message\(s\)")
 REFUSAL_VUID = re.compile(r"^error: .*VUID-[A-Za-z0-9-]*\)")  # a refusal citing a VUID as its reason
 med = statistics.median
+
+
+def uses(steps, runs):
+    """steps with each {"use": ROW, "steps": [NAME...]} replaced by those steps of run ROW."""
+    for st in steps:
+        if "use" in st:
+            yield from (u for u in runs[st["use"]]["steps"] if u["step"] in st["steps"])
+        else:
+            yield st
 
 
 def expand(step):
@@ -177,7 +187,7 @@ def main(argv):
     for n in names:
         run = runs[n]
         print(f"== {n}: {run['passes']}", file=sys.stderr)
-        steps = [s for st in run["steps"] for s in expand(st)]
+        steps = [s for st in uses(run["steps"], runs) for s in expand(st)]
         for st in (s for s in steps if not s.get("rounds")):
             recs.append(execute(n, st, "new", 0, dry))
         measured = [s for s in steps if s.get("rounds")]
