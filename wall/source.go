@@ -2,7 +2,6 @@ package wall
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
@@ -63,43 +62,12 @@ func (t *tile) pending(f *decode.Frame) (func() error, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case waitMode == "poll":
-		return func() error { return pollDecoded(t, at) }, nil
-	case t.waiter != nil:
-		return func() error {
-			if err := t.waiter.Wait(at.Semaphore, at.Value, decodeTimeout); err != nil {
-				return fmt.Errorf("waiting for the decoder: %w", err)
-			}
-			return nil
-		}, nil
-	}
 	return func() error {
 		if err := at.Wait(t.dev, decodeTimeout); err != nil {
 			return fmt.Errorf("waiting for the decoder: %w", err)
 		}
 		return nil
 	}, nil
-}
-
-// EXPERIMENT: YCBCRKIT_DECODE_WAIT=poll|one.
-var waitMode = os.Getenv("YCBCRKIT_DECODE_WAIT")
-
-func pollDecoded(t *tile, at stream.TimelinePoint) error {
-	end := time.Now().Add(decodeTimeout)
-	for {
-		ok, err := at.Reached(t.dev)
-		if err != nil {
-			return fmt.Errorf("waiting for the decoder: %w", err)
-		}
-		if ok {
-			return nil
-		}
-		if time.Now().After(end) {
-			return fmt.Errorf("waiting for the decoder: no picture in %v", decodeTimeout)
-		}
-		time.Sleep(500 * time.Microsecond)
-	}
 }
 
 // decodedAt is the point of f's semaphore that its decoding signals (stream.ForeignPoint).

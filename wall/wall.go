@@ -99,7 +99,6 @@ type Wall struct {
 	Layout Layout
 	dev    *gpu.Device
 	opts   Options
-	waiter *gpu.Waiter // the streams' waits for their hardware decodings, on one thread
 	paths  *ycbcr.Paths
 	tiles  []*tile
 	canvas *gpu.Offscreen
@@ -130,15 +129,14 @@ type Wall struct {
 
 // tile is one stream: its decoder and goroutine, queue, stream of pictures and place.
 type tile struct {
-	in     Input
-	dev    *gpu.Device
-	dec    *decode.Decoder
-	st     *stream.Stream
-	waiter *gpu.Waiter // the wall's
-	rect   image.Rectangle
-	pump   *pump.Pump[*decode.Frame] // the decoding goroutine and its queue (source.go)
-	ended  bool
-	err    error
+	in    Input
+	dev   *gpu.Device
+	dec   *decode.Decoder
+	st    *stream.Stream
+	rect  image.Rectangle
+	pump  *pump.Pump[*decode.Frame] // the decoding goroutine and its queue (source.go)
+	ended bool
+	err   error
 	// next is the picture taken from the queue and not yet due (timed steps); nextStart says it
 	// begins a play (or a live feed's return): the stream's clock restarts there.
 	next      *decode.Frame
@@ -206,12 +204,6 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 		opts.Threads = max(1, runtime.NumCPU()/n)
 	}
 	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
-	if waitMode == "one" && dev.Video.Features.Timeline {
-		var err error
-		if w.waiter, err = dev.NewWaiter(); err != nil {
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-	}
 	if !opts.SubmitEach {
 		w.gather = stream.NewGather(dev, nil)
 	}
@@ -243,7 +235,7 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		if err != nil {
 			return unit, fmt.Errorf("wall: input %d: %w", k+1, err)
 		}
-		t := &tile{in: in, dev: w.dev, dec: dec, waiter: w.waiter}
+		t := &tile{in: in, dev: w.dev, dec: dec}
 		w.tiles = append(w.tiles, t)
 		if t.st, err = stream.New(w.dev, stream.Options{Slots: slots(dec), Paths: w.paths}); err != nil {
 			return unit, fmt.Errorf("wall: input %d: %w", k+1, err)
@@ -858,9 +850,6 @@ func (w *Wall) Close() {
 		if t.st != nil {
 			t.st.Close() // runs the releases of the pictures in flight
 		}
-	}
-	if w.waiter != nil {
-		w.waiter.Close()
 	}
 	if w.ring != nil {
 		w.ring.Close()

@@ -184,26 +184,6 @@ VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_
 	return vkx_fn.WaitSemaphores(dev, &wi, timeout);
 }
 
-VkResult vkx_wait_any(VkDevice dev, uint32_t n, const VkSemaphore *s, const uint64_t *values, uint64_t timeout,
-                      uint64_t *now) {
-	VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .flags = VK_SEMAPHORE_WAIT_ANY_BIT,
-	                          .semaphoreCount = n, .pSemaphores = s, .pValues = values};
-	VkResult r = vkx_fn.WaitSemaphores(dev, &wi, timeout);
-	if (r != VK_SUCCESS && r != VK_TIMEOUT)
-		return r;
-	for (uint32_t i = 0; i < n; i++) {
-		VkResult e = vkx_fn.GetSemaphoreCounterValue(dev, s[i], &now[i]);
-		if (e != VK_SUCCESS)
-			return e;
-	}
-	return r;
-}
-
-VkResult vkx_signal_semaphore(VkDevice dev, VkSemaphore s, uint64_t value) {
-	VkSemaphoreSignalInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = s, .value = value};
-	return vkx_fn.SignalSemaphore(dev, &si);
-}
-
 VkResult vkx_create_timeline(VkDevice dev, uint64_t initial, VkSemaphore *out) {
 	VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
 	                                .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE, .initialValue = initial};

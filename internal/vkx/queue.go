@@ -32,30 +32,6 @@ func WaitSemaphore(dev vk.Device, s vk.Semaphore, value uint64, timeout time.Dur
 	return Check(vk.Result(r), "vkWaitSemaphores")
 }
 
-// WaitAny waits until one of the timeline semaphores s reaches its value in values, at most timeout,
-// and reads each one's value into now (len(s) entries): reached says whether one had. len(s) == 0
-// waits for nothing.
-func WaitAny(dev vk.Device, s []vk.Semaphore, values, now []uint64, timeout time.Duration) (reached bool, err error) {
-	if len(s) == 0 {
-		return false, nil
-	}
-	if len(values) < len(s) || len(now) < len(s) {
-		return false, fmt.Errorf("vkx: WaitAny: %d semaphores, %d values, room for %d", len(s), len(values), len(now))
-	}
-	r := vk.Result(C.vkx_wait_any(cDevice(dev), C.uint32_t(len(s)), (*C.VkSemaphore)(unsafe.Pointer(&s[0])),
-		(*C.uint64_t)(unsafe.Pointer(&values[0])), C.uint64_t(max(timeout, 0).Nanoseconds()), (*C.uint64_t)(unsafe.Pointer(&now[0]))))
-	if r == vk.Timeout {
-		return false, nil
-	}
-	return r == vk.Success, Check(r, "vkWaitSemaphores")
-}
-
-// SignalSemaphore sets the timeline semaphore s to value from the host (vkSignalSemaphore); value
-// must be above its current one.
-func SignalSemaphore(dev vk.Device, s vk.Semaphore, value uint64) error {
-	return Check(vk.Result(C.vkx_signal_semaphore(cDevice(dev), *(*C.VkSemaphore)(unsafe.Pointer(&s)), C.uint64_t(value))), "vkSignalSemaphore")
-}
-
 // NewTimelineSemaphore makes a timeline semaphore at initial (the device needs the
 // timelineSemaphore feature); destroy it with vk.DestroySemaphore.
 func NewTimelineSemaphore(dev vk.Device, initial uint64) (vk.Semaphore, error) {
