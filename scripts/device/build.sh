@@ -148,8 +148,12 @@ for set in "${sets[@]}"; do
 	old)
 		T=$(mktemp -d)
 		git worktree add -q --detach "$T" "${OLD_REV:-HEAD~1}"
-		# Against OLD_REV's own FFmpeg (its patches': build it there first if it differs).
-		(cd "$T" && eval "$(scripts/build-ffmpeg.sh --env)" &&
+		# Against OLD_REV's own FFmpeg where it is built (its patches'), else this tree's: the A/B
+		# is then of the Go code alone.
+		env=$(cd "$T" && scripts/build-ffmpeg.sh --env)
+		d=$(sed -n "s/^export YCBCRKIT_FFMPEG='\(.*\)\/bin\/ffmpeg'$/\1/p" <<<"$env")
+		[ -d "$d/lib" ] || { env=$(scripts/build-ffmpeg.sh --env) && echo "old: ${OLD_REV:-HEAD~1}'s FFmpeg is not built; this tree's instead" >&2; }
+		(cd "$T" && eval "$env" &&
 			for p in ycbcrplay ycbcrwall; do go build -tags nowindow -ldflags=-s -o "$OLDPWD/.gpu/old/" ./cmd/$p; done)
 		git worktree remove --force "$T"
 		(cd .gpu && tar -cJf old.tar.xz old && rm -rf old)
