@@ -16,7 +16,8 @@ const (
 	phaseCollect phase = iota // the streams' finished submissions given back (Ring.Collect)
 	phasePoll                 // the decoded pictures taken from the queues
 	phaseBegin                // a tile's stream configured and its frame begun (Stream.Begin)
-	phaseLoad                 // a picture loaded: FFmpeg's frame locked, its copy recorded
+	phaseLock                 // FFmpeg's frame lock waited for (a decoder holds it through its submission)
+	phaseLoad                 // a picture loaded: its state read under the lock, its copy recorded
 	phaseConvert              // its conversion recorded (Frame.Convert)
 	phasePlace                // placed in the canvas (copy, or scale and draw)
 	phaseSubmit               // its command buffer ended and gathered (Frame.Submit)
@@ -25,7 +26,7 @@ const (
 	nPhases
 )
 
-var phaseNames = [nPhases]string{"collect", "poll", "begin", "load", "convert", "place", "submit", "record", "flush"}
+var phaseNames = [nPhases]string{"collect", "poll", "begin", "lock", "load", "convert", "place", "submit", "record", "flush"}
 
 // phases keeps each timed step's time per phase.
 type phases struct {

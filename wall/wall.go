@@ -649,7 +649,17 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 		f.Release()
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
-	w.phases.lap(phaseBegin, phaseLoad)
+	w.phases.lap(phaseBegin, phaseLock)
+	if f.HW != nil {
+		// Waited for apart, and LoadForeign's own lock is then at once: a decoder holds the
+		// frame's lock from recording a decoding that uses it until that submission returns
+		// (libavutil/vulkan.c: ff_vk_exec_add_dep_frame to ff_vk_exec_submit).
+		src := f.HW.Foreign()
+		if _, err := src.Lock(); err == nil {
+			src.Unlock()
+		}
+	}
+	w.phases.lap(phaseLock, phaseLoad)
 	if f.HW != nil {
 		_, _, err = fr.LoadForeign(f.HW.Foreign(), f.Release)
 	} else {
