@@ -29,7 +29,7 @@ def uses(steps, runs):
     """steps with each {"use": ROW, "steps": [NAME...]} replaced by those steps of run ROW."""
     for st in steps:
         if "use" in st:
-            yield from (u for u in runs[st["use"]]["steps"] if u["step"] in st["steps"])
+            yield from (u for u in uses(runs[st["use"]]["steps"], runs) if u["step"] in st["steps"])
         else:
             yield st
 
