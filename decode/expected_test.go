@@ -1,4 +1,5 @@
-package decode
+// An external test: it decodes through oracletest.FirstFrame, and oracletest imports this package.
+package decode_test
 
 import (
 	"math"
@@ -6,8 +7,11 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/oracletest"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
+
+const mediaDir = "../testvectors/media"
 
 // TestExpectedPictures ties the three sources together for every vector: the first frame as this
 // package decodes it, reconstructed with the metadata it resolved (bilinear chroma at the resolved
@@ -18,16 +22,7 @@ func TestExpectedPictures(t *testing.T) {
 	for _, v := range pictest.Vectors(t, mediaDir) {
 		t.Run(v.Name, func(t *testing.T) {
 			img := pictest.ReadPNG(t, filepath.Join(mediaDir, v.PNG))
-			d, err := Open(filepath.Join(mediaDir, v.File), Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			f, err := d.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Release()
+			f := oracletest.FirstFrame(t, filepath.Join(mediaDir, v.File))
 			if b := img.Bounds(); b.Dx() != v.Width || b.Dy() != v.Height {
 				t.Fatalf("png %v, vector %dx%d", b, v.Width, v.Height)
 			}
