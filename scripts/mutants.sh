@@ -83,6 +83,10 @@ fault dithering-off ycbcr/dither.go \
 fault audio-clock-20ms-late audio/output.go \
 	's/\tpos = end - lat.Seconds()$/\tpos = end - lat.Seconds() - 0.020/' \
 	cmd/ycbcrplay '^TestSoundSyncMeasuredFollowsAShift$'
+# The scale pass's Lanczos as a tent (23.9 dB on the zone plate, against 64).
+fault lanczos-is-tent ycbcr/scale.go \
+	's/^\treturn 2, 3, 0, 0$/\treturn 0, 1, 0, 0/' \
+	player '^TestZonePlate(InWindow|OnScreen)$'
 # Issue 36's display profile (-icc-profile).
 fault icc-lut-axes-swapped player/icc.go \
 	's/in\[i\], in\[i+1\], in\[i+2\] = code(r), code(g), code(b)/in[i], in[i+1], in[i+2] = code(b), code(g), code(r)/' \
