@@ -87,6 +87,10 @@ fault audio-clock-20ms-late audio/output.go \
 fault lanczos-is-tent ycbcr/scale.go \
 	's/^\treturn 2, 3, 0, 0$/\treturn 0, 1, 0, 0/' \
 	player '^TestZonePlate(InWindow|OnScreen)$'
+# A swapchain made again while frames in flight still draw into its images.
+fault recreate-without-drain player/output.go \
+	's/^\tif err := p.rend.Drain(); err != nil { \/\/ the frames in flight draw into the old images$/\tif err := error(nil); err != nil {/' \
+	player '^TestResizeStorm$'
 # Issue 36's display profile (-icc-profile).
 fault icc-lut-axes-swapped player/icc.go \
 	's/in\[i\], in\[i+1\], in\[i+2\] = code(r), code(g), code(b)/in[i], in[i+1], in[i+2] = code(b), code(g), code(r)/' \
