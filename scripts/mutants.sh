@@ -91,6 +91,10 @@ fault lanczos-is-tent ycbcr/scale.go \
 fault recreate-without-drain player/output.go \
 	's/^\tif err := p.rend.Drain(); err != nil { \/\/ the frames in flight draw into the old images$/\tif err := error(nil); err != nil {/' \
 	player '^TestResizeStorm$'
+# A picture past probeMaxPixels measured all the same (issue 28: ten conversions at full size).
+fault large-picture-probed stream/variant.go \
+	's/^\tif c.Width\*c.Height > probeMaxPixels \&\& s.measure == nil {$/\tif false {/' \
+	cmd/ycbcrplay '^TestLargePicture$'
 # Issue 36's display profile (-icc-profile).
 fault icc-lut-axes-swapped player/icc.go \
 	's/in\[i\], in\[i+1\], in\[i+2\] = code(r), code(g), code(b)/in[i], in[i+1], in[i+2] = code(b), code(g), code(r)/' \
