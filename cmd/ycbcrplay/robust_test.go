@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,41 +89,99 @@ const caseTimeout = 10 * time.Second
 // testHome is TestMain's folder for the tests' own files, removed when the binary ends.
 var testHome string
 
-// The corpus is written once per test binary (three tests play it, none writes to it): about 80
-// ffmpeg runs, 5 CPU-s.
+// The corpus is written once for what makes it (three tests play it, none writes to it): about
+// 30 ffmpeg and perl runs, 5.5 CPU-s, that make test's plain and race runs of this package would
+// otherwise each pay.
 var (
 	corpusOnce  sync.Once
 	corpusFiles []string
 	corpusErr   string
 )
 
-// corpus writes testvectors/badinputs.sh's files into a folder of the test binary's and lists them.
+// corpus lists testvectors/badinputs.sh's files, written into the system's temporary folder under
+// a name that hashes what makes them (corpusKey) and shared by every test binary that plays them;
+// the first one writes them, under a lock, into a folder it renames into place when complete.
 func corpus(t *testing.T) []string {
 	t.Helper()
 	corpusOnce.Do(func() {
-		dir := filepath.Join(testHome, "badinputs")
-		out, err := exec.Command("../../testvectors/badinputs.sh", dir).CombinedOutput()
-		if err != nil {
-			corpusErr = fmt.Sprintf("badinputs.sh: %v\n%s", err, out)
-			return
-		}
-		ents, err := os.ReadDir(dir)
-		if err != nil {
+		if err := makeCorpus(); err != nil {
 			corpusErr = err.Error()
 			return
-		}
-		for _, e := range ents {
-			corpusFiles = append(corpusFiles, filepath.Join(dir, e.Name()))
-		}
-		sort.Strings(corpusFiles)
-		if len(corpusFiles) < 60 {
-			corpusErr = fmt.Sprintf("badinputs.sh made only %d files", len(corpusFiles))
 		}
 	})
 	if corpusErr != "" {
 		t.Fatal(corpusErr)
 	}
 	return corpusFiles
+}
+
+func makeCorpus() error {
+	key, err := corpusKey()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(os.TempDir(), "ycbcrkit-badinputs-"+key)
+	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil { // released by Close
+		return fmt.Errorf("lock %s: %w", lock.Name(), err)
+	}
+	if _, err := os.Stat(dir); os.IsNotExist(err) {
+		tmp, err := os.MkdirTemp(os.TempDir(), "ycbcrkit-badinputs-partial-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp) // nothing left once renamed
+		if out, err := exec.Command("../../testvectors/badinputs.sh", tmp).CombinedOutput(); err != nil {
+			return fmt.Errorf("badinputs.sh: %v\n%s", err, out)
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			return err
+		}
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		corpusFiles = append(corpusFiles, filepath.Join(dir, e.Name()))
+	}
+	sort.Strings(corpusFiles)
+	if len(corpusFiles) < 60 {
+		return fmt.Errorf("badinputs.sh made only %d files in %s", len(corpusFiles), dir)
+	}
+	return nil
+}
+
+// corpusKey hashes what the corpus is made of: badinputs.sh, the vectors it damages
+// (testvectors/media) and the ffmpeg program it runs (its path, size and time).
+func corpusKey() (string, error) {
+	h := sha256.New()
+	files, err := filepath.Glob("../../testvectors/media/*")
+	if err != nil {
+		return "", err
+	}
+	for _, f := range append([]string{"../../testvectors/badinputs.sh"}, files...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", filepath.Base(f), len(b))
+		h.Write(b)
+	}
+	ff, err := exec.LookPath("ffmpeg")
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(ff)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(h, "%s %d %d\n", ff, st.Size(), st.ModTime().UnixNano())
+	return fmt.Sprintf("%x", h.Sum(nil))[:16], nil
 }
 
 // outcome is one run of the player on one input.
