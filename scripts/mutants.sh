@@ -107,6 +107,10 @@ fault seek-without-flush decode/seek.go \
 fault ab-loop-once player/control.go \
 	's/^\t\tp.seekTo(p.ab.a)$/\t\tp.seekTo(p.ab.a); p.ab = noABLoop()/' \
 	cmd/ycbcrplay '^TestABLoop$'
+# A display matrix's 90° turn read with its flip the wrong way round.
+fault display-transpose-flipped formats/orientation.go \
+	's/^\t\tif m\[3\] > 0 { \/\/ transpose=cclock_flip: the transposition$/\t\tif m[3] < 0 {/' \
+	cmd/ycbcrplay '^TestDisplayMatrix$'
 # Issue 36's display profile (-icc-profile).
 fault icc-lut-axes-swapped player/icc.go \
 	's/in\[i\], in\[i+1\], in\[i+2\] = code(r), code(g), code(b)/in[i], in[i+1], in[i+2] = code(b), code(g), code(r)/' \
