@@ -77,8 +77,8 @@ harness_check=$!
 race_pkgs=(pump player decode videotex planes stream cmd/ycbcrplay)
 # Left out of the race runs, as the soaks are: the screen-reading window tests (the plain runs have
 # them) and the sound tests (below).
-# TestLargePicture too: it checks one 16384×16000 picture's path through lavapipe (36 s under
-# -race, its goroutines those of every other play); and TestVulkanGoGCRace, which provokes garbage
+# TestLargePicture too: it checks one 16384×8448 picture's path through lavapipe (36 s under
+# -race at 16384×16000, its goroutines those of every other play); and TestVulkanGoGCRace, which provokes garbage
 # collections against vulkan-go's finalizers (a crash it looks for, not a data race; 13 s under
 # -race). The plain run has both. So does it the program tests that compare what a play produces
 # with a reference (decoder families, display matrices, drawn subtitles, thumbnails, zscale's
@@ -153,8 +153,8 @@ stage "go vet"
 # calling thread (LP_NUM_THREADS=0): its rasterizer threads gain nothing on frames that small, and
 # handing every frame to them and back took a third of the soak's CPU (27.6 -> 18.7 CPU-s, the
 # player's binary alone). What the soak checks is the same; the other tests keep lavapipe's
-# default threads (TestLargePicture's 16384×16000 picture misses the player's 10 s stall bound
-# on one thread on a loaded machine).
+# default threads (TestLargePicture's 16384×16000 picture, as it was then, missed the player's
+# 10 s stall bound on one thread on a loaded machine).
 soak_apart='^TestSoak$'
 # cmd/ycbcrplay's TestSoakWindow plays 25 s timed in a window: 11 of its 26 s are CPU. It runs apart
 # too (plain-soak cmd/ycbcrplay), in the light lane (below).
