@@ -331,8 +331,20 @@ func (s *Server) RecordLatency(t testing.TB, dir string, ms int) *Recording {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("soundtest: parec did not connect: %s", stderr.String())
+	t.Fatalf("soundtest: parec did not connect: %s; %s", stderr.String(), s.state())
 	return nil
+}
+
+// state says whether the daemon still runs and ends with its log's last lines: what a client that
+// could not connect needs beside its own error (the log goes with the test's folder).
+func (s *Server) state() string {
+	st := "the server is gone"
+	if pid := s.PID(); pid != 0 && running(pid) {
+		st = fmt.Sprintf("the server (pid %d) runs", pid)
+	}
+	log, _ := os.ReadFile(filepath.Join(s.Dir, "log"))
+	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
+	return st + "; its log ends:\n" + strings.Join(lines[max(0, len(lines)-8):], "\n")
 }
 
 // sinkLatency is the null sink's configured latency, from pactl list sinks ("Latency: N usec,
