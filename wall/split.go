@@ -121,7 +121,7 @@ func (s *Split) Stats() Stats {
 	m := parts[0]
 	m.Streams, m.Frames, m.Dropped, m.LateSteps, m.Queues = 0, 0, 0, 0, 0
 	m.MaxStreamDropShare, m.DisplayIdle, m.GPUMs = 0, 0, 0
-	m.Canvas = [2]int{s.Layout.Cols * s.Layout.CellW, s.Layout.Rows * s.Layout.CellH}
+	m.Canvas[0], m.Canvas[1] = s.Layout.Size()
 	n := 0
 	for _, x := range s.number {
 		n += len(x)

@@ -15,6 +15,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/pump"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
@@ -279,7 +280,8 @@ func (w *Wall) lay(l Layout) error {
 		t.fitted = t.rect.Dx() != info.Width || t.rect.Dy() != info.Height
 	}
 	var err error
-	if w.canvas, err = newCanvas(w.dev, w.Layout.Cols*w.Layout.CellW, w.Layout.Rows*w.Layout.CellH); err != nil {
+	cw, ch := w.Layout.Size()
+	if w.canvas, err = newCanvas(w.dev, cw, ch); err != nil {
 		return err
 	}
 	if w.ring, err = stream.NewRing(w.dev, 2); err != nil {
@@ -649,20 +651,11 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 		f.Release()
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
-	w.phases.lap(phaseBegin, phaseLock)
 	if f.HW != nil {
-		// Waited for apart, and LoadForeign's own lock is then at once: a decoder holds the
-		// frame's lock from recording a decoding that uses it until that submission returns
-		// (libavutil/vulkan.c: ff_vk_exec_add_dep_frame to ff_vk_exec_submit).
-		src := f.HW.Foreign()
-		if _, err := src.Lock(); err == nil {
-			src.Unlock()
-		}
-	}
-	w.phases.lap(phaseLock, phaseLoad)
-	if f.HW != nil {
-		_, _, err = fr.LoadForeign(f.HW.Foreign(), f.Release)
+		w.phases.lap(phaseBegin, phaseLock) // until LoadForeign has the frame's lock (timedLock)
+		_, _, err = fr.LoadForeign(timedLock{f.HW.Foreign(), &w.phases}, f.Release)
 	} else {
+		w.phases.lap(phaseBegin, phaseLoad)
 		_, err = fr.Load(f.Picture, f.Release)
 	}
 	w.phases.lap(phaseLoad, phaseConvert)
@@ -689,6 +682,20 @@ func (w *Wall) draw(t *tile, f *decode.Frame) error {
 	t.shown++
 	t.last = now
 	return nil
+}
+
+// timedLock is a foreign frame whose Lock ends the step's lock phase: the wait for FFmpeg's frame
+// lock, which a decoder holds from recording a decoding that uses the frame until that submission
+// returns (libavutil/vulkan.c: ff_vk_exec_add_dep_frame to ff_vk_exec_submit).
+type timedLock struct {
+	stream.Foreign
+	phases *phases
+}
+
+func (l timedLock) Lock() (planes.ForeignState, error) {
+	st, err := l.Foreign.Lock()
+	l.phases.lap(phaseLock, phaseLoad)
+	return st, err
 }
 
 // configure makes t's stream ready for f's pictures (its conversion's pipelines on the first).
