@@ -20,7 +20,6 @@ import (
 func TestHDRMetadataEXT(t *testing.T) {
 	f := oracletest.FirstFrame(t, "../testvectors/colour/pq.mkv")
 	h := f.Color.HDR
-	f.Release()
 	chroma := func(x, y int) vkx.XY {
 		return vkx.XY{X: float32(float64(x) * 0.00002), Y: float32(float64(y) * 0.00002)}
 	}
