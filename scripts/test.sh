@@ -160,6 +160,16 @@ soak_apart='^TestSoak$'
 # too (plain-soak cmd/ycbcrplay), in the light lane (below).
 soak_window='^TestSoakWindow$'
 
+# sound KIND [PKG]: one run of the sound stage (below), as it first runs and as it runs again.
+sound() {
+	case $1 in
+	plain-sound-long) run plain-sound-long cmd/ycbcrplay -test.run "$SOUND_LONG" ;;
+	plain-sound-beside) run plain-sound-beside cmd/ycbcrplay -test.run "$SOUND_MEASURED_BESIDE" ;;
+	plain-sound-measured) run plain-sound-measured cmd/ycbcrplay -test.run "$SOUND_SHORT_MEASURED" -test.skip "$SOUND_MEASURED_BESIDE" ;;
+	plain-sound) run plain-sound "$2" -test.run "$SOUND" -test.skip "$SOUND_LONG|$SOUND_SHORT_MEASURED" ;;
+	esac
+}
+
 # job "KIND PKG": a line of the pool
 job() {
 	set -- $1
@@ -179,7 +189,7 @@ job() {
 	plain-fuzz) run plain-fuzz "$2" -test.run '^Fuzz' ;;
 	esac
 }
-export -f run job stamp cpu
+export -f run job sound stamp cpu
 # test2json's own path, found once: `go tool test2json` costs about 0.3 CPU-s a run to find it.
 T2J=$("$GO" tool -n test2json 2>/dev/null) && [ -x "$T2J" ] || T2J="$GO tool test2json"
 export T2J
@@ -265,11 +275,11 @@ sound_nice=(nice -n -10)
 [ "$(nice -n -10 nice 2>/dev/null)" -lt "$(nice)" ] || sound_nice=()
 stage "go test: the sound tests alone, then ${#pkgs[@]} packages, ${#race_pkgs[@]} under -race and the fuzz corpora, $JOBS at a time and a light lane"
 "${sound_nice[@]}" bash -c '
-	run plain-sound-long cmd/ycbcrplay -test.run "$SOUND_LONG" & # nothing where not built (PKGS)
-	for p in "$@"; do run plain-sound "$p" -test.run "$SOUND" -test.skip "$SOUND_LONG|$SOUND_SHORT_MEASURED"; done
-	run plain-sound-beside cmd/ycbcrplay -test.run "$SOUND_MEASURED_BESIDE"
+	sound plain-sound-long & # nothing where not built (PKGS)
+	for p in "$@"; do sound plain-sound "$p"; done
+	sound plain-sound-beside
 	wait
-	run plain-sound-measured cmd/ycbcrplay -test.run "$SOUND_SHORT_MEASURED" -test.skip "$SOUND_MEASURED_BESIDE"' sound "${sound_pkgs[@]}" || true
+	sound plain-sound-measured' sound "${sound_pkgs[@]}" || true
 # A sound run that failed runs once more, alone, and the log says so: on the shared 2-core machine
 # a sound test underflowed now and then when its load rose (2 of the 12 clean clones of 2026-11-29,
 # each time another test of the group beside the minute one); a player that underflows always fails
@@ -280,12 +290,10 @@ for f in "$LOG"/json/plain-sound*.json; do
 	mkdir -p "$LOG/sound-first" && mv "$f" "$LOG/sound-first/"
 	echo "$(stamp)sound run $name failed: once more, alone (its first events: $LOG/sound-first)"
 	case $name in
-	plain-sound-long-*) set -- plain-sound-long cmd/ycbcrplay -test.run "$SOUND_LONG" ;;
-	plain-sound-beside-*) set -- plain-sound-beside cmd/ycbcrplay -test.run "$SOUND_MEASURED_BESIDE" ;;
-	plain-sound-measured-*) set -- plain-sound-measured cmd/ycbcrplay -test.run "$SOUND_SHORT_MEASURED" -test.skip "$SOUND_MEASURED_BESIDE" ;;
-	*) p=${name#plain-sound-} && set -- plain-sound "${p//_//}" -test.run "$SOUND" -test.skip "$SOUND_LONG|$SOUND_SHORT_MEASURED" ;;
+	plain-sound-long-* | plain-sound-beside-* | plain-sound-measured-*) set -- "${name%-*}" ;; # of cmd/ycbcrplay
+	*) p=${name#plain-sound-} && set -- plain-sound "${p//_//}" ;;
 	esac
-	"${sound_nice[@]}" bash -c 'run "$@"' again "$@" || true
+	"${sound_nice[@]}" bash -c 'sound "$@"' again "$@" || true
 done
 tr '\n' '\0' <"$LOG/jobs-light" | nice -n 19 xargs -0 -r -n 1 bash -c 'job "$0"' &
 light_lane=$!
