@@ -60,14 +60,10 @@ func (l *Locked) Read(cb vk.CommandBuffer, layout vk.ImageLayout, access vk.Acce
 	l.stage, l.layout, l.access, l.pre = stage, layout, access, pre
 }
 
-// Copy records, in s's Pre command buffer (a batch of its own, ahead of s's: the decoder waits for
-// the copy alone), the copy of the image's planes into dst.
-func (l *Locked) Copy(r *Ring, s *Slot, dst *planes.Image) error {
-	cb, err := r.Pre(s)
-	if err != nil {
-		return err
-	}
-	l.Read(cb, vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit), true)
+// Copy records, on cb, the copy of the image's planes into dst; pre says cb is the slot's Pre
+// command buffer (Read).
+func (l *Locked) Copy(cb vk.CommandBuffer, pre bool, dst *planes.Image) error {
+	l.Read(cb, vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit), pre)
 	return dst.CopyForeign(cb, l.State.Image)
 }
 

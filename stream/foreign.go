@@ -106,8 +106,9 @@ func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) 
 	reason := c.routeAsked()
 	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
 	// early: with the compute conversion and one path, the conversion is the frame's only read of
-	// the image and can go in a batch of its own (below).
-	early := f.compute != nil && len(pic.paths) == 1
+	// the image and can go in a batch of its own (below), unless the stream keeps a frame in one
+	// batch (Options.OneBatch).
+	early := !s.oneBatch && f.compute != nil && len(pic.paths) == 1
 	if route == RouteAuto {
 		route, reason = autoRoute(st.Image, c.Width, c.Height, padded, early)
 	}
@@ -157,12 +158,23 @@ func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) 
 			t.compute = compute
 			f.compute = &t
 		}
-	} else if err := lk.Copy(s.Ring, f.Slot, f.Image); err != nil {
-		return fail(err)
+	} else {
+		cb := f.Slot.CB
+		if !s.oneBatch { // the copy's batch of its own releases the image before the conversion
+			if cb, err = s.Ring.Pre(f.Slot); err != nil {
+				return fail(err)
+			}
+		}
+		if err := lk.Copy(cb, !s.oneBatch, f.Image); err != nil {
+			return fail(err)
+		}
 	}
 	f.foreign, s.locked = ff, ff
 	if release != nil {
 		f.Slot.Retire(release)
+	}
+	if s.oneBatch {
+		reason += "; read in the frame's own batch (one batch)"
 	}
 	s.plan.Route = RouteStep{route, reason}
 	s.plan.Upload = planes.Loaded{Reason: "none: the picture is on the GPU already (" + route.String() + ")"}

@@ -62,7 +62,8 @@ func drawForeign(t *testing.T, dev *gpu.Device, s *stream.Stream, src stream.For
 // read and its batch signals the frame's semaphore), for
 // 8- and 10-bit layouts, at the picture's size and cropped from a larger coded size (16-sample
 // coding blocks, odd picture sizes); each submission is made under the frame's lock, advances its
-// semaphore by one and writes its layout back. The validation layer, with synchronization
+// semaphore by one and writes its layout back; with stream.Options.OneBatch the same, the copy or
+// the compute conversion in the frame's own batch instead of one ahead of it. The validation layer, with synchronization
 // validation, checks the barriers and the semaphore waits.
 func TestForeignRoutes(t *testing.T) {
 	dev := openFrames(t)
@@ -89,13 +90,15 @@ func TestForeignRoutes(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, pv := range []struct {
-			path    formats.Path
-			variant stream.Variant
-		}{{formats.PathSampler, stream.VariantDraw}, {formats.PathShader, stream.VariantDraw},
-			{formats.PathSampler, stream.VariantCompute}, {formats.PathShader, stream.VariantCompute}} {
+			path     formats.Path
+			variant  stream.Variant
+			oneBatch bool
+		}{{formats.PathSampler, stream.VariantDraw, false}, {formats.PathShader, stream.VariantDraw, false},
+			{formats.PathSampler, stream.VariantCompute, false}, {formats.PathShader, stream.VariantCompute, false},
+			{formats.PathShader, stream.VariantDraw, true}, {formats.PathSampler, stream.VariantCompute, true}} {
 			path := pv.path
-			name := fmt.Sprintf("%s %dx%d %s %s", tc.format, tc.w, tc.h, path, pv.variant)
-			s, err := stream.New(dev, stream.Options{Upload: planes.UploadCopy})
+			name := fmt.Sprintf("%s %dx%d %s %s one batch %v", tc.format, tc.w, tc.h, path, pv.variant, pv.oneBatch)
+			s, err := stream.New(dev, stream.Options{Upload: planes.UploadCopy, OneBatch: pv.oneBatch})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,6 +143,17 @@ func TestForeignRoutes(t *testing.T) {
 				if rec.locks != 1 || rec.unlocks != 1 || !rec.submitted || after.Value != before.Value+1 || after.Layout != rec.layout {
 					t.Errorf("%s %s: %d locks, %d unlocks, submitted %v; semaphore %d → %d, layout %d (written %d)",
 						name, route, rec.locks, rec.unlocks, rec.submitted, before.Value, after.Value, after.Layout, rec.layout)
+				}
+				// The copy, and in place the compute conversion, go in a batch of their own ahead of
+				// the frame's (the slot's Pre buffer), or with OneBatch in the frame's own.
+				pre := 0
+				for i := 0; i < s.Ring.Len(); i++ {
+					if s.Ring.Slot(i).Pre != nil {
+						pre++
+					}
+				}
+				if pv.oneBatch && pre > 0 || !pv.oneBatch && pre == 0 && (taken == stream.RouteCopy || pv.variant == stream.VariantCompute) {
+					t.Errorf("%s %s: %d slots with a Pre buffer", name, route, pre)
 				}
 				d := maxDiff(got, want)
 				t.Logf("%s %s (%s): image %dx%d, max difference %d", name, route, why, before.Image.Width, before.Image.Height, d)

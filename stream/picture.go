@@ -82,7 +82,7 @@ func (p *Picture) Prepare() error {
 }
 
 // PrepareAll makes every free picture's images and bindings for the current configuration, and
-// each slot's second command buffer (Ring.Pre), now rather than in the frames that first use them:
+// each slot's second command buffer (Ring.Pre; none with Options.OneBatch), now rather than in the frames that first use them:
 // a wall's first timed step would otherwise allocate them for every stream at once (at 16 streams a
 // step of 40-50 ms, a picture dropped in each).
 func (s *Stream) PrepareAll() error {
@@ -104,6 +104,9 @@ func (s *Stream) PrepareAll() error {
 		if err := p.Prepare(); err != nil {
 			return err
 		}
+	}
+	if s.oneBatch {
+		return nil
 	}
 	for _, sl := range s.Ring.slots {
 		if err := s.Ring.makePre(sl); err != nil {

@@ -46,6 +46,15 @@ type Options struct {
 	// use from the streams' goroutines); the caller destroys them after every stream that uses them
 	// is closed. nil: the stream makes its own.
 	Paths *ycbcr.Paths
+	// OneBatch records a hardware-decoded frame's read of the decoder's image (its GPU copy, or its
+	// in-place compute conversion) in the frame's own command buffer, not in a batch of its own
+	// ahead of it (Ring.Pre). The decoder then waits for the whole frame, not only that read,
+	// before it decodes from the picture again; in exchange a frame costs the driver two calls
+	// fewer (the second buffer's begin and end) and its submission one batch fewer. A wall, one
+	// thread recording every stream's frame while the decoders' threads contend for the same
+	// driver lock, wants that (docs/performance.md, "Live walls"); a single stream keeps the
+	// decoder's wait short.
+	OneBatch bool
 }
 
 // Config is what a stream's images and conversions are made for; a change of any field is a new
@@ -126,7 +135,8 @@ type Stream struct {
 	peakFilter ycbcr.PeakFilter
 	peak       float64 // the detected peak in use (cd/m²), 0: none
 	// locked is the foreign frame loaded and not yet submitted (LoadForeign), under its lock.
-	locked *foreignFrame
+	locked   *foreignFrame
+	oneBatch bool // Options.OneBatch
 }
 
 // New prepares a stream on dev: the conversion paths, the slots and the GPU timer.
@@ -143,7 +153,7 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 		}
 	}
 	s := &Stream{Dev: dev, Conv: conv, ownConv: ownConv, upload: opts.Upload, measure: opts.Measure,
-		probes: map[ProbeKey]measured{}, textures: opts.Textures}
+		probes: map[ProbeKey]measured{}, textures: opts.Textures, oneBatch: opts.OneBatch}
 	var err error
 	if s.Ring, err = NewRingWith(dev, n, RingOptions{QueueLock: opts.QueueLock, Borrowed: opts.Borrowed, Queue: opts.Queue}); err != nil {
 		if ownConv {
