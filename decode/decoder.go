@@ -80,18 +80,34 @@ type frameKey struct {
 // (av_find_best_stream) and opens its decoder with opts.Threads threads and page-aligned buffers.
 // Errors are one line, e.g. "decode: open foo.mp4: No such file or directory".
 func Open(url string, opts Options) (*Decoder, error) {
-	opts = opts.withDefaults()
-	d := &Decoder{input: input{url: url, timeout: opts.Timeout, cacheSize: opts.CacheSize, live: opts.Live.isLive(url),
-		rtspTransport: opts.RTSPTransport}, opts: opts, noticed: map[string]bool{}}
-	if opts.Log != nil {
-		d.input.log = newLogSink(opts.Log)
-	}
+	d := newDecoder(url, opts)
+	d.input.openTimeout = d.opts.OpenTimeout
 	if err := d.open(); err != nil {
 		d.log.discard() // the error says what went wrong
 		d.Close()
 		return nil, err
 	}
 	return d, nil
+}
+
+// OpenLater is a Decoder for url, with opts, that is not open yet: its Info is zero and Next fails
+// with ErrNotOpened until Reopen opens it. A client that reopens a live source when it fails
+// (package pump's Params.Reopen) so plays a feed that is down when it starts once the feed comes,
+// as it would one lost later.
+func OpenLater(url string, opts Options) *Decoder {
+	d := newDecoder(url, opts)
+	d.fatal = fmt.Errorf("decode: open %s: %w", url, ErrNotOpened)
+	return d
+}
+
+func newDecoder(url string, opts Options) *Decoder {
+	opts = opts.withDefaults()
+	d := &Decoder{input: input{url: url, timeout: opts.Timeout, cacheSize: opts.CacheSize, live: opts.Live.isLive(url),
+		rtspTransport: opts.RTSPTransport}, opts: opts, noticed: map[string]bool{}}
+	if opts.Log != nil {
+		d.input.log = newLogSink(opts.Log)
+	}
+	return d
 }
 
 func (d *Decoder) open() error {

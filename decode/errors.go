@@ -24,6 +24,10 @@ var (
 	ErrInterrupted = errors.New("interrupted")
 	// ErrClosed: the decoder was used after Close.
 	ErrClosed = errors.New("decoder is closed")
+	// ErrNotOpened: a decoder made by OpenLater was used before Reopen opened it.
+	ErrNotOpened = errors.New("not opened yet")
+	// ErrProtocolNotFound: this FFmpeg build reads no URL of that scheme (srt:// without libsrt).
+	ErrProtocolNotFound = astiav.ErrProtocolNotFound
 )
 
 // isAgain and isEOF test FFmpeg's EAGAIN and AVERROR_EOF.

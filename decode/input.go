@@ -21,6 +21,10 @@ import (
 type input struct {
 	url     string        // as given: a path or anything FFmpeg's protocols open
 	timeout time.Duration // each blocking call's limit; ≤ 0: none
+	// openTimeout, when positive, bounds the next opening's connecting and probing instead of
+	// timeout, once (Options.OpenTimeout).
+	openTimeout time.Duration
+	limit       time.Duration // the opening's limit, then timeout: what an ErrTimeout says
 
 	fc       *astiav.FormatContext
 	fcOpened bool // OpenInput succeeded: CloseInput is needed (and only then safe)
@@ -99,7 +103,12 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 	if stop != nil {
 		in.watch(stop)
 	}
-	in.arm()
+	limit := in.timeout
+	if in.openTimeout > 0 {
+		limit, in.openTimeout = in.openTimeout, 0
+	}
+	in.limit = limit
+	in.intr.Arm(limit)
 	var opts *astiav.Dictionary
 	if in.live {
 		if opts, err = liveOptions(in.url, in.timeout, in.rtspTransport); err != nil {
@@ -116,15 +125,16 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 		return in.ioError(op, err)
 	}
 	in.fcOpened = true
-	in.arm()
-	if in.live && in.timeout > 0 {
+	in.intr.Arm(limit)
+	if in.live && limit > 0 {
 		// A live probe reads for LiveProbeDuration of the feed (MPEG-TS always does: it has no
 		// header), on top of waiting for it.
-		in.intr.Arm(in.timeout + LiveProbeDuration)
+		in.intr.Arm(limit + LiveProbeDuration)
 	}
 	if err := avx.FindStreamInfo(in.fc); err != nil {
 		return in.ioError(op, fmt.Errorf("read stream info: %w", err))
 	}
+	in.limit = in.timeout // what the reads are armed with from now on
 	return nil
 }
 
@@ -231,7 +241,11 @@ func (in *input) ioError(op string, err error) error {
 		case it.Aborted():
 			return fmt.Errorf("decode: %s %s: %w", op, in.url, ErrInterrupted)
 		case it.TimedOut():
-			return fmt.Errorf("decode: %s %s: %w after %s", op, in.url, ErrTimeout, in.timeout)
+			lim := in.limit
+			if lim == 0 {
+				lim = in.timeout
+			}
+			return fmt.Errorf("decode: %s %s: %w after %s", op, in.url, ErrTimeout, lim)
 		}
 	}
 	if in.cache != nil && in.cache.Refused() > 0 {

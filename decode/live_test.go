@@ -168,3 +168,42 @@ func TestLiveResumeAfterTimeout(t *testing.T) {
 	}
 	t.Logf("%d pictures, ErrTimeout, %d pictures", before, after)
 }
+
+// TestOpenLater: a feed that is down when it is opened. Open with OpenTimeout gives up on a silent
+// UDP port after that limit (plus the live probe's second), not Timeout, and its error says the
+// limit; a decoder from OpenLater has no Info and fails Next with ErrNotOpened until Reopen opens
+// it, then decodes; and a timed-out opening leaves the reads' own limit in the next error message.
+func TestOpenLater(t *testing.T) {
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "udp://" + c.LocalAddr().String()
+	c.Close()
+	t0 := time.Now()
+	_, err = Open(url, Options{Threads: 1, Timeout: 10 * time.Second, OpenTimeout: 200 * time.Millisecond})
+	took := time.Since(t0)
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "after 200ms") || took > 3*time.Second {
+		t.Errorf("silent feed, OpenTimeout 200 ms: %v after %s; want ErrTimeout after 200ms within 3 s", err, took)
+	}
+
+	d := OpenLater(filepath.Join(mediaDir, "default.mkv"), Options{Threads: 1, HWDec: HWDecNo})
+	defer d.Close()
+	if i := d.Info(); i.Width != 0 || i.Codec != "" {
+		t.Errorf("Info before opening: %+v, want the zero Info", i)
+	}
+	if _, err := d.Next(); !errors.Is(err, ErrNotOpened) {
+		t.Fatalf("Next before opening: %v, want ErrNotOpened", err)
+	}
+	if err := d.Reopen(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := d.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Release()
+	if i := d.Info(); i.Width == 0 {
+		t.Errorf("Info after Reopen: %+v", i)
+	}
+}

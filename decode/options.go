@@ -51,6 +51,10 @@ type Options struct {
 	// Timeout bounds each blocking demuxer call, so that a stalled network URL returns ErrTimeout
 	// instead of hanging; 0 means DefaultTimeout, negative means no limit.
 	Timeout time.Duration
+	// OpenTimeout, when positive, bounds Open's connecting and probing instead of Timeout (reads
+	// and later openings keep Timeout): a wall gives its live inputs a short one, so that a feed
+	// that is down at start holds the wall's start that long, not Timeout (OpenLater).
+	OpenTimeout time.Duration
 	// Stop, when closed, interrupts the decoder as Interrupt does, from then on: Open too, which
 	// returns ErrInterrupted, so that a caller can end a wait for a stalled input before it has a
 	// Decoder to interrupt (a signal while FFmpeg probes a pipe whose writer stopped). nil: none.

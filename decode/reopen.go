@@ -18,7 +18,9 @@ func (d *Decoder) Reopen() error {
 	d.closeStream()
 	d.input.close()
 	d.tried = nil
-	d.pkt.Unref()
+	if d.pkt != nil { // nil before the first opening (OpenLater)
+		d.pkt.Unref()
+	}
 	d.pktHeld, d.inputDone, d.drained, d.endErr, d.fatal, d.errRun = false, false, false, nil, nil, 0
 	d.hasPTS, d.dropping = false, false
 	if err := d.open(); err != nil {

@@ -3,8 +3,9 @@
 // GPU's decoders carry.
 //
 // Every input has its own decoder (Vulkan Video on the wall's device where it decodes the stream,
-// software otherwise), its own pump (package pump: goroutine, bounded queue of decoded pictures, a
-// live input's reconnection), and its own stream.Stream; all streams share one set of conversion paths (the sampler path's conversion cache
+// software otherwise), opened side by side with the others (a live input down at the start is
+// opened later by its pump: openInputs), its own pump (package pump: goroutine, bounded queue of
+// decoded pictures, a live input's reconnection), and its own stream.Stream; all streams share one set of conversion paths (the sampler path's conversion cache
 // and the shader path's pipelines) and the device's pipeline cache. Each display step draws every
 // stream that has a new picture into its tile of the canvas through a render pass that keeps what
 // the other tiles hold. FFmpeg spreads each decoder's submissions over the decode queue family's

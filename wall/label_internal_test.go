@@ -39,7 +39,7 @@ func TestLabelBox(t *testing.T) {
 
 // TestSignal: a playing stream with no new picture for NoSignalAfter has lost its signal, since its
 // last picture's arrival; one with a picture waiting, a fresh one, an ended one or a paused wall
-// has not.
+// has not; nor one before its first picture, unless it is a live input that was down at the start.
 func TestSignal(t *testing.T) {
 	now := time.Now()
 	last := now.Add(-NoSignalAfter - time.Millisecond)
@@ -59,6 +59,20 @@ func TestSignal(t *testing.T) {
 		if s := w.Signal(0, now); s.Lost {
 			t.Errorf("%s: %+v, want no loss", name, s)
 		}
+	}
+	// Before any picture: a live input down at the wall's start (late) has lost its signal since
+	// the start, once NoSignalAfter has passed; any other input's first picture is on its way.
+	w.clock.paused, tl.next, tl.arrived, w.opened = false, nil, time.Time{}, last
+	if s := w.Signal(0, now); s.Lost {
+		t.Errorf("no picture yet, opened at the start: %+v, want no loss", s)
+	}
+	tl.late = true
+	if s := w.Signal(0, now); !s.Lost || !s.Since.Equal(last) {
+		t.Errorf("no picture yet, down at the start: %+v, want lost since the start", s)
+	}
+	w.opened = now.Add(-NoSignalAfter / 2)
+	if s := w.Signal(0, now); s.Lost {
+		t.Errorf("down at a start %v ago: %+v, want no loss yet", NoSignalAfter/2, s)
 	}
 }
 

@@ -26,6 +26,9 @@ type StreamStats struct {
 	// one step (a looped input's restart: 0 when seamless), over PlayRestarts restarts.
 	PlayGapMs    float64 `json:"play_gap_ms,omitempty"`
 	PlayRestarts int     `json:"play_restarts,omitempty"`
+	// NoSignalAtStart: a live input that could not be opened when the wall started (Open); its
+	// pump opened it later, if its feed came (Frames).
+	NoSignalAtStart bool `json:"no_signal_at_start,omitempty"`
 	// DroppedShare is Dropped of the pictures that fell due (Frames + Dropped).
 	DroppedShare float64 `json:"dropped_share"`
 	// FPS is the pictures shown per second: timed, between the presentation times (the display
@@ -155,7 +158,7 @@ func (w *Wall) Stats() Stats {
 	var gpuMs float64
 	gpuN := 0
 	for i, t := range w.tiles {
-		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped,
+		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped, NoSignalAtStart: t.late,
 			LateDecode: t.lateDecode, LateDisplay: t.lateDisplay, LateConversion: t.lateConversion,
 			PlayRestarts: t.plays}
 		if t.plays > 0 {

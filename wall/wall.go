@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -119,8 +120,9 @@ type Wall struct {
 	threads          threadTimes  // and their thread's time on and off the CPU
 	waits            *waitSampler // Options.SampleWaits
 	asleep           map[string]float64
-	// started: the decoding goroutines run (Close drains their queues).
+	// started: the decoding goroutines run (Close drains their queues), since opened.
 	started bool
+	opened  time.Time
 	timer   *time.Timer   // Step's wait
 	idle    time.Duration // Step's time waiting with nothing to draw
 	// drawn: a stream draws its tiles (the drawn variant), whose passes change the whole canvas's
@@ -159,7 +161,9 @@ type tile struct {
 	// fitted: the picture is scaled into its cell (not shown one pixel for one pixel).
 	fitted bool
 	// up puts the decoder's pictures into FFmpeg's Vulkan frames (Options.Upload).
-	up    *decode.Uploader
+	up *decode.Uploader
+	// late: a live input that was not open at the start (openInputs); its pump opens it.
+	late  bool
 	first time.Time // the first picture shown
 	last  time.Time
 	// shownAt is the step time (on the wall's clock, timed steps) of the last picture shown, its
@@ -216,10 +220,25 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 }
 
 // openInputs opens the inputs' decoders and streams; number, if set, is each input's number on a
-// wall split over devices (Split). It returns the largest picture's size, the layout's unit.
+// wall split over devices (Split). It returns the largest picture's size, the layout's unit
+// (DefaultUnit when no input could say).
+//
+// The inputs open side by side: a live feed's opening waits for its probe (about a second of the
+// feed: decode.LiveProbeDuration), and one after the other 16 feeds would hold the wall's start
+// 16 seconds. A live input that cannot be opened within LiveOpenWait (a camera that is down, a
+// sender not yet started) does not hold or fail the wall: its tile starts without signal and its
+// pump opens it as it reopens a lost feed, every 500 ms (decode.OpenLater, pump.DefaultRetry).
 func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
-	var unit image.Point
-	for i, in := range inputs {
+	type opened struct {
+		dec  *decode.Decoder
+		late error // a live input not opened at start, and why
+		err  error
+	}
+	inputs = append([]Input(nil), inputs...) // labels filled in below: the caller's stay as they are
+	res := make([]opened, len(inputs))
+	var wg sync.WaitGroup
+	for i := range inputs {
+		in := &inputs[i]
 		if in.Label == "" {
 			in.Label = filepath.Base(in.URL)
 		}
@@ -232,12 +251,56 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		if notice, name := w.opts.Notice, fmt.Sprintf("tile %d (%s): ", k+1, in.Label); notice != nil {
 			do.Log = func(s string) { notice(name + s) }
 		}
-		dec, err := decode.Open(in.URL, do)
-		if err != nil {
-			return unit, fmt.Errorf("wall: input %d: %w", k+1, err)
+		// A URL the pump reopens (startDecoding): not a pipe read as live (decode.LiveYes).
+		live := decode.IsLive(in.URL) && do.Live != decode.LiveNo
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			first := do
+			if live {
+				first.OpenTimeout = LiveOpenWait
+			}
+			dec, err := decode.Open(in.URL, first)
+			switch {
+			case err == nil:
+				res[i].dec = dec
+			case live && !errors.Is(err, decode.ErrInterrupted) && !errors.Is(err, decode.ErrProtocolNotFound):
+				res[i].dec, res[i].late = decode.OpenLater(in.URL, do), err
+			default:
+				res[i].err = fmt.Errorf("wall: input %d: %w", k+1, err)
+			}
+		}()
+	}
+	wg.Wait()
+	var unit image.Point
+	for i, r := range res {
+		if r.err != nil {
+			for _, r := range res {
+				if r.dec != nil {
+					r.dec.Close()
+				}
+			}
+			return unit, r.err
 		}
-		t := &tile{in: in, dev: w.dev, dec: dec}
-		w.tiles = append(w.tiles, t)
+		if r.late != nil && w.opts.Notice != nil {
+			k := i
+			if number != nil {
+				k = number[i]
+			}
+			w.opts.Notice(fmt.Sprintf("tile %d (%s): no signal at start (%v): opened when the feed comes", k+1, inputs[i].Label, r.late))
+		}
+	}
+	first := len(w.tiles)
+	for i, in := range inputs { // every decoder a tile's, which Close closes
+		w.tiles = append(w.tiles, &tile{in: in, dev: w.dev, dec: res[i].dec, late: res[i].late != nil})
+	}
+	for i, t := range w.tiles[first:] {
+		k := i
+		if number != nil {
+			k = number[i]
+		}
+		dec := t.dec
+		var err error
 		// OneBatch: a step records every stream's frame on one thread, each driver call behind the
 		// lock the decoders' threads take (64 HEVC streams: 0.66–0.72 % of the pictures dropped
 		// against 1.51–2.36 % with the copy in a batch of its own; docs/performance.md).
@@ -254,8 +317,21 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		info := dec.Info()
 		unit.X, unit.Y = max(unit.X, info.Width), max(unit.Y, info.Height)
 	}
+	if unit.X == 0 || unit.Y == 0 {
+		unit = DefaultUnit
+	}
 	return unit, nil
 }
+
+// LiveOpenWait is how long the wall's start waits for a live input to open (connect and probe)
+// before it starts without it (openInputs): a UDP or SRT MPEG-TS feed opens in about a second (its
+// probe: decode.LiveProbeDuration), RTSP in one or two round trips more.
+const LiveOpenWait = 3 * time.Second
+
+// DefaultUnit is the layout's unit (a cell's size) when no input has opened at the start: a wall
+// of live feeds that are all down then lays them out as 1080p, the size most feeds have; a feed of
+// another size is fitted to its cell.
+var DefaultUnit = image.Point{1920, 1080}
 
 // layoutFor is the layout of n tiles on units of unit's size: l (a preset, a grid of a given
 // size, cells) where set, else the most nearly square uniform grid.
@@ -280,7 +356,10 @@ func (w *Wall) lay(l Layout) error {
 	w.Layout = l
 	for i, t := range w.tiles {
 		info := t.dec.Info()
-		t.rect = w.rectFor(i, info.Width, info.Height)
+		t.rect = l.Cell(i) // a live input not open yet: its cell, until its first picture
+		if info.Width > 0 && info.Height > 0 {
+			t.rect = w.rectFor(i, info.Width, info.Height)
+		}
 		t.fitted = t.rect.Dx() != info.Width || t.rect.Dy() != info.Height
 	}
 	var err error
@@ -316,7 +395,7 @@ func (w *Wall) lay(l Layout) error {
 		}
 		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes, t.up)
 	}
-	w.started = true
+	w.started, w.opened = true, time.Now()
 	return nil
 }
 
@@ -634,13 +713,20 @@ const NoSignalAfter = 700 * time.Millisecond
 // reconnecting source, once it reports one, says more).
 func (w *Wall) Signal(i int, now time.Time) Signal {
 	t := w.tiles[i]
-	if t.ended || t.arrived.IsZero() || w.clock.paused || t.next != nil || t.pump != nil && t.pump.Queued() > 0 {
+	if t.ended || w.clock.paused || t.next != nil || t.pump != nil && t.pump.Queued() > 0 {
 		return Signal{}
 	}
-	if now.Sub(t.arrived) < NoSignalAfter {
+	since := t.arrived
+	if since.IsZero() {
+		if !t.late { // its first picture is on its way
+			return Signal{}
+		}
+		since = w.opened // a live input down at the start: lost since then
+	}
+	if now.Sub(since) < NoSignalAfter {
 		return Signal{}
 	}
-	return Signal{Lost: true, Since: t.arrived}
+	return Signal{Lost: true, Since: since}
 }
 
 // draw converts f into t's tile and submits it; f is released once the GPU is done with it.
@@ -733,7 +819,7 @@ func (w *Wall) configure(t *tile, f *decode.Frame) error {
 func (w *Wall) Prepare(timeout time.Duration) error {
 	end := time.Now().Add(timeout)
 	for _, t := range w.tiles {
-		for !t.ended && t.next == nil && time.Now().Before(end) {
+		for !t.ended && !t.late && t.next == nil && time.Now().Before(end) { // a late input joins later
 			ok, err := w.poll(t)
 			if err != nil {
 				return err

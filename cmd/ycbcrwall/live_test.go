@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -325,4 +326,88 @@ func TestWallRTSPFeed(t *testing.T) {
 			t.Logf("feed: %d pictures, %d dropped; stderr %q", st.PerStream[0].Frames, st.PerStream[0].Dropped, e)
 		})
 	}
+}
+
+// lockedBuffer is an io.Writer that a test reads while the process writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestWallFeedsDownAtStart: a wall whose two UDP feeds are down when it starts, beside a file. It
+// starts anyway, the feeds opened side by side (both notices within 5.5 s of the start, where one
+// after the other would take 2 × wall.LiveOpenWait, 6 s), each tile's notice saying so; the file
+// plays to its end; the feed that comes (FFmpeg's own sender, 4.5 s in) is opened by its pump and
+// played; the one that never comes shows nothing, and no error. -stats marks both
+// no_signal_at_start. Before, the first feed's opening held the wall for decode's timeout (10 s)
+// and then failed it.
+func TestWallFeedsDownAtStart(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
+	dir := t.TempDir()
+	clip := makeTS(t, dir, "late.ts", 2)
+	feed, dead := "udp://127.0.0.1:"+freeUDPPort(t), "udp://127.0.0.1:"+freeUDPPort(t)
+	cmd := exec.Command(os.Args[0], "-headless", "-stats", feed, dead, filepath.Join(mediaDir, "default.mkv"))
+	cmd.Env = append(os.Environ(), "YCBCRWALL_TEST_MAIN=1")
+	var o bytes.Buffer
+	var e lockedBuffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	for !strings.Contains(e.String(), "notice: tile 2 (") || !strings.Contains(e.String(), "notice: tile 1 (") {
+		if time.Since(start) > 5500*time.Millisecond {
+			t.Fatalf("no notice of both feeds within 5.5 s of the start; stderr %q", e.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("both notices %s after the start", time.Since(start).Round(time.Millisecond))
+	time.Sleep(4500*time.Millisecond - time.Since(start))
+	sendTS(t, clip, feed+"?pkt_size=1316")
+	// The file's 4 s from the wall's start (3 s, LiveOpenWait), with a margin for a loaded machine.
+	time.Sleep(max(500*time.Millisecond, 9*time.Second-time.Since(start)))
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("ycbcrwall: %v: %s", err, e.String())
+	}
+	var st wall.Stats
+	if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 3 {
+		t.Fatalf("-stats %q: %v; stderr %s", o.String(), err, e.String())
+	}
+	up, down, file := st.PerStream[0], st.PerStream[1], st.PerStream[2]
+	if !up.NoSignalAtStart || !down.NoSignalAtStart || file.NoSignalAtStart {
+		t.Errorf("no_signal_at_start: feed %v, dead feed %v, file %v; want true, true, false", up.NoSignalAtStart,
+			down.NoSignalAtStart, file.NoSignalAtStart)
+	}
+	// The feed's 60 pictures, shown or dropped late, less its probe's second.
+	if up.Frames == 0 || up.Frames+up.Dropped < 20 || up.Error != "" || down.Frames != 0 || down.Error != "" ||
+		file.Frames+file.Dropped != 100 || file.Error != "" {
+		// The file to its end: its 100 pictures shown or dropped late (a loaded machine drops some).
+		t.Errorf("feed %+v, dead feed %+v, file %+v: want the feed played, nothing from the dead one, the file's 100 pictures", up, down, file)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(e.String()), "\n") {
+		if !strings.HasPrefix(l, "notice: tile 1 (") && !strings.HasPrefix(l, "notice: tile 2 (") {
+			t.Errorf("stderr line %q: want only the feeds' notices", l)
+		}
+	}
+	if !strings.Contains(e.String(), "no signal at start") {
+		t.Errorf("stderr %q: want each feed's notice of no signal at start", e.String())
+	}
+	noFFmpegLines(t, e.String())
 }

@@ -39,7 +39,8 @@ share the device, its decode queues, the conversion paths and the pipeline cache
 
 An input is a file or a URL FFmpeg opens. Live sources (udp://, rtp://, rtsp://, rtsps://, srt://,
 HLS playlists over http(s): -live auto) are read with a short probe, small jitter buffers and no
-read-ahead (docs/live.md). -inputs LIST reads inputs from a file, one a line: the URL (or a path,
+read-ahead (docs/live.md); inputs open side by side, and a live one not open within 3 s starts
+without signal and plays once its feed comes. -inputs LIST reads inputs from a file, one a line: the URL (or a path,
 taken from the list's folder) and an optional label, the rest of the line; blank lines and lines
 starting with # are skipped. Its inputs come after the FILEs. FFmpeg's own log never reaches
 stderr: what it says about a tile becomes at most one line a second, "notice: tile 3 (cam3): 12
