@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 )
 
 // TestGrid: a clock started on a step that came late (after a stall, the ticker's missed tick at
@@ -108,5 +110,29 @@ func TestWaitSampler(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no caller in %s among the parked thread's chains: %v", filepath.Base(exe), out)
+	}
+}
+
+// TestGatherUnderValidation: a wall gathers a step's frames into one submission, except on a
+// device with both the validation layer and Vulkan Video decoding, where each frame is submitted
+// on its own (newWall says why). vktest's device has the layer; Video.Enabled is set here as a
+// Vulkan Video device has it (lavapipe decodes nothing).
+func TestGatherUnderValidation(t *testing.T) {
+	dev := vktest.Open(t)
+	if !dev.Validation {
+		t.Fatal("the test device has no validation layer")
+	}
+	for _, video := range []bool{false, true} {
+		enabled := dev.Video.Enabled
+		dev.Video.Enabled = video
+		w, err := newWall(dev, Options{}, 1)
+		dev.Video.Enabled = enabled
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gathered := w.gather != nil; gathered == video {
+			t.Errorf("validation, Vulkan Video %v: gathered %v, want %v", video, gathered, !video)
+		}
+		w.Close()
 	}
 }

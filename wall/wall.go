@@ -208,6 +208,17 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 	if opts.Threads <= 0 {
 		opts.Threads = max(1, runtime.NumCPU()/n)
 	}
+	if dev.Validation && dev.Video.Enabled {
+		// Gathered, a hardware-decoded frame's lock is released (Locked.Submit) before the step's
+		// one vkQueueSubmit, and its decoder may meanwhile submit a decoding that uses the frame as
+		// a reference: it waits on the frame's timeline semaphore at the value that submission
+		// will signal. Valid (a timeline semaphore may be waited on before its signal is submitted:
+		// Vulkan spec, "Semaphore Waiting"), but the validation layer carried (1.3.239) checks
+		// image layouts in submission order and reports each such picture, on NVIDIA thousands a
+		// run (Vulkan-ValidationLayers issue 2441, fixed by pull request 10316 in 2025). Each frame
+		// submitted on its own comes in execution order: the layer checks the same command buffers.
+		opts.SubmitEach = true
+	}
 	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
 	if !opts.SubmitEach {
 		w.gather = stream.NewGather(dev, nil)
