@@ -90,6 +90,10 @@ fault late-tile-not-lost wall/wall.go \
 fault gathered-under-validation wall/wall.go \
 	's/^\t\topts.SubmitEach = true$/\t\topts.SubmitEach = opts.SubmitEach/' \
 	wall '^TestGatherUnderValidation$'
+# Issue 38's: a timed wall that never says when a feed's signal is lost and back.
+fault signal-notices-off wall/wall.go \
+	's/^\tw.noteSignals(now)$/\t_ = now/' \
+	cmd/ycbcrwall '^TestWallRTSPRestart$'
 # Caught before issue 35: kept caught.
 fault siting-swapped ycbcr/params.go \
 	's/if px, py, err = p.ChromaLocation.Position(); err != nil {/if py, px, err = p.ChromaLocation.Position(); err != nil {/' \

@@ -3,6 +3,7 @@ package wall
 import (
 	"image"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,5 +109,34 @@ func TestMedia(t *testing.T) {
 		if m, ok := w.Media(i, t0); ok {
 			t.Errorf("tile %d (not started, ended): %.6f, want none", i, m)
 		}
+	}
+}
+
+// TestNoteSignals: a tile's loss of signal is one notice, "tile N (label): no signal", however many
+// steps it lasts, and its next picture one more, "signal back after S s" (S from its last picture
+// before the loss); the losses are counted. A late input (down at the start) says only its return.
+func TestNoteSignals(t *testing.T) {
+	var lines []string
+	now := time.Now()
+	last := now.Add(-2 * time.Second)
+	w := &Wall{opts: Options{Notice: func(s string) { lines = append(lines, s) }},
+		tiles: []*tile{{in: Input{Label: "cam"}, num: 3, arrived: last}}}
+	w.noteSignals(now)
+	w.noteSignals(now.Add(time.Second))
+	w.tiles[0].arrived = now.Add(1500 * time.Millisecond)
+	w.noteSignals(now.Add(1500 * time.Millisecond))
+	w.noteSignals(now.Add(1600 * time.Millisecond))
+	want := []string{"tile 3 (cam): no signal", "tile 3 (cam): signal back after 3.5 s"}
+	if strings.Join(lines, "|") != strings.Join(want, "|") || w.tiles[0].losses != 1 {
+		t.Errorf("notices %q, %d losses; want %q, 1", lines, w.tiles[0].losses, want)
+	}
+	lines = nil
+	late := &tile{in: Input{Label: "cam2"}, num: 4, late: true, lostNoted: true, lostSince: now}
+	w.tiles, w.opened = []*tile{late}, now
+	w.noteSignals(now.Add(time.Second))
+	late.arrived = now.Add(2 * time.Second)
+	w.noteSignals(now.Add(2 * time.Second))
+	if want := []string{"tile 4 (cam2): signal back after 2.0 s"}; strings.Join(lines, "|") != strings.Join(want, "|") || late.losses != 0 {
+		t.Errorf("late input: notices %q, %d losses; want %q, 0", lines, late.losses, want)
 	}
 }

@@ -29,6 +29,9 @@ type StreamStats struct {
 	// NoSignalAtStart: a live input that could not be opened when the wall started (Open); its
 	// pump opened it later, if its feed came (Frames).
 	NoSignalAtStart bool `json:"no_signal_at_start,omitempty"`
+	// SignalLosses counts the times the stream lost its signal while playing (Wall.Signal; each
+	// one a notice, with its return).
+	SignalLosses int `json:"signal_losses,omitempty"`
 	// DroppedShare is Dropped of the pictures that fell due (Frames + Dropped).
 	DroppedShare float64 `json:"dropped_share"`
 	// FPS is the pictures shown per second: timed, between the presentation times (the display
@@ -158,7 +161,7 @@ func (w *Wall) Stats() Stats {
 	var gpuMs float64
 	gpuN := 0
 	for i, t := range w.tiles {
-		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped, NoSignalAtStart: t.late,
+		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped, NoSignalAtStart: t.late, SignalLosses: t.losses,
 			LateDecode: t.lateDecode, LateDisplay: t.lateDisplay, LateConversion: t.lateConversion,
 			PlayRestarts: t.plays}
 		if t.plays > 0 {

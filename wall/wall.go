@@ -163,7 +163,15 @@ type tile struct {
 	// up puts the decoder's pictures into FFmpeg's Vulkan frames (Options.Upload).
 	up *decode.Uploader
 	// late: a live input that was not open at the start (openInputs); its pump opens it.
-	late  bool
+	late bool
+	// num is the input's number, from 1 (a Split's tiles keep the whole wall's numbers).
+	num int
+	// lostNoted: a loss of signal was noticed (noteSignals) and not yet its end; lostSince is when
+	// its last picture came (the start, for a late input), losses counts them.
+	lostNoted bool
+	lostSince time.Time
+	losses    int
+
 	first time.Time // the first picture shown
 	last  time.Time
 	// shownAt is the step time (on the wall's clock, timed steps) of the last picture shown, its
@@ -284,7 +292,7 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 	}
 	wg.Wait()
 	var unit image.Point
-	for i, r := range res {
+	for _, r := range res {
 		if r.err != nil {
 			for _, r := range res {
 				if r.dec != nil {
@@ -293,23 +301,21 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 			}
 			return unit, r.err
 		}
-		if r.late != nil && w.opts.Notice != nil {
-			k := i
-			if number != nil {
-				k = number[i]
-			}
-			w.opts.Notice(fmt.Sprintf("tile %d (%s): no signal at start (%v): opened when the feed comes", k+1, inputs[i].Label, r.late))
-		}
 	}
 	first := len(w.tiles)
 	for i, in := range inputs { // every decoder a tile's, which Close closes
-		w.tiles = append(w.tiles, &tile{in: in, dev: w.dev, dec: res[i].dec, late: res[i].late != nil})
-	}
-	for i, t := range w.tiles[first:] {
 		k := i
 		if number != nil {
 			k = number[i]
 		}
+		late := res[i].late != nil
+		t := &tile{in: in, dev: w.dev, dec: res[i].dec, late: late, num: k + 1, lostNoted: late}
+		w.tiles = append(w.tiles, t)
+		if late {
+			w.notice(t, fmt.Sprintf("no signal at start (%v): opened when the feed comes", res[i].late))
+		}
+	}
+	for _, t := range w.tiles[first:] {
 		dec := t.dec
 		var err error
 		// OneBatch: a step records every stream's frame on one thread, each driver call behind the
@@ -317,7 +323,7 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		// against 1.51–2.36 % with the copy in a batch of its own; docs/performance.md).
 		opts := stream.Options{Slots: slots(dec), Paths: w.paths, OneBatch: true}
 		if t.st, err = stream.New(w.dev, opts); err != nil {
-			return unit, fmt.Errorf("wall: input %d: %w", k+1, err)
+			return unit, fmt.Errorf("wall: input %d: %w", t.num, err)
 		}
 		if w.gather != nil {
 			t.st.Ring.SetGather(w.gather)
@@ -407,7 +413,37 @@ func (w *Wall) lay(l Layout) error {
 		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes, t.up)
 	}
 	w.started, w.opened = true, time.Now()
+	for _, t := range w.tiles {
+		if t.late {
+			t.lostSince = w.opened
+		}
+	}
 	return nil
+}
+
+// noteSignals tells Options.Notice when a tile's signal is lost (Signal) and when its pictures
+// come again, as a monitoring wall logs its feeds, and counts the losses (Stats): "tile 3 (cam3):
+// no signal", "tile 3 (cam3): signal back after 3.4 s". A live input down at the start was said
+// at the start (openInputs); its return is said here.
+func (w *Wall) noteSignals(now time.Time) {
+	for i, t := range w.tiles {
+		switch s := w.Signal(i, now); {
+		case s.Lost && !t.lostNoted:
+			t.lostNoted, t.lostSince = true, s.Since
+			t.losses++
+			w.notice(t, "no signal")
+		case t.lostNoted && t.arrived.After(t.lostSince):
+			t.lostNoted = false
+			w.notice(t, fmt.Sprintf("signal back after %.1f s", t.arrived.Sub(t.lostSince).Seconds()))
+		}
+	}
+}
+
+// notice gives Options.Notice a line about t.
+func (w *Wall) notice(t *tile, s string) {
+	if w.opts.Notice != nil {
+		w.opts.Notice(fmt.Sprintf("tile %d (%s): %s", t.num, t.in.Label, s))
+	}
 }
 
 // slots is how many frames of a stream may be in flight, each with a picture of its own (the
@@ -436,7 +472,9 @@ func (w *Wall) Ended() bool {
 // none has, it waits for one. It returns how many tiles it drew (0 once every stream has ended).
 func (w *Wall) Step() (int, error) {
 	n, err := w.step()
-	return n, w.flushed(err)
+	err = w.flushed(err)
+	w.noteSignals(time.Now())
+	return n, err
 }
 
 // flushed flushes the gathered frames whatever happened (a hardware decoder may wait on a frame's
@@ -556,6 +594,7 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 	w.phases.end()
 	w.threads.end()
 	w.stepDur = append(w.stepDur, time.Since(t0))
+	w.noteSignals(now)
 	return n, err
 }
 

@@ -44,7 +44,8 @@ without signal and plays once its feed comes. -inputs LIST reads inputs from a f
 taken from the list's folder) and an optional label, the rest of the line; blank lines and lines
 starting with # are skipped. Its inputs come after the FILEs. FFmpeg's own log never reaches
 stderr: what it says about a tile becomes at most one line a second, "notice: tile 3 (cam3): 12
-corrupt packets (mpegts) in the last second".
+corrupt packets (mpegts) in the last second". A tile's signal lost and back is a notice too:
+"notice: tile 3 (cam3): no signal", "notice: tile 3 (cam3): signal back after 3.4 s".
 
 Layout: the most nearly square uniform grid by default, every feed fitted to its cell (aspect
 kept, letterboxed, through the scale pass the player uses: -scale), whatever its size; -fit=false
