@@ -63,7 +63,7 @@ func TestSignal(t *testing.T) {
 	}
 	// Before any picture: a live input down at the wall's start (late) has lost its signal since
 	// the start, once NoSignalAfter has passed; any other input's first picture is on its way.
-	w.clock.paused, tl.next, tl.arrived, w.opened = false, nil, time.Time{}, last
+	w.clock.paused, tl.ended, tl.next, tl.arrived, w.opened = false, false, nil, time.Time{}, last
 	if s := w.Signal(0, now); s.Lost {
 		t.Errorf("no picture yet, opened at the start: %+v, want no loss", s)
 	}
