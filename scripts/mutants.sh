@@ -80,6 +80,9 @@ fault wall-two-batches wall/wall.go \
 fault inputs-one-by-one wall/wall.go \
 	's/^\t\tgo func() {$/\t\tfunc() {/' \
 	cmd/ycbcrwall '^TestWallFeedsDownAtStart$'
+fault parts-one-by-one wall/split.go \
+	's/^\t\tgo func() {$/\t\tfunc() {/' \
+	cmd/ycbcrwall '^TestWallFeedsDownAtStart$/^devices_2$'
 fault feed-down-fails-wall wall/wall.go \
 	's/^\t\t\tcase live \&\& !errors.Is(err, decode.ErrInterrupted)/\t\t\tcase false \&\& !errors.Is(err, decode.ErrInterrupted)/' \
 	cmd/ycbcrwall '^TestWallFeedsDownAtStart$'

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
+	"sync"
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
@@ -41,20 +42,32 @@ func OpenSplit(devs []*gpu.Device, inputs []Input, opts Options) (*Split, error)
 		groups[i%n] = append(groups[i%n], in)
 		s.number[i%n] = append(s.number[i%n], i)
 	}
-	var unit image.Point
+	// The parts open side by side, as a part's inputs do (openInputs): a part's live feeds would
+	// otherwise wait for the other parts' probes.
+	s.parts = make([]*Wall, n)
+	units, errs := make([]image.Point, n), make([]error, n)
+	var wg sync.WaitGroup
 	for p := range groups {
-		w, err := newWall(devs[p], opts, len(inputs))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w, err := newWall(devs[p], opts, len(inputs))
+			if err != nil {
+				errs[p] = err
+				return
+			}
+			s.parts[p] = w
+			units[p], errs[p] = w.openInputs(groups[p], s.number[p])
+		}()
+	}
+	wg.Wait()
+	var unit image.Point
+	for p, err := range errs {
 		if err != nil {
 			s.Close()
 			return nil, err
 		}
-		s.parts = append(s.parts, w)
-		u, err := w.openInputs(groups[p], s.number[p])
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		unit.X, unit.Y = max(unit.X, u.X), max(unit.Y, u.Y)
+		unit.X, unit.Y = max(unit.X, units[p].X), max(unit.Y, units[p].Y)
 	}
 	// The whole wall's layout, as one Wall of every input would make it; each part's tiles keep
 	// their cells on it.
@@ -169,6 +182,8 @@ func (s *Split) Stats() Stats {
 // Close closes every part.
 func (s *Split) Close() {
 	for _, w := range s.parts {
-		w.Close()
+		if w != nil { // a part not made (OpenSplit's error)
+			w.Close()
+		}
 	}
 }

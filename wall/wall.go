@@ -239,8 +239,8 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 }
 
 // openInputs opens the inputs' decoders and streams; number, if set, is each input's number on a
-// wall split over devices (Split). It returns the largest picture's size, the layout's unit
-// (DefaultUnit when no input could say).
+// wall split over devices (Split). It returns the largest picture's size, the layout's unit (zero
+// when no input could say: layoutFor).
 //
 // The inputs open side by side: a live feed's opening waits for its probe (about a second of the
 // feed: decode.LiveProbeDuration), and one after the other 16 feeds would hold the wall's start
@@ -334,9 +334,6 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		info := dec.Info()
 		unit.X, unit.Y = max(unit.X, info.Width), max(unit.Y, info.Height)
 	}
-	if unit.X == 0 || unit.Y == 0 {
-		unit = DefaultUnit
-	}
 	return unit, nil
 }
 
@@ -350,9 +347,12 @@ const LiveOpenWait = 3 * time.Second
 // another size is fitted to its cell.
 var DefaultUnit = image.Point{1920, 1080}
 
-// layoutFor is the layout of n tiles on units of unit's size: l (a preset, a grid of a given
-// size, cells) where set, else the most nearly square uniform grid.
+// layoutFor is the layout of n tiles on units of unit's size (DefaultUnit when zero): l (a preset,
+// a grid of a given size, cells) where set, else the most nearly square uniform grid.
 func layoutFor(l *Layout, n int, unit image.Point) (Layout, error) {
+	if unit.X == 0 || unit.Y == 0 { // every input a live one down at the start
+		unit = DefaultUnit
+	}
 	if l == nil {
 		return NewLayout(n, unit.X, unit.Y), nil
 	}

@@ -353,14 +353,24 @@ func (l *lockedBuffer) String() string {
 // plays to its end; the feed that comes (FFmpeg's own sender, 4.5 s in) is opened by its pump and
 // played; the one that never comes shows nothing, and no error. -stats marks both
 // no_signal_at_start. Before, the first feed's opening held the wall for decode's timeout (10 s)
-// and then failed it.
+// and then failed it. On one device and spread over two (the feeds on different devices).
 func TestWallFeedsDownAtStart(t *testing.T) {
 	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
 	t.Parallel()
-	dir := t.TempDir()
-	clip := makeTS(t, dir, "late.ts", 2)
+	clip := makeTS(t, t.TempDir(), "late.ts", 2)
+	for _, devices := range []string{"1", "2"} {
+		t.Run("devices "+devices, func(t *testing.T) {
+			t.Parallel()
+			feedsDownAtStart(t, clip, devices)
+		})
+	}
+}
+
+// feedsDownAtStart is TestWallFeedsDownAtStart on devices devices (-devices: with 2, the feeds
+// are on different devices, whose parts open side by side too: wall.OpenSplit).
+func feedsDownAtStart(t *testing.T, clip, devices string) {
 	feed, dead := "udp://127.0.0.1:"+freeUDPPort(t), "udp://127.0.0.1:"+freeUDPPort(t)
-	cmd := exec.Command(os.Args[0], "-headless", "-stats", feed, dead, filepath.Join(mediaDir, "default.mkv"))
+	cmd := exec.Command(os.Args[0], "-headless", "-stats", "-devices", devices, feed, dead, filepath.Join(mediaDir, "default.mkv"))
 	cmd.Env = append(os.Environ(), "YCBCRWALL_TEST_MAIN=1")
 	var o bytes.Buffer
 	var e lockedBuffer
