@@ -15,7 +15,9 @@
 //     notice and consistent colour metadata;
 //   - error recovery, statistics (stats.go), seeking (seek.go) and one-line errors (errors.go);
 //   - live sources (live.go): IsLive names them by URL, and Open reads them with a short probe,
-//     stated jitter buffers and no read-ahead (docs/live.md);
+//     stated jitter buffers and no read-ahead (docs/live.md); Reopen opens one again after it
+//     failed (reopen.go), and OpenLater makes a Decoder that only Reopen opens, for a feed that
+//     is down when its client starts (decoder.go);
 //   - FFmpeg's log, once a program calls CaptureLog (log.go): counted per decoder, whose
 //     Options.Log gets one summary a second at most, and never written to stderr;
 //   - audio (audio.go): AudioDecoder decodes the best audio stream (or the N-th), on a demuxer of its
