@@ -97,6 +97,11 @@ fault gathered-under-validation wall/wall.go \
 fault signal-notices-off wall/wall.go \
 	's/^\tw.noteSignals(now)$/\t_ = now/' \
 	cmd/ycbcrwall '^TestWallRTSPRestart$'
+# Issue 38's: an HLS playlist read as a file (no live options, no reopening: a playlist not yet
+# there fails the wall).
+fault hls-not-live decode/islive.go \
+	's/strings.HasSuffix(strings.ToLower(p.Path), ".m3u8")/strings.HasSuffix(strings.ToLower(p.Path), ".m3u8-")/' \
+	cmd/ycbcrwall '^TestWallLiveProtocols$/^hls$'
 # Caught before issue 35: kept caught.
 fault siting-swapped ycbcr/params.go \
 	's/if px, py, err = p.ChromaLocation.Position(); err != nil {/if py, px, err = p.ChromaLocation.Position(); err != nil {/' \

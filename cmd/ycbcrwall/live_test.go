@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image/color"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -504,6 +507,91 @@ func TestWallRTSPRestart(t *testing.T) {
 					lost, back, file.Dropped)
 			}
 			noFFmpegLines(t, e.String())
+		})
+	}
+}
+
+// TestWallLiveProtocols: issue 38's other live inputs, each beside a file's tile: MPEG-TS over RTP
+// (Debian's ffmpeg sends it: the toolkit's build has no RTP muxer), over UDP multicast on the
+// loopback (239.255.0.0/16, TTL 0), and HLS over HTTP (Debian's ffmpeg writes a playlist of 1-s
+// segments in real time, which a local HTTP server serves; the wall starts before its first
+// segment and opens it when it comes). Each feed's pictures are shown from the live edge on, with
+// nothing from FFmpeg's own log on stderr and only notices naming the feed's tile.
+func TestWallLiveProtocols(t *testing.T) {
+	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
+	t.Parallel()
+	dir := t.TempDir()
+	clip := makeTS(t, dir, "feed.ts", 3) // 90 pictures
+	debian := func(t *testing.T, args ...string) {
+		cmd := exec.Command("ffmpeg", append([]string{"-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-i", clip, "-c", "copy"}, args...)...)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("ffmpeg %v: %v: %s", args, err, b)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		feed func(t *testing.T) (url string, send func())
+	}{
+		{"rtp", func(t *testing.T) (string, func()) {
+			url := "rtp://127.0.0.1:" + freeUDPPort(t)
+			return url, func() { debian(t, "-f", "rtp_mpegts", url) }
+		}},
+		{"multicast", func(t *testing.T) (string, func()) {
+			port := freeUDPPort(t)
+			p, _ := strconv.Atoi(port)
+			url := fmt.Sprintf("udp://239.255.%d.%d:%s?localaddr=127.0.0.1", p>>8&255, p&255, port)
+			return url, func() { sendTS(t, clip, url+"&pkt_size=1316&ttl=0") }
+		}},
+		{"hls", func(t *testing.T) (string, func()) {
+			hls := t.TempDir()
+			files := http.FileServer(http.Dir(hls))
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				// The types an HLS server gives (RFC 8216, 4 and 3.2); FFmpeg warns about others.
+				switch filepath.Ext(r.URL.Path) {
+				case ".m3u8":
+					w.Header().Set("Content-Type", "application/vnd.apple.mpegurl")
+				case ".ts":
+					w.Header().Set("Content-Type", "video/mp2t")
+				}
+				files.ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close)
+			return srv.URL + "/live.m3u8", func() {
+				debian(t, "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "event", filepath.Join(hls, "live.m3u8"))
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			url, send := c.feed(t)
+			cmd, o, e := wallProcess(t, "-headless", "-stats", url, filepath.Join(mediaDir, "default.mkv"))
+			defer cmd.Process.Kill()
+			time.Sleep(500 * time.Millisecond) // the wall binds the port, or asks for the playlist
+			send()
+			time.Sleep(time.Second)
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("ycbcrwall: %v: %s", err, e)
+			}
+			var st wall.Stats
+			if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 2 {
+				t.Fatalf("-stats %q: %v; stderr %s", o, err, e)
+			}
+			feed, file := st.PerStream[0], st.PerStream[1]
+			// The feed's 90 pictures less its probe's second (and, for HLS, the segments before
+			// the live edge), shown or dropped late.
+			if feed.Frames == 0 || feed.Frames+feed.Dropped < 20 || feed.Error != "" || file.Frames == 0 || file.Error != "" {
+				t.Errorf("feed %+v, file %+v: want both played, no error", feed, file)
+			}
+			for _, l := range strings.Split(strings.TrimSpace(e.String()), "\n") {
+				if l != "" && !strings.HasPrefix(l, "notice: tile 1 (") {
+					t.Errorf("stderr line %q: want only notices naming the feed's tile", l)
+				}
+			}
+			noFFmpegLines(t, e.String())
+			t.Logf("%s: %d pictures, %d dropped; stderr %q", url, feed.Frames, feed.Dropped, e)
 		})
 	}
 }
