@@ -120,7 +120,7 @@ func (in *input) open(op string, stop <-chan struct{}) error {
 			return err
 		}
 	}
-	if err := in.fc.OpenInput(in.url, nil, opts); err != nil {
+	if err := avx.OpenInput(in.fc, in.url, opts); err != nil { // FFmpeg's log during it is this input's
 		// avformat_open_input has freed the context on failure; only Free (a no-op) is safe now.
 		return in.ioError(op, err)
 	}

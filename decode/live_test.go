@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -205,5 +207,44 @@ func TestOpenLater(t *testing.T) {
 	f.Release()
 	if i := d.Info(); i.Width == 0 {
 		t.Errorf("Info after Reopen: %+v", i)
+	}
+}
+
+// TestLogOpenProbe: what FFmpeg logs with no context while it opens an input (libavformat/hls.c's
+// probe: "mime type is not rfc8216 compliant" for a playlist served as application/x-mpegurl, with
+// av_log(NULL, ...)) is that input's, not the catch-all's. Before, it reached the catch-all, which
+// ycbcrwall printed as a notice naming no tile.
+func TestLogOpenProbe(t *testing.T) {
+	dir := t.TempDir()
+	ffmpegMake(t, "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
+		"-g", "15", "-pix_fmt", "yuv420p", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod", filepath.Join(dir, "v.m3u8"))
+	files := http.FileServer(http.Dir(dir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".m3u8") {
+			w.Header().Set("Content-Type", "application/x-mpegurl") // not RFC 8216's
+		}
+		files.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	var mu sync.Mutex
+	got := map[string][]string{}
+	add := func(who string) func(string) {
+		return func(s string) { mu.Lock(); got[who] = append(got[who], s); mu.Unlock() }
+	}
+	CaptureLog(add("other"))
+	d, err := Open(srv.URL+"/v.m3u8", Options{Threads: 1, HWDec: HWDecNo, Log: add("hls")})
+	if err != nil {
+		CaptureLog(nil)
+		t.Fatal(err)
+	}
+	if f, err := d.Next(); err == nil {
+		f.Release()
+	}
+	d.Close() // hands out its last summary
+	CaptureLog(nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if all := strings.Join(got["hls"], "\n"); !strings.Contains(all, "mime type is not rfc8216 compliant") || len(got["other"]) != 0 {
+		t.Errorf("the playlist's summaries %q, the catch-all's %q: want the probe's warning the playlist's", got["hls"], got["other"])
 	}
 }

@@ -101,7 +101,11 @@ fault signal-notices-off wall/wall.go \
 # there fails the wall).
 fault hls-not-live decode/islive.go \
 	's/strings.HasSuffix(strings.ToLower(p.Path), ".m3u8")/strings.HasSuffix(strings.ToLower(p.Path), ".m3u8-")/' \
-	cmd/ycbcrwall '^TestWallLiveProtocols$/^hls$'
+	cmd/ycbcrwall '^TestWallLiveProtocols$'
+# Issue 38's: FFmpeg's log with no context while an input opens (HLS's probe) left to no input.
+fault open-probe-unowned internal/avx/log.c \
+	's/^\tthread_owner = (uintptr_t)avx_interrupt_of(\&(\*fc)->interrupt_callback);$/\tthread_owner = 0;/' \
+	decode '^TestLogOpenProbe$'
 # Caught before issue 35: kept caught.
 fault siting-swapped ycbcr/params.go \
 	's/if px, py, err = p.ChromaLocation.Position(); err != nil {/if py, px, err = p.ChromaLocation.Position(); err != nil {/' \

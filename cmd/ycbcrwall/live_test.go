@@ -511,87 +511,87 @@ func TestWallRTSPRestart(t *testing.T) {
 	}
 }
 
-// TestWallLiveProtocols: issue 38's other live inputs, each beside a file's tile: MPEG-TS over RTP
-// (Debian's ffmpeg sends it: the toolkit's build has no RTP muxer), over UDP multicast on the
-// loopback (239.255.0.0/16, TTL 0), and HLS over HTTP (Debian's ffmpeg writes a playlist of 1-s
-// segments in real time, which a local HTTP server serves; the wall starts before its first
-// segment and opens it when it comes). Each feed's pictures are shown from the live edge on, with
-// nothing from FFmpeg's own log on stderr and only notices naming the feed's tile.
+// TestWallLiveProtocols: issue 38's other live inputs, side by side in one wall beside a file's
+// tile: MPEG-TS over RTP (Debian's ffmpeg sends it: the toolkit's build has no RTP muxer), over UDP
+// multicast on the loopback (239.255.0.0/16, TTL 0), and HLS over HTTP (Debian's ffmpeg writes a
+// playlist of 1-s segments in real time, which a local HTTP server serves with RFC 8216's types;
+// the wall starts before its first segment and opens it when it comes). Each feed's pictures are
+// shown from the live edge on, with nothing from FFmpeg's own log on stderr and only notices naming
+// the feeds' tiles.
 func TestWallLiveProtocols(t *testing.T) {
 	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
 	t.Parallel()
 	dir := t.TempDir()
 	clip := makeTS(t, dir, "feed.ts", 3) // 90 pictures
-	debian := func(t *testing.T, args ...string) {
+	debian := func(args ...string) {
 		cmd := exec.Command("ffmpeg", append([]string{"-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-i", clip, "-c", "copy"}, args...)...)
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("ffmpeg %v: %v: %s", args, err, b)
 		}
 	}
-	for _, c := range []struct {
-		name string
-		feed func(t *testing.T) (url string, send func())
-	}{
-		{"rtp", func(t *testing.T) (string, func()) {
-			url := "rtp://127.0.0.1:" + freeUDPPort(t)
-			return url, func() { debian(t, "-f", "rtp_mpegts", url) }
-		}},
-		{"multicast", func(t *testing.T) (string, func()) {
-			port := freeUDPPort(t)
-			p, _ := strconv.Atoi(port)
-			url := fmt.Sprintf("udp://239.255.%d.%d:%s?localaddr=127.0.0.1", p>>8&255, p&255, port)
-			return url, func() { sendTS(t, clip, url+"&pkt_size=1316&ttl=0") }
-		}},
-		{"hls", func(t *testing.T) (string, func()) {
-			hls := t.TempDir()
-			files := http.FileServer(http.Dir(hls))
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				// The types an HLS server gives (RFC 8216, 4 and 3.2); FFmpeg warns about others.
-				switch filepath.Ext(r.URL.Path) {
-				case ".m3u8":
-					w.Header().Set("Content-Type", "application/vnd.apple.mpegurl")
-				case ".ts":
-					w.Header().Set("Content-Type", "video/mp2t")
-				}
-				files.ServeHTTP(w, r)
-			}))
-			t.Cleanup(srv.Close)
-			return srv.URL + "/live.m3u8", func() {
-				debian(t, "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "event", filepath.Join(hls, "live.m3u8"))
-			}
-		}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			url, send := c.feed(t)
-			cmd, o, e := wallProcess(t, "-headless", "-stats", url, filepath.Join(mediaDir, "default.mkv"))
-			defer cmd.Process.Kill()
-			time.Sleep(500 * time.Millisecond) // the wall binds the port, or asks for the playlist
-			send()
-			time.Sleep(time.Second)
-			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Wait(); err != nil {
-				t.Fatalf("ycbcrwall: %v: %s", err, e)
-			}
-			var st wall.Stats
-			if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 2 {
-				t.Fatalf("-stats %q: %v; stderr %s", o, err, e)
-			}
-			feed, file := st.PerStream[0], st.PerStream[1]
-			// The feed's 90 pictures less its probe's second (and, for HLS, the segments before
-			// the live edge), shown or dropped late.
-			if feed.Frames == 0 || feed.Frames+feed.Dropped < 20 || feed.Error != "" || file.Frames == 0 || file.Error != "" {
-				t.Errorf("feed %+v, file %+v: want both played, no error", feed, file)
-			}
-			for _, l := range strings.Split(strings.TrimSpace(e.String()), "\n") {
-				if l != "" && !strings.HasPrefix(l, "notice: tile 1 (") {
-					t.Errorf("stderr line %q: want only notices naming the feed's tile", l)
-				}
-			}
-			noFFmpegLines(t, e.String())
-			t.Logf("%s: %d pictures, %d dropped; stderr %q", url, feed.Frames, feed.Dropped, e)
-		})
+	rtp := "rtp://127.0.0.1:" + freeUDPPort(t)
+	port := freeUDPPort(t)
+	p, _ := strconv.Atoi(port)
+	multicast := fmt.Sprintf("udp://239.255.%d.%d:%s?localaddr=127.0.0.1", p>>8&255, p&255, port)
+	hls := filepath.Join(dir, "hls")
+	if err := os.Mkdir(hls, 0o755); err != nil {
+		t.Fatal(err)
 	}
+	files := http.FileServer(http.Dir(hls))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The types an HLS server gives (RFC 8216, 4 and 3.2).
+		switch filepath.Ext(r.URL.Path) {
+		case ".m3u8":
+			w.Header().Set("Content-Type", "application/vnd.apple.mpegurl")
+		case ".ts":
+			w.Header().Set("Content-Type", "video/mp2t")
+		}
+		files.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	feeds := []string{rtp, multicast, srv.URL + "/live.m3u8"}
+	cmd, o, e := wallProcess(t, append(append([]string{"-headless", "-stats"}, feeds...), filepath.Join(mediaDir, "default.mkv"))...)
+	defer cmd.Process.Kill()
+	time.Sleep(500 * time.Millisecond) // the wall binds the ports, and asks for the playlist
+	var sent sync.WaitGroup
+	for _, send := range []func(){
+		func() { debian("-f", "rtp_mpegts", rtp) },
+		func() { sendTS(t, clip, multicast+"&pkt_size=1316&ttl=0") },
+		func() {
+			debian("-f", "hls", "-hls_time", "1", "-hls_playlist_type", "event", filepath.Join(hls, "live.m3u8"))
+		},
+	} {
+		sent.Add(1)
+		go func() { defer sent.Done(); send() }()
+	}
+	sent.Wait()
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("ycbcrwall: %v: %s", err, e)
+	}
+	var st wall.Stats
+	if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 4 {
+		t.Fatalf("-stats %q: %v; stderr %s", o, err, e)
+	}
+	for i, feed := range st.PerStream[:3] {
+		// The feed's 90 pictures less its probe's second (and, for HLS, the segments before the
+		// live edge), shown or dropped late.
+		if feed.Frames == 0 || feed.Frames+feed.Dropped < 20 || feed.Error != "" {
+			t.Errorf("%s: %+v: want its pictures, no error", feeds[i], feed)
+		}
+		t.Logf("%s: %d pictures, %d dropped", feeds[i], feed.Frames, feed.Dropped)
+	}
+	if file := st.PerStream[3]; file.Frames == 0 || file.Error != "" {
+		t.Errorf("file %+v: want it played", file)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(e.String()), "\n") {
+		if l != "" && !strings.HasPrefix(l, "notice: tile 1 (") && !strings.HasPrefix(l, "notice: tile 2 (") &&
+			!strings.HasPrefix(l, "notice: tile 3 (") {
+			t.Errorf("stderr line %q: want only notices naming the feeds' tiles", l)
+		}
+	}
+	noFFmpegLines(t, e.String())
 }

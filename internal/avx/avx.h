@@ -111,6 +111,10 @@ void avx_log_release(void);
 // avx_find_stream_info is avformat_find_stream_info (no options) whose messages from contexts of no
 // owner (the probing decoders FFmpeg opens itself) count as fc's.
 int avx_find_stream_info(AVFormatContext *fc);
+// avx_open_input is avformat_open_input (no forced format) whose messages from no context (the
+// demuxers' probes: libavformat/hls.c's hls_probe logs with av_log(NULL, ...)) count as *fc's, a
+// context allocated with its interrupt callback installed.
+int avx_open_input(AVFormatContext **fc, const char *url, AVDictionary **opts);
 // avx_log_owner finds that owner for a context FFmpeg logs with (tests).
 uintptr_t avx_log_owner(void *avcl);
 

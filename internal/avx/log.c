@@ -35,6 +35,13 @@ int avx_find_stream_info(AVFormatContext *fc) {
 	return ret;
 }
 
+int avx_open_input(AVFormatContext **fc, const char *url, AVDictionary **opts) {
+	thread_owner = (uintptr_t)avx_interrupt_of(&(*fc)->interrupt_callback);
+	int ret = avformat_open_input(fc, url, NULL, opts);
+	thread_owner = 0;
+	return ret;
+}
+
 uintptr_t avx_log_owner(void *avcl) {
 	// A context with a parent (AVClass.parent_log_context_offset) logs for it: a few levels at most.
 	for (int depth = 0; avcl && depth < 4; depth++) {

@@ -1,6 +1,7 @@
 package avx
 
 /*
+#include <stdlib.h>
 #include "avx.h"
 */
 import "C"
@@ -40,6 +41,29 @@ func CaptureLog(h func(LogMessage)) {
 	}
 	logHandler.Store(&h)
 	C.avx_log_capture()
+}
+
+// OpenInput is fc.OpenInput(url, nil, d) (avformat_open_input), with the messages logged during it
+// with no context (a demuxer's probe: HLS's "mime type is not rfc8216 compliant") counted as fc's,
+// as FindStreamInfo counts its own. fc is allocated, its interrupt callback installed
+// (Interrupter.Install); on failure FFmpeg frees it, as after astiav's OpenInput (only Free then).
+func OpenInput(fc *astiav.FormatContext, url string, d *astiav.Dictionary) error {
+	if _, err := formatContext(fc); err != nil {
+		return err
+	}
+	// The wrappers' first fields are the C pointers (CheckLayout): FFmpeg writes the context's back
+	// (NULL on failure) and the dictionary's (the options it did not use).
+	pfc := (**C.AVFormatContext)(unsafe.Pointer(fc))
+	var pd **C.AVDictionary
+	if d != nil {
+		pd = (**C.AVDictionary)(unsafe.Pointer(d))
+	}
+	cu := C.CString(url)
+	defer C.free(unsafe.Pointer(cu))
+	if ret := C.avx_open_input(pfc, cu, pd); ret < 0 {
+		return astiav.Error(ret)
+	}
+	return nil
 }
 
 // FindStreamInfo is fc.FindStreamInfo(nil), with the messages of the decoders FFmpeg opens to probe

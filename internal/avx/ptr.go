@@ -23,7 +23,9 @@ import (
 // Its pointer is read through unsafe from offset 0. That is safe only while the layout holds, so it
 // is checked once with reflect (field name, offset, pointer kind and the cgo type name of the
 // pointee); a different go-astiav fails with an error instead of reading garbage. go.mod pins v0.39.0.
-var layoutErr = checkLayout(reflect.TypeOf(astiav.FormatContext{}), "AVFormatContext")
+// Dictionary's too: OpenInput hands FFmpeg both fields' addresses.
+var layoutErr = errors.Join(checkLayout(reflect.TypeOf(astiav.FormatContext{}), "AVFormatContext"),
+	checkLayout(reflect.TypeOf(astiav.Dictionary{}), "AVDictionary"))
 
 func checkLayout(t reflect.Type, cName string) error {
 	if t.NumField() == 0 {
