@@ -82,7 +82,7 @@ fault inputs-one-by-one wall/wall.go \
 	cmd/ycbcrwall '^TestWallFeedsDownAtStart$'
 fault parts-one-by-one wall/split.go \
 	's/^\t\tgo func() {$/\t\tfunc() {/' \
-	cmd/ycbcrwall '^TestWallFeedsDownAtStart$/^devices_2$'
+	cmd/ycbcrwall '^TestWallFeedsDownAtStart$'
 fault feed-down-fails-wall wall/wall.go \
 	's/^\t\t\tcase live \&\& !errors.Is(err, decode.ErrInterrupted)/\t\t\tcase false \&\& !errors.Is(err, decode.ErrInterrupted)/' \
 	cmd/ycbcrwall '^TestWallFeedsDownAtStart$'

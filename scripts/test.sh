@@ -208,7 +208,7 @@ estimates="
 46 plain decode
 43 race decode
 37 plain ycbcr
-34 plain cmd/ycbcrwall
+60 plain cmd/ycbcrwall
 32 race player
 30 plain-soak cmd/ycbcrplay
 18 race planes

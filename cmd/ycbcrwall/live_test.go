@@ -352,30 +352,21 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestWallFeedsDownAtStart: a wall whose two UDP feeds are down when it starts, beside a file. It
-// starts anyway, the feeds opened side by side (both notices within 5.5 s of the start, where one
-// after the other would take 2 × wall.LiveOpenWait, 6 s), each tile's notice saying so; the file
-// plays to its end; the feed that comes (FFmpeg's own sender, 4.5 s in) is opened by its pump and
-// played; the one that never comes shows nothing, and no error. -stats marks both
-// no_signal_at_start. Before, the first feed's opening held the wall for decode's timeout (10 s)
-// and then failed it. On one device and spread over two (the feeds on different devices).
+// TestWallFeedsDownAtStart: a wall whose three UDP feeds are down when it starts, beside a file,
+// spread over two devices (-devices 2: feeds 1 and 3 on the first, feed 2 and the file on the
+// second). It starts anyway, every feed opened side by side, within a part and across the parts
+// (their notices within 5.5 s of the start, where one after the other would take 2 ×
+// wall.LiveOpenWait, 6 s), each tile's notice saying so; the file plays to its end; the feed that
+// comes (FFmpeg's own sender, 4.5 s in) is opened by its pump and played; those that never come show
+// nothing, and no error. -stats marks the feeds no_signal_at_start. Before, the first feed's opening
+// held the wall for decode's timeout (10 s) and then failed it.
 func TestWallFeedsDownAtStart(t *testing.T) {
 	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
 	t.Parallel()
 	clip := makeTS(t, t.TempDir(), "late.ts", 2)
-	for _, devices := range []string{"1", "2"} {
-		t.Run("devices "+devices, func(t *testing.T) {
-			t.Parallel()
-			feedsDownAtStart(t, clip, devices)
-		})
-	}
-}
-
-// feedsDownAtStart is TestWallFeedsDownAtStart on devices devices (-devices: with 2, the feeds
-// are on different devices, whose parts open side by side too: wall.OpenSplit).
-func feedsDownAtStart(t *testing.T, clip, devices string) {
-	feed, dead := "udp://127.0.0.1:"+freeUDPPort(t), "udp://127.0.0.1:"+freeUDPPort(t)
-	cmd := exec.Command(os.Args[0], "-headless", "-stats", "-devices", devices, feed, dead, filepath.Join(mediaDir, "default.mkv"))
+	feed := "udp://127.0.0.1:" + freeUDPPort(t)
+	dead, dead2 := "udp://127.0.0.1:"+freeUDPPort(t), "udp://127.0.0.1:"+freeUDPPort(t)
+	cmd := exec.Command(os.Args[0], "-headless", "-stats", "-devices", "2", feed, dead, dead2, filepath.Join(mediaDir, "default.mkv"))
 	cmd.Env = append(os.Environ(), "YCBCRWALL_TEST_MAIN=1")
 	var o bytes.Buffer
 	var e lockedBuffer
@@ -385,13 +376,15 @@ func feedsDownAtStart(t *testing.T, clip, devices string) {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
-	for !strings.Contains(e.String(), "notice: tile 2 (") || !strings.Contains(e.String(), "notice: tile 1 (") {
-		if time.Since(start) > 5500*time.Millisecond {
-			t.Fatalf("no notice of both feeds within 5.5 s of the start; stderr %q", e.String())
+	for n := 1; n <= 3; n++ {
+		for !strings.Contains(e.String(), fmt.Sprintf("notice: tile %d (", n)) {
+			if time.Since(start) > 5500*time.Millisecond {
+				t.Fatalf("no notice of feed %d within 5.5 s of the start; stderr %q", n, e.String())
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
-	t.Logf("both notices %s after the start", time.Since(start).Round(time.Millisecond))
+	t.Logf("the feeds' notices %s after the start", time.Since(start).Round(time.Millisecond))
 	time.Sleep(4500*time.Millisecond - time.Since(start))
 	sendTS(t, clip, feed+"?pkt_size=1316")
 	// The file's 4 s from the wall's start (3 s, LiveOpenWait), with a margin for a loaded machine.
@@ -403,27 +396,36 @@ func feedsDownAtStart(t *testing.T, clip, devices string) {
 		t.Fatalf("ycbcrwall: %v: %s", err, e.String())
 	}
 	var st wall.Stats
-	if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 3 {
+	if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 4 {
 		t.Fatalf("-stats %q: %v; stderr %s", o.String(), err, e.String())
 	}
-	up, down, file := st.PerStream[0], st.PerStream[1], st.PerStream[2]
-	if !up.NoSignalAtStart || !down.NoSignalAtStart || file.NoSignalAtStart {
-		t.Errorf("no_signal_at_start: feed %v, dead feed %v, file %v; want true, true, false", up.NoSignalAtStart,
-			down.NoSignalAtStart, file.NoSignalAtStart)
+	up, file := st.PerStream[0], st.PerStream[3]
+	for i, s := range st.PerStream[:3] {
+		if !s.NoSignalAtStart {
+			t.Errorf("feed %d: no_signal_at_start false", i+1)
+		}
 	}
-	// The feed's 60 pictures, shown or dropped late, less its probe's second.
-	if up.Frames == 0 || up.Frames+up.Dropped < 20 || up.Error != "" || down.Frames != 0 || down.Error != "" ||
-		file.Frames+file.Dropped != 100 || file.Error != "" {
-		// The file to its end: its 100 pictures shown or dropped late (a loaded machine drops some).
-		t.Errorf("feed %+v, dead feed %+v, file %+v: want the feed played, nothing from the dead one, the file's 100 pictures", up, down, file)
+	if file.NoSignalAtStart {
+		t.Error("file: no_signal_at_start true")
+	}
+	// The feed's 60 pictures, shown or dropped late, less its probe's second; the file to its end
+	// (its 100 pictures shown or dropped late: a loaded machine drops some).
+	if up.Frames == 0 || up.Frames+up.Dropped < 20 || up.Error != "" || file.Frames+file.Dropped != 100 || file.Error != "" {
+		t.Errorf("feed %+v, file %+v: want the feed played, the file's 100 pictures", up, file)
+	}
+	for _, down := range st.PerStream[1:3] {
+		if down.Frames != 0 || down.Error != "" {
+			t.Errorf("dead feed %+v: want nothing, no error", down)
+		}
 	}
 	for _, l := range strings.Split(strings.TrimSpace(e.String()), "\n") {
-		if !strings.HasPrefix(l, "notice: tile 1 (") && !strings.HasPrefix(l, "notice: tile 2 (") {
+		if !strings.HasPrefix(l, "notice: tile 1 (") && !strings.HasPrefix(l, "notice: tile 2 (") &&
+			!strings.HasPrefix(l, "notice: tile 3 (") {
 			t.Errorf("stderr line %q: want only the feeds' notices", l)
 		}
 	}
-	if !strings.Contains(e.String(), "no signal at start") {
-		t.Errorf("stderr %q: want each feed's notice of no signal at start", e.String())
+	if n := strings.Count(e.String(), "no signal at start"); n != 3 {
+		t.Errorf("stderr %q: %d notices of no signal at start, want 3", e.String(), n)
 	}
 	noFFmpegLines(t, e.String())
 }
