@@ -10,30 +10,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/clitest"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
-
-// lockedBuffer is an io.Writer that a test reads while run writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // ipcClient speaks mpv's JSON IPC over raw socket lines.
 type ipcClient struct {
@@ -146,7 +128,7 @@ func TestIPC(t *testing.T) {
 	pictest.WithChapters(t, filepath.Join(mediaDir, "default.mkv"), clip,
 		[]pictest.Chapter{{Start: 0, End: 2, Title: "First"}, {Start: 2, End: 4, Title: "Second"}})
 	sock := filepath.Join(t.TempDir(), "ipc.sock")
-	var stdout, stderr lockedBuffer
+	var stdout, stderr clitest.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run([]string{"-headless", "-loop", "inf", "-input-ipc-server", sock, clip}, &stdout, &stderr)
@@ -309,7 +291,7 @@ func TestIPCPlaylist(t *testing.T) {
 		ffmpegCLI(t, "-f", "lavfi", "-i", "testsrc2=s=64x48:r=25", "-frames:v", "250", "-pix_fmt", "yuv420p", "-c:v", "ffv1", f)
 	}
 	sock := filepath.Join(dir, "ipc.sock")
-	var stdout, stderr lockedBuffer
+	var stdout, stderr clitest.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run([]string{"-headless", "-input-ipc-server", sock, a, b}, &stdout, &stderr)

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/clitest"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 	"github.com/ycbcrkit/ycbcrkit/wall"
 )
@@ -32,17 +33,51 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// wallProcess starts ycbcrwall (this binary, TestMain) with args.
-func wallProcess(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+// wallProcess starts ycbcrwall (this binary, TestMain) with args; its stderr may be read while it
+// runs.
+func wallProcess(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *clitest.Buffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "YCBCRWALL_TEST_MAIN=1")
-	var o, e bytes.Buffer
+	var o bytes.Buffer
+	var e clitest.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	return cmd, &o, &e
+}
+
+// stopWall ends a wall started by wallProcess as Ctrl-C does, waits for it and returns its -stats,
+// which must list streams streams.
+func stopWall(t *testing.T, cmd *exec.Cmd, o *bytes.Buffer, e *clitest.Buffer, streams int) wall.Stats {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("ycbcrwall: %v: %s", err, e)
+	}
+	var st wall.Stats
+	if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != streams {
+		t.Fatalf("-stats %q: %v; stderr %s", o, err, e)
+	}
+	return st
+}
+
+// makeMKV encodes a 320×180 30 fps H.264 Matroska clip of secs seconds of testsrc2 with Debian's
+// ffmpeg (an RTSP server's source).
+func makeMKV(t *testing.T, dir string, secs int) string {
+	t.Helper()
+	clip := filepath.Join(dir, "cam.mkv")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if b, err := exec.CommandContext(ctx, "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
+		"-i", "testsrc2=size=320x180:rate=30:duration="+strconv.Itoa(secs), "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
+		"-pix_fmt", "yuv420p", clip).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v: %s", err, b)
+	}
+	return clip
 }
 
 // makeTS encodes a 320×180 30 fps H.264 MPEG-TS clip of secs seconds of testsrc2 with Debian's
@@ -193,16 +228,7 @@ func feedRestart(t *testing.T, url, send string, reopened bool) {
 	time.Sleep(3 * time.Second)
 	sendTS(t, second, send)
 	time.Sleep(500 * time.Millisecond)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("ycbcrwall: %v: %s", err, e)
-	}
-	var st wall.Stats
-	if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 2 {
-		t.Fatalf("-stats %q: %v; stderr %s", o, err, e)
-	}
+	st := stopWall(t, cmd, o, e, 2)
 	feed, file := st.PerStream[0], st.PerStream[1]
 	// The feed's pictures that came, shown or dropped late (a loaded machine drops some: the wall
 	// is timed), less each play's probe (LiveProbeDuration: 1 s).
@@ -293,15 +319,7 @@ GLib.MainLoop().run()
 func TestWallRTSPFeed(t *testing.T) {
 	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
 	t.Parallel()
-	dir := t.TempDir()
-	clip := filepath.Join(dir, "cam.mkv")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if b, err := exec.CommandContext(ctx, "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
-		"-i", "testsrc2=size=320x180:rate=30:duration=3", "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
-		"-pix_fmt", "yuv420p", clip).CombinedOutput(); err != nil {
-		t.Fatalf("ffmpeg: %v: %s", err, b)
-	}
+	clip := makeMKV(t, t.TempDir(), 3)
 	for _, transport := range []string{"tcp", "udp"} {
 		t.Run(transport, func(t *testing.T) {
 			t.Parallel() // the two transports' servers and walls side by side, each on a port of its own
@@ -334,24 +352,6 @@ func TestWallRTSPFeed(t *testing.T) {
 	}
 }
 
-// lockedBuffer is an io.Writer that a test reads while the process writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestWallFeedsDownAtStart: a wall whose three UDP feeds are down when it starts, beside a file,
 // spread over two devices (-devices 2: feeds 1 and 3 on the first, feed 2 and the file on the
 // second). It starts anyway, every feed opened side by side, within a part and across the parts
@@ -366,15 +366,8 @@ func TestWallFeedsDownAtStart(t *testing.T) {
 	clip := makeTS(t, t.TempDir(), "late.ts", 4) // 120 pictures: most left after the late opening's probe
 	feed := "udp://127.0.0.1:" + freeUDPPort(t)
 	dead, dead2 := "udp://127.0.0.1:"+freeUDPPort(t), "udp://127.0.0.1:"+freeUDPPort(t)
-	cmd := exec.Command(os.Args[0], "-headless", "-stats", "-devices", "2", feed, dead, dead2, filepath.Join(mediaDir, "default.mkv"))
-	cmd.Env = append(os.Environ(), "YCBCRWALL_TEST_MAIN=1")
-	var o bytes.Buffer
-	var e lockedBuffer
-	cmd.Stdout, cmd.Stderr = &o, &e
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, o, e := wallProcess(t, "-headless", "-stats", "-devices", "2", feed, dead, dead2, filepath.Join(mediaDir, "default.mkv"))
 	defer cmd.Process.Kill()
 	for n := 1; n <= 3; n++ {
 		for !strings.Contains(e.String(), fmt.Sprintf("notice: tile %d (", n)) {
@@ -389,16 +382,7 @@ func TestWallFeedsDownAtStart(t *testing.T) {
 	sendTS(t, clip, feed+"?pkt_size=1316")
 	// The file's 4 s from the wall's start (3 s, LiveOpenWait), with a margin for a loaded machine.
 	time.Sleep(max(500*time.Millisecond, 9*time.Second-time.Since(start)))
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("ycbcrwall: %v: %s", err, e.String())
-	}
-	var st wall.Stats
-	if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 4 {
-		t.Fatalf("-stats %q: %v; stderr %s", o.String(), err, e.String())
-	}
+	st := stopWall(t, cmd, o, e, 4)
 	up, file := st.PerStream[0], st.PerStream[3]
 	for i, s := range st.PerStream[:3] {
 		if !s.NoSignalAtStart {
@@ -440,15 +424,7 @@ func TestWallFeedsDownAtStart(t *testing.T) {
 func TestWallRTSPRestart(t *testing.T) {
 	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
 	t.Parallel()
-	dir := t.TempDir()
-	clip := filepath.Join(dir, "cam.mkv")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if b, err := exec.CommandContext(ctx, "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
-		"-i", "testsrc2=size=320x180:rate=30:duration=20", "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
-		"-pix_fmt", "yuv420p", clip).CombinedOutput(); err != nil {
-		t.Fatalf("ffmpeg: %v: %s", err, b)
-	}
+	clip := makeMKV(t, t.TempDir(), 20)
 	strict := os.Getenv("YCBCRKIT_LIVE_STRICT") == "1"
 	for _, transport := range []string{"tcp", "udp"} {
 		t.Run(transport, func(t *testing.T) {
@@ -456,15 +432,8 @@ func TestWallRTSPRestart(t *testing.T) {
 			url, stop := rtspServer(t, clip, "0")
 			defer func() { stop() }()
 			port := url[strings.LastIndex(url, ":")+1 : strings.LastIndex(url, "/")]
-			cmd := exec.Command(os.Args[0], "-headless", "-stats", "-loop", "5", "-rtsp-transport", transport, url,
+			cmd, o, e := wallProcess(t, "-headless", "-stats", "-loop", "5", "-rtsp-transport", transport, url,
 				filepath.Join(mediaDir, "default.mkv"))
-			cmd.Env = append(os.Environ(), "YCBCRWALL_TEST_MAIN=1")
-			var o bytes.Buffer
-			var e lockedBuffer
-			cmd.Stdout, cmd.Stderr = &o, &e
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
 			defer cmd.Process.Kill()
 			// waitFor waits, at most limit, for stderr to say s after what it has said so far; how
 			// long it took. (A feed may also pause as it starts: its notices come before.)
@@ -492,16 +461,7 @@ func TestWallRTSPRestart(t *testing.T) {
 			}
 			t.Logf("no signal %s after the stop, pictures %s after the server's return", lost.Round(time.Millisecond), back.Round(time.Millisecond))
 			time.Sleep(time.Second)
-			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Wait(); err != nil {
-				t.Fatalf("ycbcrwall: %v: %s", err, e.String())
-			}
-			var st wall.Stats
-			if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 2 {
-				t.Fatalf("-stats %q: %v; stderr %s", o.String(), err, e.String())
-			}
+			st := stopWall(t, cmd, o, e, 2)
 			feed, file := st.PerStream[0], st.PerStream[1]
 			if feed.SignalLosses < 1 || feed.Error != "" || file.Frames == 0 || file.Error != "" || file.SignalLosses != 0 {
 				t.Errorf("feed %+v, file %+v: want the feed's signal lost, the file played", feed, file)
@@ -570,16 +530,7 @@ func TestWallLiveProtocols(t *testing.T) {
 	}
 	sent.Wait()
 	time.Sleep(time.Second)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("ycbcrwall: %v: %s", err, e)
-	}
-	var st wall.Stats
-	if err := json.Unmarshal(o.Bytes(), &st); err != nil || len(st.PerStream) != 4 {
-		t.Fatalf("-stats %q: %v; stderr %s", o, err, e)
-	}
+	st := stopWall(t, cmd, o, e, 4)
 	for i, feed := range st.PerStream[:3] {
 		// The feed's 90 pictures less its probe's second (and, for HLS, the segments before the
 		// live edge), shown or dropped late.

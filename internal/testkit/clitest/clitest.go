@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -34,4 +35,23 @@ func Check(t *testing.T, run Run) {
 	if code != 0 || !strings.HasPrefix(out, "0: ") {
 		t.Errorf("-validate -device -1 -list-devices: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
+}
+
+// Buffer is an io.Writer that a test reads (String) while a command writes it, from its process's
+// output or its own goroutines.
+type Buffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *Buffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *Buffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
