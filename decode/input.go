@@ -241,11 +241,7 @@ func (in *input) ioError(op string, err error) error {
 		case it.Aborted():
 			return fmt.Errorf("decode: %s %s: %w", op, in.url, ErrInterrupted)
 		case it.TimedOut():
-			lim := in.limit
-			if lim == 0 {
-				lim = in.timeout
-			}
-			return fmt.Errorf("decode: %s %s: %w after %s", op, in.url, ErrTimeout, lim)
+			return fmt.Errorf("decode: %s %s: %w after %s", op, in.url, ErrTimeout, in.limit)
 		}
 	}
 	if in.cache != nil && in.cache.Refused() > 0 {

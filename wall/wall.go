@@ -249,6 +249,7 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 // pump opens it as it reopens a lost feed, every 500 ms (decode.OpenLater, pump.DefaultRetry).
 func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 	type opened struct {
+		num  int // the input's number, from 1
 		dec  *decode.Decoder
 		late error // a live input not opened at start, and why
 		err  error
@@ -265,6 +266,7 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		if number != nil {
 			k = number[i]
 		}
+		res[i].num = k + 1
 		do := w.opts.Decode
 		do.Threads, do.HWDec, do.Vulkan = w.opts.Threads, w.opts.HWDec, w.dev
 		if notice, name := w.opts.Notice, fmt.Sprintf("tile %d (%s): ", k+1, in.Label); notice != nil {
@@ -304,12 +306,8 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 	}
 	first := len(w.tiles)
 	for i, in := range inputs { // every decoder a tile's, which Close closes
-		k := i
-		if number != nil {
-			k = number[i]
-		}
 		late := res[i].late != nil
-		t := &tile{in: in, dev: w.dev, dec: res[i].dec, late: late, num: k + 1, lostNoted: late}
+		t := &tile{in: in, dev: w.dev, dec: res[i].dec, late: late, num: res[i].num, lostNoted: late}
 		w.tiles = append(w.tiles, t)
 		if late {
 			w.notice(t, fmt.Sprintf("no signal at start (%v): opened when the feed comes", res[i].late))
