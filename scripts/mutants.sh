@@ -97,6 +97,10 @@ fault gathered-under-validation wall/wall.go \
 fault signal-notices-off wall/wall.go \
 	's/^\tw.noteSignals(now)$/\t_ = now/' \
 	cmd/ycbcrwall '^TestWallRTSPRestart$'
+# Issue 38's: decoders' queues balanced on each device only, not over the GPU's engines.
+fault queues-device-only internal/avx/hw.c \
+	's/^\t\t    (dev_users\[q\] == dev_users\[best\] \&\& gpu_users\[q\] < gpu_users\[best\]))$/\t\t    0)/' \
+	internal/avx '^TestPickDecodeQueue$'
 # Issue 38's: an HLS playlist read as a file (no live options, no reopening: a playlist not yet
 # there fails the wall).
 fault hls-not-live decode/islive.go \

@@ -1,6 +1,7 @@
 package avx
 
 import (
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -206,5 +207,44 @@ func TestLockChoice(t *testing.T) {
 		if kind != c.wantKind || (kind == lockToolkit && index != c.wantIndex) {
 			t.Errorf("%s: lock %d at index %d; want %d at %d", c.name, kind, index, c.wantKind, c.wantIndex)
 		}
+	}
+}
+
+// TestPickDecodeQueue: decoders opened one after another on D devices of one GPU (input i on device
+// i mod D, as ycbcrwall -devices spreads them) get queues of the decode family (7, as NVIDIA's) so
+// that no queue of a device has two decoders while another has none, and no queue index (a video
+// engine on NVIDIA) has two more than another over the GPU: 16 decoders on 3 devices share no
+// queue, and on one device they use every queue.
+func TestPickDecodeQueue(t *testing.T) {
+	const queues = 7
+	spread := func(xs []uint32) uint32 { return slices.Max(xs) - slices.Min(xs) }
+	for _, c := range []struct{ decoders, devices int }{{7, 1}, {16, 1}, {64, 1}, {16, 2}, {16, 3}, {16, 4}, {48, 2}} {
+		dev := make([][]uint32, c.devices)
+		for d := range dev {
+			dev[d] = make([]uint32, queues)
+		}
+		gpu := make([]uint32, queues)
+		for i := range c.decoders {
+			d := dev[i%c.devices]
+			q := pickDecodeQueue(d, gpu)
+			if q < 0 || q >= queues {
+				t.Fatalf("%d decoders on %d devices: decoder %d got queue %d", c.decoders, c.devices, i, q)
+			}
+			d[q]++
+			gpu[q]++
+		}
+		for k, d := range dev {
+			if spread(d) > 1 {
+				t.Errorf("%d decoders on %d devices: device %d's queues carry %v", c.decoders, c.devices, k, d)
+			}
+		}
+		if spread(gpu) > 1 {
+			t.Errorf("%d decoders on %d devices: the GPU's queue indices carry %v", c.decoders, c.devices, gpu)
+		}
+	}
+	// A decoder closed gives its queue back: the next one takes it.
+	dev, gpu := []uint32{2, 1, 2}, []uint32{2, 1, 2}
+	if q := pickDecodeQueue(dev, gpu); q != 1 {
+		t.Errorf("queues carrying %v: picked %d, want 1", dev, q)
 	}
 }

@@ -79,6 +79,8 @@ static struct {
 	VkDeviceQueueCreateFlags queue_flags; // what the queues were created with (0: vkGetDeviceQueue)
 	int32_t decode_family;                // -1: none
 	uint32_t decode_queues, next_decode;
+	uint32_t users[AVX_DECODE_QUEUES]; // decoders given each queue of the decode family (take_decode_queue)
+	uint8_t gpu[VK_UUID_SIZE];         // the physical device's deviceUUID: devices of one GPU share it
 	PFN_vkAllocateMemory alloc;
 	PFN_vkFreeMemory free_mem;
 	PFN_vkCreateVideoSessionKHR create_session;
@@ -129,20 +131,64 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 	return create(dev, &masked, alloc, img);
 }
 
-// ---- vkGetDeviceQueue: the decode family's queues in turn ---------------------------------------
+// ---- vkGetDeviceQueue: a queue of the decode family per decoder ----------------------------------
 //
 // FFmpeg 7.1 gives each decoder an execution pool of two contexts on queues 0 and 1 of the decode
 // family (libavcodec/vulkan_decode.c: ff_vk_exec_pool_init(..., 2, ...); libavutil/vulkan.c:
 // e->qi = i % nb_queues), so every decoder of a process submits to the same two queues however many
-// the family has (NVIDIA's has seven). The toolkit's vkGetDeviceQueue hands the decode family's
-// queues out in turn instead: each request gets the next queue of the family. The index FFmpeg
-// then passes to lock_queue is no longer the queue's own, so every queue of the decode family is
-// guarded by one lock (lock_queue), which only FFmpeg's decode submissions take.
+// the family has (NVIDIA's has seven). The toolkit gives each decoder one queue of the family for
+// both its contexts (take_decode_queue, when get_format picks Vulkan; wrap_get_device_queue hands it
+// to the pool FFmpeg makes next on that thread): the queue fewest of the device's decoders use, and
+// among those the index fewest decoders use on any device of the GPU. On NVIDIA's H200 (driver 580)
+// queue i of every VkDevice runs on video engine i, a queue runs its decodings one at a time, and
+// two sessions on one engine cost each other less from different devices' queues than from one
+// queue's (docs/performance.md, "Live walls", rows dq and dq2). A pool made on another thread (FFmpeg's
+// frame threads) gets the family's queues in turn. The index FFmpeg then passes to lock_queue is
+// no longer the queue's own, so every queue of the decode family is guarded by one lock
+// (lock_queue), which only FFmpeg's decode submissions take.
 //
 // Queues an engine created with flags (VK_KHR_internally_synchronized_queues' flag) must be fetched
 // with vkGetDeviceQueue2 and those flags: vkGetDeviceQueue is only for queues created without any
 // (VUID-vkGetDeviceQueue-flags-01841), and FFmpeg 7.1 calls only vkGetDeviceQueue
 // (libavutil/vulkan.c, ff_vk_exec_pool_init).
+static __thread int decode_queue = -1; // the queue get_format gave this thread's decoder; -1: none
+
+int avx_pick_decode_queue(const uint32_t *dev_users, const uint32_t *gpu_users, uint32_t n) {
+	int best = -1;
+	for (uint32_t q = 0; q < n; q++)
+		if (best < 0 || dev_users[q] < dev_users[best] ||
+		    (dev_users[q] == dev_users[best] && gpu_users[q] < gpu_users[best]))
+			best = (int)q;
+	return best;
+}
+
+// take_decode_queue gives a new decoder on dev its queue of the decode family (avx_pick_decode_queue);
+// -1 when the family has one queue or dev is not registered.
+static int take_decode_queue(VkDevice dev) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev), q = -1;
+	if (i >= 0 && devs[i].decode_family >= 0 && devs[i].decode_queues > 1) {
+		uint32_t n = devs[i].decode_queues < AVX_DECODE_QUEUES ? devs[i].decode_queues : AVX_DECODE_QUEUES;
+		uint32_t gpu[AVX_DECODE_QUEUES] = {0};
+		for (int k = 0; k < MAX_DEVICES; k++)
+			// Each device of a wall split over devices has its own instance, and so its own
+			// VkPhysicalDevice handle: the GPU is told by its UUID.
+			if (devs[k].dev && !memcmp(devs[k].gpu, devs[i].gpu, VK_UUID_SIZE))
+				for (uint32_t j = 0; j < n; j++) gpu[j] += devs[k].users[j];
+		q = avx_pick_decode_queue(devs[i].users, gpu, n);
+		devs[i].users[q]++;
+	}
+	pthread_mutex_unlock(&devs_mu);
+	return q;
+}
+
+static void give_decode_queue(VkDevice dev, int q) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	if (i >= 0 && q >= 0 && q < AVX_DECODE_QUEUES && devs[i].users[q] > 0) devs[i].users[q]--;
+	pthread_mutex_unlock(&devs_mu);
+}
+
 static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint32_t index, VkQueue *q) {
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
@@ -150,7 +196,9 @@ static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint
 	PFN_vkGetDeviceQueue2 get2 = i >= 0 ? devs[i].get_queue2 : NULL;
 	VkDeviceQueueCreateFlags flags = i >= 0 ? devs[i].queue_flags : 0;
 	if (i >= 0 && devs[i].decode_family >= 0 && family == (uint32_t)devs[i].decode_family && devs[i].decode_queues > 1)
-		index = devs[i].next_decode++ % devs[i].decode_queues;
+		index = decode_queue >= 0 && (uint32_t)decode_queue < devs[i].decode_queues
+		            ? (uint32_t)decode_queue
+		            : devs[i].next_decode++ % devs[i].decode_queues;
 	pthread_mutex_unlock(&devs_mu);
 	*q = VK_NULL_HANDLE;
 	if (flags && get2) {
@@ -185,6 +233,7 @@ static VkResult VKAPI_CALL wrap_create_video_session(VkDevice dev, const VkVideo
 	if (session_w && session_h && session_w <= c.maxCodedExtent.width && session_h <= c.maxCodedExtent.height)
 		c.maxCodedExtent = (VkExtent2D){session_w, session_h};
 	session_w = session_h = 0;
+	decode_queue = -1; // the decoder's pool is made (ff_vk_decode_init makes it before the session)
 	return create(dev, &c, alloc, out);
 }
 
@@ -322,6 +371,11 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	PFN_vkCreateVideoSessionKHR create_session = (PFN_vkCreateVideoSessionKHR)gdpa(dev, "vkCreateVideoSessionKHR");
 	PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR fmts =
 		(PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR)gipa(inst, "vkGetPhysicalDeviceVideoFormatPropertiesKHR");
+	PFN_vkGetPhysicalDeviceProperties2 props2 =
+		(PFN_vkGetPhysicalDeviceProperties2)gipa(inst, "vkGetPhysicalDeviceProperties2");
+	VkPhysicalDeviceIDProperties id = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+	VkPhysicalDeviceProperties2 pp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &id};
+	if (props2) props2(phys, &pp); // Vulkan 1.1, which the toolkit requires; without it one GPU is assumed
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	if (i < 0) i = dev_slot(VK_NULL_HANDLE);
@@ -340,6 +394,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		                            .queue_flags = queue_flags, .decode_family = decode_family,
 		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,
 		                            .create_session = create_session};
+		memcpy(devs[i].gpu, id.deviceUUID, VK_UUID_SIZE);
 	}
 	pthread_mutex_unlock(&devs_mu);
 	return 1;
@@ -529,6 +584,8 @@ struct AvxHwDecode {
 	char reason[320];
 	AVBufferRef *held[AVX_HELD_FRAMES]; // frames contexts decoded frames came from (hold_frames)
 	int nheld;
+	VkDevice qdev; // the device of queue (take_decode_queue), given back by hw_free
+	int queue;     // the decoder's queue of the decode family; -1: none yet
 };
 
 static int has_ext(const AVVulkanDeviceContext *vk, const char *name) {
@@ -704,6 +761,14 @@ static enum AVPixelFormat hw_get_format(AVCodecContext *avctx, const enum AVPixe
 		char why[sizeof h->reason];
 		if (!h->check || check_decode(avctx, why, sizeof why)) {
 			session_w = (uint32_t)avctx->coded_width, session_h = (uint32_t)avctx->coded_height;
+			pthread_mutex_lock(&h->mu);
+			if (h->queue < 0 && avctx->hw_device_ctx) {
+				AVHWDeviceContext *dc = (AVHWDeviceContext *)avctx->hw_device_ctx->data;
+				h->qdev = ((AVVulkanDeviceContext *)dc->hwctx)->act_dev;
+				h->queue = take_decode_queue(h->qdev);
+			}
+			decode_queue = h->queue;
+			pthread_mutex_unlock(&h->mu);
 			__atomic_store_n(&h->chosen, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&h->refused, 0, __ATOMIC_RELAXED); // a new sequence the device decodes
 			return AV_PIX_FMT_VULKAN;
@@ -773,6 +838,7 @@ static void hw_free(void *opaque) {
 	AvxHwDecode *h = opaque;
 	// After avcodec_free_context (the pool outlives the codec context): no picture is left to wait.
 	for (int i = 0; i < h->nheld; i++) av_buffer_unref(&h->held[i]);
+	if (h->queue >= 0) give_decode_queue(h->qdev, h->queue);
 	pthread_mutex_destroy(&h->mu);
 	free(h);
 }
@@ -782,6 +848,7 @@ int avx_hw_install(AvxPool *p, AVCodecContext *avctx, AVBufferRef *device, int r
 	if (!h) return AVERROR(ENOMEM);
 	h->required = required;
 	h->check = check;
+	h->queue = -1;
 	pthread_mutex_init(&h->mu, NULL);
 	if (!(avctx->hw_device_ctx = av_buffer_ref(device))) {
 		hw_free(h);

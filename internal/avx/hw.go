@@ -61,6 +61,16 @@ func lockChoice(d VulkanDevice, wrapped bool, family, index uint32) (kind int, l
 	return int(c), uint32(k)
 }
 
+// pickDecodeQueue is hw.c's choice of a new decoder's decode queue (avx_pick_decode_queue) from
+// the decoders on each queue of its device and on each index over the GPU's devices (tests).
+func pickDecodeQueue(dev, gpu []uint32) int {
+	if len(dev) == 0 || len(gpu) < len(dev) {
+		return -1
+	}
+	return int(C.avx_pick_decode_queue((*C.uint32_t)(unsafe.Pointer(&dev[0])), (*C.uint32_t)(unsafe.Pointer(&gpu[0])),
+		C.uint32_t(len(dev))))
+}
+
 // QueueLocksTaken counts the locks FFmpeg's lock_queue has taken in this process (the engine's and
 // the toolkit's): none on a device whose queues are internally synchronized.
 func QueueLocksTaken() int64 { return int64(C.avx_queue_locks_taken()) }

@@ -36,6 +36,12 @@ typedef struct {
 enum { AVX_LOCK_NONE = 0, AVX_LOCK_ENGINE = 1, AVX_LOCK_TOOLKIT = 2 };
 int avx_lock_choice(int isq, int engine, uint32_t engine_family, int wrapped, int32_t decode_family, uint32_t family,
                     uint32_t index, uint32_t *lock_index);
+// AVX_DECODE_QUEUES bounds the decode family's queues the toolkit hands out one per decoder.
+#define AVX_DECODE_QUEUES 32
+// avx_pick_decode_queue is the queue of the decode family's n a new decoder gets (hw.c,
+// take_decode_queue): the fewest users on its device (dev_users), then on the GPU (gpu_users: that
+// index on every device), then the lowest index.
+int avx_pick_decode_queue(const uint32_t *dev_users, const uint32_t *gpu_users, uint32_t n);
 // avx_queue_locks_taken counts the locks lock_queue has taken in this process (either kind).
 int64_t avx_queue_locks_taken(void);
 
