@@ -74,9 +74,13 @@ def parse(out, err):
         f["rss"] = int(m[1]) / 1024
     if f["cpu"] is None and (m := re.search(r"utime=([\d.]+)s stime=([\d.]+)s", err)):
         f["cpu"] = float(m[1]) + float(m[2])
-    notes = [f"{k} {js[k]}" for k in ("path", "hwdec_route", "variant", "min_stream_fps") if js.get(k)]
+    notes = [f"{k} {js[k]:.0f}" if isinstance(js[k], float) else f"{k} {js[k]}"
+             for k in ("path", "hwdec_route", "variant", "min_stream_fps") if js.get(k)]
     if "per_stream" in js:
         notes.append(f"dropped {sum(s.get('dropped', 0) for s in js['per_stream'])}")
+        # The streams' own rates added: what the decoders deliver while all run (fps above ends
+        # with the slowest stream).
+        notes.append(f"sum of rates {sum(s.get('fps', 0) for s in js['per_stream']):.0f}")
     t = {k: len(re.findall(rf"^\s*--- {k}", out, re.M)) for k in ("PASS", "FAIL", "SKIP")}
     if sum(t.values()):
         notes.insert(0, f"{t['PASS']} passed {t['FAIL']} failed {t['SKIP']} skipped")
