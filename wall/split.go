@@ -14,10 +14,10 @@ import (
 // device (Parts), each with its share of the inputs in turn (input i on part i mod n), all laid out
 // on the one layout the whole wall would have, each drawing its tiles on a canvas of its own.
 //
-// Why: on NVIDIA's driver (580) what holds Vulkan Video decoding back belongs to a device: 16 H.264
-// streams decode 1.6 times as fast on two devices as on one, and a timed wall of 48 H.264 streams
-// that drops 12 % of its pictures on one device keeps every stream at 59 fps on three
-// (docs/performance.md, "Live walls"). A part's steps are its own: the parts run side by side (a
+// Why: on NVIDIA's driver (580) a decode queue runs its decodings one at a time and a device has 7:
+// 16 H.264 streams decode 1.4 times as fast on three devices (a queue each) as on one, and a timed
+// wall of 48 H.264 streams that drops 12 % of its pictures on one device keeps every stream at
+// 59 fps on two (docs/performance.md, "Live walls"). A part's steps are its own: the parts run side by side (a
 // goroutine each) with clocks of their own.
 type Split struct {
 	parts  []*Wall

@@ -142,7 +142,7 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 // among those the index fewest decoders use on any device of the GPU. On NVIDIA's H200 (driver 580)
 // queue i of every VkDevice runs on video engine i, a queue runs its decodings one at a time, and
 // two sessions on one engine cost each other less from different devices' queues than from one
-// queue's (docs/performance.md, "Live walls", rows dq and dq2). A pool made on another thread (FFmpeg's
+// queue's (docs/performance.md, "Live walls"). A pool made on another thread (FFmpeg's
 // frame threads) gets the family's queues in turn. The index FFmpeg then passes to lock_queue is
 // no longer the queue's own, so every queue of the decode family is guarded by one lock
 // (lock_queue), which only FFmpeg's decode submissions take.
