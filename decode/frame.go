@@ -56,11 +56,17 @@ type Frame struct {
 	// Picture has its format and size but no planes.
 	HW *HWFrame
 
-	av *astiav.Frame
+	av   *astiav.Frame
+	done func() // a relayed frame's (Relayed)
 }
 
 // Release drops the frame's reference to its buffer. Picture must not be used afterwards.
 func (f *Frame) Release() {
+	if f != nil && f.done != nil {
+		done := f.done
+		f.done, f.Picture, f.HW = nil, nil, nil
+		done()
+	}
 	if f == nil || f.av == nil {
 		return
 	}

@@ -212,7 +212,12 @@ func vulkanDevice(dev *gpu.Device) avx.VulkanDevice {
 	v := dev.Video
 	var exts []string
 	for e := range dev.Extensions {
-		exts = append(exts, e)
+		// Not the fd export: with it FFmpeg makes every frame's memory exportable
+		// (hwcontext_vulkan.c, try_export_flags), which the toolkit's sharing (stream.Relay) needs
+		// only of its own images.
+		if e != vkx.ExtExternalMemoryFd {
+			exts = append(exts, e)
+		}
 	}
 	d := avx.VulkanDevice{
 		GetProcAddr:  vkx.GetInstanceProcAddr(),
@@ -243,6 +248,8 @@ type HWFrame struct {
 	// picture's (cropped) size.
 	CodedWidth, CodedHeight int
 	av                      *astiav.Frame
+	// relayed, set instead of av, is a copy of the picture on another device (Relayed).
+	relayed Foreign
 }
 
 // Lock locks the frame (AVVulkanFramesContext.lock_frame) and reads its image, layout and
@@ -293,6 +300,9 @@ func (d *Decoder) hwOutput(fl avx.Fields, out *Frame) error {
 // checks against software decoding and for screenshots, never on the playing path. Release the
 // returned frame.
 func (h *HWFrame) Download() (*Frame, error) {
+	if h.av == nil {
+		return nil, errors.New("decode: download: the picture was copied from another device (a relay): FFmpeg has no frame of it")
+	}
 	av := astiav.AllocFrame()
 	if av == nil {
 		return nil, errors.New("decode: download: cannot allocate a frame")

@@ -9,6 +9,31 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/planes"
 )
 
+// Foreign is a picture in an image whose owner synchronizes it: stream.Foreign's methods, which
+// ForeignFrame has, and a copy of a picture on another device (stream.Relay) too.
+type Foreign interface {
+	Lock() (planes.ForeignState, error)
+	Submitted(layout vk.ImageLayout, access vk.AccessFlags)
+	Unlock()
+}
+
+// Relayed returns a frame of f's picture and metadata in img, a copy of f's image on another device
+// of the GPU (stream.Relay), and releases f. done, if not nil, runs at the frame's Release (it gives
+// img back to its relay).
+func Relayed(f *Frame, img Foreign, done func()) *Frame {
+	out := *f
+	out.av, out.done = nil, done
+	if f.HW != nil {
+		out.HW = &HWFrame{SWFormat: f.HW.SWFormat, CodedWidth: f.HW.CodedWidth, CodedHeight: f.HW.CodedHeight, relayed: img}
+	}
+	if f.Picture != nil {
+		pic := *f.Picture
+		out.Picture = &pic
+	}
+	f.Release()
+	return &out
+}
+
 // ForeignFrame is a HWFrame as a picture in an image the toolkit does not own (stream.Foreign):
 // Lock, Submitted and Unlock with Vulkan's types.
 type ForeignFrame struct{ h *HWFrame }
@@ -18,6 +43,9 @@ func (h *HWFrame) Foreign() ForeignFrame { return ForeignFrame{h} }
 
 // Lock locks the frame and reads its image and state (lock_frame).
 func (f ForeignFrame) Lock() (planes.ForeignState, error) {
+	if f.h.relayed != nil {
+		return f.h.relayed.Lock()
+	}
 	v, err := f.h.Lock()
 	if err != nil {
 		return planes.ForeignState{}, err
@@ -33,11 +61,21 @@ func (f ForeignFrame) Lock() (planes.ForeignState, error) {
 
 // Submitted writes back the layout and access the submission left and the semaphore's new value.
 func (f ForeignFrame) Submitted(layout vk.ImageLayout, access vk.AccessFlags) {
+	if f.h.relayed != nil {
+		f.h.relayed.Submitted(layout, access)
+		return
+	}
 	f.h.Submitted(uint32(layout), uint32(access))
 }
 
 // Unlock releases Lock's lock.
-func (f ForeignFrame) Unlock() { f.h.Unlock() }
+func (f ForeignFrame) Unlock() {
+	if f.h.relayed != nil {
+		f.h.relayed.Unlock()
+		return
+	}
+	f.h.Unlock()
+}
 
 // handle turns a raw Vulkan handle (a pointer on 64-bit platforms) into vulkan-go's type for it.
 func handle[T any](h uint64) T {

@@ -55,6 +55,10 @@ type Options struct {
 	// pictures uploaded into such frames test the in-place route of hardware frames where nothing
 	// decodes (lavapipe).
 	Frames bool
+	// Share asks for VK_KHR_external_memory_fd where the device offers it (Device.Extensions says
+	// whether it was enabled): images another device of the GPU writes and this one reads
+	// (stream.Relay, a wall's decoding devices).
+	Share bool
 	// Queues is how many queues of the graphics family to create (0: one), at most the family's
 	// count: Device.Queues. A program that submits many streams' frames at once spreads them over
 	// these (a wall of videos).
@@ -435,8 +439,8 @@ func (d *Device) open(opts Options) error {
 	have := DeviceExtensions(d.Physical)
 	d.Extensions = map[string]bool{}
 	var exts []string
-	for _, e := range []string{ExtExternalMemoryHost} {
-		if have[e] {
+	for _, e := range []string{ExtExternalMemoryHost, vkx.ExtExternalMemoryFd} {
+		if have[e] && (e != vkx.ExtExternalMemoryFd || opts.Share) {
 			exts = append(exts, e)
 			d.Extensions[e] = true
 		}

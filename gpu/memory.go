@@ -72,6 +72,21 @@ func (d *Device) MemorySize(mem vk.DeviceMemory) int64 {
 	return d.mem.sizes[mem].size
 }
 
+// Count adds memory allocated outside Allocate (shared images: vkx.ExportMemory) to MemoryStats
+// until Free.
+func (d *Device) Count(mem vk.DeviceMemory, size int64) { d.mem.add(mem, size, false) }
+
+// LocalTypes are the device-local memory types, as a bit mask of their indices.
+func (d *Device) LocalTypes() uint32 {
+	var bits uint32
+	for i := uint32(0); i < d.Memory.MemoryTypeCount; i++ {
+		if vk.MemoryPropertyFlagBits(d.Memory.MemoryTypes[i].PropertyFlags)&vk.MemoryPropertyDeviceLocalBit != 0 {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
 // Free frees memory Allocate made (unmapping it) and takes it off MemoryStats. Null is ignored.
 func (d *Device) Free(mem vk.DeviceMemory) {
 	if mem == vk.NullDeviceMemory {

@@ -37,6 +37,10 @@ type ForeignState struct {
 	Value     uint64
 	// QueueFamily owns the image when it is EXCLUSIVE; vk.QueueFamilyIgnored when it is CONCURRENT.
 	QueueFamily uint32
+	// External says another device of the GPU wrote the image's memory and released it to
+	// VK_QUEUE_FAMILY_EXTERNAL in Layout (stream.Relay): the reading barrier acquires it for
+	// QueueFamily.
+	External bool
 }
 
 // check says why f cannot hold a width×height picture of pf, or nil.

@@ -29,8 +29,9 @@ type Locked struct {
 	// pre: the image's last read is in the slot's Pre batch (Ring.Pre), which then signals the
 	// semaphore, so that the decoder, waiting on it to decode from this picture, waits for that
 	// batch alone.
-	pre  bool
-	done bool // submitted or unlocked
+	pre    bool
+	done   bool   // submitted or unlocked
+	family uint32 // the toolkit's queue family, which an External image is acquired for
 }
 
 // LockForeign takes src's lock and reads its state. The image must be usable on family: FFmpeg
@@ -46,7 +47,7 @@ func LockForeign(src Foreign, family uint32) (*Locked, error) {
 		return nil, fmt.Errorf("stream: foreign frame: the image belongs to queue family %d (EXCLUSIVE); the toolkit's is %d", st.QueueFamily, family)
 	}
 	vkx.ForeignImage(st.Image.Image) // the validation layer's view of FFmpeg's images (vkx/messages.c)
-	return &Locked{State: st, src: src}, nil
+	return &Locked{State: st, src: src, family: family}, nil
 }
 
 // Read records, on cb, the barrier that leaves the image in layout for access at stage, after the
@@ -54,9 +55,12 @@ func LockForeign(src Foreign, family uint32) (*Locked, error) {
 // the layout changes after it (Vulkan spec, "Semaphore Waiting": the wait's second scope). pre says
 // cb is the slot's Pre command buffer, holding the image's last read.
 func (l *Locked) Read(cb vk.CommandBuffer, layout vk.ImageLayout, access vk.AccessFlags, stage vk.PipelineStageFlags, pre bool) {
+	src, dst := uint32(vk.QueueFamilyIgnored), uint32(vk.QueueFamilyIgnored)
+	if l.State.External { // the acquisition matching the writing device's release (stream.Relay)
+		src, dst = vkx.QueueFamilyExternal, l.family
+	}
 	vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: l.State.Image.Image, From: l.State.Layout, To: layout,
-		DstAccess: access, SrcStage: stage, DstStage: stage,
-		SrcFamily: vk.QueueFamilyIgnored, DstFamily: vk.QueueFamilyIgnored})
+		DstAccess: access, SrcStage: stage, DstStage: stage, SrcFamily: src, DstFamily: dst})
 	l.stage, l.layout, l.access, l.pre = stage, layout, access, pre
 }
 

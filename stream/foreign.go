@@ -112,6 +112,10 @@ func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) 
 	if route == RouteAuto {
 		route, reason = autoRoute(st.Image, c.Width, c.Height, padded, early)
 	}
+	if st.External && route != RouteCopy {
+		// The image stays in the layout its writer released it in (Relay), which a copy reads.
+		route, reason = RouteCopy, "copied from another device of the GPU (a relay), read by a copy"
+	}
 	if route == RouteInPlace {
 		if err := st.Image.InPlace(c.Format, c.Width, c.Height, pic.paths...); err != nil {
 			route, reason = RouteCopy, "in place impossible: "+err.Error()

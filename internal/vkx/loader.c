@@ -44,6 +44,7 @@ static VkxDeviceExt *lookup(VkDevice d) {
 	e->dev = d;
 	e->GetMemoryHostPointerPropertiesEXT =
 		(PFN_vkGetMemoryHostPointerPropertiesEXT)vkx_fn.GetDeviceProcAddr(d, "vkGetMemoryHostPointerPropertiesEXT");
+	e->GetMemoryFdKHR = (PFN_vkGetMemoryFdKHR)vkx_fn.GetDeviceProcAddr(d, "vkGetMemoryFdKHR");
 	return e;
 }
 

@@ -50,6 +50,7 @@ extern VkxInstanceExt vkx_instance_ext;
 typedef struct {
 	VkDevice dev;
 	PFN_vkGetMemoryHostPointerPropertiesEXT GetMemoryHostPointerPropertiesEXT;
+	PFN_vkGetMemoryFdKHR GetMemoryFdKHR;
 } VkxDeviceExt;
 const VkxDeviceExt *vkx_device_ext(VkDevice d);
 
@@ -115,6 +116,16 @@ VkResult vkx_create_external_image(VkDevice d, VkFormat f, uint32_t w, uint32_t 
                                    VkExternalMemoryHandleTypeFlagBits handle, VkImageLayout initial, VkImage *out);
 void vkx_destroy_image(VkDevice d, VkImage img);
 void vkx_subresource_layout(VkDevice d, VkImage img, VkImageAspectFlagBits aspect, VkSubresourceLayout *out);
+
+// ---- share.c: images shared by two devices of one GPU (VK_KHR_external_memory_fd) ---------------
+// vkx_share_memory allocates img's memory (a dedicated allocation of a type in allowed) and binds it:
+// exportable as an opaque fd (written to *fd_out) when fd_in < 0, else imported from fd_in, which
+// the driver then owns.
+VkResult vkx_share_memory(VkDevice d, VkImage img, uint32_t allowed, int fd_in, VkDeviceMemory *mem, int *fd_out,
+                          VkDeviceSize *size);
+void vkx_cmd_copy_planes(VkCommandBuffer cb, VkImage src, VkImage dst, uint32_t planes, const uint32_t *widths,
+                         const uint32_t *heights);
+void vkx_device_uuids(VkPhysicalDevice pd, uint8_t *dev, uint8_t *drv);
 
 // ---- messages.c: validation messages ------------------------------------------------------------
 VkResult vkx_create_debug_messenger(VkInstance instance, VkDebugUtilsMessengerEXT *out);

@@ -1,0 +1,267 @@
+package stream
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"syscall"
+
+	vk "github.com/vulkan-go/vulkan"
+
+	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
+	"github.com/ycbcrkit/ycbcrkit/planes"
+)
+
+// Relay hands pictures that one device of a GPU decodes (From) to another device of the same GPU
+// (To), which shows them: each picture is copied, on From, into an image whose memory both devices
+// bind (VK_KHR_external_memory_fd, opaque fds; gpu.Options.Share on both), which To then reads as a
+// Foreign frame. A GPU's video engines run one decoding at a time per queue, and a device has as
+// many decode queues as engines (7 on NVIDIA's H200, docs/performance.md "Live walls"): more
+// streams than that decode faster on devices of their own, and a relay brings their pictures to the
+// device that draws the wall.
+//
+// The copy is waited for on the CPU before Copy returns, so To needs no semaphore of From's (and
+// lavapipe, which exports no semaphores, runs it too). The copy's last barrier releases the image
+// to VK_QUEUE_FAMILY_EXTERNAL, and To's reading barrier acquires it (planes.ForeignState.External).
+// An image goes back to the relay when To has finished reading it (the release Copy returns), so
+// From never writes what To reads.
+//
+// A Relay serves one stream, from one goroutine: it records on a command pool of its own.
+type Relay struct {
+	from, to *gpu.Device
+	pool     vk.CommandPool // on From
+	cb       vk.CommandBuffer
+	fence    vk.Fence
+	free     chan *relayImage
+	all      []*relayImage
+	mu       sync.Mutex // all, closed
+	closed   bool
+}
+
+// relayImage is one shared picture: an image on each device over one memory, and To's timeline
+// semaphore for the Foreign protocol (To's own submissions wait on it and signal it).
+type relayImage struct {
+	r        *Relay
+	key      relayKey
+	src      vk.Image // From's
+	srcMem   vk.DeviceMemory
+	dst      vk.Image // To's
+	dstMem   vk.DeviceMemory
+	sem      vk.Semaphore // To's
+	mu       sync.Mutex   // the Foreign lock
+	value    uint64
+	released bool // released to EXTERNAL by From at least once
+}
+
+type relayKey struct {
+	format        formats.VkFormat
+	width, height int
+}
+
+// relayUsage: From copies into its image, To copies out of its own.
+const relayUsage = vk.ImageUsageFlags(vk.ImageUsageTransferSrcBit | vk.ImageUsageTransferDstBit)
+
+// NewRelay makes a relay of n pictures from from to to (n ≥ 1: how many To may hold at once, a
+// stream's queue and frames in flight; Copy waits for one beyond that). Both devices need
+// gpu.Options.Share and must be devices of one GPU.
+func NewRelay(from, to *gpu.Device, n int) (*Relay, error) {
+	switch {
+	case n < 1:
+		return nil, fmt.Errorf("stream: a relay of %d pictures", n)
+	case !from.Extensions[vkx.ExtExternalMemoryFd] || !to.Extensions[vkx.ExtExternalMemoryFd]:
+		return nil, fmt.Errorf("stream: relay: %s on both devices is needed (gpu.Options.Share)", vkx.ExtExternalMemoryFd)
+	}
+	fdev, fdrv := vkx.DeviceUUIDs(from.Physical)
+	if tdev, tdrv := vkx.DeviceUUIDs(to.Physical); fdev != tdev || fdrv != tdrv {
+		return nil, errors.New("stream: relay: the devices are not one GPU with one driver (opaque fds need both)")
+	}
+	r := &Relay{from: from, to: to, free: make(chan *relayImage, n)}
+	ci := &vk.CommandPoolCreateInfo{SType: vk.StructureTypeCommandPoolCreateInfo, QueueFamilyIndex: from.QueueFamily,
+		Flags: vk.CommandPoolCreateFlags(vk.CommandPoolCreateResetCommandBufferBit)}
+	var pool vk.CommandPool
+	err := vkx.Check(vk.CreateCommandPool(from.Device, ci, nil, &pool), "vkCreateCommandPool")
+	ci.Free()
+	r.pool = pool
+	if err == nil {
+		ai := &vk.CommandBufferAllocateInfo{SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: r.pool,
+			Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1}
+		cbs := make([]vk.CommandBuffer, 1)
+		err = vkx.Check(vk.AllocateCommandBuffers(from.Device, ai, cbs), "vkAllocateCommandBuffers")
+		ai.Free()
+		r.cb = cbs[0]
+	}
+	if err == nil {
+		r.fence, err = from.NewFence(false)
+	}
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("stream: relay: %w", err)
+	}
+	for range n {
+		im := &relayImage{r: r}
+		r.all = append(r.all, im)
+		r.free <- im
+	}
+	return r, nil
+}
+
+// Copy copies src, a picture of pf on From (FFmpeg's frame: its lock, semaphore and layout are kept
+// as for any Foreign frame), into a shared image and returns that image as a Foreign frame of To's,
+// with the function that gives it back once To has finished reading it (a stream's release). It
+// waits for a free image and for the copy.
+func (r *Relay) Copy(src Foreign, pf *formats.PixelFormat) (Foreign, func(), error) {
+	im := <-r.free
+	back := func() { r.free <- im }
+	lk, err := LockForeign(src, r.from.QueueFamily)
+	if err != nil {
+		back()
+		return nil, nil, fmt.Errorf("stream: relay: %w", err)
+	}
+	st := lk.State
+	key := relayKey{st.Image.VkFormat, st.Image.Width, st.Image.Height}
+	fail := func(err error) (Foreign, func(), error) {
+		lk.Unlock()
+		back()
+		return nil, nil, fmt.Errorf("stream: relay: %w", err)
+	}
+	if st.Image.Images != 1 {
+		return fail(fmt.Errorf("the frame is %d images, not one multi-planar image", st.Image.Images))
+	}
+	if im.key != key {
+		im.destroy()
+		if err := im.make(key); err != nil {
+			return fail(err)
+		}
+	}
+	if err := gpu.Begin(r.cb); err != nil {
+		return fail(err)
+	}
+	transfer := vk.PipelineStageFlags(vk.PipelineStageTransferBit)
+	lk.Read(r.cb, vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), transfer, false)
+	// What To read last is not kept (UNDEFINED): a copy of every plane overwrites it. After the first
+	// release, the image comes back from EXTERNAL, as To's reads leave it.
+	fam, dstFam := uint32(vk.QueueFamilyIgnored), uint32(vk.QueueFamilyIgnored)
+	if im.released {
+		fam, dstFam = vkx.QueueFamilyExternal, r.from.QueueFamily
+	}
+	vkx.CmdImageBarrier(r.cb, vkx.ImageBarrier{Image: im.src, From: vk.ImageLayoutUndefined, To: vk.ImageLayoutTransferDstOptimal,
+		DstAccess: vk.AccessFlags(vk.AccessTransferWriteBit), SrcStage: transfer, DstStage: transfer,
+		SrcFamily: fam, DstFamily: dstFam})
+	ws, hs := make([]uint32, len(pf.Planes)), make([]uint32, len(pf.Planes))
+	for k := range pf.Planes {
+		w, h := pf.PlaneSize(k, key.width, key.height)
+		ws[k], hs[k] = uint32(w), uint32(h)
+	}
+	vkx.CmdCopyPlanes(r.cb, st.Image.Image, im.src, ws, hs)
+	vkx.CmdImageBarrier(r.cb, vkx.ImageBarrier{Image: im.src, From: vk.ImageLayoutTransferDstOptimal, To: vk.ImageLayoutTransferSrcOptimal,
+		SrcAccess: vk.AccessFlags(vk.AccessTransferWriteBit), SrcStage: transfer,
+		DstStage:  vk.PipelineStageFlags(vk.PipelineStageBottomOfPipeBit),
+		SrcFamily: r.from.QueueFamily, DstFamily: vkx.QueueFamilyExternal})
+	if err := vkx.Check(vk.EndCommandBuffer(r.cb), "vkEndCommandBuffer"); err != nil {
+		return fail(err)
+	}
+	wait := vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value, Stage: transfer}
+	signal := vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value + 1}
+	err = vkx.QueueSubmitBatches(r.from.Queue, []vkx.Batch{{CB: r.cb, Waits: []vkx.SubmitSemaphore{wait}, Signals: []vkx.SubmitSemaphore{signal}}}, r.fence)
+	if err != nil {
+		return fail(err)
+	}
+	lk.src.Submitted(vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit))
+	lk.done = true
+	lk.src.Unlock()
+	if err := r.from.WaitFence(r.fence); err != nil {
+		// The image may still be written: it is not handed out again.
+		return nil, nil, fmt.Errorf("stream: relay: %w", err)
+	}
+	im.released = true
+	return relayed{im}, back, nil
+}
+
+// make creates im's images over one memory, exported by From and imported by To, and To's
+// semaphore.
+func (im *relayImage) make(key relayKey) error {
+	r := im.r
+	ext := vkx.ExternalImage{Format: uint32(key.format), Width: uint32(key.width), Height: uint32(key.height),
+		Tiling: vk.ImageTilingOptimal, Usage: relayUsage, Handle: vkx.HandleOpaqueFd, InitialLayout: vk.ImageLayoutUndefined}
+	var err error
+	if im.src, err = vkx.CreateExternalImage(r.from.Device, ext); err != nil {
+		return err
+	}
+	mem, size, fd, err := vkx.ExportMemory(r.from.Device, im.src, r.from.LocalTypes())
+	if err != nil {
+		return err
+	}
+	im.srcMem = mem
+	r.from.Count(mem, int64(size))
+	if im.dst, err = vkx.CreateExternalImage(r.to.Device, ext); err != nil {
+		closeFd(fd)
+		return err
+	}
+	if im.dstMem, err = vkx.ImportMemory(r.to.Device, im.dst, r.to.LocalTypes(), fd, size); err != nil {
+		return err
+	}
+	if im.sem, err = vkx.NewTimelineSemaphore(r.to.Device, 0); err != nil {
+		return err
+	}
+	im.key, im.value, im.released = key, 0, false
+	return nil
+}
+
+// destroy frees im's images, memory and semaphore: neither device uses them (From's copy was waited
+// for, To gave the image back).
+func (im *relayImage) destroy() {
+	r := im.r
+	if im.sem != vk.NullSemaphore {
+		vk.DestroySemaphore(r.to.Device, im.sem, nil)
+	}
+	vkx.DestroyImage(r.to.Device, im.dst)
+	r.to.Free(im.dstMem)
+	vkx.DestroyImage(r.from.Device, im.src)
+	r.from.Free(im.srcMem)
+	*im = relayImage{r: r}
+}
+
+// Close frees the relay once every image has come back (To has finished with them all).
+func (r *Relay) Close() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return
+	}
+	r.closed = true
+	r.mu.Unlock()
+	for range r.all {
+		im := <-r.free
+		im.destroy()
+	}
+	if r.fence != vk.NullFence {
+		vk.DestroyFence(r.from.Device, r.fence, nil)
+	}
+	if r.pool != vk.NullCommandPool {
+		vk.DestroyCommandPool(r.from.Device, r.pool, nil)
+	}
+}
+
+// relayed is a relay's image as To's Foreign frame.
+type relayed struct{ im *relayImage }
+
+func (f relayed) Lock() (planes.ForeignState, error) {
+	im := f.im
+	im.mu.Lock()
+	return planes.ForeignState{
+		Image: planes.Foreign{Image: im.dst, VkFormat: im.key.format, Width: im.key.width, Height: im.key.height,
+			Usage: relayUsage, Tiling: vk.ImageTilingOptimal, Images: 1},
+		Layout: vk.ImageLayoutTransferSrcOptimal, Semaphore: im.sem, Value: im.value,
+		QueueFamily: im.r.to.QueueFamily, External: true,
+	}, nil
+}
+
+func (f relayed) Submitted(vk.ImageLayout, vk.AccessFlags) { f.im.value++ }
+func (f relayed) Unlock()                                  { f.im.mu.Unlock() }
+
+func closeFd(fd int) { syscall.Close(fd) }
