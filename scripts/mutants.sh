@@ -101,6 +101,14 @@ fault signal-notices-off wall/wall.go \
 fault queues-device-only internal/avx/hw.c \
 	's/^\t\t    (dev_users\[q\] == dev_users\[best\] \&\& gpu_users\[q\] < gpu_users\[best\]))$/\t\t    0)/' \
 	internal/avx '^TestPickDecodeQueue$'
+# Issue 38's: a relay that hands out its shared image without copying the decoded picture into it.
+fault relay-no-copy stream/relay.go \
+	's/^\tvkx.CmdCopyPlanes(r.cb, st.Image.Image, im.src, ws, hs)$/\t_ = ws/' \
+	stream '^TestRelay$'
+# Issue 38's: -decode-devices ignored, every input decoded on the wall's device.
+fault decode-devices-ignored wall/wall.go \
+	's/^\tif k := i % (1 + len(w.opts.DecodeDevices)); k > 0 {$/\tif k := i % (1 + len(w.opts.DecodeDevices)); k < 0 {/' \
+	cmd/ycbcrwall '^TestWallUploadedFrames$'
 # Issue 38's: an HLS playlist read as a file (no live options, no reopening: a playlist not yet
 # there fails the wall).
 fault hls-not-live decode/islive.go \

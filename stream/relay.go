@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"syscall"
+	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -223,7 +224,8 @@ func (im *relayImage) destroy() {
 	*im = relayImage{r: r}
 }
 
-// Close frees the relay once every image has come back (To has finished with them all).
+// Close frees the relay once every image has come back (To has finished with them all). An image
+// not back within relayCloseWait is left to its devices' ends rather than hang the caller.
 func (r *Relay) Close() {
 	if r == nil {
 		return
@@ -235,9 +237,14 @@ func (r *Relay) Close() {
 	}
 	r.closed = true
 	r.mu.Unlock()
+	deadline := time.After(relayCloseWait)
 	for range r.all {
-		im := <-r.free
-		im.destroy()
+		select {
+		case im := <-r.free:
+			im.destroy()
+		case <-deadline:
+			return
+		}
 	}
 	if r.fence != vk.NullFence {
 		vk.DestroyFence(r.from.Device, r.fence, nil)
@@ -246,6 +253,9 @@ func (r *Relay) Close() {
 		vk.DestroyCommandPool(r.from.Device, r.pool, nil)
 	}
 }
+
+// relayCloseWait bounds Close's wait for the images To still holds.
+const relayCloseWait = 5 * time.Second
 
 // relayed is a relay's image as To's Foreign frame.
 type relayed struct{ im *relayImage }

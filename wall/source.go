@@ -23,7 +23,7 @@ import (
 //
 // A live input (decode.IsLive) that fails or ends is reopened by its pump every 500 ms
 // (pump.DefaultRetry) on the tile's own goroutine, the other tiles untouched.
-func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, serial bool, up *decode.Uploader) {
+func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, serial bool, up *decode.Uploader, relay *stream.Relay) {
 	prm := pump.Params[*decode.Frame]{Queue: queue, Frames: limit, Plays: loops,
 		Pending: t.pending, Overlap: !serial, Queued: func() { nudge(wake) }, Stall: -1}
 	if decode.IsLive(t.in.URL) {
@@ -32,6 +32,9 @@ func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, seri
 	var src pump.Source[*decode.Frame] = t.dec
 	if up != nil {
 		src = uploading{t.dec, up}
+	}
+	if relay != nil {
+		src = relaying{src, relay}
 	}
 	t.pump = pump.Start[*decode.Frame](src, prm)
 }
@@ -49,6 +52,27 @@ func (u uploading) Next() (*decode.Frame, error) {
 	}
 	defer f.Release()
 	return u.up.UploadFrame(f)
+}
+
+// relaying is a source whose pictures another device decoded (Options.DecodeDevices): each is
+// copied into the wall's device (stream.Relay) once its decoding has finished there, so that the
+// wall waits for nothing of that device.
+type relaying struct {
+	pump.Source[*decode.Frame]
+	relay *stream.Relay
+}
+
+func (r relaying) Next() (*decode.Frame, error) {
+	f, err := r.Source.Next()
+	if err != nil || f.HW == nil {
+		return f, err
+	}
+	img, back, err := r.relay.Copy(f.HW.Foreign(), f.HW.SWFormat)
+	if err != nil {
+		f.Release()
+		return nil, fmt.Errorf("wall: %w", err)
+	}
+	return decode.Relayed(f, img, back), nil
 }
 
 // pending is how to wait for a hardware-decoded f's decoding on the GPU: for the value its

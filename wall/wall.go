@@ -91,6 +91,14 @@ type Options struct {
 	// SubmitEach submits each stream's frame on its own; otherwise the frames of one step that go
 	// to the device's queue are submitted together, in one vkQueueSubmit (stream.Gather).
 	SubmitEach bool
+	// DecodeDevices are further devices of the wall's GPU that decode: input i decodes on device i
+	// mod (1+len), 0 the wall's, and each picture decoded elsewhere is copied into the wall's device
+	// (stream.Relay). A device has as many decode queues as the GPU has video engines (7 on an
+	// H200) and a queue decodes one picture at a time, so streams beyond that decode faster on
+	// devices of their own (docs/performance.md, "Live walls"). Every device, the wall's too, needs
+	// gpu.Options.Share (and Video, or Frames with Upload). They stay the caller's: close them after
+	// the wall.
+	DecodeDevices []*gpu.Device
 	// SampleWaits samples, every millisecond, where the timed steps' thread sleeps (Stats'
 	// AsleepMs); the caller keeps Tick on one locked thread.
 	SampleWaits bool
@@ -162,6 +170,10 @@ type tile struct {
 	fitted bool
 	// up puts the decoder's pictures into FFmpeg's Vulkan frames (Options.Upload).
 	up *decode.Uploader
+	// decDev is the device the input decodes on (Options.DecodeDevices); relay, where that is not
+	// the wall's, brings its pictures to the wall's device.
+	decDev *gpu.Device
+	relay  *stream.Relay
 	// late: a live input that was not open at the start (openInputs); its pump opens it.
 	late bool
 	// num is the input's number, from 1 (a Split's tiles keep the whole wall's numbers).
@@ -268,7 +280,7 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		}
 		res[i].num = k + 1
 		do := w.opts.Decode
-		do.Threads, do.HWDec, do.Vulkan = w.opts.Threads, w.opts.HWDec, w.dev
+		do.Threads, do.HWDec, do.Vulkan = w.opts.Threads, w.opts.HWDec, w.decodeDevice(i)
 		if notice, name := w.opts.Notice, fmt.Sprintf("tile %d (%s): ", k+1, in.Label); notice != nil {
 			do.Log = func(s string) { notice(name + s) }
 		}
@@ -307,7 +319,7 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 	first := len(w.tiles)
 	for i, in := range inputs { // every decoder a tile's, which Close closes
 		late := res[i].late != nil
-		t := &tile{in: in, dev: w.dev, dec: res[i].dec, late: late, num: res[i].num, lostNoted: late}
+		t := &tile{in: in, dev: w.dev, decDev: w.decodeDevice(i), dec: res[i].dec, late: late, num: res[i].num, lostNoted: late}
 		w.tiles = append(w.tiles, t)
 		if late {
 			w.notice(t, fmt.Sprintf("no signal at start (%v): opened when the feed comes", res[i].late))
@@ -333,6 +345,14 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		unit.X, unit.Y = max(unit.X, info.Width), max(unit.Y, info.Height)
 	}
 	return unit, nil
+}
+
+// decodeDevice is the device input i decodes on (Options.DecodeDevices).
+func (w *Wall) decodeDevice(i int) *gpu.Device {
+	if k := i % (1 + len(w.opts.DecodeDevices)); k > 0 {
+		return w.opts.DecodeDevices[k-1]
+	}
+	return w.dev
 }
 
 // LiveOpenWait is how long the wall's start waits for a live input to open (connect and probe)
@@ -402,13 +422,21 @@ func (w *Wall) lay(l Layout) error {
 		// An uploader each: FFmpeg's transfers of one frames context share its command pool, which
 		// the decoders' goroutines would then use at once (Vulkan: externally synchronized).
 		if w.opts.Upload {
-			up, err := decode.NewUploader(w.dev)
+			up, err := decode.NewUploader(t.decDev)
 			if err != nil {
 				return fmt.Errorf("wall: %w", err)
 			}
 			t.up = up
 		}
-		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes, t.up)
+		if t.decDev != w.dev {
+			// Enough shared images that decoding never waits for one: the pump's queue, the
+			// picture taken and not yet due, and the stream's frames in flight.
+			var err error
+			if t.relay, err = stream.NewRelay(t.decDev, w.dev, w.opts.Queue+slots(t.dec)+1); err != nil {
+				return fmt.Errorf("wall: input %d: %w", t.num, err)
+			}
+		}
+		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes, t.up, t.relay)
 	}
 	w.started, w.opened = true, time.Now()
 	for _, t := range w.tiles {
@@ -1013,6 +1041,7 @@ func (w *Wall) Close() {
 		w.gather.Destroy()
 	}
 	for _, t := range w.tiles {
+		t.relay.Close() // every picture back: the pump and the stream have released theirs
 		if t.dec != nil {
 			t.dec.Close()
 		}

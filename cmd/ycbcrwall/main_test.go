@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"path/filepath"
 	"strings"
@@ -141,27 +142,39 @@ func TestWallManyStreams(t *testing.T) {
 // play to their end under validation, through a hardware route read in each frame's own batch
 // (stream.Options.OneBatch), and the canvas is within 1 LSB of
 // the same wall decoded and uploaded by the toolkit. A shared uploader (one FFmpeg command pool used
-// from four goroutines at once) failed here with UNASSIGNED-Threading-MultipleThreads.
+// from four goroutines at once) failed here with UNASSIGNED-Threading-MultipleThreads. With
+// -decode-devices 1 inputs 2 and 4 are put in frames of a second device and copied to the wall's
+// (stream.Relay), validated on both: the same canvas, their routes saying so.
 func TestWallUploadedFrames(t *testing.T) {
 	dir := t.TempDir()
 	clip := filepath.Join(mediaDir, "default.mkv")
-	shots := [2]string{filepath.Join(dir, "upload.png"), filepath.Join(dir, "no.png")}
-	for i, mode := range []string{"upload", "no"} {
-		st, _ := wallRun(t, "-hwdec", mode, "-n", "4", "-frames", "30", "-fps", "30", "-stats", "-validate", "-screenshot", shots[i], clip)
+	modes := []struct {
+		name string
+		args []string
+	}{{"upload", []string{"-hwdec", "upload"}}, {"no", []string{"-hwdec", "no"}},
+		{"upload relayed", []string{"-hwdec", "upload", "-decode-devices", "1"}}}
+	shots := make([]string, len(modes))
+	for i, m := range modes {
+		shots[i] = filepath.Join(dir, fmt.Sprintf("%d.png", i))
+		st, _ := wallRun(t, append(m.args, "-n", "4", "-frames", "30", "-fps", "30", "-stats", "-validate", "-screenshot", shots[i], clip)...)
 		if st.Streams != 4 || st.Frames+st.Dropped != 120 {
-			t.Fatalf("-hwdec %s: %d streams, %d frames shown and %d dropped; want 4 streams of 30", mode, st.Streams, st.Frames, st.Dropped)
+			t.Fatalf("-hwdec %s: %d streams, %d frames shown and %d dropped; want 4 streams of 30", m.name, st.Streams, st.Frames, st.Dropped)
 		}
-		for _, p := range st.PerStream {
+		for k, p := range st.PerStream {
 			// A hardware frame's routes: sampled in place, or copied on the GPU (stream.Route).
 			// The wall reads each decoder's image in the frame's own batch (stream.Options.OneBatch).
 			hw := strings.HasPrefix(p.Route, "in place") || strings.HasPrefix(p.Route, "GPU copy")
-			if (mode == "upload") != (hw && strings.Contains(p.Route, "(one batch)")) || p.Error != "" {
-				t.Errorf("-hwdec %s: stream %s: route %q, error %q", mode, p.Input, p.Route, p.Error)
+			relayed := strings.Contains(p.Route, "another device")
+			if (m.name != "no") != (hw && strings.Contains(p.Route, "(one batch)")) || p.Error != "" ||
+				relayed != (m.name == "upload relayed" && k%2 == 1) {
+				t.Errorf("-hwdec %s: stream %s: route %q, error %q", m.name, p.Input, p.Route, p.Error)
 			}
 		}
 	}
-	if d := pictest.MaxDiff(t, pictest.ReadPNG(t, shots[0]), pictest.ReadPNG(t, shots[1])); d > 1 {
-		t.Errorf("-hwdec upload's canvas differs from -hwdec no's by %.0f LSB", d)
+	for i := range modes[1:] {
+		if d := pictest.MaxDiff(t, pictest.ReadPNG(t, shots[i+1]), pictest.ReadPNG(t, shots[0])); d > 1 {
+			t.Errorf("-hwdec %s's canvas differs from -hwdec upload's by %.0f LSB", modes[i+1].name, d)
+		}
 	}
 }
 
