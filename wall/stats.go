@@ -231,7 +231,11 @@ func (w *Wall) Stats() Stats {
 		s.DisplayIdle = w.idle.Seconds() / s.Seconds
 	}
 	_, ff := decode.FFmpegDeviceMemory()
-	s.GPUMemoryMB, s.FFmpegGPUMemoryMB = mb(w.dev.MemoryStats().PeakBytes+ff), mb(ff)
+	own := w.dev.MemoryStats().PeakBytes
+	for _, d := range w.opts.DecodeDevices { // the relays' shared images (stream.Relay)
+		own += d.MemoryStats().PeakBytes
+	}
+	s.GPUMemoryMB, s.FFmpegGPUMemoryMB = mb(own+ff), mb(ff)
 	_, peak := decode.PictureMemory()
 	s.PictureBuffersMB = mb(peak)
 	if gpuN > 0 {
