@@ -109,12 +109,12 @@ func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) 
 	// the image and can go in a batch of its own (below), unless the stream keeps a frame in one
 	// batch (Options.OneBatch).
 	early := !s.oneBatch && f.compute != nil && len(pic.paths) == 1
-	if route == RouteAuto {
-		route, reason = autoRoute(st.Image, c.Width, c.Height, padded, early)
-	}
-	if st.External && route != RouteCopy {
+	switch {
+	case st.External:
 		// The image stays in the layout its writer released it in (Relay), which a copy reads.
-		route, reason = RouteCopy, "copied from another device of the GPU (a relay), read by a copy"
+		route, reason = RouteCopy, "decoded on another device of the GPU and copied to this one (a relay)"
+	case route == RouteAuto:
+		route, reason = autoRoute(st.Image, c.Width, c.Height, padded, early)
 	}
 	if route == RouteInPlace {
 		if err := st.Image.InPlace(c.Format, c.Width, c.Height, pic.paths...); err != nil {
