@@ -81,8 +81,11 @@ type Stats struct {
 	FPS    float64 `json:"fps"`
 	Canvas [2]int  `json:"canvas"`
 	// Queues is how many graphics queues the streams submitted on (Wall.Queues).
-	Queues    int     `json:"queues"`
-	PeakRSSMB float64 `json:"peak_rss_mb"`
+	Queues int `json:"queues"`
+	// DecodeDevices is how many devices besides the wall's decoded streams (Options.DecodeDevices,
+	// or opened by the wall: Options.OpenDecodeDevice).
+	DecodeDevices int     `json:"decode_devices,omitempty"`
+	PeakRSSMB     float64 `json:"peak_rss_mb"`
 	// GPUMemoryMB is the most device memory the toolkit had allocated at once (every stream's
 	// pictures, the shared conversions, the canvas: gpu.Device.MemoryStats) plus the most FFmpeg
 	// had for Vulkan Video decoding (FFmpegGPUMemoryMB); PictureBuffersMB the most host memory the
@@ -156,7 +159,8 @@ func spread(ds []time.Duration) *Spread {
 // Stats reports the figures so far: the run is timed from the first display step to the last
 // picture drawn.
 func (w *Wall) Stats() Stats {
-	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.Width, w.canvas.Height}, Queues: w.Queues()}
+	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.Width, w.canvas.Height}, Queues: w.Queues(),
+		DecodeDevices: len(w.opts.DecodeDevices)}
 	var end time.Time
 	var gpuMs float64
 	gpuN := 0

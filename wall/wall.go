@@ -99,6 +99,10 @@ type Options struct {
 	// gpu.Options.Share (and Video, or Frames with Upload). They stay the caller's: close them after
 	// the wall.
 	DecodeDevices []*gpu.Device
+	// OpenDecodeDevice, where DecodeDevices is empty, opens a further device of the wall's GPU
+	// (gpu.Options.Share and Video): Open decodes the wall's H.264 streams over
+	// AutoDecodeDevices(streams, decode queues) such devices, which the wall closes. nil: none.
+	OpenDecodeDevice func() (*gpu.Device, error)
 	// SampleWaits samples, every millisecond, where the timed steps' thread sleeps (Stats'
 	// AsleepMs); the caller keeps Tick on one locked thread.
 	SampleWaits bool
@@ -113,6 +117,8 @@ type Wall struct {
 	tiles  []*tile
 	canvas *gpu.Offscreen
 	ring   *stream.Ring // the wall's own submissions: clearing, read-back
+	// ownDevices are the devices the wall opened to decode on (Options.OpenDecodeDevice).
+	ownDevices []*gpu.Device
 	// gather holds a step's frames for the device's queue until the step's end (one submission).
 	gather *stream.Gather
 	wake   chan struct{}
@@ -206,6 +212,9 @@ func Open(dev *gpu.Device, inputs []Input, opts Options) (*Wall, error) {
 		return nil, err
 	}
 	unit, err := w.openInputs(inputs, nil)
+	if err == nil && len(opts.DecodeDevices) == 0 && opts.OpenDecodeDevice != nil {
+		err = w.spreadH264()
+	}
 	var l Layout
 	if err == nil {
 		l, err = layoutFor(opts.Layout, len(inputs), unit)
@@ -239,6 +248,7 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 		// submitted on its own comes in execution order: the layer checks the same command buffers.
 		opts.SubmitEach = true
 	}
+	opts.DecodeDevices = append([]*gpu.Device(nil), opts.DecodeDevices...) // spreadH264 adds to it
 	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
 	if !opts.SubmitEach {
 		w.gather = stream.NewGather(dev, nil)
@@ -345,6 +355,57 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		unit.X, unit.Y = max(unit.X, info.Width), max(unit.Y, info.Height)
 	}
 	return unit, nil
+}
+
+// AutoDecodeDevices is how many devices besides the wall's decode n H.264 streams on a GPU whose
+// devices have queues decode queues each (Options.OpenDecodeDevice): none up to two streams a
+// queue, then enough that no device has more, at most 3. A queue decodes one picture at a time
+// and queues of one device share their engines worse than other devices' do (H200: 16 streams
+// 2,146 pictures/s on one device, 3,187 over two; 48 timed streams drop 12.4 % on one, 6.4 % over
+// two, 0.5–1.0 % over three or four; docs/performance.md, "Live walls"). HEVC gains nothing
+// (untimed 16 streams 6,870 pictures/s on one device, 6,905 over two), so only H.264 is spread.
+func AutoDecodeDevices(n, queues int) int {
+	if queues < 1 || n <= 2*queues {
+		return 0
+	}
+	return min((n+2*queues-1)/(2*queues)-1, 3)
+}
+
+// spreadH264 moves the wall's H.264 decoders that Vulkan Video would run over devices opened with
+// Options.OpenDecodeDevice (AutoDecodeDevices), before anything is decoded: stream j of them on
+// device j mod (1+devices), 0 the wall's.
+func (w *Wall) spreadH264() error {
+	if w.opts.HWDec == decode.HWDecNo {
+		return nil
+	}
+	if ok, _ := w.dev.Video.Codec("h264"); !ok {
+		return nil
+	}
+	var h264 []*tile
+	for _, t := range w.tiles {
+		if !t.late && t.dec.Info().Codec == "h264" {
+			h264 = append(h264, t)
+		}
+	}
+	extra := AutoDecodeDevices(len(h264), int(w.dev.Video.DecodeQueues))
+	for range extra {
+		d, err := w.opts.OpenDecodeDevice()
+		if err != nil {
+			return fmt.Errorf("wall: a device to decode on: %w", err)
+		}
+		w.opts.DecodeDevices = append(w.opts.DecodeDevices, d)
+		w.ownDevices = append(w.ownDevices, d)
+	}
+	for j, t := range h264 {
+		if k := j % (1 + extra); k > 0 {
+			d := w.opts.DecodeDevices[k-1]
+			if err := t.dec.UseVulkan(d, w.opts.HWDec); err != nil {
+				return fmt.Errorf("wall: input %d: %w", t.num, err)
+			}
+			t.decDev = d
+		}
+	}
+	return nil
 }
 
 // decodeDevice is the device input i decodes on (Options.DecodeDevices).
@@ -1054,5 +1115,8 @@ func (w *Wall) Close() {
 	}
 	if w.paths != nil {
 		w.paths.Destroy()
+	}
+	for _, d := range w.ownDevices {
+		d.Close()
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -121,7 +122,8 @@ type options struct {
 	queues     int
 	queuesSet  bool // -queues given
 	devices    int
-	decodeDevs int
+	decodeDevs string
+	decodeN    int // -decode-devices as a count (auto: 0, the wall choosing)
 	two        bool
 	validate   bool
 	device     int
@@ -174,7 +176,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute writes the picture into its tile)")
 	fs.BoolVar(&o.two, "two-decodes", false, "keep two hardware decodings of each stream in flight, not one (not faster on an H100 with one queue: for comparisons)")
 	fs.IntVar(&o.devices, "devices", 1, "headless: spread the streams over `N` devices of the GPU (input i on device i mod N, each drawing its tiles with steps of its own): each hardware decoder gets a decode queue of its own while its device has one free (7 on NVIDIA's H200), and H.264 decodes fastest on queues of its own: 16 streams on 3 devices")
-	fs.IntVar(&o.decodeDevs, "decode-devices", 0, "decode on `N` more devices of the GPU besides the wall's (input i on device i mod (N+1)), each picture copied into the wall's device: a device has a decode queue per video engine (7 on NVIDIA's H200) and a queue decodes one picture at a time, so more H.264 streams than that decode faster spread (16 streams: 2)")
+	fs.StringVar(&o.decodeDevs, "decode-devices", "auto", "`auto|N`: decode on N more devices of the GPU besides the wall's (input i on device i mod (N+1)), each picture copied into the wall's device: a device has a decode queue per video engine (7 on NVIDIA's H200) and a queue decodes one picture at a time, so H.264 streams beyond two a queue decode faster spread; auto spreads those (16 streams: over 2 devices, 48: over 4)")
 	fs.IntVar(&o.queues, "queues", 1, "headless: spread the streams over `N` graphics queues of each device (0: one per stream, up to the device's, the default with -devices; tiles drawn rather than copied use one; one was the fastest for HEVC on an H100)")
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE` (.png, or .jpg)")
@@ -222,14 +224,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.devices > 1 && !o.headless {
 		return fail(stderr, "-devices %d: several devices need -headless (a window shows one device's canvas)", o.devices)
 	}
-	if o.decodeDevs < 0 {
-		return fail(stderr, "-decode-devices %d: want 0 or more", o.decodeDevs)
-	}
-	if o.decodeDevs > 0 && o.devices > 1 {
-		return fail(stderr, "-decode-devices %d: not with -devices %d (each device of a split wall decodes its own streams)", o.decodeDevs, o.devices)
-	}
-	if o.decodeDevs > 0 && o.hwdec == "no" {
-		return fail(stderr, "-decode-devices %d: needs hardware decoding (-hwdec auto, vulkan or upload)", o.decodeDevs)
+	if o.decodeDevs != "auto" {
+		n, err := strconv.Atoi(o.decodeDevs)
+		switch {
+		case err != nil || n < 0:
+			return fail(stderr, "-decode-devices %s: want auto or a count from 0", o.decodeDevs)
+		case n > 0 && o.devices > 1:
+			return fail(stderr, "-decode-devices %d: not with -devices %d (each device of a split wall decodes its own streams)", n, o.devices)
+		case n > 0 && o.hwdec == "no":
+			return fail(stderr, "-decode-devices %d: needs hardware decoding (-hwdec auto, vulkan or upload)", n)
+		}
+		o.decodeN = n
 	}
 	if o.devices > 1 && o.clock == "shared" {
 		return fail(stderr, "-devices %d: -clock shared needs one device (each device's streams keep their own clocks)", o.devices)
@@ -332,7 +337,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 	for range o.devices {
 		dev, err := present.OpenDevice(present.DeviceParams{Headless: o.headless, GPU: gpu.Options{Index: o.device,
 			Validation: o.validate, Video: hw != decode.HWDecNo, Frames: o.upload, Queues: queues, CacheDir: gpu.DefaultCacheDir(),
-			Share: o.decodeDevs > 0}})
+			Share: hw != decode.HWDecNo || o.upload}})
 		if err != nil {
 			return err
 		}
@@ -344,9 +349,12 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 			dev.Close()
 		}
 	}()
-	for range o.decodeDevs {
-		dev, err := gpu.Open(gpu.Options{Index: o.device, Validation: o.validate, Video: hw != decode.HWDecNo,
+	decodeDevice := func() (*gpu.Device, error) {
+		return gpu.Open(gpu.Options{Index: o.device, Validation: o.validate, Video: hw != decode.HWDecNo,
 			Frames: o.upload, Share: true, CacheDir: gpu.DefaultCacheDir()})
+	}
+	for range o.decodeN {
+		dev, err := decodeDevice()
 		if err != nil {
 			return fmt.Errorf("-decode-devices: %w", err)
 		}
@@ -357,6 +365,9 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}, Layout: layout, OneToOne: !o.fit, Filter: o.filter,
 		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach, SampleWaits: o.sampleWait && o.headless,
 		DecodeDevices: decDevs}
+	if o.decodeDevs == "auto" && o.devices == 1 && hw != decode.HWDecNo {
+		wo.OpenDecodeDevice = decodeDevice
+	}
 	var w shown
 	var runErr error
 	if len(devs) > 1 {

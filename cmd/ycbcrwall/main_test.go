@@ -205,10 +205,15 @@ func TestWallDevices(t *testing.T) {
 			t.Errorf("-devices %s: the canvas is %.0f LSB from one device's", n, d)
 		}
 	}
-	for _, args := range [][]string{{"-devices", "2"}, {"-headless", "-devices", "2", "-clock", "shared"}} {
+	for _, c := range []struct {
+		args   []string
+		prefix string
+	}{{[]string{"-devices", "2"}, "error: -devices 2: "}, {[]string{"-headless", "-devices", "2", "-clock", "shared"}, "error: -devices 2: "},
+		{[]string{"-headless", "-devices", "2", "-decode-devices", "1"}, "error: -decode-devices 1: "},
+		{[]string{"-decode-devices", "some"}, "error: -decode-devices some: "}, {[]string{"-hwdec", "no", "-decode-devices", "2"}, "error: -decode-devices 2: "}} {
 		var o, e bytes.Buffer
-		if code := run(append(args, clips[0]), &o, &e); code != 1 || !strings.HasPrefix(e.String(), "error: -devices 2: ") || strings.Count(e.String(), "\n") != 1 {
-			t.Errorf("ycbcrwall %s: exit %d, %q; want 1 and one error line", strings.Join(args, " "), code, e.String())
+		if code := run(append(c.args, clips[0]), &o, &e); code != 1 || !strings.HasPrefix(e.String(), c.prefix) || strings.Count(e.String(), "\n") != 1 {
+			t.Errorf("ycbcrwall %s: exit %d, %q; want 1 and one error line", strings.Join(c.args, " "), code, e.String())
 		}
 	}
 }
