@@ -327,8 +327,13 @@ func (d *Decoder) UseVulkan(dev *gpu.Device, mode HWDec) error {
 	if d.stats.Decoded > 0 || d.pending != nil || d.stats.Packets > 0 {
 		return fmt.Errorf("decode: %s: UseVulkan after decoding began", d.url)
 	}
+	moved := dev != d.opts.Vulkan
 	d.opts.Vulkan, d.opts.HWDec = dev, mode
 	d.closeStream()
+	if moved && d.hwDev != nil { // FFmpeg's device context was made on the other device
+		d.hwDev.Free()
+		d.hwDev = nil
+	}
 	d.tried = d.tried[:len(d.tried)-1]
 	if err := d.openStream(d.stIdx); err != nil {
 		d.fatal = err

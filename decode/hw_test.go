@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/gpu"
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 )
@@ -168,4 +169,35 @@ func TestHWDecFFmpegRefusal(t *testing.T) {
 		t.Fatalf("required: %v", err)
 	}
 	t.Logf("auto: %+v; required: %v", h, err)
+}
+
+// TestUseVulkanMoves: a decoder opened on one device and handed another before decoding
+// (UseVulkan: a wall spreading its H.264 decoders over devices) lets go of FFmpeg's device context
+// on the first, which it would otherwise keep decoding on while the caller reads the second's
+// pictures. Lavapipe decodes nothing, so the context is the one setupHW makes where a device does.
+func TestUseVulkanMoves(t *testing.T) {
+	a := vktest.OpenWith(t, gpu.Options{Frames: true})
+	b := vktest.OpenWith(t, gpu.Options{Frames: true})
+	d, err := Open(filepath.Join(mediaDir, "default.mkv"), Options{Vulkan: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	hw, err := avx.NewVulkanDevice(vulkanDevice(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.hwDev = hw
+	if err := d.UseVulkan(b, HWDecAuto); err != nil {
+		t.Fatal(err)
+	}
+	if d.hwDev == hw {
+		t.Fatal("UseVulkan kept FFmpeg's device context on the first device")
+	}
+	if err := d.UseVulkan(b, HWDecAuto); err != nil { // the same device: nothing to let go
+		t.Fatal(err)
+	}
+	if _, err := d.Next(); err != nil {
+		t.Fatal(err)
+	}
 }
