@@ -9,9 +9,11 @@
 // and the shader path's pipelines) and the device's pipeline cache. Each display step draws every
 // stream that has a new picture into its tile of the canvas through a render pass that keeps what
 // the other tiles hold. FFmpeg spreads each decoder's submissions over the decode queue family's
-// queues; the canvas is what a window shows (scaled) and what a screenshot reads back. A Split
-// spreads the inputs over several devices of one GPU (a Wall each, on the whole wall's layout,
-// stepped side by side), as NVIDIA's driver decodes more H.264 on two devices than on one.
+// queues; the canvas is what a window shows (scaled) and what a screenshot reads back. H.264
+// streams beyond two a decode queue decode on more devices of the GPU, each picture copied to the
+// wall's device (Options.DecodeDevices or OpenDecodeDevice, stream.Relay), as NVIDIA's driver
+// decodes more H.264 on several devices than on one. A Split spreads the inputs over several
+// devices of one GPU (a Wall each, on the whole wall's layout, stepped side by side).
 //
 // Layout: cells on a grid whose unit is the largest picture's size, the most nearly square uniform
 // grid by default or a Layout of cells of different sizes (ParseLayout: the presets 1+5, 1+7,
