@@ -91,6 +91,23 @@ func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) 
 	return err
 }
 
+// SubmitAlone ends cb, whose commands Read began, and submits it alone on q with fence, waiting on
+// the frame's semaphore at its value and signalling the next (a Relay's copy, outside any Ring);
+// then writes the frame's new state back and unlocks it, whatever happens.
+func (l *Locked) SubmitAlone(q vk.Queue, cb vk.CommandBuffer, fence vk.Fence) error {
+	defer l.Unlock()
+	if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
+		return err
+	}
+	wait := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage}
+	signal := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
+	err := vkx.QueueSubmitBatches(q, []vkx.Batch{{CB: cb, Waits: []vkx.SubmitSemaphore{wait}, Signals: []vkx.SubmitSemaphore{signal}}}, fence)
+	if err == nil {
+		l.src.Submitted(l.layout, l.access)
+	}
+	return err
+}
+
 // Unlock releases the frame's lock without a submission (after Submit it does nothing).
 func (l *Locked) Unlock() {
 	if !l.done {

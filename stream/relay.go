@@ -150,28 +150,21 @@ func (r *Relay) Copy(src Foreign, pf *formats.PixelFormat) (Foreign, func(), err
 	vkx.CmdImageBarrier(r.cb, vkx.ImageBarrier{Image: im.src, From: vk.ImageLayoutUndefined, To: vk.ImageLayoutTransferDstOptimal,
 		DstAccess: vk.AccessFlags(vk.AccessTransferWriteBit), SrcStage: transfer, DstStage: transfer,
 		SrcFamily: fam, DstFamily: dstFam})
-	ws, hs := make([]uint32, len(pf.Planes)), make([]uint32, len(pf.Planes))
-	for k := range pf.Planes {
+	var ws, hs [3]uint32
+	n := min(len(pf.Planes), len(ws))
+	for k := range n {
 		w, h := pf.PlaneSize(k, key.width, key.height)
 		ws[k], hs[k] = uint32(w), uint32(h)
 	}
-	vkx.CmdCopyPlanes(r.cb, st.Image.Image, im.src, ws, hs)
+	vkx.CmdCopyPlanes(r.cb, st.Image.Image, im.src, ws[:n], hs[:n])
 	vkx.CmdImageBarrier(r.cb, vkx.ImageBarrier{Image: im.src, From: vk.ImageLayoutTransferDstOptimal, To: vk.ImageLayoutTransferSrcOptimal,
 		SrcAccess: vk.AccessFlags(vk.AccessTransferWriteBit), SrcStage: transfer,
 		DstStage:  vk.PipelineStageFlags(vk.PipelineStageBottomOfPipeBit),
 		SrcFamily: r.from.QueueFamily, DstFamily: vkx.QueueFamilyExternal})
-	if err := vkx.Check(vk.EndCommandBuffer(r.cb), "vkEndCommandBuffer"); err != nil {
-		return fail(err)
+	if err := lk.SubmitAlone(r.from.Queue, r.cb, r.fence); err != nil {
+		back()
+		return nil, nil, fmt.Errorf("stream: relay: %w", err)
 	}
-	wait := vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value, Stage: transfer}
-	signal := vkx.SubmitSemaphore{Semaphore: st.Semaphore, Value: st.Value + 1}
-	err = vkx.QueueSubmitBatches(r.from.Queue, []vkx.Batch{{CB: r.cb, Waits: []vkx.SubmitSemaphore{wait}, Signals: []vkx.SubmitSemaphore{signal}}}, r.fence)
-	if err != nil {
-		return fail(err)
-	}
-	lk.src.Submitted(vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit))
-	lk.done = true
-	lk.src.Unlock()
 	if err := r.from.WaitFence(r.fence); err != nil {
 		// The image may still be written: it is not handed out again.
 		return nil, nil, fmt.Errorf("stream: relay: %w", err)
