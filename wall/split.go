@@ -17,7 +17,8 @@ import (
 // Why: on NVIDIA's driver (580) a decode queue runs its decodings one at a time and a device has 7:
 // 16 H.264 streams decode 1.4 times as fast on three devices (a queue each) as on one, and a timed
 // wall of 48 H.264 streams that drops 12 % of its pictures on one device keeps every stream at
-// 59 fps on two (docs/performance.md, "Live walls"). A part's steps are its own: the parts run side by side (a
+// 59 fps on two (docs/performance.md, "Live walls"); Options.DecodeDevices gets the same decoding
+// with one device drawing (a window's). A part's steps are its own: the parts run side by side (a
 // goroutine each) with clocks of their own.
 type Split struct {
 	parts  []*Wall
