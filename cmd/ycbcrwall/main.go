@@ -215,38 +215,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if o.rtsp != "" && o.rtsp != "tcp" && o.rtsp != "udp" {
 		return fail(stderr, "-rtsp-transport %q: want tcp or udp", o.rtsp)
 	}
-	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 || o.queues < 0 {
-		return fail(stderr, "-n, -queue and -loop must be at least 1, -queues at least 0, -fps above 0")
-	}
-	if o.devices < 1 {
-		return fail(stderr, "-devices %d: want at least 1", o.devices)
-	}
-	if o.devices > 1 && !o.headless {
-		return fail(stderr, "-devices %d: several devices need -headless (a window shows one device's canvas)", o.devices)
-	}
-	if o.decodeDevs != "auto" {
-		n, err := strconv.Atoi(o.decodeDevs)
-		switch {
-		case err != nil || n < 0:
-			return fail(stderr, "-decode-devices %s: want auto or a count from 0", o.decodeDevs)
-		case n > 0 && o.devices > 1:
-			return fail(stderr, "-decode-devices %d: not with -devices %d (each device of a split wall decodes its own streams)", n, o.devices)
-		case n > 0 && o.hwdec == "no":
-			return fail(stderr, "-decode-devices %d: needs hardware decoding (-hwdec auto, vulkan or upload)", n)
-		}
-		o.decodeN = n
-	}
-	if o.devices > 1 && o.clock == "shared" {
-		return fail(stderr, "-devices %d: -clock shared needs one device (each device's streams keep their own clocks)", o.devices)
-	}
-	if o.queues > 1 && !o.headless {
-		return fail(stderr, "-queues %d: several queues need -headless (the window reads the canvas on one queue)", o.queues)
-	}
-	if o.volume < 0 || o.volume > 100 {
-		return fail(stderr, "-volume %d: want 0 to 100", o.volume)
-	}
-	if o.clock != "each" && o.clock != "shared" {
-		return fail(stderr, "-clock %q: want each or shared", o.clock)
+	if err := o.check(); err != nil {
+		return fail(stderr, "%v", err)
 	}
 	if *geometry != "" {
 		var w, h int
@@ -317,6 +287,45 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "%v", err)
 	}
 	return 0
+}
+
+// check says which flags do not go together or are out of range (before -hwdec upload is read,
+// so o.hwdec is as given), and reads -decode-devices' count.
+func (o *options) check() error {
+	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 || o.queues < 0 {
+		return fmt.Errorf("-n, -queue and -loop must be at least 1, -queues at least 0, -fps above 0")
+	}
+	if o.devices < 1 {
+		return fmt.Errorf("-devices %d: want at least 1", o.devices)
+	}
+	if o.devices > 1 && !o.headless {
+		return fmt.Errorf("-devices %d: several devices need -headless (a window shows one device's canvas)", o.devices)
+	}
+	if o.decodeDevs != "auto" {
+		n, err := strconv.Atoi(o.decodeDevs)
+		switch {
+		case err != nil || n < 0:
+			return fmt.Errorf("-decode-devices %s: want auto or a count from 0", o.decodeDevs)
+		case n > 0 && o.devices > 1:
+			return fmt.Errorf("-decode-devices %d: not with -devices %d (each device of a split wall decodes its own streams)", n, o.devices)
+		case n > 0 && o.hwdec == "no":
+			return fmt.Errorf("-decode-devices %d: needs hardware decoding (-hwdec auto, vulkan or upload)", n)
+		}
+		o.decodeN = n
+	}
+	if o.devices > 1 && o.clock == "shared" {
+		return fmt.Errorf("-devices %d: -clock shared needs one device (each device's streams keep their own clocks)", o.devices)
+	}
+	if o.queues > 1 && !o.headless {
+		return fmt.Errorf("-queues %d: several queues need -headless (the window reads the canvas on one queue)", o.queues)
+	}
+	if o.volume < 0 || o.volume > 100 {
+		return fmt.Errorf("-volume %d: want 0 to 100", o.volume)
+	}
+	if o.clock != "each" && o.clock != "shared" {
+		return fmt.Errorf("-clock %q: want each or shared", o.clock)
+	}
+	return nil
 }
 
 func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Variant, layout *wall.Layout, inputs []wall.Input, stdout, stderr io.Writer) error {
