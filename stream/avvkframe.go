@@ -75,8 +75,7 @@ func (l *Locked) Copy(cb vk.CommandBuffer, pre bool, dst *planes.Image) error {
 // signal in the batch holding the image's last read, besides waits and signals of s's own batch,
 // then writes the frame's new state back and unlocks it. The lock is released whatever happens.
 func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) error {
-	wait := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage}
-	signal := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
+	wait, signal := l.points()
 	var preSignals []vkx.SubmitSemaphore
 	if l.pre {
 		preSignals = []vkx.SubmitSemaphore{signal}
@@ -91,6 +90,13 @@ func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) 
 	return err
 }
 
+// points are the submission's wait on the frame's semaphore (at its value, at Read's stage) and
+// its signal of the next value.
+func (l *Locked) points() (wait, signal vkx.SubmitSemaphore) {
+	return vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage},
+		vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
+}
+
 // SubmitAlone ends cb, whose commands Read began, and submits it alone on q with fence, waiting on
 // the frame's semaphore at its value and signalling the next (a Relay's copy, outside any Ring);
 // then writes the frame's new state back and unlocks it, whatever happens.
@@ -99,8 +105,7 @@ func (l *Locked) SubmitAlone(q vk.Queue, cb vk.CommandBuffer, fence vk.Fence) er
 	if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
 		return err
 	}
-	wait := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage}
-	signal := vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
+	wait, signal := l.points()
 	err := vkx.QueueSubmitBatches(q, []vkx.Batch{{CB: cb, Waits: []vkx.SubmitSemaphore{wait}, Signals: []vkx.SubmitSemaphore{signal}}}, fence)
 	if err == nil {
 		l.src.Submitted(l.layout, l.access)

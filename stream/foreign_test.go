@@ -23,6 +23,25 @@ func openFrames(t *testing.T) *gpu.Device {
 	return vktest.OpenWith(t, gpu.Options{Frames: true})
 }
 
+// foreignCases are the pictures put in FFmpeg's Vulkan frames by the hardware-frame tests: 8- and
+// 10-bit layouts at the picture's size, and padded to a larger coded size (16-sample coding blocks,
+// odd picture sizes) as a decoder's images are.
+var foreignCases = []foreignCase{{"nv12", 48, 32, false}, {"nv12", 45, 27, true}, {"p010le", 40, 24, true}}
+
+type foreignCase struct {
+	format string
+	w, h   int
+	pad    bool
+}
+
+// setPad makes up pad its pictures as the case says.
+func (tc foreignCase) setPad(up *decode.Uploader) {
+	up.Pad = nil
+	if tc.pad {
+		up.Pad = func(w, h int) (int, int) { return (w + 15) &^ 15, (h + 15) &^ 15 }
+	}
+}
+
 // recorder is a stream.Foreign that records what the stream does with the frame.
 type recorder struct {
 	stream.Foreign
@@ -73,18 +92,9 @@ func TestForeignRoutes(t *testing.T) {
 	}
 	defer up.Close()
 	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
-	for _, tc := range []struct {
-		format string
-		w, h   int
-		pad    bool
-	}{
-		{"nv12", 48, 32, false}, {"nv12", 45, 27, true}, {"p010le", 40, 24, true},
-	} {
+	for _, tc := range foreignCases {
 		pf, _ := formats.Lookup(tc.format)
-		up.Pad = nil
-		if tc.pad {
-			up.Pad = func(w, h int) (int, int) { return (w + 15) &^ 15, (h + 15) &^ 15 }
-		}
+		tc.setPad(up)
 		pic, err := synth.Noise(pf, tc.w, tc.h, 3)
 		if err != nil {
 			t.Fatal(err)

@@ -37,8 +37,7 @@ type Relay struct {
 	fence    vk.Fence
 	free     chan *relayImage
 	all      []*relayImage
-	mu       sync.Mutex // all, closed
-	closed   bool
+	closing  sync.Once
 }
 
 // relayImage is one shared picture: an image on each device over one memory, and To's timeline
@@ -220,16 +219,12 @@ func (im *relayImage) destroy() {
 // Close frees the relay once every image has come back (To has finished with them all). An image
 // not back within relayCloseWait is left to its devices' ends rather than hang the caller.
 func (r *Relay) Close() {
-	if r == nil {
-		return
+	if r != nil {
+		r.closing.Do(r.destroy)
 	}
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return
-	}
-	r.closed = true
-	r.mu.Unlock()
+}
+
+func (r *Relay) destroy() {
 	deadline := time.After(relayCloseWait)
 	for range r.all {
 		select {

@@ -35,16 +35,9 @@ func TestRelay(t *testing.T) {
 	}
 	defer relay.Close()
 	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
-	for _, tc := range []struct {
-		format string
-		w, h   int
-		pad    bool
-	}{{"nv12", 48, 32, false}, {"nv12", 45, 27, true}, {"p010le", 40, 24, true}} {
+	for _, tc := range foreignCases {
 		pf, _ := formats.Lookup(tc.format)
-		up.Pad = nil
-		if tc.pad {
-			up.Pad = func(w, h int) (int, int) { return (w + 15) &^ 15, (h + 15) &^ 15 }
-		}
+		tc.setPad(up)
 		s, err := stream.New(to, stream.Options{Upload: planes.UploadCopy})
 		if err != nil {
 			t.Fatal(err)
