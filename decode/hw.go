@@ -206,6 +206,10 @@ func (d *Decoder) checkHW() error {
 	return nil
 }
 
+// QueueMoves counts the Vulkan Video decoders of this process moved to another decode queue of
+// their device while decoding, when other streams ended (internal/avx/hw.c, rebalance).
+func QueueMoves() int64 { return avx.DecodeQueueMoves() }
+
 // vulkanDevice describes dev for FFmpeg's AVVulkanDeviceContext.
 func vulkanDevice(dev *gpu.Device) avx.VulkanDevice {
 	lock, unlock := vkx.QueueLockFuncs()

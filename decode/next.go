@@ -80,6 +80,8 @@ func (d *Decoder) decodeNext() (*Frame, error) {
 			if d.endErr != nil {
 				return nil, d.endErr
 			}
+			// Its Vulkan Video queue is free for decoders still decoding (hw.c, rebalance).
+			d.pool.IdleHW()
 			return nil, io.EOF
 		}
 		if d.hwSingle {

@@ -248,3 +248,86 @@ func TestPickDecodeQueue(t *testing.T) {
 		t.Errorf("queues carrying %v: picked %d, want 1", dev, q)
 	}
 }
+
+// TestRebalance: streams placed as take_vqueue places them end engine by engine, as streams of one
+// length do (those sharing an engine with fewer end first); after each end the moves hw.c's
+// rebalance makes leave no queue index of the GPU two above another, and no device's queue two
+// above another of its own where the move would not load an index beyond the GPU's most used.
+func TestRebalance(t *testing.T) {
+	const queues = 7
+	for _, c := range []struct{ decoders, devices int }{{16, 1}, {16, 2}, {48, 4}, {64, 1}, {9, 2}} {
+		users := make([][]uint32, c.devices)
+		for d := range users {
+			users[d] = make([]uint32, queues)
+		}
+		gpuOf := func() []uint32 {
+			g := make([]uint32, queues)
+			for _, u := range users {
+				for q, n := range u {
+					g[q] += n
+				}
+			}
+			return g
+		}
+		for i := range c.decoders {
+			d := users[i%c.devices]
+			d[pickDecodeQueue(d, gpuOf())]++
+		}
+		moves := 0
+		for left := c.decoders; left > 0; left-- {
+			// The next stream to end: one on the least used index still decoding.
+			g, end := gpuOf(), -1
+			for q := range g {
+				if g[q] > 0 && (end < 0 || g[q] < g[end]) {
+					end = q
+				}
+			}
+			for _, u := range users {
+				if u[end] > 0 {
+					u[end]--
+					break
+				}
+			}
+			for {
+				d, from, to, partner, ok := rebalancePick(users)
+				if !ok {
+					break
+				}
+				if users[d][from] == 0 || from == to || partner == d || partner >= 0 && users[partner][to] == 0 {
+					t.Fatalf("%d on %d devices: move of device %d from queue %d to %d, partner %d: %v", c.decoders, c.devices, d, from, to, partner, users)
+				}
+				users[d][from]--
+				users[d][to]++
+				if partner >= 0 {
+					users[partner][to]--
+					users[partner][from]++
+				}
+				if moves++; moves > 10*c.decoders {
+					t.Fatalf("%d on %d devices: moves do not settle: %v", c.decoders, c.devices, users)
+				}
+			}
+			g = gpuOf()
+			if spread := slices.Max(g) - slices.Min(g); spread > 1 {
+				t.Errorf("%d on %d devices, %d decoding: the GPU's queue indices carry %v", c.decoders, c.devices, left-1, g)
+			}
+			for k, u := range users {
+				if spread := slices.Max(u) - slices.Min(u); spread > 1 {
+					t.Errorf("%d on %d devices, %d decoding: device %d's queues carry %v (GPU %v)", c.decoders, c.devices, left-1, k, u, g)
+				}
+			}
+		}
+		if c.decoders > queues && moves == 0 {
+			t.Errorf("%d on %d devices: no decoder moved as streams ended", c.decoders, c.devices)
+		}
+	}
+	// The case of docs/performance.md: 16 streams on one device, the five engines of two ended.
+	users := [][]uint32{{3, 3, 0, 0, 0, 0, 0}}
+	if d, from, to, partner, ok := rebalancePick(users); !ok || d != 0 || from != 0 || to != 2 || partner >= 0 {
+		t.Errorf("queues carrying %v: move %d from %d to %d, partner %d (%v), want 0 from 0 to 2", users[0], d, from, to, partner, ok)
+	}
+	// Balanced over the GPU but two on one queue of each device: the devices swap one.
+	users = [][]uint32{{2, 0}, {0, 2}}
+	if d, from, to, partner, ok := rebalancePick(users); !ok || users[d][from] != 2 || users[d][to] != 0 || partner != 1-d {
+		t.Errorf("queues carrying %v: move %d from %d to %d, partner %d (%v)", users, d, from, to, partner, ok)
+	}
+}

@@ -79,7 +79,12 @@ static struct {
 	VkDeviceQueueCreateFlags queue_flags; // what the queues were created with (0: vkGetDeviceQueue)
 	int32_t decode_family;                // -1: none
 	uint32_t decode_queues, next_decode;
-	uint32_t users[AVX_DECODE_QUEUES]; // decoders given each queue of the decode family (take_decode_queue)
+	uint32_t users[AVX_DECODE_QUEUES]; // decoders decoding on each queue of the decode family (vqueue)
+	VkQueue queues[AVX_DECODE_QUEUES]; // the decode family's queues, fetched when first needed (device_queue)
+	VkSemaphore qsem[AVX_DECODE_QUEUES]; // a timeline per decode queue, signalled when a decoder leaves it
+	uint64_t qval[AVX_DECODE_QUEUES];    // (move_wait), and its last value
+	PFN_vkCreateSemaphore create_sem;
+	PFN_vkDestroySemaphore destroy_sem;
 	uint8_t gpu[VK_UUID_SIZE];         // the physical device's deviceUUID: devices of one GPU share it
 	PFN_vkAllocateMemory alloc;
 	PFN_vkFreeMemory free_mem;
@@ -137,8 +142,8 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 // family (libavcodec/vulkan_decode.c: ff_vk_exec_pool_init(..., 2, ...); libavutil/vulkan.c:
 // e->qi = i % nb_queues), so every decoder of a process submits to the same two queues however many
 // the family has (NVIDIA's has seven). The toolkit gives each decoder one queue of the family for
-// both its contexts (take_decode_queue, when get_format picks Vulkan; wrap_get_device_queue hands it
-// to the pool FFmpeg makes next on that thread): the queue fewest of the device's decoders use, and
+// both its contexts (take_vqueue, when get_format picks Vulkan; wrap_get_device_queue hands it to
+// the pool FFmpeg makes next on that thread): the queue fewest of the device's decoders use, and
 // among those the index fewest decoders use on any device of the GPU. On NVIDIA's H200 (driver 580)
 // queue i of every VkDevice runs on video engine i, a queue runs its decodings one at a time, and
 // two sessions on one engine cost each other less from different devices' queues than from one
@@ -147,11 +152,38 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 // no longer the queue's own, so every queue of the decode family is guarded by one lock
 // (lock_queue), which only FFmpeg's decode submissions take.
 //
+// A decoder's queue can change while it decodes. Streams of one length sharing engines unevenly
+// (16 over 7) end at different times, and once an engine's streams end it idles while another still
+// runs three: an untimed wall ends with its slowest stream. FFmpeg keeps the handle it was given
+// (FFVkExecContext.queue) and passes it to nothing but vkQueueSubmit2 (libavutil/vulkan.c,
+// ff_vk_exec_submit), so the handle a decoder gets is an entry of vqs, which wrap_queue_submit2
+// resolves to the queue the decoder is on now. When a decoder ends (avx_hw_idle) or goes (hw_free),
+// rebalance moves decoders until no queue index of the GPU carries two more than another
+// (avx_rebalance_pick). A moved decoder's first batch on its new queue waits for all that was
+// submitted to its old one (move_wait).
+//
 // Queues an engine created with flags (VK_KHR_internally_synchronized_queues' flag) must be fetched
 // with vkGetDeviceQueue2 and those flags: vkGetDeviceQueue is only for queues created without any
 // (VUID-vkGetDeviceQueue-flags-01841), and FFmpeg 7.1 calls only vkGetDeviceQueue
 // (libavutil/vulkan.c, ff_vk_exec_pool_init).
-static __thread int decode_queue = -1; // the queue get_format gave this thread's decoder; -1: none
+#define AVX_VQUEUES 512
+
+typedef struct {
+	int used;       // a decoder holds it (take_vqueue to hw_free)
+	VkDevice dev;   // the decoder's device
+	uint32_t index; // the queue of the decode family it is on now
+	int active;     // counted in users[index]; 0 once the decoder ended (avx_hw_idle)
+	VkQueue last;   // the queue its last batch went to (VK_NULL_HANDLE: none yet)
+} vqueue;
+static vqueue vqs[AVX_VQUEUES]; // under devs_mu
+static int64_t queue_moves;     // atomic: decoders rebalance moved (avx_decode_queue_moves)
+static pthread_mutex_t move_mu = PTHREAD_MUTEX_INITIALIZER; // a queue's timeline values in submission order
+static PFN_vkQueueSubmit2 real_submit2;     // the loader's trampolines: any device's queue
+static PFN_vkQueueWaitIdle real_wait_idle;
+
+static __thread int decode_vq = -1; // the vqs entry get_format gave this thread's decoder; -1: none
+
+int64_t avx_decode_queue_moves(void) { return __atomic_load_n(&queue_moves, __ATOMIC_RELAXED); }
 
 int avx_pick_decode_queue(const uint32_t *dev_users, const uint32_t *gpu_users, uint32_t n) {
 	int best = -1;
@@ -162,31 +194,230 @@ int avx_pick_decode_queue(const uint32_t *dev_users, const uint32_t *gpu_users, 
 	return best;
 }
 
-// take_decode_queue gives a new decoder on dev its queue of the decode family (avx_pick_decode_queue);
-// -1 when the family has one queue or dev is not registered.
-static int take_decode_queue(VkDevice dev) {
-	pthread_mutex_lock(&devs_mu);
-	int i = dev_slot(dev), q = -1;
-	if (i >= 0 && devs[i].decode_family >= 0 && devs[i].decode_queues > 1) {
-		uint32_t n = devs[i].decode_queues < AVX_DECODE_QUEUES ? devs[i].decode_queues : AVX_DECODE_QUEUES;
-		uint32_t gpu[AVX_DECODE_QUEUES] = {0};
-		for (int k = 0; k < MAX_DEVICES; k++)
-			// Each device of a wall split over devices has its own instance, and so its own
-			// VkPhysicalDevice handle: the GPU is told by its UUID.
-			if (devs[k].dev && !memcmp(devs[k].gpu, devs[i].gpu, VK_UUID_SIZE))
-				for (uint32_t j = 0; j < n; j++) gpu[j] += devs[k].users[j];
-		q = avx_pick_decode_queue(devs[i].users, gpu, n);
-		devs[i].users[q]++;
+int avx_rebalance_pick(const uint32_t *users, int ndev, uint32_t n, int *dev, uint32_t *from, uint32_t *to,
+                       int *partner) {
+	uint32_t gpu[AVX_DECODE_QUEUES] = {0};
+	if (n > AVX_DECODE_QUEUES) n = AVX_DECODE_QUEUES;
+	if (n < 2 || ndev < 1) return 0;
+	for (int d = 0; d < ndev; d++)
+		for (uint32_t q = 0; q < n; q++) gpu[q] += users[d * n + q];
+	uint32_t hi = 0, lo = 0;
+	for (uint32_t q = 1; q < n; q++) {
+		if (gpu[q] > gpu[hi]) hi = q;
+		if (gpu[q] < gpu[lo]) lo = q;
 	}
-	pthread_mutex_unlock(&devs_mu);
+	// First the GPU's engines: an index carrying two more than another gives it one, from the
+	// device whose own queues differ most between the two.
+	if (gpu[hi] >= gpu[lo] + 2) {
+		int best = -1;
+		for (int d = 0; d < ndev; d++) {
+			int64_t gain = (int64_t)users[d * n + hi] - users[d * n + lo];
+			if (users[d * n + hi] > 0 &&
+			    (best < 0 || gain > (int64_t)users[best * n + hi] - users[best * n + lo]))
+				best = d;
+		}
+		*dev = best, *from = hi, *to = lo, *partner = -1;
+		return 1;
+	}
+	// Then each device's queues: two streams on one queue wait for each other longer than on two
+	// devices' queues of one engine. A device's queue two above another of its own gives it one
+	// where that index carries fewer over the GPU, or else swaps with a device the other way round
+	// (the GPU's indices carry what they did).
+	for (int d = 0; d < ndev; d++) {
+		const uint32_t *u = users + d * n;
+		for (uint32_t a = 0; a < n; a++)
+			for (uint32_t b = 0; b < n; b++) {
+				if (u[a] < u[b] + 2) continue;
+				*dev = d, *from = a, *to = b, *partner = -1;
+				if (gpu[b] + 1 <= gpu[a]) return 1;
+				for (int e = 0; e < ndev; e++)
+					if (e != d && users[e * n + b] >= users[e * n + a] + 1) {
+						*partner = e;
+						return 1;
+					}
+			}
+	}
+	return 0;
+}
+
+// decode_queues is how many queues of devs[i]'s decode family decoders are given (0: none to give).
+static uint32_t decode_queues(int i) {
+	if (i < 0 || devs[i].decode_family < 0 || devs[i].decode_queues < 2) return 0;
+	return devs[i].decode_queues < AVX_DECODE_QUEUES ? devs[i].decode_queues : AVX_DECODE_QUEUES;
+}
+
+// pick_queue is the queue of devs[i] a decoder starting now gets (avx_pick_decode_queue). devs_mu held.
+static uint32_t pick_queue(int i) {
+	uint32_t n = decode_queues(i), gpu[AVX_DECODE_QUEUES] = {0};
+	for (int k = 0; k < MAX_DEVICES; k++)
+		// Each device of a wall split over devices has its own instance, and so its own
+		// VkPhysicalDevice handle: the GPU is told by its UUID.
+		if (devs[k].dev && !memcmp(devs[k].gpu, devs[i].gpu, VK_UUID_SIZE))
+			for (uint32_t j = 0; j < n; j++) gpu[j] += devs[k].users[j];
+	return (uint32_t)avx_pick_decode_queue(devs[i].users, gpu, n);
+}
+
+static VkQueue fetch_queue(PFN_vkGetDeviceQueue get, PFN_vkGetDeviceQueue2 get2, VkDeviceQueueCreateFlags flags,
+                           VkDevice dev, uint32_t family, uint32_t index) {
+	VkQueue q = VK_NULL_HANDLE;
+	if (flags && get2) {
+		VkDeviceQueueInfo2 qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2, .flags = flags,
+		                         .queueFamilyIndex = family, .queueIndex = index};
+		get2(dev, &qi, &q);
+	} else if (get && !flags) {
+		get(dev, family, index, &q);
+	}
 	return q;
 }
 
-static void give_decode_queue(VkDevice dev, int q) {
+// device_queue is queue index of devs[i]'s decode family. devs_mu held.
+static VkQueue device_queue(int i, uint32_t index) {
+	if (!devs[i].queues[index])
+		devs[i].queues[index] = fetch_queue(devs[i].get_queue, devs[i].get_queue2, devs[i].queue_flags, devs[i].dev,
+		                                    (uint32_t)devs[i].decode_family, index);
+	return devs[i].queues[index];
+}
+
+// take_vqueue gives a new decoder on dev its queue of the decode family (pick_queue), as a vqs entry;
+// -1 when the family has one queue, dev is not registered or vqs is full.
+static int take_vqueue(VkDevice dev) {
 	pthread_mutex_lock(&devs_mu);
-	int i = dev_slot(dev);
-	if (i >= 0 && q >= 0 && q < AVX_DECODE_QUEUES && devs[i].users[q] > 0) devs[i].users[q]--;
+	int i = dev_slot(dev), v = -1;
+	if (decode_queues(i))
+		for (int k = 0; k < AVX_VQUEUES; k++)
+			if (!vqs[k].used) {
+				uint32_t q = pick_queue(i);
+				devs[i].users[q]++;
+				vqs[k] = (vqueue){.used = 1, .dev = dev, .index = q, .active = 1};
+				v = k;
+				break;
+			}
 	pthread_mutex_unlock(&devs_mu);
+	return v;
+}
+
+// move_one moves a decoder of devs[k] decoding on queue from to queue to; 0 when there is none.
+// devs_mu held.
+static int move_one(int k, uint32_t from, uint32_t to) {
+	int v = 0;
+	while (v < AVX_VQUEUES && !(vqs[v].used && vqs[v].active && vqs[v].dev == devs[k].dev && vqs[v].index == from)) v++;
+	if (v == AVX_VQUEUES) return 0; // users counts a decoder not in vqs: not expected
+	vqs[v].index = to;
+	devs[k].users[from]--, devs[k].users[to]++;
+	__atomic_add_fetch(&queue_moves, 1, __ATOMIC_RELAXED);
+	return 1;
+}
+
+// rebalance moves decoders on the GPU of devs[i] between queues of their device while
+// avx_rebalance_pick finds a move. devs_mu held.
+static void rebalance(int i) {
+	for (int round = 0; round < AVX_VQUEUES; round++) {
+		uint32_t users[MAX_DEVICES * AVX_DECODE_QUEUES], n = decode_queues(i);
+		int slot[MAX_DEVICES], nd = 0;
+		for (int k = 0; k < MAX_DEVICES; k++)
+			if (devs[k].dev && !memcmp(devs[k].gpu, devs[i].gpu, VK_UUID_SIZE) && decode_queues(k) == n) slot[nd++] = k;
+		for (int d = 0; d < nd; d++) memcpy(users + d * n, devs[slot[d]].users, n * sizeof users[0]);
+		int d, e;
+		uint32_t from, to;
+		if (!n || !avx_rebalance_pick(users, nd, n, &d, &from, &to, &e)) return;
+		if (!move_one(slot[d], from, to) || (e >= 0 && !move_one(slot[e], to, from))) return;
+	}
+}
+
+// end_vqueue takes decoder v off its queue's count (it ended, or goes: release), then rebalances.
+static void end_vqueue(int v, int release) {
+	if (v < 0 || v >= AVX_VQUEUES) return;
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(vqs[v].dev);
+	if (vqs[v].active && i >= 0 && devs[i].users[vqs[v].index] > 0) {
+		devs[i].users[vqs[v].index]--;
+		vqs[v].active = 0;
+		rebalance(i);
+	}
+	vqs[v].active = 0;
+	if (release) vqs[v] = (vqueue){0};
+	pthread_mutex_unlock(&devs_mu);
+}
+
+// move_wait makes the first batch of a decoder on a new queue wait for every command submitted to
+// its old one, from: an empty batch on from signals that queue's timeline (a signal's first
+// synchronization scope holds all commands earlier in submission order on the queue: Vulkan spec,
+// "Semaphore Signaling"), and *wait becomes the new batch's wait for the value. The caller holds
+// the decode family's queue lock (FFmpeg's lock_queue around ff_vk_exec_submit, one lock for the
+// family) or the queues are internally synchronized; move_mu keeps each queue's values in order
+// of submission. Returns 0 when it could not: the caller then waits for from on the CPU.
+static int move_wait(VkDevice dev, VkQueue from, VkSemaphoreSubmitInfo *wait) {
+	pthread_mutex_lock(&move_mu);
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev), ok = 0;
+	uint32_t q = 0;
+	while (i >= 0 && q < decode_queues(i) && devs[i].queues[q] != from) q++;
+	VkSemaphore sem = VK_NULL_HANDLE;
+	uint64_t val = 0;
+	if (i >= 0 && q < decode_queues(i)) {
+		if (!devs[i].qsem[q] && devs[i].create_sem) {
+			VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+			                                .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
+			VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti};
+			if (devs[i].create_sem(dev, &ci, NULL, &devs[i].qsem[q]) != VK_SUCCESS) devs[i].qsem[q] = VK_NULL_HANDLE;
+		}
+		if ((sem = devs[i].qsem[q])) val = ++devs[i].qval[q];
+	}
+	pthread_mutex_unlock(&devs_mu);
+	if (sem) {
+		VkSemaphoreSubmitInfo sig = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = sem, .value = val,
+		                             .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
+		VkSubmitInfo2 empty = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .signalSemaphoreInfoCount = 1,
+		                       .pSignalSemaphoreInfos = &sig};
+		if (real_submit2(from, 1, &empty, VK_NULL_HANDLE) == VK_SUCCESS) {
+			*wait = sig;
+			ok = 1;
+		}
+	}
+	pthread_mutex_unlock(&move_mu);
+	return ok;
+}
+
+static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits, VkFence fence) {
+	vqueue *vq = (vqueue *)queue;
+	if (vq < vqs || vq >= vqs + AVX_VQUEUES) return real_submit2(queue, n, submits, fence);
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(vq->dev);
+	if (i >= 0 && !vq->active && decode_queues(i)) {
+		// Decoding again after its end (a seek back): the decoder counts on a queue again.
+		vq->index = pick_queue(i);
+		devs[i].users[vq->index]++;
+		vq->active = 1;
+	}
+	VkQueue to = i >= 0 ? device_queue(i, vq->index) : VK_NULL_HANDLE, from = vq->last;
+	VkDevice dev = vq->dev;
+	pthread_mutex_unlock(&devs_mu);
+	if (!to) return VK_ERROR_DEVICE_LOST;
+	VkResult r;
+	VkSemaphoreSubmitInfo waits[64];
+	if (n > 8) return VK_ERROR_OUT_OF_HOST_MEMORY; // FFmpeg submits one batch at a time
+	if (from && from != to && n > 0) {
+		VkSubmitInfo2 first = submits[0];
+		if (first.waitSemaphoreInfoCount < 64 && move_wait(dev, from, &waits[first.waitSemaphoreInfoCount])) {
+			memcpy(waits, first.pWaitSemaphoreInfos, first.waitSemaphoreInfoCount * sizeof waits[0]);
+			first.pWaitSemaphoreInfos = waits;
+			first.waitSemaphoreInfoCount++;
+		} else if (real_wait_idle) {
+			real_wait_idle(from);
+		}
+		VkSubmitInfo2 all[8];
+		memcpy(all, submits, n * sizeof all[0]);
+		all[0] = first;
+		r = real_submit2(to, n, all, fence);
+	} else {
+		r = real_submit2(to, n, submits, fence);
+	}
+	if (r == VK_SUCCESS) {
+		pthread_mutex_lock(&devs_mu);
+		vq->last = to;
+		pthread_mutex_unlock(&devs_mu);
+	}
+	return r;
 }
 
 static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint32_t index, VkQueue *q) {
@@ -195,19 +426,16 @@ static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint
 	PFN_vkGetDeviceQueue get = i >= 0 ? devs[i].get_queue : NULL;
 	PFN_vkGetDeviceQueue2 get2 = i >= 0 ? devs[i].get_queue2 : NULL;
 	VkDeviceQueueCreateFlags flags = i >= 0 ? devs[i].queue_flags : 0;
-	if (i >= 0 && devs[i].decode_family >= 0 && family == (uint32_t)devs[i].decode_family && devs[i].decode_queues > 1)
-		index = decode_queue >= 0 && (uint32_t)decode_queue < devs[i].decode_queues
-		            ? (uint32_t)decode_queue
-		            : devs[i].next_decode++ % devs[i].decode_queues;
-	pthread_mutex_unlock(&devs_mu);
-	*q = VK_NULL_HANDLE;
-	if (flags && get2) {
-		VkDeviceQueueInfo2 qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2, .flags = flags,
-		                         .queueFamilyIndex = family, .queueIndex = index};
-		get2(dev, &qi, q);
-	} else if (get && !flags) {
-		get(dev, family, index, q);
+	if (decode_queues(i) && family == (uint32_t)devs[i].decode_family) {
+		if (decode_vq >= 0 && vqs[decode_vq].used && vqs[decode_vq].dev == dev) {
+			*q = (VkQueue)&vqs[decode_vq]; // wrap_queue_submit2 resolves it
+			pthread_mutex_unlock(&devs_mu);
+			return;
+		}
+		index = devs[i].next_decode++ % devs[i].decode_queues;
 	}
+	pthread_mutex_unlock(&devs_mu);
+	*q = fetch_queue(get, get2, flags, dev, family, index);
 }
 
 // ---- vkCreateVideoSessionKHR: a session the stream's size ------------------------------------------
@@ -233,7 +461,7 @@ static VkResult VKAPI_CALL wrap_create_video_session(VkDevice dev, const VkVideo
 	if (session_w && session_h && session_w <= c.maxCodedExtent.width && session_h <= c.maxCodedExtent.height)
 		c.maxCodedExtent = (VkExtent2D){session_w, session_h};
 	session_w = session_h = 0;
-	decode_queue = -1; // the decoder's pool is made (ff_vk_decode_init makes it before the session)
+	decode_vq = -1; // the decoder's pool is made (ff_vk_decode_init makes it before the session)
 	return create(dev, &c, alloc, out);
 }
 
@@ -337,6 +565,7 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
 	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)wrap_allocate_memory;
 	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
+	if (!strcmp(name, "vkQueueSubmit2") || !strcmp(name, "vkQueueSubmit2KHR")) return (PFN_vkVoidFunction)wrap_queue_submit2;
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	PFN_vkGetDeviceProcAddr gdpa = i >= 0 ? devs[i].gdpa : NULL;
@@ -354,6 +583,7 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)wrap_allocate_memory;
 	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
 	if (!strcmp(name, "vkCreateVideoSessionKHR")) return (PFN_vkVoidFunction)wrap_create_video_session;
+	if (!strcmp(name, "vkQueueSubmit2") || !strcmp(name, "vkQueueSubmit2KHR")) return (PFN_vkVoidFunction)wrap_queue_submit2;
 	return real_gipa(inst, name);
 }
 
@@ -373,15 +603,22 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		(PFN_vkGetPhysicalDeviceVideoFormatPropertiesKHR)gipa(inst, "vkGetPhysicalDeviceVideoFormatPropertiesKHR");
 	PFN_vkGetPhysicalDeviceProperties2 props2 =
 		(PFN_vkGetPhysicalDeviceProperties2)gipa(inst, "vkGetPhysicalDeviceProperties2");
+	PFN_vkCreateSemaphore create_sem = (PFN_vkCreateSemaphore)gdpa(dev, "vkCreateSemaphore");
+	PFN_vkDestroySemaphore destroy_sem = (PFN_vkDestroySemaphore)gdpa(dev, "vkDestroySemaphore");
+	// Through the instance, the loader's trampolines, which take any device's queue.
+	PFN_vkQueueSubmit2 submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2");
+	if (!submit2) submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2KHR");
+	PFN_vkQueueWaitIdle wait_idle = (PFN_vkQueueWaitIdle)gipa(inst, "vkQueueWaitIdle");
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	if (i < 0) i = dev_slot(VK_NULL_HANDLE);
-	if (i < 0 || !create || !get_queue || !alloc || !free_mem || (queue_flags && !get_queue2) ||
+	if (i < 0 || !create || !get_queue || !alloc || !free_mem || (queue_flags && !get_queue2) || !submit2 ||
 	    (real_gipa && real_gipa != gipa)) {
 		pthread_mutex_unlock(&devs_mu);
 		return 0;
 	}
 	real_gipa = gipa;
+	real_submit2 = submit2, real_wait_idle = wait_idle;
 	if (!free_any) __atomic_store_n(&free_any, (PFN_vkFreeMemory)gipa(inst, "vkFreeMemory"), __ATOMIC_RELAXED);
 	if (devs[i].dev == dev) {
 		devs[i].refs++;
@@ -390,7 +627,8 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		                            .refs = 1, .get_queue = get_queue, .get_queue2 = get_queue2,
 		                            .queue_flags = queue_flags, .decode_family = decode_family,
 		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,
-		                            .create_session = create_session};
+		                            .create_session = create_session, .create_sem = create_sem,
+		                            .destroy_sem = destroy_sem};
 		// The GPU's UUID, once per VkDevice (each decoder registers it again): Vulkan 1.1, which
 		// the toolkit requires; without it one GPU is assumed.
 		VkPhysicalDeviceIDProperties id = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
@@ -407,7 +645,13 @@ static void unregister_device(VkDevice dev) {
 	int i = dev_slot(dev);
 	// Another decoder's device context on the same VkDevice may still be in use: the entry goes with
 	// the last one.
-	if (i >= 0 && --devs[i].refs <= 0) devs[i] = (typeof(devs[0])){0};
+	if (i >= 0 && --devs[i].refs <= 0) {
+		// Every decoder of dev is gone, and FFmpeg waited for each one's batches (its pool's
+		// fences): so for the batches that waited on the queues' timelines (move_wait).
+		for (int q = 0; q < AVX_DECODE_QUEUES; q++)
+			if (devs[i].qsem[q] && devs[i].destroy_sem) devs[i].destroy_sem(dev, devs[i].qsem[q], NULL);
+		devs[i] = (typeof(devs[0])){0};
+	}
 	pthread_mutex_unlock(&devs_mu);
 }
 
@@ -586,8 +830,7 @@ struct AvxHwDecode {
 	char reason[320];
 	AVBufferRef *held[AVX_HELD_FRAMES]; // frames contexts decoded frames came from (hold_frames)
 	int nheld;
-	VkDevice qdev; // the device of queue (take_decode_queue), given back by hw_free
-	int queue;     // the decoder's queue of the decode family; -1: none yet
+	int vq; // the decoder's queue of the decode family, a vqs entry (take_vqueue); -1: none yet
 };
 
 static int has_ext(const AVVulkanDeviceContext *vk, const char *name) {
@@ -764,12 +1007,11 @@ static enum AVPixelFormat hw_get_format(AVCodecContext *avctx, const enum AVPixe
 		if (!h->check || check_decode(avctx, why, sizeof why)) {
 			session_w = (uint32_t)avctx->coded_width, session_h = (uint32_t)avctx->coded_height;
 			pthread_mutex_lock(&h->mu);
-			if (h->queue < 0 && avctx->hw_device_ctx) {
+			if (h->vq < 0 && avctx->hw_device_ctx) {
 				AVHWDeviceContext *dc = (AVHWDeviceContext *)avctx->hw_device_ctx->data;
-				h->qdev = ((AVVulkanDeviceContext *)dc->hwctx)->act_dev;
-				h->queue = take_decode_queue(h->qdev);
+				h->vq = take_vqueue(((AVVulkanDeviceContext *)dc->hwctx)->act_dev);
 			}
-			decode_queue = h->queue;
+			decode_vq = h->vq;
 			pthread_mutex_unlock(&h->mu);
 			__atomic_store_n(&h->chosen, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&h->refused, 0, __ATOMIC_RELAXED); // a new sequence the device decodes
@@ -836,11 +1078,20 @@ int avx_hw_held_frames(AvxPool *p) {
 	return n;
 }
 
+void avx_hw_idle(AvxPool *p) {
+	AvxHwDecode *h = avx_pool_hw(p);
+	if (!h) return;
+	pthread_mutex_lock(&h->mu);
+	int v = h->vq;
+	pthread_mutex_unlock(&h->mu);
+	end_vqueue(v, 0);
+}
+
 static void hw_free(void *opaque) {
 	AvxHwDecode *h = opaque;
 	// After avcodec_free_context (the pool outlives the codec context): no picture is left to wait.
 	for (int i = 0; i < h->nheld; i++) av_buffer_unref(&h->held[i]);
-	if (h->queue >= 0) give_decode_queue(h->qdev, h->queue);
+	end_vqueue(h->vq, 1);
 	pthread_mutex_destroy(&h->mu);
 	free(h);
 }
@@ -850,7 +1101,7 @@ int avx_hw_install(AvxPool *p, AVCodecContext *avctx, AVBufferRef *device, int r
 	if (!h) return AVERROR(ENOMEM);
 	h->required = required;
 	h->check = check;
-	h->queue = -1;
+	h->vq = -1;
 	pthread_mutex_init(&h->mu, NULL);
 	if (!(avctx->hw_device_ctx = av_buffer_ref(device))) {
 		hw_free(h);

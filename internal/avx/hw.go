@@ -71,6 +71,38 @@ func pickDecodeQueue(dev, gpu []uint32) int {
 		C.uint32_t(len(dev))))
 }
 
+// rebalancePick is hw.c's next move of decoders between queues (avx_rebalance_pick) with users[d][q]
+// decoders on queue q of device d: a decoder of dev from queue from to to, and with partner >= 0 one
+// of partner from to to from; ok false when balanced (tests).
+func rebalancePick(users [][]uint32) (dev int, from, to uint32, partner int, ok bool) {
+	if len(users) == 0 || len(users[0]) == 0 {
+		return 0, 0, 0, -1, false
+	}
+	n := len(users[0])
+	flat := make([]uint32, 0, len(users)*n)
+	for _, u := range users {
+		flat = append(flat, u[:n]...)
+	}
+	var d, e C.int
+	var f, t C.uint32_t
+	if C.avx_rebalance_pick((*C.uint32_t)(unsafe.Pointer(&flat[0])), C.int(len(users)), C.uint32_t(n), &d, &f, &t, &e) == 0 {
+		return 0, 0, 0, -1, false
+	}
+	return int(d), uint32(f), uint32(t), int(e), true
+}
+
+// DecodeQueueMoves counts the decoders moved to another queue of their device while decoding, when
+// others ended (hw.c, rebalance).
+func DecodeQueueMoves() int64 { return int64(C.avx_decode_queue_moves()) }
+
+// IdleHW says the pool's decoder has ended its input: its decode queue counts as free until it
+// decodes again, and other decoders may move to it (hw.c, avx_hw_idle).
+func (p *Pool) IdleHW() {
+	if p != nil {
+		C.avx_hw_idle(p.p)
+	}
+}
+
 // QueueLocksTaken counts the locks FFmpeg's lock_queue has taken in this process (the engine's and
 // the toolkit's): none on a device whose queues are internally synchronized.
 func QueueLocksTaken() int64 { return int64(C.avx_queue_locks_taken()) }

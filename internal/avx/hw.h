@@ -42,6 +42,18 @@ int avx_lock_choice(int isq, int engine, uint32_t engine_family, int wrapped, in
 // take_decode_queue): the fewest users on its device (dev_users), then on the GPU (gpu_users: that
 // index on every device), then the lowest index.
 int avx_pick_decode_queue(const uint32_t *dev_users, const uint32_t *gpu_users, uint32_t n);
+// avx_rebalance_pick is the move hw.c's rebalance makes among the decoders on the GPU's devices,
+// users[d*n+q] decoders on queue q of device d: 1 with a decoder of device *dev to move from queue
+// *from to *to (and, when *partner >= 0, one of device *partner from *to to *from) when a queue
+// index carries two more than another over the GPU (moved from the device whose queues differ most
+// between the two), or, that settled, a device's queue two more than another of its own (moved
+// where no index then carries more than the GPU's most used, or swapped with a device the other
+// way round); 0 when balanced. Each move lowers the sum of squares of the GPU's index loads, or
+// keeps it and lowers the devices': the moves end.
+int avx_rebalance_pick(const uint32_t *users, int ndev, uint32_t n, int *dev, uint32_t *from, uint32_t *to,
+                       int *partner);
+// avx_decode_queue_moves counts the decoders moved to another queue while decoding (rebalance).
+int64_t avx_decode_queue_moves(void);
 // avx_queue_locks_taken counts the locks lock_queue has taken in this process (either kind).
 int64_t avx_queue_locks_taken(void);
 
@@ -65,6 +77,9 @@ typedef struct {
 	char reason[320];
 } AvxHwState;
 void avx_hw_state(AvxPool *p, AvxHwState *out);
+// avx_hw_idle says the decoder of p has ended (drained at the end of its input): its queue is counted
+// free, and decoders still decoding may move to it. It counts again at its next decoding.
+void avx_hw_idle(AvxPool *p);
 
 // AvxVkFrame is what a consumer needs of an AV_PIX_FMT_VULKAN frame.
 typedef struct {
