@@ -85,6 +85,7 @@ static struct {
 	uint64_t qval[AVX_DECODE_QUEUES];    // (move_wait), and its last value
 	PFN_vkCreateSemaphore create_sem;
 	PFN_vkDestroySemaphore destroy_sem;
+	PFN_vkQueueSubmit2 submit2;
 	uint8_t gpu[VK_UUID_SIZE];         // the physical device's deviceUUID: devices of one GPU share it
 	PFN_vkAllocateMemory alloc;
 	PFN_vkFreeMemory free_mem;
@@ -169,13 +170,17 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 #define AVX_VQUEUES 512
 
 typedef struct {
-	int used;       // a decoder holds it (take_vqueue to hw_free)
-	VkDevice dev;   // the decoder's device
-	uint32_t index; // the queue of the decode family it is on now
-	int active;     // counted in users[index]; 0 once the decoder ended (avx_hw_idle)
-	VkQueue last;   // the queue its last batch went to (VK_NULL_HANDLE: none yet)
+	int used;                // a decoder holds it (take_vqueue to hw_free)
+	VkDevice dev;            // the decoder's device
+	uint32_t index;          // the queue of the decode family it is on now
+	int active;              // counted in users[index]; 0 once the decoder ended (avx_hw_idle)
+	VkQueue now;             // that queue
+	VkQueue last;            // the queue its last batch went to (VK_NULL_HANDLE: none yet)
+	PFN_vkQueueSubmit2 submit; // the device's own
 } vqueue;
-static vqueue vqs[AVX_VQUEUES]; // under devs_mu
+// Under devs_mu; active, now and last are also read without it, atomically, by the decoder's
+// thread (wrap_queue_submit2's fast path), the only one that writes last.
+static vqueue vqs[AVX_VQUEUES];
 static int64_t queue_moves;     // atomic: decoders rebalance moved (avx_decode_queue_moves)
 static pthread_mutex_t move_mu = PTHREAD_MUTEX_INITIALIZER; // a queue's timeline values in submission order
 static PFN_vkQueueSubmit2 real_submit2;     // the loader's trampolines: any device's queue
@@ -288,7 +293,8 @@ static int take_vqueue(VkDevice dev) {
 			if (!vqs[k].used) {
 				uint32_t q = pick_queue(i);
 				devs[i].users[q]++;
-				vqs[k] = (vqueue){.used = 1, .dev = dev, .index = q, .active = 1};
+				vqs[k] = (vqueue){.used = 1, .dev = dev, .index = q, .active = 1, .now = device_queue(i, q),
+				                  .submit = devs[i].submit2 ? devs[i].submit2 : real_submit2};
 				v = k;
 				break;
 			}
@@ -303,6 +309,7 @@ static int move_one(int k, uint32_t from, uint32_t to) {
 	while (v < AVX_VQUEUES && !(vqs[v].used && vqs[v].active && vqs[v].dev == devs[k].dev && vqs[v].index == from)) v++;
 	if (v == AVX_VQUEUES) return 0; // users counts a decoder not in vqs: not expected
 	vqs[v].index = to;
+	__atomic_store_n(&vqs[v].now, device_queue(k, to), __ATOMIC_RELEASE);
 	devs[k].users[from]--, devs[k].users[to]++;
 	__atomic_add_fetch(&queue_moves, 1, __ATOMIC_RELAXED);
 	return 1;
@@ -331,10 +338,10 @@ static void end_vqueue(int v, int release) {
 	int i = dev_slot(vqs[v].dev);
 	if (vqs[v].active && i >= 0 && devs[i].users[vqs[v].index] > 0) {
 		devs[i].users[vqs[v].index]--;
-		vqs[v].active = 0;
+		__atomic_store_n(&vqs[v].active, 0, __ATOMIC_RELEASE);
 		rebalance(i);
 	}
-	vqs[v].active = 0;
+	__atomic_store_n(&vqs[v].active, 0, __ATOMIC_RELEASE);
 	if (release) vqs[v] = (vqueue){0};
 	pthread_mutex_unlock(&devs_mu);
 }
@@ -381,16 +388,22 @@ static int move_wait(VkDevice dev, VkQueue from, VkSemaphoreSubmitInfo *wait) {
 static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits, VkFence fence) {
 	vqueue *vq = (vqueue *)queue;
 	if (vq < vqs || vq >= vqs + AVX_VQUEUES) return real_submit2(queue, n, submits, fence);
+	// Where it went last and still counted there: no lock (the decoder's own thread).
+	VkQueue now = __atomic_load_n(&vq->now, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&vq->active, __ATOMIC_ACQUIRE) && now && now == __atomic_load_n(&vq->last, __ATOMIC_RELAXED))
+		return vq->submit(now, n, submits, fence);
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(vq->dev);
 	if (i >= 0 && !vq->active && decode_queues(i)) {
 		// Decoding again after its end (a seek back): the decoder counts on a queue again.
 		vq->index = pick_queue(i);
 		devs[i].users[vq->index]++;
-		vq->active = 1;
+		vq->now = device_queue(i, vq->index);
+		__atomic_store_n(&vq->active, 1, __ATOMIC_RELEASE);
 	}
-	VkQueue to = i >= 0 ? device_queue(i, vq->index) : VK_NULL_HANDLE, from = vq->last;
+	VkQueue to = i >= 0 ? vq->now : VK_NULL_HANDLE, from = vq->last;
 	VkDevice dev = vq->dev;
+	PFN_vkQueueSubmit2 submit = vq->submit;
 	pthread_mutex_unlock(&devs_mu);
 	if (!to) return VK_ERROR_DEVICE_LOST;
 	VkResult r;
@@ -408,15 +421,11 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 		VkSubmitInfo2 all[8];
 		memcpy(all, submits, n * sizeof all[0]);
 		all[0] = first;
-		r = real_submit2(to, n, all, fence);
+		r = submit(to, n, all, fence);
 	} else {
-		r = real_submit2(to, n, submits, fence);
+		r = submit(to, n, submits, fence);
 	}
-	if (r == VK_SUCCESS) {
-		pthread_mutex_lock(&devs_mu);
-		vq->last = to;
-		pthread_mutex_unlock(&devs_mu);
-	}
+	if (r == VK_SUCCESS) __atomic_store_n(&vq->last, to, __ATOMIC_RELEASE);
 	return r;
 }
 
@@ -609,6 +618,8 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	PFN_vkQueueSubmit2 submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2");
 	if (!submit2) submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2KHR");
 	PFN_vkQueueWaitIdle wait_idle = (PFN_vkQueueWaitIdle)gipa(inst, "vkQueueWaitIdle");
+	PFN_vkQueueSubmit2 dev_submit2 = (PFN_vkQueueSubmit2)gdpa(dev, "vkQueueSubmit2");
+	if (!dev_submit2) dev_submit2 = (PFN_vkQueueSubmit2)gdpa(dev, "vkQueueSubmit2KHR");
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	if (i < 0) i = dev_slot(VK_NULL_HANDLE);
@@ -628,7 +639,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		                            .queue_flags = queue_flags, .decode_family = decode_family,
 		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,
 		                            .create_session = create_session, .create_sem = create_sem,
-		                            .destroy_sem = destroy_sem};
+		                            .destroy_sem = destroy_sem, .submit2 = dev_submit2};
 		// The GPU's UUID, once per VkDevice (each decoder registers it again): Vulkan 1.1, which
 		// the toolkit requires; without it one GPU is assumed.
 		VkPhysicalDeviceIDProperties id = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
