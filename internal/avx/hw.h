@@ -39,7 +39,7 @@ int avx_lock_choice(int isq, int engine, uint32_t engine_family, int wrapped, in
 // AVX_DECODE_QUEUES bounds the decode family's queues the toolkit hands out one per decoder.
 #define AVX_DECODE_QUEUES 32
 // avx_pick_decode_queue is the queue of the decode family's n a new decoder gets (hw.c,
-// take_decode_queue): the fewest users on its device (dev_users), then on the GPU (gpu_users: that
+// take_vqueue): the fewest users on its device (dev_users), then on the GPU (gpu_users: that
 // index on every device), then the lowest index.
 int avx_pick_decode_queue(const uint32_t *dev_users, const uint32_t *gpu_users, uint32_t n);
 // avx_rebalance_pick is the move hw.c's rebalance makes among the decoders on the GPU's devices,
