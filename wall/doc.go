@@ -8,8 +8,9 @@
 // decoded pictures, a live input's reconnection), and its own stream.Stream; all streams share one set of conversion paths (the sampler path's conversion cache
 // and the shader path's pipelines) and the device's pipeline cache. Each display step draws every
 // stream that has a new picture into its tile of the canvas through a render pass that keeps what
-// the other tiles hold. FFmpeg spreads each decoder's submissions over the decode queue family's
-// queues; the canvas is what a window shows (scaled) and what a screenshot reads back. H.264
+// the other tiles hold. Each decoder submits to a queue of the decode family of its own choosing
+// (the least used), and moves to one a stream that ended freed (internal/avx/hw.c); the canvas is
+// what a window shows (scaled) and what a screenshot reads back. H.264
 // streams beyond two a decode queue decode on more devices of the GPU, each picture copied to the
 // wall's device (Options.DecodeDevices or OpenDecodeDevice, stream.Relay), as NVIDIA's driver
 // decodes more H.264 on several devices than on one. A Split spreads the inputs over several
