@@ -249,6 +249,60 @@ func TestPickDecodeQueue(t *testing.T) {
 	}
 }
 
+// TestVQueues runs hw.c's own take_vqueue, end_vqueue and rebalance on made-up devices (no Vulkan
+// call is made): decoders placed over 7 queues, then those of the engines carrying two end, as
+// streams of one length do first; the rest must then be one to an engine, none sharing a queue,
+// and each still counted where it is.
+func TestVQueues(t *testing.T) {
+	const queues = 7
+	for _, devices := range []int{1, 2} {
+		devOf := make([]int, 16)
+		for i := range devOf {
+			devOf[i] = i % devices
+		}
+		start, ok := vqueueSim(devices, queues, devOf, nil)
+		if !ok {
+			t.Fatalf("%d devices: no room in hw.c's tables", devices)
+		}
+		per := make([]int, queues)
+		for _, q := range start {
+			per[q]++
+		}
+		var ends []int
+		for i, q := range start {
+			if per[q] == 2 {
+				ends = append(ends, i)
+			}
+		}
+		if len(ends) != 10 {
+			t.Fatalf("%d devices: 16 decoders placed %v over the queues", devices, per)
+		}
+		after, _ := vqueueSim(devices, queues, devOf, ends)
+		left := map[[2]int]bool{} // device, queue
+		engines := map[int]int{}
+		for i, q := range after {
+			ended := slices.Contains(ends, i)
+			switch {
+			case ended && q != -1:
+				t.Errorf("%d devices: decoder %d ended but is counted on queue %d", devices, i, q)
+			case !ended && q < 0:
+				t.Errorf("%d devices: decoder %d decodes but is counted nowhere", devices, i)
+			case !ended:
+				if left[[2]int{devOf[i], q}] {
+					t.Errorf("%d devices: two decoders left on queue %d of device %d: %v", devices, q, devOf[i], after)
+				}
+				left[[2]int{devOf[i], q}] = true
+				engines[q]++
+			}
+		}
+		for q, n := range engines {
+			if n > 1 {
+				t.Errorf("%d devices: %d of the 6 decoders left on engine %d: %v", devices, n, q, after)
+			}
+		}
+	}
+}
+
 // TestRebalance: streams placed as take_vqueue places them end engine by engine, as streams of one
 // length do (those sharing an engine with fewer end first); after each end the moves hw.c's
 // rebalance makes leave no queue index of the GPU two above another, and no device's queue two

@@ -385,6 +385,34 @@ static int move_wait(VkDevice dev, VkQueue from, VkSemaphoreSubmitInfo *wait) {
 	return ok;
 }
 
+int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int *ends, int nends, uint32_t *index) {
+	VkDevice fake[MAX_DEVICES] = {0};
+	int slot[MAX_DEVICES], v[AVX_VQUEUES], ok = 1;
+	if (ndev < 1 || ndev > MAX_DEVICES || ndec < 0 || ndec > AVX_VQUEUES) return 0;
+	pthread_mutex_lock(&devs_mu);
+	for (int d = 0; d < ndev; d++) {
+		fake[d] = (VkDevice)(uintptr_t)(0x5157000 + 16 * d); // never a real handle: not dereferenced
+		if ((slot[d] = dev_slot(VK_NULL_HANDLE)) < 0) ok = 0;
+		else {
+			devs[slot[d]] = (typeof(devs[0])){.dev = fake[d], .refs = 1, .decode_family = 0, .decode_queues = n};
+			memset(devs[slot[d]].gpu, 0x51, VK_UUID_SIZE); // one GPU, no real one's UUID
+		}
+	}
+	pthread_mutex_unlock(&devs_mu);
+	for (int i = 0; ok && i < ndec; i++)
+		if ((v[i] = take_vqueue(fake[dev_of[i]])) < 0) ok = 0, ndec = i;
+	for (int j = 0; ok && j < nends; j++) end_vqueue(v[ends[j]], 0);
+	pthread_mutex_lock(&devs_mu);
+	for (int i = 0; i < ndec; i++) {
+		index[i] = vqs[v[i]].active ? vqs[v[i]].index : UINT32_MAX;
+		vqs[v[i]] = (vqueue){0};
+	}
+	for (int d = 0; d < ndev; d++)
+		if (fake[d] && (slot[d] = dev_slot(fake[d])) >= 0) devs[slot[d]] = (typeof(devs[0])){0};
+	pthread_mutex_unlock(&devs_mu);
+	return ok;
+}
+
 static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits, VkFence fence) {
 	vqueue *vq = (vqueue *)queue;
 	if (vq < vqs || vq >= vqs + AVX_VQUEUES) return real_submit2(queue, n, submits, fence);

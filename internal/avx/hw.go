@@ -91,6 +91,32 @@ func rebalancePick(users [][]uint32) (dev int, from, to uint32, partner int, ok 
 	return int(d), uint32(f), uint32(t), int(e), true
 }
 
+// vqueueSim runs hw.c's queue choice and moves on made-up devices (avx_vqueue_sim): decoder i starts
+// on device devOf[i] of devices with n decode queues each, then the decoders ends name end in turn;
+// the result is each decoder's queue afterwards (-1: ended). ok false: hw.c's tables had no room.
+func vqueueSim(devices, n int, devOf, ends []int) (queues []int, ok bool) {
+	dev := make([]C.int, len(devOf)+1)
+	for i, d := range devOf {
+		dev[i] = C.int(d)
+	}
+	end := make([]C.int, len(ends)+1)
+	for i, e := range ends {
+		end[i] = C.int(e)
+	}
+	idx := make([]C.uint32_t, len(devOf)+1)
+	if C.avx_vqueue_sim(C.int(devices), C.uint32_t(n), &dev[0], C.int(len(devOf)), &end[0], C.int(len(ends)), &idx[0]) == 0 {
+		return nil, false
+	}
+	for i := range devOf {
+		q := -1
+		if idx[i] != C.UINT32_MAX {
+			q = int(idx[i])
+		}
+		queues = append(queues, q)
+	}
+	return queues, true
+}
+
 // DecodeQueueMoves counts the decoders moved to another queue of their device while decoding, when
 // others ended (hw.c, rebalance).
 func DecodeQueueMoves() int64 { return int64(C.avx_decode_queue_moves()) }

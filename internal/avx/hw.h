@@ -52,6 +52,11 @@ int avx_pick_decode_queue(const uint32_t *dev_users, const uint32_t *gpu_users, 
 // keeps it and lowers the devices': the moves end.
 int avx_rebalance_pick(const uint32_t *users, int ndev, uint32_t n, int *dev, uint32_t *from, uint32_t *to,
                        int *partner);
+// avx_vqueue_sim (tests) runs take_vqueue and end_vqueue as decoders do, on ndev made-up devices of
+// one GPU whose decode family has n queues: decoder i starts on device dev_of[i], then decoders
+// ends[0..nends) end in that order; index[i] is the queue decoder i is on after that
+// (UINT32_MAX: ended). Every entry is removed again. 0 when the tables had no room.
+int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int *ends, int nends, uint32_t *index);
 // avx_decode_queue_moves counts the decoders moved to another queue while decoding (rebalance).
 int64_t avx_decode_queue_moves(void);
 // avx_queue_locks_taken counts the locks lock_queue has taken in this process (either kind).
