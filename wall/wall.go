@@ -361,7 +361,7 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 // devices have queues decode queues each (Options.OpenDecodeDevice): none up to two streams a
 // queue, then enough that no device has more, at most 3. A queue decodes one picture at a time
 // and queues of one device share their engines worse than other devices' do (H200: 16 streams
-// 2,127 pictures/s on one device, 3,170 over two; 48 timed streams drop 12.4 % on one, 6.4 % over
+// 2,127 pictures/s on one device, 3,374 over two; 48 timed streams drop 12.4 % on one, 6.4 % over
 // two, 0.5–1.0 % over three or four; docs/performance.md, "Live walls"). HEVC gains nothing
 // (untimed 16 streams within 2 % over two devices), so only H.264 is spread.
 func AutoDecodeDevices(n, queues int) int {
