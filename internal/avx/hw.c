@@ -251,13 +251,15 @@ static uint32_t decode_queues(int i) {
 	return devs[i].decode_queues < AVX_DECODE_QUEUES ? devs[i].decode_queues : AVX_DECODE_QUEUES;
 }
 
+// same_gpu says devs[k] is a registered device of devs[i]'s GPU. Each device of a wall split over
+// devices has its own instance, and so its own VkPhysicalDevice handle: the GPU is told by its UUID.
+static int same_gpu(int k, int i) { return devs[k].dev && !memcmp(devs[k].gpu, devs[i].gpu, VK_UUID_SIZE); }
+
 // pick_queue is the queue of devs[i] a decoder starting now gets (avx_pick_decode_queue). devs_mu held.
 static uint32_t pick_queue(int i) {
 	uint32_t n = decode_queues(i), gpu[AVX_DECODE_QUEUES] = {0};
 	for (int k = 0; k < MAX_DEVICES; k++)
-		// Each device of a wall split over devices has its own instance, and so its own
-		// VkPhysicalDevice handle: the GPU is told by its UUID.
-		if (devs[k].dev && !memcmp(devs[k].gpu, devs[i].gpu, VK_UUID_SIZE))
+		if (same_gpu(k, i))
 			for (uint32_t j = 0; j < n; j++) gpu[j] += devs[k].users[j];
 	return (uint32_t)avx_pick_decode_queue(devs[i].users, gpu, n);
 }
@@ -322,7 +324,7 @@ static void rebalance(int i) {
 		uint32_t users[MAX_DEVICES * AVX_DECODE_QUEUES], n = decode_queues(i);
 		int slot[MAX_DEVICES], nd = 0;
 		for (int k = 0; k < MAX_DEVICES; k++)
-			if (devs[k].dev && !memcmp(devs[k].gpu, devs[i].gpu, VK_UUID_SIZE) && decode_queues(k) == n) slot[nd++] = k;
+			if (same_gpu(k, i) && decode_queues(k) == n) slot[nd++] = k;
 		for (int d = 0; d < nd; d++) memcpy(users + d * n, devs[slot[d]].users, n * sizeof users[0]);
 		int d, e;
 		uint32_t from, to;
@@ -335,13 +337,12 @@ static void rebalance(int i) {
 static void end_vqueue(int v, int release) {
 	if (v < 0 || v >= AVX_VQUEUES) return;
 	pthread_mutex_lock(&devs_mu);
-	int i = dev_slot(vqs[v].dev);
-	if (vqs[v].active && i >= 0 && devs[i].users[vqs[v].index] > 0) {
+	int i = dev_slot(vqs[v].dev), was = vqs[v].active;
+	__atomic_store_n(&vqs[v].active, 0, __ATOMIC_RELEASE); // before rebalance, which moves active ones
+	if (was && i >= 0 && devs[i].users[vqs[v].index] > 0) {
 		devs[i].users[vqs[v].index]--;
-		__atomic_store_n(&vqs[v].active, 0, __ATOMIC_RELEASE);
 		rebalance(i);
 	}
-	__atomic_store_n(&vqs[v].active, 0, __ATOMIC_RELEASE);
 	if (release) vqs[v] = (vqueue){0};
 	pthread_mutex_unlock(&devs_mu);
 }
