@@ -210,9 +210,6 @@ func (d *Decoder) checkHW() error {
 // their device while decoding, when other streams ended (internal/avx/hw.c, rebalance).
 func QueueMoves() int64 { return avx.DecodeQueueMoves() }
 
-// WaitStats are the decode submissions' waits, for the process (avx.DecodeWaits).
-func WaitStats() avx.DecodeWaits { return avx.DecodeWaitStats() }
-
 // vulkanDevice describes dev for FFmpeg's AVVulkanDeviceContext.
 func vulkanDevice(dev *gpu.Device) avx.VulkanDevice {
 	lock, unlock := vkx.QueueLockFuncs()

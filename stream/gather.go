@@ -2,7 +2,6 @@ package stream
 
 import (
 	"fmt"
-	"os"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -21,7 +20,6 @@ type Gather struct {
 	dev     *gpu.Device
 	queue   vk.Queue
 	batches []vkx.Batch
-	pres    []vkx.Batch // the slots' Pre batches, first in Flush (preFirst)
 	slots   []*Slot
 	free    []*sharedFence // reset, ready for a Flush
 	all     []*sharedFence
@@ -87,18 +85,8 @@ func NewGather(dev *gpu.Device, q vk.Queue) *Gather {
 // Drain) flushes g first.
 func (r *Ring) SetGather(g *Gather) { r.gather = g }
 
-// preFirst (experiment, YCBCRKIT_GATHER_PREFIRST=1): Flush submits every slot's Pre batch (a
-// hardware frame's read of the decoder's image, which signals the frame's semaphore) before all the
-// frames' own batches, so a decoder waiting on it to decode from the picture waits for the reads
-// alone, not for the conversions of the streams gathered before its own.
-var preFirst = os.Getenv("YCBCRKIT_GATHER_PREFIRST") == "1"
-
-// add takes s's batches, their command buffers already ended; the first pre are its Pre batch.
-func (g *Gather) add(r *Ring, s *Slot, pre int, batches []vkx.Batch) {
-	if preFirst && pre > 0 {
-		g.pres = append(g.pres, batches[:pre]...)
-		batches = batches[pre:]
-	}
+// add takes s's batches, their command buffers already ended.
+func (g *Gather) add(r *Ring, s *Slot, batches []vkx.Batch) {
 	g.batches = append(g.batches, batches...)
 	g.slots = append(g.slots, s)
 	s.gathered = g
@@ -120,10 +108,6 @@ func (g *Gather) Flush() error {
 	}
 	g.Poll()
 	batches, slots := g.batches, g.slots
-	if len(g.pres) > 0 {
-		batches = append(append([]vkx.Batch(nil), g.pres...), batches...)
-		g.pres = g.pres[:0]
-	}
 	g.batches, g.slots = g.batches[:0], g.slots[:0]
 	for _, s := range slots {
 		s.gathered, s.shared = nil, f

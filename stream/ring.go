@@ -257,7 +257,7 @@ func (r *Ring) submitOne(s *Slot, wait vk.Semaphore, stage vk.PipelineStageFlags
 		if signal != vk.NullSemaphore {
 			signals = []vkx.SubmitSemaphore{{Semaphore: signal}}
 		}
-		g.add(r, s, 0, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
+		g.add(r, s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
 		return nil
 	}
 	if l := r.opts.QueueLock; l != nil {
@@ -320,11 +320,11 @@ func (r *Ring) SubmitSplit(s *Slot, preWaits, preSignals, waits, signals []vkx.S
 			}
 			return r.submitOne(s, wait, stage, signal)
 		}
-		return r.submitBatches(s, 0, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
+		return r.submitBatches(s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
 	}
 	s.preBegun = false
 	r.Timer.StopPre(s.Pre, s.Index)
-	return r.submitBatches(s, 1, []vkx.Batch{{CB: s.Pre, Waits: preWaits, Signals: preSignals}, {CB: s.CB, Waits: waits, Signals: signals}})
+	return r.submitBatches(s, []vkx.Batch{{CB: s.Pre, Waits: preWaits, Signals: preSignals}, {CB: s.CB, Waits: waits, Signals: signals}})
 }
 
 // binary says no semaphore of ss has a timeline value. The ring's timeline submissions (a foreign
@@ -341,14 +341,14 @@ func binary(ss []vkx.SubmitSemaphore) bool {
 
 // submitBatches ends each batch's command buffer and submits the batches in one vkQueueSubmit with
 // s's fence, under the ring's queue lock if it has one.
-func (r *Ring) submitBatches(s *Slot, pre int, batches []vkx.Batch) error {
+func (r *Ring) submitBatches(s *Slot, batches []vkx.Batch) error {
 	for _, b := range batches {
 		if err := vkx.Check(vk.EndCommandBuffer(b.CB), "vkEndCommandBuffer"); err != nil {
 			return fmt.Errorf("stream: %w", err)
 		}
 	}
 	if g := r.gather; g != nil && g.queue == r.queue {
-		g.add(r, s, pre, batches)
+		g.add(r, s, batches)
 		return nil
 	}
 	if l := r.opts.QueueLock; l != nil {

@@ -87,10 +87,8 @@ type Stats struct {
 	DecodeDevices int `json:"decode_devices,omitempty"`
 	// DecodeQueueMoves is how many Vulkan Video decoders moved to a queue freed by a stream that
 	// ended (decode.QueueMoves, for the process).
-	DecodeQueueMoves int64 `json:"decode_queue_moves,omitempty"`
-	// DecodeWaits counts decode submissions by their waits (decode.WaitStats), when measured.
-	DecodeWaits *avxWaits `json:"decode_waits,omitempty"`
-	PeakRSSMB   float64   `json:"peak_rss_mb"`
+	DecodeQueueMoves int64   `json:"decode_queue_moves,omitempty"`
+	PeakRSSMB        float64 `json:"peak_rss_mb"`
 	// GPUMemoryMB is the most device memory the toolkit had allocated at once (every stream's
 	// pictures, the shared conversions, the canvas: gpu.Device.MemoryStats) plus the most FFmpeg
 	// had for Vulkan Video decoding (FFmpegGPUMemoryMB); PictureBuffersMB the most host memory the
@@ -166,9 +164,6 @@ func spread(ds []time.Duration) *Spread {
 func (w *Wall) Stats() Stats {
 	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.Width, w.canvas.Height}, Queues: w.Queues(),
 		DecodeDevices: len(w.opts.DecodeDevices), DecodeQueueMoves: decode.QueueMoves()}
-	if ws := decode.WaitStats(); ws.Batches > 0 {
-		s.DecodeWaits = &avxWaits{Batches: ws.Batches, Foreign: ws.Foreign, Own: ws.Own, PreWaits: ws.PreWaits, PreWaitMs: ws.PreWaitMs}
-	}
 	var end time.Time
 	var gpuMs float64
 	gpuN := 0
@@ -262,13 +257,4 @@ func (w *Wall) Stats() Stats {
 		}
 	}
 	return s
-}
-
-// avxWaits is decode.WaitStats in -stats.
-type avxWaits struct {
-	Batches   int64   `json:"batches"`
-	Foreign   int64   `json:"foreign"`
-	Own       int64   `json:"own"`
-	PreWaits  int64   `json:"prewaits"`
-	PreWaitMs float64 `json:"prewait_ms"`
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -342,7 +341,7 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		// OneBatch: a step records every stream's frame on one thread, each driver call behind the
 		// lock the decoders' threads take (64 HEVC streams: 0.66–0.72 % of the pictures dropped
 		// against 1.51–2.36 % with the copy in a batch of its own; docs/performance.md).
-		opts := stream.Options{Slots: slots(dec), Paths: w.paths, OneBatch: os.Getenv("YCBCRKIT_WALL_ONEBATCH") != "0"}
+		opts := stream.Options{Slots: slots(dec), Paths: w.paths, OneBatch: true}
 		if t.st, err = stream.New(w.dev, opts); err != nil {
 			return unit, fmt.Errorf("wall: input %d: %w", t.num, err)
 		}

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libavutil/pixdesc.h>
 
@@ -87,9 +86,6 @@ static struct {
 	PFN_vkCreateSemaphore create_sem;
 	PFN_vkDestroySemaphore destroy_sem;
 	PFN_vkQueueSubmit2 submit2;
-	PFN_vkGetSemaphoreCounterValue counter;
-	PFN_vkWaitSemaphores wait_sems;
-	queue_fn lock, unlock; // the decode queues' lock (lock_queue's), NULL: internally synchronized
 	uint8_t gpu[VK_UUID_SIZE];         // the physical device's deviceUUID: devices of one GPU share it
 	PFN_vkAllocateMemory alloc;
 	PFN_vkFreeMemory free_mem;
@@ -180,17 +176,7 @@ typedef struct {
 	int active;              // counted in users[index]; 0 once the decoder ended (avx_hw_idle)
 	VkQueue now;             // that queue
 	VkQueue last;            // the queue its last batch went to (VK_NULL_HANDLE: none yet)
-	uint32_t last_index;     // last's index in the decode family (the decoder's thread only)
 	PFN_vkQueueSubmit2 submit; // the device's own
-	PFN_vkGetSemaphoreCounterValue counter;
-	PFN_vkWaitSemaphores wait_sems;
-	queue_fn lock, unlock; // the decode queues' lock (NULL: none)
-	uint32_t family;       // the decode family
-	struct {
-		VkSemaphore sem;
-		uint64_t val;
-	} sig[16]; // the signals of its latest batches (a ring, sig_n the next), the decoder's thread only
-	uint32_t sig_n;
 } vqueue;
 // Under devs_mu; active, now and last are also read without it, atomically, by the decoder's
 // thread (wrap_queue_submit2's fast path), the only one that writes last.
@@ -199,9 +185,6 @@ static int64_t queue_moves;     // atomic: decoders rebalance moved (avx_decode_
 static pthread_mutex_t move_mu = PTHREAD_MUTEX_INITIALIZER; // a queue's timeline values in submission order
 static PFN_vkQueueSubmit2 real_submit2;     // the loader's trampolines: any device's queue
 static PFN_vkQueueWaitIdle real_wait_idle;
-
-static pthread_once_t modes_once = PTHREAD_ONCE_INIT;
-static int queue_locks, prewait;
 
 static __thread int decode_vq = -1; // the vqs entry get_format gave this thread's decoder; -1: none
 
@@ -313,9 +296,7 @@ static int take_vqueue(VkDevice dev) {
 				uint32_t q = pick_queue(i);
 				devs[i].users[q]++;
 				vqs[k] = (vqueue){.used = 1, .dev = dev, .index = q, .active = 1, .now = device_queue(i, q),
-				                  .submit = devs[i].submit2 ? devs[i].submit2 : real_submit2,
-				                  .counter = devs[i].counter, .wait_sems = devs[i].wait_sems, .lock = devs[i].lock,
-				                  .unlock = devs[i].unlock, .family = (uint32_t)devs[i].decode_family};
+				                  .submit = devs[i].submit2 ? devs[i].submit2 : real_submit2};
 				v = k;
 				break;
 			}
@@ -391,17 +372,12 @@ static int move_wait(VkDevice dev, VkQueue from, VkSemaphoreSubmitInfo *wait) {
 		if ((sem = devs[i].qsem[q])) val = ++devs[i].qval[q];
 	}
 	pthread_mutex_unlock(&devs_mu);
-	queue_fn lock = i >= 0 && queue_locks ? devs[i].lock : NULL, unlock = i >= 0 ? devs[i].unlock : NULL;
-	uint32_t family = i >= 0 ? (uint32_t)devs[i].decode_family : 0;
 	if (sem) {
 		VkSemaphoreSubmitInfo sig = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = sem, .value = val,
 		                             .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
 		VkSubmitInfo2 empty = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .signalSemaphoreInfoCount = 1,
 		                       .pSignalSemaphoreInfos = &sig};
-		if (lock) lock(family, q);
-		VkResult r = real_submit2(from, 1, &empty, VK_NULL_HANDLE);
-		if (lock) unlock(family, q);
-		if (r == VK_SUCCESS) {
+		if (real_submit2(from, 1, &empty, VK_NULL_HANDLE) == VK_SUCCESS) {
 			*wait = sig;
 			ok = 1;
 		}
@@ -438,127 +414,30 @@ int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int 
 	return ok;
 }
 
-// ---- Experiment (issue 38): where a decode batch's waits stand when it is submitted ----------------
-//
-// YCBCRKIT_DECODE_LOCK=queue: a lock per decode queue, taken here around the submission, instead of
-// one for the family taken by FFmpeg's lock_queue. YCBCRKIT_DECODE_PREWAIT=1 counts the batches
-// submitted with a wait not yet signalled, by whom: the decoder's own earlier batches (in order on
-// its queue) or another queue's (the wall's copy of a reference picture), which stalls the queue,
-// and every stream on it, until then; =2 also waits for those on the CPU first (queue locks).
-static int64_t waited_batches, waited_foreign, waited_own, prewait_ns, prewaits;
-
-static void modes_init(void) {
-	const char *l = getenv("YCBCRKIT_DECODE_LOCK"), *w = getenv("YCBCRKIT_DECODE_PREWAIT");
-	queue_locks = l && !strcmp(l, "queue");
-	prewait = w ? atoi(w) : 0;
-	if (prewait >= 2) queue_locks = 1;
-}
-
-void avx_decode_wait_stats(int64_t *batches, int64_t *foreign, int64_t *own, int64_t *waits, int64_t *ns) {
-	*batches = __atomic_load_n(&waited_batches, __ATOMIC_RELAXED);
-	*foreign = __atomic_load_n(&waited_foreign, __ATOMIC_RELAXED);
-	*own = __atomic_load_n(&waited_own, __ATOMIC_RELAXED);
-	*waits = __atomic_load_n(&prewaits, __ATOMIC_RELAXED);
-	*ns = __atomic_load_n(&prewait_ns, __ATOMIC_RELAXED);
-}
-
-static int64_t now_ns(void) {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-// check_waits counts the batch's unsignalled waits (prewait) and, at 2, waits on the CPU for those
-// no earlier batch of this decoder signals.
-static void check_waits(vqueue *vq, uint32_t n, const VkSubmitInfo2 *submits) {
-	if (!vq->counter) return;
-	VkSemaphore fs[64];
-	uint64_t fv[64];
-	uint32_t nf = 0;
-	int own = 0;
-	for (uint32_t b = 0; b < n; b++)
-		for (uint32_t w = 0; w < submits[b].waitSemaphoreInfoCount; w++) {
-			const VkSemaphoreSubmitInfo *si = &submits[b].pWaitSemaphoreInfos[w];
-			uint64_t cur = 0;
-			if (vq->counter(vq->dev, si->semaphore, &cur) != VK_SUCCESS || cur >= si->value) continue;
-			int mine = 0;
-			for (int k = 0; k < 16 && !mine; k++) mine = vq->sig[k].sem == si->semaphore && vq->sig[k].val >= si->value;
-			if (mine) own = 1;
-			else if (nf < 64) fs[nf] = si->semaphore, fv[nf++] = si->value;
-		}
-	__atomic_add_fetch(&waited_batches, 1, __ATOMIC_RELAXED);
-	if (nf) __atomic_add_fetch(&waited_foreign, 1, __ATOMIC_RELAXED);
-	else if (own) __atomic_add_fetch(&waited_own, 1, __ATOMIC_RELAXED);
-	if (prewait >= 2 && nf && vq->wait_sems) {
-		int64_t t0 = now_ns();
-		VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = nf,
-		                          .pSemaphores = fs, .pValues = fv};
-		vq->wait_sems(vq->dev, &wi, 2000000000ull);
-		__atomic_add_fetch(&prewait_ns, now_ns() - t0, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&prewaits, 1, __ATOMIC_RELAXED);
-	}
-}
-
-// note_signals keeps the batch's timeline signals in vq's ring (check_waits).
-static void note_signals(vqueue *vq, uint32_t n, const VkSubmitInfo2 *submits) {
-	for (uint32_t b = 0; b < n; b++)
-		for (uint32_t k = 0; k < submits[b].signalSemaphoreInfoCount; k++) {
-			uint32_t j = vq->sig_n++ % 16;
-			vq->sig[j].sem = submits[b].pSignalSemaphoreInfos[k].semaphore;
-			vq->sig[j].val = submits[b].pSignalSemaphoreInfos[k].value;
-		}
-}
-
-// submit_other submits to a queue that is not a decoder's vqs entry: under queue locks, a queue of
-// a decode family (a pool made on another thread) takes its lock here.
-static VkResult submit_other(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits, VkFence fence) {
-	queue_fn lock = NULL, unlock = NULL;
-	uint32_t family = 0, index = 0;
-	if (queue_locks) {
-		pthread_mutex_lock(&devs_mu);
-		for (int i = 0; i < MAX_DEVICES && !lock; i++)
-			for (uint32_t q = 0; q < decode_queues(i); q++)
-				if (devs[i].dev && devs[i].queues[q] == queue && devs[i].lock) {
-					lock = devs[i].lock, unlock = devs[i].unlock, family = (uint32_t)devs[i].decode_family, index = q;
-					break;
-				}
-		pthread_mutex_unlock(&devs_mu);
-	}
-	if (lock) lock(family, index);
-	VkResult r = real_submit2(queue, n, submits, fence);
-	if (unlock) unlock(family, index);
-	return r;
-}
-
 static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const VkSubmitInfo2 *submits, VkFence fence) {
 	vqueue *vq = (vqueue *)queue;
-	pthread_once(&modes_once, modes_init);
-	if (vq < vqs || vq >= vqs + AVX_VQUEUES) return submit_other(queue, n, submits, fence);
-	if (n > 8) return VK_ERROR_OUT_OF_HOST_MEMORY; // FFmpeg submits one batch at a time
-	if (prewait) check_waits(vq, n, submits);
+	if (vq < vqs || vq >= vqs + AVX_VQUEUES) return real_submit2(queue, n, submits, fence);
 	// Where it went last and still counted there: no lock (the decoder's own thread).
-	VkQueue to = __atomic_load_n(&vq->now, __ATOMIC_ACQUIRE), from = VK_NULL_HANDLE;
-	uint32_t index = vq->last_index;
+	VkQueue now = __atomic_load_n(&vq->now, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&vq->active, __ATOMIC_ACQUIRE) && now && now == __atomic_load_n(&vq->last, __ATOMIC_RELAXED))
+		return vq->submit(now, n, submits, fence);
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(vq->dev);
+	if (i >= 0 && !vq->active && decode_queues(i)) {
+		// Decoding again after its end (a seek back): the decoder counts on a queue again.
+		vq->index = pick_queue(i);
+		devs[i].users[vq->index]++;
+		vq->now = device_queue(i, vq->index);
+		__atomic_store_n(&vq->active, 1, __ATOMIC_RELEASE);
+	}
+	VkQueue to = i >= 0 ? vq->now : VK_NULL_HANDLE, from = vq->last;
 	VkDevice dev = vq->dev;
 	PFN_vkQueueSubmit2 submit = vq->submit;
-	if (!(__atomic_load_n(&vq->active, __ATOMIC_ACQUIRE) && to && to == __atomic_load_n(&vq->last, __ATOMIC_RELAXED))) {
-		pthread_mutex_lock(&devs_mu);
-		int i = dev_slot(vq->dev);
-		if (i >= 0 && !vq->active && decode_queues(i)) {
-			// Decoding again after its end (a seek back): the decoder counts on a queue again.
-			vq->index = pick_queue(i);
-			devs[i].users[vq->index]++;
-			vq->now = device_queue(i, vq->index);
-			__atomic_store_n(&vq->active, 1, __ATOMIC_RELEASE);
-		}
-		to = i >= 0 ? vq->now : VK_NULL_HANDLE, from = vq->last, index = vq->index;
-		pthread_mutex_unlock(&devs_mu);
-	}
+	pthread_mutex_unlock(&devs_mu);
 	if (!to) return VK_ERROR_DEVICE_LOST;
-	const int locked = queue_locks && vq->lock;
+	VkResult r;
 	VkSemaphoreSubmitInfo waits[64];
-	VkSubmitInfo2 all[8];
-	const VkSubmitInfo2 *use = submits;
+	if (n > 8) return VK_ERROR_OUT_OF_HOST_MEMORY; // FFmpeg submits one batch at a time
 	if (from && from != to && n > 0) {
 		VkSubmitInfo2 first = submits[0];
 		if (first.waitSemaphoreInfoCount < 64 && move_wait(dev, from, &waits[first.waitSemaphoreInfoCount])) {
@@ -566,22 +445,16 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 			first.pWaitSemaphoreInfos = waits;
 			first.waitSemaphoreInfoCount++;
 		} else if (real_wait_idle) {
-			if (locked) vq->lock(vq->family, vq->last_index);
 			real_wait_idle(from);
-			if (locked) vq->unlock(vq->family, vq->last_index);
 		}
+		VkSubmitInfo2 all[8];
 		memcpy(all, submits, n * sizeof all[0]);
 		all[0] = first;
-		use = all;
+		r = submit(to, n, all, fence);
+	} else {
+		r = submit(to, n, submits, fence);
 	}
-	if (locked) vq->lock(vq->family, index);
-	VkResult r = submit(to, n, use, fence);
-	if (locked) vq->unlock(vq->family, index);
-	if (r == VK_SUCCESS) {
-		vq->last_index = index;
-		__atomic_store_n(&vq->last, to, __ATOMIC_RELEASE);
-		if (prewait) note_signals(vq, n, submits);
-	}
+	if (r == VK_SUCCESS) __atomic_store_n(&vq->last, to, __ATOMIC_RELEASE);
 	return r;
 }
 
@@ -597,10 +470,7 @@ static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint
 			pthread_mutex_unlock(&devs_mu);
 			return;
 		}
-		// Fetched through the device's table, where submit_other finds its lock.
-		*q = device_queue(i, devs[i].next_decode++ % decode_queues(i));
-		pthread_mutex_unlock(&devs_mu);
-		return;
+		index = devs[i].next_decode++ % devs[i].decode_queues;
 	}
 	pthread_mutex_unlock(&devs_mu);
 	*q = fetch_queue(get, get2, flags, dev, family, index);
@@ -777,8 +647,6 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	PFN_vkQueueSubmit2 submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2");
 	if (!submit2) submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2KHR");
 	PFN_vkQueueWaitIdle wait_idle = (PFN_vkQueueWaitIdle)gipa(inst, "vkQueueWaitIdle");
-	PFN_vkGetSemaphoreCounterValue counter = (PFN_vkGetSemaphoreCounterValue)gdpa(dev, "vkGetSemaphoreCounterValue");
-	PFN_vkWaitSemaphores wait_sems = (PFN_vkWaitSemaphores)gdpa(dev, "vkWaitSemaphores");
 	PFN_vkQueueSubmit2 dev_submit2 = (PFN_vkQueueSubmit2)gdpa(dev, "vkQueueSubmit2");
 	if (!dev_submit2) dev_submit2 = (PFN_vkQueueSubmit2)gdpa(dev, "vkQueueSubmit2KHR");
 	pthread_mutex_lock(&devs_mu);
@@ -800,8 +668,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		                            .queue_flags = queue_flags, .decode_family = decode_family,
 		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,
 		                            .create_session = create_session, .create_sem = create_sem,
-		                            .destroy_sem = destroy_sem, .submit2 = dev_submit2, .counter = counter,
-		                            .wait_sems = wait_sems};
+		                            .destroy_sem = destroy_sem, .submit2 = dev_submit2};
 		// The GPU's UUID, once per VkDevice (each decoder registers it again): Vulkan 1.1, which
 		// the toolkit requires; without it one GPU is assumed.
 		VkPhysicalDeviceIDProperties id = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
@@ -873,8 +740,6 @@ int64_t avx_queue_locks_taken(void) { return __atomic_load_n(&locks_taken, __ATO
 static void lock_queue(AVHWDeviceContext *ctx, uint32_t family, uint32_t index) {
 	Owned *o = ctx->user_opaque;
 	uint32_t k;
-	pthread_once(&modes_once, modes_init);
-	if (queue_locks && o->wrapped && o->decode_family >= 0 && family == (uint32_t)o->decode_family) return;
 	switch (avx_lock_choice(o->isq, o->engine != 0, o->engine_family, o->wrapped, o->decode_family, family, index, &k)) {
 	case AVX_LOCK_ENGINE:
 		avxEngineQueueLock(o->engine);
@@ -891,7 +756,6 @@ static void lock_queue(AVHWDeviceContext *ctx, uint32_t family, uint32_t index) 
 static void unlock_queue(AVHWDeviceContext *ctx, uint32_t family, uint32_t index) {
 	Owned *o = ctx->user_opaque;
 	uint32_t k;
-	if (queue_locks && o->wrapped && o->decode_family >= 0 && family == (uint32_t)o->decode_family) return;
 	switch (avx_lock_choice(o->isq, o->engine != 0, o->engine_family, o->wrapped, o->decode_family, family, index, &k)) {
 	case AVX_LOCK_ENGINE:
 		avxEngineQueueUnlock(o->engine);
@@ -952,15 +816,8 @@ AVBufferRef *avx_hw_vulkan_device(const AvxVulkanDevice *d, int *err) {
 	vk->get_proc_addr = (PFN_vkGetInstanceProcAddr)d->get_proc_addr;
 	o->decode_family = d->decode_queues > 0 ? (int32_t)d->decode_family : -1;
 	if ((o->wrapped = register_device(vk->get_proc_addr, d->inst, d->phys, d->dev, o->decode_family, d->decode_queues,
-	                                  d->queue_flags))) {
+	                                  d->queue_flags)))
 		vk->get_proc_addr = wrap_gipa;
-		if (!d->internally_synchronized && d->lock && d->unlock) {
-			pthread_mutex_lock(&devs_mu);
-			int i = dev_slot(d->dev);
-			if (i >= 0) devs[i].lock = (queue_fn)d->lock, devs[i].unlock = (queue_fn)d->unlock;
-			pthread_mutex_unlock(&devs_mu);
-		}
-	}
 	else if (d->queue_flags) {
 		// Unwrapped, FFmpeg would fetch the queues with vkGetDeviceQueue, which queues created with
 		// flags forbid.

@@ -121,21 +121,6 @@ func vqueueSim(devices, n int, devOf, ends []int) (queues []int, ok bool) {
 // others ended (hw.c, rebalance).
 func DecodeQueueMoves() int64 { return int64(C.avx_decode_queue_moves()) }
 
-// DecodeWaits are the decode batches hw.c checked at submission (YCBCRKIT_DECODE_PREWAIT): Batches
-// checked, Foreign those with a wait on another queue's work not yet done, Own those waiting only
-// on their decoder's earlier batches, and the CPU waits made for the foreign ones.
-type DecodeWaits struct {
-	Batches, Foreign, Own, PreWaits int64
-	PreWaitMs                       float64
-}
-
-// DecodeWaitStats reads hw.c's counters.
-func DecodeWaitStats() DecodeWaits {
-	var b, f, o, w, ns C.int64_t
-	C.avx_decode_wait_stats(&b, &f, &o, &w, &ns)
-	return DecodeWaits{Batches: int64(b), Foreign: int64(f), Own: int64(o), PreWaits: int64(w), PreWaitMs: float64(ns) / 1e6}
-}
-
 // IdleHW says the pool's decoder has ended its input: its decode queue counts as free until it
 // decodes again, and other decoders may move to it (hw.c, avx_hw_idle).
 func (p *Pool) IdleHW() {

@@ -59,10 +59,6 @@ int avx_rebalance_pick(const uint32_t *users, int ndev, uint32_t n, int *dev, ui
 int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int *ends, int nends, uint32_t *index);
 // avx_decode_queue_moves counts the decoders moved to another queue while decoding (rebalance).
 int64_t avx_decode_queue_moves(void);
-// avx_decode_wait_stats: decode batches checked, those submitted with another queue's wait not yet
-// signalled, with only their own earlier batches' waits unsignalled, and the CPU waits for the
-// former and their nanoseconds (hw.c, check_waits; YCBCRKIT_DECODE_PREWAIT).
-void avx_decode_wait_stats(int64_t *batches, int64_t *foreign, int64_t *own, int64_t *waits, int64_t *ns);
 // avx_queue_locks_taken counts the locks lock_queue has taken in this process (either kind).
 int64_t avx_queue_locks_taken(void);
 
