@@ -6,6 +6,7 @@ import (
 	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
+	"github.com/ycbcrkit/ycbcrkit/internal/avx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 )
 
@@ -50,13 +51,34 @@ func (f ForeignFrame) Lock() (planes.ForeignState, error) {
 	if err != nil {
 		return planes.ForeignState{}, err
 	}
+	return foreignState(v), nil
+}
+
+// TryLock is Lock without waiting: ok false, and nothing locked, when FFmpeg's decoder holds the
+// frame's lock (it records a decoding that reads the picture and holds the lock until that
+// submission returns: libavutil/vulkan.c). A relayed copy's lock, which only its user takes, is
+// waited for.
+func (f ForeignFrame) TryLock() (st planes.ForeignState, ok bool, err error) {
+	if f.h.relayed != nil {
+		st, err = f.h.relayed.Lock()
+		return st, err == nil, err
+	}
+	v, ok, err := avx.TryLockVkFrame(f.h.av)
+	if !ok || err != nil {
+		return planes.ForeignState{}, false, err
+	}
+	return foreignState(v), true, nil
+}
+
+// foreignState is v with Vulkan's types.
+func foreignState(v avx.VkFrame) planes.ForeignState {
 	return planes.ForeignState{
 		Image: planes.Foreign{Image: handle[vk.Image](v.Image), VkFormat: formats.VkFormat(v.Format),
 			Width: v.Width, Height: v.Height, Usage: vk.ImageUsageFlags(v.Usage), Flags: vk.ImageCreateFlags(v.Flags),
 			Tiling: vk.ImageTiling(v.Tiling), Images: v.Images},
 		Layout: vk.ImageLayout(v.Layout), Semaphore: handle[vk.Semaphore](v.Semaphore), Value: v.SemValue,
 		QueueFamily: v.QueueFamily,
-	}, nil
+	}
 }
 
 // Submitted writes back the layout and access the submission left and the semaphore's new value.

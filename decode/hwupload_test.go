@@ -1,7 +1,9 @@
 package decode
 
 import (
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/asticode/go-astiav"
 	"github.com/ycbcrkit/ycbcrkit/formats"
@@ -183,5 +185,66 @@ func TestUploadFrame(t *testing.T) {
 				t.Fatalf("plane %d row %d differs after the round trip", i, y)
 			}
 		}
+	}
+}
+
+// TestTryLockTakesLockFrames: ForeignFrame.TryLock tries the very lock FFmpeg's lock_frame takes
+// (hw.c's avx_vk_frame_trylock reads FFmpeg 7.1's private AVVkFrameInternal): while Lock
+// (lock_frame) holds it, TryLock says busy and locks nothing; released, TryLock takes it and reads
+// the frame; then Lock from another thread waits until Unlock.
+func TestTryLockTakesLockFrames(t *testing.T) {
+	runtime.LockOSThread() // a pthread mutex: locked and released on one thread
+	defer runtime.UnlockOSThread()
+	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
+	up, err := NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	pf, _ := formats.Lookup("nv12")
+	pic, err := synth.Noise(pf, 32, 16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := up.Upload(pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Release()
+	ff := f.HW.Foreign()
+	want, err := ff.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := ff.TryLock(); ok || err != nil {
+		t.Fatalf("TryLock while lock_frame holds the lock: ok %v, %v; want busy", ok, err)
+	}
+	ff.Unlock()
+	st, ok, err := ff.TryLock()
+	if !ok || err != nil {
+		t.Fatalf("TryLock of a free frame: ok %v, %v", ok, err)
+	}
+	if st.Image.Image != want.Image.Image || st.Semaphore != want.Semaphore || st.Value != want.Value || st.Layout != want.Layout {
+		t.Errorf("TryLock read %+v; Lock read %+v", st, want)
+	}
+	got := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if _, err := ff.Lock(); err == nil {
+			ff.Unlock()
+		}
+		close(got)
+	}()
+	select {
+	case <-got:
+		t.Fatal("lock_frame did not wait for TryLock's lock")
+	case <-time.After(100 * time.Millisecond):
+	}
+	ff.Unlock()
+	select {
+	case <-got:
+	case <-time.After(5 * time.Second):
+		t.Fatal("lock_frame still waits after TryLock's Unlock")
 	}
 }

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -148,4 +149,70 @@ func (p TimelinePoint) Reached(dev *gpu.Device) (bool, error) {
 // Wait waits on the host, at most timeout, until the semaphore reaches p.
 func (p TimelinePoint) Wait(dev *gpu.Device, timeout time.Duration) error {
 	return vkx.WaitSemaphore(dev.Device, p.Semaphore, p.Value, timeout)
+}
+
+// TryLocker is a Foreign whose lock can be tried without waiting (decode.ForeignFrame: FFmpeg's
+// decoder holds a picture's lock while it records a decoding that reads it, until that submission
+// returns, which on a busy device takes tens of milliseconds).
+type TryLocker interface {
+	TryLock() (st planes.ForeignState, ok bool, err error)
+}
+
+// Held is a Foreign taken under its lock ahead of its use (TryHold), so that whoever would wait
+// for the lock can first do something else: Frame.LoadForeign then takes it over (its Lock returns
+// the state read under the lock, without locking again), or Abandon releases it.
+type Held struct {
+	src    Foreign
+	st     planes.ForeignState
+	handed bool // Lock or Abandon was called: the lock is no longer Held's to release
+}
+
+// TryHold takes src's lock without waiting where src is a TryLocker (ok false: another thread holds
+// it, and nothing is locked), else waits for it.
+func TryHold(src Foreign) (h *Held, ok bool, err error) {
+	var st planes.ForeignState
+	if t, can := src.(TryLocker); can {
+		st, ok, err = t.TryLock()
+	} else {
+		st, err = src.Lock()
+		ok = err == nil
+	}
+	if !ok || err != nil {
+		if err != nil {
+			err = fmt.Errorf("stream: foreign frame: %w", err)
+		}
+		return nil, false, err
+	}
+	return &Held{src: src, st: st}, true, nil
+}
+
+// State is the frame as read under the lock.
+func (h *Held) State() planes.ForeignState { return h.st }
+
+// Point is the point of the frame's semaphore that its next user waits on (ForeignPoint).
+func (h *Held) Point() TimelinePoint { return TimelinePoint{h.st.Semaphore, h.st.Value} }
+
+// Lock hands the held lock over: it returns the state read under it. Only once.
+func (h *Held) Lock() (planes.ForeignState, error) {
+	if h.handed {
+		return planes.ForeignState{}, errors.New("stream: a held frame's lock was handed over already")
+	}
+	h.handed = true
+	return h.st, nil
+}
+
+// Submitted records the submission made under the lock (Foreign).
+func (h *Held) Submitted(layout vk.ImageLayout, access vk.AccessFlags) {
+	h.src.Submitted(layout, access)
+}
+
+// Unlock releases the lock handed over by Lock.
+func (h *Held) Unlock() { h.src.Unlock() }
+
+// Abandon releases the lock unless Lock handed it over.
+func (h *Held) Abandon() {
+	if !h.handed {
+		h.handed = true
+		h.src.Unlock()
+	}
 }

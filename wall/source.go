@@ -99,19 +99,25 @@ func decodedAt(f *decode.Frame) (stream.TimelinePoint, error) {
 	return stream.ForeignPoint(f.HW.Foreign())
 }
 
-// ready says, without waiting, whether a hardware-decoded f's semaphore has reached the value its
-// next user waits on now: a later decoding that uses f as a reference raises it, and a frame
-// submitted before that decoding has finished would hold its queue (and every stream's pictures on
-// it) until then.
-func (t *tile) ready(f *decode.Frame) (bool, error) {
+// hold takes a hardware-decoded f's lock without waiting and checks that its semaphore has reached
+// the value its next user waits on: FFmpeg's decoder holds the lock while it records a decoding
+// that reads the picture, until that submission returns (tens of milliseconds when the device's
+// driver lock is contended), and that decoding raises the value; a frame submitted before it has
+// finished would hold its queue, and every stream's pictures on it, until then. ok false: not now
+// (nothing held). A software picture has nothing to hold (nil, true).
+func (t *tile) hold(f *decode.Frame) (src stream.Foreign, ok bool, err error) {
 	if f.HW == nil {
-		return true, nil
+		return nil, true, nil
 	}
-	at, err := decodedAt(f)
-	if err != nil {
-		return false, err
+	h, ok, err := stream.TryHold(f.HW.Foreign())
+	if !ok || err != nil {
+		return nil, false, err
 	}
-	return at.Reached(t.dev)
+	if ok, err = h.Point().Reached(t.dev); !ok || err != nil {
+		h.Abandon()
+		return nil, false, err
+	}
+	return h, true, nil
 }
 
 // decodeTimeout bounds the wait for one picture's decoding on the GPU (a hung decoder ends the

@@ -158,8 +158,12 @@ type tile struct {
 	// begins a play (or a live feed's return): the stream's clock restarts there.
 	next      *decode.Frame
 	nextStart bool
-	shown     int
-	dropped   int
+	// held is a picture due at the step before that the decoder held then (tile.hold), drawn at
+	// this one unless a newer one is due; heldBack counts them.
+	held     *decode.Frame
+	heldBack int
+	shown    int
+	dropped  int
 	// Why pictures were dropped (timed steps): late decode (the picture was not decoded when it was
 	// due), late display (two pictures fell due between two steps: a step came too late), late
 	// conversion (the stream had no free slot at the step its picture was due: its GPU work behind).
@@ -591,16 +595,17 @@ func (w *Wall) step() (int, error) {
 			if f == nil {
 				continue
 			}
-			// Not yet, when the stream's next decoding uses the picture as a reference and has
-			// not finished (tile.ready): the stream waits its turn.
-			if ok, err := t.ready(f); err != nil {
+			// Not yet, when the decoder holds the picture's lock or its next decoding uses it as a
+			// reference and has not finished (tile.hold): the stream waits its turn.
+			src, ok, err := t.hold(f)
+			if err != nil {
 				t.ended, t.err = true, err
 				return n, fmt.Errorf("wall: %s: %w", t.in.Label, err)
 			} else if !ok {
 				continue
 			}
 			t.next = nil
-			if err := w.draw(t, f); err != nil {
+			if err := w.draw(t, f, src); err != nil {
 				return n, err
 			}
 			n++
@@ -707,7 +712,8 @@ func (w *Wall) tick(now time.Time) (int, error) {
 			t.skipped = w.steps
 			continue
 		}
-		var show *decode.Frame
+		show := t.held // a picture held back at the step before (below)
+		t.held = nil
 		origin, pts0, started := t.origin, t.pts0, false // started: show begins a play, its clock at origin
 		for !t.ended {
 			if t.next == nil {
@@ -743,8 +749,25 @@ func (w *Wall) tick(now time.Time) (int, error) {
 			}
 		}
 		if show != nil {
+			// A picture the decoder holds (its lock, or a decoding that reads it and has not
+			// finished: tile.hold) waits for the next step rather than holding up this one for
+			// every stream; the first of a play is waited for (its clock starts with it).
+			var src stream.Foreign
+			if !started {
+				h, ok, err := t.hold(show)
+				if err != nil {
+					show.Release()
+					t.ended, t.err = true, err
+					return n, fmt.Errorf("wall: %s: %w", t.in.Label, err)
+				}
+				if !ok {
+					t.held, t.heldBack = show, t.heldBack+1
+					continue
+				}
+				src = h
+			}
 			at, first := time.Now(), t.shown == 0
-			if err := w.draw(t, show); err != nil {
+			if err := w.draw(t, show, src); err != nil {
 				return n, err
 			}
 			t.shownAt = now
@@ -850,7 +873,7 @@ const NoSignalAfter = 700 * time.Millisecond
 // reconnecting source, once it reports one, says more).
 func (w *Wall) Signal(i int, now time.Time) Signal {
 	t := w.tiles[i]
-	if t.ended || w.clock.paused || t.next != nil || t.pump != nil && t.pump.Queued() > 0 {
+	if t.ended || w.clock.paused || t.next != nil || t.held != nil || t.pump != nil && t.pump.Queued() > 0 {
 		return Signal{}
 	}
 	since := t.arrived
@@ -866,21 +889,32 @@ func (w *Wall) Signal(i int, now time.Time) Signal {
 	return Signal{Lost: true, Since: since}
 }
 
-// draw converts f into t's tile and submits it; f is released once the GPU is done with it.
-func (w *Wall) draw(t *tile, f *decode.Frame) error {
+// draw converts f into t's tile and submits it; f is released once the GPU is done with it. src, if
+// not nil, is f's hardware frame already under its lock (tile.hold).
+func (w *Wall) draw(t *tile, f *decode.Frame, src stream.Foreign) error {
 	w.phases.lap(phaseRecord, phaseBegin)
+	abandon := func() {
+		if h, ok := src.(*stream.Held); ok {
+			h.Abandon()
+		}
+	}
 	if err := w.configure(t, f); err != nil {
+		abandon()
 		f.Release()
 		return err
 	}
 	fr, err := t.st.Begin()
 	if err != nil {
+		abandon()
 		f.Release()
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
 	if f.HW != nil {
+		if src == nil {
+			src = f.HW.Foreign()
+		}
 		w.phases.lap(phaseBegin, phaseLock) // until LoadForeign has the frame's lock (timedLock)
-		_, _, err = fr.LoadForeign(timedLock{f.HW.Foreign(), &w.phases}, f.Release)
+		_, _, err = fr.LoadForeign(timedLock{src, &w.phases}, f.Release)
 	} else {
 		w.phases.lap(phaseBegin, phaseLoad)
 		_, err = fr.Load(f.Picture, f.Release)
@@ -1084,6 +1118,10 @@ func (w *Wall) Close() {
 		t.dec.Interrupt() // a live input's read waiting for data (a feed that stopped) returns now
 	}
 	for _, t := range w.tiles {
+		if t.held != nil {
+			t.held.Release()
+			t.held = nil
+		}
 		if t.next != nil {
 			t.next.Release()
 			t.next = nil

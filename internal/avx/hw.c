@@ -1196,6 +1196,17 @@ static int read_frame(const AVFrame *f, AvxVkFrame *out, int lock) {
 
 int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out) { return read_frame(f, out, 1); }
 
+// avx_vk_frame_trylock is avx_vk_frame_lock without waiting: 1 when another thread holds the lock
+// (nothing locked or read). FFmpeg 7.1's lock_frame, which the toolkit leaves to it, locks
+// AVVkFrameInternal.update_mutex, that private struct's first member (libavutil/hwcontext_vulkan.c,
+// lock_frame); AVVulkanFramesContext has no try-lock. TestTryLockTakesLockFrames checks that the
+// two take the one mutex.
+int avx_vk_frame_trylock(const AVFrame *f, AvxVkFrame *out) {
+	if (!frames_of(f) || !f->data[0] || !((AVVkFrame *)f->data[0])->internal) return AVERROR(EINVAL);
+	if (pthread_mutex_trylock((pthread_mutex_t *)((AVVkFrame *)f->data[0])->internal)) return 1;
+	return read_frame(f, out, 0);
+}
+
 // The frames context's fields and the image handle, without lock_frame: the layout and semaphore
 // value read this way may be stale.
 int avx_vk_frame_info(const AVFrame *f, AvxVkFrame *out) { return read_frame(f, out, 0); }

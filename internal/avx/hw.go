@@ -299,6 +299,19 @@ func LockVkFrame(f *astiav.Frame) (VkFrame, error) {
 	return vkFrame(&v), nil
 }
 
+// TryLockVkFrame is LockVkFrame without waiting: ok false when another thread (FFmpeg's decoder,
+// recording a decoding that reads the picture) holds the lock, and nothing is locked.
+func TryLockVkFrame(f *astiav.Frame) (v VkFrame, ok bool, err error) {
+	var c C.AvxVkFrame
+	switch ret := C.avx_vk_frame_trylock((*C.AVFrame)(f.UnsafePointer()), &c); {
+	case ret < 0:
+		return VkFrame{}, false, fmt.Errorf("avx: not a Vulkan frame: %w", astiav.Error(ret))
+	case ret == 1:
+		return VkFrame{}, false, nil
+	}
+	return vkFrame(&c), true, nil
+}
+
 // VkFrameInfo reads f's image, formats and sizes without lock_frame (Layout and SemValue may be
 // stale: only LockVkFrame's are good for a submission).
 func VkFrameInfo(f *astiav.Frame) (VkFrame, error) {

@@ -106,6 +106,8 @@ typedef struct {
 // avx_vk_frame_submitted after the submission that waited on sem at sem_value and signalled
 // sem_value+1, leaving the image in layout, then the lock is released.
 int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out);
+// avx_vk_frame_trylock is avx_vk_frame_lock without waiting: 1 when the lock is held elsewhere.
+int avx_vk_frame_trylock(const AVFrame *f, AvxVkFrame *out);
 // avx_vk_frame_info reads the same without the lock (image, formats, sizes: not layout or sem_value).
 int avx_vk_frame_info(const AVFrame *f, AvxVkFrame *out);
 void avx_vk_frame_submitted(const AVFrame *f, VkImageLayout layout, VkAccessFlags access);
