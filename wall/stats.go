@@ -22,10 +22,6 @@ type StreamStats struct {
 	LateDecode     int `json:"dropped_late_decode"`
 	LateDisplay    int `json:"dropped_late_display"`
 	LateConversion int `json:"dropped_late_conversion"`
-	// HeldBack counts pictures drawn a step after the one they fell due at, the decoder holding them
-	// then (its lock, or a decoding that reads them unfinished), or dropped for a newer one (late
-	// decode) if that one was due by the next step.
-	HeldBack int `json:"held_back,omitempty"`
 	// PlayGapMs is the mean time between a play's last picture and the next play's first, less
 	// one step (a looped input's restart: 0 when seamless), over PlayRestarts restarts.
 	PlayGapMs    float64 `json:"play_gap_ms,omitempty"`
@@ -174,7 +170,7 @@ func (w *Wall) Stats() Stats {
 	for i, t := range w.tiles {
 		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped, NoSignalAtStart: t.late, SignalLosses: t.losses,
 			LateDecode: t.lateDecode, LateDisplay: t.lateDisplay, LateConversion: t.lateConversion,
-			PlayRestarts: t.plays, HeldBack: t.heldBack}
+			PlayRestarts: t.plays}
 		if t.plays > 0 {
 			ss.PlayGapMs = float64(t.playGaps) / 1e6 / float64(t.plays)
 		}
