@@ -144,17 +144,7 @@ func TestFFmpegDeviceMemory(t *testing.T) {
 // and its image holds the picture: downloaded again (av_hwframe_transfer_data), each plane's
 // samples equal the software frame's.
 func TestUploadFrame(t *testing.T) {
-	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
-	up, err := NewUploader(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close()
-	pf, _ := formats.Lookup("nv12")
-	pic, err := synth.Noise(pf, 45, 27, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	up, pf, pic := uploaderFor(t, 45, 27, 3)
 	sw := &Frame{Picture: pic, SourceFormat: "yuv420p", PTS: 1.5, Duration: 0.04, Field: true,
 		Color: formats.Color{Matrix: formats.MatrixBT709, Range: formats.RangeLimited}, SampleAspect: Rational{4, 3},
 		Orient: formats.Orientation{Rotate: 1}, KeyFrame: true, Damaged: true, Notes: []string{"a note"}}
@@ -195,17 +185,7 @@ func TestUploadFrame(t *testing.T) {
 func TestTryLockTakesLockFrames(t *testing.T) {
 	runtime.LockOSThread() // a pthread mutex: locked and released on one thread
 	defer runtime.UnlockOSThread()
-	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
-	up, err := NewUploader(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close()
-	pf, _ := formats.Lookup("nv12")
-	pic, err := synth.Noise(pf, 32, 16, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	up, _, pic := uploaderFor(t, 32, 16, 1)
 	f, err := up.Upload(pic)
 	if err != nil {
 		t.Fatal(err)
@@ -247,4 +227,22 @@ func TestTryLockTakesLockFrames(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("lock_frame still waits after TryLock's Unlock")
 	}
+}
+
+// uploaderFor opens an Uploader on a lavapipe device (closed with the test) and makes a w×h nv12
+// noise picture (seed) to upload.
+func uploaderFor(t *testing.T, w, h int, seed uint64) (*Uploader, *formats.PixelFormat, *formats.Frame) {
+	t.Helper()
+	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
+	up, err := NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(up.Close)
+	pf, _ := formats.Lookup("nv12")
+	pic, err := synth.Noise(pf, w, h, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return up, pf, pic
 }
