@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# harness-check.sh: checks make test's own machinery, without a GPU or an X server (about a second;
+# harness-check.sh: checks make test's own machinery, without a GPU or an X server (2 CPU-s;
 # a stage of scripts/test.sh). Fake test binaries and a fake Xvfb go through scripts/test-lib.sh's
 # run and scripts/test-summary.py, as make test's runs do: a run that passes passes; a run whose X
 # server does not start writes no results and fails the summary (as the sound stage's would: its

@@ -77,7 +77,7 @@ stage gofmt
 bad=$(gofmt -l $(git ls-files '*.go') 2>/dev/null || true)
 if [ -n "$bad" ]; then echo "gofmt needed:"; echo "$bad"; exit 1; fi
 # The summary's own checks (no results, unlisted skips), on fake runs: scripts/harness-check.sh,
-# beside the build (3 s of a core that the build's last links leave idle); its verdict is waited
+# beside the build (2 CPU-s, of a core that the build's last links leave idle); its verdict is waited
 # for before any test runs.
 GO=$GO PY=$PY scripts/harness-check.sh >"$LOG/harness-check" 2>&1 &
 harness_check=$!
