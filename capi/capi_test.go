@@ -59,14 +59,14 @@ func built(t *testing.T) string {
 }
 
 // buildLibrary links this package as a C shared library into lib; it returns what failed, or "".
-// With -o FILE, go build -buildmode=c-shared also installs the cgo export header, and for that runs
-// cgo (and cc on its output) again for every cgo package of the program whose build is cached but
-// that exports nothing, as it has no header to cache (cmd/go's needCgoHdr, installHeader;
-// https://github.com/golang/go/issues/29132): vkx's Vulkan headers and the others, 27 of the build's
-// 30 CPU-s with every compile cached. The header is not the library's (ycbcrkit.h is), so the
-// library is linked with -o /dev/null, which links without installing, and taken from the kept
-// work folder (-work): the same bytes (cmp), 3 CPU-s. Where that folder holds no single linked
-// file (another go), it is built the plain way.
+// With -o FILE, go build -buildmode=c-shared also installs the cgo export header, and for that
+// runs cgo (and cc on its output) again for every cgo package of the program whose build is cached
+// but that exports nothing, as it has no header to cache (cmd/go's needCgoHdr, installHeader;
+// https://github.com/golang/go/issues/29132): vkx's Vulkan headers and the others, 27 of the
+// build's 30 CPU-s with every compile cached. The header is not the library's (ycbcrkit.h is), so
+// the library is linked with -o /dev/null, which links without installing, and taken from the
+// kept work folder (-work): the same bytes (cmp), 3 CPU-s. Where that folder holds no single
+// linked file (another go), it is built the plain way.
 func buildLibrary(t *testing.T, lib string) string {
 	args := []string{"build", "-buildmode=c-shared"}
 	if _, err := exec.LookPath("ld.gold"); err == nil { // its link: 12 s against ld.bfd's 16 (scripts/test.sh)

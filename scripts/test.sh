@@ -18,8 +18,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 export PATH="$(dirname "$GO"):$PATH"
-# The summary's python3: the system's (install-deps.sh installs it) before a version manager's shim
-# first in PATH (pyenv's: 0.5 CPU-s a start against 0.05, 8 starts a run with scripts/harness-check.sh).
+# The summary's python3: the system's (install-deps.sh installs it) before a version manager's
+# shim first in PATH (pyenv's: 0.5 CPU-s a start against 0.05; 8 starts a run, with
+# scripts/harness-check.sh's).
 PY=${PY:-$(command -v /usr/bin/python3 || command -v python3)}
 # Test builds carry the hardware-failure hook that tests inject (internal/avx/fault.go, and the
 # tests that use it); production builds do not. -trimpath: without it the build cache's keys hold
@@ -77,8 +78,8 @@ stage gofmt
 bad=$(gofmt -l $(git ls-files '*.go') 2>/dev/null || true)
 if [ -n "$bad" ]; then echo "gofmt needed:"; echo "$bad"; exit 1; fi
 # The summary's own checks (no results, unlisted skips), on fake runs: scripts/harness-check.sh,
-# beside the build (2 CPU-s, of a core that the build's last links leave idle); its verdict is waited
-# for before any test runs.
+# beside the build (2 CPU-s, of a core that the build's last links leave idle); its verdict is
+# waited for before any test runs.
 GO=$GO PY=$PY scripts/harness-check.sh >"$LOG/harness-check" 2>&1 &
 harness_check=$!
 # The race detector (checkptr on) over the packages with goroutines: the decode pump, the player's

@@ -98,11 +98,11 @@ func glslcCache(t *testing.T) spirvCache {
 	return spirvCache{dir: filepath.Join(os.TempDir(), "ycbcrkit-spirv"), common: h.Sum(nil)}
 }
 
-// glslcCached writes to out what `glslc FLAGS -o out src` writes. glslc is deterministic: its output
-// follows from its version, flags and input files, so an output kept under the hash of all of them
-// (c.dir) is the one it would write again, and is used instead: the 22 compiles with -O are most of
-// the package's run (6.5, 6.9 CPU-s; 1.2 with every output kept). An edited source or included file,
-// or another glslc, misses the cache and compiles.
+// glslcCached writes to out what `glslc FLAGS -o out src` writes. glslc is deterministic: its
+// output follows from its version, flags and input files, so an output kept under the hash of all
+// of them (c.dir) is the one it would write again, and is used instead: the 22 compiles with -O are
+// most of the package's run (6.5, 6.9 CPU-s; 1.2 with every output kept). An edited source or
+// included file, or another glslc, misses the cache and compiles.
 func glslcCached(t *testing.T, c spirvCache, src, out string) {
 	t.Helper()
 	b, err := os.ReadFile(src)
