@@ -3,8 +3,6 @@ package decode
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,91 +69,11 @@ func run(t *testing.T, name string, args ...string) []byte {
 	return stdout.Bytes()
 }
 
-// ffmpegMake runs the ffmpeg CLI quietly (test-time inputs), its last argument the file it writes.
-// The file is kept (made): a later run of the same command copies it.
+// ffmpegMake runs Debian's ffmpeg quietly (test-time inputs), its last argument the file it
+// writes, or copies the file an identical earlier run wrote (pictest.FFmpegMake).
 func ffmpegMake(t *testing.T, args ...string) {
 	t.Helper()
-	args = append([]string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y"}, args...)
-	out := args[len(args)-1]
-	if slices.Contains(args, "hls") { // it writes segments beside the playlist
-		run(t, "ffmpeg", args...)
-		return
-	}
-	key := madeKey(t, "ffmpeg", args[:len(args)-1], filepath.Base(out))
-	if b, ok := made(key); ok {
-		if err := os.WriteFile(out, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	run(t, "ffmpeg", args...)
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keep(key, b)
-}
-
-// Debian's ffmpeg and ffprobe make the tests' inputs and read what the vectors carry: 46 starts a
-// run of this package's binary, 11 of its 23 CPU-s (each loads 214 libraries, 0.13-0.25 CPU-s,
-// then encodes). What they make depends only on the program, its arguments and its input files, so
-// it is kept in madeDir under a hash of the three (madeKey), beside the robustness corpus
-// cmd/ycbcrplay keeps, and a later run (this binary's again, the race build's) reads it instead. A
-// changed vector or argument, or another ffmpeg, is a new key.
-var madeDir = filepath.Join(os.TempDir(), "ycbcrkit-ffmpeg")
-
-// madeKey is the hash of the program (its path, size and modification time: Debian replaces the
-// program with its libraries, one source package), args (one that names a file: its name and
-// contents) and the output's name (its extension picks the muxer).
-func madeKey(t *testing.T, name string, args []string, outName string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s %d %d\n%q\n", path, fi.Size(), fi.ModTime().UnixNano(), outName)
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil || !st.Mode().IsRegular() {
-			fmt.Fprintf(h, "%q\n", a)
-			continue
-		}
-		// A file by its name and contents, not its folder (a test's temporary one, new each run).
-		b, err := os.ReadFile(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(h, "file %q %d\n", filepath.Base(a), len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// made returns what was kept under key.
-func made(key string) ([]byte, bool) {
-	b, err := os.ReadFile(filepath.Join(madeDir, key))
-	return b, err == nil
-}
-
-// keep keeps b under key, whole or not at all (a temporary file renamed: the plain and race runs
-// read and write side by side); a failure only loses the saving.
-func keep(key string, b []byte) {
-	if os.MkdirAll(madeDir, 0o755) != nil {
-		return
-	}
-	f, err := os.CreateTemp(madeDir, "tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(b)
-	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), filepath.Join(madeDir, key)) != nil {
-		os.Remove(f.Name())
-	}
+	pictest.FFmpegMake(t, args...)
 }
 
 // refFFmpeg is the build's own ffmpeg program (YCBCRKIT_FFMPEG, from scripts/build-ffmpeg.sh --env),
@@ -224,13 +141,7 @@ type probeStream struct {
 
 func ffprobe(t *testing.T, file string) probeStream {
 	t.Helper()
-	args := []string{"-v", "error", "-select_streams", "v:0", "-show_streams", "-of", "json", file}
-	key := madeKey(t, "ffprobe", args, "")
-	out, ok := made(key)
-	if !ok {
-		out = run(t, "ffprobe", args...)
-		keep(key, out)
-	}
+	out := pictest.KeptOutput(t, "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_streams", "-of", "json", file)
 	var r struct {
 		Streams []probeStream `json:"streams"`
 	}

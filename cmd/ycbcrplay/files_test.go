@@ -82,13 +82,11 @@ func TestStdin(t *testing.T) {
 	}
 }
 
-// ffmpegCLI runs Debian's ffmpeg command to make a test clip.
+// ffmpegCLI runs Debian's ffmpeg command to make a test clip (its last argument), or copies the
+// clip an identical earlier run made (pictest.FFmpegMake).
 func ffmpegCLI(t *testing.T, args ...string) {
 	t.Helper()
-	cmd := exec.Command("ffmpeg", append([]string{"-hide_banner", "-nostdin", "-loglevel", "error", "-y"}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("ffmpeg %v: %v: %s", args, err, out)
-	}
+	pictest.FFmpegMake(t, args...)
 }
 
 // TestPlaylist: two files play in order, one -stats line each with that file's name and frame count

@@ -3,7 +3,6 @@ package pictest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,7 +17,7 @@ type Chapter struct {
 // WithChapters copies src's streams into dst (Matroska or MP4 by dst's extension) with the given
 // chapters, through FFmpeg's ffmetadata format (https://ffmpeg.org/ffmpeg-formats.html#Metadata-1)
 // and Debian's ffmpeg program (scripts/install-deps.sh installs it; the project's own build has no
-// ffmetadata demuxer).
+// ffmetadata demuxer), or from an identical earlier run (FFmpegMake).
 func WithChapters(t testing.TB, src, dst string, chapters []Chapter) {
 	t.Helper()
 	var meta strings.Builder
@@ -30,9 +29,5 @@ func WithChapters(t testing.TB, src, dst string, chapters []Chapter) {
 	if err := os.WriteFile(metaFile, []byte(meta.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-i", src, "-i", metaFile,
-		"-map", "0", "-map_chapters", "1", "-c", "copy", dst).CombinedOutput()
-	if err != nil {
-		t.Fatalf("ffmpeg (chapters into %s): %v: %s", dst, err, out)
-	}
+	FFmpegMake(t, "-i", src, "-i", metaFile, "-map", "0", "-map_chapters", "1", "-c", "copy", dst)
 }

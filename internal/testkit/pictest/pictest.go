@@ -1,5 +1,6 @@
 // Package pictest helps tests with pictures: comparisons with the oracle's per-pixel bounds or with
-// each other, PNGs, the test vectors' manifest, and test files with chapters.
+// each other, PNGs, the test vectors' manifest, test files with chapters, and what Debian's ffmpeg
+// made for tests, kept between runs.
 package pictest
 
 import (
