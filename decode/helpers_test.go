@@ -1,14 +1,11 @@
 package decode
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +15,7 @@ import (
 
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/soundtest"
 )
 
 // The vectors made by testvectors/make.sh, and the manifest it writes from the parameters it gave
@@ -55,18 +53,10 @@ func parseColor(t *testing.T, c pictest.VectorColor) formats.Color {
 	return formats.Color{Matrix: m, Range: r, ChromaLocation: l, Primaries: p, Transfer: tr}
 }
 
-// run runs a command with a time limit and returns its stdout.
+// run runs a command with a time limit and returns its stdout (soundtest.Run).
 func run(t *testing.T, name string, args ...string) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %s: %v: %s", name, strings.Join(args, " "), err, stderr.String())
-	}
-	return stdout.Bytes()
+	return soundtest.Run(t, 30*time.Second, name, args...)
 }
 
 // ffmpegMake runs Debian's ffmpeg quietly (test-time inputs), its last argument the file it

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 )
 
 // TestSPIRVMatchesSources recompiles each source the way generate.sh does and compares it with the
@@ -124,22 +126,11 @@ func glslcCached(t *testing.T, c spirvCache, src, out string) {
 	if msg, err := exec.Command("glslc", args...).CombinedOutput(); err != nil {
 		t.Fatalf("glslc %s: %v\n%s", src, err, msg)
 	}
-	// Written whole or not at all (a temporary file renamed): another test binary may read it.
 	spv, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if os.MkdirAll(c.dir, 0o755) != nil {
-		return
-	}
-	f, err := os.CreateTemp(c.dir, "tmp-*.spv")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(spv)
-	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), kept) != nil {
-		os.Remove(f.Name())
-	}
+	pictest.KeepFile(c.dir, filepath.Base(kept), spv) // another test binary may read it meanwhile
 }
 
 // TestBlueNoise checks bluenoise.glsl: what bluenoise.go writes (an edited generator without `go

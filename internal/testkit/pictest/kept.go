@@ -1,8 +1,6 @@
 package pictest
 
 import (
-	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -10,9 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/soundtest"
 )
 
 // Debian's ffmpeg and ffprobe make the tests' clips and read what the vectors carry; each start
@@ -61,18 +60,10 @@ func KeptOutput(t testing.TB, name string, args ...string) []byte {
 	return b
 }
 
-// runTool runs a program with a time limit and returns its stdout.
+// runTool runs a program with a time limit and returns its stdout (soundtest.Run).
 func runTool(t testing.TB, name string, args ...string) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %s: %v: %s", name, strings.Join(args, " "), err, stderr.String())
-	}
-	return stdout.Bytes()
+	return soundtest.Run(t, 30*time.Second, name, args...)
 }
 
 // keptKey is the hash of the program (its path, size and modification time: Debian replaces the
@@ -107,18 +98,21 @@ func keptKey(t testing.TB, name string, args []string, outName string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// keep keeps b under key, whole or not at all (a temporary file renamed: test binaries read and
-// write side by side); a failure only loses the saving.
-func keep(key string, b []byte) {
-	if os.MkdirAll(KeptDir, 0o755) != nil {
+// keep keeps b under key in KeptDir (KeepFile).
+func keep(key string, b []byte) { KeepFile(KeptDir, key, b) }
+
+// KeepFile writes b to dir/name whole or not at all (a temporary file renamed: test binaries read
+// and write side by side), making dir; a failure only loses what keeping it would save.
+func KeepFile(dir, name string, b []byte) {
+	if os.MkdirAll(dir, 0o755) != nil {
 		return
 	}
-	f, err := os.CreateTemp(KeptDir, "tmp-*")
+	f, err := os.CreateTemp(dir, "tmp-*")
 	if err != nil {
 		return
 	}
 	_, werr := f.Write(b)
-	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), filepath.Join(KeptDir, key)) != nil {
+	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), filepath.Join(dir, name)) != nil {
 		os.Remove(f.Name())
 	}
 }
