@@ -597,42 +597,6 @@ static void VKAPI_CALL wrap_free_memory(VkDevice dev, VkDeviceMemory mem, const 
 	if (fn) fn(dev, mem, alloc);
 }
 
-// ---- vkGetPhysicalDeviceVideoCapabilitiesKHR: the DPB apart from the output (experiment) ------
-//
-// With YCBCRKIT_DPB=distinct, a driver that offers both decode modes reports only
-// DPB_AND_OUTPUT_DISTINCT, so FFmpeg decodes into images of its own DPB pool and writes each picture
-// to the output image as well (libavcodec/vulkan_decode.c: dedicated_dpb): a later decoding then
-// reads the DPB image, never the output picture the toolkit reads, and waits on nothing the toolkit
-// submits.
-static PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR real_video_caps;
-
-static int dpb_distinct(void) {
-	static int v = -1;
-	int d = __atomic_load_n(&v, __ATOMIC_RELAXED);
-	if (d < 0) {
-		const char *e = getenv("YCBCRKIT_DPB");
-		d = e && !strcmp(e, "distinct");
-		__atomic_store_n(&v, d, __ATOMIC_RELAXED);
-	}
-	return d;
-}
-
-static VkResult VKAPI_CALL wrap_video_caps(VkPhysicalDevice phys, const VkVideoProfileInfoKHR *profile,
-                                           VkVideoCapabilitiesKHR *caps) {
-	PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR fn = __atomic_load_n(&real_video_caps, __ATOMIC_RELAXED);
-	if (!fn) return VK_ERROR_INITIALIZATION_FAILED;
-	VkResult r = fn(phys, profile, caps);
-	if (r != VK_SUCCESS || !dpb_distinct()) return r;
-	const VkVideoDecodeCapabilityFlagsKHR both = VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_COINCIDE_BIT_KHR |
-	                                             VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_DISTINCT_BIT_KHR;
-	for (VkBaseOutStructure *b = (VkBaseOutStructure *)caps->pNext; b; b = b->pNext)
-		if (b->sType == VK_STRUCTURE_TYPE_VIDEO_DECODE_CAPABILITIES_KHR) {
-			VkVideoDecodeCapabilitiesKHR *d = (VkVideoDecodeCapabilitiesKHR *)b;
-			if ((d->flags & both) == both) d->flags &= ~VK_VIDEO_DECODE_CAPABILITY_DPB_AND_OUTPUT_COINCIDE_BIT_KHR;
-		}
-	return r;
-}
-
 static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	if (!strcmp(name, "vkCreateImage")) return (PFN_vkVoidFunction)wrap_create_image;
 	if (!strcmp(name, "vkGetDeviceQueue")) return (PFN_vkVoidFunction)wrap_get_device_queue;
@@ -658,12 +622,6 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
 	if (!strcmp(name, "vkCreateVideoSessionKHR")) return (PFN_vkVoidFunction)wrap_create_video_session;
 	if (!strcmp(name, "vkQueueSubmit2") || !strcmp(name, "vkQueueSubmit2KHR")) return (PFN_vkVoidFunction)wrap_queue_submit2;
-	if (!strcmp(name, "vkGetPhysicalDeviceVideoCapabilitiesKHR")) {
-		PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR fn = (PFN_vkGetPhysicalDeviceVideoCapabilitiesKHR)real_gipa(inst, name);
-		if (!fn) return NULL;
-		__atomic_store_n(&real_video_caps, fn, __ATOMIC_RELAXED); // the loader's trampoline: one for all instances
-		return (PFN_vkVoidFunction)wrap_video_caps;
-	}
 	return real_gipa(inst, name);
 }
 
