@@ -1014,6 +1014,9 @@ func (w *Wall) Prepare(timeout time.Duration) error {
 // stream draws, every stream submits on the first queue.
 func (w *Wall) queue(t *tile) error {
 	qs := w.dev.Queues
+	if w.preQueue != nil { // the last queue is the copies'
+		qs = qs[:len(qs)-1]
+	}
 	if len(qs) < 2 {
 		return nil
 	}
@@ -1033,6 +1036,9 @@ func (w *Wall) queue(t *tile) error {
 func (w *Wall) Queues() int {
 	if w.drawn {
 		return 1
+	}
+	if w.preQueue != nil {
+		return min(len(w.dev.Queues)-1, len(w.tiles))
 	}
 	return min(len(w.dev.Queues), len(w.tiles))
 }
