@@ -21,7 +21,6 @@ type Gather struct {
 	queue   vk.Queue
 	batches []vkx.Batch
 	slots   []*Slot
-	before  *Gather        // SetBefore
 	free    []*sharedFence // reset, ready for a Flush
 	all     []*sharedFence
 	round   int // Poll's count: a fence seen unsignalled is asked again in the next round
@@ -94,32 +93,13 @@ func (g *Gather) add(r *Ring, s *Slot, batches []vkx.Batch) {
 	r.submitted(s)
 }
 
-// SetBefore makes g's Flush flush b first: b gathers Pre batches (Ring.SetPreQueue) that g's
-// batches wait on.
-func (g *Gather) SetBefore(b *Gather) { g.before = b }
-
 // Pending is how many submissions wait for Flush.
 func (g *Gather) Pending() int { return len(g.slots) }
 
 // Flush submits what was gathered in one vkQueueSubmit (split into calls of at most
 // VKX_MAX_BATCHES batches).
 func (g *Gather) Flush() error {
-	if g.before != nil {
-		if err := g.before.Flush(); err != nil {
-			return err
-		}
-	}
 	if len(g.slots) == 0 {
-		// A pre queue's batches (Ring.SetPreQueue), if any: their rings' fences cover them.
-		batches := g.batches
-		g.batches = g.batches[:0]
-		for len(batches) > 0 {
-			n := min(len(batches), 256) // VKX_MAX_BATCHES
-			if err := vkx.QueueSubmitBatches(g.queue, batches[:n], vk.NullFence); err != nil {
-				return fmt.Errorf("stream: gathered submission of %d Pre batches: %w", len(batches), err)
-			}
-			batches = batches[n:]
-		}
 		return nil
 	}
 	f, err := g.fence()

@@ -106,12 +106,9 @@ type Ring struct {
 	queue  vk.Queue // opts.Queue, or the device's
 	fences fences
 	gather *Gather // SetGather
-	// preQueue, if set (SetPreQueue), takes the Pre batches: another queue of the ring's family.
-	preQueue  vk.Queue
-	preGather *Gather
-	slots     []*Slot
-	next      int
-	last      *Slot // the slot submitted most recently
+	slots  []*Slot
+	next   int
+	last   *Slot // the slot submitted most recently
 	// Timer, if set, also times each slot's Pre batch (gpu.GPUTimer.StartPre): the stream's Timer,
 	// so that a frame's GPU time counts the copy or conversion of a hardware-decoded picture.
 	Timer *gpu.GPUTimer
@@ -327,39 +324,7 @@ func (r *Ring) SubmitSplit(s *Slot, preWaits, preSignals, waits, signals []vkx.S
 	}
 	s.preBegun = false
 	r.Timer.StopPre(s.Pre, s.Index)
-	if r.preQueue != nil && r.preQueue != r.queue && len(preSignals) > 0 {
-		return r.submitApart(s, preWaits, preSignals, waits, signals)
-	}
 	return r.submitBatches(s, []vkx.Batch{{CB: s.Pre, Waits: preWaits, Signals: preSignals}, {CB: s.CB, Waits: waits, Signals: signals}})
-}
-
-// SetPreQueue sends the Pre batches to q, a queue of the ring's family other than its own (nil:
-// the ring's queue, as by default), through g when g is set (g's Flush must come before that of
-// the ring's gather: Gather.SetBefore): a decoded picture's copy then runs as soon as the picture
-// is, not after the conversions queued before it on the ring's queue, and the decoder waiting on
-// the picture's semaphore waits for the copy alone.
-func (r *Ring) SetPreQueue(q vk.Queue, g *Gather) { r.preQueue, r.preGather = q, g }
-
-// submitApart submits s's Pre batch on the pre queue and its own batch on the ring's queue, which
-// waits for preSignals' values (the timeline points the Pre batch signals) before anything it
-// runs: the two queues are of one family, so the semaphores order them (Vulkan spec, "Semaphore
-// Waiting") and no ownership moves. s's fence covers the Pre batch too, since s's batch cannot
-// finish before the Pre batch has signalled.
-func (r *Ring) submitApart(s *Slot, preWaits, preSignals, waits, signals []vkx.SubmitSemaphore) error {
-	if err := vkx.Check(vk.EndCommandBuffer(s.Pre), "vkEndCommandBuffer"); err != nil {
-		return fmt.Errorf("stream: %w", err)
-	}
-	pre := vkx.Batch{CB: s.Pre, Waits: preWaits, Signals: preSignals}
-	if g := r.preGather; g != nil && g.queue == r.preQueue {
-		g.batches = append(g.batches, pre)
-	} else if err := vkx.QueueSubmitBatches(r.preQueue, []vkx.Batch{pre}, vk.NullFence); err != nil {
-		return fmt.Errorf("stream: %w", err)
-	}
-	waits = append([]vkx.SubmitSemaphore(nil), waits...)
-	for _, x := range preSignals {
-		waits = append(waits, vkx.SubmitSemaphore{Semaphore: x.Semaphore, Value: x.Value, Stage: vk.PipelineStageFlags(vk.PipelineStageAllCommandsBit)})
-	}
-	return r.submitBatches(s, []vkx.Batch{{CB: s.CB, Waits: waits, Signals: signals}})
 }
 
 // binary says no semaphore of ss has a timeline value. The ring's timeline submissions (a foreign

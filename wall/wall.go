@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -122,14 +121,10 @@ type Wall struct {
 	ownDevices []*gpu.Device
 	// gather holds a step's frames for the device's queue until the step's end (one submission).
 	gather *stream.Gather
-	// preQueue, with YCBCRKIT_READ_QUEUE=1 (an experiment) and a second graphics queue, takes every
-	// decoded picture's copy (Ring.SetPreQueue), gathered in preGather and flushed before gather.
-	preQueue  vk.Queue
-	preGather *stream.Gather
-	wake      chan struct{}
-	start     time.Time // the first display step
-	steps     int
-	clock     clock
+	wake   chan struct{}
+	start  time.Time // the first display step
+	steps  int
+	clock  clock
 	// prevTick is the previous timed step's time, on the clock (drop reasons).
 	prevTick time.Time
 	// steps' figures (timed): each step's time in Tick and the time since the step before.
@@ -258,13 +253,6 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 	if !opts.SubmitEach {
 		w.gather = stream.NewGather(dev, nil)
 	}
-	if qs := dev.Queues; os.Getenv("YCBCRKIT_READ_QUEUE") == "1" && len(qs) > 1 {
-		w.preQueue = qs[len(qs)-1]
-		if w.gather != nil {
-			w.preGather = stream.NewGather(dev, w.preQueue)
-			w.gather.SetBefore(w.preGather)
-		}
-	}
 	var err error
 	if w.paths, err = ycbcr.NewPaths(dev); err != nil {
 		return nil, fmt.Errorf("wall: %w", err)
@@ -353,15 +341,12 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		// OneBatch: a step records every stream's frame on one thread, each driver call behind the
 		// lock the decoders' threads take (64 HEVC streams: 0.66–0.72 % of the pictures dropped
 		// against 1.51–2.36 % with the copy in a batch of its own; docs/performance.md).
-		opts := stream.Options{Slots: slots(dec), Paths: w.paths, OneBatch: w.preQueue == nil}
+		opts := stream.Options{Slots: slots(dec), Paths: w.paths, OneBatch: true}
 		if t.st, err = stream.New(w.dev, opts); err != nil {
 			return unit, fmt.Errorf("wall: input %d: %w", t.num, err)
 		}
 		if w.gather != nil {
 			t.st.Ring.SetGather(w.gather)
-		}
-		if w.preQueue != nil {
-			t.st.Ring.SetPreQueue(w.preQueue, w.preGather)
 		}
 		if t.st.Timer != nil { // gpu_ms_per_picture from one picture in timerEvery
 			t.st.Timer.Every = timerEvery
@@ -1014,9 +999,6 @@ func (w *Wall) Prepare(timeout time.Duration) error {
 // stream draws, every stream submits on the first queue.
 func (w *Wall) queue(t *tile) error {
 	qs := w.dev.Queues
-	if w.preQueue != nil { // the last queue is the copies'
-		qs = qs[:len(qs)-1]
-	}
 	if len(qs) < 2 {
 		return nil
 	}
@@ -1036,9 +1018,6 @@ func (w *Wall) queue(t *tile) error {
 func (w *Wall) Queues() int {
 	if w.drawn {
 		return 1
-	}
-	if w.preQueue != nil {
-		return min(len(w.dev.Queues)-1, len(w.tiles))
 	}
 	return min(len(w.dev.Queues), len(w.tiles))
 }
@@ -1136,9 +1115,6 @@ func (w *Wall) Close() {
 	}
 	if w.gather != nil {
 		w.gather.Destroy()
-	}
-	if w.preGather != nil {
-		w.preGather.Destroy()
 	}
 	for _, t := range w.tiles {
 		t.relay.Close() // every picture back: the pump and the stream have released theirs
