@@ -138,8 +138,11 @@ func ForeignPoint(src Foreign) (TimelinePoint, error) {
 		return TimelinePoint{}, fmt.Errorf("stream: foreign frame: %w", err)
 	}
 	src.Unlock()
-	return TimelinePoint{st.Semaphore, st.Value}, nil
+	return pointOf(st), nil
 }
+
+// pointOf is the timeline point a foreign frame's state says its next user waits for.
+func pointOf(st planes.ForeignState) TimelinePoint { return TimelinePoint{st.Semaphore, st.Value} }
 
 // Reached says, without waiting, whether the semaphore has reached p.
 func (p TimelinePoint) Reached(dev *gpu.Device) (bool, error) {
@@ -190,7 +193,7 @@ func TryHold(src Foreign) (h *Held, ok bool, err error) {
 func (h *Held) State() planes.ForeignState { return h.st }
 
 // Point is the point of the frame's semaphore that its next user waits on (ForeignPoint).
-func (h *Held) Point() TimelinePoint { return TimelinePoint{h.st.Semaphore, h.st.Value} }
+func (h *Held) Point() TimelinePoint { return pointOf(h.st) }
 
 // Lock hands the held lock over: it returns the state read under it. Only once.
 func (h *Held) Lock() (planes.ForeignState, error) {
