@@ -32,7 +32,6 @@ import (
 // A Relay serves one stream, from one goroutine: it records on a command pool of its own.
 type Relay struct {
 	from, to *gpu.Device
-	queue    vk.Queue       // From's, where the copies go (SetQueue)
 	pool     vk.CommandPool // on From
 	cb       vk.CommandBuffer
 	fence    vk.Fence
@@ -78,7 +77,7 @@ func NewRelay(from, to *gpu.Device, n int) (*Relay, error) {
 	if tdev, tdrv := vkx.DeviceUUIDs(to.Physical); fdev != tdev || fdrv != tdrv {
 		return nil, errors.New("stream: relay: the devices are not one GPU with one driver (opaque fds need both)")
 	}
-	r := &Relay{from: from, to: to, queue: from.Queue, free: make(chan *relayImage, n)}
+	r := &Relay{from: from, to: to, free: make(chan *relayImage, n)}
 	ci := &vk.CommandPoolCreateInfo{SType: vk.StructureTypeCommandPoolCreateInfo, QueueFamilyIndex: from.QueueFamily,
 		Flags: vk.CommandPoolCreateFlags(vk.CommandPoolCreateResetCommandBufferBit)}
 	var pool vk.CommandPool
@@ -107,10 +106,6 @@ func NewRelay(from, to *gpu.Device, n int) (*Relay, error) {
 	}
 	return r, nil
 }
-
-// SetQueue sends the copies to q, a queue of From's queue family (From's Queue by default): a
-// relay within one device (From = To) copies on a queue the device's drawing does not use.
-func (r *Relay) SetQueue(q vk.Queue) { r.queue = q }
 
 // Copy copies src, a picture of pf on From (FFmpeg's frame: its lock, semaphore and layout are kept
 // as for any Foreign frame), into a shared image and returns that image as a Foreign frame of To's,
@@ -165,7 +160,7 @@ func (r *Relay) Copy(src Foreign, pf *formats.PixelFormat) (Foreign, func(), err
 		SrcAccess: vk.AccessFlags(vk.AccessTransferWriteBit), SrcStage: transfer,
 		DstStage:  vk.PipelineStageFlags(vk.PipelineStageBottomOfPipeBit),
 		SrcFamily: r.from.QueueFamily, DstFamily: vkx.QueueFamilyExternal})
-	if err := lk.SubmitAlone(r.queue, r.cb, r.fence); err != nil {
+	if err := lk.SubmitAlone(r.from.Queue, r.cb, r.fence); err != nil {
 		back()
 		return nil, nil, fmt.Errorf("stream: relay: %w", err)
 	}

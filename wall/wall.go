@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -122,14 +121,10 @@ type Wall struct {
 	ownDevices []*gpu.Device
 	// gather holds a step's frames for the device's queue until the step's end (one submission).
 	gather *stream.Gather
-	// selfRelay, with YCBCRKIT_SELF_RELAY=1 (an experiment) and a second graphics queue: every
-	// stream decoded on the wall's device is relayed within it (stream.Relay, From = To), copied on
-	// the device's last queue by its pump's goroutine, so that no step waits for FFmpeg's frame lock.
-	selfRelay vk.Queue
-	wake      chan struct{}
-	start     time.Time // the first display step
-	steps     int
-	clock     clock
+	wake   chan struct{}
+	start  time.Time // the first display step
+	steps  int
+	clock  clock
 	// prevTick is the previous timed step's time, on the clock (drop reasons).
 	prevTick time.Time
 	// steps' figures (timed): each step's time in Tick and the time since the step before.
@@ -257,9 +252,6 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
 	if !opts.SubmitEach {
 		w.gather = stream.NewGather(dev, nil)
-	}
-	if qs := dev.Queues; os.Getenv("YCBCRKIT_SELF_RELAY") == "1" && len(qs) > 1 {
-		w.selfRelay = qs[len(qs)-1]
 	}
 	var err error
 	if w.paths, err = ycbcr.NewPaths(dev); err != nil {
@@ -497,15 +489,12 @@ func (w *Wall) lay(l Layout) error {
 			}
 			t.up = up
 		}
-		if t.decDev != w.dev || w.selfRelay != nil { // software pictures pass a relay untouched
+		if t.decDev != w.dev {
 			// Enough shared images that decoding never waits for one: the pump's queue, the
 			// picture taken and not yet due, and the stream's frames in flight.
 			var err error
 			if t.relay, err = stream.NewRelay(t.decDev, w.dev, w.opts.Queue+slots(t.dec)+1); err != nil {
 				return fmt.Errorf("wall: input %d: %w", t.num, err)
-			}
-			if t.decDev == w.dev {
-				t.relay.SetQueue(w.selfRelay)
 			}
 		}
 		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, !w.opts.TwoDecodes, t.up, t.relay)
@@ -1010,9 +999,6 @@ func (w *Wall) Prepare(timeout time.Duration) error {
 // stream draws, every stream submits on the first queue.
 func (w *Wall) queue(t *tile) error {
 	qs := w.dev.Queues
-	if w.selfRelay != nil { // the last queue is the relays'
-		qs = qs[:len(qs)-1]
-	}
 	if len(qs) < 2 {
 		return nil
 	}
@@ -1032,9 +1018,6 @@ func (w *Wall) queue(t *tile) error {
 func (w *Wall) Queues() int {
 	if w.drawn {
 		return 1
-	}
-	if w.selfRelay != nil {
-		return min(len(w.dev.Queues)-1, len(w.tiles))
 	}
 	return min(len(w.dev.Queues), len(w.tiles))
 }
