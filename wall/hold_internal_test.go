@@ -84,3 +84,89 @@ func TestStepPassesOverHeldPicture(t *testing.T) {
 		}
 	}
 }
+
+// TestTimedStepHoldsBackHeldPicture: a timed step waits for a picture's lock only within its lock
+// budget (Wall.lockWithin): two timed streams of the clip in FFmpeg's Vulkan frames; the first
+// stream's next picture is locked from here, and the step due for it returns (within 5 s: one that
+// waited for the lock would not) with that picture held back and the other stream drawn. Released,
+// the next step shows the held picture or a newer one (dropping the held one).
+func TestTimedStepHoldsBackHeldPicture(t *testing.T) {
+	runtime.LockOSThread() // the lock is taken and released from one thread (a pthread mutex)
+	defer runtime.UnlockOSThread()
+	const period = time.Second / 30
+	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
+	w, err := Open(dev, []Input{{URL: clip}, {URL: clip}}, Options{Upload: true, Period: period})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	w.lockBudget = 2 * time.Millisecond
+	a, b := w.tiles[0], w.tiles[1]
+	t0, k := time.Now(), 0
+	step := func() (int, error) {
+		t.Helper()
+		full(t, w)
+		for _, tl := range w.tiles {
+			if err := tl.st.Ring.Drain(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		k++
+		return w.Tick(t0.Add(time.Duration(k) * period))
+	}
+	for a.shown < 3 || b.shown < 3 {
+		if k == 500 {
+			t.Fatalf("after %d steps the streams have shown %d and %d pictures", k, a.shown, b.shown)
+		}
+		if _, err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full(t, w)
+	if a.next == nil {
+		if _, err := w.poll(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := a.next
+	if f == nil || f.HW == nil {
+		t.Fatalf("the first stream's next picture: %v (want one in a Vulkan frame)", f)
+	}
+	locked := f.HW.Foreign()
+	if _, err := locked.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	shownA, droppedA, shownB := a.shown, a.dropped, b.shown
+	// Steps until the picture falls due (the clip's 25 a second against 30 steps).
+	for s := 0; a.held == nil && a.shown == shownA && s < 4; s++ {
+		done := make(chan error, 1)
+		go func() {
+			_, err := step()
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				locked.Unlock()
+				t.Fatal(err)
+			}
+		case <-time.After(5 * time.Second):
+			locked.Unlock()
+			<-done
+			t.Fatal("a timed step waited for a picture's lock held elsewhere past its lock budget")
+		}
+	}
+	if a.shown != shownA || a.held != f || a.heldBack != 1 || b.shown <= shownB {
+		locked.Unlock()
+		t.Fatalf("with the first stream's picture locked: it showed %d then %d (held back: %v, %d), the other %d then %d; want the first's picture held back, the other drawn",
+			shownA, a.shown, a.held == f, a.heldBack, shownB, b.shown)
+	}
+	locked.Unlock()
+	if _, err := step(); err != nil {
+		t.Fatal(err)
+	}
+	if a.held != nil || a.shown != shownA+1 || a.dropped > droppedA+1 {
+		t.Fatalf("released: held %v, shown %d and dropped %d (from %d and %d); want a picture shown, the held one or a newer one",
+			a.held != nil, a.shown, a.dropped, shownA, droppedA)
+	}
+}
