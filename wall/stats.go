@@ -22,9 +22,6 @@ type StreamStats struct {
 	LateDecode     int `json:"dropped_late_decode"`
 	LateDisplay    int `json:"dropped_late_display"`
 	LateConversion int `json:"dropped_late_conversion"`
-	// HeldBack counts pictures a timed step held back to the next one, its decoder holding their
-	// lock past the step's lock budget (shown there, or dropped as late decode).
-	HeldBack int `json:"held_back,omitempty"`
 	// PlayGapMs is the mean time between a play's last picture and the next play's first, less
 	// one step (a looped input's restart: 0 when seamless), over PlayRestarts restarts.
 	PlayGapMs    float64 `json:"play_gap_ms,omitempty"`
@@ -172,7 +169,7 @@ func (w *Wall) Stats() Stats {
 	gpuN := 0
 	for i, t := range w.tiles {
 		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped, NoSignalAtStart: t.late, SignalLosses: t.losses,
-			LateDecode: t.lateDecode, LateDisplay: t.lateDisplay, LateConversion: t.lateConversion, HeldBack: t.heldBack,
+			LateDecode: t.lateDecode, LateDisplay: t.lateDisplay, LateConversion: t.lateConversion,
 			PlayRestarts: t.plays}
 		if t.plays > 0 {
 			ss.PlayGapMs = float64(t.playGaps) / 1e6 / float64(t.plays)

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 	"unsafe"
@@ -129,9 +127,6 @@ type Wall struct {
 	clock  clock
 	// prevTick is the previous timed step's time, on the clock (drop reasons).
 	prevTick time.Time
-	// lockBudget is how long a timed step waits in all for pictures' locks (lockWithin; below 0:
-	// without limit), lockLeft what the current step has left of it.
-	lockBudget, lockLeft time.Duration
 	// steps' figures (timed): each step's time in Tick and the time since the step before.
 	stepDur, stepGap []time.Duration
 	grid             grid         // where the timed steps fall
@@ -163,13 +158,8 @@ type tile struct {
 	// begins a play (or a live feed's return): the stream's clock restarts there.
 	next      *decode.Frame
 	nextStart bool
-	// held is a picture due at an earlier timed step whose lock its decoder held past the step's
-	// lock budget (Wall.lockWithin): drawn at the next step unless a newer one is due then.
-	// heldBack counts them.
-	held     *decode.Frame
-	heldBack int
-	shown    int
-	dropped  int
+	shown     int
+	dropped   int
 	// Why pictures were dropped (timed steps): late decode (the picture was not decoded when it was
 	// due), late display (two pictures fell due between two steps: a step came too late), late
 	// conversion (the stream had no free slot at the step its picture was due: its GPU work behind).
@@ -259,10 +249,7 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 		opts.SubmitEach = true
 	}
 	opts.DecodeDevices = append([]*gpu.Device(nil), opts.DecodeDevices...) // spreadH264 adds to it
-	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1), lockBudget: -1}
-	if ms, err := strconv.ParseFloat(os.Getenv("YCBCRKIT_LOCK_BUDGET"), 64); err == nil { // an experiment
-		w.lockBudget = time.Duration(ms * float64(time.Millisecond))
-	}
+	w := &Wall{dev: dev, opts: opts, wake: make(chan struct{}, 1)}
 	if !opts.SubmitEach {
 		w.gather = stream.NewGather(dev, nil)
 	}
@@ -701,7 +688,6 @@ func (w *Wall) Tick(now time.Time) (int, error) {
 
 func (w *Wall) tick(now time.Time) (int, error) {
 	w.begin()
-	w.lockLeft = w.lockBudget
 	w.collect()
 	w.phases.lap(phaseCollect, phaseRecord)
 	if w.clock.paused {
@@ -722,8 +708,7 @@ func (w *Wall) tick(now time.Time) (int, error) {
 			t.skipped = w.steps
 			continue
 		}
-		show := t.held // held back at a step before (below)
-		t.held = nil
+		var show *decode.Frame
 		origin, pts0, started := t.origin, t.pts0, false // started: show begins a play, its clock at origin
 		for !t.ended {
 			if t.next == nil {
@@ -759,25 +744,11 @@ func (w *Wall) tick(now time.Time) (int, error) {
 			}
 		}
 		if show != nil {
-			// Waits for the picture's lock within the step's budget (lockWithin), and holds the
-			// picture back to the next step past it; the first of a play is waited for (its
-			// clock starts with it). An untimed step passes over a held picture (tile.hold).
-			var src stream.Foreign
-			if !started && show.HW != nil {
-				h, ok, err := w.lockWithin(show)
-				if err != nil {
-					show.Release()
-					t.ended, t.err = true, err
-					return n, fmt.Errorf("wall: %s: %w", t.in.Label, err)
-				}
-				if !ok {
-					t.held, t.heldBack = show, t.heldBack+1
-					continue
-				}
-				src = h
-			}
+			// Waits for the picture's lock: a timed step passing over one its decoder holds drops it
+			// at the content's rate (row trylock: 64 HEVC 1.18, 1.37, 0.84 % dropped against 0.89,
+			// 0.74, 1.06 % waiting); an untimed step passes over it (tile.hold).
 			at, first := time.Now(), t.shown == 0
-			if err := w.draw(t, show, src); err != nil {
+			if err := w.draw(t, show, nil); err != nil {
 				return n, err
 			}
 			t.shownAt = now
@@ -806,38 +777,6 @@ func (w *Wall) tick(now time.Time) (int, error) {
 	}
 	return n, nil
 }
-
-// lockWithin takes f's lock (FFmpeg's frame lock: a decoder holds it from recording a decoding that
-// reads the picture until that submission returns, tens of ms on a busy device) within what is
-// left of the step's lock budget, polling; ok is false when the budget ran out first. A timed step
-// that waited without limit came late for every stream (64 HEVC: 4-73 ms in the lock in late
-// steps, docs/performance.md), one that never waited dropped a picture at each brief hold (row
-// trylock); past the budget only the held stream's picture waits a step.
-func (w *Wall) lockWithin(f *decode.Frame) (stream.Foreign, bool, error) {
-	src := f.HW.Foreign()
-	if w.lockBudget < 0 { // no budget: wait
-		return src, true, nil
-	}
-	w.phases.lap(phaseRecord, phaseLock)
-	defer w.phases.lap(phaseLock, phaseRecord)
-	start := time.Now()
-	for {
-		h, ok, err := stream.TryHold(src)
-		spent := time.Since(start)
-		if ok || err != nil {
-			w.lockLeft -= spent
-			return h, ok, err
-		}
-		if spent >= w.lockLeft {
-			w.lockLeft = 0
-			return nil, false, nil
-		}
-		time.Sleep(lockPoll)
-	}
-}
-
-// lockPoll is how often lockWithin tries a held lock again.
-const lockPoll = 100 * time.Microsecond
 
 // flush submits the step's gathered frames.
 func (w *Wall) flush() error {
@@ -915,7 +854,7 @@ const NoSignalAfter = 700 * time.Millisecond
 // reconnecting source, once it reports one, says more).
 func (w *Wall) Signal(i int, now time.Time) Signal {
 	t := w.tiles[i]
-	if t.ended || w.clock.paused || t.next != nil || t.held != nil || t.pump != nil && t.pump.Queued() > 0 {
+	if t.ended || w.clock.paused || t.next != nil || t.pump != nil && t.pump.Queued() > 0 {
 		return Signal{}
 	}
 	since := t.arrived
@@ -1160,10 +1099,6 @@ func (w *Wall) Close() {
 		t.dec.Interrupt() // a live input's read waiting for data (a feed that stopped) returns now
 	}
 	for _, t := range w.tiles {
-		if t.held != nil {
-			t.held.Release()
-			t.held = nil
-		}
 		if t.next != nil {
 			t.next.Release()
 			t.next = nil
