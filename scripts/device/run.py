@@ -54,13 +54,14 @@ def dmon_start():
 
 
 def dmon_stop(p):
-    """The largest sm% and dec% nvidia-smi dmon read while the step ran."""
+    """The largest sm% and dec% nvidia-smi dmon read while the step ran (the table's), and every dec%
+    sample, one a second (runs.jsonl's dec_samples: the largest is a peak, their run the use)."""
     if not p:
-        return None, None
+        return None, None, []
     p.terminate()
     rows = [l.split() for l in p.communicate()[0].splitlines() if l.split() and l.split()[0].isdigit()]
-    col = lambda i: max((int(r[i]) for r in rows if len(r) > i and r[i].isdigit()), default=None)
-    return col(1), col(4)
+    vals = lambda i: [int(r[i]) for r in rows if len(r) > i and r[i].isdigit()]
+    return max(vals(1), default=None), max(vals(4), default=None), vals(4)
 
 
 def parse(out, err):
@@ -111,9 +112,9 @@ def execute(run, st, build, rnd, dry):
             p.wait()
             rcs.append(137)
     wall = time.time() - t0
-    sm, dec = dmon_stop(dm)
+    sm, dec, decs = dmon_stop(dm)
     rec = {"run": run, "step": st["step"], "build": build, "round": rnd, "wall_s": wall, "sm": sm, "dec": dec,
-           "frames": 0, "rss": None, "gpu": None, "cpu": 0, "vs": st.get("vs", "")}
+           "dec_samples": decs, "frames": 0, "rss": None, "gpu": None, "cpu": 0, "vs": st.get("vs", "")}
     verdicts, notes = [], []
     for i, rc in enumerate(rcs):
         out, err = (open(f"{base}.{i}.{x}", errors="replace").read() for x in ("out", "err"))
