@@ -15,39 +15,21 @@ import (
 // SHADER_READ_ONLY_OPTIMAL) by a weight: the player's frame blending (mpv's tscale), where a
 // display refresh falls between two frames. Each target pixel samples its own texel (NEAREST), so
 // a weight of 0 or 1 draws one picture unchanged.
-type Blend struct {
-	Sampler vk.Sampler
-	pass    *gpu.Kit
-	dev     *gpu.Device
-}
+type Blend struct{ pairPass }
 
 // NewBlend prepares the pass.
 func NewBlend(dev *gpu.Device) (*Blend, error) {
-	b := &Blend{dev: dev}
-	if err := b.init(); err != nil {
+	b := &Blend{}
+	if err := b.init(dev, "blend", shaders.BlendFrag, shaders.BlendParamsSize); err != nil {
 		b.Destroy()
 		return nil, fmt.Errorf("ycbcr: blend: %w", err)
 	}
 	return b, nil
 }
 
-func (b *Blend) init() error {
-	var err error
-	if b.Sampler, err = b.dev.NewSampler(vk.FilterNearest); err != nil {
-		return err
-	}
-	b.pass, err = drawPass(b.dev, "blend", gpu.Textures(2, vk.ShaderStageFragmentBit), nil, shaders.BlendFrag, shaders.BlendParamsSize)
-	return err
-}
-
 // Bind makes the descriptor set for a pair of pictures, the earlier first.
 func (b *Blend) Bind(before, after vk.ImageView) (*Binding, error) {
-	set, err := b.pass.Allocate()
-	if err != nil {
-		return nil, err
-	}
-	writeImages(b.dev.Device, set.Set, []vk.ImageView{before, after}, b.Sampler)
-	return &Binding{set: set, pass: b.pass, push: make([]byte, 4), dev: b.dev}, nil
+	return b.bind(before, after, make([]byte, 4))
 }
 
 // Draw records the pair bound in pair, mixed with weight w (0..1) of the later picture, into t's
@@ -55,12 +37,4 @@ func (b *Blend) Bind(before, after vk.ImageView) (*Binding, error) {
 func (b *Blend) Draw(cb vk.CommandBuffer, t Target, pair *Binding, w float32) error {
 	binary.LittleEndian.PutUint32(pair.push, math.Float32bits(min(max(w, 0), 1)))
 	return pair.DrawWith(cb, t, pair.dither)
-}
-
-// Destroy frees what NewBlend made. The GPU must be done with it.
-func (b *Blend) Destroy() {
-	b.pass.Destroy()
-	if b.Sampler != vk.NullSampler {
-		vk.DestroySampler(b.dev.Device, b.Sampler, nil)
-	}
 }
