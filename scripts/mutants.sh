@@ -72,29 +72,29 @@ fault fence-asked-per-slot stream/gather.go \
 fault one-batch-ignored stream/foreign.go \
 	's/^\t\tif !s.oneBatch { \/\/ the copy/\t\tif true { \/\/ the copy/' \
 	stream '^TestForeignRoutes$'
-fault wall-two-batches wall/wall.go \
+fault wall-two-batches wall/open.go \
 	's/Paths: w.paths, OneBatch: true}/Paths: w.paths}/' \
 	cmd/ycbcrwall '^TestWallUploadedFrames$'
 # Issue 38's: a wall's inputs opened one after the other, a live input down at the start failing
 # the wall, or its tile never shown as lost.
-fault inputs-one-by-one wall/wall.go \
+fault inputs-one-by-one wall/open.go \
 	's/^\t\tgo func() {$/\t\tfunc() {/' \
 	cmd/ycbcrwall '^TestWallFeedsDownAtStart$'
 fault parts-one-by-one wall/split.go \
 	's/^\t\tgo func() {$/\t\tfunc() {/' \
 	cmd/ycbcrwall '^TestWallFeedsDownAtStart$'
-fault feed-down-fails-wall wall/wall.go \
+fault feed-down-fails-wall wall/open.go \
 	's/^\t\t\tcase live \&\& !errors.Is(err, decode.ErrInterrupted)/\t\t\tcase false \&\& !errors.Is(err, decode.ErrInterrupted)/' \
 	cmd/ycbcrwall '^TestWallFeedsDownAtStart$'
 fault late-tile-not-lost wall/wall.go \
 	's/^\t\tif !t.late { \/\/ its first picture is on its way$/\t\tif true {/' \
 	wall '^TestSignal$'
 # Issue 38's: a wall on NVIDIA under validation gathers its frames (thousands of layer reports).
-fault gathered-under-validation wall/wall.go \
+fault gathered-under-validation wall/open.go \
 	's/^\t\topts.SubmitEach = true$/\t\topts.SubmitEach = opts.SubmitEach/' \
 	wall '^TestGatherUnderValidation$'
 # Issue 38's: a timed wall that never says when a feed's signal is lost and back.
-fault signal-notices-off wall/wall.go \
+fault signal-notices-off wall/step.go \
 	's/^\tw.noteSignals(now)$/\t_ = now/' \
 	cmd/ycbcrwall '^TestWallRTSPRestart$'
 # Issue 38's: decoders' queues balanced on each device only, not over the GPU's engines.
@@ -106,7 +106,7 @@ fault relay-no-copy stream/relay.go \
 	's/^\tvkx.CmdCopyPlanes(r.cb, st.Image.Image, im.src, ws\[:n\], hs\[:n\])$/\t_ = ws/' \
 	stream '^TestRelay$'
 # Issue 38's: -decode-devices ignored, every input decoded on the wall's device.
-fault decode-devices-ignored wall/wall.go \
+fault decode-devices-ignored wall/open.go \
 	's/^\tif k := i % (1 + len(w.opts.DecodeDevices)); k > 0 {$/\tif k := i % (1 + len(w.opts.DecodeDevices)); k < 0 {/' \
 	cmd/ycbcrwall '^TestWallUploadedFrames$'
 # Issue 38's: a decoder moved to another device (UseVulkan) keeping FFmpeg's context on the first.
