@@ -123,7 +123,7 @@ fault end-no-rebalance internal/avx/hw.c \
 	internal/avx '^TestVQueues$'
 # Issue 38's: the wall's try of a picture's lock takes a lock of its own, not lock_frame's.
 fault trylock-other-mutex internal/avx/hw.c \
-	's/^\tif (pthread_mutex_trylock((pthread_mutex_t \*)((AVVkFrame \*)f->data\[0\])->internal)) return 1;$/\tstatic pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER; if (pthread_mutex_trylock(\&other)) return 1; pthread_mutex_unlock(\&other);/' \
+	's/^\t\tif (pthread_mutex_trylock((pthread_mutex_t \*)vf->internal)) return 1;$/\t\tstatic pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER; if (pthread_mutex_trylock(\&other)) return 1; pthread_mutex_unlock(\&other);/' \
 	decode '^TestTryLockTakesLockFrames$'
 # Issue 38's: an untimed step waits for a picture whose lock the decoder holds.
 fault step-waits-for-lock wall/source.go \

@@ -1175,13 +1175,21 @@ static AVHWFramesContext *frames_of(const AVFrame *f) {
 	                                                                : NULL;
 }
 
-// read fills out from f's AVVkFrame and frames context; lock: under lock_frame (kept held).
+enum { READ_UNLOCKED, READ_LOCKED, READ_TRYLOCK }; // read_frame's lock
+
+// read_frame fills out from f's AVVkFrame and frames context; READ_LOCKED: under lock_frame (kept
+// held); READ_TRYLOCK: the same without waiting, 1 (nothing locked or read) when another thread
+// holds it.
 static int read_frame(const AVFrame *f, AvxVkFrame *out, int lock) {
 	AVHWFramesContext *fc = frames_of(f);
 	if (!fc || !f->data[0]) return AVERROR(EINVAL);
 	AVVulkanFramesContext *vfc = fc->hwctx;
 	AVVkFrame *vf = (AVVkFrame *)f->data[0];
-	if (lock) vfc->lock_frame(fc, vf);
+	if (lock == READ_LOCKED) vfc->lock_frame(fc, vf);
+	if (lock == READ_TRYLOCK) { // avx_vk_frame_trylock says why this is lock_frame's mutex
+		if (!vf->internal) return AVERROR(EINVAL);
+		if (pthread_mutex_trylock((pthread_mutex_t *)vf->internal)) return 1;
+	}
 	int n = 0;
 	while (n < AV_NUM_DATA_POINTERS && vf->img[n]) n++;
 	*out = (AvxVkFrame){
@@ -1194,22 +1202,18 @@ static int read_frame(const AVFrame *f, AvxVkFrame *out, int lock) {
 	return 0;
 }
 
-int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out) { return read_frame(f, out, 1); }
+int avx_vk_frame_lock(const AVFrame *f, AvxVkFrame *out) { return read_frame(f, out, READ_LOCKED); }
 
 // avx_vk_frame_trylock is avx_vk_frame_lock without waiting: 1 when another thread holds the lock
 // (nothing locked or read). FFmpeg 7.1's lock_frame, which the toolkit leaves to it, locks
 // AVVkFrameInternal.update_mutex, that private struct's first member (libavutil/hwcontext_vulkan.c,
 // lock_frame); AVVulkanFramesContext has no try-lock. TestTryLockTakesLockFrames checks that the
 // two take the one mutex.
-int avx_vk_frame_trylock(const AVFrame *f, AvxVkFrame *out) {
-	if (!frames_of(f) || !f->data[0] || !((AVVkFrame *)f->data[0])->internal) return AVERROR(EINVAL);
-	if (pthread_mutex_trylock((pthread_mutex_t *)((AVVkFrame *)f->data[0])->internal)) return 1;
-	return read_frame(f, out, 0);
-}
+int avx_vk_frame_trylock(const AVFrame *f, AvxVkFrame *out) { return read_frame(f, out, READ_TRYLOCK); }
 
 // The frames context's fields and the image handle, without lock_frame: the layout and semaphore
 // value read this way may be stale.
-int avx_vk_frame_info(const AVFrame *f, AvxVkFrame *out) { return read_frame(f, out, 0); }
+int avx_vk_frame_info(const AVFrame *f, AvxVkFrame *out) { return read_frame(f, out, READ_UNLOCKED); }
 
 void avx_vk_frame_submitted(const AVFrame *f, VkImageLayout layout, VkAccessFlags access) {
 	AVVkFrame *vf = (AVVkFrame *)f->data[0];
