@@ -55,11 +55,18 @@ func (d *Device) WaitFence(f vk.Fence) error {
 
 // Begin starts recording cb for one submission.
 func Begin(cb vk.CommandBuffer) error {
+	return begin(cb, vk.CommandBufferUsageOneTimeSubmitBit)
+}
+
+// BeginReused starts recording cb for any number of submissions, one at a time.
+func BeginReused(cb vk.CommandBuffer) error { return begin(cb, 0) }
+
+func begin(cb vk.CommandBuffer, flags vk.CommandBufferUsageFlagBits) error {
 	// No vkResetCommandBuffer: the toolkit's pools have RESET_COMMAND_BUFFER, so beginning resets
 	// (vkBeginCommandBuffer, "implicitly reset"), and each call to NVIDIA's driver takes a
 	// device-wide lock that decoding threads contend for (docs/performance.md, "Live walls").
 	bi := &vk.CommandBufferBeginInfo{SType: vk.StructureTypeCommandBufferBeginInfo,
-		Flags: vk.CommandBufferUsageFlags(vk.CommandBufferUsageOneTimeSubmitBit)}
+		Flags: vk.CommandBufferUsageFlags(flags)}
 	err := vkx.Check(vk.BeginCommandBuffer(cb, bi), "vkBeginCommandBuffer")
 	bi.Free()
 	return err

@@ -58,6 +58,16 @@ func (d *Device) NewGPUTimer(slots int) (*GPUTimer, error) {
 	return t, nil
 }
 
+// Due says the next frame is one the timer measures (one in Every): Start will record timestamps.
+func (t *GPUTimer) Due() bool { return t != nil && (t.Every <= 1 || t.frames%t.Every == 0) }
+
+// Skip counts a frame recorded without Start (Stream.Replay's), which the timer does not measure.
+func (t *GPUTimer) Skip() {
+	if t != nil {
+		t.frames++
+	}
+}
+
 // Start records the first timestamp of slot (after collecting the slot's previous interval, whose
 // fence the caller has waited for).
 func (t *GPUTimer) Start(cb vk.CommandBuffer, slot int) {

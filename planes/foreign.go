@@ -37,6 +37,10 @@ type ForeignState struct {
 	Value     uint64
 	// QueueFamily owns the image when it is EXCLUSIVE; vk.QueueFamilyIgnored when it is CONCURRENT.
 	QueueFamily uint32
+	// Epoch changes whenever the owner may have destroyed an image it handed out before (0: the
+	// owner does not say): a later image may then have an earlier one's handle, so whatever was
+	// kept per Image (stream.Options.Replay's command buffers) is dropped when Epoch changes.
+	Epoch uint64
 	// External says another device of the GPU wrote the image's memory and released it to
 	// VK_QUEUE_FAMILY_EXTERNAL in Layout (stream.Relay): the reading barrier acquires it for
 	// QueueFamily.

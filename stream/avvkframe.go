@@ -62,6 +62,12 @@ func (l *Locked) Read(cb vk.CommandBuffer, layout vk.ImageLayout, access vk.Acce
 	}
 	vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: l.State.Image.Image, From: l.State.Layout, To: layout,
 		DstAccess: access, SrcStage: stage, DstStage: stage, SrcFamily: src, DstFamily: dst})
+	l.reads(layout, access, stage, pre)
+}
+
+// reads says the submission reads the image as Read would have recorded it (a command buffer
+// recorded before: Stream.Replay).
+func (l *Locked) reads(layout vk.ImageLayout, access vk.AccessFlags, stage vk.PipelineStageFlags, pre bool) {
 	l.stage, l.layout, l.access, l.pre = stage, layout, access, pre
 }
 

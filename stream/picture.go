@@ -33,6 +33,7 @@ type Picture struct {
 	scaled   *scaled        // the scale pass's images, made on first need
 	tex      *texture       // Options.Textures: what an engine samples
 	quality  *quality       // peak detection and debanding (quality.go), when configured
+	replay   *replays       // its frames' command buffers kept for Stream.Replay
 }
 
 // Take hands out a free picture for the current configuration, for a frame to begin on later
@@ -196,11 +197,14 @@ func (p *Picture) detach() *Picture {
 
 // forget drops p's images and bindings without freeing them.
 func (p *Picture) forget() {
-	p.img, p.bindings, p.compute, p.scaled, p.tex, p.quality, p.gen = nil, nil, nil, nil, nil, nil, 0
+	p.img, p.bindings, p.compute, p.scaled, p.tex, p.quality, p.replay, p.gen = nil, nil, nil, nil, nil, nil, nil, 0
 }
 
 // destroy frees p's images and bindings; the GPU must be done with them.
 func (p *Picture) destroy() {
+	if p.replay != nil {
+		p.replay.drop(p.s.Dev)
+	}
 	if p.quality != nil {
 		p.quality.destroy()
 	}
@@ -227,6 +231,9 @@ func (p *Picture) live() int {
 		return 0
 	}
 	n := 1 + len(p.bindings)
+	if p.replay != nil {
+		n += len(p.replay.cbs)
+	}
 	for _, x := range []bool{p.compute != nil, p.scaled != nil, p.tex != nil, p.quality != nil} {
 		if x {
 			n++

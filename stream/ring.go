@@ -220,17 +220,27 @@ func (r *Ring) WaitPeek() error { return r.settle(r.slots[r.next]) }
 // Next takes the next slot once its previous submission is done, releases what that submission
 // held, and begins recording its command buffer.
 func (r *Ring) Next() (*Slot, error) {
+	s, err := r.take()
+	if err != nil {
+		return nil, err
+	}
+	if s.CB != nil {
+		if err := gpu.Begin(s.CB); err != nil {
+			return nil, fmt.Errorf("stream: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// take takes the next slot once its previous submission is done, releasing what that held, without
+// beginning its command buffer (Stream.Replay submits command buffers of its own on it).
+func (r *Ring) take() (*Slot, error) {
 	s := r.slots[r.next]
 	r.next = (r.next + 1) % len(r.slots)
 	if err := r.settle(s); err != nil {
 		return nil, err
 	}
 	s.preBegun = false
-	if s.CB != nil {
-		if err := gpu.Begin(s.CB); err != nil {
-			return nil, fmt.Errorf("stream: %w", err)
-		}
-	}
 	return s, nil
 }
 
@@ -347,6 +357,11 @@ func (r *Ring) submitBatches(s *Slot, batches []vkx.Batch) error {
 			return fmt.Errorf("stream: %w", err)
 		}
 	}
+	return r.submitEnded(s, batches)
+}
+
+// submitEnded submits batches whose command buffers are ended, as submitBatches.
+func (r *Ring) submitEnded(s *Slot, batches []vkx.Batch) error {
 	if g := r.gather; g != nil && g.queue == r.queue {
 		g.add(r, s, batches)
 		return nil

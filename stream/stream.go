@@ -55,6 +55,12 @@ type Options struct {
 	// driver lock, wants that (docs/performance.md, "Live walls"); a single stream keeps the
 	// decoder's wait short.
 	OneBatch bool
+	// Replay records the commands of a hardware-decoded picture's frame once per picture and
+	// decoder image and submits them again for later pictures of that image (Stream.Replay), where
+	// the frame is the GPU copy and the compute conversion into its place (Config.Into), in one
+	// batch (OneBatch), with nothing else: a wall's step then makes no Vulkan call per tile but its
+	// share of one submission.
+	Replay bool
 }
 
 // Config is what a stream's images and conversions are made for; a change of any field is a new
@@ -137,6 +143,7 @@ type Stream struct {
 	// locked is the foreign frame loaded and not yet submitted (LoadForeign), under its lock.
 	locked   *foreignFrame
 	oneBatch bool // Options.OneBatch
+	replay   bool // Options.Replay
 }
 
 // New prepares a stream on dev: the conversion paths, the slots and the GPU timer.
@@ -153,7 +160,7 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 		}
 	}
 	s := &Stream{Dev: dev, Conv: conv, ownConv: ownConv, upload: opts.Upload, measure: opts.Measure,
-		probes: map[ProbeKey]measured{}, textures: opts.Textures, oneBatch: opts.OneBatch}
+		probes: map[ProbeKey]measured{}, textures: opts.Textures, oneBatch: opts.OneBatch, replay: opts.Replay}
 	var err error
 	if s.Ring, err = NewRingWith(dev, n, RingOptions{QueueLock: opts.QueueLock, Borrowed: opts.Borrowed, Queue: opts.Queue}); err != nil {
 		if ownConv {

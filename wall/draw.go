@@ -31,6 +31,25 @@ func (w *Wall) draw(t *tile, f *decode.Frame, src stream.Foreign) error {
 		f.Release()
 		return err
 	}
+	if f.HW != nil && t.st.Replays() {
+		// Its frame's commands as recorded for an earlier picture of the same decoder image.
+		if src == nil {
+			src = f.HW.Foreign()
+		}
+		w.phases.lap(phaseBegin, phaseLock)
+		rest, err := t.st.Replay(timedLock{src, &w.phases}, f.Release)
+		if err != nil {
+			w.phases.lap(phaseLoad, phaseRecord)
+			return fmt.Errorf("wall: %s: %w", t.in.Label, err)
+		}
+		if rest == nil {
+			w.phases.lap(phaseLoad, phaseRecord)
+			w.shown(t, f)
+			return nil
+		}
+		src = rest // under its lock: the usual frame takes it over
+		w.phases.lap(phaseLoad, phaseBegin)
+	}
 	fr, err := t.st.Begin()
 	if err != nil {
 		abandon()
@@ -63,6 +82,12 @@ func (w *Wall) draw(t *tile, f *decode.Frame, src stream.Foreign) error {
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
 	w.phases.lap(phaseSubmit, phaseRecord)
+	w.shown(t, f)
+	return nil
+}
+
+// shown counts f, drawn into t's tile.
+func (w *Wall) shown(t *tile, f *decode.Frame) {
 	now := time.Now()
 	if t.shown == 0 {
 		t.first = now
@@ -70,7 +95,6 @@ func (w *Wall) draw(t *tile, f *decode.Frame, src stream.Foreign) error {
 	t.lastPTS = f.PTS
 	t.shown++
 	t.last = now
-	return nil
 }
 
 // timedLock is a foreign frame whose Lock ends the step's lock phase: the wait for FFmpeg's frame

@@ -587,6 +587,22 @@ static VkResult VKAPI_CALL wrap_allocate_memory(VkDevice dev, const VkMemoryAllo
 	return r;
 }
 
+// ---- vkDestroyImage: FFmpeg's images, counted -----------------------------------------------------
+//
+// A consumer that keeps what it recorded for an FFmpeg image (stream.Options.Replay: a command
+// buffer per decoder image) must know when such an image may be gone: a later image can get the
+// same handle. Every vkDestroyImage FFmpeg makes (its frames pools' images, the DPB) counts here
+// before the image goes, and AvxVkFrame.epoch carries the count: a frame read with an epoch the
+// consumer has seen before was made from an image no destroyed one shares a handle with.
+static PFN_vkDestroyImage destroy_any; // the loader's trampoline: any device's image
+static uint64_t images_gone;           // atomic
+
+static void VKAPI_CALL wrap_destroy_image(VkDevice dev, VkImage img, const VkAllocationCallbacks *alloc) {
+	if (img != VK_NULL_HANDLE) __atomic_add_fetch(&images_gone, 1, __ATOMIC_SEQ_CST);
+	PFN_vkDestroyImage fn = __atomic_load_n(&destroy_any, __ATOMIC_ACQUIRE);
+	if (fn) fn(dev, img, alloc);
+}
+
 static void VKAPI_CALL wrap_free_memory(VkDevice dev, VkDeviceMemory mem, const VkAllocationCallbacks *alloc) {
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
@@ -603,6 +619,8 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
 	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)wrap_allocate_memory;
 	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
+	if (!strcmp(name, "vkDestroyImage") && __atomic_load_n(&destroy_any, __ATOMIC_ACQUIRE))
+		return (PFN_vkVoidFunction)wrap_destroy_image;
 	if (!strcmp(name, "vkQueueSubmit2") || !strcmp(name, "vkQueueSubmit2KHR")) return (PFN_vkVoidFunction)wrap_queue_submit2;
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
@@ -620,6 +638,8 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 	if (!strcmp(name, "vkGetDeviceQueue")) return (PFN_vkVoidFunction)wrap_get_device_queue;
 	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)wrap_allocate_memory;
 	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
+	if (!strcmp(name, "vkDestroyImage") && __atomic_load_n(&destroy_any, __ATOMIC_ACQUIRE))
+		return (PFN_vkVoidFunction)wrap_destroy_image;
 	if (!strcmp(name, "vkCreateVideoSessionKHR")) return (PFN_vkVoidFunction)wrap_create_video_session;
 	if (!strcmp(name, "vkQueueSubmit2") || !strcmp(name, "vkQueueSubmit2KHR")) return (PFN_vkVoidFunction)wrap_queue_submit2;
 	return real_gipa(inst, name);
@@ -660,6 +680,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	real_gipa = gipa;
 	real_submit2 = submit2, real_wait_idle = wait_idle;
 	if (!free_any) __atomic_store_n(&free_any, (PFN_vkFreeMemory)gipa(inst, "vkFreeMemory"), __ATOMIC_RELAXED);
+	if (!destroy_any) __atomic_store_n(&destroy_any, (PFN_vkDestroyImage)gipa(inst, "vkDestroyImage"), __ATOMIC_RELEASE);
 	if (devs[i].dev == dev) {
 		devs[i].refs++;
 	} else {
@@ -695,11 +716,14 @@ static void unregister_device(VkDevice dev) {
 	pthread_mutex_unlock(&devs_mu);
 }
 
-// dropped_flags is what wrap_create_image masked from dev's decode images.
-static VkImageCreateFlags dropped_flags(VkDevice dev) {
+// dropped_flags is what wrap_create_image masked from dev's decode images; *epoch becomes
+// AvxVkFrame.epoch for a frame of dev: 0 where FFmpeg's calls on dev are not wrapped (its
+// vkDestroyImage not counted).
+static VkImageCreateFlags dropped_flags(VkDevice dev, uint64_t *epoch) {
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	VkImageCreateFlags f = i >= 0 ? devs[i].dropped : 0;
+	*epoch = i >= 0 ? __atomic_load_n(&images_gone, __ATOMIC_SEQ_CST) + 1 : 0;
 	pthread_mutex_unlock(&devs_mu);
 	return f;
 }
@@ -1192,13 +1216,14 @@ static int read_frame(const AVFrame *f, AvxVkFrame *out, int lock) {
 	}
 	int n = 0;
 	while (n < AV_NUM_DATA_POINTERS && vf->img[n]) n++;
+	uint64_t epoch;
+	// The flags the image really has: wrap_create_image may have masked some from FFmpeg's.
+	VkImageCreateFlags dropped = dropped_flags(((AVVulkanDeviceContext *)fc->device_ctx->hwctx)->act_dev, &epoch);
 	*out = (AvxVkFrame){
 		.img = vf->img[0], .tiling = vf->tiling, .layout = vf->layout[0], .access = vf->access[0],
 		.sem = vf->sem[0], .sem_value = vf->sem_value[0], .queue_family = vf->queue_family[0], .nb_images = n,
 		.sw_format = fc->sw_format, .width = fc->width, .height = fc->height,
-		.usage = vfc->usage, .format = vfc->format[0],
-		// The flags the image really has: wrap_create_image may have masked some from FFmpeg's.
-		.flags = vfc->img_flags & ~dropped_flags(((AVVulkanDeviceContext *)fc->device_ctx->hwctx)->act_dev)};
+		.usage = vfc->usage, .format = vfc->format[0], .flags = vfc->img_flags & ~dropped, .epoch = epoch};
 	return 0;
 }
 

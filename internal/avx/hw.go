@@ -285,6 +285,9 @@ type VkFrame struct {
 	Height       int
 	Usage, Flags uint32
 	Format       uint32 // VkFormat
+	// Epoch changes whenever FFmpeg destroys an image (0: not counted on this device): what was
+	// recorded for Image at one Epoch is for this image while the Epoch is the same.
+	Epoch uint64
 }
 
 // LockVkFrame locks f (AVVulkanFramesContext.lock_frame) and reads it. The caller records its
@@ -328,7 +331,7 @@ func vkFrame(v *C.AvxVkFrame) VkFrame {
 		Access: uint32(v.access), Semaphore: uint64(uintptr(unsafe.Pointer(v.sem))), SemValue: uint64(v.sem_value),
 		QueueFamily: uint32(v.queue_family), Images: int(v.nb_images), SWFormat: astiav.PixelFormat(v.sw_format),
 		Width: int(v.width), Height: int(v.height), Usage: uint32(v.usage), Flags: uint32(v.flags),
-		Format: uint32(v.format),
+		Format: uint32(v.format), Epoch: uint64(v.epoch),
 	}
 }
 

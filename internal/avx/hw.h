@@ -100,6 +100,10 @@ typedef struct {
 	VkImageUsageFlags usage;
 	VkImageCreateFlags flags;
 	VkFormat format; // av_vkfmt_from_pixfmt(sw_format)[0]
+	// epoch is 1 + how many images FFmpeg had destroyed when the frame was read (wrap_destroy_image):
+	// a frame read at an epoch seen before shares its image handle with no image destroyed since.
+	// 0 where the device's calls are not wrapped (nothing counted).
+	uint64_t epoch;
 } AvxVkFrame;
 
 // avx_vk_frame_lock locks the frame (AVVulkanFramesContext.lock_frame) and reads its state; call
