@@ -122,6 +122,7 @@ func (s *Stream) Replay(src Foreign, release func()) (rest Foreign, err error) {
 		return nil, fmt.Errorf("stream: replay: %w", err)
 	}
 	s.Timer.Skip()
+	s.replayed++
 	lk.reads(vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit), false)
 	wait, signal := lk.points()
 	err = s.Ring.submitEnded(sl, []vkx.Batch{{CB: cb, Waits: []vkx.SubmitSemaphore{wait}, Signals: []vkx.SubmitSemaphore{signal}}})
@@ -136,6 +137,11 @@ func (s *Stream) Replay(src Foreign, release func()) (rest Foreign, err error) {
 	s.plan.Upload = planes.Loaded{Reason: "none: the picture is on the GPU already (" + RouteCopy.String() + ")"}
 	return nil, nil
 }
+
+// ReplayCounts are how many frames Replay submitted, and for how many of them it recorded the
+// commands (a picture's first frame of a decoder image, or its first after the owner destroyed an
+// image).
+func (s *Stream) ReplayCounts() (frames, recorded int) { return s.replayed, s.recorded }
 
 // replayed is the command buffer of p's frame from lk's image in its layout: recorded now unless p
 // has it from an earlier frame of the same epoch.
@@ -158,6 +164,7 @@ func (p *Picture) replayed(lk *Locked) (vk.CommandBuffer, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.s.recorded++
 	err = gpu.BeginReused(cb)
 	if err == nil {
 		err = lk.Copy(cb, false, p.img)

@@ -144,6 +144,8 @@ type Stream struct {
 	locked   *foreignFrame
 	oneBatch bool // Options.OneBatch
 	replay   bool // Options.Replay
+	replayed int  // frames Replay submitted
+	recorded int  // of them, those whose commands it recorded
 }
 
 // New prepares a stream on dev: the conversion paths, the slots and the GPU timer.

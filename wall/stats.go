@@ -22,6 +22,10 @@ type StreamStats struct {
 	LateDecode     int `json:"dropped_late_decode"`
 	LateDisplay    int `json:"dropped_late_display"`
 	LateConversion int `json:"dropped_late_conversion"`
+	// Replayed counts the frames submitted from commands recorded for an earlier picture of the
+	// same decoder image (stream.Options.Replay), of them Recorded the ones recorded then.
+	Replayed int `json:"frames_replayed,omitempty"`
+	Recorded int `json:"replay_recordings,omitempty"`
 	// PlayGapMs is the mean time between a play's last picture and the next play's first, less
 	// one step (a looped input's restart: 0 when seamless), over PlayRestarts restarts.
 	PlayGapMs    float64 `json:"play_gap_ms,omitempty"`
@@ -171,6 +175,7 @@ func (w *Wall) Stats() Stats {
 		ss := StreamStats{Input: t.in.Label, Frames: t.shown, Dropped: t.dropped, NoSignalAtStart: t.late, SignalLosses: t.losses,
 			LateDecode: t.lateDecode, LateDisplay: t.lateDisplay, LateConversion: t.lateConversion,
 			PlayRestarts: t.plays}
+		ss.Replayed, ss.Recorded = t.st.ReplayCounts()
 		if t.plays > 0 {
 			ss.PlayGapMs = float64(t.playGaps) / 1e6 / float64(t.plays)
 		}
