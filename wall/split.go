@@ -134,7 +134,7 @@ func (s *Split) Stats() Stats {
 	}
 	m := parts[0]
 	m.Streams, m.Frames, m.Dropped, m.LateSteps, m.Queues = 0, 0, 0, 0, 0
-	m.MaxStreamDropShare, m.DisplayIdle, m.GPUMs = 0, 0, 0
+	m.MaxStreamDropShare, m.DisplayIdle, m.GPUMs, m.LateStepsAtS = 0, 0, 0, nil
 	m.Canvas[0], m.Canvas[1] = s.Layout.Size()
 	n := 0
 	for _, x := range s.number {
@@ -150,6 +150,7 @@ func (s *Split) Stats() Stats {
 		m.Frames += st.Frames
 		m.Dropped += st.Dropped
 		m.LateSteps += st.LateSteps
+		m.LateStepsAtS = append(m.LateStepsAtS, st.LateStepsAtS...) // part after part
 		m.Queues += st.Queues
 		m.Seconds = max(m.Seconds, st.Seconds)
 		m.MinStreamFPS = min(m.MinStreamFPS, st.MinStreamFPS)

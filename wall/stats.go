@@ -1,6 +1,7 @@
 package wall
 
 import (
+	"math"
 	"slices"
 	"syscall"
 	"time"
@@ -123,6 +124,8 @@ type Stats struct {
 	StepMs    *Spread `json:"step_ms,omitempty"`
 	StepGapMs *Spread `json:"step_gap_ms,omitempty"`
 	LateSteps int     `json:"late_steps,omitempty"`
+	// LateStepsAtS is when each late step came, in seconds from the first step.
+	LateStepsAtS []float64 `json:"late_steps_at_s,omitempty"`
 	// StepPhaseMs splits StepMs by part of the step (collect: finished submissions given back;
 	// poll: pictures taken from the queues; load: FFmpeg's frames locked and their copies
 	// recorded; record: the rest of the tiles' recording; flush: the step's submission), and
@@ -232,9 +235,12 @@ func (w *Wall) Stats() Stats {
 	w.stopSampling()
 	s.AsleepMs = w.asleep
 	s.SchedLatencyMs, s.GCPauseMs = runtimeSpreads()
+	var at time.Duration
 	for _, g := range w.stepGap {
+		at += g
 		if p := w.opts.Period; p > 0 && g > p*3/2 {
 			s.LateSteps++
+			s.LateStepsAtS = append(s.LateStepsAtS, math.Round(at.Seconds()*100)/100)
 		}
 	}
 	if !w.start.IsZero() && end.After(w.start) {

@@ -18,7 +18,7 @@ print(f"{st['streams']} streams, {st['fps']:.0f} fps: slowest {st['min_stream_fp
       f"dropped {100 * st['dropped_share']:.2f} % (<= {100 * max_drop:g}), worst stream "
       f"{100 * st['max_stream_dropped_share']:.2f} % (<= {100 * max_stream:g}); late decode/display/conversion "
       f"{why[0]}/{why[1]}/{why[2]}; step ms p50/p99/max {sp('step_ms')}, gap {sp('step_gap_ms')}, "
-      f"late steps {st.get('late_steps', 0)}; play gaps ms {max(gaps, default=0):.0f} at most; "
+      f"late steps {st.get('late_steps', 0)} at {st.get('late_steps_at_s', [])} s; play gaps ms {max(gaps, default=0):.0f} at most; "
       f"cpu ms/picture {st['cpu_ms_per_picture']:.2f}, gpu MB {st['gpu_memory_mb']:.0f}; "
       f"scheduler latency ms {sp('sched_latency_ms')}, gc pauses ms {sp('gc_pause_ms')}: "
       + ("targets met" if not missed else "missed: " + ", ".join(missed)))
