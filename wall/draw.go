@@ -28,7 +28,7 @@ func (w *Wall) draw(t *tile, f *decode.Frame, src stream.Foreign) error {
 	}
 	if err := w.configure(t, f); err != nil {
 		abandon()
-		w.free(f)
+		f.Release()
 		return err
 	}
 	if f.HW != nil && t.st.Replays() {
@@ -37,7 +37,7 @@ func (w *Wall) draw(t *tile, f *decode.Frame, src stream.Foreign) error {
 			src = f.HW.Foreign()
 		}
 		w.phases.lap(phaseBegin, phaseLock)
-		rest, err := t.st.Replay(timedLock{src, &w.phases}, w.release(f))
+		rest, err := t.st.Replay(timedLock{src, &w.phases}, f.Release)
 		if err != nil {
 			w.phases.lap(phaseLoad, phaseRecord)
 			return fmt.Errorf("wall: %s: %w", t.in.Label, err)
@@ -53,7 +53,7 @@ func (w *Wall) draw(t *tile, f *decode.Frame, src stream.Foreign) error {
 	fr, err := t.st.Begin()
 	if err != nil {
 		abandon()
-		w.free(f)
+		f.Release()
 		return fmt.Errorf("wall: %s: %w", t.in.Label, err)
 	}
 	if f.HW != nil {
@@ -61,10 +61,10 @@ func (w *Wall) draw(t *tile, f *decode.Frame, src stream.Foreign) error {
 			src = f.HW.Foreign()
 		}
 		w.phases.lap(phaseBegin, phaseLock) // until LoadForeign has the frame's lock (timedLock)
-		_, _, err = fr.LoadForeign(timedLock{src, &w.phases}, w.release(f))
+		_, _, err = fr.LoadForeign(timedLock{src, &w.phases}, f.Release)
 	} else {
 		w.phases.lap(phaseBegin, phaseLoad)
-		_, err = fr.Load(f.Picture, w.release(f))
+		_, err = fr.Load(f.Picture, f.Release)
 	}
 	w.phases.lap(phaseLoad, phaseConvert)
 	if err == nil {

@@ -76,7 +76,6 @@ func newWall(dev *gpu.Device, opts Options, n int) (*Wall, error) {
 	if w.paths, err = ycbcr.NewPaths(dev); err != nil {
 		return nil, fmt.Errorf("wall: %w", err)
 	}
-	w.startReleaser()
 	return w, nil
 }
 

@@ -252,7 +252,7 @@ func (w *Wall) flush() error {
 // (late display); due by then, the stream either had no free slot at that step (late conversion)
 // or did not have f decoded yet (late decode).
 func (w *Wall) drop(t *tile, f *decode.Frame, at, prev time.Time, ahead time.Duration) {
-	w.free(f)
+	f.Release()
 	t.dropped++
 	switch {
 	case !prev.IsZero() && at.After(prev.Add(ahead)):

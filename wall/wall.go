@@ -103,14 +103,13 @@ type Options struct {
 
 // Wall is many videos on one device, each in its tile of the canvas.
 type Wall struct {
-	Layout   Layout
-	releaser *releaser // frees the frames off the steps' thread (startReleaser)
-	dev      *gpu.Device
-	opts     Options
-	paths    *ycbcr.Paths
-	tiles    []*tile
-	canvas   *gpu.Offscreen
-	ring     *stream.Ring // the wall's own submissions: clearing, read-back
+	Layout Layout
+	dev    *gpu.Device
+	opts   Options
+	paths  *ycbcr.Paths
+	tiles  []*tile
+	canvas *gpu.Offscreen
+	ring   *stream.Ring // the wall's own submissions: clearing, read-back
 	// ownDevices are the devices the wall opened to decode on (Options.OpenDecodeDevice).
 	ownDevices []*gpu.Device
 	// gather holds a step's frames for the device's queue until the step's end (one submission).
@@ -322,7 +321,6 @@ func (w *Wall) Close() {
 			t.st.Close() // runs the releases of the pictures in flight
 		}
 	}
-	w.stopReleaser() // the streams' releases are all in
 	if w.ring != nil {
 		w.ring.Close()
 	}
