@@ -6,6 +6,7 @@ package wall
 import (
 	"fmt"
 	"image"
+	"os"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -160,7 +161,48 @@ func (w *Wall) Prepare(timeout time.Duration) error {
 			}
 		}
 	}
+	if os.Getenv("YCBCRKIT_WARMUP") != "0" {
+		if soon := time.Now().Add(warmAtMost); soon.Before(end) {
+			end = soon
+		}
+		w.warm(end)
+	}
 	return nil
+}
+
+// warmAtMost bounds warm: a live feed's next pictures come at its own rate (three at 25 fps:
+// 120 ms), and a stalled one is not waited for.
+const warmAtMost = time.Second
+
+// warm waits, until end, for each stream's decoder to run ahead by what the running wall holds of
+// it besides its queue: a picture in each slot of its ring, and one more (taken into t.ahead, and
+// shown in order). FFmpeg's Vulkan frames pool grows only when a decoding finds no free frame, and
+// growing it makes an image, its memory and its first layout transition, submitted and waited for,
+// under the pool's mutex (libavutil/hwcontext_vulkan.c, vulkan_pool_alloc); with 64 decoders on
+// one device those allocations, left to the first steps, took their load phase to 70-100 ms (row
+// release38: every late step of a timed 64-stream wall in its first 0.4 s). Warmed, the pools
+// hold that much before the clocks start, and the steps find every frame they need.
+func (w *Wall) warm(end time.Time) {
+	if !time.Now().Before(end) {
+		return
+	}
+	for {
+		waiting := false
+		for _, t := range w.tiles {
+			if t.ended || t.late || t.next == nil || len(t.ahead) > t.st.Ring.Len() ||
+				len(t.ahead) > 0 && t.ahead[len(t.ahead)-1].Err != nil { // the end: nothing follows
+				continue
+			}
+			if it, ok := t.pump.Poll(); ok {
+				t.ahead = append(t.ahead, it)
+			}
+			waiting = true
+		}
+		if !waiting || !time.Now().Before(end) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // queue puts t, newly configured, on its queue: tiles that are computed into the canvas (the compute

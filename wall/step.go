@@ -273,8 +273,10 @@ func (w *Wall) begin() {
 
 // poll takes t's next queued item, if one has come (take); ok says one had.
 func (w *Wall) poll(t *tile) (ok bool, err error) {
-	it, ok := t.pump.Poll()
-	if !ok {
+	var it pump.Item[*decode.Frame]
+	if len(t.ahead) > 0 {
+		it, t.ahead = t.ahead[0], t.ahead[1:]
+	} else if it, ok = t.pump.Poll(); !ok {
 		return false, nil
 	}
 	return true, w.take(t, it)

@@ -151,8 +151,11 @@ type tile struct {
 	// begins a play (or a live feed's return): the stream's clock restarts there.
 	next      *decode.Frame
 	nextStart bool
-	shown     int
-	dropped   int
+	// ahead are items Prepare took from the queue after next, in order (warm): poll takes them
+	// before the queue's.
+	ahead   []pump.Item[*decode.Frame]
+	shown   int
+	dropped int
 	// Why pictures were dropped (timed steps): late decode (the picture was not decoded when it was
 	// due), late display (two pictures fell due between two steps: a step came too late), late
 	// conversion (the stream had no free slot at the step its picture was due: its GPU work behind).
@@ -246,7 +249,7 @@ const NoSignalAfter = 700 * time.Millisecond
 // reconnecting source, once it reports one, says more).
 func (w *Wall) Signal(i int, now time.Time) Signal {
 	t := w.tiles[i]
-	if t.ended || w.clock.paused || t.next != nil || t.pump != nil && t.pump.Queued() > 0 {
+	if t.ended || w.clock.paused || t.next != nil || len(t.ahead) > 0 || t.pump != nil && t.pump.Queued() > 0 {
 		return Signal{}
 	}
 	since := t.arrived
@@ -314,6 +317,10 @@ func (w *Wall) Close() {
 			t.next.Release()
 			t.next = nil
 		}
+		for _, it := range t.ahead {
+			it.Frame.Release()
+		}
+		t.ahead = nil
 		if w.started && !t.pump.Stop() {
 			<-t.pump.Done() // a source that cannot be interrupted: its read ends by its timeout
 		}
