@@ -54,12 +54,56 @@ func (r *replays) drop(dev *gpu.Device) {
 // Replays says the stream's next frame of a hardware-decoded picture can be a replayed one (Replay):
 // the configuration converts into its place with the compute variant, through one path, with no
 // quality pass, and the GPU timer does not measure that frame.
-func (s *Stream) Replays() bool {
+func (s *Stream) Replays() bool { return s.replayable() && !s.Timer.Due() }
+
+func (s *Stream) replayable() bool {
 	c := s.cfg
 	return s.replay && s.oneBatch && s.configured && s.textures == nil && len(s.paths) == 1 &&
 		(c.Route == RouteAuto || c.Route == RouteCopy) && c.Into.View != vk.NullImageView &&
-		s.plan.Variant.Variant == VariantCompute && !c.debandOn(1) && !c.peakOn(s.plan.Path.Path, 1) &&
-		!s.Timer.Due()
+		s.plan.Variant.Variant == VariantCompute && !c.debandOn(1) && !c.peakOn(s.plan.Path.Path, 1)
+}
+
+// copies says whether a frame copies the image of st (the route LoadForeign takes for it), so
+// that Replay can replay it.
+func (s *Stream) copies(st planes.ForeignState) bool {
+	c := s.cfg
+	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
+	return !st.External && st.Epoch != 0 && (c.Route == RouteCopy || padded || st.Image.Usage&usageDecodeDPB != 0)
+}
+
+// Prerecord records, for each free picture of the stream, the frame Replay would submit for src
+// in its present layout, and submits nothing: a wall does it for the pictures it holds before its
+// clocks start, so that its first steps do not record for every stream at once (the first
+// command buffers that read a decoder's image cost the most).
+func (s *Stream) Prerecord(src Foreign) error {
+	if !s.replayable() {
+		return nil
+	}
+	lk, err := LockForeign(src, s.Dev.QueueFamily)
+	if err != nil {
+		return err
+	}
+	defer lk.Unlock()
+	if !s.copies(lk.State) {
+		return nil
+	}
+	s.mu.Lock()
+	var free []*Picture
+	for _, p := range s.pictures {
+		if !p.taken && p.holds == 0 && p.busy == 0 && p.img != nil && p.gen == s.generation {
+			free = append(free, p)
+		}
+	}
+	s.mu.Unlock()
+	for _, p := range free {
+		if p.compute == nil || !p.compute.placed || p.quality != nil {
+			continue
+		}
+		if _, err := p.replayed(lk); err != nil {
+			return fmt.Errorf("stream: prerecord: %w", err)
+		}
+	}
+	return nil
 }
 
 // Replay submits the frame of src's picture (the current configuration's) from the command buffer
@@ -75,9 +119,7 @@ func (s *Stream) Replay(src Foreign, release func()) (rest Foreign, err error) {
 		release()
 		return nil, err
 	}
-	st, c := lk.State, s.cfg
-	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
-	if st.External || st.Epoch == 0 || (c.Route == RouteAuto && !padded && st.Image.Usage&usageDecodeDPB == 0) {
+	if st := lk.State; !s.copies(st) {
 		return &Held{src: src, st: st}, nil
 	}
 	fail := func(err error) (Foreign, error) {

@@ -165,7 +165,7 @@ func (w *Wall) Prepare(timeout time.Duration) error {
 		if soon := time.Now().Add(warmAtMost); soon.Before(end) {
 			end = soon
 		}
-		w.warm(end)
+		return w.warm(end)
 	}
 	return nil
 }
@@ -182,10 +182,7 @@ const warmAtMost = time.Second
 // one device those allocations, left to the first steps, took their load phase to 70-100 ms (row
 // release38: every late step of a timed 64-stream wall in its first 0.4 s). Warmed, the pools
 // hold that much before the clocks start, and the steps find every frame they need.
-func (w *Wall) warm(end time.Time) {
-	if !time.Now().Before(end) {
-		return
-	}
+func (w *Wall) warm(end time.Time) error {
 	for {
 		waiting := false
 		for _, t := range w.tiles {
@@ -199,10 +196,30 @@ func (w *Wall) warm(end time.Time) {
 			waiting = true
 		}
 		if !waiting || !time.Now().Before(end) {
-			return
+			break
 		}
 		time.Sleep(time.Millisecond)
 	}
+	// The frames the first steps will replay, recorded now for the pictures held (stream.Replay).
+	for _, t := range w.tiles {
+		if t.next == nil || t.next.HW == nil {
+			continue
+		}
+		fs := []*decode.Frame{t.next}
+		for _, it := range t.ahead {
+			fs = append(fs, it.Frame)
+		}
+		p := t.next.Picture
+		for _, f := range fs {
+			// The configuration is t.next's: a picture of another size or format is another's.
+			if f != nil && f.HW != nil && f.Picture.Width == p.Width && f.Picture.Height == p.Height && f.Picture.Format == p.Format {
+				if err := t.st.Prerecord(f.HW.Foreign()); err != nil {
+					return fmt.Errorf("wall: %s: %w", t.in.Label, err)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // queue puts t, newly configured, on its queue: tiles that are computed into the canvas (the compute
