@@ -240,3 +240,44 @@ func TestDeviceQueues(t *testing.T) {
 		}
 	}
 }
+
+// TestWallReplay: a hardware frame copied and converted into its place is submitted from commands
+// recorded once per picture and decoder image (stream.Options.Replay; the held pictures' recorded
+// before the clocks, Stream.Prerecord). 4 timed streams in FFmpeg's Vulkan frames (-hwdec upload,
+// -hwdec-route copy, -variant compute) under validation: most frames are replayed, from fewer
+// recordings than frames, and the canvas is byte for byte the same wall's with YCBCRKIT_REPLAY=0
+// and within 1 LSB of the one decoded and uploaded by the toolkit.
+func TestWallReplay(t *testing.T) {
+	dir := t.TempDir()
+	clip := filepath.Join(mediaDir, "default.mkv")
+	args := []string{"-n", "4", "-frames", "30", "-fps", "30", "-stats", "-validate", "-variant", "compute"}
+	shot := func(name, replay string, more ...string) (wall.Stats, string) {
+		t.Setenv("YCBCRKIT_REPLAY", replay)
+		png := filepath.Join(dir, name+".png")
+		st, _ := wallRun(t, append(append(append([]string(nil), args...), more...), "-screenshot", png, clip)...)
+		if st.Streams != 4 || st.Frames+st.Dropped != 120 {
+			t.Fatalf("%s: %d streams, %d frames shown and %d dropped; want 4 streams of 30", name, st.Streams, st.Frames, st.Dropped)
+		}
+		return st, png
+	}
+	st, replayed := shot("replayed", "1", "-hwdec", "upload", "-hwdec-route", "copy")
+	for _, p := range st.PerStream {
+		if p.Replayed < p.Frames/2 || p.Recorded < 1 || p.Recorded >= p.Replayed || !strings.Contains(p.Route, "replayed") {
+			t.Errorf("stream %s: %d of %d frames replayed from %d recordings, route %q", p.Input, p.Replayed, p.Frames, p.Recorded, p.Route)
+		}
+	}
+	st, recorded := shot("recorded", "0", "-hwdec", "upload", "-hwdec-route", "copy")
+	for _, p := range st.PerStream {
+		if p.Replayed != 0 || p.Recorded != 0 {
+			t.Errorf("YCBCRKIT_REPLAY=0: stream %s: %d frames replayed, %d recordings", p.Input, p.Replayed, p.Recorded)
+		}
+	}
+	_, uploaded := shot("uploaded", "1", "-hwdec", "no")
+	got := pictest.ReadPNG(t, replayed)
+	if d := pictest.MaxDiff(t, got, pictest.ReadPNG(t, recorded)); d != 0 {
+		t.Errorf("the replayed canvas differs from the recorded one by %.0f LSB", d)
+	}
+	if d := pictest.MaxDiff(t, got, pictest.ReadPNG(t, uploaded)); d > 1 {
+		t.Errorf("the replayed canvas differs from -hwdec no's by %.0f LSB", d)
+	}
+}
