@@ -8,7 +8,9 @@
 // (decoded frames, import holds, replaced images and conversions) on the fence of the last
 // submission that used it, so nothing waits for the device except Close. Locked is the AVVkFrame
 // protocol (libavutil/hwcontext_vulkan.h) for pictures in FFmpeg's images, written once; a Relay
-// copies such pictures from another device of the GPU into images both devices bind. On an
+// copies such pictures from another device of the GPU into images both devices bind. Replay
+// submits a hardware-decoded picture's frame from commands recorded once per picture and decoder
+// image (Options.Replay, Prerecord: a wall's steps then make no Vulkan call per tile). On an
 // engine's device (Options.QueueLock, Borrowed) it submits under the engine's queue lock and waits
 // only on its own fences.
 package stream

@@ -26,7 +26,9 @@
 // Clocks: untimed, every stream advances as fast as it decodes (the throughput measurement);
 // timed, each stream shows the picture its own clock has reached (started at its first picture,
 // on the steps' grid: clock.go), or all follow one clock (Options.OneClock: a wall of cameras);
-// SetPaused stops the clocks. Prepare configures every stream before the first step. A timed
+// SetPaused stops the clocks. Prepare configures every stream before the first step and lets its
+// decoder run ahead by a picture a slot (warm: FFmpeg's frames pools grow then, not under the
+// clocks), recording the held pictures' frames (stream.Prerecord). A timed
 // step (Tick) never waits: a stream whose next picture is not decoded, or whose slots are all still
 // on the GPU, is passed over while the others are drawn, and what it drops meanwhile is counted
 // with its reason (late decode, late display, late conversion: Stats); it waits only for a
