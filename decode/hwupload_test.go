@@ -246,3 +246,45 @@ func uploaderFor(t *testing.T, w, h int, seed uint64) (*Uploader, *formats.Pixel
 	}
 	return up, pf, pic
 }
+
+// TestEpochCountsDestroyedImages: a frame's Epoch (planes.ForeignState) stays while FFmpeg destroys
+// no image and changes once it has (hw.c counts its vkDestroyImage calls): stream.Replay keeps
+// command buffers per image handle, and a later image may have a destroyed one's handle.
+func TestEpochCountsDestroyedImages(t *testing.T) {
+	dev := vktest.OpenWith(t, gpu.Options{Frames: true})
+	pf, _ := formats.Lookup("nv12")
+	pic, err := synth.Noise(pf, 32, 16, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	epoch := func(up *Uploader) uint64 {
+		t.Helper()
+		f, err := up.Upload(pic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Release()
+		fr := f.HW.Foreign()
+		st, err := fr.Lock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr.Unlock()
+		return st.Epoch
+	}
+	first, err := NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := epoch(first), epoch(first)
+	first.Close() // its frames context goes, and with it its images
+	second, err := NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	c := epoch(second)
+	if a == 0 || a != b || c == b {
+		t.Errorf("epochs %d, %d (one frames context), then %d after its images were destroyed: want the same non-zero twice, then another", a, b, c)
+	}
+}
