@@ -122,37 +122,20 @@ func (s *Stream) Replay(src Foreign, release func()) (rest Foreign, err error) {
 	if st := lk.State; !s.copies(st) {
 		return &Held{src: src, st: st}, nil
 	}
-	fail := func(err error) (Foreign, error) {
+	fail := func(err error) (Foreign, error) { // err says "stream: " already
 		lk.Unlock()
 		release()
-		return nil, fmt.Errorf("stream: replay: %w", err)
+		return nil, err
 	}
 	sl, err := s.Ring.take()
 	if err != nil {
 		return fail(err)
 	}
-	p, err := s.Take()
-	if err == nil && p == nil {
-		err = fmt.Errorf("every picture is held or in flight")
-	}
-	if err == nil {
-		err = p.Prepare()
-	}
+	p, err := s.takePrepared()
 	if err != nil {
-		if p != nil {
-			p.Drop()
-		}
 		return fail(err)
 	}
-	s.mu.Lock()
-	p.taken = false
-	p.busy++
-	s.mu.Unlock()
-	sl.Retire(func() {
-		s.mu.Lock()
-		p.busy--
-		s.mu.Unlock()
-	})
+	s.inFlight(sl, p)
 	sl.Retire(release)
 	if p.compute == nil || !p.compute.placed || p.quality != nil { // Replays said so: not expected
 		lk.Unlock()

@@ -285,6 +285,15 @@ func (s *Stream) Begin() (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
+	p, err := s.takePrepared()
+	if err != nil {
+		return nil, err
+	}
+	return s.begin(sl, p)
+}
+
+// takePrepared takes a free picture (Take) with its images and bindings made (Prepare).
+func (s *Stream) takePrepared() (*Picture, error) {
 	p, err := s.Take()
 	if err == nil && p == nil {
 		err = fmt.Errorf("stream: every picture is held or in flight")
@@ -298,7 +307,20 @@ func (s *Stream) Begin() (*Frame, error) {
 		}
 		return nil, err
 	}
-	return s.begin(sl, p)
+	return p, nil
+}
+
+// inFlight puts taken p in flight on sl, until sl's fence.
+func (s *Stream) inFlight(sl *Slot, p *Picture) {
+	s.mu.Lock()
+	p.taken = false
+	p.busy++
+	s.mu.Unlock()
+	sl.Retire(func() {
+		s.mu.Lock()
+		p.busy--
+		s.mu.Unlock()
+	})
 }
 
 // BeginPicture takes the next slot and starts recording p's frame (p from Take, staged or to be
@@ -318,15 +340,7 @@ func (s *Stream) begin(sl *Slot, p *Picture) (*Frame, error) {
 		p.Drop()
 		return nil, err
 	}
-	s.mu.Lock()
-	p.taken = false
-	p.busy++
-	s.mu.Unlock()
-	sl.Retire(func() {
-		s.mu.Lock()
-		p.busy--
-		s.mu.Unlock()
-	})
+	s.inFlight(sl, p)
 	s.Timer.Start(sl.CB, sl.Index)
 	return &Frame{Slot: sl, Picture: p, Image: p.img, Bindings: p.bindings, s: s, compute: p.compute}, nil
 }
