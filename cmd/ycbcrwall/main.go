@@ -98,8 +98,11 @@ canvas, the queues used, GPU and CPU milliseconds per picture, peak RSS and CPU 
 its frames, fps (between its pictures' presentation times), dropped pictures and why
 (dropped_late_decode: decoded after its time; dropped_late_display: the display steps came too
 late; dropped_late_conversion: the stream's GPU work was behind, no free slot), decoder, hwdec,
-route, conversion path and variant, and the memory it holds (gpu_memory_mb, of it
-decoder_gpu_memory_mb: the decoder's frames; host_memory_mb: its decoded pictures on the host).
+route, conversion path and variant, the memory it holds (gpu_memory_mb, of it
+decoder_gpu_memory_mb: the decoder's frames; host_memory_mb: its decoded pictures on the host), and
+its frames_replayed (submitted from commands recorded for an earlier picture of the same decoder
+image) and replay_recordings; timed, the steps' times and late_steps_at_s (when each late step
+came, from the first step).
 
 Each stream's conversion runs as the device does it faster (-variant auto, measured): drawn into its
 tile, or by a compute shader straight into the tile (a fitted one into the stream's own image, then
