@@ -73,7 +73,7 @@ fault one-batch-ignored stream/foreign.go \
 	's/^\t\tif !s.oneBatch { \/\/ the copy/\t\tif true { \/\/ the copy/' \
 	stream '^TestForeignRoutes$'
 fault wall-two-batches wall/open.go \
-	's/Paths: w.paths, OneBatch: true}/Paths: w.paths}/' \
+	's/Paths: w.paths, OneBatch: true, Replay:/Paths: w.paths, Replay:/' \
 	cmd/ycbcrwall '^TestWallUploadedFrames$'
 # Issue 38's: a wall's inputs opened one after the other, a live input down at the start failing
 # the wall, or its tile never shown as lost.
@@ -172,7 +172,7 @@ fault dithering-off ycbcr/dither.go \
 	's/if d == DitherOff || bits == 0 {/if true {/' \
 	ycbcr '^TestDitherRamp$'
 fault audio-clock-20ms-late audio/output.go \
-	's/\tpos = end - lat.Seconds()$/\tpos = end - lat.Seconds() - 0.020/' \
+	's/\tpos = end - lat.Seconds()\*float64(o.playRate)\/float64(o.rate)$/\tpos = end - lat.Seconds()*float64(o.playRate)\/float64(o.rate) - 0.020/' \
 	cmd/ycbcrplay '^TestSoundSyncMeasuredFollowsAShift$'
 # The scale pass's Lanczos as a tent (23.9 dB on the zone plate, against 64).
 fault lanczos-is-tent ycbcr/scale.go \
