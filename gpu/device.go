@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -135,12 +136,13 @@ type Device struct {
 	// lock_queue takes no lock for them and its queues are fetched with vkGetDeviceQueue2 and the flag.
 	InternallySynchronized bool
 
-	pool          vk.CommandPool
-	messenger     vkx.Messenger
-	layerSpec     uint32 // the validation layer's specVersion (0: no validation)
-	pipelineCache vk.PipelineCache
-	seedSum       [32]byte // SHA-256 of the cache's seed, so an unchanged cache is not written back
-	mem           memAccount
+	pool           vk.CommandPool
+	commandBuffers atomic.Int64 // NewCommandBuffer's, not yet freed (CommandBuffers)
+	messenger      vkx.Messenger
+	layerSpec      uint32 // the validation layer's specVersion (0: no validation)
+	pipelineCache  vk.PipelineCache
+	seedSum        [32]byte // SHA-256 of the cache's seed, so an unchanged cache is not written back
+	mem            memAccount
 }
 
 func cstr(s string) string { return s + "\x00" }

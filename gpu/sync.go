@@ -36,13 +36,22 @@ func (d *Device) NewCommandBuffer() (vk.CommandBuffer, error) {
 	cbs := make([]vk.CommandBuffer, 1)
 	err := vkx.Check(vk.AllocateCommandBuffers(d.Device, ai, cbs), "vkAllocateCommandBuffers")
 	ai.Free()
+	if err == nil {
+		d.commandBuffers.Add(1)
+	}
 	return cbs[0], err
 }
 
 // FreeCommandBuffer returns a command buffer to the pool.
 func (d *Device) FreeCommandBuffer(cb vk.CommandBuffer) {
 	vk.FreeCommandBuffers(d.Device, d.pool, 1, []vk.CommandBuffer{cb})
+	d.commandBuffers.Add(-1)
 }
+
+// CommandBuffers is how many command buffers NewCommandBuffer made that FreeCommandBuffer has not
+// given back: a user that keeps them (stream.Options.Replay) leaks none when it is back to where
+// it started.
+func (d *Device) CommandBuffers() int64 { return d.commandBuffers.Load() }
 
 // WaitFence waits for a fence without a time limit and resets it. A lost device is an error.
 func (d *Device) WaitFence(f vk.Fence) error {

@@ -190,7 +190,8 @@ func (p *Picture) Config() Config { return p.cfg }
 
 // detach moves p's images and bindings into a picture of their own, for retirement.
 func (p *Picture) detach() *Picture {
-	q := &Picture{img: p.img, bindings: p.bindings, compute: p.compute, scaled: p.scaled, tex: p.tex, quality: p.quality}
+	q := &Picture{s: p.s, img: p.img, bindings: p.bindings, compute: p.compute, scaled: p.scaled, tex: p.tex,
+		quality: p.quality, replay: p.replay}
 	p.forget()
 	return q
 }
