@@ -363,7 +363,8 @@ func (d *Decoder) CodedSize(width, height int) (int, int) {
 // after all (the capability check or FFmpeg's hwaccel refused the stream): with HWDecAuto it reopens
 // the stream's decoder in software with Options.Threads, seeks back to the key frame at or before the
 // last frame returned and drops the frames up to it, as hwFallback does. An input that cannot seek
-// (a pipe) keeps its single-threaded decoder, rather than lose the frames up to the next key frame.
+// (a pipe) or seeks by reading (a raw elementary stream) keeps its single-threaded decoder, rather
+// than lose the frames up to the next key frame.
 //
 // Why decoders that may decode in hardware are opened without threads (issue 19): with FFmpeg
 // 7.1.5's Vulkan hwaccel, HEVC frame threads were seen to hang forever on the NVIDIA H100, every
@@ -383,6 +384,12 @@ func (d *Decoder) restoreThreads() error {
 	d.hwSingle = false
 	if d.opts.HWDec == HWDecVulkan {
 		return d.checkHW() // required: the refusal is final
+	}
+	if f := d.fc.InputFormat(); f != nil && f.Flags().Has(astiav.IOFormatFlagGenericIndex) {
+		// A raw elementary stream (FFmpeg's generic index) seeks by reading for a frame, and a
+		// failed seek left the reader at the end (changes.h264 on two threads: 1 of its 9
+		// pictures). It keeps its single thread, as a pipe does.
+		return nil
 	}
 	resume, seekTo := 0.0, d.start
 	if d.hasPTS {

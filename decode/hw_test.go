@@ -141,6 +141,39 @@ func TestHWDecCapabilityRefusal(t *testing.T) {
 	t.Logf("auto: %+v; required: %v", h, err)
 }
 
+// TestHWDecRefusalKeepsEveryPicture: a stream whose hardware decoding is refused is decoded in
+// software from where it was, every picture once: a Matroska file (reopened with two threads) and a
+// raw H.264 stream with a size change (changes.h264, 9 pictures), which keeps its single-threaded
+// decoder (restoreThreads): a seek there left the reader at the end, 1 picture of 9.
+func TestHWDecRefusalKeepsEveryPicture(t *testing.T) {
+	dev := openVideoDevice(t)
+	fakeVideo(t, dev)
+	for _, name := range []string{"changes.h264", "default.mkv"} {
+		count := func(hw HWDec) int {
+			d, err := Open(filepath.Join(mediaDir, name), Options{Threads: 2, Vulkan: dev, HWDec: hw})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			n := 0
+			for {
+				f, err := d.Next()
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						t.Fatalf("%s: %v", name, err)
+					}
+					return n
+				}
+				f.Release()
+				n++
+			}
+		}
+		if got, want := count(HWDecAuto), count(HWDecNo); got != want || want == 0 {
+			t.Errorf("%s: %d pictures with the hardware refused, %d in software", name, got, want)
+		}
+	}
+}
+
 // FFmpeg's own refusal, the last resort behind the capability check (skipped here): FFmpeg's
 // hwaccel fails to initialise for want of a decode queue and asks get_format again without Vulkan.
 // Auto goes on in software with the reason; -hwdec vulkan ends with one error. With frame threads:

@@ -114,6 +114,10 @@ fault copies-after-conversions stream/gather.go \
 fault retired-pictures-keep-recordings stream/picture.go \
 	's/^\t\tquality: p.quality, replay: p.replay}$/\t\tquality: p.quality}/' \
 	wall '^TestReplayGivesBackItsCommandBuffers$'
+# A raw stream whose hardware decoding was refused, reopened on threads through a failed seek.
+fault raw-stream-seeked-on-refusal decode/hw.go \
+	's/f != nil \&\& f.Flags().Has(astiav.IOFormatFlagGenericIndex)/f == nil \&\& f != nil/' \
+	decode '^TestHWDecRefusalKeepsEveryPicture$'
 fault gathered-under-validation wall/open.go \
 	's/^\t\topts.SubmitEach = true$/\t\topts.SubmitEach = opts.SubmitEach/' \
 	wall '^TestGatherUnderValidation$'
