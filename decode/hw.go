@@ -158,8 +158,8 @@ func (d *Decoder) setupHW(codec *astiav.Codec) error {
 // stream's decoder in software, seeks back to the key frame at or before the last frame returned
 // (the demuxer's backward seek, as Seek does) and drops the frames
 // up to that one, so that the caller sees every frame once and playback goes on; HW().Reason and a
-// notice say why. An input that cannot seek goes on from where it is (the software decoder starts
-// at the next key frame). With HWDecVulkan the failure is final instead. It reports whether it
+// notice say why. An input that cannot seek, or seeks by reading (seeksByReading), goes on from
+// where it is (the software decoder starts at the next key frame). With HWDecVulkan the failure is final instead. It reports whether it
 // handled err, and the final error if any.
 func (d *Decoder) hwFallback(err error, hardware bool) (bool, error) {
 	if !hardware && !(errors.Is(err, astiav.ErrExternal) && d.HW().Active) {
@@ -183,7 +183,9 @@ func (d *Decoder) hwFallback(err error, hardware bool) (bool, error) {
 	}
 	d.resetDeinterlacer()
 	d.intr.Arm(d.opts.Timeout)
-	if err := d.fc.SeekFrame(d.stIdx, seekTo, astiav.NewSeekFlags(astiav.SeekFlagBackward)); err == nil {
+	if d.seeksByReading() {
+		// Goes on from where it is, as an input that cannot seek does.
+	} else if err := d.fc.SeekFrame(d.stIdx, seekTo, astiav.NewSeekFlags(astiav.SeekFlagBackward)); err == nil {
 		d.pkt.Unref()
 		d.pktHeld = false
 		d.dropping, d.dropUntil = d.hasPTS, resume
@@ -192,6 +194,15 @@ func (d *Decoder) hwFallback(err error, hardware bool) (bool, error) {
 	d.stats.HWFallbacks++
 	d.notice("notice: " + d.hwOff)
 	return true, nil
+}
+
+// seeksByReading says the input is a raw elementary stream (FFmpeg's generic index), whose seek
+// reads for a frame: a failed one left the reader at the end (changes.h264: a refusal with two
+// threads gave 1 of its 9 pictures, a hardware failure before the first picture none), so
+// restoreThreads and hwFallback do not seek it.
+func (d *Decoder) seeksByReading() bool {
+	f := d.fc.InputFormat()
+	return f != nil && f.Flags().Has(astiav.IOFormatFlagGenericIndex)
 }
 
 // checkHW turns a hwaccel FFmpeg refused into a final error when hardware decoding was required.
@@ -385,11 +396,8 @@ func (d *Decoder) restoreThreads() error {
 	if d.opts.HWDec == HWDecVulkan {
 		return d.checkHW() // required: the refusal is final
 	}
-	if f := d.fc.InputFormat(); f != nil && f.Flags().Has(astiav.IOFormatFlagGenericIndex) {
-		// A raw elementary stream (FFmpeg's generic index) seeks by reading for a frame, and a
-		// failed seek left the reader at the end (changes.h264 on two threads: 1 of its 9
-		// pictures). It keeps its single thread, as a pipe does.
-		return nil
+	if d.seeksByReading() {
+		return nil // as a pipe does
 	}
 	resume, seekTo := 0.0, d.start
 	if d.hasPTS {

@@ -53,3 +53,25 @@ func firstDiff(a, b []string) int {
 	}
 	return len(a)
 }
+
+// A hardware failure in a raw H.264 stream (changes.h264: 9 pictures, key frames where its size
+// changes), which seeks by reading for a frame: decoding goes on in software from where it is, at
+// the next key frame, as for an input that cannot seek; seeking back, the reader ended up at the end
+// of the file (no picture at all after a failure before the first).
+func TestHWDecMidStreamFallbackRaw(t *testing.T) {
+	t.Cleanup(avx.ClearHWFailure)
+	clip := filepath.Join(mediaDir, "changes.h264")
+	for _, after := range []int{0, 1} {
+		avx.InjectHWFailure(after)
+		d, err := Open(clip, Options{Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := decodeSums(t, d)
+		fell := d.Stats().HWFallbacks
+		d.Close()
+		if fell != 1 || len(got) <= after || len(got) > 9 {
+			t.Errorf("failure after %d pictures: %d fallbacks, %d pictures in all; want one, and pictures after it", after, fell, len(got))
+		}
+	}
+}
