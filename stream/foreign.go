@@ -104,7 +104,7 @@ func (f *Frame) LoadForeign(src Foreign, release func()) (Route, string, error) 
 	st := lk.State
 	c := pic.cfg
 	reason := c.routeAsked()
-	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
+	padded := c.paddedIn(st.Image)
 	// early: with the compute conversion and one path, the conversion is the frame's only read of
 	// the image and can go in a batch of its own (below), unless the stream keeps a frame in one
 	// batch (Options.OneBatch).
@@ -206,16 +206,30 @@ const usageDecodeDPB = 0x00001000
 // copy would be (H100: in place and copy within 2% of each other), and any other image has nothing
 // to wait for.
 func autoRoute(img planes.Foreign, width, height int, padded, early bool) (Route, string) {
-	ref := img.Usage&usageDecodeDPB != 0
 	switch {
 	case padded:
 		return RouteCopy, fmt.Sprintf("auto: the decoder's image is %dx%d for a %dx%d picture; in place, the edge's chroma would come from its coded padding", img.Width, img.Height, width, height)
-	case ref && !early:
+	case autoCopies(img, padded, early):
 		return RouteCopy, "auto: the decoder's image is also its reference picture, read until the frame's end by this conversion; the copy releases it to the decoder sooner"
-	case ref:
+	case isReference(img):
 		return RouteInPlace, "auto: the decoder's image is the picture's size; its reference picture is released once the conversion, in a batch of its own, has read it"
 	}
 	return RouteInPlace, "auto: the decoder's image is the picture's size and not a reference picture"
+}
+
+// autoCopies is autoRoute's choice without its reason (a replayed frame's, each step): the copy
+// where the image is padded, or is a reference picture read by a frame that is not early.
+func autoCopies(img planes.Foreign, padded, early bool) bool {
+	return padded || isReference(img) && !early
+}
+
+// isReference says img is also its decoder's reference picture (usage VIDEO_DECODE_DPB).
+func isReference(img planes.Foreign) bool { return img.Usage&usageDecodeDPB != 0 }
+
+// paddedIn says img is larger than c's picture, rounded to whole chroma samples (a decoder's
+// coded size: 1920×1088 for 1080p).
+func (c Config) paddedIn(img planes.Foreign) bool {
+	return img.Width > roundUp(c.Width, c.Format.Log2ChromaW) || img.Height > roundUp(c.Height, c.Format.Log2ChromaH)
 }
 
 // bindForeign makes the frame's in-place image and bindings: for each path of the configuration,

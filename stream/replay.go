@@ -76,13 +76,16 @@ func (s *Stream) replayable() bool {
 		s.plan.Variant.Variant == VariantCompute && !c.debandOn(1) && !c.peakOn(s.plan.Path.Path, 1)
 }
 
-// copies says whether a frame copies the image of st (the route LoadForeign takes for it), so
-// that Replay can replay it.
+// copies says whether a frame copies the image of st (the route LoadForeign takes for it: in one
+// batch, so never early), so that Replay can replay it.
 func (s *Stream) copies(st planes.ForeignState) bool {
 	c := s.cfg
-	padded := st.Image.Width > roundUp(c.Width, c.Format.Log2ChromaW) || st.Image.Height > roundUp(c.Height, c.Format.Log2ChromaH)
-	return !st.External && st.Epoch != 0 && (c.Route == RouteCopy || padded || st.Image.Usage&usageDecodeDPB != 0)
+	return !st.External && st.Epoch != 0 && (c.Route == RouteCopy || autoCopies(st.Image, c.paddedIn(st.Image), false))
 }
+
+// placedAlone says p's frame is its compute conversion into its place with no quality pass: what a
+// replayed frame records (Replays checks the configuration).
+func (p *Picture) placedAlone() bool { return p.compute != nil && p.compute.placed && p.quality == nil }
 
 // Prerecord records, for each free picture of the stream, the frame Replay would submit for src
 // in its present layout, and submits nothing: a wall does it for the pictures it holds before its
@@ -109,7 +112,7 @@ func (s *Stream) Prerecord(src Foreign) error {
 	}
 	s.mu.Unlock()
 	for _, p := range free {
-		if p.compute == nil || !p.compute.placed || p.quality != nil {
+		if !p.placedAlone() {
 			continue
 		}
 		if _, err := p.replayed(lk); err != nil {
@@ -150,7 +153,7 @@ func (s *Stream) Replay(src Foreign, release func()) (rest Foreign, err error) {
 	}
 	s.inFlight(sl, p)
 	sl.Retire(release)
-	if p.compute == nil || !p.compute.placed || p.quality != nil { // Replays said so: not expected
+	if !p.placedAlone() { // Replays said so: not expected
 		lk.Unlock()
 		return nil, fmt.Errorf("stream: replay: the picture is not converted into its place alone")
 	}
@@ -176,10 +179,15 @@ func (s *Stream) Replay(src Foreign, release func()) (rest Foreign, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("stream: replay: %w", err)
 	}
-	s.plan.Route = RouteStep{RouteCopy, "the decoder's image copied on the GPU; read in the frame's own batch (one batch), its commands recorded once per picture and decoder image (replayed)"}
-	s.plan.Upload = planes.Loaded{Reason: "none: the picture is on the GPU already (" + RouteCopy.String() + ")"}
+	s.plan.Route, s.plan.Upload = replayedRoute, replayedUpload
 	return nil, nil
 }
+
+// What a replayed frame's plan says (made once: Replay runs for every tile of every step).
+var (
+	replayedRoute  = RouteStep{RouteCopy, "the decoder's image copied on the GPU; read in the frame's own batch (one batch), its commands recorded once per picture and decoder image (replayed)"}
+	replayedUpload = planes.Loaded{Reason: "none: the picture is on the GPU already (" + RouteCopy.String() + ")"}
+)
 
 // ReplayCounts are how many frames Replay submitted, and for how many of them it recorded the
 // commands (a picture's first frame of a decoder image, or its first after the owner destroyed an
