@@ -159,8 +159,8 @@ func (d *Decoder) setupHW(codec *astiav.Codec) error {
 // (the demuxer's backward seek, as Seek does) and drops the frames
 // up to that one, so that the caller sees every frame once and playback goes on; HW().Reason and a
 // notice say why. An input that cannot seek, or seeks by reading (seeksByReading), goes on from
-// where it is (the software decoder starts at the next key frame). With HWDecVulkan the failure is final instead. It reports whether it
-// handled err, and the final error if any.
+// where it is (the software decoder starts at the next key frame). With HWDecVulkan the failure is
+// final instead. It reports whether it handled err, and the final error if any.
 func (d *Decoder) hwFallback(err error, hardware bool) (bool, error) {
 	if !hardware && !(errors.Is(err, astiav.ErrExternal) && d.HW().Active) {
 		return false, nil
@@ -183,9 +183,7 @@ func (d *Decoder) hwFallback(err error, hardware bool) (bool, error) {
 	}
 	d.resetDeinterlacer()
 	d.intr.Arm(d.opts.Timeout)
-	if d.seeksByReading() {
-		// Goes on from where it is, as an input that cannot seek does.
-	} else if err := d.fc.SeekFrame(d.stIdx, seekTo, astiav.NewSeekFlags(astiav.SeekFlagBackward)); err == nil {
+	if !d.seeksByReading() && d.fc.SeekFrame(d.stIdx, seekTo, astiav.NewSeekFlags(astiav.SeekFlagBackward)) == nil {
 		d.pkt.Unref()
 		d.pktHeld = false
 		d.dropping, d.dropUntil = d.hasPTS, resume

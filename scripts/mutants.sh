@@ -119,7 +119,7 @@ fault raw-stream-seeked-on-refusal decode/hw.go \
 	's/^\t\treturn nil \/\/ as a pipe does$/\t\t_ = 0/' \
 	decode '^TestHWDecRefusalKeepsEveryPicture$'
 fault raw-stream-seeked-on-failure decode/hw.go \
-	'/^\td.intr.Arm(d.opts.Timeout)$/{n;s/^\tif d.seeksByReading() {$/\tif false {/}' \
+	's/^\tif !d.seeksByReading() \&\& d.fc.SeekFrame(/\tif d.fc.SeekFrame(/' \
 	decode '^TestHWDecMidStreamFallbackRaw$'
 fault gathered-under-validation wall/open.go \
 	's/^\t\topts.SubmitEach = true$/\t\topts.SubmitEach = opts.SubmitEach/' \
