@@ -15,11 +15,10 @@ import (
 //
 // A hardware-decoded picture is queued once its decoding has finished on the GPU (pending): a
 // stream's frame submitted earlier would make its queue wait on this stream's decoder, and every
-// other stream's pictures on that queue behind it (a queue runs its submissions in order). With
-// Options.TwoDecodes the pump waits for a picture only after it has submitted the next one's
-// decoding (pump.Params.Overlap), so that two decodings of the stream are in flight (FFmpeg's
-// decoder has two execution contexts: libavcodec/vulkan_decode.c); serial (the default) waits for
-// each before the next.
+// other stream's pictures on that queue behind it (a queue runs its submissions in order). The
+// pump waits for a picture only after it has submitted the next one's decoding (pump.Params.Overlap),
+// so that two decodings of the stream are in flight (FFmpeg's decoder has two execution contexts:
+// libavcodec/vulkan_decode.c); serial (Options.OneDecode) waits for each before the next.
 //
 // A live input (decode.IsLive) that fails or ends is reopened by its pump every 500 ms
 // (pump.DefaultRetry) on the tile's own goroutine, the other tiles untouched.

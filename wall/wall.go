@@ -50,12 +50,12 @@ type Options struct {
 	// Route is how hardware-decoded pictures reach each stream's conversion (stream.RouteAuto:
 	// chosen per picture; RouteInPlace samples the decoder's image, RouteCopy copies it first).
 	Route stream.Route
-	// TwoDecodes keeps two hardware decodings of a stream in flight (the loop waits for a picture
-	// only after it has submitted the next one's decoding). Off, each picture's decoding is waited
-	// for before the next is submitted. On an H100 with one queue (ycbcrwall's default) two in
-	// flight were not faster: HEVC −9 to +12%, H.264 −8 to +2% over two rounds of 7 and 16 1080p
-	// streams (docs/performance.md, "Many streams").
-	TwoDecodes bool
+	// OneDecode waits for each picture's hardware decoding before the stream's next is submitted.
+	// Otherwise two decodings of a stream are in flight (the loop waits for a picture only after
+	// it has submitted the next one's decoding): on an H200 16 HEVC streams untimed 1.03x, 16
+	// H.264 1.02x, their decoders busier (docs/performance.md, "Live walls"; FFmpeg's own wait
+	// for each non-reference picture is gone with scripts/ffmpeg-patches/0006).
+	OneDecode bool
 	// Notice receives FFmpeg's log about each tile, summarised by its decoder (decode.CaptureLog,
 	// decode.Options.Log) and named: "tile 3 (cam3): 12 corrupt packets (mpegts) in the last
 	// second", at most one line a second per tile, from a goroutine of the decoder's. nil: none.

@@ -127,7 +127,7 @@ type options struct {
 	devices    int
 	decodeDevs string
 	decodeN    int // -decode-devices as a count (auto: 0, the wall choosing)
-	two        bool
+	one        bool
 	validate   bool
 	device     int
 	list       bool
@@ -177,7 +177,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.route, "hwdec-route", "auto", "`auto|inplace|copy`: how hardware-decoded pictures reach the conversion (auto: in place unless the decoder's image is padded past the picture, then copied)")
 	fs.StringVar(&o.path, "path", "auto", "`auto|sampler|shader`: the conversion path of every stream")
 	fs.StringVar(&o.variant, "variant", "auto", "`auto|draw|compute`: how every stream's conversion runs (auto: measured on the device; compute writes the picture into its tile)")
-	fs.BoolVar(&o.two, "two-decodes", false, "keep two hardware decodings of each stream in flight, not one (not faster on an H100 with one queue: for comparisons)")
+	fs.BoolVar(&o.one, "one-decode", false, "wait for each hardware decoding of a stream before submitting its next, instead of keeping two in flight (for comparisons)")
 	fs.IntVar(&o.devices, "devices", 1, "headless: spread the streams over `N` devices of the GPU (input i on device i mod N, each drawing its tiles with steps of its own); to decode H.264 on more devices and draw on one, -decode-devices")
 	fs.StringVar(&o.decodeDevs, "decode-devices", "auto", "`auto|N`: decode on N more devices of the GPU besides the wall's (input i on device i mod (N+1)), each picture copied into the wall's device: a device has a decode queue per video engine (7 on NVIDIA's H200) and a queue decodes one picture at a time, so H.264 streams beyond two a queue decode faster spread; auto spreads those (16 streams: over 2 devices, 48: over 4)")
 	fs.IntVar(&o.queues, "queues", 1, "headless: spread the streams over `N` graphics queues of each device (0: one per stream, up to the device's, the default with -devices; tiles drawn rather than copied use one; one was the fastest for HEVC on an H100)")
@@ -373,7 +373,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 		decDevs = append(decDevs, dev)
 	}
 	wo := wall.Options{HWDec: hw, Upload: o.upload, Choice: choice, Variant: variant, Route: o.hwRoute, Queue: o.queue, Frames: o.frames, Loop: o.loop,
-		OneClock: o.clock == "shared", TwoDecodes: o.two, Notice: notice,
+		OneClock: o.clock == "shared", OneDecode: o.one, Notice: notice,
 		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}, Layout: layout, OneToOne: !o.fit, Filter: o.filter,
 		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach, SampleWaits: o.sampleWait && o.headless,
 		DecodeDevices: decDevs}
