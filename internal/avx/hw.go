@@ -91,6 +91,21 @@ func rebalancePick(users [][]uint32) (dev int, from, to uint32, partner int, ok 
 	return int(d), uint32(f), uint32(t), int(e), true
 }
 
+// fairPick is hw.c's swap of two decoders' queues among those of one device (avx_fair_pick):
+// decoder k on queue queueOf[k] of len(users), users[q] decoders on queue q, done[k] decodings
+// submitted; ok false: no swap (tests).
+func fairPick(queueOf []uint32, done []uint64, users []uint32, lead uint64) (lo, hi int, ok bool) {
+	if len(queueOf) == 0 || len(done) < len(queueOf) || len(users) == 0 {
+		return 0, 0, false
+	}
+	var l, h C.int
+	if C.avx_fair_pick((*C.uint32_t)(unsafe.Pointer(&queueOf[0])), (*C.uint64_t)(unsafe.Pointer(&done[0])), C.int(len(queueOf)),
+		(*C.uint32_t)(unsafe.Pointer(&users[0])), C.uint32_t(len(users)), C.uint64_t(lead), &l, &h) == 0 {
+		return 0, 0, false
+	}
+	return int(l), int(h), true
+}
+
 // vqueueSim runs hw.c's queue choice and moves on made-up devices (avx_vqueue_sim): decoder i starts
 // on device devOf[i] of devices with n decode queues each, then the decoders ends name end in turn;
 // the result is each decoder's queue afterwards (-1: ended). ok false: hw.c's tables had no room.

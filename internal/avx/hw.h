@@ -52,6 +52,12 @@ int avx_pick_decode_queue(const uint32_t *dev_users, const uint32_t *gpu_users, 
 // keeps it and lowers the devices': the moves end.
 int avx_rebalance_pick(const uint32_t *users, int ndev, uint32_t n, int *dev, uint32_t *from, uint32_t *to,
                        int *partner);
+// avx_fair_pick is the swap hw.c's fair makes among n decoders of one device, decoder k on queue
+// queue_of[k] (users[q] decoders on queue q of the nq) with done[k] decodings submitted: 1 with *lo,
+// the decoder furthest behind on a queue more used than another decoder's, and *hi, the one furthest
+// ahead on a queue less used than *lo's, when *hi leads by more than lead; 0: no swap.
+int avx_fair_pick(const uint32_t *queue_of, const uint64_t *done, int n, const uint32_t *users, uint32_t nq, uint64_t lead,
+                  int *lo, int *hi);
 // avx_vqueue_sim (tests) runs take_vqueue and end_vqueue as decoders do, on ndev made-up devices of
 // one GPU whose decode family has n queues: decoder i starts on device dev_of[i], then decoders
 // ends[0..nends) end in that order; index[i] is the queue decoder i is on after that
