@@ -106,10 +106,6 @@ fault warmed-pictures-lost wall/step.go \
 fault destroyed-images-not-counted internal/avx/hw.c \
 	's/^\tif (img != VK_NULL_HANDLE) __atomic_add_fetch(&images_gone, 1, __ATOMIC_SEQ_CST);$/\t(void)img;/' \
 	decode '^TestEpochCountsDestroyedImages$'
-# Issue 38's: with YCBCRKIT_COPIES_FIRST=1, the step's copies submitted after its conversions.
-fault copies-after-conversions stream/gather.go \
-	's/^\t\tbatches = append(append(\[\]vkx.Batch(nil), g.front...), batches...)$/\t\tbatches = append(append([]vkx.Batch(nil), batches...), g.front...)/' \
-	cmd/ycbcrwall '^TestWallReplay$'
 # Issue 38's: a retired configuration's pictures leave their replayed frames' command buffers.
 fault retired-pictures-keep-recordings stream/picture.go \
 	's/^\t\tquality: p.quality, replay: p.replay}$/\t\tquality: p.quality}/' \

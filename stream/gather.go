@@ -19,7 +19,6 @@ import (
 type Gather struct {
 	dev     *gpu.Device
 	queue   vk.Queue
-	front   []vkx.Batch // submitted ahead of batches (Ring.submitFirst)
 	batches []vkx.Batch
 	slots   []*Slot
 	free    []*sharedFence // reset, ready for a Flush
@@ -114,10 +113,6 @@ func (g *Gather) Flush() error {
 		s.gathered, s.shared = nil, f
 	}
 	f.refs = len(slots)
-	if len(g.front) > 0 {
-		batches = append(append([]vkx.Batch(nil), g.front...), batches...)
-		g.front = g.front[:0]
-	}
 	const most = 256 // VKX_MAX_BATCHES
 	for len(batches) > 0 {
 		n := min(len(batches), most)

@@ -40,26 +40,13 @@ type replayKey struct {
 // replays are a picture's recorded frames, for the images of one epoch.
 type replays struct {
 	epoch uint64
-	cbs   map[replayKey]recorded
-}
-
-// recorded is a frame's commands: one command buffer, or with Options.CopiesFirst the copy's
-// (copy) and the conversion's (convert).
-type recorded struct{ copy, convert vk.CommandBuffer }
-
-// free frees the command buffers; they may not be pending.
-func (rec recorded) free(dev *gpu.Device) {
-	for _, cb := range []vk.CommandBuffer{rec.copy, rec.convert} {
-		if cb != nil {
-			dev.FreeCommandBuffer(cb)
-		}
-	}
+	cbs   map[replayKey]vk.CommandBuffer
 }
 
 // drop frees every command buffer; none may be pending.
 func (r *replays) drop(dev *gpu.Device) {
-	for k, rec := range r.cbs {
-		rec.free(dev)
+	for k, cb := range r.cbs {
+		dev.FreeCommandBuffer(cb)
 		delete(r.cbs, k)
 	}
 }
@@ -157,7 +144,7 @@ func (s *Stream) Replay(src Foreign, release func()) (rest Foreign, err error) {
 		lk.Unlock()
 		return nil, fmt.Errorf("stream: replay: the picture is not converted into its place alone")
 	}
-	rec, err := p.replayed(lk)
+	cb, err := p.replayed(lk)
 	if err != nil {
 		lk.Unlock()
 		return nil, fmt.Errorf("stream: replay: %w", err)
@@ -166,12 +153,7 @@ func (s *Stream) Replay(src Foreign, release func()) (rest Foreign, err error) {
 	s.replayed++
 	lk.reads(vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit), false)
 	wait, signal := lk.points()
-	read := vkx.Batch{CB: rec.copy, Waits: []vkx.SubmitSemaphore{wait}, Signals: []vkx.SubmitSemaphore{signal}}
-	if rec.convert == nil {
-		err = s.Ring.submitEnded(sl, []vkx.Batch{read})
-	} else {
-		err = s.Ring.submitFirst(sl, read, vkx.Batch{CB: rec.convert})
-	}
+	err = s.Ring.submitEnded(sl, []vkx.Batch{{CB: cb, Waits: []vkx.SubmitSemaphore{wait}, Signals: []vkx.SubmitSemaphore{signal}}})
 	if err == nil {
 		lk.src.Submitted(lk.layout, lk.access)
 	}
@@ -194,13 +176,13 @@ var (
 // image).
 func (s *Stream) ReplayCounts() (frames, recorded int) { return s.replayed, s.recorded }
 
-// replayed is p's frame from lk's image in its layout: recorded now unless p has it from an
-// earlier frame of the same epoch.
-func (p *Picture) replayed(lk *Locked) (recorded, error) {
+// replayed is the command buffer of p's frame from lk's image in its layout: recorded now unless p
+// has it from an earlier frame of the same epoch.
+func (p *Picture) replayed(lk *Locked) (vk.CommandBuffer, error) {
 	st := lk.State
 	r := p.replay
 	if r == nil {
-		r = &replays{epoch: st.Epoch, cbs: map[replayKey]recorded{}}
+		r = &replays{epoch: st.Epoch, cbs: map[replayKey]vk.CommandBuffer{}}
 		p.replay = r
 	}
 	if r.epoch != st.Epoch || len(r.cbs) >= replayMost {
@@ -208,40 +190,28 @@ func (p *Picture) replayed(lk *Locked) (recorded, error) {
 		r.epoch = st.Epoch
 	}
 	k := replayKey{st.Image.Image, st.Semaphore, st.Layout}
-	if rec, ok := r.cbs[k]; ok {
-		return rec, nil
+	if cb, ok := r.cbs[k]; ok {
+		return cb, nil
+	}
+	cb, err := p.s.Dev.NewCommandBuffer()
+	if err != nil {
+		return nil, err
 	}
 	p.s.recorded++
-	var rec recorded
-	err := p.record(&rec.copy, func(cb vk.CommandBuffer) error {
-		if err := lk.Copy(cb, false, p.img); err != nil || p.s.copiesFirst {
-			return err
-		}
-		return p.compute.record(cb)
-	})
-	if err == nil && p.s.copiesFirst {
-		err = p.record(&rec.convert, p.compute.record)
-	}
-	if err != nil {
-		rec.free(p.s.Dev)
-		return recorded{}, err
-	}
-	r.cbs[k] = rec
-	return rec, nil
-}
-
-// record makes *cb, a command buffer for any number of submissions, with what f records.
-func (p *Picture) record(cb *vk.CommandBuffer, f func(vk.CommandBuffer) error) error {
-	c, err := p.s.Dev.NewCommandBuffer()
-	if err != nil {
-		return err
-	}
-	*cb = c
-	if err = gpu.BeginReused(c); err == nil {
-		err = f(c)
+	err = gpu.BeginReused(cb)
+	if err == nil {
+		err = lk.Copy(cb, false, p.img)
 	}
 	if err == nil {
-		err = vkx.Check(vk.EndCommandBuffer(c), "vkEndCommandBuffer")
+		err = p.compute.record(cb)
 	}
-	return err
+	if err == nil {
+		err = vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer")
+	}
+	if err != nil {
+		p.s.Dev.FreeCommandBuffer(cb)
+		return nil, err
+	}
+	r.cbs[k] = cb
+	return cb, nil
 }

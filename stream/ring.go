@@ -360,17 +360,6 @@ func (r *Ring) submitBatches(s *Slot, batches []vkx.Batch) error {
 	return r.submitEnded(s, batches)
 }
 
-// submitFirst submits first and then rest (command buffers ended) for s: with a Gather, first goes
-// ahead of every batch of the Flush that is not such a first one (Options.CopiesFirst).
-func (r *Ring) submitFirst(s *Slot, first, rest vkx.Batch) error {
-	if g := r.gather; g != nil && g.queue == r.queue {
-		g.front = append(g.front, first)
-		g.add(r, s, []vkx.Batch{rest})
-		return nil
-	}
-	return r.submitEnded(s, []vkx.Batch{first, rest})
-}
-
 // submitEnded submits batches whose command buffers are ended, as submitBatches.
 func (r *Ring) submitEnded(s *Slot, batches []vkx.Batch) error {
 	if g := r.gather; g != nil && g.queue == r.queue {

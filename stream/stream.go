@@ -61,11 +61,6 @@ type Options struct {
 	// batch (OneBatch), with nothing else: a wall's step then makes no Vulkan call per tile but its
 	// share of one submission.
 	Replay bool
-	// CopiesFirst, with Replay, records a replayed frame's copy apart from its conversion, and a
-	// Gather submits the copies of a Flush before every frame's conversion: a decoder waiting on the
-	// read of its reference picture (the frame's semaphore) waits for the step's copies, not for
-	// the conversions recorded before its picture's.
-	CopiesFirst bool
 }
 
 // Config is what a stream's images and conversions are made for; a change of any field is a new
@@ -146,12 +141,11 @@ type Stream struct {
 	peakFilter ycbcr.PeakFilter
 	peak       float64 // the detected peak in use (cd/m²), 0: none
 	// locked is the foreign frame loaded and not yet submitted (LoadForeign), under its lock.
-	locked      *foreignFrame
-	oneBatch    bool // Options.OneBatch
-	replay      bool // Options.Replay
-	copiesFirst bool // Options.CopiesFirst
-	replayed    int  // frames Replay submitted
-	recorded    int  // of them, those whose commands it recorded
+	locked   *foreignFrame
+	oneBatch bool // Options.OneBatch
+	replay   bool // Options.Replay
+	replayed int  // frames Replay submitted
+	recorded int  // of them, those whose commands it recorded
 }
 
 // New prepares a stream on dev: the conversion paths, the slots and the GPU timer.
@@ -168,8 +162,7 @@ func New(dev *gpu.Device, opts Options) (*Stream, error) {
 		}
 	}
 	s := &Stream{Dev: dev, Conv: conv, ownConv: ownConv, upload: opts.Upload, measure: opts.Measure,
-		probes: map[ProbeKey]measured{}, textures: opts.Textures, oneBatch: opts.OneBatch, replay: opts.Replay,
-		copiesFirst: opts.Replay && opts.CopiesFirst}
+		probes: map[ProbeKey]measured{}, textures: opts.Textures, oneBatch: opts.OneBatch, replay: opts.Replay}
 	var err error
 	if s.Ring, err = NewRingWith(dev, n, RingOptions{QueueLock: opts.QueueLock, Borrowed: opts.Borrowed, Queue: opts.Queue}); err != nil {
 		if ownConv {

@@ -160,8 +160,7 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 		// OneBatch: a step records every stream's frame on one thread, each driver call behind the
 		// lock the decoders' threads take (64 HEVC streams: 0.66–0.72 % of the pictures dropped
 		// against 1.51–2.36 % with the copy in a batch of its own; docs/performance.md).
-		opts := stream.Options{Slots: slots(dec), Paths: w.paths, OneBatch: true, Replay: os.Getenv("YCBCRKIT_REPLAY") != "0",
-			CopiesFirst: os.Getenv("YCBCRKIT_COPIES_FIRST") == "1"}
+		opts := stream.Options{Slots: slots(dec), Paths: w.paths, OneBatch: true, Replay: os.Getenv("YCBCRKIT_REPLAY") != "0"}
 		if t.st, err = stream.New(w.dev, opts); err != nil {
 			return unit, fmt.Errorf("wall: input %d: %w", t.num, err)
 		}
