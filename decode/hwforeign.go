@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"sync"
 	"unsafe"
 
 	vk "github.com/vulkan-go/vulkan"
@@ -22,6 +23,26 @@ type Foreign interface {
 // of the GPU (stream.Relay), and releases f. done, if not nil, runs at the frame's Release (it gives
 // img back to its relay).
 func Relayed(f *Frame, img Foreign, done func()) *Frame {
+	out, release := RelayedHolding(f, img, done)
+	release()
+	return out
+}
+
+// RelayedHolding is Relayed keeping f until release (which also runs at the relayed frame's
+// Release, if not before): the copy may still be reading f's image.
+func RelayedHolding(f *Frame, img Foreign, done func()) (out *Frame, release func()) {
+	var once sync.Once
+	release = func() { once.Do(f.Release) }
+	out = relayedOf(f, img, func() {
+		if done != nil {
+			done()
+		}
+		release()
+	})
+	return out, release
+}
+
+func relayedOf(f *Frame, img Foreign, done func()) *Frame {
 	out := *f
 	out.av, out.done = nil, done
 	if f.HW != nil {
@@ -31,7 +52,6 @@ func Relayed(f *Frame, img Foreign, done func()) *Frame {
 		pic := *f.Picture
 		out.Picture = &pic
 	}
-	f.Release()
 	return &out
 }
 

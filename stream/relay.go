@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,8 +24,9 @@ import (
 // streams than that decode faster on devices of their own, and a relay brings their pictures to the
 // device that draws the wall.
 //
-// The copy is waited for on the CPU before Copy returns, so To needs no semaphore of From's (and
-// lavapipe, which exports no semaphores, runs it too). The copy's last barrier releases the image
+// The copy is waited for on the CPU before To reads the image (Copy waits; Submit returns the wait,
+// so that the stream's next decoding can be submitted first), so To needs no semaphore of From's
+// (and lavapipe, which exports no semaphores, runs it too). The copy's last barrier releases the image
 // to VK_QUEUE_FAMILY_EXTERNAL, and To's reading barrier acquires it (planes.ForeignState.External).
 // An image goes back to the relay when To has finished reading it (the release Copy returns), so
 // From never writes what To reads.
@@ -33,12 +35,24 @@ import (
 type Relay struct {
 	from, to *gpu.Device
 	pool     vk.CommandPool // on From
-	cb       vk.CommandBuffer
-	fence    vk.Fence
+	slots    [relayInFlight]relaySlot
+	next     int // the slot the next copy records into
 	free     chan *relayImage
 	all      []*relayImage
 	closing  sync.Once
 }
+
+// relaySlot is a copy's command buffer and fence. gen counts its copies, so that the wait Submit
+// returned for one does nothing once a later copy has waited for the slot.
+type relaySlot struct {
+	cb    vk.CommandBuffer
+	fence vk.Fence
+	busy  bool // submitted, its fence not yet waited for
+	gen   uint64
+}
+
+// relayInFlight is how many copies may be submitted and not yet waited for (Submit).
+const relayInFlight = 2
 
 // relayImage is one shared picture: an image on each device over one memory, and To's timeline
 // semaphore for the Foreign protocol (To's own submissions wait on it and signal it).
@@ -52,7 +66,10 @@ type relayImage struct {
 	sem      vk.Semaphore // To's
 	mu       sync.Mutex   // the Foreign lock
 	value    uint64
-	released bool // released to EXTERNAL by From at least once
+	released bool        // released to EXTERNAL by From at least once
+	lost     atomic.Bool // its copy's wait failed: it may still be written, never handed out again
+	slot     *relaySlot  // its last copy's (Submit), waited for before the next: a picture given
+	gen      uint64      // back unread (a stream dropping it) may still be being copied
 }
 
 type relayKey struct {
@@ -86,14 +103,18 @@ func NewRelay(from, to *gpu.Device, n int) (*Relay, error) {
 	r.pool = pool
 	if err == nil {
 		ai := &vk.CommandBufferAllocateInfo{SType: vk.StructureTypeCommandBufferAllocateInfo, CommandPool: r.pool,
-			Level: vk.CommandBufferLevelPrimary, CommandBufferCount: 1}
-		cbs := make([]vk.CommandBuffer, 1)
+			Level: vk.CommandBufferLevelPrimary, CommandBufferCount: relayInFlight}
+		cbs := make([]vk.CommandBuffer, relayInFlight)
 		err = vkx.Check(vk.AllocateCommandBuffers(from.Device, ai, cbs), "vkAllocateCommandBuffers")
 		ai.Free()
-		r.cb = cbs[0]
+		for i := range r.slots {
+			r.slots[i].cb = cbs[i]
+		}
 	}
-	if err == nil {
-		r.fence, err = from.NewFence(false)
+	for i := range r.slots {
+		if err == nil {
+			r.slots[i].fence, err = from.NewFence(false)
+		}
 	}
 	if err != nil {
 		r.Close()
@@ -112,19 +133,44 @@ func NewRelay(from, to *gpu.Device, n int) (*Relay, error) {
 // with the function that gives it back once To has finished reading it (a stream's release). It
 // waits for a free image and for the copy.
 func (r *Relay) Copy(src Foreign, pf *formats.PixelFormat) (Foreign, func(), error) {
+	img, back, wait, err := r.Submit(src, pf)
+	if err == nil {
+		err = wait()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return img, back, nil
+}
+
+// Submit is Copy without the wait for the copy: wait, which To's first read of the image must
+// follow, waits for it (a failed wait keeps the image from being handed out again). At most
+// relayInFlight copies are unwaited: Submit waits for the oldest beyond that.
+func (r *Relay) Submit(src Foreign, pf *formats.PixelFormat) (img Foreign, back func(), wait func() error, err error) {
 	im := <-r.free
-	back := func() { r.free <- im }
+	back = func() {
+		if !im.lost.Load() {
+			r.free <- im
+		}
+	}
+	sl := &r.slots[r.next]
+	if err := r.settle(sl, sl.gen); err == nil && im.slot != nil {
+		err = r.settle(im.slot, im.gen)
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
+	}
 	lk, err := LockForeign(src, r.from.QueueFamily)
 	if err != nil {
 		back()
-		return nil, nil, fmt.Errorf("stream: relay: %w", err)
+		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
 	}
 	st := lk.State
 	key := relayKey{st.Image.VkFormat, st.Image.Width, st.Image.Height}
-	fail := func(err error) (Foreign, func(), error) {
+	fail := func(err error) (Foreign, func(), func() error, error) {
 		lk.Unlock()
 		back()
-		return nil, nil, fmt.Errorf("stream: relay: %w", err)
+		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
 	}
 	if st.Image.Images != 1 {
 		return fail(fmt.Errorf("the frame is %d images, not one multi-planar image", st.Image.Images))
@@ -135,18 +181,19 @@ func (r *Relay) Copy(src Foreign, pf *formats.PixelFormat) (Foreign, func(), err
 			return fail(err)
 		}
 	}
-	if err := gpu.Begin(r.cb); err != nil {
+	cb := sl.cb
+	if err := gpu.Begin(cb); err != nil {
 		return fail(err)
 	}
 	transfer := vk.PipelineStageFlags(vk.PipelineStageTransferBit)
-	lk.Read(r.cb, vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), transfer, false)
+	lk.Read(cb, vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), transfer, false)
 	// What To read last is not kept (UNDEFINED): a copy of every plane overwrites it. After the first
 	// release, the image comes back from EXTERNAL, as To's reads leave it.
 	fam, dstFam := uint32(vk.QueueFamilyIgnored), uint32(vk.QueueFamilyIgnored)
 	if im.released {
 		fam, dstFam = vkx.QueueFamilyExternal, r.from.QueueFamily
 	}
-	vkx.CmdImageBarrier(r.cb, vkx.ImageBarrier{Image: im.src, From: vk.ImageLayoutUndefined, To: vk.ImageLayoutTransferDstOptimal,
+	vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: im.src, From: vk.ImageLayoutUndefined, To: vk.ImageLayoutTransferDstOptimal,
 		DstAccess: vk.AccessFlags(vk.AccessTransferWriteBit), SrcStage: transfer, DstStage: transfer,
 		SrcFamily: fam, DstFamily: dstFam})
 	var ws, hs [3]uint32
@@ -155,21 +202,40 @@ func (r *Relay) Copy(src Foreign, pf *formats.PixelFormat) (Foreign, func(), err
 		w, h := pf.PlaneSize(k, key.width, key.height)
 		ws[k], hs[k] = uint32(w), uint32(h)
 	}
-	vkx.CmdCopyPlanes(r.cb, st.Image.Image, im.src, ws[:n], hs[:n])
-	vkx.CmdImageBarrier(r.cb, vkx.ImageBarrier{Image: im.src, From: vk.ImageLayoutTransferDstOptimal, To: vk.ImageLayoutTransferSrcOptimal,
+	vkx.CmdCopyPlanes(cb, st.Image.Image, im.src, ws[:n], hs[:n])
+	vkx.CmdImageBarrier(cb, vkx.ImageBarrier{Image: im.src, From: vk.ImageLayoutTransferDstOptimal, To: vk.ImageLayoutTransferSrcOptimal,
 		SrcAccess: vk.AccessFlags(vk.AccessTransferWriteBit), SrcStage: transfer,
 		DstStage:  vk.PipelineStageFlags(vk.PipelineStageBottomOfPipeBit),
 		SrcFamily: r.from.QueueFamily, DstFamily: vkx.QueueFamilyExternal})
-	if err := lk.SubmitAlone(r.from.Queue, r.cb, r.fence); err != nil {
+	if err := lk.SubmitAlone(r.from.Queue, cb, sl.fence); err != nil {
 		back()
-		return nil, nil, fmt.Errorf("stream: relay: %w", err)
+		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
 	}
-	if err := r.from.WaitFence(r.fence); err != nil {
-		// The image may still be written: it is not handed out again.
-		return nil, nil, fmt.Errorf("stream: relay: %w", err)
+	sl.busy, sl.gen = true, sl.gen+1
+	r.next = (r.next + 1) % relayInFlight
+	im.released, im.slot, im.gen = true, sl, sl.gen
+	gen := sl.gen
+	wait = func() error {
+		if err := r.settle(sl, gen); err != nil {
+			im.lost.Store(true)
+			return fmt.Errorf("stream: relay: %w", err)
+		}
+		return nil
 	}
-	im.released = true
-	return relayed{im}, back, nil
+	return relayed{im}, back, wait, nil
+}
+
+// settle waits for sl's copy number gen, unless a later wait did. After a failed wait the slot
+// stays busy (settle fails again).
+func (r *Relay) settle(sl *relaySlot, gen uint64) error {
+	if !sl.busy || sl.gen != gen {
+		return nil
+	}
+	if err := r.from.WaitFence(sl.fence); err != nil {
+		return err
+	}
+	sl.busy = false
+	return nil
 }
 
 // make creates im's images over one memory, exported by From and imported by To, and To's
@@ -234,8 +300,15 @@ func (r *Relay) destroy() {
 			return
 		}
 	}
-	if r.fence != vk.NullFence {
-		vk.DestroyFence(r.from.Device, r.fence, nil)
+	for i := range r.slots {
+		sl := &r.slots[i]
+		if sl.fence == vk.NullFence {
+			continue
+		}
+		if sl.busy {
+			vk.WaitForFences(r.from.Device, 1, []vk.Fence{sl.fence}, vk.True, uint64(relayCloseWait))
+		}
+		vk.DestroyFence(r.from.Device, sl.fence, nil)
 	}
 	if r.pool != vk.NullCommandPool {
 		vk.DestroyCommandPool(r.from.Device, r.pool, nil)

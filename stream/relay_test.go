@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"fmt"
+	"image"
 	"testing"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
@@ -85,4 +86,79 @@ func TestRelay(t *testing.T) {
 		held()
 		s.Close()
 	}
+}
+
+// TestRelaySubmitAhead: with Submit the next picture's copy goes in before the last one's is waited
+// for (two in flight, as a stream with two decodings in flight relays them), and every picture, read
+// once its wait returned, draws exactly as the same picture uploaded on To; a wait called after a
+// later copy of its slot was waited for returns at once. Validated, synchronization included.
+func TestRelaySubmitAhead(t *testing.T) {
+	from := vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
+	to := vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
+	up, err := decode.NewUploader(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	relay, err := stream.NewRelay(from, to, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer relay.Close()
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+	tc := foreignCases[0]
+	pf, _ := formats.Lookup(tc.format)
+	tc.setPad(up)
+	s, err := stream.New(to, stream.Options{Upload: planes.UploadCopy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Configure(stream.Config{Format: pf, Width: tc.w, Height: tc.h, Params: p, Choice: formats.ChooseSampler}); err != nil {
+		t.Fatal(err)
+	}
+	type sent struct {
+		img  stream.Foreign
+		back func()
+		wait func() error
+		want *image.RGBA
+		name string
+	}
+	var last *sent
+	for i := range 7 {
+		name := fmt.Sprintf("%s picture %d", tc.format, i)
+		pic, err := synth.Noise(pf, tc.w, tc.h, uint64(40+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := drawOne(t, to, s, pic)
+		hw, err := up.Upload(pic)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		img, back, wait, err := relay.Submit(hw.HW.Foreign(), hw.HW.SWFormat)
+		hw.Release()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		cur := &sent{img, back, wait, want, name}
+		if last != nil { // the one before, with this one's copy submitted
+			if err := last.wait(); err != nil {
+				t.Fatalf("%s: %v", last.name, err)
+			}
+			got, _, _ := drawForeign(t, to, s, last.img, tc.w, tc.h)
+			if d := maxDiff(got, last.want); d != 0 {
+				t.Errorf("%s: relayed ahead %d LSB from the same picture uploaded", last.name, d)
+			}
+			if err := last.wait(); err != nil { // again: nothing left to wait for
+				t.Errorf("%s: second wait: %v", last.name, err)
+			}
+			last.back()
+		}
+		last = cur
+	}
+	if err := last.wait(); err != nil {
+		t.Fatal(err)
+	}
+	last.back()
 }

@@ -2,6 +2,7 @@ package wall
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
@@ -33,7 +34,8 @@ func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, seri
 		src = uploading{t.dec, up}
 	}
 	if relay != nil {
-		src = relaying{src, relay}
+		t.relaying = &relaying{Source: src, relay: relay, ahead: os.Getenv("YCBCRKIT_RELAY_AHEAD") == "1"}
+		src = t.relaying
 	}
 	t.pump = pump.Start[*decode.Frame](src, prm)
 }
@@ -55,31 +57,61 @@ func (u uploading) Next() (*decode.Frame, error) {
 
 // relaying is a source whose pictures another device decoded (Options.DecodeDevices): each is
 // copied into the wall's device (stream.Relay) once its decoding has finished there, so that the
-// wall waits for nothing of that device.
+// wall waits for nothing of that device. The copy is waited for on the CPU before the picture is
+// queued: in Next, or with ahead (YCBCRKIT_RELAY_AHEAD=1, an A/B for issue 38's relayed H.264
+// streams) as the picture's pending wait (pending), so that with two decodings in flight the
+// stream's next decoding is submitted first.
 type relaying struct {
 	pump.Source[*decode.Frame]
 	relay *stream.Relay
+	ahead bool
+	wait  func() error // the last picture's copy, for pending (the decoding goroutine's)
 }
 
-func (r relaying) Next() (*decode.Frame, error) {
+func (r *relaying) Next() (*decode.Frame, error) {
 	f, err := r.Source.Next()
 	if err != nil || f.HW == nil {
 		return f, err
 	}
-	img, back, err := r.relay.Copy(f.HW.Foreign(), f.HW.SWFormat)
+	if !r.ahead {
+		img, back, err := r.relay.Copy(f.HW.Foreign(), f.HW.SWFormat)
+		if err != nil {
+			f.Release()
+			return nil, fmt.Errorf("wall: %w", err)
+		}
+		return decode.Relayed(f, img, back), nil
+	}
+	img, back, wait, err := r.relay.Submit(f.HW.Foreign(), f.HW.SWFormat)
 	if err != nil {
 		f.Release()
 		return nil, fmt.Errorf("wall: %w", err)
 	}
-	return decode.Relayed(f, img, back), nil
+	// f's image is read until the copy is done: f goes once it has been waited for.
+	out, release := decode.RelayedHolding(f, img, back)
+	r.wait = func() error {
+		defer release()
+		return wait()
+	}
+	return out, nil
 }
 
 // pending is how to wait for a hardware-decoded f's decoding on the GPU: for the value its
 // decoding signals, read when the decoder returned it (the next decoding, which may use the picture
 // as a reference, raises the frame's value again: libavutil/vulkan.c, ff_vk_exec_add_dep_frame).
+// A picture relayed ahead: the wait for its copy (relaying).
 func (t *tile) pending(f *decode.Frame) (func() error, error) {
 	if f.HW == nil {
 		return nil, nil
+	}
+	if r := t.relaying; r != nil && r.wait != nil {
+		wait := r.wait
+		r.wait = nil
+		return func() error {
+			if err := wait(); err != nil {
+				return fmt.Errorf("waiting for the relay's copy: %w", err)
+			}
+			return nil
+		}, nil
 	}
 	at, err := decodedAt(f)
 	if err != nil {

@@ -176,6 +176,8 @@ type tile struct {
 	// the wall's, brings its pictures to the wall's device.
 	decDev *gpu.Device
 	relay  *stream.Relay
+	// relaying is the source that relays (source.go), whose copy's wait pending hands the pump.
+	relaying *relaying
 	// late: a live input that was not open at the start (openInputs); its pump opens it.
 	late bool
 	// num is the input's number, from 1 (a Split's tiles keep the whole wall's numbers).
