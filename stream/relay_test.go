@@ -23,18 +23,7 @@ import (
 // The relay leaves the source frame's semaphore one higher and its lock free. The validation layer,
 // synchronization validation included, checks both devices.
 func TestRelay(t *testing.T) {
-	from := vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
-	to := vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
-	up, err := decode.NewUploader(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close()
-	relay, err := stream.NewRelay(from, to, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer relay.Close()
+	to, up, relay := relayPair(t, 2)
 	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
 	for _, tc := range foreignCases {
 		pf, _ := formats.Lookup(tc.format)
@@ -91,20 +80,11 @@ func TestRelay(t *testing.T) {
 // TestRelaySubmitAhead: with Submit the next picture's copy goes in before the last one's is waited
 // for (two in flight, as a stream with two decodings in flight relays them), and every picture, read
 // once its wait returned, draws exactly as the same picture uploaded on To; a wait called after a
-// later copy of its slot was waited for returns at once. Validated, synchronization included.
+// later copy of its slot was waited for returns at once. Each source frame is kept until its copy
+// was waited for: given back at once, FFmpeg's uploader wrote the next picture into it while it was
+// copied (255 LSB in full runs). Validated, synchronization included.
 func TestRelaySubmitAhead(t *testing.T) {
-	from := vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
-	to := vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
-	up, err := decode.NewUploader(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close()
-	relay, err := stream.NewRelay(from, to, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer relay.Close()
+	to, up, relay := relayPair(t, 3)
 	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
 	tc := foreignCases[0]
 	pf, _ := formats.Lookup(tc.format)
@@ -118,11 +98,12 @@ func TestRelaySubmitAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	type sent struct {
-		img  stream.Foreign
-		back func()
-		wait func() error
-		want *image.RGBA
-		name string
+		img    stream.Foreign
+		back   func()
+		wait   func() error
+		want   *image.RGBA
+		name   string
+		source func()
 	}
 	var last *sent
 	for i := range 7 {
@@ -137,15 +118,16 @@ func TestRelaySubmitAhead(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		img, back, wait, err := relay.Submit(hw.HW.Foreign(), hw.HW.SWFormat)
-		hw.Release()
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		cur := &sent{img, back, wait, want, name}
+		// The source frame is kept until its copy was waited for (its image is read until then).
+		cur := &sent{img, back, wait, want, name, hw.Release}
 		if last != nil { // the one before, with this one's copy submitted
 			if err := last.wait(); err != nil {
 				t.Fatalf("%s: %v", last.name, err)
 			}
+			last.source()
 			got, _, _ := drawForeign(t, to, s, last.img, tc.w, tc.h)
 			if d := maxDiff(got, last.want); d != 0 {
 				t.Errorf("%s: relayed ahead %d LSB from the same picture uploaded", last.name, d)
@@ -160,5 +142,25 @@ func TestRelaySubmitAhead(t *testing.T) {
 	if err := last.wait(); err != nil {
 		t.Fatal(err)
 	}
+	last.source()
 	last.back()
+}
+
+// relayPair opens two devices sharing memory, an uploader putting pictures in FFmpeg's Vulkan frames
+// on the first (as a Vulkan decoder outputs them) and a relay of n images to the second; all closed
+// with the test.
+func relayPair(t *testing.T, n int) (to *gpu.Device, up *decode.Uploader, relay *stream.Relay) {
+	t.Helper()
+	from := vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
+	to = vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
+	up, err := decode.NewUploader(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(up.Close)
+	if relay, err = stream.NewRelay(from, to, n); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(relay.Close)
+	return to, up, relay
 }
