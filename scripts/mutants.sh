@@ -130,7 +130,7 @@ fault queues-device-only internal/avx/hw.c \
 	internal/avx '^TestPickDecodeQueue$'
 # Issue 38's: a relay that hands out its shared image without copying the decoded picture into it.
 fault relay-no-copy stream/relay.go \
-	's/^\tvkx.CmdCopyPlanes(r.cb, st.Image.Image, im.src, ws\[:n\], hs\[:n\])$/\t_ = ws/' \
+	's/^\tvkx.CmdCopyPlanes(cb, st.Image.Image, im.src, ws\[:n\], hs\[:n\])$/\t_ = ws/' \
 	stream '^TestRelay$'
 # Issue 38's: -decode-devices ignored, every input decoded on the wall's device.
 fault decode-devices-ignored wall/open.go \
