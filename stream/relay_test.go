@@ -39,15 +39,7 @@ func TestRelay(t *testing.T) {
 		var held func()
 		for i := range 6 {
 			name := fmt.Sprintf("%s %dx%d picture %d", tc.format, tc.w, tc.h, i)
-			pic, err := synth.Noise(pf, tc.w, tc.h, uint64(10+i))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := drawOne(t, to, s, pic)
-			hw, err := up.Upload(pic)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
+			want, hw := noiseUploaded(t, to, s, up, pf, tc.w, tc.h, uint64(10+i))
 			src := hw.HW.Foreign()
 			before, _ := stream.ForeignPoint(src)
 			shared, back, err := relay.Copy(src, hw.HW.SWFormat)
@@ -108,15 +100,7 @@ func TestRelaySubmitAhead(t *testing.T) {
 	var last *sent
 	for i := range 7 {
 		name := fmt.Sprintf("%s picture %d", tc.format, i)
-		pic, err := synth.Noise(pf, tc.w, tc.h, uint64(40+i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := drawOne(t, to, s, pic)
-		hw, err := up.Upload(pic)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		want, hw := noiseUploaded(t, to, s, up, pf, tc.w, tc.h, uint64(40+i))
 		img, back, wait, err := relay.Submit(hw.HW.Foreign(), hw.HW.SWFormat)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -163,4 +147,20 @@ func relayPair(t *testing.T, n int) (to *gpu.Device, up *decode.Uploader, relay 
 	}
 	t.Cleanup(relay.Close)
 	return to, up, relay
+}
+
+// noiseUploaded makes a noise picture of seed, draws it through s on to (the reference) and puts it
+// in one of up's FFmpeg Vulkan frames.
+func noiseUploaded(t *testing.T, to *gpu.Device, s *stream.Stream, up *decode.Uploader, pf *formats.PixelFormat,
+	w, h int, seed uint64) (want *image.RGBA, hw *decode.Frame) {
+	t.Helper()
+	pic, err := synth.Noise(pf, w, h, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = drawOne(t, to, s, pic)
+	if hw, err = up.Upload(pic); err != nil {
+		t.Fatalf("%s %dx%d picture %d: %v", pf.Name, w, h, seed, err)
+	}
+	return want, hw
 }
