@@ -85,6 +85,7 @@ static struct {
 	uint64_t qval[AVX_DECODE_QUEUES];    // (move_wait), and its last value
 	PFN_vkCreateSemaphore create_sem;
 	PFN_vkDestroySemaphore destroy_sem;
+	PFN_vkWaitSemaphores wait_sems;
 	PFN_vkQueueSubmit2 submit2;
 	uint8_t gpu[VK_UUID_SIZE];         // the physical device's deviceUUID: devices of one GPU share it
 	PFN_vkAllocateMemory alloc;
@@ -178,6 +179,8 @@ typedef struct {
 	VkQueue last;            // the queue its last batch went to (VK_NULL_HANDLE: none yet)
 	PFN_vkQueueSubmit2 submit; // the device's own
 	uint64_t done;           // decodings submitted: the decoder's thread adds, fair reads (devs_mu)
+	VkSemaphore own;         // YCBCRKIT_MOVE_OWN=1: a timeline each of its batches signals (own_moves)
+	uint64_t ownv;           // its last value (the decoder's thread)
 } vqueue;
 // Under devs_mu; active, now and last are also read without it, atomically, by the decoder's
 // thread (wrap_queue_submit2's fast path), the only one that writes last.
@@ -344,7 +347,19 @@ static void end_vqueue(int v, int release) {
 		devs[i].users[vqs[v].index]--;
 		rebalance(i);
 	}
-	if (release) vqs[v] = (vqueue){0};
+	if (release) {
+		// The codec context is gone, its execution contexts waited for (ff_vk_exec_pool_free): so is
+		// every batch that signals own. Bounded all the same.
+		if (vqs[v].own && i >= 0 && devs[i].destroy_sem) {
+			if (devs[i].wait_sems) {
+				VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+				                          .pSemaphores = &vqs[v].own, .pValues = &vqs[v].ownv};
+				devs[i].wait_sems(vqs[v].dev, &wi, 1000000000ull);
+			}
+			devs[i].destroy_sem(vqs[v].dev, vqs[v].own, NULL);
+		}
+		vqs[v] = (vqueue){0};
+	}
 	pthread_mutex_unlock(&devs_mu);
 }
 
@@ -484,6 +499,76 @@ static void fair(const vqueue *vq) {
 	pthread_mutex_unlock(&devs_mu);
 }
 
+// ---- Moves that wait for the decoder's own work ------------------------------------------------------
+//
+// move_wait drains the old queue: the moved decoder's next batch waits for every batch submitted
+// there before the move, other streams' included, though only its own last decoding orders it (its
+// session and pictures). With YCBCRKIT_MOVE_OWN=1 each of a decoder's batches also signals a
+// timeline of its own, and the first batch after a move waits for the last value: a signal's first
+// synchronization scope is everything earlier in submission order on its queue (Vulkan spec,
+// "Semaphore Signaling"), so that wait is the decoder's last decoding and what was queued before
+// it, not what came after. An A/B for fair's swaps (row ahead40), off by default.
+static int own_state; // 0: YCBCRKIT_MOVE_OWN not read yet; 1 on; 2 off
+
+static int own_on(void) {
+	int st = __atomic_load_n(&own_state, __ATOMIC_RELAXED);
+	if (!st) {
+		const char *e = getenv("YCBCRKIT_MOVE_OWN");
+		st = e && !strcmp(e, "1") ? 1 : 2;
+		__atomic_store_n(&own_state, st, __ATOMIC_RELAXED);
+	}
+	return st == 1;
+}
+
+// own_submit submits submits to q with a signal of vq->own appended to the last batch, and first,
+// when wait_own, a wait for its value before (the move). Made on the decoder's first batch; without
+// it (no timeline), a plain submit after a drain of from as move_wait does.
+static VkResult own_submit(vqueue *vq, PFN_vkQueueSubmit2 submit, VkQueue q, VkQueue from, uint32_t n,
+                           const VkSubmitInfo2 *submits, VkFence fence) {
+	if (!vq->own) {
+		pthread_mutex_lock(&devs_mu);
+		int i = dev_slot(vq->dev);
+		PFN_vkCreateSemaphore create = i >= 0 ? devs[i].create_sem : NULL;
+		pthread_mutex_unlock(&devs_mu);
+		VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+		                                .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
+		VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti};
+		VkSemaphore sem = VK_NULL_HANDLE;
+		if (create && create(vq->dev, &ci, NULL, &sem) != VK_SUCCESS) sem = VK_NULL_HANDLE;
+		if (!sem) {
+			if (from && from != q && real_wait_idle) real_wait_idle(from);
+			return submit(q, n, submits, fence);
+		}
+		pthread_mutex_lock(&devs_mu); // end_vqueue reads it under the lock
+		vq->own = sem, vq->ownv = 0;
+		pthread_mutex_unlock(&devs_mu);
+	}
+	if (n < 1 || n > 8) return n ? VK_ERROR_OUT_OF_HOST_MEMORY : submit(q, n, submits, fence);
+	VkSubmitInfo2 all[8];
+	memcpy(all, submits, n * sizeof all[0]);
+	VkSemaphoreSubmitInfo waits[65], sigs[65];
+	VkSubmitInfo2 *first = &all[0], *last = &all[n - 1];
+	if (from && from != q && vq->ownv > 0) {
+		if (first->waitSemaphoreInfoCount >= 64) return VK_ERROR_OUT_OF_HOST_MEMORY;
+		memcpy(waits, first->pWaitSemaphoreInfos, first->waitSemaphoreInfoCount * sizeof waits[0]);
+		waits[first->waitSemaphoreInfoCount] = (VkSemaphoreSubmitInfo){.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+		    .semaphore = vq->own, .value = vq->ownv, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
+		first->pWaitSemaphoreInfos = waits;
+		first->waitSemaphoreInfoCount++;
+	} else if (from && from != q && real_wait_idle) {
+		real_wait_idle(from); // the first batch after the timeline's making, moved: nothing to wait on
+	}
+	if (last->signalSemaphoreInfoCount >= 64) return VK_ERROR_OUT_OF_HOST_MEMORY;
+	memcpy(sigs, last->pSignalSemaphoreInfos, last->signalSemaphoreInfoCount * sizeof sigs[0]);
+	sigs[last->signalSemaphoreInfoCount] = (VkSemaphoreSubmitInfo){.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+	    .semaphore = vq->own, .value = vq->ownv + 1, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
+	last->pSignalSemaphoreInfos = sigs;
+	last->signalSemaphoreInfoCount++;
+	VkResult r = submit(q, n, all, fence);
+	if (r == VK_SUCCESS) vq->ownv++;
+	return r;
+}
+
 // submitted counts a decoding vq's decoder submitted, on its thread, and now and then looks (fair).
 static void submitted(vqueue *vq) {
 	if (__atomic_add_fetch(&vq->done, 1, __ATOMIC_RELAXED) % AVX_FAIR_EVERY == 0 && fair_on()) fair(vq);
@@ -495,7 +580,7 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 	// Where it went last and still counted there: no lock (the decoder's own thread).
 	VkQueue now = __atomic_load_n(&vq->now, __ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&vq->active, __ATOMIC_ACQUIRE) && now && now == __atomic_load_n(&vq->last, __ATOMIC_RELAXED)) {
-		VkResult r = vq->submit(now, n, submits, fence);
+		VkResult r = own_on() ? own_submit(vq, vq->submit, now, now, n, submits, fence) : vq->submit(now, n, submits, fence);
 		if (r == VK_SUCCESS) submitted(vq);
 		return r;
 	}
@@ -516,7 +601,9 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 	VkResult r;
 	VkSemaphoreSubmitInfo waits[64];
 	if (n > 8) return VK_ERROR_OUT_OF_HOST_MEMORY; // FFmpeg submits one batch at a time
-	if (from && from != to && n > 0) {
+	if (own_on()) {
+		r = own_submit(vq, submit, to, from, n, submits, fence);
+	} else if (from && from != to && n > 0) {
 		VkSubmitInfo2 first = submits[0];
 		if (first.waitSemaphoreInfoCount < 64 && move_wait(dev, from, &waits[first.waitSemaphoreInfoCount])) {
 			memcpy(waits, first.pWaitSemaphoreInfos, first.waitSemaphoreInfoCount * sizeof waits[0]);
@@ -744,6 +831,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		(PFN_vkGetPhysicalDeviceProperties2)gipa(inst, "vkGetPhysicalDeviceProperties2");
 	PFN_vkCreateSemaphore create_sem = (PFN_vkCreateSemaphore)gdpa(dev, "vkCreateSemaphore");
 	PFN_vkDestroySemaphore destroy_sem = (PFN_vkDestroySemaphore)gdpa(dev, "vkDestroySemaphore");
+	PFN_vkWaitSemaphores wait_sems = (PFN_vkWaitSemaphores)gdpa(dev, "vkWaitSemaphores");
 	// Through the instance, the loader's trampolines, which take any device's queue.
 	PFN_vkQueueSubmit2 submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2");
 	if (!submit2) submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2KHR");
@@ -770,7 +858,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		                            .queue_flags = queue_flags, .decode_family = decode_family,
 		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,
 		                            .create_session = create_session, .create_sem = create_sem,
-		                            .destroy_sem = destroy_sem, .submit2 = dev_submit2};
+		                            .destroy_sem = destroy_sem, .wait_sems = wait_sems, .submit2 = dev_submit2};
 		// The GPU's UUID, once per VkDevice (each decoder registers it again): Vulkan 1.1, which
 		// the toolkit requires; without it one GPU is assumed.
 		VkPhysicalDeviceIDProperties id = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
