@@ -363,6 +363,17 @@ static void end_vqueue(int v, int release) {
 	pthread_mutex_unlock(&devs_mu);
 }
 
+// new_timeline is a timeline semaphore of dev at 0, made with create; VK_NULL_HANDLE when it could
+// not be (create absent or failing).
+static VkSemaphore new_timeline(PFN_vkCreateSemaphore create, VkDevice dev) {
+	VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+	                                .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
+	VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti};
+	VkSemaphore sem = VK_NULL_HANDLE;
+	if (!create || create(dev, &ci, NULL, &sem) != VK_SUCCESS) return VK_NULL_HANDLE;
+	return sem;
+}
+
 // move_wait makes the first batch of a decoder on a new queue wait for every command submitted to
 // its old one, from: an empty batch on from signals that queue's timeline (a signal's first
 // synchronization scope holds all commands earlier in submission order on the queue: Vulkan spec,
@@ -379,12 +390,7 @@ static int move_wait(VkDevice dev, VkQueue from, VkSemaphoreSubmitInfo *wait) {
 	VkSemaphore sem = VK_NULL_HANDLE;
 	uint64_t val = 0;
 	if (i >= 0 && q < decode_queues(i)) {
-		if (!devs[i].qsem[q] && devs[i].create_sem) {
-			VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-			                                .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
-			VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti};
-			if (devs[i].create_sem(dev, &ci, NULL, &devs[i].qsem[q]) != VK_SUCCESS) devs[i].qsem[q] = VK_NULL_HANDLE;
-		}
+		if (!devs[i].qsem[q]) devs[i].qsem[q] = new_timeline(devs[i].create_sem, dev);
 		if ((sem = devs[i].qsem[q])) val = ++devs[i].qval[q];
 	}
 	pthread_mutex_unlock(&devs_mu);
@@ -461,17 +467,20 @@ int avx_fair_pick(const uint32_t *queue_of, const uint64_t *done, int n, const u
 	return 1;
 }
 
-static int fair_state; // 0: YCBCRKIT_FAIR not read yet; 1 on (YCBCRKIT_FAIR=1); 2 off
-
-static int fair_on(void) {
-	int st = __atomic_load_n(&fair_state, __ATOMIC_RELAXED);
+// env_on says whether the environment variable name is "1", read once into *state (0: not read
+// yet; 1 on; 2 off): an A/B toggle asked on every decoding.
+static int env_on(int *state, const char *name) {
+	int st = __atomic_load_n(state, __ATOMIC_RELAXED);
 	if (!st) {
-		const char *e = getenv("YCBCRKIT_FAIR");
+		const char *e = getenv(name);
 		st = e && !strcmp(e, "1") ? 1 : 2;
-		__atomic_store_n(&fair_state, st, __ATOMIC_RELAXED);
+		__atomic_store_n(state, st, __ATOMIC_RELAXED);
 	}
 	return st == 1;
 }
+
+static int fair_state; // YCBCRKIT_FAIR (env_on)
+static int fair_on(void) { return env_on(&fair_state, "YCBCRKIT_FAIR"); }
 
 // fair swaps the queues of vq's device's decoders avx_fair_pick picks. The tables are static, under
 // devs_mu (AVX_VQUEUES entries would be 8 KB of a C stack).
@@ -508,21 +517,12 @@ static void fair(const vqueue *vq) {
 // synchronization scope is everything earlier in submission order on its queue (Vulkan spec,
 // "Semaphore Signaling"), so that wait is the decoder's last decoding and what was queued before
 // it, not what came after. An A/B for fair's swaps (row ahead40), off by default.
-static int own_state; // 0: YCBCRKIT_MOVE_OWN not read yet; 1 on; 2 off
+static int own_state; // YCBCRKIT_MOVE_OWN (env_on)
+static int own_on(void) { return env_on(&own_state, "YCBCRKIT_MOVE_OWN"); }
 
-static int own_on(void) {
-	int st = __atomic_load_n(&own_state, __ATOMIC_RELAXED);
-	if (!st) {
-		const char *e = getenv("YCBCRKIT_MOVE_OWN");
-		st = e && !strcmp(e, "1") ? 1 : 2;
-		__atomic_store_n(&own_state, st, __ATOMIC_RELAXED);
-	}
-	return st == 1;
-}
-
-// own_submit submits submits to q with a signal of vq->own appended to the last batch, and first,
-// when wait_own, a wait for its value before (the move). Made on the decoder's first batch; without
-// it (no timeline), a plain submit after a drain of from as move_wait does.
+// own_submit submits submits to q with a signal of vq->own appended to the last batch and, when the
+// decoder moved (from is another queue), a wait for its last value added to the first. The timeline
+// is made on the decoder's first batch; without it, a plain submit after from is idle.
 static VkResult own_submit(vqueue *vq, PFN_vkQueueSubmit2 submit, VkQueue q, VkQueue from, uint32_t n,
                            const VkSubmitInfo2 *submits, VkFence fence) {
 	if (!vq->own) {
@@ -530,11 +530,7 @@ static VkResult own_submit(vqueue *vq, PFN_vkQueueSubmit2 submit, VkQueue q, VkQ
 		int i = dev_slot(vq->dev);
 		PFN_vkCreateSemaphore create = i >= 0 ? devs[i].create_sem : NULL;
 		pthread_mutex_unlock(&devs_mu);
-		VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
-		                                .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
-		VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti};
-		VkSemaphore sem = VK_NULL_HANDLE;
-		if (create && create(vq->dev, &ci, NULL, &sem) != VK_SUCCESS) sem = VK_NULL_HANDLE;
+		VkSemaphore sem = new_timeline(create, vq->dev);
 		if (!sem) {
 			if (from && from != q && real_wait_idle) real_wait_idle(from);
 			return submit(q, n, submits, fence);
