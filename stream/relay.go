@@ -24,11 +24,11 @@ import (
 // streams than that decode faster on devices of their own, and a relay brings their pictures to the
 // device that draws the wall.
 //
-// The copy is waited for on the CPU before To reads the image (Copy waits; Submit returns the wait,
-// so that the stream's next decoding can be submitted first), so To needs no semaphore of From's
+// The copy is waited for on the CPU before To reads the image (Submit returns the wait, so that a
+// stream's next decoding can be submitted first), so To needs no semaphore of From's
 // (and lavapipe, which exports no semaphores, runs it too). The copy's last barrier releases the image
 // to VK_QUEUE_FAMILY_EXTERNAL, and To's reading barrier acquires it (planes.ForeignState.External).
-// An image goes back to the relay when To has finished reading it (the release Copy returns), so
+// An image goes back to the relay when To has finished reading it (the release Submit returns), so
 // From never writes what To reads.
 //
 // A Relay serves one stream, from one goroutine: it records on a command pool of its own.
@@ -81,7 +81,7 @@ type relayKey struct {
 const relayUsage = vk.ImageUsageFlags(vk.ImageUsageTransferSrcBit | vk.ImageUsageTransferDstBit)
 
 // NewRelay makes a relay of n pictures from from to to (n ≥ 1: how many To may hold at once, a
-// stream's queue and frames in flight; Copy waits for one beyond that). Both devices need
+// stream's queue and frames in flight; Submit waits for one beyond that). Both devices need
 // gpu.Options.Share and must be devices of one GPU.
 func NewRelay(from, to *gpu.Device, n int) (*Relay, error) {
 	switch {
@@ -128,24 +128,12 @@ func NewRelay(from, to *gpu.Device, n int) (*Relay, error) {
 	return r, nil
 }
 
-// Copy copies src, a picture of pf on From (FFmpeg's frame: its lock, semaphore and layout are kept
-// as for any Foreign frame), into a shared image and returns that image as a Foreign frame of To's,
-// with the function that gives it back once To has finished reading it (a stream's release). It
-// waits for a free image and for the copy.
-func (r *Relay) Copy(src Foreign, pf *formats.PixelFormat) (Foreign, func(), error) {
-	img, back, wait, err := r.Submit(src, pf)
-	if err == nil {
-		err = wait()
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return img, back, nil
-}
-
-// Submit is Copy without the wait for the copy: wait, which To's first read of the image must
-// follow, waits for it (a failed wait keeps the image from being handed out again). At most
-// relayInFlight copies are unwaited: Submit waits for the oldest beyond that.
+// Submit copies src, a picture of pf on From (FFmpeg's frame: its lock, semaphore and layout are
+// kept as for any Foreign frame), into a shared image and returns that image as a Foreign frame of
+// To's, with the function that gives it back once To has finished reading it (a stream's release),
+// and wait, which To's first read of the image must follow, and src's release too (the copy reads
+// it until then; a failed wait keeps the image from being handed out again). It waits for a free
+// image; at most relayInFlight copies are unwaited: it waits for the oldest beyond that.
 func (r *Relay) Submit(src Foreign, pf *formats.PixelFormat) (img Foreign, back func(), wait func() error, err error) {
 	im := <-r.free
 	back = func() {

@@ -42,7 +42,10 @@ func TestRelay(t *testing.T) {
 			want, hw := noiseUploaded(t, to, s, up, pf, tc.w, tc.h, uint64(10+i))
 			src := hw.HW.Foreign()
 			before, _ := stream.ForeignPoint(src)
-			shared, back, err := relay.Copy(src, hw.HW.SWFormat)
+			shared, back, wait, err := relay.Submit(src, hw.HW.SWFormat)
+			if err == nil {
+				err = wait()
+			}
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

@@ -73,14 +73,6 @@ func (r *relaying) Next() (*decode.Frame, error) {
 	if err != nil || f.HW == nil {
 		return f, err
 	}
-	if !r.ahead {
-		img, back, err := r.relay.Copy(f.HW.Foreign(), f.HW.SWFormat)
-		if err != nil {
-			f.Release()
-			return nil, fmt.Errorf("wall: %w", err)
-		}
-		return decode.Relayed(f, img, back), nil
-	}
 	img, back, wait, err := r.relay.Submit(f.HW.Foreign(), f.HW.SWFormat)
 	if err != nil {
 		f.Release()
@@ -91,6 +83,13 @@ func (r *relaying) Next() (*decode.Frame, error) {
 	r.wait = func() error {
 		defer release()
 		return wait()
+	}
+	if !r.ahead {
+		err, r.wait = r.wait(), nil
+		if err != nil {
+			out.Release()
+			return nil, fmt.Errorf("wall: %w", err)
+		}
 	}
 	return out, nil
 }
