@@ -3,6 +3,7 @@ package wall
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
@@ -25,7 +26,10 @@ import (
 // (pump.DefaultRetry) on the tile's own goroutine, the other tiles untouched.
 func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, serial bool, up *decode.Uploader, relay *stream.Relay) {
 	prm := pump.Params[*decode.Frame]{Queue: queue, Frames: limit, Plays: loops,
-		Pending: t.pending, Overlap: !serial, Queued: func() { nudge(wake) }, Stall: -1}
+		Pending: t.pending, Overlap: decodeDepth() - 1, Queued: func() { nudge(wake) }, Stall: -1}
+	if serial {
+		prm.Overlap = 0
+	}
 	if decode.IsLive(t.in.URL) {
 		prm.Live, prm.Reopen = true, t.dec.Reopen
 	}
@@ -38,6 +42,17 @@ func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, seri
 		src = t.relaying
 	}
 	t.pump = pump.Start[*decode.Frame](src, prm)
+}
+
+// decodeDepth is how many decodings a stream keeps in flight: FFmpeg's execution contexts, 2
+// unless YCBCRKIT_DECODE_DEPTH (2 to 8, an A/B for issue 38, read by
+// scripts/ffmpeg-patches/0007 too) says more.
+func decodeDepth() int {
+	n, err := strconv.Atoi(os.Getenv("YCBCRKIT_DECODE_DEPTH"))
+	if err != nil {
+		return 2
+	}
+	return min(max(n, 2), 8)
 }
 
 // uploading is a decoder whose pictures come in FFmpeg's Vulkan frames (Options.Upload).
