@@ -148,6 +148,11 @@ fault rebalance-off internal/avx/hw.c \
 fault relay-ahead-never-waits stream/relay.go \
 	's/^\tif !sl.busy || sl.gen != gen {$/\tif true {/' \
 	stream '^TestRelaySubmitAhead$'
+# Issue 38's: a relay's copy submitted before its source's decoding is done (it waits on From's
+# queue, holding every other relayed stream's copies behind it).
+fault relay-copy-before-decoded stream/relay.go \
+	's/^\t\terr = p.Wait(r.from, relayDecodeWait)$/\t\t_ = p/' \
+	stream '^TestRelayWaitsForSource$'
 # Issue 38's: a decoder behind on a crowded queue never swaps with one ahead on a lighter queue.
 fault fair-never-swaps internal/avx/hw.c \
 	's/^\tif (h < 0 || done\[h\] <= done\[l\] + lead) return 0;$/\treturn 0;/' \

@@ -51,6 +51,9 @@ type relaySlot struct {
 	gen   uint64
 }
 
+// relayDecodeWait bounds Submit's wait for the work on its source (a hung decoder fails the stream).
+const relayDecodeWait = 10 * time.Second
+
 // relayInFlight is how many copies may be submitted and not yet waited for (Submit).
 const relayInFlight = 2
 
@@ -142,10 +145,23 @@ func (r *Relay) Submit(src Foreign, pf *formats.PixelFormat) (img Foreign, back 
 		}
 	}
 	sl := &r.slots[r.next]
-	if err := r.settle(sl, sl.gen); err == nil && im.slot != nil {
+	err = r.settle(sl, sl.gen)
+	if err == nil && im.slot != nil {
 		err = r.settle(im.slot, im.gen)
 	}
 	if err != nil {
+		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
+	}
+	// From's work on src (its decoding) is waited for here, on the CPU: a copy submitted before it
+	// has finished would wait for it on From's queue, and every other stream's copies behind it (a
+	// queue runs its submissions in order). Relayed H.264 streams then decoded 257 pictures/s
+	// against 485 for the others, each copy done 3.5 ms after it was submitted (row depth40).
+	p, err := ForeignPoint(src)
+	if err == nil {
+		err = p.Wait(r.from, relayDecodeWait)
+	}
+	if err != nil {
+		back()
 		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
 	}
 	lk, err := LockForeign(src, r.from.QueueFamily)

@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"image"
 	"testing"
+	"time"
+
+	vk "github.com/vulkan-go/vulkan"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
@@ -133,12 +137,107 @@ func TestRelaySubmitAhead(t *testing.T) {
 	last.back()
 }
 
+// TestRelayWaitsForSource: Submit does not submit its copy before the source's work is done (a
+// copy waiting for a decoding on From's queue holds every other stream's copies behind it): with
+// the source's point not yet reached, Submit has not returned 200 ms later; once the point is
+// signalled from the host it returns, and the picture draws exactly as uploaded. Validated.
+func TestRelayWaitsForSource(t *testing.T) {
+	from, to, up, relay := relayDevices(t, 2)
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+	tc := foreignCases[0]
+	pf, _ := formats.Lookup(tc.format)
+	tc.setPad(up)
+	s, err := stream.New(to, stream.Options{Upload: planes.UploadCopy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Configure(stream.Config{Format: pf, Width: tc.w, Height: tc.h, Params: p, Choice: formats.ChooseSampler}); err != nil {
+		t.Fatal(err)
+	}
+	want, hw := noiseUploaded(t, to, s, up, pf, tc.w, tc.h, 77)
+	defer hw.Release()
+	pt, err := stream.ForeignPoint(hw.HW.Foreign()) // what the upload signals
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &laterWork{Foreign: hw.HW.Foreign()}
+	type result struct {
+		img  stream.Foreign
+		back func()
+		wait func() error
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		img, back, wait, err := relay.Submit(src, hw.HW.SWFormat)
+		done <- result{img, back, wait, err}
+	}()
+	var r result
+	early := false
+	select {
+	case r = <-done:
+		// Not fatal yet: the copy would wait for the signal below on the GPU, and the devices'
+		// ends for the copy.
+		t.Error("Submit returned before the source's work was done")
+		early = true
+	case <-time.After(200 * time.Millisecond):
+	}
+	// The upload's own signal first: a host signal must come after every pending one.
+	if err := pt.Wait(from, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := vkx.SignalSemaphore(from.Device, pt.Semaphore, pt.Value+1); err != nil {
+		t.Fatal(err)
+	}
+	if !early {
+		select {
+		case r = <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("Submit did not return once the source's work was done")
+		}
+	}
+	if r.err == nil {
+		r.err = r.wait()
+	}
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	defer r.back()
+	got, _, _ := drawForeign(t, to, s, r.img, tc.w, tc.h)
+	if d := maxDiff(got, want); d != 0 {
+		t.Errorf("relayed picture %d LSB from the same picture uploaded", d)
+	}
+}
+
+// laterWork is a Foreign frame with one more piece of work pending on it than it has: its next user
+// waits for the value after the one its owner says, which the test signals from the host. Submitted
+// counts that value too, so the owner's count stays the semaphore's.
+type laterWork struct{ stream.Foreign }
+
+func (l *laterWork) Lock() (planes.ForeignState, error) {
+	st, err := l.Foreign.Lock()
+	st.Value++
+	return st, err
+}
+
+func (l *laterWork) Submitted(layout vk.ImageLayout, access vk.AccessFlags) {
+	l.Foreign.Submitted(layout, access)
+	l.Foreign.Submitted(layout, access)
+}
+
 // relayPair opens two devices sharing memory, an uploader putting pictures in FFmpeg's Vulkan frames
 // on the first (as a Vulkan decoder outputs them) and a relay of n images to the second; all closed
 // with the test.
 func relayPair(t *testing.T, n int) (to *gpu.Device, up *decode.Uploader, relay *stream.Relay) {
+	_, to, up, relay = relayDevices(t, n)
+	return to, up, relay
+}
+
+// relayDevices is relayPair with the first device too.
+func relayDevices(t *testing.T, n int) (from, to *gpu.Device, up *decode.Uploader, relay *stream.Relay) {
 	t.Helper()
-	from := vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
+	from = vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
 	to = vktest.OpenWith(t, gpu.Options{Frames: true, Share: true})
 	up, err := decode.NewUploader(from)
 	if err != nil {
@@ -149,7 +248,7 @@ func relayPair(t *testing.T, n int) (to *gpu.Device, up *decode.Uploader, relay 
 		t.Fatal(err)
 	}
 	t.Cleanup(relay.Close)
-	return to, up, relay
+	return from, to, up, relay
 }
 
 // noiseUploaded makes a noise picture of seed, draws it through s on to (the reference) and puts it

@@ -184,6 +184,11 @@ VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_
 	return vkx_fn.WaitSemaphores(dev, &wi, timeout);
 }
 
+VkResult vkx_signal_semaphore(VkDevice dev, VkSemaphore s, uint64_t value) {
+	VkSemaphoreSignalInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = s, .value = value};
+	return vkx_fn.SignalSemaphore(dev, &si);
+}
+
 VkResult vkx_create_timeline(VkDevice dev, uint64_t initial, VkSemaphore *out) {
 	VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
 	                                .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE, .initialValue = initial};

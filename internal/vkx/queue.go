@@ -32,6 +32,13 @@ func WaitSemaphore(dev vk.Device, s vk.Semaphore, value uint64, timeout time.Dur
 	return Check(vk.Result(r), "vkWaitSemaphores")
 }
 
+// SignalSemaphore sets the timeline semaphore s to value from the host (vkSignalSemaphore): a
+// test's stand-in for work on the GPU.
+func SignalSemaphore(dev vk.Device, s vk.Semaphore, value uint64) error {
+	r := C.vkx_signal_semaphore(cDevice(dev), *(*C.VkSemaphore)(unsafe.Pointer(&s)), C.uint64_t(value))
+	return Check(vk.Result(r), "vkSignalSemaphore")
+}
+
 // NewTimelineSemaphore makes a timeline semaphore at initial (the device needs the
 // timelineSemaphore feature); destroy it with vk.DestroySemaphore.
 func NewTimelineSemaphore(dev vk.Device, initial uint64) (vk.Semaphore, error) {

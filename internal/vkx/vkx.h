@@ -29,7 +29,7 @@
 	X(CreateComputePipelines) X(DestroyPipeline) X(CreatePipelineCache) X(GetPipelineCacheData)                        \
 	X(CreateDescriptorSetLayout) X(DestroyDescriptorSetLayout) X(CreatePipelineLayout) X(DestroyPipelineLayout)        \
 	X(CreateDescriptorPool) X(DestroyDescriptorPool) X(AllocateDescriptorSets) X(FreeDescriptorSets)                   \
-	X(UpdateDescriptorSets) X(QueueSubmit) X(QueuePresentKHR) X(DeviceWaitIdle) X(WaitSemaphores) X(CreateSemaphore) X(CmdPipelineBarrier) \
+	X(UpdateDescriptorSets) X(QueueSubmit) X(QueuePresentKHR) X(DeviceWaitIdle) X(WaitSemaphores) X(SignalSemaphore) X(CreateSemaphore) X(CmdPipelineBarrier) \
 	X(CmdCopyBufferToImage) X(CmdCopyImageToBuffer) X(CmdCopyImage) X(CmdCopyBuffer) X(CmdBeginRenderPass)             \
 	X(CmdSetViewport) X(CmdSetScissor) X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)
 
@@ -168,6 +168,8 @@ VkResult vkx_queue_submit_batches(VkQueue q, const VkxBatch *b, uint32_t n, VkFe
 // vkx_wait_semaphore waits until the timeline semaphore s reaches value (vkWaitSemaphores, Vulkan
 // 1.2), at most timeout nanoseconds: no queue is touched, so it takes no lock.
 VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_t timeout);
+// vkx_signal_semaphore sets the timeline semaphore s to value from the host (vkSignalSemaphore).
+VkResult vkx_signal_semaphore(VkDevice dev, VkSemaphore s, uint64_t value);
 // vkx_create_timeline makes a timeline semaphore at initial (VkSemaphoreTypeCreateInfo, Vulkan 1.2).
 VkResult vkx_create_timeline(VkDevice dev, uint64_t initial, VkSemaphore *out);
 VkResult vkx_queue_present(VkQueue q, VkSwapchainKHR sc, uint32_t index, VkSemaphore wait);
