@@ -61,10 +61,10 @@ type Params[F any] struct {
 	Timeout time.Duration
 	// Pending, if set, is called on the decoding goroutine with each frame as Next returns it: a
 	// frame whose work is still in flight (a hardware decoding on the GPU) returns how to wait for
-	// it (nil: nothing to wait for), and the pump waits before queueing it. With Overlap n the wait
-	// comes only after the next n frames' Next (n+1 in flight); 0 waits at once.
+	// it (nil: nothing to wait for), and the pump waits before queueing it. With Overlap the wait
+	// comes only after the next frame's Next (two in flight).
 	Pending func(F) (wait func() error, err error)
-	Overlap int
+	Overlap bool
 	// Sink, if set, takes each item on the decoding goroutine instead of the queue: a client that
 	// keeps its own bounded store (videotex stages into the stream's pictures, blocking while all are
 	// taken) and needs no hop to another goroutine. It returns false to end decoding.
@@ -264,17 +264,12 @@ func (p *Pump[F]) decodeLoop() {
 type decoder[F any] struct {
 	p          *Pump[F]
 	gen, epoch int
-	start      bool          // the next frame begins a play, a seek or a reconnection
-	plays, n   int           // plays begun, frames decoded
-	limit      int           // room's limit
-	sized      bool          // the start-up queue was sized (StartAhead)
-	held       []heldItem[F] // frames whose pending work is waited for later (Overlap), oldest first
-}
-
-// heldItem is a frame whose pending work is in flight, and how to wait for it.
-type heldItem[F any] struct {
-	it   Item[F]
-	wait func() error
+	start      bool // the next frame begins a play, a seek or a reconnection
+	plays, n   int  // plays begun, frames decoded
+	limit      int  // room's limit
+	sized      bool // the start-up queue was sized (StartAhead)
+	held       *Item[F]
+	heldWait   func() error
 }
 
 // seekTo starts a new generation at s; false when the source failed (reported: the loop ends).
@@ -372,20 +367,13 @@ func (d *decoder[F]) frame(f F, dur time.Duration) bool {
 			return false
 		}
 	}
-	// f's work is under way: now the ones before it beyond Overlap are waited for and queued, in
-	// order (all of them before a frame with nothing to wait for).
-	keep := p.prm.Overlap - 1
-	if wait == nil {
-		keep = 0
+	// f's work is under way: now the one before it is waited for and queued, in order.
+	if !d.flush() {
+		p.release(f)
+		return false
 	}
-	for len(d.held) > max(keep, 0) {
-		if !d.finishHeld() {
-			p.release(f)
-			return false
-		}
-	}
-	if wait != nil && p.prm.Overlap > 0 {
-		d.held = append(d.held, heldItem[F]{it, wait})
+	if wait != nil && p.prm.Overlap {
+		d.held, d.heldWait = &it, wait
 		return true
 	}
 	return d.finish(it, wait)
@@ -407,33 +395,21 @@ func (d *decoder[F]) finish(it Item[F], wait func() error) bool {
 	return d.send(it)
 }
 
-// flush queues the held frames (Overlap); false: decoding ends.
+// flush queues the held frame (Overlap); false: decoding ends.
 func (d *decoder[F]) flush() bool {
-	for len(d.held) > 0 {
-		if !d.finishHeld() {
-			return false
-		}
+	if d.held == nil {
+		return true
 	}
-	return true
-}
-
-// finishHeld waits for the oldest held frame and queues it; false: decoding ends (the frames
-// still held released).
-func (d *decoder[F]) finishHeld() bool {
-	h := d.held[0]
-	d.held = d.held[1:]
-	if !d.finish(h.it, h.wait) {
-		d.dropHeld()
-		return false
-	}
-	return true
+	it, wait := *d.held, d.heldWait
+	d.held, d.heldWait = nil, nil
+	return d.finish(it, wait)
 }
 
 func (d *decoder[F]) dropHeld() {
-	for _, h := range d.held {
-		d.p.release(h.it.Frame)
+	if d.held != nil {
+		d.p.release(d.held.Frame)
+		d.held = nil
 	}
-	d.held = nil
 }
 
 // send queues it (or hands it to Sink); false when the pump stops meanwhile (it's frame released).

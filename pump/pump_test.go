@@ -364,15 +364,15 @@ func (g *gated) Next() (*frame, error) {
 	return g.fake.Next()
 }
 
-// TestOverlap: with Overlap n, a frame's pending work is waited for only once the next n frames'
-// Next has returned (n+1 decodings in flight), frames are queued in order, and at the end the held
-// ones are queued before io.EOF.
+// TestOverlap: with Overlap, a frame's pending work is waited for only once the next frame's Next
+// has returned (two decodings in flight), without it at once; frames are queued in order, and at
+// the end the held one is queued before io.EOF.
 func TestOverlap(t *testing.T) {
-	for _, n := range []int{0, 1, 3} {
+	for _, overlap := range []bool{false, true} {
 		src := &fake{n: 12}
 		var waitedAt []int64 // Next calls made when each frame's wait ran
 		var mu sync.Mutex
-		p := Start[*frame](src, Params[*frame]{Queue: 64, Overlap: n,
+		p := Start[*frame](src, Params[*frame]{Queue: 64, Overlap: overlap,
 			Pending: func(f *frame) (func() error, error) {
 				return func() error {
 					mu.Lock()
@@ -384,21 +384,28 @@ func TestOverlap(t *testing.T) {
 		for i := 0; i < 12; i++ {
 			it := receive(t, p)
 			if want := float64(i) / 25; it.Frame.pts != want {
-				t.Fatalf("Overlap %d: item %d has pts %v, want %v", n, i, it.Frame.pts, want)
+				t.Fatalf("Overlap %v: item %d has pts %v, want %v", overlap, i, it.Frame.pts, want)
 			}
 			it.Frame.Release()
 		}
 		if it := receive(t, p); !errors.Is(it.Err, io.EOF) {
-			t.Fatalf("Overlap %d: after the frames %v, want io.EOF", n, it.Err)
+			t.Fatalf("Overlap %v: after the frames %v, want io.EOF", overlap, it.Err)
 		}
 		p.Stop()
 		mu.Lock()
+		n := int64(0)
+		if overlap {
+			n = 1
+		}
 		for i, c := range waitedAt {
 			// Frame i came from Next call i+1; its wait comes after call i+1+n (or at the end: 13
 			// calls, the last returning io.EOF).
-			if want := min(int64(i+1+n), 13); c != want {
-				t.Errorf("Overlap %d: frame %d waited for after %d Next calls, want %d", n, i, c, want)
+			if want := min(int64(i)+1+n, 13); c != want {
+				t.Errorf("Overlap %v: frame %d waited for after %d Next calls, want %d", overlap, i, c, want)
 			}
+		}
+		if len(waitedAt) != 12 {
+			t.Errorf("Overlap %v: %d waits, want 12", overlap, len(waitedAt))
 		}
 		mu.Unlock()
 	}

@@ -2,8 +2,6 @@ package wall
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
@@ -26,10 +24,7 @@ import (
 // (pump.DefaultRetry) on the tile's own goroutine, the other tiles untouched.
 func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, serial bool, up *decode.Uploader, relay *stream.Relay) {
 	prm := pump.Params[*decode.Frame]{Queue: queue, Frames: limit, Plays: loops,
-		Pending: t.pending, Overlap: decodeDepth() - 1, Queued: func() { nudge(wake) }, Stall: -1}
-	if serial {
-		prm.Overlap = 0
-	}
+		Pending: t.pending, Overlap: !serial, Queued: func() { nudge(wake) }, Stall: -1}
 	if decode.IsLive(t.in.URL) {
 		prm.Live, prm.Reopen = true, t.dec.Reopen
 	}
@@ -38,21 +33,10 @@ func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, seri
 		src = uploading{t.dec, up}
 	}
 	if relay != nil {
-		t.relaying = &relaying{Source: src, relay: relay, ahead: os.Getenv("YCBCRKIT_RELAY_AHEAD") == "1"}
+		t.relaying = &relaying{Source: src, relay: relay}
 		src = t.relaying
 	}
 	t.pump = pump.Start[*decode.Frame](src, prm)
-}
-
-// decodeDepth is how many decodings a stream keeps in flight: FFmpeg's execution contexts, 2
-// unless YCBCRKIT_DECODE_DEPTH (2 to 8, an A/B for issue 38, read by
-// scripts/ffmpeg-patches/0007 too) says more.
-func decodeDepth() int {
-	n, err := strconv.Atoi(os.Getenv("YCBCRKIT_DECODE_DEPTH"))
-	if err != nil {
-		return 2
-	}
-	return min(max(n, 2), 8)
 }
 
 // uploading is a decoder whose pictures come in FFmpeg's Vulkan frames (Options.Upload).
@@ -72,14 +56,12 @@ func (u uploading) Next() (*decode.Frame, error) {
 
 // relaying is a source whose pictures another device decoded (Options.DecodeDevices): each is
 // copied into the wall's device (stream.Relay) once its decoding has finished there, so that the
-// wall waits for nothing of that device. The copy is waited for on the CPU before the picture is
-// queued: in Next, or with ahead (YCBCRKIT_RELAY_AHEAD=1, an A/B for issue 38's relayed H.264
-// streams) as the picture's pending wait (pending), so that with two decodings in flight the
-// stream's next decoding is submitted first.
+// wall waits for nothing of that device. The copy is waited for on the CPU as the picture's pending
+// wait (pending), so that the stream's next decoding is submitted first (16 H.264 streams over two
+// devices: 1.02x against waiting in Next, row relay40).
 type relaying struct {
 	pump.Source[*decode.Frame]
 	relay *stream.Relay
-	ahead bool
 	wait  func() error // the last picture's copy, for pending (the decoding goroutine's)
 }
 
@@ -98,13 +80,6 @@ func (r *relaying) Next() (*decode.Frame, error) {
 	r.wait = func() error {
 		defer release()
 		return wait()
-	}
-	if !r.ahead {
-		err, r.wait = r.wait(), nil
-		if err != nil {
-			out.Release()
-			return nil, fmt.Errorf("wall: %w", err)
-		}
 	}
 	return out, nil
 }

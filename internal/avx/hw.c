@@ -436,18 +436,17 @@ int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int 
 	return ok;
 }
 
-// ---- Fairness: the streams of a device progress alike ----------------------------------------------
+// ---- Fairness: the streams of a GPU progress alike -------------------------------------------------
 //
-// 16 streams over 7 queues share them unevenly (3, 3, 2, 2, 2, 2, 2): on an H200 a stream decodes
-// about 575 pictures/s beside two others on its queue and 680 beside one (docs/performance.md, "Live
-// walls"), so streams of one length end far apart and an untimed wall's last seconds decode on a
-// few engines. With YCBCRKIT_FAIR=1, every AVX_FAIR_EVERY decodings a decoder looks (fair): the
-// decoder furthest behind on a queue more used than another decoder's swaps queues with the one
-// furthest ahead on a less used queue, once that one leads by more than AVX_FAIR_LEAD decodings
-// (avx_fair_pick). Both then move as rebalance's moves do (move_wait). Streams that progress alike
-// (a timed wall's) never swap. Off by default until its pictures are checked under validation on
-// NVIDIA: 16 HEVC streams then decode within 1 % of each other, 1.03x the pictures/s, with about
-// 60 swaps a second.
+// 16 streams over 7 engines share them unevenly (3, 3, 2, 2, 2, 2, 2): on an H200 an HEVC stream
+// decodes about 575 pictures/s beside two others on its engine and 680 beside one, an H.264 stream
+// 282 and 362 (docs/performance.md, "Live walls"), so streams of one length end far apart and an
+// untimed wall's last seconds decode on a few engines. Every AVX_FAIR_EVERY decodings a decoder
+// looks (fair): the decoder furthest behind on a more loaded engine swaps queues with the one of
+// its device furthest ahead on a less loaded engine, once that one leads by more than
+// AVX_FAIR_LEAD decodings (avx_fair_pick; an engine's load counts every device's decoders on it).
+// Both then move as rebalance's moves do (move_wait). Streams that progress alike (a timed
+// wall's) never swap. YCBCRKIT_FAIR=0 turns it off (A/B runs).
 #define AVX_FAIR_EVERY 8
 #define AVX_FAIR_LEAD 24
 
@@ -467,20 +466,21 @@ int avx_fair_pick(const uint32_t *queue_of, const uint64_t *done, int n, const u
 	return 1;
 }
 
-// env_on says whether the environment variable name is "1", read once into *state (0: not read
-// yet; 1 on; 2 off): an A/B toggle asked on every decoding.
-static int env_on(int *state, const char *name) {
+// env_on says whether an A/B toggle asked on every decoding is on: the environment variable name
+// at "1" or "0", else def; read once into *state (0: not read yet; 1 on; 2 off).
+static int env_on(int *state, const char *name, int def) {
 	int st = __atomic_load_n(state, __ATOMIC_RELAXED);
 	if (!st) {
 		const char *e = getenv(name);
-		st = e && !strcmp(e, "1") ? 1 : 2;
+		int on = e && !strcmp(e, "1") ? 1 : e && !strcmp(e, "0") ? 0 : def;
+		st = on ? 1 : 2;
 		__atomic_store_n(state, st, __ATOMIC_RELAXED);
 	}
 	return st == 1;
 }
 
-static int fair_state; // YCBCRKIT_FAIR (env_on)
-static int fair_on(void) { return env_on(&fair_state, "YCBCRKIT_FAIR"); }
+static int fair_state; // YCBCRKIT_FAIR (env_on): on unless 0
+static int fair_on(void) { return env_on(&fair_state, "YCBCRKIT_FAIR", 1); }
 
 // fair swaps the queues of vq's device's decoders avx_fair_pick picks. The tables are static, under
 // devs_mu (AVX_VQUEUES entries would be 8 KB of a C stack).
@@ -491,13 +491,18 @@ static uint64_t fair_done[AVX_VQUEUES];
 static void fair(const vqueue *vq) {
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(vq->dev), n = 0, l, h;
-	uint32_t nq = decode_queues(i);
+	uint32_t nq = decode_queues(i), engine[AVX_DECODE_QUEUES] = {0};
+	// A queue's load is its engine's: queue j of every device of the GPU runs on engine j, so a
+	// wall decoding on several devices (one stream a queue on each) still shares engines unevenly.
+	for (int k = 0; nq && k < MAX_DEVICES; k++)
+		if (same_gpu(k, i) && decode_queues(k) == nq)
+			for (uint32_t j = 0; j < nq; j++) engine[j] += devs[k].users[j];
 	for (int k = 0; nq && k < AVX_VQUEUES; k++)
 		if (vqs[k].used && vqs[k].active && vqs[k].dev == vq->dev) {
 			fair_idx[n] = k, fair_queue[n] = vqs[k].index;
 			fair_done[n++] = __atomic_load_n(&vqs[k].done, __ATOMIC_RELAXED);
 		}
-	if (n && avx_fair_pick(fair_queue, fair_done, n, devs[i].users, nq, AVX_FAIR_LEAD, &l, &h)) {
+	if (n && avx_fair_pick(fair_queue, fair_done, n, engine, nq, AVX_FAIR_LEAD, &l, &h)) {
 		vqueue *a = &vqs[fair_idx[l]], *b = &vqs[fair_idx[h]];
 		uint32_t q = a->index;
 		a->index = b->index, b->index = q;
@@ -518,7 +523,7 @@ static void fair(const vqueue *vq) {
 // "Semaphore Signaling"), so that wait is the decoder's last decoding and what was queued before
 // it, not what came after. An A/B for fair's swaps (row ahead40), off by default.
 static int own_state; // YCBCRKIT_MOVE_OWN (env_on)
-static int own_on(void) { return env_on(&own_state, "YCBCRKIT_MOVE_OWN"); }
+static int own_on(void) { return env_on(&own_state, "YCBCRKIT_MOVE_OWN", 0); }
 
 // own_submit submits submits to q with a signal of vq->own appended to the last batch and, when the
 // decoder moved (from is another queue), a wait for its last value added to the first. The timeline
