@@ -177,18 +177,18 @@ func (w *Wall) openInputs(inputs []Input, number []int) (image.Point, error) {
 }
 
 // AutoDecodeDevices is how many devices besides the wall's decode n H.264 streams on a GPU whose
-// devices have queues decode queues each (Options.OpenDecodeDevice): none up to one stream a queue,
-// then enough that no queue has two, at most 3. Queue j of every device runs on video engine j, and
-// streams sharing an engine through different devices' queues decode more than through one queue
-// (H200, 16 streams: 3,206 pictures/s on one device, 3,563 over two, 3,665 over three, against
-// 3,680 for 7 streams; 48 timed streams drop 12.4 % on one, 0.5–1.0 % over three or four;
-// docs/performance.md, "Live walls"). HEVC gains nothing (untimed 16 streams within 2 % over two
-// devices), so only H.264 is spread.
+// devices have queues decode queues each (Options.OpenDecodeDevice): none up to two streams a
+// queue, then enough that no device has more, at most 3. Queue j of every device runs on video
+// engine j, and streams sharing an engine through different devices' queues decode more than
+// through one queue (H200, 16 streams with hw.c's fair: 3,206 pictures/s on one device, 3,955
+// over two, 3,738 over three, against 3,736 for 7 streams; 48 timed streams drop 12.4 % on one,
+// 0.5–1.0 % over three or four; docs/performance.md, "Live walls"). HEVC gains nothing (untimed
+// 16 streams within 2 % over two devices), so only H.264 is spread.
 func AutoDecodeDevices(n, queues int) int {
-	if queues < 1 || n <= queues {
+	if queues < 1 || n <= 2*queues {
 		return 0
 	}
-	return min((n+queues-1)/queues-1, 3)
+	return min((n+2*queues-1)/(2*queues)-1, 3)
 }
 
 // spreadH264 moves the wall's H.264 decoders that Vulkan Video would run over devices opened with
