@@ -87,8 +87,8 @@ type Options struct {
 	// DecodeDevices are further devices of the wall's GPU that decode: input i decodes on device i
 	// mod (1+len), 0 the wall's, and each picture decoded elsewhere is copied into the wall's device
 	// (stream.Relay). A device has as many decode queues as the GPU has video engines (7 on an
-	// H200) and a queue decodes one picture at a time, so streams beyond that decode faster on
-	// devices of their own (docs/performance.md, "Live walls"). Every device, the wall's too, needs
+	// H200), and H.264 streams sharing an engine decode faster through different devices' queues
+	// than through one (docs/performance.md, "Live walls"). Every device, the wall's too, needs
 	// gpu.Options.Share (and Video, or Frames with Upload). They stay the caller's: close them after
 	// the wall.
 	DecodeDevices []*gpu.Device
