@@ -458,3 +458,12 @@ func TestFairStreamsEndTogether(t *testing.T) {
 		t.Errorf("streams ended from %.0f to %.0f ms (%.3fx), %d swaps", first, last, last/first, swaps)
 	}
 }
+
+// TestLiveEntry: a registration takes a device's entry in hw.c only if the entry came from the same
+// instance and vkCreateImage: an entry left by a destroyed device whose handle came back, maybe with
+// its ICD unloaded since, is replaced, not counted again with its stale pointers.
+func TestLiveEntry(t *testing.T) {
+	if !liveEntrySim() {
+		t.Fatal("an entry from another instance or another vkCreateImage was taken as the device's")
+	}
+}

@@ -68,6 +68,7 @@ static char **copy_list(const char *const *l, int n) {
 
 static struct {
 	VkDevice dev;
+	VkInstance inst;
 	VkPhysicalDevice phys;
 	PFN_vkGetDeviceProcAddr gdpa;
 	PFN_vkCreateImage create;
@@ -815,6 +816,30 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 	return real_gipa(inst, name);
 }
 
+// live_entry says devs[i] is dev's entry as registered now, from inst with create its
+// vkCreateImage. An entry whose device was destroyed while a device context on it leaked stays;
+// a later device may get its handle (lavapipe's are heap addresses), and its pointers may point
+// into an ICD unloaded since (a SIGSEGV seen once in TestVulkanContextsShareDevice, a call into
+// unmapped code): such an entry is not the new device's.
+static int live_entry(int i, VkDevice dev, VkInstance inst, PFN_vkCreateImage create) {
+	return devs[i].dev == dev && devs[i].inst == inst && devs[i].create == create;
+}
+
+int avx_live_entry_sim(void) {
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(VK_NULL_HANDLE), ok = 0;
+	if (i >= 0) {
+		VkDevice d = (VkDevice)(uintptr_t)0x5157f00; // never a real handle: not dereferenced
+		VkInstance a = (VkInstance)(uintptr_t)0x5157f10, b = (VkInstance)(uintptr_t)0x5157f20;
+		PFN_vkCreateImage c = (PFN_vkCreateImage)(uintptr_t)0x5157f30, c2 = (PFN_vkCreateImage)(uintptr_t)0x5157f40;
+		devs[i] = (typeof(devs[0])){.dev = d, .inst = a, .create = c, .refs = 1};
+		ok = live_entry(i, d, a, c) && !live_entry(i, d, b, c) && !live_entry(i, d, a, c2);
+		devs[i] = (typeof(devs[0])){0};
+	}
+	pthread_mutex_unlock(&devs_mu);
+	return ok;
+}
+
 // register_device records what the wrappers need for dev; 0 when the table is full (FFmpeg then
 // gets the loader's entry points unwrapped).
 static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys, VkDevice dev,
@@ -852,10 +877,13 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	real_submit2 = submit2, real_wait_idle = wait_idle;
 	if (!free_any) __atomic_store_n(&free_any, (PFN_vkFreeMemory)gipa(inst, "vkFreeMemory"), __ATOMIC_RELAXED);
 	if (!destroy_any) __atomic_store_n(&destroy_any, (PFN_vkDestroyImage)gipa(inst, "vkDestroyImage"), __ATOMIC_RELEASE);
-	if (devs[i].dev == dev) {
+	if (live_entry(i, dev, inst, create)) {
 		devs[i].refs++;
 	} else {
-		devs[i] = (typeof(devs[0])){.dev = dev, .phys = phys, .gdpa = gdpa, .create = create, .fmts = fmts,
+		if (devs[i].dev == dev) // a destroyed device's (live_entry): so are its decoders' queues
+			for (int k = 0; k < AVX_VQUEUES; k++)
+				if (vqs[k].dev == dev) vqs[k] = (vqueue){0};
+		devs[i] = (typeof(devs[0])){.dev = dev, .inst = inst, .phys = phys, .gdpa = gdpa, .create = create, .fmts = fmts,
 		                            .refs = 1, .get_queue = get_queue, .get_queue2 = get_queue2,
 		                            .queue_flags = queue_flags, .decode_family = decode_family,
 		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,

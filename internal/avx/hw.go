@@ -106,6 +106,10 @@ func fairPick(queueOf []uint32, done []uint64, users []uint32, lead uint64) (lo,
 	return int(l), int(h), true
 }
 
+// liveEntrySim is avx_live_entry_sim: hw.c takes a device's entry for a new registration only
+// from the same instance and vkCreateImage.
+func liveEntrySim() bool { return C.avx_live_entry_sim() == 1 }
+
 // vqueueSim runs hw.c's queue choice and moves on made-up devices (avx_vqueue_sim): decoder i starts
 // on device devOf[i] of devices with n decode queues each, then the decoders ends name end in turn;
 // the result is each decoder's queue afterwards (-1: ended). ok false: hw.c's tables had no room.

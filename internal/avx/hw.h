@@ -58,6 +58,9 @@ int avx_rebalance_pick(const uint32_t *users, int ndev, uint32_t n, int *dev, ui
 // ahead on a queue less used than *lo's, when *hi leads by more than lead; 0: no swap.
 int avx_fair_pick(const uint32_t *queue_of, const uint64_t *done, int n, const uint32_t *users, uint32_t nq, uint64_t lead,
                   int *lo, int *hi);
+// avx_live_entry_sim (tests) checks, on a made-up entry, that a device's entry is taken for a new
+// registration only from the same instance and vkCreateImage (hw.c, live_entry): 1 when so.
+int avx_live_entry_sim(void);
 // avx_vqueue_sim (tests) runs take_vqueue and end_vqueue as decoders do, on ndev made-up devices of
 // one GPU whose decode family has n queues: decoder i starts on device dev_of[i], then decoders
 // ends[0..nends) end in that order; index[i] is the queue decoder i is on after that
