@@ -84,18 +84,7 @@ func TestRelay(t *testing.T) {
 // copied (255 LSB in full runs). Validated, synchronization included.
 func TestRelaySubmitAhead(t *testing.T) {
 	to, up, relay := relayPair(t, 3)
-	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
-	tc := foreignCases[0]
-	pf, _ := formats.Lookup(tc.format)
-	tc.setPad(up)
-	s, err := stream.New(to, stream.Options{Upload: planes.UploadCopy})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Configure(stream.Config{Format: pf, Width: tc.w, Height: tc.h, Params: p, Choice: formats.ChooseSampler}); err != nil {
-		t.Fatal(err)
-	}
+	s, tc, pf := firstCaseStream(t, to, up)
 	type sent struct {
 		img    stream.Foreign
 		back   func()
@@ -143,18 +132,7 @@ func TestRelaySubmitAhead(t *testing.T) {
 // signalled from the host it returns, and the picture draws exactly as uploaded. Validated.
 func TestRelayWaitsForSource(t *testing.T) {
 	from, to, up, relay := relayDevices(t, 2)
-	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
-	tc := foreignCases[0]
-	pf, _ := formats.Lookup(tc.format)
-	tc.setPad(up)
-	s, err := stream.New(to, stream.Options{Upload: planes.UploadCopy})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Configure(stream.Config{Format: pf, Width: tc.w, Height: tc.h, Params: p, Choice: formats.ChooseSampler}); err != nil {
-		t.Fatal(err)
-	}
+	s, tc, pf := firstCaseStream(t, to, up)
 	want, hw := noiseUploaded(t, to, s, up, pf, tc.w, tc.h, 77)
 	defer hw.Release()
 	pt, err := stream.ForeignPoint(hw.HW.Foreign()) // what the upload signals
@@ -224,6 +202,25 @@ func (l *laterWork) Lock() (planes.ForeignState, error) {
 func (l *laterWork) Submitted(layout vk.ImageLayout, access vk.AccessFlags) {
 	l.Foreign.Submitted(layout, access)
 	l.Foreign.Submitted(layout, access)
+}
+
+// firstCaseStream is a stream on to configured for foreignCases[0] (BT.709, limited range),
+// closed with the test, with up padding its pictures as the case says.
+func firstCaseStream(t *testing.T, to *gpu.Device, up *decode.Uploader) (*stream.Stream, foreignCase, *formats.PixelFormat) {
+	t.Helper()
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+	tc := foreignCases[0]
+	pf, _ := formats.Lookup(tc.format)
+	tc.setPad(up)
+	s, err := stream.New(to, stream.Options{Upload: planes.UploadCopy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	if _, err := s.Configure(stream.Config{Format: pf, Width: tc.w, Height: tc.h, Params: p, Choice: formats.ChooseSampler}); err != nil {
+		t.Fatal(err)
+	}
+	return s, tc, pf
 }
 
 // relayPair opens two devices sharing memory, an uploader putting pictures in FFmpeg's Vulkan frames
