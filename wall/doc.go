@@ -9,7 +9,8 @@
 // and the shader path's pipelines) and the device's pipeline cache. Each display step draws every
 // stream that has a new picture into its tile of the canvas through a render pass that keeps what
 // the other tiles hold. Each decoder submits to a queue of the decode family of its own choosing
-// (the least used), and moves to one a stream that ended freed (internal/avx/hw.c); the canvas is
+// (the least used), moves to one a stream that ended freed, and swaps with one of its device
+// when streams on busier engines fall behind (internal/avx/hw.c); the canvas is
 // what a window shows (scaled) and what a screenshot reads back. H.264
 // streams beyond two a decode queue decode on more devices of the GPU, each picture copied to the
 // wall's device (Options.DecodeDevices or OpenDecodeDevice, stream.Relay), as NVIDIA's driver
