@@ -27,8 +27,9 @@ import (
 // The source's decoding is waited for on the CPU before the copy is submitted (a copy waiting on
 // From's queue would hold every other stream's copies behind it), and the copy before To reads the
 // image (Submit returns the wait, so that a stream's next decoding can be submitted first), so To
-// needs no semaphore of From's (and lavapipe, which exports no semaphores, runs it too). The copy's last barrier releases the image
-// to VK_QUEUE_FAMILY_EXTERNAL, and To's reading barrier acquires it (planes.ForeignState.External).
+// needs no semaphore of From's (and lavapipe, which exports no semaphores, runs it too). The
+// copy's last barrier releases the image to VK_QUEUE_FAMILY_EXTERNAL, and To's reading barrier
+// acquires it (planes.ForeignState.External).
 // An image goes back to the relay when To has finished reading it (the release Submit returns), so
 // From never writes what To reads.
 //

@@ -260,13 +260,22 @@ static uint32_t decode_queues(int i) {
 // devices has its own instance, and so its own VkPhysicalDevice handle: the GPU is told by its UUID.
 static int same_gpu(int k, int i) { return devs[k].dev && !memcmp(devs[k].gpu, devs[i].gpu, VK_UUID_SIZE); }
 
-// pick_queue is the queue of devs[i] a decoder starting now gets (avx_pick_decode_queue). devs_mu held.
-static uint32_t pick_queue(int i) {
-	uint32_t n = decode_queues(i), gpu[AVX_DECODE_QUEUES] = {0};
+// engine_loads fills load[j], j < decode_queues(i), with the decoders on queue j of every device of
+// devs[i]'s GPU: queue j of each device runs on video engine j. devs_mu held.
+static void engine_loads(int i, uint32_t load[AVX_DECODE_QUEUES]) {
+	uint32_t n = decode_queues(i);
+	memset(load, 0, AVX_DECODE_QUEUES * sizeof load[0]);
+	if (!n) return; // i < 0 too (decode_queues)
 	for (int k = 0; k < MAX_DEVICES; k++)
 		if (same_gpu(k, i))
-			for (uint32_t j = 0; j < n; j++) gpu[j] += devs[k].users[j];
-	return (uint32_t)avx_pick_decode_queue(devs[i].users, gpu, n);
+			for (uint32_t j = 0; j < n; j++) load[j] += devs[k].users[j];
+}
+
+// pick_queue is the queue of devs[i] a decoder starting now gets (avx_pick_decode_queue). devs_mu held.
+static uint32_t pick_queue(int i) {
+	uint32_t gpu[AVX_DECODE_QUEUES];
+	engine_loads(i, gpu);
+	return (uint32_t)avx_pick_decode_queue(devs[i].users, gpu, decode_queues(i));
 }
 
 static VkQueue fetch_queue(PFN_vkGetDeviceQueue get, PFN_vkGetDeviceQueue2 get2, VkDeviceQueueCreateFlags flags,
@@ -492,12 +501,9 @@ static uint64_t fair_done[AVX_VQUEUES];
 static void fair(const vqueue *vq) {
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(vq->dev), n = 0, l, h;
-	uint32_t nq = decode_queues(i), engine[AVX_DECODE_QUEUES] = {0};
-	// A queue's load is its engine's: queue j of every device of the GPU runs on engine j, so a
-	// wall decoding on several devices (one stream a queue on each) still shares engines unevenly.
-	for (int k = 0; nq && k < MAX_DEVICES; k++)
-		if (same_gpu(k, i) && decode_queues(k) == nq)
-			for (uint32_t j = 0; j < nq; j++) engine[j] += devs[k].users[j];
+	uint32_t nq = decode_queues(i), engine[AVX_DECODE_QUEUES];
+	// A queue's load is its engine's: a wall decoding on several devices still shares engines.
+	engine_loads(i, engine);
 	for (int k = 0; nq && k < AVX_VQUEUES; k++)
 		if (vqs[k].used && vqs[k].active && vqs[k].dev == vq->dev) {
 			fair_idx[n] = k, fair_queue[n] = vqs[k].index;
