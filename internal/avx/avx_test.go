@@ -459,33 +459,6 @@ func TestFairStreamsEndTogether(t *testing.T) {
 	}
 }
 
-// TestRoamPick: a decoder whose decodings are done takes the engine with the fewest decodings in
-// flight; at equal, the one with fewer decoders once it moved; it stays on a tie, and where its own
-// engine is as idle as any.
-func TestRoamPick(t *testing.T) {
-	users := []uint32{3, 3, 2, 2, 2, 2, 2}
-	for _, c := range []struct {
-		inflight []uint32
-		cur      uint32
-		want     uint32
-	}{
-		{[]uint32{4, 3, 2, 2, 0, 2, 2}, 0, 4}, // an idle engine
-		{[]uint32{4, 3, 2, 1, 1, 2, 2}, 0, 3}, // the first of the least busy
-		{[]uint32{1, 3, 2, 2, 1, 2, 2}, 0, 0}, // as idle as the least busy: stays
-		{[]uint32{0, 0, 0, 0, 0, 0, 0}, 0, 0}, // nothing in flight, 2+1 decoders against 3: stays
-		{[]uint32{2, 2, 2, 2, 2, 2, 2}, 6, 6}, // level
-		{[]uint32{0, 0, 0, 0, 0, 0, 0}, 9, 9}, // not a queue of the family: untouched
-	} {
-		if got := roamPick(c.inflight, users, c.cur); got != c.want {
-			t.Errorf("in flight %v, on %d: picked %d, want %d", c.inflight, c.cur, got, c.want)
-		}
-	}
-	// Nothing in flight: to fewer decoders once it moved (1+1 against 3), the fewest of those.
-	if got := roamPick(make([]uint32, 7), []uint32{3, 2, 1, 2, 1, 0, 2}, 0); got != 5 {
-		t.Errorf("nothing in flight, decoders 3 2 1 2 1 0 2, on 0: picked %d, want 5", got)
-	}
-}
-
 // TestLiveEntry: a registration takes a device's entry in hw.c only if the entry came from the same
 // instance and vkCreateImage: an entry left by a destroyed device whose handle came back, maybe with
 // its ICD unloaded since, is replaced, not counted again with its stale pointers.

@@ -87,7 +87,6 @@ static struct {
 	PFN_vkCreateSemaphore create_sem;
 	PFN_vkDestroySemaphore destroy_sem;
 	PFN_vkWaitSemaphores wait_sems;
-	PFN_vkGetSemaphoreCounterValue counter;
 	PFN_vkQueueSubmit2 submit2;
 	uint8_t gpu[VK_UUID_SIZE];         // the physical device's deviceUUID: devices of one GPU share it
 	PFN_vkAllocateMemory alloc;
@@ -181,11 +180,8 @@ typedef struct {
 	VkQueue last;            // the queue its last batch went to (VK_NULL_HANDLE: none yet)
 	PFN_vkQueueSubmit2 submit; // the device's own
 	uint64_t done;           // decodings submitted: the decoder's thread adds, fair reads (devs_mu)
-	VkSemaphore own;         // a timeline each of its batches signals (own_submit): roam, YCBCRKIT_MOVE_OWN=1
-	uint64_t ownv;           // its last value (the decoder's thread writes, roam reads atomically)
-	uint64_t seen;           // own's value when the decoder last looked (roam; atomic)
-	PFN_vkGetSemaphoreCounterValue counter; // the device's
-	int slot;                // its device's devs entry
+	VkSemaphore own;         // YCBCRKIT_MOVE_OWN=1: a timeline each of its batches signals (own_moves)
+	uint64_t ownv;           // its last value (the decoder's thread)
 } vqueue;
 // Under devs_mu; active, now and last are also read without it, atomically, by the decoder's
 // thread (wrap_queue_submit2's fast path), the only one that writes last.
@@ -314,8 +310,7 @@ static int take_vqueue(VkDevice dev) {
 				uint32_t q = pick_queue(i);
 				devs[i].users[q]++;
 				vqs[k] = (vqueue){.used = 1, .dev = dev, .index = q, .active = 1, .now = device_queue(i, q),
-				                  .submit = devs[i].submit2 ? devs[i].submit2 : real_submit2,
-				                  .counter = devs[i].counter, .slot = i};
+				                  .submit = devs[i].submit2 ? devs[i].submit2 : real_submit2};
 				v = k;
 				break;
 			}
@@ -579,68 +574,8 @@ static VkResult own_submit(vqueue *vq, PFN_vkQueueSubmit2 submit, VkQueue q, VkQ
 	last->pSignalSemaphoreInfos = sigs;
 	last->signalSemaphoreInfoCount++;
 	VkResult r = submit(q, n, all, fence);
-	if (r == VK_SUCCESS) __atomic_store_n(&vq->ownv, vq->ownv + 1, __ATOMIC_RELEASE);
+	if (r == VK_SUCCESS) vq->ownv++;
 	return r;
-}
-
-// ---- Roaming: a decoder whose decodings are done takes the least busy engine ---------------------
-//
-// A stream's pictures decode one after another (each reads the last as a reference), so an engine
-// keeps busy only while some stream on it has a decoding queued: 16 streams over 7 engines leave
-// the engines with two streams idle at times (HEVC decoder use 92-96 % with fixed queues, row
-// relay40) while three-stream ones queue work. NVDECODE gives each picture to a free engine. With
-// YCBCRKIT_ROAM=1, a decoder about to submit whose own decodings have all finished (its timeline,
-// own_submit, read with vkGetSemaphoreCounterValue) goes to its device's queue on the engine with
-// the fewest decodings in flight over the GPU (avx_roam_pick): it waits for nothing there (the
-// wait own_submit adds is on a value already reached), and a decoder with work in flight stays,
-// its next decoding being bound to wait for that work anyway. A decoder's in-flight count is its
-// submissions less the value it last read. An A/B for now.
-static int roam_state; // YCBCRKIT_ROAM (env_on)
-static int roam_on(void) { return env_on(&roam_state, "YCBCRKIT_ROAM", 0); }
-
-int avx_roam_pick(const uint32_t *inflight, const uint32_t *users, uint32_t n, uint32_t cur) {
-	if (cur >= n) return (int)cur;
-	// Each queue's decodings in flight, then its decoders with this one there (users counts it on
-	// cur): at equal in flight the streams stay spread (a timed wall's, nothing in flight). Ties
-	// keep cur.
-	uint32_t best = cur;
-	uint64_t bf = inflight[cur], bu = users[cur];
-	for (uint32_t q = 0; q < n; q++)
-		if (q != cur && (inflight[q] < bf || (inflight[q] == bf && (uint64_t)users[q] + 1 < bu)))
-			best = q, bf = inflight[q], bu = (uint64_t)users[q] + 1;
-	return (int)best;
-}
-
-static uint32_t roam_load[AVX_DECODE_QUEUES]; // under devs_mu
-
-// roam moves vq's decoder, on its own thread before a submission, to the queue avx_roam_pick picks
-// when its decodings are all done.
-static void roam(vqueue *vq) {
-	uint64_t ownv = vq->ownv, c = 0;
-	if (!vq->own || !vq->counter || !ownv || vq->counter(vq->dev, vq->own, &c) != VK_SUCCESS) return;
-	__atomic_store_n(&vq->seen, c, __ATOMIC_RELAXED);
-	if (c < ownv) return;
-	pthread_mutex_lock(&devs_mu);
-	int i = vq->slot;
-	uint32_t n = i >= 0 && i < MAX_DEVICES && devs[i].dev == vq->dev ? decode_queues(i) : 0, users[AVX_DECODE_QUEUES];
-	if (n && vq->active && vq->index < n) {
-		memset(roam_load, 0, sizeof roam_load);
-		for (int k = 0; k < AVX_VQUEUES; k++) {
-			const vqueue *o = &vqs[k];
-			if (o == vq || !o->used || !o->active || o->index >= n || o->slot < 0 || !same_gpu(o->slot, i)) continue;
-			uint64_t sub = __atomic_load_n(&o->ownv, __ATOMIC_ACQUIRE), done = __atomic_load_n(&o->seen, __ATOMIC_RELAXED);
-			roam_load[o->index] += sub > done ? (uint32_t)(sub - done) : 0;
-		}
-		engine_loads(i, users);
-		uint32_t to = (uint32_t)avx_roam_pick(roam_load, users, n, vq->index);
-		if (to != vq->index) {
-			devs[i].users[vq->index]--, devs[i].users[to]++;
-			vq->index = to;
-			__atomic_store_n(&vq->now, device_queue(i, to), __ATOMIC_RELEASE);
-			__atomic_add_fetch(&queue_moves, 1, __ATOMIC_RELAXED);
-		}
-	}
-	pthread_mutex_unlock(&devs_mu);
 }
 
 // submitted counts a decoding vq's decoder submitted, on its thread, and now and then looks (fair).
@@ -653,18 +588,9 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 	if (vq < vqs || vq >= vqs + AVX_VQUEUES) return real_submit2(queue, n, submits, fence);
 	// Where it went last and still counted there: no lock (the decoder's own thread).
 	VkQueue now = __atomic_load_n(&vq->now, __ATOMIC_ACQUIRE);
-	VkQueue last = __atomic_load_n(&vq->last, __ATOMIC_RELAXED);
-	if (__atomic_load_n(&vq->active, __ATOMIC_ACQUIRE) && now && now == last) {
-		if (roam_on()) {
-			roam(vq);
-			now = __atomic_load_n(&vq->now, __ATOMIC_ACQUIRE);
-		}
-		VkResult r = own_on() || roam_on() ? own_submit(vq, vq->submit, now, last, n, submits, fence)
-		                                   : vq->submit(now, n, submits, fence);
-		if (r == VK_SUCCESS) {
-			if (now != last) __atomic_store_n(&vq->last, now, __ATOMIC_RELEASE);
-			submitted(vq);
-		}
+	if (__atomic_load_n(&vq->active, __ATOMIC_ACQUIRE) && now && now == __atomic_load_n(&vq->last, __ATOMIC_RELAXED)) {
+		VkResult r = own_on() ? own_submit(vq, vq->submit, now, now, n, submits, fence) : vq->submit(now, n, submits, fence);
+		if (r == VK_SUCCESS) submitted(vq);
 		return r;
 	}
 	pthread_mutex_lock(&devs_mu);
@@ -684,7 +610,7 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 	VkResult r;
 	VkSemaphoreSubmitInfo waits[64];
 	if (n > 8) return VK_ERROR_OUT_OF_HOST_MEMORY; // FFmpeg submits one batch at a time
-	if (own_on() || roam_on()) {
+	if (own_on()) {
 		r = own_submit(vq, submit, to, from, n, submits, fence);
 	} else if (from && from != to && n > 0) {
 		VkSubmitInfo2 first = submits[0];
@@ -939,7 +865,6 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	PFN_vkCreateSemaphore create_sem = (PFN_vkCreateSemaphore)gdpa(dev, "vkCreateSemaphore");
 	PFN_vkDestroySemaphore destroy_sem = (PFN_vkDestroySemaphore)gdpa(dev, "vkDestroySemaphore");
 	PFN_vkWaitSemaphores wait_sems = (PFN_vkWaitSemaphores)gdpa(dev, "vkWaitSemaphores");
-	PFN_vkGetSemaphoreCounterValue counter = (PFN_vkGetSemaphoreCounterValue)gdpa(dev, "vkGetSemaphoreCounterValue");
 	// Through the instance, the loader's trampolines, which take any device's queue.
 	PFN_vkQueueSubmit2 submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2");
 	if (!submit2) submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2KHR");
@@ -969,8 +894,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		                            .queue_flags = queue_flags, .decode_family = decode_family,
 		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,
 		                            .create_session = create_session, .create_sem = create_sem,
-		                            .destroy_sem = destroy_sem, .wait_sems = wait_sems, .counter = counter,
-		                            .submit2 = dev_submit2};
+		                            .destroy_sem = destroy_sem, .wait_sems = wait_sems, .submit2 = dev_submit2};
 		// The GPU's UUID, once per VkDevice (each decoder registers it again): Vulkan 1.1, which
 		// the toolkit requires; without it one GPU is assumed.
 		VkPhysicalDeviceIDProperties id = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};

@@ -106,16 +106,6 @@ func fairPick(queueOf []uint32, done []uint64, users []uint32, lead uint64) (lo,
 	return int(l), int(h), true
 }
 
-// roamPick is hw.c's queue for a decoder on queue cur whose decodings are done (avx_roam_pick):
-// inflight[q] decodings in flight and users[q] decoders on queue q's engine (tests).
-func roamPick(inflight, users []uint32, cur uint32) uint32 {
-	if len(inflight) == 0 || len(users) < len(inflight) {
-		return cur
-	}
-	return uint32(C.avx_roam_pick((*C.uint32_t)(unsafe.Pointer(&inflight[0])), (*C.uint32_t)(unsafe.Pointer(&users[0])),
-		C.uint32_t(len(inflight)), C.uint32_t(cur)))
-}
-
 // liveEntrySim is avx_live_entry_sim: hw.c takes a device's entry for a new registration only
 // from the same instance and vkCreateImage.
 func liveEntrySim() bool { return C.avx_live_entry_sim() == 1 }

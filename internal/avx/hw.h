@@ -58,10 +58,6 @@ int avx_rebalance_pick(const uint32_t *users, int ndev, uint32_t n, int *dev, ui
 // ahead on a queue less used than *lo's, when *hi leads by more than lead; 0: no swap.
 int avx_fair_pick(const uint32_t *queue_of, const uint64_t *done, int n, const uint32_t *users, uint32_t nq, uint64_t lead,
                   int *lo, int *hi);
-// avx_roam_pick is the queue hw.c's roam gives a decoder on queue cur of the n whose decodings are
-// all done: the fewest decodings in flight over the GPU's engines (inflight[q], this decoder's
-// none), then the fewest decoders with it there (users[q], counting it on cur); cur on a tie.
-int avx_roam_pick(const uint32_t *inflight, const uint32_t *users, uint32_t n, uint32_t cur);
 // avx_live_entry_sim (tests) checks, on a made-up entry, that a device's entry is taken for a new
 // registration only from the same instance and vkCreateImage (hw.c, live_entry): 1 when so.
 int avx_live_entry_sim(void);
