@@ -87,6 +87,7 @@ static struct {
 	PFN_vkCreateSemaphore create_sem;
 	PFN_vkDestroySemaphore destroy_sem;
 	PFN_vkWaitSemaphores wait_sems;
+	PFN_vkGetSemaphoreCounterValue counter;
 	PFN_vkQueueSubmit2 submit2;
 	uint8_t gpu[VK_UUID_SIZE];         // the physical device's deviceUUID: devices of one GPU share it
 	PFN_vkAllocateMemory alloc;
@@ -180,8 +181,10 @@ typedef struct {
 	VkQueue last;            // the queue its last batch went to (VK_NULL_HANDLE: none yet)
 	PFN_vkQueueSubmit2 submit; // the device's own
 	uint64_t done;           // decodings submitted: the decoder's thread adds, fair reads (devs_mu)
-	VkSemaphore own;         // YCBCRKIT_MOVE_OWN=1: a timeline each of its batches signals (own_moves)
+	VkSemaphore own;         // a timeline each of its batches signals (own_submit)
 	uint64_t ownv;           // its last value (the decoder's thread)
+	uint32_t deferred;       // batches submitted to last since it was moved (the decoder's thread)
+	PFN_vkGetSemaphoreCounterValue counter; // its device's
 } vqueue;
 // Under devs_mu; active, now and last are also read without it, atomically, by the decoder's
 // thread (wrap_queue_submit2's fast path), the only one that writes last.
@@ -310,7 +313,8 @@ static int take_vqueue(VkDevice dev) {
 				uint32_t q = pick_queue(i);
 				devs[i].users[q]++;
 				vqs[k] = (vqueue){.used = 1, .dev = dev, .index = q, .active = 1, .now = device_queue(i, q),
-				                  .submit = devs[i].submit2 ? devs[i].submit2 : real_submit2};
+				                  .submit = devs[i].submit2 ? devs[i].submit2 : real_submit2,
+				                  .counter = devs[i].counter};
 				v = k;
 				break;
 			}
@@ -530,8 +534,26 @@ static void fair(const vqueue *vq) {
 // "Semaphore Signaling"), so that wait is the decoder's last decoding and what was queued before
 // it, not what came after. An A/B for fair's swaps, off (row depth40, four decodings in flight:
 // 16 HEVC streams 1.02x the pictures/s, decoder use 86-95 %).
-static int own_state; // YCBCRKIT_MOVE_OWN (env_on)
-static int own_on(void) { return env_on(&own_state, "YCBCRKIT_MOVE_OWN", 0); }
+// A/B for now: YCBCRKIT_MOVE=drain (move_wait at once), own (own_submit's wait at once), else defer
+// (own_submit's wait once the decoder's decodings are done, or AVX_MOVE_DEFER batches later).
+#define AVX_MOVE_DEFER 8
+static int move_mode = -1; // 0 defer, 1 drain, 2 own
+static int moves(void) {
+	int m = __atomic_load_n(&move_mode, __ATOMIC_RELAXED);
+	if (m < 0) {
+		const char *e = getenv("YCBCRKIT_MOVE");
+		m = e && !strcmp(e, "drain") ? 1 : e && !strcmp(e, "own") ? 2 : 0;
+		__atomic_store_n(&move_mode, m, __ATOMIC_RELAXED);
+	}
+	return m;
+}
+static int own_on(void) { return moves() != 1; }
+
+// own_done says vq's decodings have all finished (its timeline reached its last value).
+static int own_done(vqueue *vq) {
+	uint64_t c = 0;
+	return vq->own && vq->counter && vq->counter(vq->dev, vq->own, &c) == VK_SUCCESS && c >= vq->ownv;
+}
 
 // own_submit submits submits to q with a signal of vq->own appended to the last batch and, when the
 // decoder moved (from is another queue), a wait for its last value added to the first. The timeline
@@ -611,6 +633,16 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 	VkSemaphoreSubmitInfo waits[64];
 	if (n > 8) return VK_ERROR_OUT_OF_HOST_MEMORY; // FFmpeg submits one batch at a time
 	if (own_on()) {
+		if (from && from != to) {
+			// Moved: it stays where it was until its decodings there are done, so that its wait on
+			// the new queue holds nothing up; a decoder never done at a submission goes anyway.
+			if (moves() == 0 && !own_done(vq) && vq->deferred < AVX_MOVE_DEFER) {
+				to = from;
+				vq->deferred++;
+			} else {
+				vq->deferred = 0;
+			}
+		}
 		r = own_submit(vq, submit, to, from, n, submits, fence);
 	} else if (from && from != to && n > 0) {
 		VkSubmitInfo2 first = submits[0];
@@ -865,6 +897,7 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	PFN_vkCreateSemaphore create_sem = (PFN_vkCreateSemaphore)gdpa(dev, "vkCreateSemaphore");
 	PFN_vkDestroySemaphore destroy_sem = (PFN_vkDestroySemaphore)gdpa(dev, "vkDestroySemaphore");
 	PFN_vkWaitSemaphores wait_sems = (PFN_vkWaitSemaphores)gdpa(dev, "vkWaitSemaphores");
+	PFN_vkGetSemaphoreCounterValue counter = (PFN_vkGetSemaphoreCounterValue)gdpa(dev, "vkGetSemaphoreCounterValue");
 	// Through the instance, the loader's trampolines, which take any device's queue.
 	PFN_vkQueueSubmit2 submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2");
 	if (!submit2) submit2 = (PFN_vkQueueSubmit2)gipa(inst, "vkQueueSubmit2KHR");
@@ -894,7 +927,8 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		                            .queue_flags = queue_flags, .decode_family = decode_family,
 		                            .decode_queues = decode_queues, .alloc = alloc, .free_mem = free_mem,
 		                            .create_session = create_session, .create_sem = create_sem,
-		                            .destroy_sem = destroy_sem, .wait_sems = wait_sems, .submit2 = dev_submit2};
+		                            .destroy_sem = destroy_sem, .wait_sems = wait_sems, .counter = counter,
+		                            .submit2 = dev_submit2};
 		// The GPU's UUID, once per VkDevice (each decoder registers it again): Vulkan 1.1, which
 		// the toolkit requires; without it one GPU is assumed.
 		VkPhysicalDeviceIDProperties id = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
