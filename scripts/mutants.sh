@@ -166,6 +166,10 @@ fault fair-never-swaps internal/avx/hw.c \
 fault end-no-rebalance internal/avx/hw.c \
 	's/^\t\trebalance(i);$/\t\t;/' \
 	internal/avx '^TestVQueues$'
+# Issue 38's: a moved decoder goes at once, its first batch on the new queue waiting at its head.
+fault move-at-once internal/avx/hw.c \
+	's/^int avx_move_stays(int moved, int done, uint32_t deferred) { return moved \&\& !done \&\& deferred < AVX_MOVE_DEFER; }$/int avx_move_stays(int moved, int done, uint32_t deferred) { return 0; }/' \
+	internal/avx '^TestMoveStays$'
 # Issue 38's: the wall's try of a picture's lock takes a lock of its own, not lock_frame's.
 fault trylock-other-mutex internal/avx/hw.c \
 	's/^\t\tif (pthread_mutex_trylock((pthread_mutex_t \*)vf->internal)) return 1;$/\t\tstatic pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER; if (pthread_mutex_trylock(\&other)) return 1; pthread_mutex_unlock(\&other);/' \

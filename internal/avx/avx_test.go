@@ -459,6 +459,28 @@ func TestFairStreamsEndTogether(t *testing.T) {
 	}
 }
 
+// TestMoveStays: a moved decoder keeps submitting to its old queue until its decodings there are
+// done, so that its wait on the new queue holds nothing up, and goes after 8 batches whatever; an
+// unmoved one stays where it is.
+func TestMoveStays(t *testing.T) {
+	for _, c := range []struct {
+		moved, done bool
+		deferred    uint32
+		stays       bool
+	}{
+		{true, false, 0, true},
+		{true, false, 7, true},
+		{true, false, 8, false},
+		{true, true, 0, false},
+		{true, true, 3, false},
+		{false, false, 0, false},
+	} {
+		if got := moveStays(c.moved, c.done, c.deferred); got != c.stays {
+			t.Errorf("moved %v, done %v, %d batches since: stays %v, want %v", c.moved, c.done, c.deferred, got, c.stays)
+		}
+	}
+}
+
 // TestLiveEntry: a registration takes a device's entry in hw.c only if the entry came from the same
 // instance and vkCreateImage: an entry left by a destroyed device whose handle came back, maybe with
 // its ICD unloaded since, is replaced, not counted again with its stale pointers.

@@ -82,8 +82,6 @@ static struct {
 	uint32_t decode_queues, next_decode;
 	uint32_t users[AVX_DECODE_QUEUES]; // decoders decoding on each queue of the decode family (vqueue)
 	VkQueue queues[AVX_DECODE_QUEUES]; // the decode family's queues, fetched when first needed (device_queue)
-	VkSemaphore qsem[AVX_DECODE_QUEUES]; // a timeline per decode queue, signalled when a decoder leaves it
-	uint64_t qval[AVX_DECODE_QUEUES];    // (move_wait), and its last value
 	PFN_vkCreateSemaphore create_sem;
 	PFN_vkDestroySemaphore destroy_sem;
 	PFN_vkWaitSemaphores wait_sems;
@@ -163,8 +161,7 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 // ff_vk_exec_submit), so the handle a decoder gets is an entry of vqs, which wrap_queue_submit2
 // resolves to the queue the decoder is on now. When a decoder ends (avx_hw_idle) or goes (hw_free),
 // rebalance moves decoders until no queue index of the GPU carries two more than another
-// (avx_rebalance_pick). A moved decoder's first batch on its new queue waits for all that was
-// submitted to its old one (move_wait).
+// (avx_rebalance_pick). A moved decoder goes once its own decodings are done (moved).
 //
 // Queues an engine created with flags (VK_KHR_internally_synchronized_queues' flag) must be fetched
 // with vkGetDeviceQueue2 and those flags: vkGetDeviceQueue is only for queues created without any
@@ -190,7 +187,6 @@ typedef struct {
 // thread (wrap_queue_submit2's fast path), the only one that writes last.
 static vqueue vqs[AVX_VQUEUES];
 static int64_t queue_moves;     // atomic: decoders rebalance moved (avx_decode_queue_moves)
-static pthread_mutex_t move_mu = PTHREAD_MUTEX_INITIALIZER; // a queue's timeline values in submission order
 static PFN_vkQueueSubmit2 real_submit2;     // the loader's trampolines: any device's queue
 static PFN_vkQueueWaitIdle real_wait_idle;
 
@@ -388,40 +384,6 @@ static VkSemaphore new_timeline(PFN_vkCreateSemaphore create, VkDevice dev) {
 	return sem;
 }
 
-// move_wait makes the first batch of a decoder on a new queue wait for every command submitted to
-// its old one, from: an empty batch on from signals that queue's timeline (a signal's first
-// synchronization scope holds all commands earlier in submission order on the queue: Vulkan spec,
-// "Semaphore Signaling"), and *wait becomes the new batch's wait for the value. The caller holds
-// the decode family's queue lock (FFmpeg's lock_queue around ff_vk_exec_submit, one lock for the
-// family) or the queues are internally synchronized; move_mu keeps each queue's values in order
-// of submission. Returns 0 when it could not: the caller then waits for from on the CPU.
-static int move_wait(VkDevice dev, VkQueue from, VkSemaphoreSubmitInfo *wait) {
-	pthread_mutex_lock(&move_mu);
-	pthread_mutex_lock(&devs_mu);
-	int i = dev_slot(dev), ok = 0;
-	uint32_t q = 0;
-	while (i >= 0 && q < decode_queues(i) && devs[i].queues[q] != from) q++;
-	VkSemaphore sem = VK_NULL_HANDLE;
-	uint64_t val = 0;
-	if (i >= 0 && q < decode_queues(i)) {
-		if (!devs[i].qsem[q]) devs[i].qsem[q] = new_timeline(devs[i].create_sem, dev);
-		if ((sem = devs[i].qsem[q])) val = ++devs[i].qval[q];
-	}
-	pthread_mutex_unlock(&devs_mu);
-	if (sem) {
-		VkSemaphoreSubmitInfo sig = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO, .semaphore = sem, .value = val,
-		                             .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
-		VkSubmitInfo2 empty = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .signalSemaphoreInfoCount = 1,
-		                       .pSignalSemaphoreInfos = &sig};
-		if (real_submit2(from, 1, &empty, VK_NULL_HANDLE) == VK_SUCCESS) {
-			*wait = sig;
-			ok = 1;
-		}
-	}
-	pthread_mutex_unlock(&move_mu);
-	return ok;
-}
-
 int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int *ends, int nends, uint32_t *index) {
 	VkDevice fake[MAX_DEVICES] = {0};
 	int slot[MAX_DEVICES], v[AVX_VQUEUES], ok = 1;
@@ -459,7 +421,7 @@ int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int 
 // looks (fair): the decoder furthest behind on a more loaded engine swaps queues with the one of
 // its device furthest ahead on a less loaded engine, once that one leads by more than
 // AVX_FAIR_LEAD decodings (avx_fair_pick; an engine's load counts every device's decoders on it).
-// Both then move as rebalance's moves do (move_wait). Streams that progress alike (a timed
+// Both then move as rebalance's moves do (moved). Streams that progress alike (a timed
 // wall's) never swap. YCBCRKIT_FAIR=0 turns it off (A/B runs).
 #define AVX_FAIR_EVERY 8
 #define AVX_FAIR_LEAD 24
@@ -524,30 +486,21 @@ static void fair(const vqueue *vq) {
 	pthread_mutex_unlock(&devs_mu);
 }
 
-// ---- Moves that wait for the decoder's own work ------------------------------------------------------
+// ---- Moves: a decoder goes when its own decodings are done ------------------------------------------
 //
-// move_wait drains the old queue: the moved decoder's next batch waits for every batch submitted
-// there before the move, other streams' included, though only its own last decoding orders it (its
-// session and pictures). With YCBCRKIT_MOVE_OWN=1 each of a decoder's batches also signals a
-// timeline of its own, and the first batch after a move waits for the last value: a signal's first
-// synchronization scope is everything earlier in submission order on its queue (Vulkan spec,
-// "Semaphore Signaling"), so that wait is the decoder's last decoding and what was queued before
-// it, not what came after. An A/B for fair's swaps, off (row depth40, four decodings in flight:
-// 16 HEVC streams 1.02x the pictures/s, decoder use 86-95 %).
-// A/B for now: YCBCRKIT_MOVE=drain (move_wait at once), own (own_submit's wait at once), else defer
-// (own_submit's wait once the decoder's decodings are done, or AVX_MOVE_DEFER batches later).
+// A moved decoder's decodings must follow its last one on the old queue (its session and pictures),
+// and only those: each of its batches signals a timeline of its own (own_submit), and its first
+// batch on a new queue waits for the last value. A signal's first synchronization scope is all
+// that came earlier in submission order on its queue (Vulkan spec, "Semaphore Signaling"), so the
+// wait holds what was queued before that decoding too, and a batch waiting at a queue's head holds
+// up every batch behind it on that queue: the decoder keeps submitting to its old queue until its
+// timeline shows its decodings done (vkGetSemaphoreCounterValue), when the wait is on a value
+// already reached, or AVX_MOVE_DEFER batches went by (avx_move_stays). On an H200 16 HEVC streams
+// decode 1.01x the pictures/s of moves whose first batch waited for all the old queue held, and
+// the decoder use a second stays at 94-95 % (row defer42).
 #define AVX_MOVE_DEFER 8
-static int move_mode = -1; // 0 defer, 1 drain, 2 own
-static int moves(void) {
-	int m = __atomic_load_n(&move_mode, __ATOMIC_RELAXED);
-	if (m < 0) {
-		const char *e = getenv("YCBCRKIT_MOVE");
-		m = e && !strcmp(e, "drain") ? 1 : e && !strcmp(e, "own") ? 2 : 0;
-		__atomic_store_n(&move_mode, m, __ATOMIC_RELAXED);
-	}
-	return m;
-}
-static int own_on(void) { return moves() != 1; }
+
+int avx_move_stays(int moved, int done, uint32_t deferred) { return moved && !done && deferred < AVX_MOVE_DEFER; }
 
 // own_done says vq's decodings have all finished (its timeline reached its last value).
 static int own_done(vqueue *vq) {
@@ -611,7 +564,7 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 	// Where it went last and still counted there: no lock (the decoder's own thread).
 	VkQueue now = __atomic_load_n(&vq->now, __ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&vq->active, __ATOMIC_ACQUIRE) && now && now == __atomic_load_n(&vq->last, __ATOMIC_RELAXED)) {
-		VkResult r = own_on() ? own_submit(vq, vq->submit, now, now, n, submits, fence) : vq->submit(now, n, submits, fence);
+		VkResult r = own_submit(vq, vq->submit, now, now, n, submits, fence);
 		if (r == VK_SUCCESS) submitted(vq);
 		return r;
 	}
@@ -625,41 +578,18 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 		__atomic_store_n(&vq->active, 1, __ATOMIC_RELEASE);
 	}
 	VkQueue to = i >= 0 ? vq->now : VK_NULL_HANDLE, from = vq->last;
-	VkDevice dev = vq->dev;
 	PFN_vkQueueSubmit2 submit = vq->submit;
 	pthread_mutex_unlock(&devs_mu);
 	if (!to) return VK_ERROR_DEVICE_LOST;
-	VkResult r;
-	VkSemaphoreSubmitInfo waits[64];
 	if (n > 8) return VK_ERROR_OUT_OF_HOST_MEMORY; // FFmpeg submits one batch at a time
-	if (own_on()) {
-		if (from && from != to) {
-			// Moved: it stays where it was until its decodings there are done, so that its wait on
-			// the new queue holds nothing up; a decoder never done at a submission goes anyway.
-			if (moves() == 0 && !own_done(vq) && vq->deferred < AVX_MOVE_DEFER) {
-				to = from;
-				vq->deferred++;
-			} else {
-				vq->deferred = 0;
-			}
-		}
-		r = own_submit(vq, submit, to, from, n, submits, fence);
-	} else if (from && from != to && n > 0) {
-		VkSubmitInfo2 first = submits[0];
-		if (first.waitSemaphoreInfoCount < 64 && move_wait(dev, from, &waits[first.waitSemaphoreInfoCount])) {
-			memcpy(waits, first.pWaitSemaphoreInfos, first.waitSemaphoreInfoCount * sizeof waits[0]);
-			first.pWaitSemaphoreInfos = waits;
-			first.waitSemaphoreInfoCount++;
-		} else if (real_wait_idle) {
-			real_wait_idle(from);
-		}
-		VkSubmitInfo2 all[8];
-		memcpy(all, submits, n * sizeof all[0]);
-		all[0] = first;
-		r = submit(to, n, all, fence);
+	int moved = from && from != to;
+	if (avx_move_stays(moved, moved && own_done(vq), vq->deferred)) {
+		to = from;
+		vq->deferred++;
 	} else {
-		r = submit(to, n, submits, fence);
+		vq->deferred = 0;
 	}
+	VkResult r = own_submit(vq, submit, to, from, n, submits, fence);
 	if (r == VK_SUCCESS) {
 		__atomic_store_n(&vq->last, to, __ATOMIC_RELEASE);
 		submitted(vq);
@@ -946,10 +876,6 @@ static void unregister_device(VkDevice dev) {
 	// Another decoder's device context on the same VkDevice may still be in use: the entry goes with
 	// the last one.
 	if (i >= 0 && --devs[i].refs <= 0) {
-		// Every decoder of dev is gone, and FFmpeg waited for each one's batches (its pool's
-		// fences): so for the batches that waited on the queues' timelines (move_wait).
-		for (int q = 0; q < AVX_DECODE_QUEUES; q++)
-			if (devs[i].qsem[q] && devs[i].destroy_sem) devs[i].destroy_sem(dev, devs[i].qsem[q], NULL);
 		devs[i] = (typeof(devs[0])){0};
 	}
 	pthread_mutex_unlock(&devs_mu);

@@ -106,6 +106,17 @@ func fairPick(queueOf []uint32, done []uint64, users []uint32, lead uint64) (lo,
 	return int(l), int(h), true
 }
 
+// moveStays is hw.c's choice for a moved decoder's next batch (avx_move_stays): true, its old queue.
+func moveStays(moved, done bool, deferred uint32) bool {
+	b := func(v bool) C.int {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	return C.avx_move_stays(b(moved), b(done), C.uint32_t(deferred)) != 0
+}
+
 // liveEntrySim is avx_live_entry_sim: hw.c takes a device's entry for a new registration only
 // from the same instance and vkCreateImage.
 func liveEntrySim() bool { return C.avx_live_entry_sim() == 1 }

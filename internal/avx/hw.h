@@ -58,6 +58,10 @@ int avx_rebalance_pick(const uint32_t *users, int ndev, uint32_t n, int *dev, ui
 // ahead on a queue less used than *lo's, when *hi leads by more than lead; 0: no swap.
 int avx_fair_pick(const uint32_t *queue_of, const uint64_t *done, int n, const uint32_t *users, uint32_t nq, uint64_t lead,
                   int *lo, int *hi);
+// avx_move_stays says a decoder that fair or rebalance moved (moved) submits its next batch to its
+// old queue still: its decodings there are not done (done) and fewer than 8 batches went there
+// since the move (deferred). hw.c's wrap_queue_submit2 asks it.
+int avx_move_stays(int moved, int done, uint32_t deferred);
 // avx_live_entry_sim (tests) checks, on a made-up entry, that a device's entry is taken for a new
 // registration only from the same instance and vkCreateImage (hw.c, live_entry): 1 when so.
 int avx_live_entry_sim(void);
