@@ -161,7 +161,7 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 // ff_vk_exec_submit), so the handle a decoder gets is an entry of vqs, which wrap_queue_submit2
 // resolves to the queue the decoder is on now. When a decoder ends (avx_hw_idle) or goes (hw_free),
 // rebalance moves decoders until no queue index of the GPU carries two more than another
-// (avx_rebalance_pick). A moved decoder goes once its own decodings are done (moved).
+// (avx_rebalance_pick). A moved decoder goes once its own decodings are done (avx_move_stays).
 //
 // Queues an engine created with flags (VK_KHR_internally_synchronized_queues' flag) must be fetched
 // with vkGetDeviceQueue2 and those flags: vkGetDeviceQueue is only for queues created without any
@@ -421,7 +421,7 @@ int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int 
 // looks (fair): the decoder furthest behind on a more loaded engine swaps queues with the one of
 // its device furthest ahead on a less loaded engine, once that one leads by more than
 // AVX_FAIR_LEAD decodings (avx_fair_pick; an engine's load counts every device's decoders on it).
-// Both then move as rebalance's moves do (moved). Streams that progress alike (a timed
+// Both then move as rebalance's moves do (avx_move_stays). Streams that progress alike (a timed
 // wall's) never swap. YCBCRKIT_FAIR=0 turns it off (A/B runs).
 #define AVX_FAIR_EVERY 8
 #define AVX_FAIR_LEAD 24
