@@ -169,7 +169,15 @@ fault end-no-rebalance internal/avx/hw.c \
 # Issue 38's: a moved decoder goes at once, its first batch on the new queue waiting at its head.
 fault move-at-once internal/avx/hw.c \
 	's/^int avx_move_stays(int moved, int done, uint32_t deferred) { return moved \&\& !done \&\& deferred < AVX_MOVE_DEFER; }$/int avx_move_stays(int moved, int done, uint32_t deferred) { return 0; }/' \
-	internal/avx '^TestMoveStays$'
+	internal/avx '^(TestMoveStays|TestMovedDecoderSubmits)$'
+# Issue 38's: a moved decoder counts its decodings done without reading its timeline.
+fault move-before-done internal/avx/hw.c \
+	's/^\treturn vq->own \&\& vq->counter \&\& vq->counter(vq->dev, vq->own, \&c) == VK_SUCCESS \&\& c >= vq->ownv;$/\treturn 1;/' \
+	internal/avx '^TestMovedDecoderSubmits$'
+# Issue 38's: a moved decoder's first batch on its new queue does not wait for its last decoding.
+fault move-no-own-wait internal/avx/hw.c \
+	's/^\tif (from \&\& from != q \&\& vq->ownv > 0) {$/\tif (0) {/' \
+	internal/avx '^TestMovedDecoderSubmits$'
 # Issue 38's: the wall's try of a picture's lock takes a lock of its own, not lock_frame's.
 fault trylock-other-mutex internal/avx/hw.c \
 	's/^\t\tif (pthread_mutex_trylock((pthread_mutex_t \*)vf->internal)) return 1;$/\t\tstatic pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER; if (pthread_mutex_trylock(\&other)) return 1; pthread_mutex_unlock(\&other);/' \

@@ -481,6 +481,47 @@ func TestMoveStays(t *testing.T) {
 	}
 }
 
+// TestMovedDecoderSubmits runs a decoder through hw.c's vkQueueSubmit2 wrapper on a made-up
+// device: moved while its last decoding is in flight, it keeps submitting to its old queue, then
+// goes once its timeline reads its last value, its first batch there waiting on that value (already
+// reached); never done, it goes after 8 batches, waiting on its last value on the GPU.
+func TestMovedDecoderSubmits(t *testing.T) {
+	type step struct {
+		op    string
+		arg   uint64 // the timeline's reading, or the queue moved to
+		queue int
+		wait  uint64 // the wait on the decoder's timeline (0: none)
+	}
+	steps := []step{
+		{"submit", 0, 0, 0}, // the decoder's first batch: queue 0, value 1
+		{"move", 3, -1, 0},
+		{"submit", 0, 0, 0}, // 1 in flight: stays (value 2)
+		{"submit", 2, 3, 2}, // done: goes, waiting on 2 (value 3)
+		{"submit", 2, 3, 0}, // value 4
+		{"move", 5, -1, 0},
+	}
+	for range 8 { // never done: values 5 to 12 stay on queue 3
+		steps = append(steps, step{"submit", 3, 3, 0})
+	}
+	steps = append(steps, step{"submit", 3, 5, 12}, step{"submit", 13, 5, 0})
+	var ops []string
+	var args []uint64
+	for _, s := range steps {
+		ops, args = append(ops, s.op), append(args, s.arg)
+	}
+	got, ok := moveSim(ops, args)
+	if !ok {
+		t.Fatal("the simulated device or decoder could not be made")
+	}
+	for k, s := range steps {
+		want := simBatch{s.queue, s.wait > 0, s.wait}
+		if got[k] != want {
+			t.Errorf("step %d (%s %d): batch on queue %d, waited %v for %d; want queue %d, waited %v for %d",
+				k, s.op, s.arg, got[k].Queue, got[k].Waited, got[k].Value, want.Queue, want.Waited, want.Value)
+		}
+	}
+}
+
 // TestLiveEntry: a registration takes a device's entry in hw.c only if the entry came from the same
 // instance and vkCreateImage: an entry left by a destroyed device whose handle came back, maybe with
 // its ICD unloaded since, is replaced, not counted again with its stale pointers.

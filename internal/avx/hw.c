@@ -597,6 +597,75 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 	return r;
 }
 
+// ---- avx_move_sim: wrap_queue_submit2 on a made-up device (tests) ------------------------------
+
+static struct {
+	VkQueue queue;         // where the batch went
+	int waited;            // it waits on the decoder's own timeline
+	uint64_t value;        // for that value
+	VkSemaphore own;       // the timeline sim_create_sem made
+} sim_log;
+static uint64_t sim_value; // what sim_counter reports
+
+static VkResult VKAPI_CALL sim_submit2(VkQueue q, uint32_t n, const VkSubmitInfo2 *submits, VkFence fence) {
+	(void)fence;
+	sim_log.queue = q, sim_log.waited = 0, sim_log.value = 0;
+	for (uint32_t b = 0; b < n; b++)
+		for (uint32_t w = 0; w < submits[b].waitSemaphoreInfoCount; w++)
+			if (submits[b].pWaitSemaphoreInfos[w].semaphore == sim_log.own)
+				sim_log.waited = 1, sim_log.value = submits[b].pWaitSemaphoreInfos[w].value;
+	return VK_SUCCESS;
+}
+
+static VkResult VKAPI_CALL sim_create_sem(VkDevice dev, const VkSemaphoreCreateInfo *ci, const VkAllocationCallbacks *alloc,
+                                          VkSemaphore *sem) {
+	(void)dev, (void)ci, (void)alloc;
+	*sem = sim_log.own = (VkSemaphore)(uintptr_t)0x5e3a000; // never a real handle: not dereferenced
+	return VK_SUCCESS;
+}
+
+static VkResult VKAPI_CALL sim_counter(VkDevice dev, VkSemaphore sem, uint64_t *value) {
+	(void)dev, (void)sem;
+	*value = sim_value;
+	return VK_SUCCESS;
+}
+
+int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *waited, uint64_t *value) {
+	const uint32_t n = 7;
+	VkDevice fake = (VkDevice)(uintptr_t)0x5e3b000;
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(VK_NULL_HANDLE);
+	if (i >= 0) {
+		devs[i] = (typeof(devs[0])){.dev = fake, .refs = 1, .decode_family = 0, .decode_queues = n,
+		                            .submit2 = sim_submit2, .create_sem = sim_create_sem, .counter = sim_counter};
+		memset(devs[i].gpu, 0x5e, VK_UUID_SIZE);
+		for (uint32_t q = 0; q < n; q++) devs[i].queues[q] = (VkQueue)(uintptr_t)(0x5e3c000 + 16 * q);
+	}
+	pthread_mutex_unlock(&devs_mu);
+	if (i < 0) return 0;
+	int v = take_vqueue(fake), ok = v >= 0;
+	VkSubmitInfo2 batch = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+	for (int k = 0; ok && k < nops; k++) {
+		queue[k] = -1, waited[k] = 0, value[k] = 0;
+		if (op[k] == 1) { // fair's or rebalance's move, to queue arg[k]
+			pthread_mutex_lock(&devs_mu);
+			ok = arg[k] < n && move_one(i, vqs[v].index, (uint32_t)arg[k]);
+			pthread_mutex_unlock(&devs_mu);
+			continue;
+		}
+		sim_value = arg[k];
+		if (wrap_queue_submit2((VkQueue)&vqs[v], 1, &batch, VK_NULL_HANDLE) != VK_SUCCESS) ok = 0;
+		for (uint32_t q = 0; q < n; q++)
+			if (sim_log.queue == devs[i].queues[q]) queue[k] = (int)q;
+		waited[k] = sim_log.waited, value[k] = sim_log.value;
+	}
+	if (v >= 0) end_vqueue(v, 1);
+	pthread_mutex_lock(&devs_mu);
+	if ((i = dev_slot(fake)) >= 0) devs[i] = (typeof(devs[0])){0};
+	pthread_mutex_unlock(&devs_mu);
+	return ok;
+}
+
 static void VKAPI_CALL wrap_get_device_queue(VkDevice dev, uint32_t family, uint32_t index, VkQueue *q) {
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);

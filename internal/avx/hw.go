@@ -117,6 +117,36 @@ func moveStays(moved, done bool, deferred uint32) bool {
 	return C.avx_move_stays(b(moved), b(done), C.uint32_t(deferred)) != 0
 }
 
+// simBatch is where avx_move_sim's batch went and whether it waited on the decoder's timeline.
+type simBatch struct {
+	Queue  int
+	Waited bool
+	Value  uint64
+}
+
+// moveSim runs avx_move_sim: ops[k] "submit" with the decoder's timeline at args[k], or "move" to
+// queue args[k]; one simBatch per op (a move's: queue -1). ok false: the simulation failed.
+func moveSim(ops []string, args []uint64) (batches []simBatch, ok bool) {
+	n := len(ops)
+	op := make([]C.int, n+1)
+	arg := make([]C.uint64_t, n+1)
+	for k := range ops {
+		if ops[k] == "move" {
+			op[k] = 1
+		}
+		arg[k] = C.uint64_t(args[k])
+	}
+	queue, waited := make([]C.int, n+1), make([]C.int, n+1)
+	value := make([]C.uint64_t, n+1)
+	if C.avx_move_sim(C.int(n), &op[0], &arg[0], &queue[0], &waited[0], &value[0]) == 0 {
+		return nil, false
+	}
+	for k := range ops {
+		batches = append(batches, simBatch{int(queue[k]), waited[k] != 0, uint64(value[k])})
+	}
+	return batches, true
+}
+
 // liveEntrySim is avx_live_entry_sim: hw.c takes a device's entry for a new registration only
 // from the same instance and vkCreateImage.
 func liveEntrySim() bool { return C.avx_live_entry_sim() == 1 }

@@ -70,6 +70,11 @@ int avx_live_entry_sim(void);
 // ends[0..nends) end in that order; index[i] is the queue decoder i is on after that
 // (UINT32_MAX: ended). Every entry is removed again. 0 when the tables had no room.
 int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int *ends, int nends, uint32_t *index);
+// avx_move_sim (tests) runs a decoder of a made-up device of 7 decode queues through hw.c's
+// vkQueueSubmit2 wrapper: op[k] 0 submits a batch while the decoder's timeline reads arg[k]
+// (queue[k]: where the batch went; waited[k], value[k]: its wait on that timeline), 1 moves the
+// decoder to queue arg[k] as fair does. The entries are removed again. 0 when something failed.
+int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *waited, uint64_t *value);
 // avx_decode_queue_moves counts the decoders moved to another queue while decoding (rebalance).
 int64_t avx_decode_queue_moves(void);
 // avx_queue_locks_taken counts the locks lock_queue has taken in this process (either kind).
