@@ -172,7 +172,7 @@ fault move-at-once internal/avx/hw.c \
 	internal/avx '^(TestMoveStays|TestMovedDecoderSubmits)$'
 # Issue 38's: a moved decoder counts its decodings done without reading its timeline.
 fault move-before-done internal/avx/hw.c \
-	's/^\treturn vq->own \&\& vq->counter \&\& vq->counter(vq->dev, vq->own, \&c) == VK_SUCCESS \&\& c >= vq->ownv;$/\treturn 1;/' \
+	's/^\treturn vq->own \&\& counter \&\& counter(vq->dev, vq->own, \&c) == VK_SUCCESS \&\& c >= vq->ownv;$/\treturn 1;/' \
 	internal/avx '^TestMovedDecoderSubmits$'
 # Issue 38's: a moved decoder's first batch on its new queue does not wait for its last decoding.
 fault move-no-own-wait internal/avx/hw.c \

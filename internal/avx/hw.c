@@ -181,7 +181,6 @@ typedef struct {
 	VkSemaphore own;         // a timeline each of its batches signals (own_submit)
 	uint64_t ownv;           // its last value (the decoder's thread)
 	uint32_t deferred;       // batches submitted to last since it was moved (the decoder's thread)
-	PFN_vkGetSemaphoreCounterValue counter; // its device's
 } vqueue;
 // Under devs_mu; active, now and last are also read without it, atomically, by the decoder's
 // thread (wrap_queue_submit2's fast path), the only one that writes last.
@@ -309,13 +308,19 @@ static int take_vqueue(VkDevice dev) {
 				uint32_t q = pick_queue(i);
 				devs[i].users[q]++;
 				vqs[k] = (vqueue){.used = 1, .dev = dev, .index = q, .active = 1, .now = device_queue(i, q),
-				                  .submit = devs[i].submit2 ? devs[i].submit2 : real_submit2,
-				                  .counter = devs[i].counter};
+				                  .submit = devs[i].submit2 ? devs[i].submit2 : real_submit2};
 				v = k;
 				break;
 			}
 	pthread_mutex_unlock(&devs_mu);
 	return v;
+}
+
+// put_on puts decoder vq of devs[k] on queue q of its decode family (its next batch goes there:
+// wrap_queue_submit2). devs_mu held.
+static void put_on(vqueue *vq, int k, uint32_t q) {
+	vq->index = q;
+	__atomic_store_n(&vq->now, device_queue(k, q), __ATOMIC_RELEASE);
 }
 
 // move_one moves a decoder of devs[k] decoding on queue from to queue to; 0 when there is none.
@@ -324,8 +329,7 @@ static int move_one(int k, uint32_t from, uint32_t to) {
 	int v = 0;
 	while (v < AVX_VQUEUES && !(vqs[v].used && vqs[v].active && vqs[v].dev == devs[k].dev && vqs[v].index == from)) v++;
 	if (v == AVX_VQUEUES) return 0; // users counts a decoder not in vqs: not expected
-	vqs[v].index = to;
-	__atomic_store_n(&vqs[v].now, device_queue(k, to), __ATOMIC_RELEASE);
+	put_on(&vqs[v], k, to);
 	devs[k].users[from]--, devs[k].users[to]++;
 	__atomic_add_fetch(&queue_moves, 1, __ATOMIC_RELAXED);
 	return 1;
@@ -384,18 +388,31 @@ static VkSemaphore new_timeline(PFN_vkCreateSemaphore create, VkDevice dev) {
 	return sem;
 }
 
+// sim_device puts fake, a made-up device (never dereferenced) with n decode queues, on the made-up
+// GPU whose UUID's bytes are all gpu, into a free entry of devs: the entry, or -1. devs_mu held.
+static int sim_device(VkDevice fake, uint32_t n, uint8_t gpu) {
+	int i = dev_slot(VK_NULL_HANDLE);
+	if (i >= 0) {
+		devs[i] = (typeof(devs[0])){.dev = fake, .refs = 1, .decode_family = 0, .decode_queues = n};
+		memset(devs[i].gpu, gpu, VK_UUID_SIZE);
+	}
+	return i;
+}
+
+// sim_drop removes fake's entry (sim_device). devs_mu held.
+static void sim_drop(VkDevice fake) {
+	int i = fake ? dev_slot(fake) : -1;
+	if (i >= 0) devs[i] = (typeof(devs[0])){0};
+}
+
 int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int *ends, int nends, uint32_t *index) {
 	VkDevice fake[MAX_DEVICES] = {0};
-	int slot[MAX_DEVICES], v[AVX_VQUEUES], ok = 1;
+	int v[AVX_VQUEUES], ok = 1;
 	if (ndev < 1 || ndev > MAX_DEVICES || ndec < 0 || ndec > AVX_VQUEUES) return 0;
 	pthread_mutex_lock(&devs_mu);
 	for (int d = 0; d < ndev; d++) {
-		fake[d] = (VkDevice)(uintptr_t)(0x5157000 + 16 * d); // never a real handle: not dereferenced
-		if ((slot[d] = dev_slot(VK_NULL_HANDLE)) < 0) ok = 0;
-		else {
-			devs[slot[d]] = (typeof(devs[0])){.dev = fake[d], .refs = 1, .decode_family = 0, .decode_queues = n};
-			memset(devs[slot[d]].gpu, 0x51, VK_UUID_SIZE); // one GPU, no real one's UUID
-		}
+		fake[d] = (VkDevice)(uintptr_t)(0x5157000 + 16 * d);
+		if (sim_device(fake[d], n, 0x51) < 0) ok = 0; // one GPU for all
 	}
 	pthread_mutex_unlock(&devs_mu);
 	for (int i = 0; ok && i < ndec; i++)
@@ -406,8 +423,7 @@ int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int 
 		index[i] = vqs[v[i]].active ? vqs[v[i]].index : UINT32_MAX;
 		vqs[v[i]] = (vqueue){0};
 	}
-	for (int d = 0; d < ndev; d++)
-		if (fake[d] && (slot[d] = dev_slot(fake[d])) >= 0) devs[slot[d]] = (typeof(devs[0])){0};
+	for (int d = 0; d < ndev; d++) sim_drop(fake[d]);
 	pthread_mutex_unlock(&devs_mu);
 	return ok;
 }
@@ -478,9 +494,8 @@ static void fair(const vqueue *vq) {
 	if (n && avx_fair_pick(fair_queue, fair_done, n, engine, nq, AVX_FAIR_LEAD, &l, &h)) {
 		vqueue *a = &vqs[fair_idx[l]], *b = &vqs[fair_idx[h]];
 		uint32_t q = a->index;
-		a->index = b->index, b->index = q;
-		__atomic_store_n(&a->now, device_queue(i, a->index), __ATOMIC_RELEASE);
-		__atomic_store_n(&b->now, device_queue(i, b->index), __ATOMIC_RELEASE);
+		put_on(a, i, b->index);
+		put_on(b, i, q);
 		__atomic_add_fetch(&queue_moves, 2, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&devs_mu);
@@ -502,17 +517,19 @@ static void fair(const vqueue *vq) {
 
 int avx_move_stays(int moved, int done, uint32_t deferred) { return moved && !done && deferred < AVX_MOVE_DEFER; }
 
-// own_done says vq's decodings have all finished (its timeline reached its last value).
-static int own_done(vqueue *vq) {
+// own_done says vq's decodings have all finished (its timeline reached its last value), read with
+// its device's counter.
+static int own_done(vqueue *vq, PFN_vkGetSemaphoreCounterValue counter) {
 	uint64_t c = 0;
-	return vq->own && vq->counter && vq->counter(vq->dev, vq->own, &c) == VK_SUCCESS && c >= vq->ownv;
+	return vq->own && counter && counter(vq->dev, vq->own, &c) == VK_SUCCESS && c >= vq->ownv;
 }
 
 // own_submit submits submits to q with a signal of vq->own appended to the last batch and, when the
 // decoder moved (from is another queue), a wait for its last value added to the first. The timeline
 // is made on the decoder's first batch; without it, a plain submit after from is idle.
-static VkResult own_submit(vqueue *vq, PFN_vkQueueSubmit2 submit, VkQueue q, VkQueue from, uint32_t n,
-                           const VkSubmitInfo2 *submits, VkFence fence) {
+static VkResult own_submit(vqueue *vq, VkQueue q, VkQueue from, uint32_t n, const VkSubmitInfo2 *submits,
+                           VkFence fence) {
+	PFN_vkQueueSubmit2 submit = vq->submit;
 	if (!vq->own) {
 		pthread_mutex_lock(&devs_mu);
 		int i = dev_slot(vq->dev);
@@ -564,7 +581,7 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 	// Where it went last and still counted there: no lock (the decoder's own thread).
 	VkQueue now = __atomic_load_n(&vq->now, __ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&vq->active, __ATOMIC_ACQUIRE) && now && now == __atomic_load_n(&vq->last, __ATOMIC_RELAXED)) {
-		VkResult r = own_submit(vq, vq->submit, now, now, n, submits, fence);
+		VkResult r = own_submit(vq, now, now, n, submits, fence);
 		if (r == VK_SUCCESS) submitted(vq);
 		return r;
 	}
@@ -572,24 +589,23 @@ static VkResult VKAPI_CALL wrap_queue_submit2(VkQueue queue, uint32_t n, const V
 	int i = dev_slot(vq->dev);
 	if (i >= 0 && !vq->active && decode_queues(i)) {
 		// Decoding again after its end (a seek back): the decoder counts on a queue again.
-		vq->index = pick_queue(i);
+		put_on(vq, i, pick_queue(i));
 		devs[i].users[vq->index]++;
-		vq->now = device_queue(i, vq->index);
 		__atomic_store_n(&vq->active, 1, __ATOMIC_RELEASE);
 	}
 	VkQueue to = i >= 0 ? vq->now : VK_NULL_HANDLE, from = vq->last;
-	PFN_vkQueueSubmit2 submit = vq->submit;
+	PFN_vkGetSemaphoreCounterValue counter = i >= 0 ? devs[i].counter : NULL;
 	pthread_mutex_unlock(&devs_mu);
 	if (!to) return VK_ERROR_DEVICE_LOST;
 	if (n > 8) return VK_ERROR_OUT_OF_HOST_MEMORY; // FFmpeg submits one batch at a time
 	int moved = from && from != to;
-	if (avx_move_stays(moved, moved && own_done(vq), vq->deferred)) {
+	if (avx_move_stays(moved, moved && own_done(vq, counter), vq->deferred)) {
 		to = from;
 		vq->deferred++;
 	} else {
 		vq->deferred = 0;
 	}
-	VkResult r = own_submit(vq, submit, to, from, n, submits, fence);
+	VkResult r = own_submit(vq, to, from, n, submits, fence);
 	if (r == VK_SUCCESS) {
 		__atomic_store_n(&vq->last, to, __ATOMIC_RELEASE);
 		submitted(vq);
@@ -634,11 +650,9 @@ int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *
 	const uint32_t n = 7;
 	VkDevice fake = (VkDevice)(uintptr_t)0x5e3b000;
 	pthread_mutex_lock(&devs_mu);
-	int i = dev_slot(VK_NULL_HANDLE);
+	int i = sim_device(fake, n, 0x5e);
 	if (i >= 0) {
-		devs[i] = (typeof(devs[0])){.dev = fake, .refs = 1, .decode_family = 0, .decode_queues = n,
-		                            .submit2 = sim_submit2, .create_sem = sim_create_sem, .counter = sim_counter};
-		memset(devs[i].gpu, 0x5e, VK_UUID_SIZE);
+		devs[i].submit2 = sim_submit2, devs[i].create_sem = sim_create_sem, devs[i].counter = sim_counter;
 		for (uint32_t q = 0; q < n; q++) devs[i].queues[q] = (VkQueue)(uintptr_t)(0x5e3c000 + 16 * q);
 	}
 	pthread_mutex_unlock(&devs_mu);
@@ -661,7 +675,7 @@ int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *
 	}
 	if (v >= 0) end_vqueue(v, 1);
 	pthread_mutex_lock(&devs_mu);
-	if ((i = dev_slot(fake)) >= 0) devs[i] = (typeof(devs[0])){0};
+	sim_drop(fake);
 	pthread_mutex_unlock(&devs_mu);
 	return ok;
 }
