@@ -20,39 +20,27 @@ type Foreign interface {
 }
 
 // Relayed returns a frame of f's picture and metadata in img, a copy of f's image on another device
-// of the GPU (stream.Relay), and releases f. done, if not nil, runs at the frame's Release (it gives
-// img back to its relay).
-func Relayed(f *Frame, img Foreign, done func()) *Frame {
-	out, release := RelayedHolding(f, img, done)
-	release()
-	return out
-}
-
-// RelayedHolding is Relayed keeping f until release (which also runs at the relayed frame's
-// Release, if not before): the copy may still be reading f's image.
-func RelayedHolding(f *Frame, img Foreign, done func()) (out *Frame, release func()) {
+// of the GPU (stream.Relay), and release, which releases f: the copy may still be reading f's image
+// until it has been waited for. done, if not nil, runs at the relayed frame's Release (it gives img
+// back to its relay), and so does release, if it has not run before.
+func Relayed(f *Frame, img Foreign, done func()) (out *Frame, release func()) {
 	var once sync.Once
 	release = func() { once.Do(f.Release) }
-	out = relayedOf(f, img, func() {
+	o := *f
+	o.av, o.done = nil, func() {
 		if done != nil {
 			done()
 		}
 		release()
-	})
-	return out, release
-}
-
-func relayedOf(f *Frame, img Foreign, done func()) *Frame {
-	out := *f
-	out.av, out.done = nil, done
+	}
 	if f.HW != nil {
-		out.HW = &HWFrame{SWFormat: f.HW.SWFormat, CodedWidth: f.HW.CodedWidth, CodedHeight: f.HW.CodedHeight, relayed: img}
+		o.HW = &HWFrame{SWFormat: f.HW.SWFormat, CodedWidth: f.HW.CodedWidth, CodedHeight: f.HW.CodedHeight, relayed: img}
 	}
 	if f.Picture != nil {
 		pic := *f.Picture
-		out.Picture = &pic
+		o.Picture = &pic
 	}
-	return &out
+	return &o, release
 }
 
 // ForeignFrame is a HWFrame as a picture in an image the toolkit does not own (stream.Foreign):

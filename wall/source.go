@@ -76,7 +76,7 @@ func (r *relaying) Next() (*decode.Frame, error) {
 		return nil, fmt.Errorf("wall: %w", err)
 	}
 	// f's image is read until the copy is done: f goes once it has been waited for.
-	out, release := decode.RelayedHolding(f, img, back)
+	out, release := decode.Relayed(f, img, back)
 	r.wait = func() error {
 		defer release()
 		return wait()
