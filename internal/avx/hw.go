@@ -181,6 +181,15 @@ func vqueueSim(devices, n int, devOf, ends []int) (queues []int, ok bool) {
 // others ended (hw.c, rebalance).
 func DecodeQueueMoves() int64 { return int64(C.avx_decode_queue_moves()) }
 
+// ExpCounts: experiment (row query43), hw.c's exp_counts.
+func ExpCounts() [4]int64 {
+	var c [4]int64
+	for k := range c {
+		c[k] = int64(C.avx_exp_count(C.int(k)))
+	}
+	return c
+}
+
 // IdleHW says the pool's decoder has ended its input: its decode queue counts as free until it
 // decodes again, and other decoders may move to it (hw.c, avx_hw_idle).
 func (p *Pool) IdleHW() {

@@ -77,6 +77,8 @@ int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int 
 int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *waited, uint64_t *value);
 // avx_decode_queue_moves counts the decoders moved to another queue while decoding (rebalance).
 int64_t avx_decode_queue_moves(void);
+int64_t avx_exp_count(int k); // experiment, row query43
+
 // avx_queue_locks_taken counts the locks lock_queue has taken in this process (either kind).
 int64_t avx_queue_locks_taken(void);
 
