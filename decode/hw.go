@@ -219,9 +219,6 @@ func (d *Decoder) checkHW() error {
 // their device while decoding, when other streams ended (internal/avx/hw.c, rebalance).
 func QueueMoves() int64 { return avx.DecodeQueueMoves() }
 
-// ExpCounts: experiment (row query43).
-func ExpCounts() [4]int64 { return avx.ExpCounts() }
-
 // vulkanDevice describes dev for FFmpeg's AVVulkanDeviceContext.
 func vulkanDevice(dev *gpu.Device) avx.VulkanDevice {
 	lock, unlock := vkx.QueueLockFuncs()

@@ -92,9 +92,8 @@ type Stats struct {
 	DecodeDevices int `json:"decode_devices,omitempty"`
 	// DecodeQueueMoves is how many Vulkan Video decoders moved to a queue freed by a stream that
 	// ended (decode.QueueMoves, for the process).
-	DecodeQueueMoves int64    `json:"decode_queue_moves,omitempty"`
-	ExpDecodeWaits   [4]int64 `json:"exp_decode_waits"` // experiment, row query43
-	PeakRSSMB        float64  `json:"peak_rss_mb"`
+	DecodeQueueMoves int64   `json:"decode_queue_moves,omitempty"`
+	PeakRSSMB        float64 `json:"peak_rss_mb"`
 	// GPUMemoryMB is the most device memory the toolkit had allocated at once (every stream's
 	// pictures, the shared conversions, the canvas: gpu.Device.MemoryStats) plus the most FFmpeg
 	// had for Vulkan Video decoding (FFmpegGPUMemoryMB); PictureBuffersMB the most host memory the
@@ -171,7 +170,7 @@ func spread(ds []time.Duration) *Spread {
 // picture drawn.
 func (w *Wall) Stats() Stats {
 	s := Stats{Streams: len(w.tiles), Canvas: [2]int{w.canvas.Width, w.canvas.Height}, Queues: w.Queues(),
-		DecodeDevices: len(w.opts.DecodeDevices), DecodeQueueMoves: decode.QueueMoves(), ExpDecodeWaits: decode.ExpCounts()}
+		DecodeDevices: len(w.opts.DecodeDevices), DecodeQueueMoves: decode.QueueMoves()}
 	var end time.Time
 	var gpuMs float64
 	gpuN := 0

@@ -522,6 +522,20 @@ func TestMovedDecoderSubmits(t *testing.T) {
 	}
 }
 
+// TestDecodeQueriesHidden: FFmpeg, reading the queue families through the toolkit's
+// vkGetInstanceProcAddr, finds no result status queries, though the driver offers them: it then
+// records none and does not spin on each decoding's (hw.c, wrap_qf_props2; not with
+// YCBCRKIT_DECODE_QUERY=1 set).
+func TestDecodeQueriesHidden(t *testing.T) {
+	got, ok := querySim()
+	if !ok {
+		t.Fatal("the queue families could not be read through the wrapper")
+	}
+	if got[0] || got[1] {
+		t.Errorf("result status queries offered to FFmpeg: %v, want none", got)
+	}
+}
+
 // TestLiveEntry: a registration takes a device's entry in hw.c only if the entry came from the same
 // instance and vkCreateImage: an entry left by a destroyed device whose handle came back, maybe with
 // its ICD unloaded since, is replaced, not counted again with its stale pointers.

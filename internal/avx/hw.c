@@ -181,8 +181,6 @@ typedef struct {
 	VkSemaphore own;         // a timeline each of its batches signals (own_submit)
 	uint64_t ownv;           // its last value (the decoder's thread)
 	uint32_t deferred;       // batches submitted to last since it was moved (the decoder's thread)
-	struct { VkSemaphore s; uint64_t v; VkQueue q; } sig[32]; // experiment: its last signals, a ring
-	uint32_t nsig;
 } vqueue;
 // Under devs_mu; active, now and last are also read without it, atomically, by the decoder's
 // thread (wrap_queue_submit2's fast path), the only one that writes last.
@@ -529,81 +527,6 @@ static int own_done(vqueue *vq, PFN_vkGetSemaphoreCounterValue counter) {
 // own_submit submits submits to q with a signal of vq->own appended to the last batch and, when the
 // decoder moved (from is another queue), a wait for its last value added to the first. The timeline
 // is made on the decoder's first batch; without it, a plain submit after from is idle.
-// ---- experiment (row query43; reverted or made plain after it) ---------------------------------
-// YCBCRKIT_DECODE_QUERY=0: the decode family reports no result status queries, so FFmpeg records
-// none (libavcodec/vulkan_decode.c: nb_q). YCBCRKIT_DECODE_PRUNE=1 counts each decode batch's
-// waits not yet reached at submission, on a value a decode batch signals (decode) or not (foreign);
-// =2 also drops the waits already reached.
-static int exp_query_state, exp_prune = -1;
-static PFN_vkGetSemaphoreCounterValue exp_counter;
-static PFN_vkWaitSemaphores exp_wait_sems;
-static PFN_vkGetPhysicalDeviceQueueFamilyProperties2 exp_real_qfp2;
-static int64_t exp_counts[4]; // batches, with an unreached foreign wait, with an unreached decode wait, waits dropped
-
-int64_t avx_exp_count(int k) { return k >= 0 && k < 4 ? __atomic_load_n(&exp_counts[k], __ATOMIC_RELAXED) : 0; }
-
-
-static void VKAPI_CALL exp_qfp2(VkPhysicalDevice phys, uint32_t *n, VkQueueFamilyProperties2 *props) {
-	exp_real_qfp2(phys, n, props);
-	if (!props || env_on(&exp_query_state, "YCBCRKIT_DECODE_QUERY", 1)) return;
-	for (uint32_t i = 0; i < *n; i++)
-		for (VkBaseOutStructure *b = props[i].pNext; b; b = b->pNext)
-			if (b->sType == VK_STRUCTURE_TYPE_QUEUE_FAMILY_QUERY_RESULT_STATUS_PROPERTIES_KHR)
-				((VkQueueFamilyQueryResultStatusPropertiesKHR *)b)->queryResultStatusSupport = VK_FALSE;
-}
-
-// exp_waits counts a batch's waits and drops some (YCBCRKIT_DECODE_PRUNE, bits: 1 count, 2 drop
-// those reached, 4 wait on the host for one another queue's work has not reached, 8 drop those a
-// batch of this decoder signalled on this queue, which FFmpeg's barriers order already); w is a copy.
-static uint32_t exp_waits(vqueue *vq, VkQueue q, const VkSemaphoreSubmitInfo *in, uint32_t nw, VkSemaphoreSubmitInfo *w) {
-	uint32_t k = 0;
-	int foreign = 0, decode = 0;
-	for (uint32_t j = 0; j < nw; j++) {
-		int mine = -1; // signalled by this decoder: on q (1), elsewhere (0), not (-1)
-		for (uint32_t r = 0; r < 32 && r < vq->nsig; r++)
-			if (vq->sig[r].s == in[j].semaphore && vq->sig[r].v == in[j].value) mine = vq->sig[r].q == q;
-		if (mine == 1 && (exp_prune & 8)) {
-			__atomic_fetch_add(&exp_counts[3], 1, __ATOMIC_RELAXED);
-			continue;
-		}
-		if (!(exp_prune & 7)) { // nothing asked of the others: no counter read
-			w[k++] = in[j];
-			continue;
-		}
-		uint64_t c = 0;
-		int reached = exp_counter && exp_counter(vq->dev, in[j].semaphore, &c) == VK_SUCCESS && c >= in[j].value;
-		if (!reached) {
-			if (mine >= 0) {
-				decode = 1;
-			} else {
-				foreign = 1;
-				if ((exp_prune & 4) && exp_wait_sems) {
-					VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
-					                          .pSemaphores = &in[j].semaphore, .pValues = &in[j].value};
-					reached = exp_wait_sems(vq->dev, &wi, 1000000000ull) == VK_SUCCESS;
-				}
-			}
-		}
-		if (reached && (exp_prune & 2)) {
-			__atomic_fetch_add(&exp_counts[3], 1, __ATOMIC_RELAXED);
-			continue;
-		}
-		w[k++] = in[j];
-	}
-	__atomic_fetch_add(&exp_counts[0], 1, __ATOMIC_RELAXED);
-	if (foreign) __atomic_fetch_add(&exp_counts[1], 1, __ATOMIC_RELAXED);
-	if (decode) __atomic_fetch_add(&exp_counts[2], 1, __ATOMIC_RELAXED);
-	return k;
-}
-
-static void exp_signalled(vqueue *vq, VkQueue q, const VkSemaphoreSubmitInfo *s, uint32_t ns) {
-	for (uint32_t j = 0; j < ns; j++)
-		if (s[j].semaphore != vq->own) {
-			uint32_t r = vq->nsig++ % 32;
-			vq->sig[r].s = s[j].semaphore, vq->sig[r].v = s[j].value, vq->sig[r].q = q;
-		}
-}
-
 static VkResult own_submit(vqueue *vq, VkQueue q, VkQueue from, uint32_t n, const VkSubmitInfo2 *submits,
                            VkFence fence) {
 	PFN_vkQueueSubmit2 submit = vq->submit;
@@ -624,19 +547,8 @@ static VkResult own_submit(vqueue *vq, VkQueue q, VkQueue from, uint32_t n, cons
 	if (n < 1 || n > 8) return n ? VK_ERROR_OUT_OF_HOST_MEMORY : submit(q, n, submits, fence);
 	VkSubmitInfo2 all[8];
 	memcpy(all, submits, n * sizeof all[0]);
-	VkSemaphoreSubmitInfo waits[65], sigs[65], pruned[8][64];
+	VkSemaphoreSubmitInfo waits[65], sigs[65];
 	VkSubmitInfo2 *first = &all[0], *last = &all[n - 1];
-	if (exp_prune < 0) {
-		const char *e = getenv("YCBCRKIT_DECODE_PRUNE");
-		exp_prune = e ? atoi(e) : 0;
-	}
-	if (exp_prune > 0)
-		for (uint32_t b = 0; b < n; b++)
-			if (all[b].waitSemaphoreInfoCount <= 64) {
-				all[b].waitSemaphoreInfoCount =
-				    exp_waits(vq, q, all[b].pWaitSemaphoreInfos, all[b].waitSemaphoreInfoCount, pruned[b]);
-				all[b].pWaitSemaphoreInfos = pruned[b];
-			}
 	if (from && from != q && vq->ownv > 0) {
 		if (first->waitSemaphoreInfoCount >= 64) return VK_ERROR_OUT_OF_HOST_MEMORY;
 		memcpy(waits, first->pWaitSemaphoreInfos, first->waitSemaphoreInfoCount * sizeof waits[0]);
@@ -655,8 +567,6 @@ static VkResult own_submit(vqueue *vq, VkQueue q, VkQueue from, uint32_t n, cons
 	last->signalSemaphoreInfoCount++;
 	VkResult r = submit(q, n, all, fence);
 	if (r == VK_SUCCESS) vq->ownv++;
-	if (r == VK_SUCCESS && exp_prune > 0)
-		for (uint32_t b = 0; b < n; b++) exp_signalled(vq, q, all[b].pSignalSemaphoreInfos, all[b].signalSemaphoreInfoCount);
 	return r;
 }
 
@@ -943,6 +853,81 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	return gdpa ? gdpa(dev, name) : NULL;
 }
 
+// ---- vkGetPhysicalDeviceQueueFamilyProperties2: decodings without result status queries --------
+//
+// FFmpeg 7.1 records a result status query in every decoding when the decode family offers them
+// (libavcodec/vulkan_decode.c: nb_q), and before it records into an execution context again reads
+// the last one's with VK_QUERY_RESULT_WAIT_BIT (ff_vk_decode_frame), only to log it. On NVIDIA
+// (driver 580) that read spins in the driver until the decoding two pictures back has finished: 48 %
+// of an untimed 16 HEVC wall's CPU samples (row loop43). Told that no family offers them, FFmpeg
+// records none and waits on the execution context's fence instead (ff_vk_exec_start): 16 HEVC 1.04x
+// the pictures/s on 31-36 CPU seconds against 32-55 (rows query43, depth43, five runs each).
+// YCBCRKIT_DECODE_QUERY=1 keeps them (A/B runs).
+static PFN_vkGetPhysicalDeviceQueueFamilyProperties2 real_qf_props2; // the loader's trampoline
+static int query_state;                                                // YCBCRKIT_DECODE_QUERY (env_on)
+
+static void VKAPI_CALL wrap_qf_props2(VkPhysicalDevice phys, uint32_t *n, VkQueueFamilyProperties2 *props) {
+	real_qf_props2(phys, n, props);
+	if (!props || env_on(&query_state, "YCBCRKIT_DECODE_QUERY", 0)) return;
+	for (uint32_t i = 0; i < *n; i++)
+		for (VkBaseOutStructure *b = props[i].pNext; b; b = b->pNext)
+			if (b->sType == VK_STRUCTURE_TYPE_QUEUE_FAMILY_QUERY_RESULT_STATUS_PROPERTIES_KHR)
+				((VkQueueFamilyQueryResultStatusPropertiesKHR *)b)->queryResultStatusSupport = VK_FALSE;
+}
+
+// qf_props2 is wrap_gipa's answer for name, the queue families' properties: the wrapper over
+// get(inst, name).
+static PFN_vkVoidFunction qf_props2(PFN_vkGetInstanceProcAddr get, VkInstance inst, const char *name) {
+	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 f = (PFN_vkGetPhysicalDeviceQueueFamilyProperties2)get(inst, name);
+	if (!f) return NULL;
+	__atomic_store_n(&real_qf_props2, f, __ATOMIC_RELAXED);
+	return (PFN_vkVoidFunction)wrap_qf_props2;
+}
+
+// avx_query_sim: what a caller of wrap_gipa's vkGetPhysicalDeviceQueueFamilyProperties2 reads of
+// two families that a made-up driver says offer result status queries (tests): supported[i].
+static void VKAPI_CALL sim_qf_props2(VkPhysicalDevice phys, uint32_t *n, VkQueueFamilyProperties2 *props) {
+	(void)phys;
+	if (!props) {
+		*n = 2;
+		return;
+	}
+	for (uint32_t i = 0; i < *n && i < 2; i++)
+		for (VkBaseOutStructure *b = props[i].pNext; b; b = b->pNext)
+			if (b->sType == VK_STRUCTURE_TYPE_QUEUE_FAMILY_QUERY_RESULT_STATUS_PROPERTIES_KHR)
+				((VkQueueFamilyQueryResultStatusPropertiesKHR *)b)->queryResultStatusSupport = VK_TRUE;
+}
+
+static PFN_vkVoidFunction VKAPI_CALL sim_gipa(VkInstance inst, const char *name) {
+	(void)inst;
+	return strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties2") ? NULL : (PFN_vkVoidFunction)sim_qf_props2;
+}
+
+static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name);
+
+int avx_query_sim(int supported[2]) {
+	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 saved = __atomic_load_n(&real_qf_props2, __ATOMIC_RELAXED);
+	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 f = NULL;
+	pthread_mutex_lock(&devs_mu); // real_gipa: the sim's for this call only
+	PFN_vkGetInstanceProcAddr gipa = real_gipa;
+	real_gipa = sim_gipa;
+	f = (PFN_vkGetPhysicalDeviceQueueFamilyProperties2)wrap_gipa(VK_NULL_HANDLE, "vkGetPhysicalDeviceQueueFamilyProperties2");
+	real_gipa = gipa;
+	pthread_mutex_unlock(&devs_mu);
+	if (!f) return 0;
+	VkQueueFamilyQueryResultStatusPropertiesKHR q[2];
+	VkQueueFamilyProperties2 props[2];
+	for (int i = 0; i < 2; i++) {
+		q[i] = (VkQueueFamilyQueryResultStatusPropertiesKHR){.sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_QUERY_RESULT_STATUS_PROPERTIES_KHR};
+		props[i] = (VkQueueFamilyProperties2){.sType = VK_STRUCTURE_TYPE_QUEUE_FAMILY_PROPERTIES_2, .pNext = &q[i]};
+	}
+	uint32_t n = 2;
+	f(NULL, &n, props);
+	if (saved) __atomic_store_n(&real_qf_props2, saved, __ATOMIC_RELAXED);
+	for (int i = 0; i < 2; i++) supported[i] = q[i].queryResultStatusSupport == VK_TRUE;
+	return n == 2;
+}
+
 static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name) {
 	if (!strcmp(name, "vkGetInstanceProcAddr")) return (PFN_vkVoidFunction)wrap_gipa;
 	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
@@ -955,12 +940,8 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 	if (!strcmp(name, "vkCreateVideoSessionKHR")) return (PFN_vkVoidFunction)wrap_create_video_session;
 	if (!strcmp(name, "vkQueueSubmit2") || !strcmp(name, "vkQueueSubmit2KHR")) return (PFN_vkVoidFunction)wrap_queue_submit2;
 	if (!strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties2") ||
-	    !strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties2KHR")) {
-		PFN_vkGetPhysicalDeviceQueueFamilyProperties2 f = (PFN_vkGetPhysicalDeviceQueueFamilyProperties2)real_gipa(inst, name);
-		if (!f) return NULL;
-		__atomic_store_n(&exp_real_qfp2, f, __ATOMIC_RELAXED);
-		return (PFN_vkVoidFunction)exp_qfp2;
-	}
+	    !strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties2KHR"))
+		return qf_props2(real_gipa, inst, name);
 	return real_gipa(inst, name);
 }
 
@@ -1023,7 +1004,6 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 		return 0;
 	}
 	real_gipa = gipa;
-	if (!exp_counter) exp_counter = counter, exp_wait_sems = wait_sems;
 	real_submit2 = submit2, real_wait_idle = wait_idle;
 	if (!free_any) __atomic_store_n(&free_any, (PFN_vkFreeMemory)gipa(inst, "vkFreeMemory"), __ATOMIC_RELAXED);
 	if (!destroy_any) __atomic_store_n(&destroy_any, (PFN_vkDestroyImage)gipa(inst, "vkDestroyImage"), __ATOMIC_RELEASE);

@@ -147,6 +147,16 @@ func moveSim(ops []string, args []uint64) (batches []simBatch, ok bool) {
 	return batches, true
 }
 
+// querySim is avx_query_sim: what FFmpeg reads of two decode families' result status query support
+// through the toolkit's vkGetInstanceProcAddr, the driver offering it on both.
+func querySim() (supported [2]bool, ok bool) {
+	var s [2]C.int
+	if C.avx_query_sim(&s[0]) == 0 {
+		return supported, false
+	}
+	return [2]bool{s[0] != 0, s[1] != 0}, true
+}
+
 // liveEntrySim is avx_live_entry_sim: hw.c takes a device's entry for a new registration only
 // from the same instance and vkCreateImage.
 func liveEntrySim() bool { return C.avx_live_entry_sim() == 1 }
@@ -180,15 +190,6 @@ func vqueueSim(devices, n int, devOf, ends []int) (queues []int, ok bool) {
 // DecodeQueueMoves counts the decoders moved to another queue of their device while decoding, when
 // others ended (hw.c, rebalance).
 func DecodeQueueMoves() int64 { return int64(C.avx_decode_queue_moves()) }
-
-// ExpCounts: experiment (row query43), hw.c's exp_counts.
-func ExpCounts() [4]int64 {
-	var c [4]int64
-	for k := range c {
-		c[k] = int64(C.avx_exp_count(C.int(k)))
-	}
-	return c
-}
 
 // IdleHW says the pool's decoder has ended its input: its decode queue counts as free until it
 // decodes again, and other decoders may move to it (hw.c, avx_hw_idle).

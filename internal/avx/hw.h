@@ -75,10 +75,12 @@ int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int 
 // (queue[k]: where the batch went; waited[k], value[k]: its wait on that timeline), 1 moves the
 // decoder to queue arg[k] as fair does. The entries are removed again. 0 when something failed.
 int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *waited, uint64_t *value);
+// avx_query_sim (tests): supported[i], i < 2, is what a caller of hw.c's
+// vkGetPhysicalDeviceQueueFamilyProperties2 (through its vkGetInstanceProcAddr) reads of result
+// status query support, of two families a made-up driver says offer it. 0 when the call failed.
+int avx_query_sim(int supported[2]);
 // avx_decode_queue_moves counts the decoders moved to another queue while decoding (rebalance).
 int64_t avx_decode_queue_moves(void);
-int64_t avx_exp_count(int k); // experiment, row query43
-
 // avx_queue_locks_taken counts the locks lock_queue has taken in this process (either kind).
 int64_t avx_queue_locks_taken(void);
 
