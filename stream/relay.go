@@ -146,13 +146,24 @@ func (r *Relay) Submit(src Foreign, pf *formats.PixelFormat) (img Foreign, back 
 			r.free <- im
 		}
 	}
+	if wait, err = r.copy(im, src, pf); err != nil {
+		back()
+		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
+	}
+	return relayed{im}, back, wait, nil
+}
+
+// copy submits the copy of src into im on From's queue (Submit). When an earlier copy's wait fails,
+// im is lost (it may still be written).
+func (r *Relay) copy(im *relayImage, src Foreign, pf *formats.PixelFormat) (wait func() error, err error) {
 	sl := &r.slots[r.next]
 	err = r.settle(sl, sl.gen)
 	if err == nil && im.slot != nil {
 		err = r.settle(im.slot, im.gen)
 	}
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
+		im.lost.Store(true)
+		return nil, err
 	}
 	// From's work on src (its decoding) is waited for here, on the CPU: a copy submitted before it
 	// has finished would wait for it on From's queue, and every other stream's copies behind it (a
@@ -163,33 +174,27 @@ func (r *Relay) Submit(src Foreign, pf *formats.PixelFormat) (img Foreign, back 
 		err = p.Wait(r.from, relayDecodeWait)
 	}
 	if err != nil {
-		back()
-		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
+		return nil, err
 	}
 	lk, err := LockForeign(src, r.from.QueueFamily)
 	if err != nil {
-		back()
-		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
+		return nil, err
 	}
+	defer lk.Unlock() // after SubmitAlone, nothing
 	st := lk.State
 	key := relayKey{st.Image.VkFormat, st.Image.Width, st.Image.Height}
-	fail := func(err error) (Foreign, func(), func() error, error) {
-		lk.Unlock()
-		back()
-		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
-	}
 	if st.Image.Images != 1 {
-		return fail(fmt.Errorf("the frame is %d images, not one multi-planar image", st.Image.Images))
+		return nil, fmt.Errorf("the frame is %d images, not one multi-planar image", st.Image.Images)
 	}
 	if im.key != key {
 		im.destroy()
 		if err := im.make(key); err != nil {
-			return fail(err)
+			return nil, err
 		}
 	}
 	cb := sl.cb
 	if err := gpu.Begin(cb); err != nil {
-		return fail(err)
+		return nil, err
 	}
 	transfer := vk.PipelineStageFlags(vk.PipelineStageTransferBit)
 	lk.Read(cb, vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), transfer, false)
@@ -214,21 +219,19 @@ func (r *Relay) Submit(src Foreign, pf *formats.PixelFormat) (img Foreign, back 
 		DstStage:  vk.PipelineStageFlags(vk.PipelineStageBottomOfPipeBit),
 		SrcFamily: r.from.QueueFamily, DstFamily: vkx.QueueFamilyExternal})
 	if err := lk.SubmitAlone(r.from.Queue, cb, sl.fence); err != nil {
-		back()
-		return nil, nil, nil, fmt.Errorf("stream: relay: %w", err)
+		return nil, err
 	}
 	sl.busy, sl.gen = true, sl.gen+1
 	r.next = (r.next + 1) % relayInFlight
 	im.released, im.slot, im.gen = true, sl, sl.gen
 	gen := sl.gen
-	wait = func() error {
+	return func() error {
 		if err := r.settle(sl, gen); err != nil {
 			im.lost.Store(true)
 			return fmt.Errorf("stream: relay: %w", err)
 		}
 		return nil
-	}
-	return relayed{im}, back, wait, nil
+	}, nil
 }
 
 // settle waits for sl's copy number gen, unless a later wait did. After a failed wait the slot
