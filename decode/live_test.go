@@ -3,7 +3,6 @@ package decode
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/nettest"
 )
 
 // corruptTS writes an H.264 MPEG-TS clip with 188-byte packets cut out of its middle: the demuxer's
@@ -114,12 +115,7 @@ func TestLiveResumeAfterTimeout(t *testing.T) {
 		ffmpegMake(t, "-f", "lavfi", "-i", fmt.Sprintf("testsrc2=size=320x180:rate=30:duration=%d", c.secs), "-c:v", "libx264",
 			"-preset", "ultrafast", "-g", "15", "-pix_fmt", "yuv420p", "-f", "mpegts", c.file)
 	}
-	c, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "udp://" + c.LocalAddr().String()
-	c.Close()
+	url := "udp://" + nettest.UDPAddr(t)
 	send := func(clip string) {
 		if b, err := exec.Command(ff, "-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-i", clip, "-c", "copy",
 			"-f", "mpegts", url+"?pkt_size=1316").CombinedOutput(); err != nil {
@@ -138,6 +134,7 @@ func TestLiveResumeAfterTimeout(t *testing.T) {
 	}()
 	defer func() { <-sent }()
 	var d *Decoder
+	var err error
 	for try := 0; d == nil; try++ { // until the sender has started (as a wall waits for a feed)
 		if d, err = Open(url, Options{Threads: 2, Timeout: 400 * time.Millisecond}); err != nil && (try == 10 || !errors.Is(err, ErrTimeout)) {
 			t.Fatal(err)
@@ -176,14 +173,9 @@ func TestLiveResumeAfterTimeout(t *testing.T) {
 // limit; a decoder from OpenLater has no Info and fails Next with ErrNotOpened until Reopen opens
 // it, then decodes; and a timed-out opening leaves the reads' own limit in the next error message.
 func TestOpenLater(t *testing.T) {
-	c, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "udp://" + c.LocalAddr().String()
-	c.Close()
+	url := "udp://" + nettest.UDPAddr(t)
 	t0 := time.Now()
-	_, err = Open(url, Options{Threads: 1, Timeout: 10 * time.Second, OpenTimeout: 200 * time.Millisecond})
+	_, err := Open(url, Options{Threads: 1, Timeout: 10 * time.Second, OpenTimeout: 200 * time.Millisecond})
 	took := time.Since(t0)
 	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "after 200ms") || took > 3*time.Second {
 		t.Errorf("silent feed, OpenTimeout 200 ms: %v after %s; want ErrTimeout after 200ms within 3 s", err, took)

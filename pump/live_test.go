@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/decode"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/nettest"
 	"github.com/ycbcrkit/ycbcrkit/pump"
 )
 
@@ -78,12 +79,7 @@ func newRelay(t *testing.T, to int) *relay {
 func TestLiveUDP(t *testing.T) {
 	// It mostly waits on the clock: side by side with the others that do (scripts/test-lib.sh, run).
 	t.Parallel()
-	l, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.LocalAddr().(*net.UDPAddr).Port
-	l.Close()
+	port := nettest.UDPPort(t)
 	url := "udp://127.0.0.1:" + strconv.Itoa(port)
 	if !decode.IsLive(url) {
 		t.Fatalf("IsLive(%s) = false", url)

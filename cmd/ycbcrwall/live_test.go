@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/clitest"
+	"github.com/ycbcrkit/ycbcrkit/internal/testkit/nettest"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/pictest"
 	"github.com/ycbcrkit/ycbcrkit/wall"
 )
@@ -107,16 +107,10 @@ func makeTSOf(t *testing.T, dir, name, source string) string {
 	return out
 }
 
-// freeUDPPort is a loopback UDP port nothing listens on now.
+// freeUDPPort is a loopback UDP port nothing listens on now (nettest.UDPPort).
 func freeUDPPort(t *testing.T) string {
 	t.Helper()
-	c, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_, port, _ := net.SplitHostPort(c.LocalAddr().String())
-	return port
+	return strconv.Itoa(nettest.UDPPort(t))
 }
 
 // sendTS sends clip to url in real time with the toolkit's own ffmpeg program ($YCBCRKIT_FFMPEG,
