@@ -866,13 +866,19 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 static PFN_vkGetPhysicalDeviceQueueFamilyProperties2 real_qf_props2; // the loader's trampoline
 static int query_state;                                                // YCBCRKIT_DECODE_QUERY (env_on)
 
+// set_query_support writes on into the result status query support of props[0..n) where their
+// chains ask for it.
+static void set_query_support(uint32_t n, VkQueueFamilyProperties2 *props, VkBool32 on) {
+	for (uint32_t i = 0; i < n; i++)
+		for (VkBaseOutStructure *b = props[i].pNext; b; b = b->pNext)
+			if (b->sType == VK_STRUCTURE_TYPE_QUEUE_FAMILY_QUERY_RESULT_STATUS_PROPERTIES_KHR)
+				((VkQueueFamilyQueryResultStatusPropertiesKHR *)b)->queryResultStatusSupport = on;
+}
+
 static void VKAPI_CALL wrap_qf_props2(VkPhysicalDevice phys, uint32_t *n, VkQueueFamilyProperties2 *props) {
 	real_qf_props2(phys, n, props);
 	if (!props || env_on(&query_state, "YCBCRKIT_DECODE_QUERY", 0)) return;
-	for (uint32_t i = 0; i < *n; i++)
-		for (VkBaseOutStructure *b = props[i].pNext; b; b = b->pNext)
-			if (b->sType == VK_STRUCTURE_TYPE_QUEUE_FAMILY_QUERY_RESULT_STATUS_PROPERTIES_KHR)
-				((VkQueueFamilyQueryResultStatusPropertiesKHR *)b)->queryResultStatusSupport = VK_FALSE;
+	set_query_support(*n, props, VK_FALSE);
 }
 
 // qf_props2 is wrap_gipa's answer for name, the queue families' properties: the wrapper over
@@ -892,10 +898,7 @@ static void VKAPI_CALL sim_qf_props2(VkPhysicalDevice phys, uint32_t *n, VkQueue
 		*n = 2;
 		return;
 	}
-	for (uint32_t i = 0; i < *n && i < 2; i++)
-		for (VkBaseOutStructure *b = props[i].pNext; b; b = b->pNext)
-			if (b->sType == VK_STRUCTURE_TYPE_QUEUE_FAMILY_QUERY_RESULT_STATUS_PROPERTIES_KHR)
-				((VkQueueFamilyQueryResultStatusPropertiesKHR *)b)->queryResultStatusSupport = VK_TRUE;
+	set_query_support(*n < 2 ? *n : 2, props, VK_TRUE);
 }
 
 static PFN_vkVoidFunction VKAPI_CALL sim_gipa(VkInstance inst, const char *name) {
@@ -907,11 +910,10 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 
 int avx_query_sim(int supported[2]) {
 	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 saved = __atomic_load_n(&real_qf_props2, __ATOMIC_RELAXED);
-	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 f = NULL;
 	pthread_mutex_lock(&devs_mu); // real_gipa: the sim's for this call only
 	PFN_vkGetInstanceProcAddr gipa = real_gipa;
 	real_gipa = sim_gipa;
-	f = (PFN_vkGetPhysicalDeviceQueueFamilyProperties2)wrap_gipa(VK_NULL_HANDLE, "vkGetPhysicalDeviceQueueFamilyProperties2");
+	PFN_vkGetPhysicalDeviceQueueFamilyProperties2 f = (PFN_vkGetPhysicalDeviceQueueFamilyProperties2)wrap_gipa(VK_NULL_HANDLE, "vkGetPhysicalDeviceQueueFamilyProperties2");
 	real_gipa = gipa;
 	pthread_mutex_unlock(&devs_mu);
 	if (!f) return 0;
@@ -948,8 +950,8 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 // live_entry says devs[i] is dev's entry as registered now, from inst with create its
 // vkCreateImage. An entry whose device was destroyed while a device context on it leaked stays;
 // a later device may get its handle (lavapipe's are heap addresses), and its pointers may point
-// into an ICD unloaded since (a SIGSEGV seen once in TestVulkanContextsShareDevice, a call into
-// unmapped code): such an entry is not the new device's.
+// into an ICD unloaded since: such an entry is not the new device's. (The rare SIGSEGV in
+// decode's tests this was first thought to explain faults in lavapipe's queue submit thread.)
 static int live_entry(int i, VkDevice dev, VkInstance inst, PFN_vkCreateImage create) {
 	return devs[i].dev == dev && devs[i].inst == inst && devs[i].create == create;
 }
