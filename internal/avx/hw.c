@@ -565,8 +565,11 @@ static VkResult own_submit(vqueue *vq, VkQueue q, VkQueue from, uint32_t n, cons
 	    .semaphore = vq->own, .value = vq->ownv + 1, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
 	last->pSignalSemaphoreInfos = sigs;
 	last->signalSemaphoreInfoCount++;
+	uint64_t t0 = avx_trace_now();
 	VkResult r = submit(q, n, all, fence);
 	if (r == VK_SUCCESS) vq->ownv++;
+	if (r == VK_SUCCESS)
+		avx_trace_submitted(q, (int)(vq - vqs), t0, first->waitSemaphoreInfoCount, last->signalSemaphoreInfoCount);
 	return r;
 }
 
@@ -848,8 +851,15 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	int i = dev_slot(dev);
 	PFN_vkGetDeviceProcAddr gdpa = i >= 0 ? devs[i].gdpa : NULL;
 	int sessions = i >= 0 && devs[i].create_session;
+	VkInstance inst = i >= 0 ? devs[i].inst : VK_NULL_HANDLE;
+	VkPhysicalDevice phys = i >= 0 ? devs[i].phys : VK_NULL_HANDLE;
+	int32_t family = i >= 0 ? devs[i].decode_family : -1;
 	pthread_mutex_unlock(&devs_mu);
 	if (sessions && !strcmp(name, "vkCreateVideoSessionKHR")) return (PFN_vkVoidFunction)wrap_create_video_session;
+	if (gdpa && real_gipa && !strncmp(name, "vkCmd", 5)) {
+		PFN_vkVoidFunction f = avx_trace_wrap(dev, name, gdpa, real_gipa, inst, phys, family);
+		if (f) return f;
+	}
 	return gdpa ? gdpa(dev, name) : NULL;
 }
 

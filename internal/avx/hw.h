@@ -79,6 +79,15 @@ int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *
 // vkGetPhysicalDeviceQueueFamilyProperties2 (through its vkGetInstanceProcAddr) reads of result
 // status query support, of two families a made-up driver says offer it. 0 when the call failed.
 int avx_query_sim(int supported[2]);
+// avx_trace_* (dtrace.c): YCBCRKIT_DECODE_TRACE=FILE, GPU timestamps around each decoding, for
+// device runs. avx_trace_wrap is hw.c's vkGetDeviceProcAddr's answer for the coding scope's
+// commands (NULL: unwrapped); avx_trace_now and avx_trace_submitted bracket each decoding's
+// submission on the decoder's thread (avx_trace_now is 0 when this thread records no traced one).
+PFN_vkVoidFunction avx_trace_wrap(VkDevice dev, const char *name, PFN_vkGetDeviceProcAddr gdpa,
+                                  PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys,
+                                  int32_t decode_family);
+uint64_t avx_trace_now(void);
+void avx_trace_submitted(VkQueue q, int stream, uint64_t cpu0, uint32_t waits, uint32_t signals);
 // avx_decode_queue_moves counts the decoders moved to another queue while decoding (rebalance).
 int64_t avx_decode_queue_moves(void);
 // avx_queue_locks_taken counts the locks lock_queue has taken in this process (either kind).
