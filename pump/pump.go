@@ -61,10 +61,10 @@ type Params[F any] struct {
 	Timeout time.Duration
 	// Pending, if set, is called on the decoding goroutine with each frame as Next returns it: a
 	// frame whose work is still in flight (a hardware decoding on the GPU) returns how to wait for
-	// it (nil: nothing to wait for), and the pump waits before queueing it. With Overlap the wait
-	// comes only after the next frame's Next (two in flight).
+	// it (nil: nothing to wait for), and the pump waits before queueing it. With Overlap n > 0 the
+	// wait comes only after n more frames' Next (their decodings submitted meanwhile).
 	Pending func(F) (wait func() error, err error)
-	Overlap bool
+	Overlap int
 	// Sink, if set, takes each item on the decoding goroutine instead of the queue: a client that
 	// keeps its own bounded store (videotex stages into the stream's pictures, blocking while all are
 	// taken) and needs no hop to another goroutine. It returns false to end decoding.
@@ -264,12 +264,12 @@ func (p *Pump[F]) decodeLoop() {
 type decoder[F any] struct {
 	p          *Pump[F]
 	gen, epoch int
-	start      bool // the next frame begins a play, a seek or a reconnection
-	plays, n   int  // plays begun, frames decoded
-	limit      int  // room's limit
-	sized      bool // the start-up queue was sized (StartAhead)
-	held       *Item[F]
-	heldWait   func() error
+	start      bool      // the next frame begins a play, a seek or a reconnection
+	plays, n   int       // plays begun, frames decoded
+	limit      int       // room's limit
+	sized      bool      // the start-up queue was sized (StartAhead)
+	held       []Item[F] // frames whose waits come later (Overlap), oldest first
+	heldWait   []func() error
 }
 
 // seekTo starts a new generation at s; false when the source failed (reported: the loop ends).
@@ -367,13 +367,18 @@ func (d *decoder[F]) frame(f F, dur time.Duration) bool {
 			return false
 		}
 	}
-	// f's work is under way: now the one before it is waited for and queued, in order.
-	if !d.flush() {
+	// f's work is under way: now the ones before it beyond Overlap are waited for and queued, in
+	// order.
+	keep := 0
+	if wait != nil {
+		keep = max(p.prm.Overlap-1, 0)
+	}
+	if !d.flushTo(keep) {
 		p.release(f)
 		return false
 	}
-	if wait != nil && p.prm.Overlap {
-		d.held, d.heldWait = &it, wait
+	if wait != nil && p.prm.Overlap > 0 {
+		d.held, d.heldWait = append(d.held, it), append(d.heldWait, wait)
 		return true
 	}
 	return d.finish(it, wait)
@@ -395,21 +400,26 @@ func (d *decoder[F]) finish(it Item[F], wait func() error) bool {
 	return d.send(it)
 }
 
-// flush queues the held frame (Overlap); false: decoding ends.
-func (d *decoder[F]) flush() bool {
-	if d.held == nil {
-		return true
+// flush queues the held frames (Overlap); false: decoding ends.
+func (d *decoder[F]) flush() bool { return d.flushTo(0) }
+
+// flushTo queues the oldest held frames until keep are left; false: decoding ends.
+func (d *decoder[F]) flushTo(keep int) bool {
+	for len(d.held) > keep {
+		it, wait := d.held[0], d.heldWait[0]
+		d.held, d.heldWait = d.held[1:], d.heldWait[1:]
+		if !d.finish(it, wait) {
+			return false
+		}
 	}
-	it, wait := *d.held, d.heldWait
-	d.held, d.heldWait = nil, nil
-	return d.finish(it, wait)
+	return true
 }
 
 func (d *decoder[F]) dropHeld() {
-	if d.held != nil {
-		d.p.release(d.held.Frame)
-		d.held = nil
+	for _, it := range d.held {
+		d.p.release(it.Frame)
 	}
+	d.held, d.heldWait = nil, nil
 }
 
 // send queues it (or hands it to Sink); false when the pump stops meanwhile (it's frame released).

@@ -364,11 +364,11 @@ func (g *gated) Next() (*frame, error) {
 	return g.fake.Next()
 }
 
-// TestOverlap: with Overlap, a frame's pending work is waited for only once the next frame's Next
-// has returned (two decodings in flight), without it at once; frames are queued in order, and at
-// the end the held one is queued before io.EOF.
+// TestOverlap: with Overlap n, a frame's pending work is waited for only once n more frames' Next
+// has returned (decodings in flight), with 0 at once; frames are queued in order, and at the end
+// the held ones are queued before io.EOF.
 func TestOverlap(t *testing.T) {
-	for _, overlap := range []bool{false, true} {
+	for _, overlap := range []int{0, 1, 3} {
 		src := &fake{n: 12}
 		var waitedAt []int64 // Next calls made when each frame's wait ran
 		var mu sync.Mutex
@@ -384,28 +384,25 @@ func TestOverlap(t *testing.T) {
 		for i := 0; i < 12; i++ {
 			it := receive(t, p)
 			if want := float64(i) / 25; it.Frame.pts != want {
-				t.Fatalf("Overlap %v: item %d has pts %v, want %v", overlap, i, it.Frame.pts, want)
+				t.Fatalf("Overlap %d: item %d has pts %v, want %v", overlap, i, it.Frame.pts, want)
 			}
 			it.Frame.Release()
 		}
 		if it := receive(t, p); !errors.Is(it.Err, io.EOF) {
-			t.Fatalf("Overlap %v: after the frames %v, want io.EOF", overlap, it.Err)
+			t.Fatalf("Overlap %d: after the frames %v, want io.EOF", overlap, it.Err)
 		}
 		p.Stop()
 		mu.Lock()
-		n := int64(0)
-		if overlap {
-			n = 1
-		}
+		n := int64(overlap)
 		for i, c := range waitedAt {
 			// Frame i came from Next call i+1; its wait comes after call i+1+n (or at the end: 13
 			// calls, the last returning io.EOF).
 			if want := min(int64(i)+1+n, 13); c != want {
-				t.Errorf("Overlap %v: frame %d waited for after %d Next calls, want %d", overlap, i, c, want)
+				t.Errorf("Overlap %d: frame %d waited for after %d Next calls, want %d", overlap, i, c, want)
 			}
 		}
 		if len(waitedAt) != 12 {
-			t.Errorf("Overlap %v: %d waits, want 12", overlap, len(waitedAt))
+			t.Errorf("Overlap %d: %d waits, want 12", overlap, len(waitedAt))
 		}
 		mu.Unlock()
 	}

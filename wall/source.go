@@ -16,15 +16,25 @@ import (
 // A hardware-decoded picture is queued once its decoding has finished on the GPU (pending): a
 // stream's frame submitted earlier would make its queue wait on this stream's decoder, and every
 // other stream's pictures on that queue behind it (a queue runs its submissions in order). The
-// pump waits for a picture only after it has submitted the next one's decoding (pump.Params.Overlap),
-// so that two decodings of the stream are in flight (FFmpeg's decoder has two execution contexts:
-// libavcodec/vulkan_decode.c); serial (Options.OneDecode) waits for each before the next.
+// pump waits for a picture only once overlap more have been returned (pump.Params.Overlap), so
+// that the stream's next decodings are parsed, recorded and submitted meanwhile: the decoder
+// returns pictures in display order, and a B picture's decoding is often the one just submitted,
+// so a wait one picture later left the stream's next decoding but one unparsed until then (FFmpeg
+// keeps two decodings in flight, libavcodec/vulkan_decode.c). A relayed picture (relaying) holds
+// one of the relay's images until it is waited for: one later. Serial (Options.OneDecode) waits
+// for each before the next.
 //
 // A live input (decode.IsLive) that fails or ends is reopened by its pump every 500 ms
 // (pump.DefaultRetry) on the tile's own goroutine, the other tiles untouched.
 func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, serial bool, up *decode.Uploader, relay *stream.Relay) {
 	prm := pump.Params[*decode.Frame]{Queue: queue, Frames: limit, Plays: loops,
-		Pending: t.pending, Overlap: !serial, Queued: func() { nudge(wake) }, Stall: -1}
+		Pending: t.pending, Overlap: overlap, Queued: func() { nudge(wake) }, Stall: -1}
+	switch {
+	case serial:
+		prm.Overlap = 0
+	case relay != nil:
+		prm.Overlap = 1
+	}
 	if decode.IsLive(t.in.URL) {
 		prm.Live, prm.Reopen = true, t.dec.Reopen
 	}
@@ -38,6 +48,10 @@ func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, seri
 	}
 	t.pump = pump.Start[*decode.Frame](src, prm)
 }
+
+// overlap is how many pictures later a stream's pump waits for a picture's hardware decoding; each
+// held picture keeps its image (docs/performance.md, "Live walls").
+const overlap = 3
 
 // uploading is a decoder whose pictures come in FFmpeg's Vulkan frames (Options.Upload).
 type uploading struct {
