@@ -186,6 +186,14 @@ fault decode-queries-offered internal/avx/hw.c \
 fault trylock-other-mutex internal/avx/hw.c \
 	's/^\t\tif (pthread_mutex_trylock((pthread_mutex_t \*)vf->internal)) return 1;$/\t\tstatic pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER; if (pthread_mutex_trylock(\&other)) return 1; pthread_mutex_unlock(\&other);/' \
 	decode '^TestTryLockTakesLockFrames$'
+# Issue 38's: the pump waits for each held picture one Next later whatever Overlap says.
+fault overlap-one pump/pump.go \
+	's/^\t\tkeep = max(p.prm.Overlap-1, 0)$/\t\tkeep = 0/' \
+	pump '^TestOverlap$'
+# Issue 38's: an untimed wall's pumps wait one picture later, as a timed one's.
+fault untimed-overlap-one wall/source.go \
+	's/^\t\treturn untimedOverlap$/\t\treturn 1/' \
+	wall '^TestPumpOverlap$'
 # Issue 38's: an untimed step waits for a picture whose lock the decoder holds.
 fault step-waits-for-lock wall/source.go \
 	's/^\th, ok, err := stream.TryHold(f.HW.Foreign())$/\th, ok, err := stream.TryHold(struct{ stream.Foreign }{f.HW.Foreign()})/' \

@@ -318,7 +318,7 @@ func (w *Wall) lay(l Layout) error {
 				return fmt.Errorf("wall: input %d: %w", t.num, err)
 			}
 		}
-		t.startDecoding(w.wake, w.opts.Queue, w.opts.Frames, w.opts.Loop, w.opts.OneDecode, t.up, t.relay)
+		t.startDecoding(w.wake, w.opts)
 	}
 	w.started, w.opened = true, time.Now()
 	for _, t := range w.tiles {

@@ -9,32 +9,25 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/stream"
 )
 
-// startDecoding starts t's pump (package pump): its decoding goroutine decodes up to limit pictures
-// (0: all) of loops plays of the input (0: one) into a queue of queue pictures, and wakes the
-// display loop after each.
+// startDecoding starts t's pump (package pump): its decoding goroutine decodes up to o.Frames
+// pictures (0: all) of o.Loop plays of the input (0: one) into a queue of o.Queue pictures, and
+// wakes the display loop after each.
 //
 // A hardware-decoded picture is queued once its decoding has finished on the GPU (pending): a
 // stream's frame submitted earlier would make its queue wait on this stream's decoder, and every
 // other stream's pictures on that queue behind it (a queue runs its submissions in order). The
-// pump waits for a picture only once overlap more have been returned (pump.Params.Overlap), so
-// that the stream's next decodings are parsed, recorded and submitted meanwhile: the decoder
-// returns pictures in display order, and a B picture's decoding is often the one just submitted,
-// so a wait one picture later left the stream's next decoding but one unparsed until then (FFmpeg
-// keeps two decodings in flight, libavcodec/vulkan_decode.c). A relayed picture (relaying) holds
-// one of the relay's images until it is waited for: one later. Serial (Options.OneDecode) waits
-// for each before the next.
+// pump waits for a picture only once more have been returned (pump.Params.Overlap), so that the
+// stream's next decodings are parsed, recorded and submitted meanwhile (FFmpeg keeps two in flight,
+// libavcodec/vulkan_decode.c): one later; untimed (Options.Untimed), untimedOverlap later. A
+// relayed picture (relaying) holds one of the relay's images until it is waited for: one later.
+// Options.OneDecode waits for each before the next.
 //
 // A live input (decode.IsLive) that fails or ends is reopened by its pump every 500 ms
 // (pump.DefaultRetry) on the tile's own goroutine, the other tiles untouched.
-func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, serial bool, up *decode.Uploader, relay *stream.Relay) {
-	prm := pump.Params[*decode.Frame]{Queue: queue, Frames: limit, Plays: loops,
-		Pending: t.pending, Overlap: overlap, Queued: func() { nudge(wake) }, Stall: -1}
-	switch {
-	case serial:
-		prm.Overlap = 0
-	case relay != nil:
-		prm.Overlap = 1
-	}
+func (t *tile) startDecoding(wake chan<- struct{}, o Options) {
+	up, relay := t.up, t.relay
+	prm := pump.Params[*decode.Frame]{Queue: o.Queue, Frames: o.Frames, Plays: o.Loop,
+		Pending: t.pending, Overlap: pumpOverlap(o, relay != nil), Queued: func() { nudge(wake) }, Stall: -1}
 	if decode.IsLive(t.in.URL) {
 		prm.Live, prm.Reopen = true, t.dec.Reopen
 	}
@@ -49,9 +42,25 @@ func (t *tile) startDecoding(wake chan<- struct{}, queue, limit, loops int, seri
 	t.pump = pump.Start[*decode.Frame](src, prm)
 }
 
-// overlap is how many pictures later a stream's pump waits for a picture's hardware decoding; each
-// held picture keeps its image (docs/performance.md, "Live walls").
-const overlap = 3
+// untimedOverlap is how many pictures later an untimed wall's pump waits for a picture's hardware
+// decoding. The decoder returns pictures in display order, and a B picture's decoding is often the
+// one just submitted: waited for one later, the stream's next decoding but one was parsed only once
+// that one had finished, and an engine with two streams starved 1-12 % of the time (row trace44).
+// Three later: 16 HEVC streams decode as many pictures (1.00x) with no second below 91 % decoder
+// use (row final44; docs/performance.md, "Live walls"). Each held picture keeps its image (GPU
+// memory per added 1080p HEVC stream 63.0 MB against 56.8).
+const untimedOverlap = 3
+
+// pumpOverlap is how many pictures later a stream's pump waits for a picture (startDecoding).
+func pumpOverlap(o Options, relayed bool) int {
+	switch {
+	case o.OneDecode:
+		return 0
+	case o.Untimed && !relayed:
+		return untimedOverlap
+	}
+	return 1
+}
 
 // uploading is a decoder whose pictures come in FFmpeg's Vulkan frames (Options.Upload).
 type uploading struct {

@@ -373,7 +373,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 		decDevs = append(decDevs, dev)
 	}
 	wo := wall.Options{HWDec: hw, Upload: o.upload, Choice: choice, Variant: variant, Route: o.hwRoute, Queue: o.queue, Frames: o.frames, Loop: o.loop,
-		OneClock: o.clock == "shared", OneDecode: o.one, Notice: notice,
+		OneClock: o.clock == "shared", OneDecode: o.one, Untimed: o.untimed, Notice: notice,
 		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}, Layout: layout, OneToOne: !o.fit, Filter: o.filter,
 		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach, SampleWaits: o.sampleWait && o.headless,
 		DecodeDevices: decDevs}
