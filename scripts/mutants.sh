@@ -186,6 +186,18 @@ fault decode-queries-offered internal/avx/hw.c \
 fault trylock-other-mutex internal/avx/hw.c \
 	's/^\t\tif (pthread_mutex_trylock((pthread_mutex_t \*)vf->internal)) return 1;$/\t\tstatic pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER; if (pthread_mutex_trylock(\&other)) return 1; pthread_mutex_unlock(\&other);/' \
 	decode '^TestTryLockTakesLockFrames$'
+# Issue 38's: decodings keep the waits on their own batches' signals (the engines' gaps stay).
+fault own-waits-kept internal/avx/hw.c \
+	's/^\t\tif (!own) out\[k++\] = in\[j\];$/\t\tout[k++] = in[j];/' \
+	internal/avx '^TestDecodeWaitsDropped$'
+# Issue 38's: waits dropped though the decoding's barrier orders nothing of the earlier ones.
+fault no-decode-memory-barrier internal/avx/hw.c \
+	's/^\tout->memoryBarrierCount = dep->memoryBarrierCount + 1;$/\tout->memoryBarrierCount = dep->memoryBarrierCount;/' \
+	internal/avx '^TestDecodeWaitsDropped$'
+# Issue 38's: a wait on a value signalled on another queue (before a move) dropped too.
+fault other-queue-waits-dropped internal/avx/hw.c \
+	's/ \&\& vq->sig\[r\].queue == q;$/;/' \
+	internal/avx '^TestDecodeWaitsDropped$'
 # Issue 38's: the pump waits for each held picture one Next later whatever Overlap says.
 fault overlap-one pump/pump.go \
 	's/^\t\tkeep = max(p.prm.Overlap-1, 0)$/\t\tkeep = 0/' \

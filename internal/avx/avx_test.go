@@ -544,3 +544,49 @@ func TestLiveEntry(t *testing.T) {
 		t.Fatal("an entry from another instance or another vkCreateImage was taken as the device's")
 	}
 }
+
+// TestDecodeWaitsDropped: a decoding recorded after its barrier went through hw.c's wrapper (which
+// appends a memory barrier from video decode writes to video decode reads and writes) drops the
+// waits on values its decoder's own batches signalled on the same queue, and only those: another
+// queue's, a value not signalled there, a batch without that barrier, a batch of another command
+// buffer and the first batch after a move keep theirs.
+func TestDecodeWaitsDropped(t *testing.T) {
+	type w = [2]uint64
+	ops := []waitsOp{
+		{Op: "decode barrier", CB: 1},
+		{Op: "submit", CB: 1, Signals: []w{{1, 1}, {2, 1}}},
+		{Op: "decode barrier", CB: 2},
+		{Op: "submit", CB: 2, Waits: []w{{1, 1}, {3, 7}, {2, 2}}, Signals: []w{{2, 2}}},
+		{Op: "other barrier", CB: 3},
+		{Op: "submit", CB: 3, Waits: []w{{1, 1}}},
+		{Op: "decode barrier", CB: 4},
+		{Op: "submit", CB: 5, Waits: []w{{1, 1}}},
+		{Op: "decode barrier", CB: 6},
+		{Op: "submit", CB: 6, Waits: []w{{1, 1}, {2, 2}}, Signals: []w{{4, 1}}},
+		{Op: "move", CB: 3},
+		{Op: "decode barrier", CB: 7},
+		{Op: "submit", CB: 7, Waits: []w{{4, 1}}, Signals: []w{{5, 3}}},
+		{Op: "decode barrier", CB: 8},
+		{Op: "submit", CB: 8, Waits: []w{{5, 3}, {4, 1}}},
+	}
+	want := []waitsResult{
+		{Mem: 1}, {Mem: -1},
+		{Mem: 1}, {Mem: -1, Kept: 0b110},
+		{Mem: 0}, {Mem: -1, Kept: 0b1},
+		{Mem: 1}, {Mem: -1, Kept: 0b1},
+		{Mem: 1}, {Mem: -1, Kept: 0},
+		{Mem: -1},
+		{Mem: 1}, {Mem: -1, Kept: 0b1, Own: true},
+		{Mem: 1}, {Mem: -1, Kept: 0b10},
+	}
+	got, ok := waitsSim(ops)
+	if !ok {
+		t.Fatal("the simulated device or decoder could not be made")
+	}
+	for k := range ops {
+		if got[k] != want[k] {
+			t.Errorf("step %d (%s, command buffer %d, waits %v): driver got %+v, want %+v", k, ops[k].Op, ops[k].CB,
+				ops[k].Waits, got[k], want[k])
+		}
+	}
+}

@@ -2,7 +2,8 @@
 //
 // nvidia-smi's decoder use says how busy the engines were over a second, not why they idled. The
 // trace writes GPU timestamps before a decoding's first command (FFmpeg records its barriers, then
-// one coding scope: libavcodec/vulkan_decode.c, ff_vk_decode_frame), before its
+// one coding scope: libavcodec/vulkan_decode.c, ff_vk_decode_frame; hw.c's wrap_barrier2 calls
+// avx_trace_first), before its
 // vkCmdBeginVideoCodingKHR and after its vkCmdEndVideoCodingKHR, and notes on the CPU when it was
 // recorded, when its batch was submitted, to which queue, with how many semaphore operations
 // (hw.c's own_submit). Decodings YCBCRKIT_DECODE_TRACE_SKIP (10,000) to that plus YCBCRKIT_DECODE_TRACE_N
@@ -39,7 +40,6 @@ static struct {
 	PFN_vkCmdEndVideoCodingKHR end;
 	PFN_vkCmdWriteTimestamp2 ts;
 	PFN_vkGetQueryPoolResults results;
-	PFN_vkCmdPipelineBarrier2 barrier;
 } tr = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static __thread int64_t tr_cur = -1; // the slot of the decoding this thread is recording
@@ -104,9 +104,8 @@ static void tr_take(VkCommandBuffer cb) {
 	}
 }
 
-static void VKAPI_CALL tr_barrier(VkCommandBuffer cb, const VkDependencyInfo *di) {
-	tr_take(cb);
-	tr.barrier(cb, di);
+void avx_trace_first(VkCommandBuffer cb, VkDevice dev) {
+	if (__atomic_load_n(&tr.state, __ATOMIC_ACQUIRE) == 1 && dev == tr.dev) tr_take(cb);
 }
 
 static void VKAPI_CALL tr_begin(VkCommandBuffer cb, const VkVideoBeginCodingInfoKHR *bi) {
@@ -133,9 +132,7 @@ static int tr_start(VkDevice dev, PFN_vkGetDeviceProcAddr gdpa, PFN_vkGetInstanc
 	tr.results = (PFN_vkGetQueryPoolResults)gdpa(dev, "vkGetQueryPoolResults");
 	tr.begin = (PFN_vkCmdBeginVideoCodingKHR)gdpa(dev, "vkCmdBeginVideoCodingKHR");
 	tr.end = (PFN_vkCmdEndVideoCodingKHR)gdpa(dev, "vkCmdEndVideoCodingKHR");
-	tr.barrier = (PFN_vkCmdPipelineBarrier2)gdpa(dev, "vkCmdPipelineBarrier2");
-	if (!tr.barrier) tr.barrier = (PFN_vkCmdPipelineBarrier2)gdpa(dev, "vkCmdPipelineBarrier2KHR");
-	if (!qfp || !props || !create || !reset || !tr.ts || !tr.results || !tr.begin || !tr.end || !tr.barrier)
+	if (!qfp || !props || !create || !reset || !tr.ts || !tr.results || !tr.begin || !tr.end)
 		return 0;
 	uint32_t nf = 0;
 	qfp(phys, &nf, NULL);
@@ -164,16 +161,15 @@ static int tr_start(VkDevice dev, PFN_vkGetDeviceProcAddr gdpa, PFN_vkGetInstanc
 PFN_vkVoidFunction avx_trace_wrap(VkDevice dev, const char *name, PFN_vkGetDeviceProcAddr gdpa,
                                   PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys,
                                   int32_t decode_family) {
-	PFN_vkVoidFunction f = !strcmp(name, "vkCmdBeginVideoCodingKHR")  ? (PFN_vkVoidFunction)tr_begin
+	PFN_vkVoidFunction f = !strcmp(name, "vkCmdBeginVideoCodingKHR") ? (PFN_vkVoidFunction)tr_begin
 	                       : !strcmp(name, "vkCmdEndVideoCodingKHR") ? (PFN_vkVoidFunction)tr_end
-	                       : !strcmp(name, "vkCmdPipelineBarrier2") || !strcmp(name, "vkCmdPipelineBarrier2KHR")
-	                           ? (PFN_vkVoidFunction)tr_barrier
-	                                                               : NULL;
+	                                                                 : NULL;
 	if (!f || decode_family < 0) return NULL;
 	pthread_mutex_lock(&tr.mu);
 	if (!tr.state) {
 		tr.path = getenv("YCBCRKIT_DECODE_TRACE");
-		tr.state = tr.path && *tr.path && tr_start(dev, gdpa, gipa, inst, phys, (uint32_t)decode_family) ? 1 : 2;
+		int on = tr.path && *tr.path && tr_start(dev, gdpa, gipa, inst, phys, (uint32_t)decode_family);
+		__atomic_store_n(&tr.state, on ? 1 : 2, __ATOMIC_RELEASE);
 	}
 	int on = tr.state == 1 && tr.dev == dev;
 	pthread_mutex_unlock(&tr.mu);

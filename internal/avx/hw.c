@@ -168,6 +168,7 @@ static VkResult VKAPI_CALL wrap_create_image(VkDevice dev, const VkImageCreateIn
 // (VUID-vkGetDeviceQueue-flags-01841), and FFmpeg 7.1 calls only vkGetDeviceQueue
 // (libavutil/vulkan.c, ff_vk_exec_pool_init).
 #define AVX_VQUEUES 512
+#define AVX_SIGNALS 64
 
 typedef struct {
 	int used;                // a decoder holds it (take_vqueue to hw_free)
@@ -181,6 +182,12 @@ typedef struct {
 	VkSemaphore own;         // a timeline each of its batches signals (own_submit)
 	uint64_t ownv;           // its last value (the decoder's thread)
 	uint32_t deferred;       // batches submitted to last since it was moved (the decoder's thread)
+	struct {
+		VkSemaphore sem;
+		uint64_t value;
+		VkQueue queue;
+	} sig[AVX_SIGNALS];      // its batches' last signals, a ring (own_submit; the decoder's thread)
+	uint32_t nsig;
 } vqueue;
 // Under devs_mu; active, now and last are also read without it, atomically, by the decoder's
 // thread (wrap_queue_submit2's fast path), the only one that writes last.
@@ -524,6 +531,87 @@ static int own_done(vqueue *vq, PFN_vkGetSemaphoreCounterValue counter) {
 	return vq->own && counter && counter(vq->dev, vq->own, &c) == VK_SUCCESS && c >= vq->ownv;
 }
 
+// ---- Decodings wait only for what their queue does not order -----------------------------------
+//
+// FFmpeg's decoding waits on every picture it uses at the value its last user signalled
+// (libavutil/vulkan.c, ff_vk_exec_add_dep_frame): most often the stream's own previous decodings,
+// on the same queue, not finished yet. Such a wait costs the engine about 1.3 us between decodings
+// (5 waits and 6 signals: 19.5 us, row gap44) and, on NVIDIA (driver 580), holds the batch until
+// the value is reached: one HEVC stream an engine kept it busy 80 % of the time, 94-95 % without
+// those waits (rows final44, exp44b). Two things make them redundant. Commands of a later batch on a
+// queue are ordered after those of earlier batches by a pipeline barrier whose first scope covers
+// their stage (Vulkan spec, "Execution and Memory Dependencies": submission order), and the
+// decoding's first barrier (wrap_barrier2) gets a global memory barrier from video decode writes to
+// video decode reads and writes, which FFmpeg's image barriers lack (srcAccessMask NONE). So a
+// batch whose decode barrier went through wrap_barrier2 drops the waits on values its decoder's
+// own batches signal on the same queue (keep_waits); the other waits stay (another queue's work:
+// the wall's copies and conversions; moves: own_submit). YCBCRKIT_DECODE_WAITS=1 keeps them all.
+static PFN_vkCmdPipelineBarrier2 real_barrier2; // the loader's trampoline
+static __thread VkCommandBuffer decode_barrier; // where this thread's decoding recorded its barrier (wrap_barrier2)
+static int waits_state;                         // YCBCRKIT_DECODE_WAITS (env_on): 1 keeps all waits
+static int64_t waits_dropped;                   // atomic: waits keep_waits dropped
+
+int64_t avx_decode_waits_dropped(void) { return __atomic_load_n(&waits_dropped, __ATOMIC_RELAXED); }
+
+// decode_dependency is what wrap_barrier2 records for dep: dep itself, or, when it is a decoding's
+// (an image barrier for video decode), a copy in *out with the global barrier appended (mem has
+// room for 8 memory barriers; more: dep unchanged).
+static const VkDependencyInfo *decode_dependency(const VkDependencyInfo *dep, VkDependencyInfo *out,
+                                                 VkMemoryBarrier2 *mem) {
+	int decode = 0;
+	for (uint32_t i = 0; i < dep->imageMemoryBarrierCount; i++)
+		if (dep->pImageMemoryBarriers[i].dstStageMask & VK_PIPELINE_STAGE_2_VIDEO_DECODE_BIT_KHR) decode = 1;
+	if (!decode || dep->memoryBarrierCount >= 8) return dep;
+	memcpy(mem, dep->pMemoryBarriers, dep->memoryBarrierCount * sizeof mem[0]);
+	mem[dep->memoryBarrierCount] = (VkMemoryBarrier2){
+	    .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+	    .srcStageMask = VK_PIPELINE_STAGE_2_VIDEO_DECODE_BIT_KHR,
+	    .srcAccessMask = VK_ACCESS_2_VIDEO_DECODE_WRITE_BIT_KHR,
+	    .dstStageMask = VK_PIPELINE_STAGE_2_VIDEO_DECODE_BIT_KHR,
+	    .dstAccessMask = VK_ACCESS_2_VIDEO_DECODE_READ_BIT_KHR | VK_ACCESS_2_VIDEO_DECODE_WRITE_BIT_KHR};
+	*out = *dep;
+	out->pMemoryBarriers = mem;
+	out->memoryBarrierCount = dep->memoryBarrierCount + 1;
+	return out;
+}
+
+static void VKAPI_CALL wrap_barrier2(VkCommandBuffer cb, const VkDependencyInfo *dep) {
+	VkDependencyInfo d;
+	VkMemoryBarrier2 mem[9];
+	const VkDependencyInfo *use = decode_dependency(dep, &d, mem);
+	if (use != dep) {
+		decode_barrier = cb;
+		int v = decode_vq;
+		avx_trace_first(cb, v >= 0 ? __atomic_load_n(&vqs[v].dev, __ATOMIC_RELAXED) : VK_NULL_HANDLE);
+	}
+	real_barrier2(cb, use);
+}
+
+// keep_waits copies into out the waits of in[0..n) that a batch of vq's decoder on q keeps, and
+// says how many: all but those on a value its own batches signalled on q.
+static uint32_t keep_waits(const vqueue *vq, VkQueue q, const VkSemaphoreSubmitInfo *in, uint32_t n,
+                           VkSemaphoreSubmitInfo *out) {
+	uint32_t k = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		int own = 0;
+		for (uint32_t r = 0; r < AVX_SIGNALS && r < vq->nsig && !own; r++)
+			own = vq->sig[r].sem == in[j].semaphore && vq->sig[r].value == in[j].value && vq->sig[r].queue == q;
+		if (!own) out[k++] = in[j];
+	}
+	__atomic_add_fetch(&waits_dropped, n - k, __ATOMIC_RELAXED);
+	return k;
+}
+
+// signalled notes the signals of a batch vq's decoder submitted to q (keep_waits).
+static void signalled(vqueue *vq, VkQueue q, const VkSemaphoreSubmitInfo *s, uint32_t n) {
+	for (uint32_t j = 0; j < n; j++) {
+		if (s[j].semaphore == vq->own) continue; // waited on only by moves, which keep their wait
+		uint32_t r = vq->nsig++ % AVX_SIGNALS;
+		vq->sig[r].sem = s[j].semaphore, vq->sig[r].value = s[j].value, vq->sig[r].queue = q;
+	}
+	if (vq->nsig >= 2 * AVX_SIGNALS) vq->nsig -= AVX_SIGNALS; // stays >= AVX_SIGNALS: the ring full
+}
+
 // own_submit submits submits to q with a signal of vq->own appended to the last batch and, when the
 // decoder moved (from is another queue), a wait for its last value added to the first. The timeline
 // is made on the decoder's first batch; without it, a plain submit after from is idle.
@@ -549,9 +637,18 @@ static VkResult own_submit(vqueue *vq, VkQueue q, VkQueue from, uint32_t n, cons
 	memcpy(all, submits, n * sizeof all[0]);
 	VkSemaphoreSubmitInfo waits[65], sigs[65];
 	VkSubmitInfo2 *first = &all[0], *last = &all[n - 1];
+	// The batch is the decoding whose barrier wrap_barrier2 saw: its one command buffer.
+	int drop = decode_barrier && n == 1 && first->commandBufferInfoCount == 1 &&
+	           first->pCommandBufferInfos[0].commandBuffer == decode_barrier && first->waitSemaphoreInfoCount < 64 &&
+	           !env_on(&waits_state, "YCBCRKIT_DECODE_WAITS", 0);
+	decode_barrier = VK_NULL_HANDLE;
+	if (drop) {
+		first->waitSemaphoreInfoCount = keep_waits(vq, q, first->pWaitSemaphoreInfos, first->waitSemaphoreInfoCount, waits);
+		first->pWaitSemaphoreInfos = waits;
+	}
 	if (from && from != q && vq->ownv > 0) {
 		if (first->waitSemaphoreInfoCount >= 64) return VK_ERROR_OUT_OF_HOST_MEMORY;
-		memcpy(waits, first->pWaitSemaphoreInfos, first->waitSemaphoreInfoCount * sizeof waits[0]);
+		if (!drop) memcpy(waits, first->pWaitSemaphoreInfos, first->waitSemaphoreInfoCount * sizeof waits[0]);
 		waits[first->waitSemaphoreInfoCount] = (VkSemaphoreSubmitInfo){.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
 		    .semaphore = vq->own, .value = vq->ownv, .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
 		first->pWaitSemaphoreInfos = waits;
@@ -568,6 +665,8 @@ static VkResult own_submit(vqueue *vq, VkQueue q, VkQueue from, uint32_t n, cons
 	uint64_t t0 = avx_trace_now();
 	VkResult r = submit(q, n, all, fence);
 	if (r == VK_SUCCESS) vq->ownv++;
+	for (uint32_t b = 0; r == VK_SUCCESS && b < n; b++)
+		signalled(vq, q, all[b].pSignalSemaphoreInfos, all[b].signalSemaphoreInfoCount);
 	if (r == VK_SUCCESS)
 		avx_trace_submitted(q, (int)(vq - vqs), t0, first->waitSemaphoreInfoCount, last->signalSemaphoreInfoCount);
 	return r;
@@ -677,6 +776,96 @@ int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *
 		waited[k] = sim_log.waited, value[k] = sim_log.value;
 	}
 	if (v >= 0) end_vqueue(v, 1);
+	pthread_mutex_lock(&devs_mu);
+	sim_drop(fake);
+	pthread_mutex_unlock(&devs_mu);
+	return ok;
+}
+
+// ---- avx_waits_sim: keep_waits and wrap_barrier2 on a made-up device (tests) -------------------
+
+static struct {
+	uint32_t nwaits;
+	VkSemaphoreSubmitInfo waits[16];
+	int nmem;                // memory barriers the last barrier passed on
+	VkMemoryBarrier2 mem[9];
+} wsim;
+
+static VkResult VKAPI_CALL wsim_submit2(VkQueue q, uint32_t n, const VkSubmitInfo2 *submits, VkFence fence) {
+	(void)q, (void)fence;
+	wsim.nwaits = n ? submits[0].waitSemaphoreInfoCount : 0;
+	if (wsim.nwaits > 16) wsim.nwaits = 16;
+	memcpy(wsim.waits, submits[0].pWaitSemaphoreInfos, wsim.nwaits * sizeof wsim.waits[0]);
+	return VK_SUCCESS;
+}
+
+static void VKAPI_CALL wsim_barrier2(VkCommandBuffer cb, const VkDependencyInfo *dep) {
+	(void)cb;
+	wsim.nmem = (int)dep->memoryBarrierCount;
+	if (wsim.nmem > 9) wsim.nmem = 9;
+	memcpy(wsim.mem, dep->pMemoryBarriers, wsim.nmem * sizeof wsim.mem[0]);
+}
+
+int avx_waits_sim(int nops, const AvxWaitsOp *ops, int *kept, int *mem, int *own) {
+	const uint32_t n = 7;
+	VkDevice fake = (VkDevice)(uintptr_t)0x5e4b000;
+	pthread_mutex_lock(&devs_mu);
+	int i = sim_device(fake, n, 0x5f);
+	if (i >= 0) {
+		devs[i].submit2 = wsim_submit2, devs[i].create_sem = sim_create_sem, devs[i].counter = sim_counter;
+		for (uint32_t q = 0; q < n; q++) devs[i].queues[q] = (VkQueue)(uintptr_t)(0x5e4c000 + 16 * q);
+	}
+	pthread_mutex_unlock(&devs_mu);
+	if (i < 0) return 0;
+	PFN_vkCmdPipelineBarrier2 saved = __atomic_exchange_n(&real_barrier2, wsim_barrier2, __ATOMIC_ACQ_REL);
+	int v = take_vqueue(fake), ok = v >= 0;
+	for (int k = 0; ok && k < nops; k++) {
+		const AvxWaitsOp *o = &ops[k];
+		VkCommandBuffer cb = (VkCommandBuffer)(uintptr_t)(0x5e4d000 + 16 * o->cb);
+		kept[k] = 0, mem[k] = -1, own[k] = 0;
+		if (o->op == 0 || o->op == 1) { // a decoding's barrier, or another's
+			VkImageMemoryBarrier2 img = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
+			    .srcStageMask = VK_PIPELINE_STAGE_2_VIDEO_DECODE_BIT_KHR,
+			    .dstStageMask = o->op == 0 ? VK_PIPELINE_STAGE_2_VIDEO_DECODE_BIT_KHR : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT};
+			VkDependencyInfo dep = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1,
+			                        .pImageMemoryBarriers = &img};
+			wrap_barrier2(cb, &dep);
+			mem[k] = wsim.nmem;
+			if (wsim.nmem == 1 && (wsim.mem[0].srcStageMask != VK_PIPELINE_STAGE_2_VIDEO_DECODE_BIT_KHR ||
+			                       !(wsim.mem[0].srcAccessMask & VK_ACCESS_2_VIDEO_DECODE_WRITE_BIT_KHR) ||
+			                       !(wsim.mem[0].dstStageMask & VK_PIPELINE_STAGE_2_VIDEO_DECODE_BIT_KHR) ||
+			                       !(wsim.mem[0].dstAccessMask & VK_ACCESS_2_VIDEO_DECODE_READ_BIT_KHR)))
+				mem[k] = -2; // a barrier that orders nothing of the decodings
+			continue;
+		}
+		if (o->op == 3) { // fair's or rebalance's move, to queue o->arg
+			pthread_mutex_lock(&devs_mu);
+			ok = o->arg < n && move_one(i, vqs[v].index, o->arg);
+			pthread_mutex_unlock(&devs_mu);
+			sim_value = UINT64_MAX; // its decodings done: it goes at its next batch
+			continue;
+		}
+		VkSemaphoreSubmitInfo w[4], sg[4];
+		for (int j = 0; j < o->nwait && j < 4; j++)
+			w[j] = (VkSemaphoreSubmitInfo){.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+			    .semaphore = (VkSemaphore)(uintptr_t)(0x5e4e000 + 16 * o->wsem[j]), .value = o->wval[j]};
+		for (int j = 0; j < o->nsig && j < 4; j++)
+			sg[j] = (VkSemaphoreSubmitInfo){.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+			    .semaphore = (VkSemaphore)(uintptr_t)(0x5e4e000 + 16 * o->ssem[j]), .value = o->sval[j]};
+		VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = cb};
+		VkSubmitInfo2 b = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .waitSemaphoreInfoCount = (uint32_t)o->nwait,
+		                   .pWaitSemaphoreInfos = w, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cbi,
+		                   .signalSemaphoreInfoCount = (uint32_t)o->nsig, .pSignalSemaphoreInfos = sg};
+		if (wrap_queue_submit2((VkQueue)&vqs[v], 1, &b, VK_NULL_HANDLE) != VK_SUCCESS) ok = 0;
+		for (uint32_t x = 0; x < wsim.nwaits; x++) {
+			if (wsim.waits[x].semaphore == vqs[v].own) own[k] = 1;
+			for (int j = 0; j < o->nwait && j < 4; j++)
+				if (wsim.waits[x].semaphore == w[j].semaphore && wsim.waits[x].value == w[j].value) kept[k] |= 1 << j;
+		}
+	}
+	if (v >= 0) end_vqueue(v, 1);
+	__atomic_store_n(&real_barrier2, saved, __ATOMIC_RELEASE);
+	sim_value = 0;
 	pthread_mutex_lock(&devs_mu);
 	sim_drop(fake);
 	pthread_mutex_unlock(&devs_mu);
@@ -847,6 +1036,9 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	if (!strcmp(name, "vkDestroyImage") && __atomic_load_n(&destroy_any, __ATOMIC_ACQUIRE))
 		return (PFN_vkVoidFunction)wrap_destroy_image;
 	if (!strcmp(name, "vkQueueSubmit2") || !strcmp(name, "vkQueueSubmit2KHR")) return (PFN_vkVoidFunction)wrap_queue_submit2;
+	if ((!strcmp(name, "vkCmdPipelineBarrier2") || !strcmp(name, "vkCmdPipelineBarrier2KHR")) &&
+	    __atomic_load_n(&real_barrier2, __ATOMIC_ACQUIRE))
+		return (PFN_vkVoidFunction)wrap_barrier2;
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	PFN_vkGetDeviceProcAddr gdpa = i >= 0 ? devs[i].gdpa : NULL;
@@ -951,6 +1143,9 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 		return (PFN_vkVoidFunction)wrap_destroy_image;
 	if (!strcmp(name, "vkCreateVideoSessionKHR")) return (PFN_vkVoidFunction)wrap_create_video_session;
 	if (!strcmp(name, "vkQueueSubmit2") || !strcmp(name, "vkQueueSubmit2KHR")) return (PFN_vkVoidFunction)wrap_queue_submit2;
+	if ((!strcmp(name, "vkCmdPipelineBarrier2") || !strcmp(name, "vkCmdPipelineBarrier2KHR")) &&
+	    __atomic_load_n(&real_barrier2, __ATOMIC_ACQUIRE))
+		return (PFN_vkVoidFunction)wrap_barrier2;
 	if (!strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties2") ||
 	    !strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties2KHR"))
 		return qf_props2(real_gipa, inst, name);
@@ -1017,6 +1212,11 @@ static int register_device(PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPh
 	}
 	real_gipa = gipa;
 	real_submit2 = submit2, real_wait_idle = wait_idle;
+	if (!real_barrier2) {
+		PFN_vkCmdPipelineBarrier2 b = (PFN_vkCmdPipelineBarrier2)gipa(inst, "vkCmdPipelineBarrier2");
+		if (!b) b = (PFN_vkCmdPipelineBarrier2)gipa(inst, "vkCmdPipelineBarrier2KHR");
+		__atomic_store_n(&real_barrier2, b, __ATOMIC_RELEASE);
+	}
 	if (!free_any) __atomic_store_n(&free_any, (PFN_vkFreeMemory)gipa(inst, "vkFreeMemory"), __ATOMIC_RELAXED);
 	if (!destroy_any) __atomic_store_n(&destroy_any, (PFN_vkDestroyImage)gipa(inst, "vkDestroyImage"), __ATOMIC_RELEASE);
 	if (live_entry(i, dev, inst, create)) {

@@ -147,6 +147,49 @@ func moveSim(ops []string, args []uint64) (batches []simBatch, ok bool) {
 	return batches, true
 }
 
+// waitsOp is one step of waitsSim: "decode barrier", "other barrier" or "submit" in command buffer
+// CB (waiting on Waits, signalling Signals: semaphores by number at a value), or "move" to queue CB.
+type waitsOp struct {
+	Op             string
+	CB             int
+	Waits, Signals [][2]uint64
+}
+
+// waitsResult is what the driver got for a waitsOp: a barrier's memory barriers (-2: one that orders
+// no decodings), a submission's waits kept (bit j: Waits[j]) and whether it waited on the decoder's
+// own timeline.
+type waitsResult struct {
+	Mem  int
+	Kept int
+	Own  bool
+}
+
+// waitsSim runs avx_waits_sim. ok false: the simulation failed.
+func waitsSim(ops []waitsOp) (res []waitsResult, ok bool) {
+	n := len(ops)
+	cops := make([]C.AvxWaitsOp, n+1)
+	for k, o := range ops {
+		c := &cops[k]
+		c.op = map[string]C.int{"decode barrier": 0, "other barrier": 1, "submit": 2, "move": 3}[o.Op]
+		c.cb, c.arg = C.int(o.CB), C.uint32_t(o.CB)
+		c.nwait, c.nsig = C.int(len(o.Waits)), C.int(len(o.Signals))
+		for j, w := range o.Waits {
+			c.wsem[j], c.wval[j] = C.int(w[0]), C.uint64_t(w[1])
+		}
+		for j, s := range o.Signals {
+			c.ssem[j], c.sval[j] = C.int(s[0]), C.uint64_t(s[1])
+		}
+	}
+	kept, mem, own := make([]C.int, n+1), make([]C.int, n+1), make([]C.int, n+1)
+	if C.avx_waits_sim(C.int(n), &cops[0], &kept[0], &mem[0], &own[0]) == 0 {
+		return nil, false
+	}
+	for k := range ops {
+		res = append(res, waitsResult{int(mem[k]), int(kept[k]), own[k] != 0})
+	}
+	return res, true
+}
+
 // querySim is avx_query_sim: what FFmpeg reads of two decode families' result status query support
 // through the toolkit's vkGetInstanceProcAddr, the driver offering it on both.
 func querySim() (supported [2]bool, ok bool) {

@@ -79,14 +79,32 @@ int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *
 // vkGetPhysicalDeviceQueueFamilyProperties2 (through its vkGetInstanceProcAddr) reads of result
 // status query support, of two families a made-up driver says offer it. 0 when the call failed.
 int avx_query_sim(int supported[2]);
+// AvxWaitsOp is one step of avx_waits_sim: op 0 records a decoding's barrier (an image barrier for
+// video decode) in command buffer cb, 1 another barrier (for a compute shader), 2 submits cb
+// waiting on nwait semaphores wsem[j] (made-up handles by number) at wval[j] and signalling nsig
+// ssem[j] at sval[j], 3 moves the decoder to queue arg as fair does.
+typedef struct {
+	int op, cb;
+	uint32_t arg;
+	int nwait, nsig;
+	int wsem[4], ssem[4];
+	uint64_t wval[4], sval[4];
+} AvxWaitsOp;
+// avx_waits_sim (tests) runs ops through hw.c's vkCmdPipelineBarrier2 and vkQueueSubmit2 wrappers
+// for a decoder of a made-up device of 7 decode queues: for a barrier, mem[k] is how many memory
+// barriers the driver got (-2: one that orders no decodings); for a submission, kept[k] has bit j
+// set when wait j reached the driver, own[k] when a wait on the decoder's own timeline did. The
+// entries are removed again. 0 when something failed.
+int avx_waits_sim(int nops, const AvxWaitsOp *ops, int *kept, int *mem, int *own);
 // avx_trace_* (dtrace.c): YCBCRKIT_DECODE_TRACE=FILE, GPU timestamps around each decoding, for
 // device runs. avx_trace_wrap is hw.c's vkGetDeviceProcAddr's answer for the coding scope's
-// commands (NULL: unwrapped); avx_trace_now and avx_trace_submitted bracket each decoding's
+// commands (NULL: unwrapped); avx_trace_first marks a decoding's first command (its barrier) on dev; avx_trace_now and avx_trace_submitted bracket each decoding's
 // submission on the decoder's thread (avx_trace_now is 0 when this thread records no traced one).
 PFN_vkVoidFunction avx_trace_wrap(VkDevice dev, const char *name, PFN_vkGetDeviceProcAddr gdpa,
                                   PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys,
                                   int32_t decode_family);
 uint64_t avx_trace_now(void);
+void avx_trace_first(VkCommandBuffer cb, VkDevice dev);
 void avx_trace_submitted(VkQueue q, int stream, uint64_t cpu0, uint32_t waits, uint32_t signals);
 // avx_decode_queue_moves counts the decoders moved to another queue while decoding (rebalance).
 int64_t avx_decode_queue_moves(void);
