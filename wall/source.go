@@ -46,9 +46,11 @@ func (t *tile) startDecoding(wake chan<- struct{}, o Options) {
 // decoding. The decoder returns pictures in display order, and a B picture's decoding is often the
 // one just submitted: waited for one later, the stream's next decoding but one was parsed only once
 // that one had finished, and an engine with two streams starved 1-12 % of the time (row trace44).
-// Three later: 16 HEVC streams decode as many pictures (1.00x) with no second below 91 % decoder
-// use (row final44; docs/performance.md, "Live walls"). Each held picture keeps its image (GPU
-// memory per added 1080p HEVC stream 63.0 MB against 56.8).
+// Three later, on an H200: 16 HEVC streams 1.02x the pictures, starved 0.9-1.3 % against 2.9-4.3,
+// no second below 91 % decoder use (row final44). Four later cut a stream's turnaround further
+// (median 125 us from a decoding's end to its next but one's submission, against 330) but keeps
+// another picture's image: GPU memory per added 1080p stream is 62.8 MB with three (docs/performance.md,
+// "Live walls"), the limit 64.
 const untimedOverlap = 3
 
 // pumpOverlap is how many pictures later a stream's pump waits for a picture (startDecoding).
