@@ -748,16 +748,23 @@ static VkResult VKAPI_CALL sim_counter(VkDevice dev, VkSemaphore sem, uint64_t *
 	return VK_SUCCESS;
 }
 
+// sim_decode_device registers fake with n made-up decode queues (handles from queue_base), submit as
+// its vkQueueSubmit2 and the made-up timeline functions; its entry, -1 when the table is full.
+static int sim_decode_device(VkDevice fake, uint32_t n, uint8_t gpu, PFN_vkQueueSubmit2 submit, uintptr_t queue_base) {
+	pthread_mutex_lock(&devs_mu);
+	int i = sim_device(fake, n, gpu);
+	if (i >= 0) {
+		devs[i].submit2 = submit, devs[i].create_sem = sim_create_sem, devs[i].counter = sim_counter;
+		for (uint32_t q = 0; q < n; q++) devs[i].queues[q] = (VkQueue)(queue_base + 16 * q);
+	}
+	pthread_mutex_unlock(&devs_mu);
+	return i;
+}
+
 int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *waited, uint64_t *value) {
 	const uint32_t n = 7;
 	VkDevice fake = (VkDevice)(uintptr_t)0x5e3b000;
-	pthread_mutex_lock(&devs_mu);
-	int i = sim_device(fake, n, 0x5e);
-	if (i >= 0) {
-		devs[i].submit2 = sim_submit2, devs[i].create_sem = sim_create_sem, devs[i].counter = sim_counter;
-		for (uint32_t q = 0; q < n; q++) devs[i].queues[q] = (VkQueue)(uintptr_t)(0x5e3c000 + 16 * q);
-	}
-	pthread_mutex_unlock(&devs_mu);
+	int i = sim_decode_device(fake, n, 0x5e, sim_submit2, 0x5e3c000);
 	if (i < 0) return 0;
 	int v = take_vqueue(fake), ok = v >= 0;
 	VkSubmitInfo2 batch = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
@@ -809,13 +816,7 @@ static void VKAPI_CALL wsim_barrier2(VkCommandBuffer cb, const VkDependencyInfo 
 int avx_waits_sim(int nops, const AvxWaitsOp *ops, int *kept, int *mem, int *own) {
 	const uint32_t n = 7;
 	VkDevice fake = (VkDevice)(uintptr_t)0x5e4b000;
-	pthread_mutex_lock(&devs_mu);
-	int i = sim_device(fake, n, 0x5f);
-	if (i >= 0) {
-		devs[i].submit2 = wsim_submit2, devs[i].create_sem = sim_create_sem, devs[i].counter = sim_counter;
-		for (uint32_t q = 0; q < n; q++) devs[i].queues[q] = (VkQueue)(uintptr_t)(0x5e4c000 + 16 * q);
-	}
-	pthread_mutex_unlock(&devs_mu);
+	int i = sim_decode_device(fake, n, 0x5f, wsim_submit2, 0x5e4c000);
 	if (i < 0) return 0;
 	PFN_vkCmdPipelineBarrier2 saved = __atomic_exchange_n(&real_barrier2, wsim_barrier2, __ATOMIC_ACQ_REL);
 	int v = take_vqueue(fake), ok = v >= 0;
