@@ -204,7 +204,7 @@ fault overlap-one pump/pump.go \
 	pump '^TestOverlap$'
 # Issue 38's: an untimed wall's pumps wait one picture later, as a timed one's.
 fault untimed-overlap-one wall/source.go \
-	's/^\t\treturn untimedOverlap$/\t\treturn 1/' \
+	's/^\t\treturn DefaultAhead$/\t\treturn 1/' \
 	wall '^TestPumpOverlap$'
 # Issue 38's: an untimed step waits for a picture whose lock the decoder holds.
 fault step-waits-for-lock wall/source.go \

@@ -2,9 +2,9 @@ package wall
 
 import "testing"
 
-// TestPumpOverlap: an untimed wall's pumps wait for a hardware picture untimedOverlap pictures
-// later, a timed wall's and a relayed stream's (whose pictures hold relay images until waited for)
-// one later, -one-decode's at once.
+// TestPumpOverlap: an untimed wall's pumps wait for a hardware picture Options.Ahead pictures later
+// (DefaultAhead unless given), a timed wall's and a relayed stream's (whose pictures hold relay
+// images until waited for) one later, -one-decode's at once.
 func TestPumpOverlap(t *testing.T) {
 	for _, c := range []struct {
 		o       Options
@@ -12,7 +12,10 @@ func TestPumpOverlap(t *testing.T) {
 		want    int
 	}{
 		{Options{}, false, 1},
-		{Options{Untimed: true}, false, untimedOverlap},
+		{Options{Untimed: true}, false, DefaultAhead},
+		{Options{Untimed: true, Ahead: 5}, false, 5},
+		{Options{Ahead: 5}, false, 1},
+		{Options{Untimed: true, Ahead: 5}, true, 1},
 		{Options{Untimed: true}, true, 1},
 		{Options{}, true, 1},
 		{Options{Untimed: true, OneDecode: true}, false, 0},
@@ -23,7 +26,7 @@ func TestPumpOverlap(t *testing.T) {
 				c.o.Untimed, c.o.OneDecode, c.relayed, got, c.want)
 		}
 	}
-	if untimedOverlap < 2 {
-		t.Errorf("untimedOverlap %d: an untimed wall waits no later than a timed one", untimedOverlap)
+	if DefaultAhead < 2 {
+		t.Errorf("DefaultAhead %d: an untimed wall waits no later than a timed one", DefaultAhead)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // other stream's pictures on that queue behind it (a queue runs its submissions in order). The
 // pump waits for a picture only once more have been returned (pump.Params.Overlap), so that the
 // stream's next decodings are parsed, recorded and submitted meanwhile (FFmpeg keeps two in flight,
-// libavcodec/vulkan_decode.c): one later; untimed (Options.Untimed), untimedOverlap later. A
+// libavcodec/vulkan_decode.c): one later; untimed (Options.Untimed), Options.Ahead later. A
 // relayed picture (relaying) holds one of the relay's images until it is waited for: one later.
 // Options.OneDecode waits for each before the next.
 //
@@ -42,7 +42,7 @@ func (t *tile) startDecoding(wake chan<- struct{}, o Options) {
 	t.pump = pump.Start[*decode.Frame](src, prm)
 }
 
-// untimedOverlap is how many pictures later an untimed wall's pump waits for a picture's hardware
+// DefaultAhead is how many pictures later an untimed wall's pump waits for a picture's hardware
 // decoding. The decoder returns pictures in display order, and a B picture's decoding is often the
 // one just submitted: waited for one later, the stream's next decoding but one was parsed only once
 // that one had finished, and an engine with two streams starved 1-12 % of the time (row trace44).
@@ -51,15 +51,17 @@ func (t *tile) startDecoding(wake chan<- struct{}, o Options) {
 // (median 125 us from a decoding's end to its next but one's submission, against 330) but keeps
 // another picture's image: GPU memory per added 1080p stream is 62.8 MB with three (docs/performance.md,
 // "Live walls"), the limit 64.
-const untimedOverlap = 3
+const DefaultAhead = 3
 
 // pumpOverlap is how many pictures later a stream's pump waits for a picture (startDecoding).
 func pumpOverlap(o Options, relayed bool) int {
 	switch {
 	case o.OneDecode:
 		return 0
+	case o.Untimed && !relayed && o.Ahead > 0:
+		return o.Ahead
 	case o.Untimed && !relayed:
-		return untimedOverlap
+		return DefaultAhead
 	}
 	return 1
 }

@@ -51,8 +51,10 @@ type Options struct {
 	// chosen per picture; RouteInPlace samples the decoder's image, RouteCopy copies it first).
 	Route stream.Route
 	// Untimed says the wall is drawn with Step (every picture as soon as it is decoded): each
-	// stream's decoding runs further ahead (startDecoding).
+	// stream's pump waits for a hardware picture Ahead pictures later (0: DefaultAhead), not one,
+	// its decoding running on meanwhile (startDecoding).
 	Untimed bool
+	Ahead   int
 	// OneDecode waits for each picture's hardware decoding before the stream's next is submitted.
 	// Otherwise two decodings of a stream are in flight (the loop waits for a picture only after
 	// it has submitted the next one's decoding): on an H200 16 HEVC streams untimed 1.03x, 16

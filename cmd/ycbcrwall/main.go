@@ -128,6 +128,7 @@ type options struct {
 	decodeDevs string
 	decodeN    int // -decode-devices as a count (auto: 0, the wall choosing)
 	one        bool
+	ahead      int // -ahead
 	validate   bool
 	device     int
 	list       bool
@@ -184,6 +185,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.validate, "validate", false, "turn on the Khronos validation layer; any message is an error")
 	fs.StringVar(&o.screenshot, "screenshot", "", "at the end, write the whole canvas to `FILE` (.png, or .jpg)")
 	fs.IntVar(&o.queue, "queue", 2, "decoded pictures waiting per stream (memory per stream grows with it)")
+	fs.IntVar(&o.ahead, "ahead", wall.DefaultAhead, "untimed, hardware decoding: wait for a picture's decoding `N` pictures later, its stream decoding on meanwhile (1: as timed walls; memory per stream grows with it)")
 	fs.StringVar(&o.clock, "clock", "each", "timed: `each|shared`: a clock per stream, started at its first picture, or one shared by all (a wall of cameras)")
 	fs.Float64Var(&o.fps, "fps", 60, "timed, headless: display steps per second (the window steps at each vsync)")
 	fs.IntVar(&o.loop, "loop", 1, "play each input `N` times")
@@ -295,8 +297,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 // check says which flags do not go together or are out of range (before -hwdec upload is read,
 // so o.hwdec is as given), and reads -decode-devices' count.
 func (o *options) check() error {
-	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.fps <= 0 || o.queues < 0 {
-		return fmt.Errorf("-n, -queue and -loop must be at least 1, -queues at least 0, -fps above 0")
+	if o.n < 1 || o.queue < 1 || o.loop < 1 || o.ahead < 1 || o.fps <= 0 || o.queues < 0 {
+		return fmt.Errorf("-n, -queue, -ahead and -loop must be at least 1, -queues at least 0, -fps above 0")
 	}
 	if o.devices < 1 {
 		return fmt.Errorf("-devices %d: want at least 1", o.devices)
@@ -373,7 +375,7 @@ func play(o options, hw decode.HWDec, choice formats.Choice, variant stream.Vari
 		decDevs = append(decDevs, dev)
 	}
 	wo := wall.Options{HWDec: hw, Upload: o.upload, Choice: choice, Variant: variant, Route: o.hwRoute, Queue: o.queue, Frames: o.frames, Loop: o.loop,
-		OneClock: o.clock == "shared", OneDecode: o.one, Untimed: o.untimed, Notice: notice,
+		OneClock: o.clock == "shared", OneDecode: o.one, Untimed: o.untimed, Ahead: o.ahead, Notice: notice,
 		Decode: decode.Options{Live: o.live, RTSPTransport: o.rtsp}, Layout: layout, OneToOne: !o.fit, Filter: o.filter,
 		Period: time.Duration(float64(time.Second) / o.fps), SubmitEach: o.submitEach, SampleWaits: o.sampleWait && o.headless,
 		DecodeDevices: decDevs}

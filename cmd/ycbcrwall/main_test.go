@@ -212,7 +212,8 @@ func TestWallDevices(t *testing.T) {
 		prefix string
 	}{{[]string{"-devices", "2"}, "error: -devices 2: "}, {[]string{"-headless", "-devices", "2", "-clock", "shared"}, "error: -devices 2: "},
 		{[]string{"-headless", "-devices", "2", "-decode-devices", "1"}, "error: -decode-devices 1: "},
-		{[]string{"-decode-devices", "some"}, "error: -decode-devices some: "}, {[]string{"-hwdec", "no", "-decode-devices", "2"}, "error: -decode-devices 2: "}} {
+		{[]string{"-decode-devices", "some"}, "error: -decode-devices some: "}, {[]string{"-hwdec", "no", "-decode-devices", "2"}, "error: -decode-devices 2: "},
+		{[]string{"-ahead", "0"}, "error: -n, -queue, -ahead and -loop must be at least 1"}} {
 		var o, e bytes.Buffer
 		if code := run(append(c.args, clips[0]), &o, &e); code != 1 || !strings.HasPrefix(e.String(), c.prefix) || strings.Count(e.String(), "\n") != 1 {
 			t.Errorf("ycbcrwall %s: exit %d, %q; want 1 and one error line", strings.Join(c.args, " "), code, e.String())
