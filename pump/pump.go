@@ -264,12 +264,17 @@ func (p *Pump[F]) decodeLoop() {
 type decoder[F any] struct {
 	p          *Pump[F]
 	gen, epoch int
-	start      bool      // the next frame begins a play, a seek or a reconnection
-	plays, n   int       // plays begun, frames decoded
-	limit      int       // room's limit
-	sized      bool      // the start-up queue was sized (StartAhead)
-	held       []Item[F] // frames whose waits come later (Overlap), oldest first
-	heldWait   []func() error
+	start      bool          // the next frame begins a play, a seek or a reconnection
+	plays, n   int           // plays begun, frames decoded
+	limit      int           // room's limit
+	sized      bool          // the start-up queue was sized (StartAhead)
+	held       []heldItem[F] // frames whose waits come later (Overlap), oldest first
+}
+
+// heldItem is a frame whose pending work is waited for later (Overlap).
+type heldItem[F any] struct {
+	it   Item[F]
+	wait func() error
 }
 
 // seekTo starts a new generation at s; false when the source failed (reported: the loop ends).
@@ -378,7 +383,7 @@ func (d *decoder[F]) frame(f F, dur time.Duration) bool {
 		return false
 	}
 	if wait != nil && p.prm.Overlap > 0 {
-		d.held, d.heldWait = append(d.held, it), append(d.heldWait, wait)
+		d.held = append(d.held, heldItem[F]{it, wait})
 		return true
 	}
 	return d.finish(it, wait)
@@ -406,9 +411,9 @@ func (d *decoder[F]) flush() bool { return d.flushTo(0) }
 // flushTo queues the oldest held frames until keep are left; false: decoding ends.
 func (d *decoder[F]) flushTo(keep int) bool {
 	for len(d.held) > keep {
-		it, wait := d.held[0], d.heldWait[0]
-		d.held, d.heldWait = d.held[1:], d.heldWait[1:]
-		if !d.finish(it, wait) {
+		h := d.held[0]
+		d.held = d.held[1:]
+		if !d.finish(h.it, h.wait) {
 			return false
 		}
 	}
@@ -416,10 +421,10 @@ func (d *decoder[F]) flushTo(keep int) bool {
 }
 
 func (d *decoder[F]) dropHeld() {
-	for _, it := range d.held {
-		d.p.release(it.Frame)
+	for _, h := range d.held {
+		d.p.release(h.it.Frame)
 	}
-	d.held, d.heldWait = nil, nil
+	d.held = nil
 }
 
 // send queues it (or hands it to Sink); false when the pump stops meanwhile (it's frame released).

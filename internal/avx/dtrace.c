@@ -3,12 +3,12 @@
 // nvidia-smi's decoder use says how busy the engines were over a second, not why they idled. The
 // trace writes GPU timestamps before a decoding's first command (FFmpeg records its barriers, then
 // one coding scope: libavcodec/vulkan_decode.c, ff_vk_decode_frame; hw.c's wrap_barrier2 calls
-// avx_trace_first), before its
-// vkCmdBeginVideoCodingKHR and after its vkCmdEndVideoCodingKHR, and notes on the CPU when it was
-// recorded, when its batch was submitted, to which queue, with how many semaphore operations
-// (hw.c's own_submit). Decodings YCBCRKIT_DECODE_TRACE_SKIP (10,000) to that plus YCBCRKIT_DECODE_TRACE_N
-// (40,000) are traced, on the first device that records one; then a thread reads the timestamps
-// and writes FILE, one line a decoding (scripts/device/dtrace.py reads it). Off, nothing is wrapped.
+// avx_trace_first), before its vkCmdBeginVideoCodingKHR and after its vkCmdEndVideoCodingKHR, and
+// notes on the CPU when it was recorded, when its batch was submitted, to which queue, with how many
+// semaphore operations (hw.c's own_submit). Decodings YCBCRKIT_DECODE_TRACE_SKIP (10,000) to that
+// plus YCBCRKIT_DECODE_TRACE_N (40,000) are traced, on the first device that records one; then a
+// thread reads the timestamps and writes FILE, one line a decoding (scripts/device/dtrace.py reads
+// it). Off, nothing is wrapped.
 #include "hw.h"
 
 #include <pthread.h>

@@ -549,9 +549,6 @@ static int own_done(vqueue *vq, PFN_vkGetSemaphoreCounterValue counter) {
 static PFN_vkCmdPipelineBarrier2 real_barrier2; // the loader's trampoline
 static __thread VkCommandBuffer decode_barrier; // where this thread's decoding recorded its barrier (wrap_barrier2)
 static int waits_state;                         // YCBCRKIT_DECODE_WAITS (env_on): 1 keeps all waits
-static int64_t waits_dropped;                   // atomic: waits keep_waits dropped
-
-int64_t avx_decode_waits_dropped(void) { return __atomic_load_n(&waits_dropped, __ATOMIC_RELAXED); }
 
 // decode_dependency is what wrap_barrier2 records for dep: dep itself, or, when it is a decoding's
 // (an image barrier for video decode), a copy in *out with the global barrier appended (mem has
@@ -598,7 +595,6 @@ static uint32_t keep_waits(const vqueue *vq, VkQueue q, const VkSemaphoreSubmitI
 			own = vq->sig[r].sem == in[j].semaphore && vq->sig[r].value == in[j].value && vq->sig[r].queue == q;
 		if (!own) out[k++] = in[j];
 	}
-	__atomic_add_fetch(&waits_dropped, n - k, __ATOMIC_RELAXED);
 	return k;
 }
 
@@ -664,11 +660,10 @@ static VkResult own_submit(vqueue *vq, VkQueue q, VkQueue from, uint32_t n, cons
 	last->signalSemaphoreInfoCount++;
 	uint64_t t0 = avx_trace_now();
 	VkResult r = submit(q, n, all, fence);
-	if (r == VK_SUCCESS) vq->ownv++;
-	for (uint32_t b = 0; r == VK_SUCCESS && b < n; b++)
-		signalled(vq, q, all[b].pSignalSemaphoreInfos, all[b].signalSemaphoreInfoCount);
-	if (r == VK_SUCCESS)
-		avx_trace_submitted(q, (int)(vq - vqs), t0, first->waitSemaphoreInfoCount, last->signalSemaphoreInfoCount);
+	if (r != VK_SUCCESS) return r;
+	vq->ownv++;
+	for (uint32_t b = 0; b < n; b++) signalled(vq, q, all[b].pSignalSemaphoreInfos, all[b].signalSemaphoreInfoCount);
+	avx_trace_submitted(q, (int)(vq - vqs), t0, first->waitSemaphoreInfoCount, last->signalSemaphoreInfoCount);
 	return r;
 }
 
@@ -1028,10 +1023,14 @@ static void VKAPI_CALL wrap_free_memory(VkDevice dev, VkDeviceMemory mem, const 
 	if (fn) fn(dev, mem, alloc);
 }
 
-static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
+static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name);
+
+// device_wrapper is the toolkit's wrapper of the device command name, which both lookups hand
+// FFmpeg (wrap_gdpa, wrap_gipa); NULL: none.
+static PFN_vkVoidFunction device_wrapper(const char *name) {
+	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
 	if (!strcmp(name, "vkCreateImage")) return (PFN_vkVoidFunction)wrap_create_image;
 	if (!strcmp(name, "vkGetDeviceQueue")) return (PFN_vkVoidFunction)wrap_get_device_queue;
-	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
 	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)wrap_allocate_memory;
 	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
 	if (!strcmp(name, "vkDestroyImage") && __atomic_load_n(&destroy_any, __ATOMIC_ACQUIRE))
@@ -1040,6 +1039,12 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
 	if ((!strcmp(name, "vkCmdPipelineBarrier2") || !strcmp(name, "vkCmdPipelineBarrier2KHR")) &&
 	    __atomic_load_n(&real_barrier2, __ATOMIC_ACQUIRE))
 		return (PFN_vkVoidFunction)wrap_barrier2;
+	return NULL;
+}
+
+static PFN_vkVoidFunction VKAPI_CALL wrap_gdpa(VkDevice dev, const char *name) {
+	PFN_vkVoidFunction w = device_wrapper(name);
+	if (w) return w;
 	pthread_mutex_lock(&devs_mu);
 	int i = dev_slot(dev);
 	PFN_vkGetDeviceProcAddr gdpa = i >= 0 ? devs[i].gdpa : NULL;
@@ -1135,18 +1140,9 @@ int avx_query_sim(int supported[2]) {
 
 static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name) {
 	if (!strcmp(name, "vkGetInstanceProcAddr")) return (PFN_vkVoidFunction)wrap_gipa;
-	if (!strcmp(name, "vkGetDeviceProcAddr")) return (PFN_vkVoidFunction)wrap_gdpa;
-	if (!strcmp(name, "vkCreateImage")) return (PFN_vkVoidFunction)wrap_create_image;
-	if (!strcmp(name, "vkGetDeviceQueue")) return (PFN_vkVoidFunction)wrap_get_device_queue;
-	if (!strcmp(name, "vkAllocateMemory")) return (PFN_vkVoidFunction)wrap_allocate_memory;
-	if (!strcmp(name, "vkFreeMemory")) return (PFN_vkVoidFunction)wrap_free_memory;
-	if (!strcmp(name, "vkDestroyImage") && __atomic_load_n(&destroy_any, __ATOMIC_ACQUIRE))
-		return (PFN_vkVoidFunction)wrap_destroy_image;
+	PFN_vkVoidFunction w = device_wrapper(name);
+	if (w) return w;
 	if (!strcmp(name, "vkCreateVideoSessionKHR")) return (PFN_vkVoidFunction)wrap_create_video_session;
-	if (!strcmp(name, "vkQueueSubmit2") || !strcmp(name, "vkQueueSubmit2KHR")) return (PFN_vkVoidFunction)wrap_queue_submit2;
-	if ((!strcmp(name, "vkCmdPipelineBarrier2") || !strcmp(name, "vkCmdPipelineBarrier2KHR")) &&
-	    __atomic_load_n(&real_barrier2, __ATOMIC_ACQUIRE))
-		return (PFN_vkVoidFunction)wrap_barrier2;
 	if (!strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties2") ||
 	    !strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties2KHR"))
 		return qf_props2(real_gipa, inst, name);
@@ -1157,7 +1153,7 @@ static PFN_vkVoidFunction VKAPI_CALL wrap_gipa(VkInstance inst, const char *name
 // vkCreateImage. An entry whose device was destroyed while a device context on it leaked stays;
 // a later device may get its handle (lavapipe's are heap addresses), and its pointers may point
 // into an ICD unloaded since: such an entry is not the new device's. (The rare SIGSEGV in
-// decode's tests this was first thought to explain faults in lavapipe's queue submit thread.)
+// decode's tests this was first thought to explain was Mesa's: scripts/ffmpeg-patches/0007.)
 static int live_entry(int i, VkDevice dev, VkInstance inst, PFN_vkCreateImage create) {
 	return devs[i].dev == dev && devs[i].inst == inst && devs[i].create == create;
 }

@@ -98,8 +98,9 @@ typedef struct {
 int avx_waits_sim(int nops, const AvxWaitsOp *ops, int *kept, int *mem, int *own);
 // avx_trace_* (dtrace.c): YCBCRKIT_DECODE_TRACE=FILE, GPU timestamps around each decoding, for
 // device runs. avx_trace_wrap is hw.c's vkGetDeviceProcAddr's answer for the coding scope's
-// commands (NULL: unwrapped); avx_trace_first marks a decoding's first command (its barrier) on dev; avx_trace_now and avx_trace_submitted bracket each decoding's
-// submission on the decoder's thread (avx_trace_now is 0 when this thread records no traced one).
+// commands (NULL: unwrapped); avx_trace_first marks a decoding's first command (its barrier) on
+// dev; avx_trace_now and avx_trace_submitted bracket each decoding's submission on the decoder's
+// thread (avx_trace_now is 0 when this thread records no traced one).
 PFN_vkVoidFunction avx_trace_wrap(VkDevice dev, const char *name, PFN_vkGetDeviceProcAddr gdpa,
                                   PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys,
                                   int32_t decode_family);
