@@ -44,6 +44,10 @@ def load(path):
     return rows
 
 
+def q(l, f):
+    return l[int(f * (len(l) - 1))] / 1e3 if l else 0.0
+
+
 def pct(a, b):
     return 100.0 * a / b if b else 0.0
 
@@ -64,8 +68,8 @@ def report(path):
           f"{'dec us':>7} {'held us (median, p90)':>22} {'overlap':>7}")
     tot = {"busy": 0, "held": 0, "starved": 0, "span": 0}
     held_all = []
-    for q in queues:
-        js = sorted((r for r in rows if r["q"] == q), key=lambda r: r["b"])
+    for qu in queues:
+        js = sorted((r for r in rows if r["q"] == qu), key=lambda r: r["b"])
         busy = sum(r["e"] - r["b"] for r in js)
         span = js[-1]["e"] - js[0]["b"]
         held = starved = 0.0
@@ -82,10 +86,9 @@ def report(path):
                 holds.append(gap)
         held_all += holds
         holds.sort()
-        p90 = holds[int(0.9 * (len(holds) - 1))] if holds else 0
-        print(f"{q:>14} {len(js):>9} {len({r['stream'] for r in js}):>7} {pct(busy, span):6.1f} {pct(held, span):6.1f} "
+        print(f"{qu:>14} {len(js):>9} {len({r['stream'] for r in js}):>7} {pct(busy, span):6.1f} {pct(held, span):6.1f} "
               f"{pct(starved, span):8.1f} {median(r['e'] - r['b'] for r in js) / 1e3:7.0f} "
-              f"{(median(holds) if holds else 0) / 1e3:>13.1f}, {p90 / 1e3:6.1f} {overlap:>7}")
+              f"{(median(holds) if holds else 0) / 1e3:>13.1f}, {q(holds, .9):6.1f} {overlap:>7}")
         tot["busy"] += busy
         tot["held"] += held
         tot["starved"] += starved
@@ -117,12 +120,8 @@ def report(path):
         turnaround(rows)
     # Submission to start: how long a submitted decoding waited in its queue.
     lat = sorted(r["b"] - r["ready"] for r in rows)
-    print(f"submitted to started (us): median {median(lat) / 1e3:.0f}, p90 {lat[int(0.9 * (len(lat) - 1))] / 1e3:.0f}, "
+    print(f"submitted to started (us): median {median(lat) / 1e3:.0f}, p90 {q(lat, .9):.0f}, "
           f"max {lat[-1] / 1e3:.0f}")
-
-
-def q(l, f):
-    return l[int(f * (len(l) - 1))] / 1e3 if l else 0.0
 
 
 def split(rows):
