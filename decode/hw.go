@@ -310,7 +310,9 @@ func (d *Decoder) hwOutput(fl avx.Fields, out *Frame) error {
 }
 
 // Download copies the frame into system memory (one CPU copy through FFmpeg's transfer): for
-// checks against software decoding and for screenshots, never on the playing path. Release the
+// checks against software decoding and for screenshots, never on the playing path. It waits for
+// the decodings that read the picture as a reference first (FFmpeg's transfer does not: hw.c,
+// wait_reads), so call it on the decoding goroutine or while the decoder is idle. Release the
 // returned frame.
 func (h *HWFrame) Download() (*Frame, error) {
 	if h.av == nil {

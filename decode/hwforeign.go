@@ -85,6 +85,7 @@ func foreignState(v avx.VkFrame) planes.ForeignState {
 			Width: v.Width, Height: v.Height, Usage: vk.ImageUsageFlags(v.Usage), Flags: vk.ImageCreateFlags(v.Flags),
 			Tiling: vk.ImageTiling(v.Tiling), Images: v.Images},
 		Layout: vk.ImageLayout(v.Layout), Semaphore: handle[vk.Semaphore](v.Semaphore), Value: v.SemValue,
+		ReadSemaphore: handle[vk.Semaphore](v.ReadSemaphore), ReadValue: v.ReadValue,
 		QueueFamily: v.QueueFamily, Epoch: v.Epoch,
 	}
 }

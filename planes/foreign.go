@@ -35,6 +35,11 @@ type ForeignState struct {
 	Layout    vk.ImageLayout
 	Semaphore vk.Semaphore
 	Value     uint64
+	// ReadSemaphore, where set, is another timeline semaphore the submission also waits on, at
+	// ReadValue: the owner's last submission that read the image without signalling Semaphore
+	// (FFmpeg's decoding that used the picture as a reference, scripts/ffmpeg-patches/0008).
+	ReadSemaphore vk.Semaphore
+	ReadValue     uint64
 	// QueueFamily owns the image when it is EXCLUSIVE; vk.QueueFamilyIgnored when it is CONCURRENT.
 	QueueFamily uint32
 	// Epoch changes whenever the owner may have destroyed an image it handed out before (0: the

@@ -194,6 +194,19 @@ fault own-waits-kept internal/avx/hw.c \
 fault no-decode-memory-barrier internal/avx/hw.c \
 	's/^\tout->memoryBarrierCount = dep->memoryBarrierCount + 1;$/\tout->memoryBarrierCount = dep->memoryBarrierCount;/' \
 	internal/avx '^TestDecodeWaitsDropped$'
+# Issue 38's: a submission reading a decoder's picture ignores the reference reads that signalled
+# no semaphore of the picture (FFmpeg patch 0008): a layout change races the decoding.
+fault read-wait-dropped stream/avvkframe.go \
+	's/^\tif l.State.ReadSemaphore != vk.NullSemaphore {$/\tif false {/' \
+	stream '^TestForeignWaitsForUnsignalledRead$'
+# Issue 38's: the host's wait for a decoder's picture ignores those reads.
+fault read-point-ignored stream/avvkframe.go \
+	's/^\tif ok \&\& err == nil \&\& p.ReadSemaphore != vk.NullSemaphore {$/\tif false {/' \
+	stream '^TestForeignWaitsForUnsignalledRead$'
+# Issue 38's: decoders off the vqueues (decodings on any queue, in any order) read unsignalled too.
+fault reads-unsignalled-unqueued internal/avx/hw.c \
+	's/^\tif (queued \&\& !env_on(\&read_signals_state/\tif (1 \&\& !env_on(\&read_signals_state/' \
+	internal/avx '^TestReadsUnsignalled$'
 # Issue 38's: a wait on a value signalled on another queue (before a move) dropped too.
 fault other-queue-waits-dropped internal/avx/hw.c \
 	's/ \&\& vq->sig\[r\].queue == q;$/;/' \

@@ -82,14 +82,14 @@ func (l *Locked) Copy(cb vk.CommandBuffer, pre bool, dst *planes.Image) error {
 // signal in the batch holding the image's last read, besides waits and signals of s's own batch,
 // then writes the frame's new state back and unlocks it. The lock is released whatever happens.
 func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) error {
-	wait, signal := l.points()
+	frameWaits, signal := l.points()
 	var preSignals []vkx.SubmitSemaphore
 	if l.pre {
 		preSignals = []vkx.SubmitSemaphore{signal}
 	} else {
 		signals = append(signals, signal)
 	}
-	err := r.SubmitSplit(s, []vkx.SubmitSemaphore{wait}, preSignals, waits, signals)
+	err := r.SubmitSplit(s, frameWaits, preSignals, waits, signals)
 	if err == nil {
 		l.src.Submitted(l.layout, l.access)
 	}
@@ -97,11 +97,16 @@ func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) 
 	return err
 }
 
-// points are the submission's wait on the frame's semaphore (at its value, at Read's stage) and
-// its signal of the next value.
-func (l *Locked) points() (wait, signal vkx.SubmitSemaphore) {
-	return vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage},
-		vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
+// points are the submission's waits, at Read's stage, on the frame's semaphore at its value and on
+// the owner's last unsignalled read (ForeignState.ReadSemaphore), and its signal of the next value.
+// The read's wait matters where the submission changes the image's layout while a decoding reads
+// it as a reference: a write after a read on another queue, ordered by nothing else.
+func (l *Locked) points() (waits []vkx.SubmitSemaphore, signal vkx.SubmitSemaphore) {
+	waits = []vkx.SubmitSemaphore{{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage}}
+	if l.State.ReadSemaphore != vk.NullSemaphore {
+		waits = append(waits, vkx.SubmitSemaphore{Semaphore: l.State.ReadSemaphore, Value: l.State.ReadValue, Stage: l.stage})
+	}
+	return waits, vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
 }
 
 // SubmitAlone ends cb, whose commands Read began, and submits it alone on q with fence, waiting on
@@ -112,8 +117,8 @@ func (l *Locked) SubmitAlone(q vk.Queue, cb vk.CommandBuffer, fence vk.Fence) er
 	if err := vkx.Check(vk.EndCommandBuffer(cb), "vkEndCommandBuffer"); err != nil {
 		return err
 	}
-	wait, signal := l.points()
-	err := vkx.QueueSubmitBatches(q, []vkx.Batch{{CB: cb, Waits: []vkx.SubmitSemaphore{wait}, Signals: []vkx.SubmitSemaphore{signal}}}, fence)
+	waits, signal := l.points()
+	err := vkx.QueueSubmitBatches(q, []vkx.Batch{{CB: cb, Waits: waits, Signals: []vkx.SubmitSemaphore{signal}}}, fence)
 	if err == nil {
 		l.src.Submitted(l.layout, l.access)
 	}
@@ -128,10 +133,14 @@ func (l *Locked) Unlock() {
 	}
 }
 
-// TimelinePoint is a value of a foreign frame's timeline semaphore.
+// TimelinePoint is a value of a foreign frame's timeline semaphore and, where the owner's last read
+// of the frame did not signal it, that read's point (ForeignState.ReadSemaphore): both are reached
+// before the frame's next user may change it.
 type TimelinePoint struct {
-	Semaphore vk.Semaphore
-	Value     uint64
+	Semaphore     vk.Semaphore
+	Value         uint64
+	ReadSemaphore vk.Semaphore // vk.NullSemaphore: none
+	ReadValue     uint64
 }
 
 // ForeignPoint reads, under src's lock, the point of its timeline semaphore that its next user
@@ -148,16 +157,26 @@ func ForeignPoint(src Foreign) (TimelinePoint, error) {
 }
 
 // pointOf is the timeline point a foreign frame's state says its next user waits for.
-func pointOf(st planes.ForeignState) TimelinePoint { return TimelinePoint{st.Semaphore, st.Value} }
-
-// Reached says, without waiting, whether the semaphore has reached p.
-func (p TimelinePoint) Reached(dev *gpu.Device) (bool, error) {
-	return vkx.SemaphoreReached(dev.Device, p.Semaphore, p.Value)
+func pointOf(st planes.ForeignState) TimelinePoint {
+	return TimelinePoint{st.Semaphore, st.Value, st.ReadSemaphore, st.ReadValue}
 }
 
-// Wait waits on the host, at most timeout, until the semaphore reaches p.
+// Reached says, without waiting, whether the semaphores have reached p.
+func (p TimelinePoint) Reached(dev *gpu.Device) (bool, error) {
+	ok, err := vkx.SemaphoreReached(dev.Device, p.Semaphore, p.Value)
+	if ok && err == nil && p.ReadSemaphore != vk.NullSemaphore {
+		ok, err = vkx.SemaphoreReached(dev.Device, p.ReadSemaphore, p.ReadValue)
+	}
+	return ok, err
+}
+
+// Wait waits on the host, at most timeout, until the semaphores reach p.
 func (p TimelinePoint) Wait(dev *gpu.Device, timeout time.Duration) error {
-	return vkx.WaitSemaphore(dev.Device, p.Semaphore, p.Value, timeout)
+	t := time.Now()
+	if err := vkx.WaitSemaphore(dev.Device, p.Semaphore, p.Value, timeout); err != nil || p.ReadSemaphore == vk.NullSemaphore {
+		return err
+	}
+	return vkx.WaitSemaphore(dev.Device, p.ReadSemaphore, p.ReadValue, max(timeout-time.Since(t), 0))
 }
 
 // TryLocker is a Foreign whose lock can be tried without waiting (decode.ForeignFrame: FFmpeg's

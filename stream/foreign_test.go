@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"testing"
+	"time"
 
 	vk "github.com/vulkan-go/vulkan"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/gpu"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
+	"github.com/ycbcrkit/ycbcrkit/internal/vkx"
 	"github.com/ycbcrkit/ycbcrkit/planes"
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/testvectors/synth"
@@ -172,5 +174,116 @@ func TestForeignRoutes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// reader is a stream.Foreign whose owner's last read of the frame signalled sem at value instead of
+// the frame's semaphore (FFmpeg's decodings that use the picture as a reference,
+// scripts/ffmpeg-patches/0008).
+type reader struct {
+	stream.Foreign
+	sem   vk.Semaphore
+	value uint64
+}
+
+func (r *reader) Lock() (planes.ForeignState, error) {
+	st, err := r.Foreign.Lock()
+	st.ReadSemaphore, st.ReadValue = r.sem, r.value
+	return st, err
+}
+
+// TestForeignWaitsForUnsignalledRead: where the owner's last read of a frame signalled another
+// semaphore, the frame's point (stream.ForeignPoint: what the wall and the relay wait for on the
+// host) is reached only once that one is, and a submission of the frame through either route waits
+// on it on the GPU: the frame's semaphore stays below its next value until the test signals the
+// read's, then the picture is the normal upload's.
+func TestForeignWaitsForUnsignalledRead(t *testing.T) {
+	dev := openFrames(t)
+	up, err := decode.NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close()
+	pf, _ := formats.Lookup("nv12")
+	const w, h = 48, 32
+	pic, err := synth.Noise(pf, w, h, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
+	for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy} {
+		s, err := stream.New(dev, stream.Options{Upload: planes.UploadCopy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		cfg := stream.Config{Format: pf, Width: w, Height: h, Params: p, Choice: formats.ChooseSampler}
+		if _, err := s.Configure(cfg); err != nil {
+			t.Fatal(err)
+		}
+		want := drawOne(t, dev, s, pic)
+		cfg.Route = route
+		if _, err := s.Configure(cfg); err != nil {
+			t.Fatal(err)
+		}
+		hw, err := up.Upload(pic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sem, err := vkx.NewTimelineSemaphore(dev.Device, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := &reader{Foreign: hw.HW.Foreign(), sem: sem, value: 1}
+		at, err := stream.ForeignPoint(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := at.Reached(dev); ok || err != nil {
+			t.Errorf("%s: the frame's point reached (%v, %v) before the read's semaphore", route, ok, err)
+		}
+		if err := at.Wait(dev, 20*time.Millisecond); err == nil {
+			t.Errorf("%s: waiting for the frame's point returned before the read's semaphore was signalled", route)
+		}
+		target, err := dev.NewOffscreen(w, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := s.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := fr.LoadForeign(src, nil); err != nil {
+			t.Fatal(err)
+		}
+		convertDrawSubmit(t, fr, target)
+		after, err := src.Foreign.Lock()
+		src.Foreign.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		if ok, err := vkx.SemaphoreReached(dev.Device, after.Semaphore, after.Value); ok || err != nil {
+			t.Errorf("%s: the frame's submission finished (%v, %v) before the read's semaphore was signalled", route, ok, err)
+		}
+		if err := vkx.SignalSemaphore(dev.Device, sem, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Ring.Drain(); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := at.Reached(dev); !ok || err != nil {
+			t.Errorf("%s: the frame's point not reached (%v, %v) after the read's semaphore", route, ok, err)
+		}
+		if d := maxDiff(target.RGBA(), want); d > 1 {
+			t.Errorf("%s: differs from the normal upload by %d (of 255)", route, d)
+		}
+		target.Destroy()
+		hw.Release()
+		// Mesa before 25.1.7 may still touch a semaphore a finished batch waited on (docs/reliability.md).
+		if err := vkx.Check(vkx.DeviceWaitIdle(dev.Device), "vkDeviceWaitIdle"); err != nil {
+			t.Fatal(err)
+		}
+		vk.DestroySemaphore(dev.Device, sem, nil)
 	}
 }

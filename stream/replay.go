@@ -152,8 +152,8 @@ func (s *Stream) Replay(src Foreign, release func()) (rest Foreign, err error) {
 	s.Timer.Skip()
 	s.replayed++
 	lk.reads(vk.ImageLayoutTransferSrcOptimal, vk.AccessFlags(vk.AccessTransferReadBit), vk.PipelineStageFlags(vk.PipelineStageTransferBit), false)
-	wait, signal := lk.points()
-	err = s.Ring.submitEnded(sl, []vkx.Batch{{CB: cb, Waits: []vkx.SubmitSemaphore{wait}, Signals: []vkx.SubmitSemaphore{signal}}})
+	waits, signal := lk.points()
+	err = s.Ring.submitEnded(sl, []vkx.Batch{{CB: cb, Waits: waits, Signals: []vkx.SubmitSemaphore{signal}}})
 	if err == nil {
 		lk.src.Submitted(lk.layout, lk.access)
 	}

@@ -536,6 +536,23 @@ func TestDecodeQueriesHidden(t *testing.T) {
 	}
 }
 
+// TestReadsUnsignalled: a decoder on one of hw.c's vqueues, whose decodings run in submission
+// order, is asked to leave its references' semaphores alone (scripts/ffmpeg-patches/0008); one that
+// is not keeps FFmpeg's signals, the flag cleared if an earlier sequence had it; the other
+// hwaccel_flags stay as they were.
+func TestReadsUnsignalled(t *testing.T) {
+	const ignoreLevel = 1 // AV_HWACCEL_FLAG_IGNORE_LEVEL, FFmpeg's default
+	_, f := readsSim(false, 0)
+	for _, tc := range []struct {
+		queued   bool
+		in, want int
+	}{{true, ignoreLevel, ignoreLevel | f}, {false, ignoreLevel | f, ignoreLevel}, {false, ignoreLevel, ignoreLevel}} {
+		if got, _ := readsSim(tc.queued, tc.in); got != tc.want {
+			t.Errorf("queued %v, hwaccel_flags %#x: left %#x, want %#x", tc.queued, tc.in, got, tc.want)
+		}
+	}
+}
+
 // TestLiveEntry: a registration takes a device's entry in hw.c only if the entry came from the same
 // instance and vkCreateImage: an entry left by a destroyed device whose handle came back, maybe with
 // its ICD unloaded since, is replaced, not counted again with its stale pointers.

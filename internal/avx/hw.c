@@ -1593,6 +1593,34 @@ static enum AVPixelFormat software(AVCodecContext *avctx, const enum AVPixelForm
 	return k ? avcodec_default_get_format(avctx, sw) : AV_PIX_FMT_NONE;
 }
 
+// A decoding signals the timeline semaphore of each picture it uses (libavutil/vulkan.c,
+// ff_vk_exec_add_dep_frame), and each signal costs NVIDIA's decode engine (driver 580) about 1.15 us
+// between decodings (rows gap44, waits44, ahead45): a 1080p HEVC picture with four references loses
+// 0.7 % of the engine's time to its references' signals. A decoder on a vqueue runs its decodings in
+// submission order (one queue at a time, each after the last: wrap_barrier2, own_submit), so the
+// last decoding that read a picture stands for all, and FFmpeg may record that one's point in the
+// picture (AVVkFrame.read_sem, read_value) instead of signalling its semaphore
+// (scripts/ffmpeg-patches/0008); every user of the picture waits on it too (read_frame,
+// stream.Locked). YCBCRKIT_DECODE_READ_SIGNALS=1 keeps the signals.
+static int read_signals_state; // YCBCRKIT_DECODE_READ_SIGNALS (env_on)
+
+static void reads_unsignalled(AVCodecContext *avctx, int queued) {
+	if (queued && !env_on(&read_signals_state, "YCBCRKIT_DECODE_READ_SIGNALS", 0))
+		avctx->hwaccel_flags |= AV_HWACCEL_FLAG_VK_READS_UNSIGNALLED;
+	else
+		avctx->hwaccel_flags &= ~AV_HWACCEL_FLAG_VK_READS_UNSIGNALLED;
+}
+
+int avx_reads_sim(int queued, int flags) {
+	AVCodecContext *avctx = avcodec_alloc_context3(NULL);
+	if (!avctx) return -1;
+	avctx->hwaccel_flags = flags;
+	reads_unsignalled(avctx, queued);
+	int r = avctx->hwaccel_flags;
+	avcodec_free_context(&avctx);
+	return r;
+}
+
 static enum AVPixelFormat hw_get_format(AVCodecContext *avctx, const enum AVPixelFormat *fmts) {
 	AvxHwDecode *h = avx_pool_hw(avctx->opaque);
 	int vulkan = 0;
@@ -1611,6 +1639,7 @@ static enum AVPixelFormat hw_get_format(AVCodecContext *avctx, const enum AVPixe
 				h->vq = take_vqueue(((AVVulkanDeviceContext *)dc->hwctx)->act_dev);
 			}
 			decode_vq = h->vq;
+			reads_unsignalled(avctx, h->vq >= 0);
 			pthread_mutex_unlock(&h->mu);
 			__atomic_store_n(&h->chosen, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&h->refused, 0, __ATOMIC_RELAXED); // a new sequence the device decodes
@@ -1756,7 +1785,8 @@ static int read_frame(const AVFrame *f, AvxVkFrame *out, int lock) {
 	VkImageCreateFlags dropped = dropped_flags(((AVVulkanDeviceContext *)fc->device_ctx->hwctx)->act_dev, &epoch);
 	*out = (AvxVkFrame){
 		.img = vf->img[0], .tiling = vf->tiling, .layout = vf->layout[0], .access = vf->access[0],
-		.sem = vf->sem[0], .sem_value = vf->sem_value[0], .queue_family = vf->queue_family[0], .nb_images = n,
+		.sem = vf->sem[0], .sem_value = vf->sem_value[0], .read_sem = vf->read_sem, .read_value = vf->read_value,
+		.queue_family = vf->queue_family[0], .nb_images = n,
 		.sw_format = fc->sw_format, .width = fc->width, .height = fc->height,
 		.usage = vfc->usage, .format = vfc->format[0], .flags = vfc->img_flags & ~dropped, .epoch = epoch};
 	return 0;
@@ -1800,9 +1830,29 @@ void avx_hw_release(AVBufferRef *device, AVBufferRef *frames) {
 	av_buffer_unref(&frames);
 }
 
+// wait_reads waits on the host for the decodings that read f as a reference without signalling its
+// semaphore (AVVkFrame.read_sem: reads_unsignalled), which FFmpeg's own transfer does not wait for.
+static int wait_reads(const AVFrame *f) {
+	AvxVkFrame v;
+	if (read_frame(f, &v, READ_LOCKED) < 0) return 0; // not a Vulkan frame: FFmpeg's transfer says so
+	avx_vk_frame_unlock(f);
+	if (!v.read_sem) return 0;
+	VkDevice dev = ((AVVulkanDeviceContext *)frames_of(f)->device_ctx->hwctx)->act_dev;
+	pthread_mutex_lock(&devs_mu);
+	int i = dev_slot(dev);
+	PFN_vkWaitSemaphores wait = i >= 0 ? devs[i].wait_sems : NULL;
+	pthread_mutex_unlock(&devs_mu);
+	if (!wait) return AVERROR(ENOSYS);
+	VkSemaphoreWaitInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+	                            .pSemaphores = &v.read_sem, .pValues = &v.read_value};
+	return wait(dev, &info, UINT64_MAX) == VK_SUCCESS ? 0 : AVERROR_EXTERNAL;
+}
+
 int avx_hw_download(AVFrame *dst, const AVFrame *src) {
 	av_frame_unref(dst);
-	int ret = av_hwframe_transfer_data(dst, src, 0);
+	int ret = wait_reads(src);
+	if (ret < 0) return ret;
+	ret = av_hwframe_transfer_data(dst, src, 0);
 	if (ret < 0) return ret;
 	dst->width = src->width;
 	dst->height = src->height;

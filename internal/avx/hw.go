@@ -200,6 +200,16 @@ func querySim() (supported [2]bool, ok bool) {
 	return [2]bool{s[0] != 0, s[1] != 0}, true
 }
 
+// readsSim is avx_reads_sim: the hwaccel_flags get_format leaves a decoder with, from flags, queued
+// on a vqueue or not; and the flag that says its decodings leave their references' semaphores alone.
+func readsSim(queued bool, flags int) (got, unsignalled int) {
+	q := 0
+	if queued {
+		q = 1
+	}
+	return int(C.avx_reads_sim(C.int(q), C.int(flags))), C.AV_HWACCEL_FLAG_VK_READS_UNSIGNALLED
+}
+
 // liveEntrySim is avx_live_entry_sim: hw.c takes a device's entry for a new registration only
 // from the same instance and vkCreateImage.
 func liveEntrySim() bool { return C.avx_live_entry_sim() == 1 }
@@ -385,19 +395,23 @@ func (p *Pool) HWState() HWState {
 
 // VkFrame is what drawing an AV_PIX_FMT_VULKAN frame needs (AVVkFrame and its frames context).
 type VkFrame struct {
-	Image        uint64 // VkImage
-	Tiling       uint32
-	Layout       uint32 // VkImageLayout
-	Access       uint32
-	Semaphore    uint64 // timeline VkSemaphore
-	SemValue     uint64
-	QueueFamily  uint32
-	Images       int
-	SWFormat     astiav.PixelFormat
-	Width        int // the frames context's (coded) size
-	Height       int
-	Usage, Flags uint32
-	Format       uint32 // VkFormat
+	Image     uint64 // VkImage
+	Tiling    uint32
+	Layout    uint32 // VkImageLayout
+	Access    uint32
+	Semaphore uint64 // timeline VkSemaphore
+	SemValue  uint64
+	// ReadSemaphore at ReadValue: the decoder's last decoding that read the frame as a reference
+	// without signalling Semaphore (scripts/ffmpeg-patches/0008); 0: none.
+	ReadSemaphore uint64
+	ReadValue     uint64
+	QueueFamily   uint32
+	Images        int
+	SWFormat      astiav.PixelFormat
+	Width         int // the frames context's (coded) size
+	Height        int
+	Usage, Flags  uint32
+	Format        uint32 // VkFormat
 	// Epoch changes whenever FFmpeg destroys an image (0: not counted on this device): what was
 	// recorded for Image at one Epoch is for this image while the Epoch is the same.
 	Epoch uint64
@@ -442,6 +456,7 @@ func vkFrame(v *C.AvxVkFrame) VkFrame {
 	return VkFrame{
 		Image: uint64(uintptr(unsafe.Pointer(v.img))), Tiling: uint32(v.tiling), Layout: uint32(v.layout),
 		Access: uint32(v.access), Semaphore: uint64(uintptr(unsafe.Pointer(v.sem))), SemValue: uint64(v.sem_value),
+		ReadSemaphore: uint64(uintptr(unsafe.Pointer(v.read_sem))), ReadValue: uint64(v.read_value),
 		QueueFamily: uint32(v.queue_family), Images: int(v.nb_images), SWFormat: astiav.PixelFormat(v.sw_format),
 		Width: int(v.width), Height: int(v.height), Usage: uint32(v.usage), Flags: uint32(v.flags),
 		Format: uint32(v.format), Epoch: uint64(v.epoch),

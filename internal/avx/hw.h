@@ -79,6 +79,9 @@ int avx_move_sim(int nops, const int *op, const uint64_t *arg, int *queue, int *
 // vkGetPhysicalDeviceQueueFamilyProperties2 (through its vkGetInstanceProcAddr) reads of result
 // status query support, of two families a made-up driver says offer it. 0 when the call failed.
 int avx_query_sim(int supported[2]);
+// avx_reads_sim (tests): the hwaccel_flags hw.c's get_format leaves a decoder with, given flags,
+// queued or not on a vqueue (reads_unsignalled). -1 when the context could not be made.
+int avx_reads_sim(int queued, int flags);
 // AvxWaitsOp is one step of avx_waits_sim: op 0 records a decoding's barrier (an image barrier for
 // video decode) in command buffer cb, 1 another barrier (for a compute shader), 2 submits cb
 // waiting on nwait semaphores wsem[j] (made-up handles by number) at wval[j] and signalling nsig
@@ -144,6 +147,10 @@ typedef struct {
 	VkAccessFlags access;
 	VkSemaphore sem;
 	uint64_t sem_value;
+	// read_sem at read_value: the decoder's last decoding that read the frame as a reference without
+	// signalling sem (scripts/ffmpeg-patches/0008); a submission waits on it too. NULL: none.
+	VkSemaphore read_sem;
+	uint64_t read_value;
 	uint32_t queue_family;
 	int nb_images;
 	int sw_format, width, height; // the frames context's sw_format and coded size
@@ -170,7 +177,9 @@ void avx_vk_frame_unlock(const AVFrame *f);
 // avx_hw_release drops them once avcodec_free_context has joined the frame threads.
 void avx_hw_detach(AVCodecContext *avctx, AVBufferRef **device, AVBufferRef **frames);
 void avx_hw_release(AVBufferRef *device, AVBufferRef *frames);
-// avx_hw_download copies a hardware frame into system memory (av_hwframe_transfer_data).
+// avx_hw_download copies a hardware frame into system memory (av_hwframe_transfer_data) once the
+// decodings that read it have finished (wait_reads): call it on the decoder's thread, or while the
+// decoder is idle, as a decoding submitted meanwhile that reads the frame is not waited for.
 int avx_hw_download(AVFrame *dst, const AVFrame *src);
 // avx_hw_frames makes an initialised AV_PIX_FMT_VULKAN frames context of sw_format at width×height
 // on device, with the usages decoded frames are sampled with (SAMPLED, TRANSFER_SRC/DST).
