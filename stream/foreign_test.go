@@ -25,6 +25,33 @@ func openFrames(t *testing.T) *gpu.Device {
 	return vktest.OpenWith(t, gpu.Options{Frames: true})
 }
 
+// newUploader opens the test device for FFmpeg's Vulkan frames and an uploader into them, closed
+// when the test ends.
+func newUploader(t *testing.T) (*gpu.Device, *decode.Uploader) {
+	t.Helper()
+	dev := openFrames(t)
+	up, err := decode.NewUploader(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(up.Close)
+	return dev, up
+}
+
+// routed configures s for route and uploads pic into a fresh FFmpeg Vulkan frame for it.
+func routed(t *testing.T, s *stream.Stream, cfg stream.Config, route stream.Route, up *decode.Uploader, pic *formats.Frame) *decode.Frame {
+	t.Helper()
+	cfg.Route = route
+	if _, err := s.Configure(cfg); err != nil {
+		t.Fatal(err)
+	}
+	hw, err := up.Upload(pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hw
+}
+
 // foreignCases are the pictures put in FFmpeg's Vulkan frames by the hardware-frame tests: 8- and
 // 10-bit layouts at the picture's size, and padded to a larger coded size (16-sample coding blocks,
 // odd picture sizes) as a decoder's images are.
@@ -87,12 +114,7 @@ func drawForeign(t *testing.T, dev *gpu.Device, s *stream.Stream, src stream.For
 // the compute conversion in the frame's own batch instead of one ahead of it. The validation layer, with synchronization
 // validation, checks the barriers and the semaphore waits.
 func TestForeignRoutes(t *testing.T) {
-	dev := openFrames(t)
-	up, err := decode.NewUploader(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close()
+	dev, up := newUploader(t)
 	p := ycbcr.Params{Matrix: formats.MatrixBT709, Range: formats.RangeLimited, ChromaLocation: formats.ChromaTopLeft}
 	for _, tc := range foreignCases {
 		pf, _ := formats.Lookup(tc.format)
@@ -125,14 +147,7 @@ func TestForeignRoutes(t *testing.T) {
 			}
 			want := drawOne(t, dev, s, pic)
 			for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy, stream.RouteAuto} {
-				cfg.Route = route
-				if _, err := s.Configure(cfg); err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				hw, err := up.Upload(pic)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
+				hw := routed(t, s, cfg, route, up, pic)
 				rec := &recorder{Foreign: hw.HW.Foreign()}
 				before, err := rec.Foreign.Lock()
 				rec.Foreign.Unlock()
@@ -198,12 +213,7 @@ func (r *reader) Lock() (planes.ForeignState, error) {
 // on it on the GPU: the frame's semaphore stays below its next value until the test signals the
 // read's, then the picture is the normal upload's.
 func TestForeignWaitsForUnsignalledRead(t *testing.T) {
-	dev := openFrames(t)
-	up, err := decode.NewUploader(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close()
+	dev, up := newUploader(t)
 	pf, _ := formats.Lookup("nv12")
 	const w, h = 48, 32
 	pic, err := synth.Noise(pf, w, h, 5)
@@ -222,14 +232,7 @@ func TestForeignWaitsForUnsignalledRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := drawOne(t, dev, s, pic)
-		cfg.Route = route
-		if _, err := s.Configure(cfg); err != nil {
-			t.Fatal(err)
-		}
-		hw, err := up.Upload(pic)
-		if err != nil {
-			t.Fatal(err)
-		}
+		hw := routed(t, s, cfg, route, up, pic)
 		sem, err := vkx.NewTimelineSemaphore(dev.Device, 0)
 		if err != nil {
 			t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 
 	vk "github.com/vulkan-go/vulkan"
 
-	"github.com/ycbcrkit/ycbcrkit/decode"
 	"github.com/ycbcrkit/ycbcrkit/formats"
 	"github.com/ycbcrkit/ycbcrkit/internal/testkit/vktest"
 	"github.com/ycbcrkit/ycbcrkit/stream"
@@ -220,12 +219,7 @@ func TestDebandStream(t *testing.T) {
 // stream skipped debanding on foreign frames, so `ycbcrplay -deband` with hardware decoding showed
 // the bands it claimed to remove.
 func TestForeignDeband(t *testing.T) {
-	dev := openFrames(t)
-	up, err := decode.NewUploader(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close()
+	dev, up := newUploader(t)
 	pf, _ := formats.Lookup("nv12")
 	const w, h = 256, 32
 	pic, err := formats.NewFrame(pf, w, h)
@@ -263,14 +257,7 @@ func TestForeignDeband(t *testing.T) {
 			t.Fatalf("%s: the debanded picture is the plain one", v)
 		}
 		for _, route := range []stream.Route{stream.RouteInPlace, stream.RouteCopy} {
-			cfg.Route = route
-			if _, err := s.Configure(cfg); err != nil {
-				t.Fatal(err)
-			}
-			hw, err := up.Upload(pic)
-			if err != nil {
-				t.Fatal(err)
-			}
+			hw := routed(t, s, cfg, route, up, pic)
 			got, taken, why := drawForeign(t, dev, s, hw.HW.Foreign(), w, h)
 			hw.Release()
 			if taken != route {
@@ -293,12 +280,7 @@ func TestForeignDeband(t *testing.T) {
 // once the first frames' measurements are back, the stream's peak is the highlight's within 0.5%.
 // Before, foreign frames were not measured and the peak stayed unknown (0).
 func TestForeignPeak(t *testing.T) {
-	dev := openFrames(t)
-	up, err := decode.NewUploader(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close()
+	dev, up := newUploader(t)
 	pf, _ := formats.Lookup("p010le")
 	const w, h = 64, 32
 	pic, err := formats.NewFrame(pf, w, h)
