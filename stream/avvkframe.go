@@ -163,11 +163,10 @@ func pointOf(st planes.ForeignState) TimelinePoint {
 
 // Reached says, without waiting, whether the semaphores have reached p.
 func (p TimelinePoint) Reached(dev *gpu.Device) (bool, error) {
-	ok, err := vkx.SemaphoreReached(dev.Device, p.Semaphore, p.Value)
-	if ok && err == nil && p.ReadSemaphore != vk.NullSemaphore {
-		ok, err = vkx.SemaphoreReached(dev.Device, p.ReadSemaphore, p.ReadValue)
+	if p.ReadSemaphore == vk.NullSemaphore {
+		return vkx.SemaphoresReached(dev.Device, []vk.Semaphore{p.Semaphore}, []uint64{p.Value})
 	}
-	return ok, err
+	return vkx.SemaphoresReached(dev.Device, []vk.Semaphore{p.Semaphore, p.ReadSemaphore}, []uint64{p.Value, p.ReadValue})
 }
 
 // Wait waits on the host, at most timeout, until the semaphores reach p.

@@ -266,7 +266,7 @@ func TestForeignWaitsForUnsignalledRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		time.Sleep(100 * time.Millisecond)
-		if ok, err := vkx.SemaphoreReached(dev.Device, after.Semaphore, after.Value); ok || err != nil {
+		if ok, err := vkx.SemaphoresReached(dev.Device, []vk.Semaphore{after.Semaphore}, []uint64{after.Value}); ok || err != nil {
 			t.Errorf("%s: the frame's submission finished (%v, %v) before the read's semaphore was signalled", route, ok, err)
 		}
 		if err := vkx.SignalSemaphore(dev.Device, sem, 1); err != nil {

@@ -152,15 +152,28 @@ func decodedAt(f *decode.Frame) (stream.TimelinePoint, error) {
 // driver lock is contended), and that decoding raises the value; a frame submitted before it has
 // finished would hold its queue, and every stream's pictures on it, until then. ok false: not now
 // (nothing held). A software picture has nothing to hold (nil, true).
+//
+// A point found unreached is asked again first, without the lock: the point only grows, so while
+// it is not reached the picture is not ready either (the wall asks on every step; the lock and a
+// second question cost the display loop more than the answer: row prof46).
 func (t *tile) hold(f *decode.Frame) (src stream.Foreign, ok bool, err error) {
 	if f.HW == nil {
 		return nil, true, nil
 	}
+	if t.notYetOf == f {
+		if ok, err := t.notYet.Reached(t.dev); !ok || err != nil {
+			return nil, false, err
+		}
+	}
+	t.notYetOf = nil
 	h, ok, err := stream.TryHold(f.HW.Foreign())
 	if !ok || err != nil {
 		return nil, false, err
 	}
 	if ok, err = h.Point().Reached(t.dev); !ok || err != nil {
+		if err == nil {
+			t.notYet, t.notYetOf = h.Point(), f
+		}
 		h.Abandon()
 		return nil, false, err
 	}

@@ -156,6 +156,9 @@ type tile struct {
 	// begins a play (or a live feed's return): the stream's clock restarts there.
 	next      *decode.Frame
 	nextStart bool
+	// notYet is the point notYetOf's last hold found unreached (tile.hold).
+	notYet   stream.TimelinePoint
+	notYetOf *decode.Frame
 	// ahead are items Prepare took from the queue after next, in order (warm): poll takes them
 	// before the queue's.
 	ahead   []pump.Item[*decode.Frame]

@@ -184,6 +184,21 @@ VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_
 	return vkx_fn.WaitSemaphores(dev, &wi, timeout);
 }
 
+VkResult vkx_semaphores_reached(VkDevice dev, const VkSemaphore *s, const uint64_t *v, uint32_t n, int wait) {
+	if (wait) {
+		VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = n, .pSemaphores = s,
+		                          .pValues = v};
+		return vkx_fn.WaitSemaphores(dev, &wi, 0);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t c = 0;
+		VkResult r = vkx_fn.GetSemaphoreCounterValue(dev, s[i], &c);
+		if (r != VK_SUCCESS) return r;
+		if (c < v[i]) return VK_TIMEOUT;
+	}
+	return VK_SUCCESS;
+}
+
 VkResult vkx_signal_semaphore(VkDevice dev, VkSemaphore s, uint64_t value) {
 	VkSemaphoreSignalInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = s, .value = value};
 	return vkx_fn.SignalSemaphore(dev, &si);

@@ -29,7 +29,7 @@
 	X(CreateComputePipelines) X(DestroyPipeline) X(CreatePipelineCache) X(GetPipelineCacheData)                        \
 	X(CreateDescriptorSetLayout) X(DestroyDescriptorSetLayout) X(CreatePipelineLayout) X(DestroyPipelineLayout)        \
 	X(CreateDescriptorPool) X(DestroyDescriptorPool) X(AllocateDescriptorSets) X(FreeDescriptorSets)                   \
-	X(UpdateDescriptorSets) X(QueueSubmit) X(QueuePresentKHR) X(DeviceWaitIdle) X(WaitSemaphores) X(SignalSemaphore) X(CreateSemaphore) X(CmdPipelineBarrier) \
+	X(UpdateDescriptorSets) X(QueueSubmit) X(QueuePresentKHR) X(DeviceWaitIdle) X(WaitSemaphores) X(GetSemaphoreCounterValue) X(SignalSemaphore) X(CreateSemaphore) X(CmdPipelineBarrier) \
 	X(CmdCopyBufferToImage) X(CmdCopyImageToBuffer) X(CmdCopyImage) X(CmdCopyBuffer) X(CmdBeginRenderPass)             \
 	X(CmdSetViewport) X(CmdSetScissor) X(CmdBindPipeline) X(CmdBindDescriptorSets) X(CmdPushConstants) X(CmdDispatch)
 
@@ -168,6 +168,11 @@ VkResult vkx_queue_submit_batches(VkQueue q, const VkxBatch *b, uint32_t n, VkFe
 // vkx_wait_semaphore waits until the timeline semaphore s reaches value (vkWaitSemaphores, Vulkan
 // 1.2), at most timeout nanoseconds: no queue is touched, so it takes no lock.
 VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_t timeout);
+// vkx_semaphores_reached says, without waiting, whether each timeline semaphore s[i], i < n, has
+// reached v[i]: VK_SUCCESS yes, VK_TIMEOUT not yet, else the error. It reads their counters
+// (vkGetSemaphoreCounterValue), or with wait set asks one vkWaitSemaphores of them all with a zero
+// timeout.
+VkResult vkx_semaphores_reached(VkDevice dev, const VkSemaphore *s, const uint64_t *v, uint32_t n, int wait);
 // vkx_signal_semaphore sets the timeline semaphore s to value from the host (vkSignalSemaphore).
 VkResult vkx_signal_semaphore(VkDevice dev, VkSemaphore s, uint64_t value);
 // vkx_create_timeline makes a timeline semaphore at initial (VkSemaphoreTypeCreateInfo, Vulkan 1.2).
