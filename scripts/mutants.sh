@@ -203,6 +203,10 @@ fault read-wait-dropped stream/avvkframe.go \
 fault read-point-ignored stream/avvkframe.go \
 	's/^\tif ok \&\& err == nil \&\& p.ReadSemaphore != vk.NullSemaphore {$/\tif false {/' \
 	stream '^TestForeignWaitsForUnsignalledRead$'
+# Issue 38's: the host's check of several semaphores reads only the first one's counter.
+fault reached-first-only internal/vkx/queue.c \
+	's/^\tfor (uint32_t i = 0; i < n; i++) {$/\tfor (uint32_t i = 0; i < 1; i++) {/' \
+	stream '^TestForeignWaitsForUnsignalledRead$'
 # Issue 38's: decoders off the vqueues (decodings on any queue, in any order) read unsignalled too.
 fault reads-unsignalled-unqueued internal/avx/hw.c \
 	's/^\tif (queued \&\& !env_on(\&read_signals_state/\tif (1 \&\& !env_on(\&read_signals_state/' \
