@@ -242,6 +242,10 @@ func TestForeignWaitsForUnsignalledRead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The upload's own point first: from here only the read's semaphore is missing.
+		if err := vkx.WaitSemaphore(dev.Device, at.Semaphore, at.Value, 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
 		if ok, err := at.Reached(dev); ok || err != nil {
 			t.Errorf("%s: the frame's point reached (%v, %v) before the read's semaphore", route, ok, err)
 		}
