@@ -14,6 +14,11 @@ cd "$(dirname "$0")/.."
 GO=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 export PATH="$(dirname "$GO"):$PATH"
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-tags=ycbcrkit_faults -trimpath"
+# A build cache of its own: with -trimpath a package built in the mutants' worktree has the same
+# action as the checkout's, and the cached cgo output names the worktree's files, which are gone
+# afterwards: the next `go vet` of the unchanged package failed ("can't parse raw cgo file:
+# open /tmp/tmp.…/tree/internal/avx/chapter.go").
+export GOCACHE=${YCBCRKIT_MUTANTS_GOCACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ycbcrkit/mutants-go-build}
 eval "$(scripts/build-ffmpeg.sh --env)"
 [ -x "$YCBCRKIT_FFMPEG" ] || { echo "error: FFmpeg 7.1 is not built: run make deps" >&2; exit 1; }
 T0=$(date +%s)
