@@ -2,7 +2,7 @@
 """Reads a decode trace (YCBCRKIT_DECODE_TRACE=FILE, internal/avx/dtrace.c) and says where the
 decode queues' time went.
 
-Usage: dtrace.py FILE...
+Usage: dtrace.py [-seconds] FILE...
 
 Each line is one decoding: the queue its batch went to, the CPU clock around its submission, GPU
 timestamps before its coding scope began and after it ended. Per queue (an engine each, when the
@@ -15,7 +15,10 @@ The CPU and GPU clocks are tied by the smallest (GPU start - CPU submission) see
 found its queue idle starts about when it was submitted. Starved is then a lower bound. Held gaps
 are split at the decoding's first command (before it: its batch's semaphore operations and the
 engine between batches; after: FFmpeg's barriers), and each stream's turnaround is given: from a
-decoding's end to the submission of its next but one."""
+decoding's end to the submission of its next but one. -seconds adds a line a second of the trace:
+the decodings begun, the queues' busy share, and each stream's longest pause between two
+submissions (a second in which every stream paused at once is the CPU side's, or the wall's; one
+stream's, its decoder's)."""
 import sys
 from statistics import median
 
@@ -165,8 +168,49 @@ def turnaround(rows):
         print(f"  {name} (us): x{len(l)} p10 {q(l, .1):.0f} p50 {q(l, .5):.0f} p90 {q(l, .9):.0f} p99 {q(l, .99):.0f}")
 
 
+def seconds(rows):
+    """Per second of GPU time: decodings begun, the busy share of all queues, and the streams'
+    pauses between submissions (their median and longest, in ms, and the longest's stream)."""
+    queues = {r["q"] for r in rows}
+    t0 = min(r["b"] for r in rows)
+    n = int((max(r["e"] for r in rows) - t0) // 1e9) + 1
+    busy, begun = [0.0] * n, [0] * n
+    for r in rows:
+        begun[int((r["b"] - t0) // 1e9)] += 1
+        a, b = r["b"] - t0, r["e"] - t0
+        while a < b:
+            k = int(a // 1e9)
+            edge = min(b, (k + 1) * 1e9)
+            busy[k] += edge - a
+            a = edge
+    pauses = [{} for _ in range(n)]
+    by = {}
+    for r in rows:
+        by.setdefault(r["stream"], []).append(r["ready"] - t0)
+    for st, ts in by.items():
+        ts.sort()
+        for a, b in zip(ts, ts[1:]):
+            k = int(max(a, 0) // 1e9)
+            if k < n:
+                pauses[k][st] = max(pauses[k].get(st, 0.0), b - a)
+    print(f"{'second':>6} {'begun':>6} {'busy%':>6} {'pause ms: median':>17} {'longest':>8} {'stream':>6}")
+    for k in range(n):
+        ps = sorted(pauses[k].values())
+        worst = max(pauses[k], key=pauses[k].get) if ps else -1
+        print(f"{k:>6} {begun[k]:>6} {pct(busy[k], 1e9 * len(queues)):6.1f} {q(ps, .5) / 1e3:17.2f} "
+              f"{(ps[-1] / 1e6 if ps else 0):8.2f} {worst:>6}")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    args = [a for a in sys.argv[1:] if a != "-seconds"]
+    if not args:
         sys.exit(__doc__)
-    for p in sys.argv[1:]:
+    for p in args:
         report(p)
+        if "-seconds" in sys.argv[1:]:
+            rows = load(p)
+            if rows:
+                off = min(r.get("a", r["b"]) - r["c0"] for r in rows)
+                for r in rows:
+                    r["ready"] = r["c0"] + off
+                seconds(rows)
