@@ -76,6 +76,55 @@ func (p *phases) stats(dur []time.Duration, slow time.Duration) (map[string]*Spr
 	return sp, in
 }
 
+// loopPart is a part of the untimed display loop (Step), its time summed over the run: where the
+// loop's busy time goes when it falls behind the decoders (a 16 HEVC wall's loop idle 33 % in a
+// slow run against 64-67 %, row dips46).
+type loopPart int
+
+const (
+	loopCollect loopPart = iota // the streams' finished submissions given back
+	loopPoll                    // the decoded pictures taken from the queues
+	loopHold                    // held pictures' locks and points asked (tile.hold)
+	loopDraw                    // pictures loaded, converted and placed (draw)
+	loopFlush                   // the step's submission
+	loopWait                    // waiting with nothing to draw (display_idle)
+	loopOther                   // the step's start, the signal states
+	nLoopParts
+)
+
+var loopNames = [nLoopParts]string{"collect", "poll", "hold", "draw", "flush", "wait", "other"}
+
+// loopTimes sums the untimed loop's time per part: lap gives the time since the last lap (or
+// start) to a part.
+type loopTimes struct {
+	mark time.Time
+	sum  [nLoopParts]time.Duration
+}
+
+func (l *loopTimes) start() { l.mark = time.Now() }
+
+func (l *loopTimes) lap(p loopPart) {
+	now := time.Now()
+	l.sum[p] += now.Sub(l.mark)
+	l.mark = now
+}
+
+// ms is each part's sum in milliseconds; nil before any untimed step.
+func (l *loopTimes) ms() map[string]float64 {
+	var all time.Duration
+	for _, d := range l.sum {
+		all += d
+	}
+	if all == 0 {
+		return nil
+	}
+	m := map[string]float64{}
+	for i, d := range l.sum {
+		m[loopNames[i]] = float64(d) / 1e6
+	}
+	return m
+}
+
 // schedstat is the calling thread's time on the CPU and waiting on a run queue
 // (/proc/thread-self/schedstat, in ns; Linux's CONFIG_SCHED_INFO), and the thread's id: a step's
 // figures are the difference of two readings on one thread (the caller's loop locked to its

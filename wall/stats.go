@@ -109,9 +109,14 @@ type Stats struct {
 	// DisplayIdle is the share of the run the display loop waited with nothing it could draw (no
 	// stream with a decoded picture and a free slot): near 1, the decoders set the pace; near 0,
 	// the display loop (recording and submitting) does.
-	DisplayIdle  float64       `json:"display_idle"`
-	PerStream    []StreamStats `json:"per_stream"`
-	MinStreamFPS float64       `json:"min_stream_fps"`
+	DisplayIdle float64 `json:"display_idle"`
+	// UntimedLoopMs splits the untimed display loop's time (Step) by part, summed over the run:
+	// collect (finished submissions given back), poll (pictures taken from the queues), hold (held
+	// pictures' locks and points asked), draw (pictures loaded, converted, placed), flush (the
+	// submissions), wait (nothing to draw: DisplayIdle), other.
+	UntimedLoopMs map[string]float64 `json:"untimed_loop_ms,omitempty"`
+	PerStream     []StreamStats      `json:"per_stream"`
+	MinStreamFPS  float64            `json:"min_stream_fps"`
 	// Dropped is every stream's dropped pictures, DroppedShare their share of the pictures that
 	// fell due, MaxStreamDropShare the largest stream's share (timed).
 	Dropped            int     `json:"dropped"`
@@ -248,6 +253,7 @@ func (w *Wall) Stats() Stats {
 		s.FPS = float64(s.Frames) / s.Seconds
 		s.DisplayIdle = w.idle.Seconds() / s.Seconds
 	}
+	s.UntimedLoopMs = w.loop.ms()
 	_, ff := decode.FFmpegDeviceMemory()
 	own := w.dev.MemoryStats().PeakBytes
 	for _, d := range w.opts.DecodeDevices { // the relays' shared images (stream.Relay)

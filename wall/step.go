@@ -16,9 +16,12 @@ import (
 // Step draws, untimed, the next picture of every stream that has one decoded and a free slot; when
 // none has, it waits for one. It returns how many tiles it drew (0 once every stream has ended).
 func (w *Wall) Step() (int, error) {
+	w.loop.start()
 	n, err := w.step()
 	err = w.flushed(err)
+	w.loop.lap(loopFlush)
 	w.noteSignals(time.Now())
+	w.loop.lap(loopOther)
 	return n, err
 }
 
@@ -33,8 +36,10 @@ func (w *Wall) flushed(err error) error {
 
 func (w *Wall) step() (int, error) {
 	w.begin()
+	w.loop.lap(loopOther)
 	for {
 		w.collect()
+		w.loop.lap(loopCollect)
 		n := 0
 		for _, t := range w.tiles {
 			if t.ended || !t.st.Ring.Ready() { // a busy stream waits its turn, the others go on
@@ -44,6 +49,7 @@ func (w *Wall) step() (int, error) {
 				if _, err := w.poll(t); err != nil {
 					return n, err
 				}
+				w.loop.lap(loopPoll)
 			}
 			f := t.next
 			if f == nil {
@@ -52,6 +58,7 @@ func (w *Wall) step() (int, error) {
 			// Not yet, when the decoder holds the picture's lock or its next decoding uses it as a
 			// reference and has not finished (tile.hold): the stream waits its turn.
 			src, ok, err := t.hold(f)
+			w.loop.lap(loopHold)
 			if err != nil {
 				t.ended, t.err = true, err
 				return n, fmt.Errorf("wall: %s: %w", t.in.Label, err)
@@ -62,15 +69,18 @@ func (w *Wall) step() (int, error) {
 			if err := w.draw(t, f, src); err != nil {
 				return n, err
 			}
+			w.loop.lap(loopDraw)
 			n++
 		}
 		if err := w.flush(); err != nil { // before waiting: a decoder may wait for these frames
 			return n, err
 		}
+		w.loop.lap(loopFlush)
 		if n > 0 || w.Ended() {
 			return n, nil
 		}
 		w.wait()
+		w.loop.lap(loopWait)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,6 +105,19 @@ func TestWallCopies(t *testing.T) {
 	if st.GPUMemoryMB < sum || st.PictureBuffersMB <= 0 || host > st.PictureBuffersMB {
 		t.Errorf("gpu_memory_mb %g below the streams' %g together, or picture_buffers_mb %g not positive or below the streams' host_memory_mb %g",
 			st.GPUMemoryMB, sum, st.PictureBuffersMB, host)
+	}
+	// The display loop's time by part: every part there, drawing in it, the parts together within
+	// the run, and the wait part the idle share's time.
+	loop, all := st.UntimedLoopMs, 0.0
+	for _, k := range []string{"collect", "poll", "hold", "draw", "flush", "wait", "other"} {
+		if v, ok := loop[k]; !ok || v < 0 {
+			t.Errorf("untimed_loop_ms %v: %q missing or negative", loop, k)
+		}
+		all += loop[k]
+	}
+	if idle := st.DisplayIdle * st.Seconds * 1000; loop["draw"] <= 0 || all > st.Seconds*1000*1.02+1 || math.Abs(loop["wait"]-idle) > 0.05*idle+2 {
+		t.Errorf("untimed_loop_ms %v (%.1f ms in all): want draw > 0, no more than the run's %.1f ms, wait near display_idle's %.1f ms",
+			loop, all, st.Seconds*1000, idle)
 	}
 	if st, _ := wallRun(t, "-untimed", "-n", "2", "-loop", "3", "-stats", filepath.Join(mediaDir, "yuv420p_left.mkv")); st.Frames != 2*3*5 {
 		t.Errorf("-n 2 -loop 3 of a 5-frame vector: %d frames, want 30", st.Frames)
