@@ -102,9 +102,9 @@ func (l *Locked) Submit(r *Ring, s *Slot, waits, signals []vkx.SubmitSemaphore) 
 // The read's wait matters where the submission changes the image's layout while a decoding reads
 // it as a reference: a write after a read on another queue, ordered by nothing else.
 func (l *Locked) points() (waits []vkx.SubmitSemaphore, signal vkx.SubmitSemaphore) {
-	waits = []vkx.SubmitSemaphore{{Semaphore: l.State.Semaphore, Value: l.State.Value, Stage: l.stage}}
-	if l.State.ReadSemaphore != vk.NullSemaphore {
-		waits = append(waits, vkx.SubmitSemaphore{Semaphore: l.State.ReadSemaphore, Value: l.State.ReadValue, Stage: l.stage})
+	sems, values := pointOf(l.State).semaphores()
+	for i := range sems {
+		waits = append(waits, vkx.SubmitSemaphore{Semaphore: sems[i], Value: values[i], Stage: l.stage})
 	}
 	return waits, vkx.SubmitSemaphore{Semaphore: l.State.Semaphore, Value: l.State.Value + 1}
 }
@@ -161,21 +161,25 @@ func pointOf(st planes.ForeignState) TimelinePoint {
 	return TimelinePoint{st.Semaphore, st.Value, st.ReadSemaphore, st.ReadValue}
 }
 
+// semaphores are p's semaphores and the values each must reach: the frame's, and the read's where
+// there is one (the waits of Locked's submissions, the host's in Reached and Wait).
+func (p TimelinePoint) semaphores() ([]vk.Semaphore, []uint64) {
+	if p.ReadSemaphore == vk.NullSemaphore {
+		return []vk.Semaphore{p.Semaphore}, []uint64{p.Value}
+	}
+	return []vk.Semaphore{p.Semaphore, p.ReadSemaphore}, []uint64{p.Value, p.ReadValue}
+}
+
 // Reached says, without waiting, whether the semaphores have reached p.
 func (p TimelinePoint) Reached(dev *gpu.Device) (bool, error) {
-	if p.ReadSemaphore == vk.NullSemaphore {
-		return vkx.SemaphoresReached(dev.Device, []vk.Semaphore{p.Semaphore}, []uint64{p.Value})
-	}
-	return vkx.SemaphoresReached(dev.Device, []vk.Semaphore{p.Semaphore, p.ReadSemaphore}, []uint64{p.Value, p.ReadValue})
+	s, v := p.semaphores()
+	return vkx.SemaphoresReached(dev.Device, s, v)
 }
 
 // Wait waits on the host, at most timeout, until the semaphores reach p.
 func (p TimelinePoint) Wait(dev *gpu.Device, timeout time.Duration) error {
-	t := time.Now()
-	if err := vkx.WaitSemaphore(dev.Device, p.Semaphore, p.Value, timeout); err != nil || p.ReadSemaphore == vk.NullSemaphore {
-		return err
-	}
-	return vkx.WaitSemaphore(dev.Device, p.ReadSemaphore, p.ReadValue, max(timeout-time.Since(t), 0))
+	s, v := p.semaphores()
+	return vkx.WaitSemaphores(dev.Device, s, v, timeout)
 }
 
 // TryLocker is a Foreign whose lock can be tried without waiting (decode.ForeignFrame: FFmpeg's

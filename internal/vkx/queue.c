@@ -178,18 +178,14 @@ VkResult vkx_device_wait_idle(VkDevice dev) {
 
 VkResult vkx_device_wait_idle_unlocked(VkDevice dev) { return vkx_fn.DeviceWaitIdle(dev); }
 
-VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_t timeout) {
-	VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1, .pSemaphores = &s,
-	                          .pValues = &value};
+VkResult vkx_wait_semaphores(VkDevice dev, const VkSemaphore *s, const uint64_t *v, uint32_t n, uint64_t timeout) {
+	VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = n, .pSemaphores = s,
+	                          .pValues = v};
 	return vkx_fn.WaitSemaphores(dev, &wi, timeout);
 }
 
 VkResult vkx_semaphores_reached(VkDevice dev, const VkSemaphore *s, const uint64_t *v, uint32_t n, int wait) {
-	if (wait) {
-		VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = n, .pSemaphores = s,
-		                          .pValues = v};
-		return vkx_fn.WaitSemaphores(dev, &wi, 0);
-	}
+	if (wait) return vkx_wait_semaphores(dev, s, v, n, 0);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t c = 0;
 		VkResult r = vkx_fn.GetSemaphoreCounterValue(dev, s[i], &c);

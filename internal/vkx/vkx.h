@@ -165,9 +165,10 @@ typedef struct {
 VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
                           VkSemaphore signal, VkFence fence);
 VkResult vkx_queue_submit_batches(VkQueue q, const VkxBatch *b, uint32_t n, VkFence fence);
-// vkx_wait_semaphore waits until the timeline semaphore s reaches value (vkWaitSemaphores, Vulkan
-// 1.2), at most timeout nanoseconds: no queue is touched, so it takes no lock.
-VkResult vkx_wait_semaphore(VkDevice dev, VkSemaphore s, uint64_t value, uint64_t timeout);
+// vkx_wait_semaphores waits until every timeline semaphore s[i], i < n, reaches v[i]
+// (vkWaitSemaphores, Vulkan 1.2), at most timeout nanoseconds: no queue is touched, so it takes no
+// lock.
+VkResult vkx_wait_semaphores(VkDevice dev, const VkSemaphore *s, const uint64_t *v, uint32_t n, uint64_t timeout);
 // vkx_semaphores_reached says, without waiting, whether each timeline semaphore s[i], i < n, has
 // reached v[i]: VK_SUCCESS yes, VK_TIMEOUT not yet, else the error. It reads their counters
 // (vkGetSemaphoreCounterValue), or with wait set asks one vkWaitSemaphores of them all with a zero
