@@ -56,10 +56,12 @@ def pct(a, b):
 
 
 def report(path):
+    """Prints path's figures; returns its decodings, each with "ready": its submission on the GPU's
+    clock."""
     rows = load(path)
     if not rows:
         print(f"{path}: no decodings with timestamps")
-        return
+        return rows
     off = min(r.get("a", r["b"]) - r["c0"] for r in rows)
     for r in rows:
         r["ready"] = r["c0"] + off
@@ -125,6 +127,7 @@ def report(path):
     lat = sorted(r["b"] - r["ready"] for r in rows)
     print(f"submitted to started (us): median {median(lat) / 1e3:.0f}, p90 {q(lat, .9):.0f}, "
           f"max {lat[-1] / 1e3:.0f}")
+    return rows
 
 
 def split(rows):
@@ -206,11 +209,6 @@ if __name__ == "__main__":
     if not args:
         sys.exit(__doc__)
     for p in args:
-        report(p)
-        if "-seconds" in sys.argv[1:]:
-            rows = load(p)
-            if rows:
-                off = min(r.get("a", r["b"]) - r["c0"] for r in rows)
-                for r in rows:
-                    r["ready"] = r["c0"] + off
-                seconds(rows)
+        rows = report(p)
+        if rows and "-seconds" in sys.argv[1:]:
+            seconds(rows)
