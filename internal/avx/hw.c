@@ -445,7 +445,7 @@ int avx_vqueue_sim(int ndev, uint32_t n, const int *dev_of, int ndec, const int 
 // its device furthest ahead on a less loaded engine, once that one leads by more than
 // AVX_FAIR_LEAD decodings (avx_fair_pick; an engine's load counts every device's decoders on it).
 // Both then move as rebalance's moves do (avx_move_stays). Streams that progress alike (a timed
-// wall's) never swap. YCBCRKIT_FAIR=0 turns it off (A/B runs).
+// wall's) never swap. YCBCRKIT_FAIR=0 turns it off, YCBCRKIT_FAIR_LEAD=N sets the lead (A/B runs).
 #define AVX_FAIR_EVERY 8
 #define AVX_FAIR_LEAD 24
 
@@ -481,6 +481,19 @@ static int env_on(int *state, const char *name, int def) {
 static int fair_state; // YCBCRKIT_FAIR (env_on): on unless 0
 static int fair_on(void) { return env_on(&fair_state, "YCBCRKIT_FAIR", 1); }
 
+// fair_lead is AVX_FAIR_LEAD, or YCBCRKIT_FAIR_LEAD=N (A/B runs); read once.
+static uint64_t fair_lead(void) {
+	static int64_t lead = -1;
+	int64_t l = __atomic_load_n(&lead, __ATOMIC_RELAXED);
+	if (l < 0) {
+		const char *e = getenv("YCBCRKIT_FAIR_LEAD");
+		l = e && *e ? strtoll(e, NULL, 10) : AVX_FAIR_LEAD;
+		if (l < 0) l = AVX_FAIR_LEAD;
+		__atomic_store_n(&lead, l, __ATOMIC_RELAXED);
+	}
+	return (uint64_t)l;
+}
+
 // fair swaps the queues of vq's device's decoders avx_fair_pick picks. The tables are static, under
 // devs_mu (AVX_VQUEUES entries would be 8 KB of a C stack).
 static int fair_idx[AVX_VQUEUES];
@@ -498,7 +511,7 @@ static void fair(const vqueue *vq) {
 			fair_idx[n] = k, fair_queue[n] = vqs[k].index;
 			fair_done[n++] = __atomic_load_n(&vqs[k].done, __ATOMIC_RELAXED);
 		}
-	if (n && avx_fair_pick(fair_queue, fair_done, n, engine, nq, AVX_FAIR_LEAD, &l, &h)) {
+	if (n && avx_fair_pick(fair_queue, fair_done, n, engine, nq, fair_lead(), &l, &h)) {
 		vqueue *a = &vqs[fair_idx[l]], *b = &vqs[fair_idx[h]];
 		uint32_t q = a->index;
 		put_on(a, i, b->index);
