@@ -99,9 +99,40 @@ var loopNames = [nLoopParts]string{"collect", "poll", "hold", "draw", "flush", "
 type loopTimes struct {
 	mark time.Time
 	sum  [nLoopParts]time.Duration
+	// steps counts the steps; first and last are the loop's thread at the first step and at a
+	// recent one's end (each 64th, and the last: markThread), for its time on a CPU and waiting for one.
+	steps       int
+	first, last schedstat
+	firstOK     bool
+	lastOK      bool
 }
 
-func (l *loopTimes) start() { l.mark = time.Now() }
+func (l *loopTimes) start() {
+	if l.steps == 0 {
+		l.first, l.firstOK = readSchedstat()
+	}
+	l.steps++
+	l.mark = time.Now()
+}
+
+// markThread reads the thread's schedstat at a step's end, every 64th step or when ended says so.
+func (l *loopTimes) markThread(ended bool) {
+	if ended || l.steps%64 == 0 {
+		l.last, l.lastOK = readSchedstat()
+	}
+}
+
+// thread is the loop thread's time on a CPU and waiting on a run queue between the first step
+// and the last reading (ms), and the steps; nil when not read on one thread (the loop not locked
+// to one, or no /proc/thread-self/schedstat). Against the parts' sum: on_cpu falls short of
+// the loop's busy time by what it slept in locks and the driver, runqueue says the CPUs were taken.
+func (l *loopTimes) thread() map[string]float64 {
+	if !l.firstOK || !l.lastOK || l.first.tid != l.last.tid {
+		return nil
+	}
+	return map[string]float64{"on_cpu": float64(l.last.run-l.first.run) / 1e6,
+		"runqueue": float64(l.last.waiting-l.first.waiting) / 1e6, "steps": float64(l.steps)}
+}
 
 func (l *loopTimes) lap(p loopPart) {
 	now := time.Now()

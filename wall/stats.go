@@ -115,8 +115,12 @@ type Stats struct {
 	// pictures' locks and points asked), draw (pictures loaded, converted, placed), flush (the
 	// submissions), wait (nothing to draw: DisplayIdle), other.
 	UntimedLoopMs map[string]float64 `json:"untimed_loop_ms,omitempty"`
-	PerStream     []StreamStats      `json:"per_stream"`
-	MinStreamFPS  float64            `json:"min_stream_fps"`
+	// UntimedThreadMs is the display loop's thread over the untimed steps (when the loop is
+	// locked to one, as ycbcrwall's is): on_cpu and runqueue (ms, Linux's schedstat: the rest of
+	// the busy parts it slept, in a lock or the driver), and the steps.
+	UntimedThreadMs map[string]float64 `json:"untimed_thread_ms,omitempty"`
+	PerStream       []StreamStats      `json:"per_stream"`
+	MinStreamFPS    float64            `json:"min_stream_fps"`
 	// Dropped is every stream's dropped pictures, DroppedShare their share of the pictures that
 	// fell due, MaxStreamDropShare the largest stream's share (timed).
 	Dropped            int     `json:"dropped"`
@@ -253,7 +257,7 @@ func (w *Wall) Stats() Stats {
 		s.FPS = float64(s.Frames) / s.Seconds
 		s.DisplayIdle = w.idle.Seconds() / s.Seconds
 	}
-	s.UntimedLoopMs = w.loop.ms()
+	s.UntimedLoopMs, s.UntimedThreadMs = w.loop.ms(), w.loop.thread()
 	_, ff := decode.FFmpegDeviceMemory()
 	own := w.dev.MemoryStats().PeakBytes
 	for _, d := range w.opts.DecodeDevices { // the relays' shared images (stream.Relay)

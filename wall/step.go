@@ -21,6 +21,7 @@ func (w *Wall) Step() (int, error) {
 	err = w.flushed(err)
 	w.loop.lap(loopFlush)
 	w.noteSignals(time.Now())
+	w.loop.markThread(n == 0 || err != nil)
 	w.loop.lap(loopOther)
 	return n, err
 }

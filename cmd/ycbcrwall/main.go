@@ -475,6 +475,10 @@ func loopParts(s *wall.Split, o options) error {
 func loop(w *wall.Wall, o options, quit <-chan struct{}) error {
 	runtime.LockOSThread() // one thread for the steps: their -stats time on and off the CPU
 	defer runtime.UnlockOSThread()
+	// Named, so that top -H, perf and /proc/PID/task tell the steps' thread from the others (at
+	// most 15 bytes); the pool gets it back under the program's name.
+	os.WriteFile("/proc/thread-self/comm", []byte("ycbcrwall-step"), 0)
+	defer os.WriteFile("/proc/thread-self/comm", []byte("ycbcrwall"), 0)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)

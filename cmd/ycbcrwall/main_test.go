@@ -119,6 +119,11 @@ func TestWallCopies(t *testing.T) {
 		t.Errorf("untimed_loop_ms %v (%.1f ms in all): want draw > 0, no more than the run's %.1f ms, wait near display_idle's %.1f ms",
 			loop, all, st.Seconds*1000, idle)
 	}
+	// The loop's thread: on a CPU for part of the loop's time (no more than all of it, the wait
+	// included: a short wait may spin), every step counted.
+	if th := st.UntimedThreadMs; th["on_cpu"] <= 0 || th["runqueue"] < 0 || th["on_cpu"]+th["runqueue"] > all*1.02+2 || th["steps"] < 1 || th["steps"] > 400 {
+		t.Errorf("untimed_thread_ms %v: want on_cpu > 0, on_cpu + runqueue within the loop's %.1f ms, 1 to 400 steps", th, all)
+	}
 	if st, _ := wallRun(t, "-untimed", "-n", "2", "-loop", "3", "-stats", filepath.Join(mediaDir, "yuv420p_left.mkv")); st.Frames != 2*3*5 {
 		t.Errorf("-n 2 -loop 3 of a 5-frame vector: %d frames, want 30", st.Frames)
 	}
