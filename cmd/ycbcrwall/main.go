@@ -26,6 +26,7 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/wall"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
+	"golang.org/x/sys/unix"
 )
 
 const help = `ycbcrwall: many videos at once on one Vulkan device, tiled.
@@ -479,6 +480,13 @@ func loop(w *wall.Wall, o options, quit <-chan struct{}) error {
 	// most 15 bytes); the pool gets it back under the program's name.
 	os.WriteFile("/proc/thread-self/comm", []byte("ycbcrwall-step"), 0)
 	defer os.WriteFile("/proc/thread-self/comm", []byte("ycbcrwall"), 0)
+	if cpu, err := strconv.Atoi(os.Getenv("YCBCRKIT_STEP_CPU")); err == nil { // A/B runs: one CPU's speed
+		var set unix.CPUSet
+		set.Set(cpu)
+		if err := unix.SchedSetaffinity(0, &set); err != nil {
+			return fmt.Errorf("YCBCRKIT_STEP_CPU=%d: %w", cpu, err)
+		}
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)

@@ -26,7 +26,8 @@ def read(path):
 
 
 def cpu_times():
-    """{cpu: (busy, steal, total)} in ticks from /proc/stat, 'all' for the first line."""
+    """{cpu: (busy, steal, total, irq)} in ticks from /proc/stat, 'all' for the first line (irq:
+    hard and soft interrupts, part of busy)."""
     out = {}
     for line in (read('/proc/stat') or '').splitlines():
         if not line.startswith('cpu'):
@@ -35,7 +36,23 @@ def cpu_times():
         v = [int(x) for x in v[:8]] + [0] * (8 - len(v[:8]))
         user, nice, system, idle, iowait, irq, softirq, steal = v
         total = sum(v)
-        out['all' if name == 'cpu' else int(name[3:])] = (total - idle - iowait - steal, steal, total)
+        out['all' if name == 'cpu' else int(name[3:])] = (total - idle - iowait - steal, steal, total, irq + softirq)
+    return out
+
+
+def interrupts():
+    """{irq line's name: [count per CPU]} from /proc/interrupts."""
+    lines = (read('/proc/interrupts') or '').splitlines()
+    if not lines:
+        return {}
+    n = len(lines[0].split())
+    out = {}
+    for line in lines[1:]:
+        irq, _, rest = line.partition(':')
+        f = rest.split()
+        counts = [int(x) for x in f[:n] if x.isdigit()]
+        if len(counts) == n:
+            out[irq.strip() + ' ' + ' '.join(f[n:])[-40:]] = counts
     return out
 
 
@@ -91,6 +108,7 @@ def main(argv):
                   if l.startswith('model name')), '?')
     ncpu = os.cpu_count()
     print('threads.py: pid %d, %d CPUs (%s), cpu0 siblings %s' % (pid, ncpu, model, sorted(siblings(0)) or 'none'))
+    irq0 = interrupts()
     first, prev = {}, {}
     samples = []  # (t, cpu times, threads)
     t0 = time.monotonic()
@@ -106,7 +124,8 @@ def main(argv):
     if len(samples) < 3:
         print('threads.py: the process ran under a second')
         return 0
-    print('  s  busy%  steal%  | step thread: cpu%  runq%  preempt/s  cpus (their siblings busy%)  | busiest other: comm cpu%')
+    irq1 = interrupts()
+    print('  s  busy%  steal%  | step thread: cpu%  runq%  preempt/s  cpus (their siblings busy%) irq% of its CPU  | busiest other: comm cpu%')
     for i in range(2, len(samples), 2):
         (ta, ca, tha), (tb, cb, thb) = samples[i - 2], samples[i]
         dt = tb - ta
@@ -124,9 +143,11 @@ def main(argv):
                     if s in ca and s in cb:
                         d = (cb[s][2] - ca[s][2]) or 1
                         sib.append('%d:%d' % (s, round(100.0 * (cb[s][0] - ca[s][0]) / d)))
-            line += ' %5.1f  %5.1f  %7.0f  %s (%s)' % (
+            c = b['cpu']
+            irq = 100.0 * (cb[c][3] - ca[c][3]) / ((cb[c][2] - ca[c][2]) or 1) if c in ca and c in cb else -1
+            line += ' %5.1f  %5.1f  %7.0f  %s (%s) %.1f' % (
                 (b['run'] - a['run']) / dt / 1e7, (b['wait'] - a['wait']) / dt / 1e7,
-                (b['nvcsw'] - a['nvcsw']) / dt, ','.join(str(c) for c in cpus), ' '.join(sib) or '-')
+                (b['nvcsw'] - a['nvcsw']) / dt, ','.join(str(c) for c in cpus), ' '.join(sib) or '-', irq)
         else:
             line += ' (no thread named %s)' % name
         others = [(thb[t]['run'] - tha[t]['run'], t) for t in thb if t in tha and t not in step]
@@ -144,6 +165,17 @@ def main(argv):
     for run, tid, last, f in rows[:12]:
         print('  %7d %-16s %8.0f %8.0f %8d %9d' % (tid, last['comm'], run / 1e6, (last['wait'] - f['wait']) / 1e6,
                                                   last['nvcsw'] - f['nvcsw'], last['vcsw'] - f['vcsw']))
+    d = [(sum(v) - sum(irq0.get(k, [0] * len(v))), k, [x - y for x, y in zip(v, irq0.get(k, [0] * len(v)))])
+         for k, v in irq1.items()]
+    d.sort(reverse=True)
+    print('interrupts over the run (the 6 most): name  count  per CPU (cpu:count)')
+    for total, k, per in d[:6]:
+        print('  %-44s %9d  %s' % (k, total, ' '.join('%d:%d' % (i, x) for i, x in enumerate(per) if x)))
+    last = samples[-1][1]
+    f0 = samples[0][1]
+    print('irq%% per CPU over the run: %s' % ' '.join(
+        '%d:%.1f' % (c, 100.0 * (last[c][3] - f0[c][3]) / ((last[c][2] - f0[c][2]) or 1))
+        for c in sorted(k for k in last if k != 'all' and k in f0)))
     return 0
 
 
