@@ -119,8 +119,11 @@ type Stats struct {
 	// locked to one, as ycbcrwall's is): on_cpu and runqueue (ms, Linux's schedstat: the rest of
 	// the busy parts it slept, in a lock or the driver), and the steps.
 	UntimedThreadMs map[string]float64 `json:"untimed_thread_ms,omitempty"`
-	PerStream       []StreamStats      `json:"per_stream"`
-	MinStreamFPS    float64            `json:"min_stream_fps"`
+	// StepsAvoidCPUs are the CPUs that take the device's interrupts, which the steps' thread keeps
+	// off (LockSteps).
+	StepsAvoidCPUs []int         `json:"steps_avoid_cpus,omitempty"`
+	PerStream      []StreamStats `json:"per_stream"`
+	MinStreamFPS   float64       `json:"min_stream_fps"`
 	// Dropped is every stream's dropped pictures, DroppedShare their share of the pictures that
 	// fell due, MaxStreamDropShare the largest stream's share (timed).
 	Dropped            int     `json:"dropped"`
@@ -257,7 +260,7 @@ func (w *Wall) Stats() Stats {
 		s.FPS = float64(s.Frames) / s.Seconds
 		s.DisplayIdle = w.idle.Seconds() / s.Seconds
 	}
-	s.UntimedLoopMs, s.UntimedThreadMs = w.loop.ms(), w.loop.thread()
+	s.UntimedLoopMs, s.UntimedThreadMs, s.StepsAvoidCPUs = w.loop.ms(), w.loop.thread(), w.avoided
 	_, ff := decode.FFmpegDeviceMemory()
 	own := w.dev.MemoryStats().PeakBytes
 	for _, d := range w.opts.DecodeDevices { // the relays' shared images (stream.Relay)

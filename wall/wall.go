@@ -138,6 +138,7 @@ type Wall struct {
 	timer   *time.Timer   // Step's wait
 	idle    time.Duration // Step's time waiting with nothing to draw
 	loop    loopTimes     // Step's time by part
+	avoided []int         // the CPUs LockSteps keeps the steps off (Stats.StepsAvoidCPUs)
 	// drawn: a stream draws its tiles (the drawn variant), whose passes change the whole canvas's
 	// layout: every stream then submits on the device's first queue (queue).
 	drawn bool

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"strconv"
 	"sync"
 	"syscall"
@@ -26,7 +25,6 @@ import (
 	"github.com/ycbcrkit/ycbcrkit/stream"
 	"github.com/ycbcrkit/ycbcrkit/wall"
 	"github.com/ycbcrkit/ycbcrkit/ycbcr"
-	"golang.org/x/sys/unix"
 )
 
 const help = `ycbcrwall: many videos at once on one Vulkan device, tiled.
@@ -474,19 +472,7 @@ func loopParts(s *wall.Split, o options) error {
 // loop runs the wall headless to the end of every stream, or to SIGINT/SIGTERM, or until quit
 // closes (nil: never).
 func loop(w *wall.Wall, o options, quit <-chan struct{}) error {
-	runtime.LockOSThread() // one thread for the steps: their -stats time on and off the CPU
-	defer runtime.UnlockOSThread()
-	// Named, so that top -H, perf and /proc/PID/task tell the steps' thread from the others (at
-	// most 15 bytes); the pool gets it back under the program's name.
-	os.WriteFile("/proc/thread-self/comm", []byte("ycbcrwall-step"), 0)
-	defer os.WriteFile("/proc/thread-self/comm", []byte("ycbcrwall"), 0)
-	if cpu, err := strconv.Atoi(os.Getenv("YCBCRKIT_STEP_CPU")); err == nil { // A/B runs: one CPU's speed
-		var set unix.CPUSet
-		set.Set(cpu)
-		if err := unix.SchedSetaffinity(0, &set); err != nil {
-			return fmt.Errorf("YCBCRKIT_STEP_CPU=%d: %w", cpu, err)
-		}
-	}
+	defer w.LockSteps()() // one thread for the steps, off the GPU's interrupts' CPUs
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)

@@ -42,6 +42,7 @@ func windowSize(cw, ch int, geometry [2]int) (int, int) {
 // what their clocks have reached, a step per vsync (pacer); untimed: whatever was decoded since) and
 // presents the grid or the picked tile, whose sound plays (sound.go).
 func show(w *wall.Wall, dev *gpu.Device, o options, notice func(string), stderr io.Writer) error {
+	defer w.LockSteps()() // the main thread (GLFW's), off the GPU's interrupts' CPUs
 	cw, ch := w.Layout.Size()
 	ww, wh := windowSize(cw, ch, o.geometry)
 	win, swap, err := present.OpenWindow(dev, present.WindowParams{Title: fmt.Sprintf("%d videos — ycbcrwall", w.Len()),
