@@ -48,22 +48,44 @@ func (d *Device) InterruptCPUs() []int {
 }
 
 // interruptCPUs reads which CPUs serve the IRQs whose /proc/interrupts line names pci (MSI and
-// MSI-X lines do: "PCI-MSIX-0000:00:06.0 0-edge nvidia"), asking affinity for each IRQ's list.
+// MSI-X lines do: "PCI-MSIX-0000:00:06.0 0-edge nvidia"), asking affinity for each IRQ's list. Only
+// the IRQs that took at least 1 % of the device's interrupts count: a driver sets up vectors it
+// hardly uses (NVIDIA's: one takes them all), each with CPUs of its own.
 func interruptCPUs(procInterrupts, pci string, affinity func(irq string) (string, error)) ([]int, error) {
-	set := map[int]bool{}
-	for _, line := range strings.Split(procInterrupts, "\n") {
-		irq, rest, ok := strings.Cut(line, ":")
+	type line struct {
+		irq   string
+		count uint64
+	}
+	var lines []line
+	var total uint64
+	for _, l := range strings.Split(procInterrupts, "\n") {
+		irq, rest, ok := strings.Cut(l, ":")
 		irq = strings.TrimSpace(irq)
 		if !ok || irq == "" || strings.Trim(irq, "0123456789") != "" || !strings.Contains(rest, pci) {
 			continue
 		}
-		list, err := affinity(irq)
+		var n uint64
+		for _, f := range strings.Fields(rest) { // the counts per CPU, then the chip and the name
+			c, err := strconv.ParseUint(f, 10, 64)
+			if err != nil {
+				break
+			}
+			n += c
+		}
+		lines, total = append(lines, line{irq, n}), total+n
+	}
+	set := map[int]bool{}
+	for _, l := range lines {
+		if l.count == 0 || l.count*100 < total {
+			continue
+		}
+		list, err := affinity(l.irq)
 		if err != nil {
-			return nil, fmt.Errorf("gpu: IRQ %s's affinity: %w", irq, err)
+			return nil, fmt.Errorf("gpu: IRQ %s's affinity: %w", l.irq, err)
 		}
 		cpus, err := parseCPUList(list)
 		if err != nil {
-			return nil, fmt.Errorf("gpu: IRQ %s's affinity: %w", irq, err)
+			return nil, fmt.Errorf("gpu: IRQ %s's affinity: %w", l.irq, err)
 		}
 		for _, c := range cpus {
 			set[c] = true

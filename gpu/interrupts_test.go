@@ -7,22 +7,26 @@ import (
 )
 
 // procInterrupts is /proc/interrupts of the H200 machine (row cpus47, 16 CPUs, shortened to 4
-// columns), with a second MSI-X line of the GPU and a device on the same bus beside it.
+// columns), with more MSI-X lines of the GPU (one with 1.1 % of its interrupts, two with less) and a
+// device on the same bus beside it.
 const procInterrupts = `           CPU0       CPU1       CPU2       CPU3
   31:          0          0          0         22  PCI-MSIX-0000:00:01.0   1-edge      virtio0-req.0
   42:          0          0          0      79306  PCI-MSIX-0000:00:06.0   0-edge      nvidia
-  43:          0          0          0          0  PCI-MSIX-0000:00:06.0   1-edge      nvidia
+  43:          0        900          0          0  PCI-MSIX-0000:00:06.0   1-edge      nvidia
+  45:          0          0          0          0  PCI-MSIX-0000:00:06.0   2-edge      nvidia
+  46:          0          0        700          0  PCI-MSIX-0000:00:06.0   3-edge      nvidia
   44:          9          0          0          0  PCI-MSIX-0000:00:06.1   0-edge      snd_hda_intel
  NMI:          0          0          0          0   Non-maskable interrupts
  LOC:       4312       5210       6309       4616   Local timer interrupts
  CAL:      21246      18033      20013      20035   Function call interrupts
 `
 
-// TestInterruptCPUs: the CPUs of every IRQ whose line names the GPU's PCI function, and no other's:
-// not the functions beside it, not the CPUs' own interrupts (LOC, CAL).
+// TestInterruptCPUs: the CPUs of every IRQ whose line names the GPU's PCI function and took at least
+// 1 % of its interrupts, and no other's: not the vectors it hardly used, not the functions beside
+// it, not the CPUs' own interrupts (LOC, CAL).
 func TestInterruptCPUs(t *testing.T) {
 	asked := []string{}
-	lists := map[string]string{"31": "0", "42": "3\n", "43": "0-1,3", "44": "2"}
+	lists := map[string]string{"31": "0", "42": "3\n", "43": "0-1,3", "44": "2", "45": "2", "46": "2"}
 	got, err := interruptCPUs(procInterrupts, "0000:00:06.0", func(irq string) (string, error) {
 		asked = append(asked, irq)
 		return lists[irq], nil

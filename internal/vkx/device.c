@@ -133,6 +133,15 @@ void vkx_driver_properties(VkPhysicalDevice pd, char *name, char *info) {
 	info[VK_MAX_DRIVER_INFO_SIZE - 1] = 0;
 }
 
+// vkx_pci_bus_info fills out with VkPhysicalDevicePCIBusInfoPropertiesEXT's domain, bus, device and
+// function (the caller checks that pd offers VK_EXT_pci_bus_info).
+void vkx_pci_bus_info(VkPhysicalDevice pd, uint32_t out[4]) {
+	VkPhysicalDevicePCIBusInfoPropertiesEXT pci = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT};
+	VkPhysicalDeviceProperties2 p = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &pci};
+	vkx_fn.GetPhysicalDeviceProperties2(pd, &p);
+	out[0] = pci.pciDomain, out[1] = pci.pciBus, out[2] = pci.pciDevice, out[3] = pci.pciFunction;
+}
+
 VkSamplerYcbcrConversionInfo *vkx_new_conversion_info(VkSamplerYcbcrConversion c) {
 	VkSamplerYcbcrConversionInfo *p = calloc(1, sizeof *p);
 	if (p) { p->sType = VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO; p->conversion = c; }

@@ -106,6 +106,15 @@ func DriverProperties(pd vk.PhysicalDevice) (name, info string) {
 	return C.GoString(&n[0]), C.GoString(&i[0])
 }
 
+// PCIAddress is pd's PCI function as Linux names it ("0000:00:06.0": domain, bus, device,
+// function), from VkPhysicalDevicePCIBusInfoPropertiesEXT (the caller checks that pd offers
+// VK_EXT_pci_bus_info).
+func PCIAddress(pd vk.PhysicalDevice) string {
+	var v [4]C.uint32_t
+	C.vkx_pci_bus_info(cPhysical(pd), &v[0])
+	return fmt.Sprintf("%04x:%02x:%02x.%x", uint32(v[0]), uint32(v[1]), uint32(v[2]), uint32(v[3]))
+}
+
 // CreateDevice makes a logical device with queues queues of family (at least one), the extensions
 // named, and the Y′CbCr feature when asked. Built in C because its pNext chain must not live in Go
 // memory.

@@ -91,6 +91,7 @@ VkResult vkx_image_format_properties(VkPhysicalDevice pd, VkFormat f, VkImageTyp
                                      VkExternalMemoryHandleTypeFlagBits handle, VkImageFormatProperties *out,
                                      uint32_t *combined_count, VkExternalMemoryFeatureFlags *ext_features);
 void vkx_driver_properties(VkPhysicalDevice pd, char *name, char *info);
+void vkx_pci_bus_info(VkPhysicalDevice pd, uint32_t out[4]);
 VkResult vkx_create_device(VkPhysicalDevice pd, uint32_t family, uint32_t queues, const char *const *exts, uint32_t next,
                            VkBool32 ycbcr, VkDevice *out);
 VkResult vkx_create_conversion(VkDevice dev, const VkSamplerYcbcrConversionCreateInfo *info,
