@@ -34,7 +34,8 @@
 // on the GPU, is passed over while the others are drawn, and what it drops meanwhile is counted
 // with its reason (late decode, late display, late conversion: Stats); it waits only for a
 // picture's lock, which passing over would drop. An untimed step (Step) passes over that too: a
-// picture its decoder holds (the lock, or a decoding that reads it unfinished: tile.hold).
+// picture its decoder holds (the lock, or a decoding that reads it unfinished: tile.hold). The steps
+// run on one thread (LockSteps), kept off the CPUs that take the GPU's interrupts.
 //
 // A Display shows the wall in a window's swapchain: the grid, or one tile alone, copied out of the
 // canvas, scaled to fit by the player's scale pass and letterboxed, with each tile's label (number,
