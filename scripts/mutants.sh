@@ -210,7 +210,7 @@ fault read-point-ignored stream/avvkframe.go \
 	stream '^TestForeignWaitsForUnsignalledRead$'
 # Issue 38's: the host's check of several semaphores reads only the first one's counter.
 fault reached-first-only internal/vkx/queue.c \
-	'/^VkResult vkx_semaphores_reached/,/^}/s/i < n; i++) {$/i < 1; i++) {/' \
+	'/^VkResult vkx_semaphores_reached/,/^}/s/i < p.n; i++) {$/i < 1; i++) {/' \
 	stream '^TestForeignWaitsForUnsignalledRead$'
 # Issue 38's: the untimed loop's wait counted as the next part's time (-stats untimed_loop_ms).
 fault loop-wait-unlapped wall/step.go \

@@ -178,19 +178,19 @@ VkResult vkx_device_wait_idle(VkDevice dev) {
 
 VkResult vkx_device_wait_idle_unlocked(VkDevice dev) { return vkx_fn.DeviceWaitIdle(dev); }
 
-VkResult vkx_wait_semaphores(VkDevice dev, const VkSemaphore *s, const uint64_t *v, uint32_t n, uint64_t timeout) {
-	VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = n, .pSemaphores = s,
-	                          .pValues = v};
+VkResult vkx_wait_semaphores(VkDevice dev, VkxPoints p, uint64_t timeout) {
+	VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = p.n, .pSemaphores = p.s,
+	                          .pValues = p.v};
 	return vkx_fn.WaitSemaphores(dev, &wi, timeout);
 }
 
-VkResult vkx_semaphores_reached(VkDevice dev, const VkSemaphore *s, const uint64_t *v, uint32_t n, int wait) {
-	if (wait) return vkx_wait_semaphores(dev, s, v, n, 0);
-	for (uint32_t i = 0; i < n; i++) {
+VkResult vkx_semaphores_reached(VkDevice dev, VkxPoints p, int wait) {
+	if (wait) return vkx_wait_semaphores(dev, p, 0);
+	for (uint32_t i = 0; i < p.n; i++) {
 		uint64_t c = 0;
-		VkResult r = vkx_fn.GetSemaphoreCounterValue(dev, s[i], &c);
+		VkResult r = vkx_fn.GetSemaphoreCounterValue(dev, p.s[i], &c);
 		if (r != VK_SUCCESS) return r;
-		if (c < v[i]) return VK_TIMEOUT;
+		if (c < p.v[i]) return VK_TIMEOUT;
 	}
 	return VK_SUCCESS;
 }

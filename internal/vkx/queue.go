@@ -34,23 +34,24 @@ func WaitSemaphore(dev vk.Device, s vk.Semaphore, value uint64, timeout time.Dur
 // WaitSemaphores waits until every timeline semaphore s[i] reaches values[i] (at most 8), at most
 // timeout, in one vkWaitSemaphores.
 func WaitSemaphores(dev vk.Device, s []vk.Semaphore, values []uint64, timeout time.Duration) error {
-	cs, cv, n, err := timelinePoints(s, values)
+	p, err := timelinePoints(s, values)
 	if err != nil {
 		return err
 	}
-	r := C.vkx_wait_semaphores(cDevice(dev), &cs[0], &cv[0], n, C.uint64_t(timeout.Nanoseconds()))
+	r := C.vkx_wait_semaphores(cDevice(dev), p, C.uint64_t(timeout.Nanoseconds()))
 	return Check(vk.Result(r), "vkWaitSemaphores")
 }
 
-// timelinePoints are s and values as C arrays, and their count (1 to 8).
-func timelinePoints(s []vk.Semaphore, values []uint64) (cs [8]C.VkSemaphore, cv [8]C.uint64_t, n C.uint32_t, err error) {
-	if len(s) == 0 || len(s) != len(values) || len(s) > len(cs) {
-		return cs, cv, 0, Check(vk.ErrorInitializationFailed, fmt.Sprintf("vkx: %d semaphores, %d values (1 to 8)", len(s), len(values)))
+// timelinePoints are s and values as C points (1 to 8).
+func timelinePoints(s []vk.Semaphore, values []uint64) (p C.VkxPoints, err error) {
+	if len(s) == 0 || len(s) != len(values) || len(s) > len(p.s) {
+		return p, Check(vk.ErrorInitializationFailed, fmt.Sprintf("vkx: %d semaphores, %d values (1 to 8)", len(s), len(values)))
 	}
 	for i := range s {
-		cs[i], cv[i] = *(*C.VkSemaphore)(unsafe.Pointer(&s[i])), C.uint64_t(values[i])
+		p.s[i], p.v[i] = *(*C.VkSemaphore)(unsafe.Pointer(&s[i])), C.uint64_t(values[i])
 	}
-	return cs, cv, C.uint32_t(len(s)), nil
+	p.n = C.uint32_t(len(s))
+	return p, nil
 }
 
 // SignalSemaphore sets the timeline semaphore s to value from the host (vkSignalSemaphore): a
@@ -76,11 +77,11 @@ func NewTimelineSemaphore(dev vk.Device, initial uint64) (vk.Semaphore, error) {
 // held picture on every step, a fifth of its time on an H200 with one wait call a semaphore, row
 // prof46).
 func SemaphoresReached(dev vk.Device, s []vk.Semaphore, values []uint64) (bool, error) {
-	cs, cv, n, err := timelinePoints(s, values)
+	p, err := timelinePoints(s, values)
 	if err != nil {
 		return false, err
 	}
-	r := vk.Result(C.vkx_semaphores_reached(cDevice(dev), &cs[0], &cv[0], n, C.int(reachedWait)))
+	r := vk.Result(C.vkx_semaphores_reached(cDevice(dev), p, C.int(reachedWait)))
 	if r == vk.Timeout {
 		return false, nil
 	}

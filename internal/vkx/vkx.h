@@ -166,15 +166,20 @@ typedef struct {
 VkResult vkx_queue_submit(VkQueue q, VkCommandBuffer cb, VkSemaphore wait, VkPipelineStageFlags stage,
                           VkSemaphore signal, VkFence fence);
 VkResult vkx_queue_submit_batches(VkQueue q, const VkxBatch *b, uint32_t n, VkFence fence);
-// vkx_wait_semaphores waits until every timeline semaphore s[i], i < n, reaches v[i]
-// (vkWaitSemaphores, Vulkan 1.2), at most timeout nanoseconds: no queue is touched, so it takes no
-// lock.
-VkResult vkx_wait_semaphores(VkDevice dev, const VkSemaphore *s, const uint64_t *v, uint32_t n, uint64_t timeout);
-// vkx_semaphores_reached says, without waiting, whether each timeline semaphore s[i], i < n, has
-// reached v[i]: VK_SUCCESS yes, VK_TIMEOUT not yet, else the error. It reads their counters
-// (vkGetSemaphoreCounterValue), or with wait set asks one vkWaitSemaphores of them all with a zero
-// timeout.
-VkResult vkx_semaphores_reached(VkDevice dev, const VkSemaphore *s, const uint64_t *v, uint32_t n, int wait);
+// VkxPoints are up to 8 timeline points (semaphore s[i] at value v[i], i < n), passed by value: a
+// Go array whose address went to C would be put on Go's heap at every call.
+typedef struct {
+	VkSemaphore s[8];
+	uint64_t v[8];
+	uint32_t n;
+} VkxPoints;
+// vkx_wait_semaphores waits until every point of p is reached (vkWaitSemaphores, Vulkan 1.2), at
+// most timeout nanoseconds: no queue is touched, so it takes no lock.
+VkResult vkx_wait_semaphores(VkDevice dev, VkxPoints p, uint64_t timeout);
+// vkx_semaphores_reached says, without waiting, whether every point of p is reached: VK_SUCCESS
+// yes, VK_TIMEOUT not yet, else the error. It reads the counters (vkGetSemaphoreCounterValue), or
+// with wait set asks one vkWaitSemaphores of them all with a zero timeout.
+VkResult vkx_semaphores_reached(VkDevice dev, VkxPoints p, int wait);
 // vkx_signal_semaphore sets the timeline semaphore s to value from the host (vkSignalSemaphore).
 VkResult vkx_signal_semaphore(VkDevice dev, VkSemaphore s, uint64_t value);
 // vkx_create_timeline makes a timeline semaphore at initial (VkSemaphoreTypeCreateInfo, Vulkan 1.2).
