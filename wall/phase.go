@@ -103,13 +103,11 @@ type loopTimes struct {
 	// recent one's end (each 64th, and the last: markThread), for its time on a CPU and waiting for one.
 	steps       int
 	first, last schedstat
-	firstOK     bool
-	lastOK      bool
 }
 
 func (l *loopTimes) start() {
 	if l.steps == 0 {
-		l.first, l.firstOK = readSchedstat()
+		l.first = readSchedstat()
 	}
 	l.steps++
 	l.mark = time.Now()
@@ -118,7 +116,7 @@ func (l *loopTimes) start() {
 // markThread reads the thread's schedstat at a step's end, every 64th step or when ended says so.
 func (l *loopTimes) markThread(ended bool) {
 	if ended || l.steps%64 == 0 {
-		l.last, l.lastOK = readSchedstat()
+		l.last = readSchedstat()
 	}
 }
 
@@ -127,11 +125,11 @@ func (l *loopTimes) markThread(ended bool) {
 // to one, or no /proc/thread-self/schedstat). Against the parts' sum: on_cpu falls short of
 // the loop's busy time by what it slept in locks and the driver, runqueue says the CPUs were taken.
 func (l *loopTimes) thread() map[string]float64 {
-	if !l.firstOK || !l.lastOK || l.first.tid != l.last.tid {
+	run, waiting, ok := l.last.since(l.first)
+	if !ok {
 		return nil
 	}
-	return map[string]float64{"on_cpu": float64(l.last.run-l.first.run) / 1e6,
-		"runqueue": float64(l.last.waiting-l.first.waiting) / 1e6, "steps": float64(l.steps)}
+	return map[string]float64{"on_cpu": float64(run) / 1e6, "runqueue": float64(waiting) / 1e6, "steps": float64(l.steps)}
 }
 
 func (l *loopTimes) lap(p loopPart) {
@@ -159,45 +157,47 @@ func (l *loopTimes) ms() map[string]float64 {
 // schedstat is the calling thread's time on the CPU and waiting on a run queue
 // (/proc/thread-self/schedstat, in ns; Linux's CONFIG_SCHED_INFO), and the thread's id: a step's
 // figures are the difference of two readings on one thread (the caller's loop locked to its
-// thread, as ycbcrwall's is), else not kept.
+// thread, as ycbcrwall's is), else not kept. The zero value is a reading that failed.
 type schedstat struct {
 	tid          int
 	run, waiting time.Duration
 }
 
-func readSchedstat() (schedstat, bool) {
+func readSchedstat() schedstat {
 	tid := syscall.Gettid()
 	b, err := os.ReadFile("/proc/thread-self/schedstat")
 	if err != nil {
-		return schedstat{}, false
+		return schedstat{}
 	}
 	var run, wait int64
 	if _, err := fmt.Sscan(string(b), &run, &wait); err != nil {
-		return schedstat{}, false
+		return schedstat{}
 	}
-	return schedstat{tid, time.Duration(run), time.Duration(wait)}, true
+	return schedstat{tid, time.Duration(run), time.Duration(wait)}
+}
+
+// since is the thread's time on the CPU and waiting for one from the reading a to s; ok false
+// unless both readings were made, on one thread.
+func (s schedstat) since(a schedstat) (run, waiting time.Duration, ok bool) {
+	if s.tid == 0 || s.tid != a.tid {
+		return 0, 0, false
+	}
+	return s.run - a.run, s.waiting - a.waiting, true
 }
 
 // threadTimes are the slow steps' time on the CPU and waiting for one, summed (ms).
 type threadTimes struct {
 	at       schedstat
-	ok       bool
 	run, rq  []time.Duration
 	measured []bool
 }
 
-func (tt *threadTimes) start() { tt.at, tt.ok = readSchedstat() }
+func (tt *threadTimes) start() { tt.at = readSchedstat() }
 
 func (tt *threadTimes) end() {
-	now, ok := readSchedstat()
-	ok = ok && tt.ok && now.tid == tt.at.tid
+	run, rq, ok := readSchedstat().since(tt.at)
 	tt.measured = append(tt.measured, ok)
-	if !ok {
-		tt.run, tt.rq = append(tt.run, 0), append(tt.rq, 0)
-		return
-	}
-	tt.run = append(tt.run, now.run-tt.at.run)
-	tt.rq = append(tt.rq, now.waiting-tt.at.waiting)
+	tt.run, tt.rq = append(tt.run, run), append(tt.rq, rq)
 }
 
 // slow sums, over the measured steps longer than slow, their time, time on the CPU and waiting for
