@@ -51,11 +51,6 @@ static uint64_t now_ns(void) {
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static uint64_t env_u64(const char *name, uint64_t def) {
-	const char *e = getenv(name);
-	return e && *e ? strtoull(e, NULL, 10) : def;
-}
-
 // tr_dump reads the timestamps once every traced batch had time to finish and writes the file.
 static void *tr_dump(void *arg) {
 	(void)arg;
@@ -146,8 +141,8 @@ static int tr_start(VkDevice dev, PFN_vkGetDeviceProcAddr gdpa, PFN_vkGetInstanc
 	VkPhysicalDeviceProperties p;
 	props(phys, &p);
 	tr.period = p.limits.timestampPeriod;
-	tr.skip = env_u64("YCBCRKIT_DECODE_TRACE_SKIP", 10000);
-	tr.n = env_u64("YCBCRKIT_DECODE_TRACE_N", 40000);
+	tr.skip = avx_env_u64("YCBCRKIT_DECODE_TRACE_SKIP", 10000);
+	tr.n = avx_env_u64("YCBCRKIT_DECODE_TRACE_N", 40000);
 	if (tr.n < 1 || tr.n > 1000000) return 0;
 	tr.slots = calloc(tr.n, sizeof(trace_slot));
 	VkQueryPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,

@@ -481,13 +481,17 @@ static int env_on(int *state, const char *name, int def) {
 static int fair_state; // YCBCRKIT_FAIR (env_on): on unless 0
 static int fair_on(void) { return env_on(&fair_state, "YCBCRKIT_FAIR", 1); }
 
+uint64_t avx_env_u64(const char *name, uint64_t def) {
+	const char *e = getenv(name);
+	return e && *e ? strtoull(e, NULL, 10) : def;
+}
+
 // fair_lead is AVX_FAIR_LEAD, or YCBCRKIT_FAIR_LEAD=N (A/B runs); read once.
 static uint64_t fair_lead(void) {
 	static int64_t lead = -1;
 	int64_t l = __atomic_load_n(&lead, __ATOMIC_RELAXED);
 	if (l < 0) {
-		const char *e = getenv("YCBCRKIT_FAIR_LEAD");
-		l = e && *e ? strtoll(e, NULL, 10) : AVX_FAIR_LEAD;
+		l = (int64_t)avx_env_u64("YCBCRKIT_FAIR_LEAD", AVX_FAIR_LEAD);
 		if (l < 0) l = AVX_FAIR_LEAD;
 		__atomic_store_n(&lead, l, __ATOMIC_RELAXED);
 	}

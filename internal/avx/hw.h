@@ -108,6 +108,9 @@ PFN_vkVoidFunction avx_trace_wrap(VkDevice dev, const char *name, PFN_vkGetDevic
                                   PFN_vkGetInstanceProcAddr gipa, VkInstance inst, VkPhysicalDevice phys,
                                   int32_t decode_family);
 uint64_t avx_trace_now(void);
+// avx_env_u64 is the environment variable name as a decimal number, or def where it is unset or
+// empty (the A/B knobs of device runs).
+uint64_t avx_env_u64(const char *name, uint64_t def);
 void avx_trace_first(VkCommandBuffer cb, VkDevice dev);
 void avx_trace_submitted(VkQueue q, int stream, uint64_t cpu0, uint32_t waits, uint32_t signals);
 // avx_decode_queue_moves counts the decoders moved to another queue while decoding (rebalance).
