@@ -11,8 +11,11 @@ virtual machine each is an exit to the host on every CPU it reaches.
 import sys
 
 
-def read(path):
-    lines = open(path).read().splitlines()
+def parse(text):
+    """{interrupt's name: [count per CPU]} from /proc/interrupts' text."""
+    lines = text.splitlines()
+    if not lines:
+        return {}
     n = len(lines[0].split())
     out = {}
     for line in lines[1:]:
@@ -28,21 +31,26 @@ def read(path):
     return out
 
 
+def report(a, b, pictures=0, top=8, per_cpu=False):
+    """Prints the top interrupts from a to b (parse's): count, CPUs, and a picture or by CPU."""
+    rows = []
+    for k, v in b.items():
+        d = [y - x for x, y in zip(a.get(k, [0] * len(v)), v)]
+        rows.append((sum(d), k, d))
+    rows.sort(reverse=True)
+    for total, k, d in rows[:top]:
+        extra = ' %8.2f a picture' % (total / pictures) if pictures else ''
+        if per_cpu:
+            extra += '  ' + ' '.join('%d:%d' % (i, x) for i, x in enumerate(d) if x)
+        print('  %-44s %9d on %2d CPUs%s' % (k, total, sum(1 for x in d if x), extra))
+
+
 def main(argv):
     if len(argv) not in (2, 3):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    a, b = read(argv[0]), read(argv[1])
-    pictures = int(argv[2]) if len(argv) == 3 else 0
-    rows = []
-    for k, v in b.items():
-        u = a.get(k, [0] * len(v))
-        d = [y - x for x, y in zip(u, v)]
-        rows.append((sum(d), k, sum(1 for x in d if x)))
-    rows.sort(reverse=True)
-    for total, k, cpus in rows[:8]:
-        per = ' %8.2f a picture' % (total / pictures) if pictures else ''
-        print('  %-44s %9d on %2d CPUs%s' % (k, total, cpus, per))
+    a, b = (parse(open(p).read()) for p in argv[:2])
+    report(a, b, int(argv[2]) if len(argv) == 3 else 0)
     return 0
 
 

@@ -16,6 +16,8 @@ import os
 import sys
 import time
 
+import irqdiff  # beside this file
+
 
 def read(path):
     try:
@@ -37,22 +39,6 @@ def cpu_times():
         user, nice, system, idle, iowait, irq, softirq, steal = v
         total = sum(v)
         out['all' if name == 'cpu' else int(name[3:])] = (total - idle - iowait - steal, steal, total, irq + softirq)
-    return out
-
-
-def interrupts():
-    """{irq line's name: [count per CPU]} from /proc/interrupts."""
-    lines = (read('/proc/interrupts') or '').splitlines()
-    if not lines:
-        return {}
-    n = len(lines[0].split())
-    out = {}
-    for line in lines[1:]:
-        irq, _, rest = line.partition(':')
-        f = rest.split()
-        counts = [int(x) for x in f[:n] if x.isdigit()]
-        if len(counts) == n:
-            out[irq.strip() + ' ' + ' '.join(f[n:])[-40:]] = counts
     return out
 
 
@@ -108,7 +94,7 @@ def main(argv):
                   if l.startswith('model name')), '?')
     ncpu = os.cpu_count()
     print('threads.py: pid %d, %d CPUs (%s), cpu0 siblings %s' % (pid, ncpu, model, sorted(siblings(0)) or 'none'))
-    irq0 = interrupts()
+    irq0 = irqdiff.parse(read('/proc/interrupts') or '')
     first, prev = {}, {}
     samples = []  # (t, cpu times, threads)
     t0 = time.monotonic()
@@ -124,7 +110,7 @@ def main(argv):
     if len(samples) < 3:
         print('threads.py: the process ran under a second')
         return 0
-    irq1 = interrupts()
+    irq1 = irqdiff.parse(read('/proc/interrupts') or '')
     print('  s  busy%  steal%  | step thread: cpu%  runq%  preempt/s  cpus (their siblings busy%) irq% of its CPU  | busiest other: comm cpu%')
     for i in range(2, len(samples), 2):
         (ta, ca, tha), (tb, cb, thb) = samples[i - 2], samples[i]
@@ -165,12 +151,8 @@ def main(argv):
     for run, tid, last, f in rows[:12]:
         print('  %7d %-16s %8.0f %8.0f %8d %9d' % (tid, last['comm'], run / 1e6, (last['wait'] - f['wait']) / 1e6,
                                                   last['nvcsw'] - f['nvcsw'], last['vcsw'] - f['vcsw']))
-    d = [(sum(v) - sum(irq0.get(k, [0] * len(v))), k, [x - y for x, y in zip(v, irq0.get(k, [0] * len(v)))])
-         for k, v in irq1.items()]
-    d.sort(reverse=True)
-    print('interrupts over the run (the 6 most): name  count  per CPU (cpu:count)')
-    for total, k, per in d[:6]:
-        print('  %-44s %9d  %s' % (k, total, ' '.join('%d:%d' % (i, x) for i, x in enumerate(per) if x)))
+    print('interrupts over the run (the 6 most): name  count  CPUs  per CPU (cpu:count)')
+    irqdiff.report(irq0, irq1, top=6, per_cpu=True)
     last = samples[-1][1]
     f0 = samples[0][1]
     print('irq%% per CPU over the run: %s' % ' '.join(
